@@ -1,0 +1,80 @@
+#include "cli/cli_options.hpp"
+
+#include "engine/size_parse.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+
+namespace asyncscope {
+
+Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
+{
+    CliOptions options;
+    PipelineConfig& c = options.config;
+    c.runs = 10;
+
+    CLI::App app { "AsyncScope: runs the asyncAPI pipeline (H2D copy, increment kernel, D2H copy) on a CUDA GPU "
+                   "and reports GPU time against CPU submit time.",
+        "asyncscope-cli" };
+    app.set_version_flag("--version", "asyncscope-cli " ASYNCSCOPE_VERSION);
+    app.get_formatter()->column_width(30);
+    app.option_defaults()->always_capture_default();
+
+    std::string size = std::to_string(c.elements);
+    std::string hostMemory = toString(c.hostMemory);
+    std::string wait = toString(c.waitMode);
+    std::string stop = toString(c.stopRule);
+    std::string format = "text";
+    bool noStages = false;
+
+    app.add_flag("--list-devices", options.listDevices, "List CUDA devices and exit");
+    auto* device = app.add_option("--device", c.device, "Device index (default: highest peak throughput)");
+    app.add_option("--size", size, "Elements (16777216) or bytes with a unit (64MiB, 4KiB, 1GB)");
+    app.add_option("--value", c.value, "Value the kernel adds to every element");
+    app.add_option("--threads", c.threadsPerBlock, "Threads per block");
+    app.add_option("--runs", c.runs, "Measured runs (with --stop fixed)");
+    app.add_option("--warmup", c.warmupRuns, "Warm-up runs, shown but left out of statistics");
+    app.add_option("--host-memory", hostMemory, "Host buffer: pinned or pageable")
+        ->check(CLI::IsMember({ "pinned", "pageable" }));
+    app.add_option("--wait", wait, "Wait: spin (poll cudaEventQuery, counting) or blocking (blocking-sync event)")
+        ->check(CLI::IsMember({ "spin", "blocking" }));
+    app.add_flag("--no-stages", noStages, "No events between stages (total GPU time only)");
+    app.add_flag("--profile-range", c.profilerRange, "Wrap each submit in cudaProfilerStart/Stop for Nsight");
+    app.add_option("--stop", stop, "Stop rule: fixed (--runs) or noise (until --noise-target)")
+        ->check(CLI::IsMember({ "fixed", "noise" }));
+    app.add_option("--noise-target", c.targetNoisePercent, "Relative stddev of GPU time to stop at, in %");
+    app.add_option("--min-runs", c.minRuns, "Fewest measured runs with --stop noise");
+    app.add_option("--min-time", c.minGpuMs, "Least accumulated GPU time with --stop noise, in ms");
+    app.add_option("--timeout", c.timeoutS, "Longest a --stop noise series runs, in s");
+    app.add_option("--format", format, "Output: text, csv or json")->check(CLI::IsMember({ "text", "csv", "json" }));
+    app.add_option("--output", options.outputPath, "Write the report to this file instead of standard output");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        options.helpText = app.help();
+        return options;
+    } catch (const CLI::CallForVersion& e) {
+        options.helpText = std::string(e.what()) + "\n";
+        return options;
+    } catch (const CLI::ParseError& e) {
+        return makeError(ErrorKind::Usage, e.what(), "See asyncscope-cli --help.");
+    }
+
+    options.deviceGiven = device->count() > 0;
+    auto elements = parseElementCount(size);
+    if (!elements)
+        return elements.error();
+    c.elements = *elements;
+    c.hostMemory = *parseHostMemory(hostMemory);
+    c.waitMode = *parseWaitMode(wait);
+    c.stopRule = stop == "noise" ? StopRule::Noise : StopRule::Fixed;
+    c.stageEvents = !noStages;
+    options.format = *parseReportFormat(format);
+    if (auto invalid = validate(c))
+        return *invalid;
+    return options;
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,25 @@
+// asyncscope-cli's command line: parsed with CLI11 into a pipeline configuration and output choices.
+#pragma once
+
+#include "engine/config.hpp"
+#include "engine/error.hpp"
+#include "engine/report.hpp"
+
+#include <optional>
+#include <string>
+
+namespace asyncscope {
+
+struct CliOptions {
+    PipelineConfig config;
+    bool deviceGiven = false;  // otherwise the default device is chosen after discovery
+    bool listDevices = false;
+    ReportFormat format = ReportFormat::Text;
+    std::string outputPath;               // empty: standard output
+    std::optional<std::string> helpText;  // --help or --version: print this and exit 0
+};
+
+// Usage errors come back as ErrorKind::Usage with CLI11's or our own message.
+Result<CliOptions> parseCommandLine(int argc, const char* const argv[]);
+
+}  // namespace asyncscope

@@ -1,0 +1,28 @@
+// The engine as the applications see it: discover devices, run a series. The GUI talks to this interface
+// so its tests can substitute a fake; the CLI and the app use CudaBackend.
+#pragma once
+
+#include "engine/device_discovery.hpp"
+#include "engine/series_runner.hpp"
+
+namespace asyncscope {
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual Result<Platform> discover() = 0;
+    virtual Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel,
+        const RunSink& sink) = 0;
+};
+
+class CudaBackend final : public Backend {
+public:
+    Result<Platform> discover() override { return discoverPlatform(); }
+    Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel,
+        const RunSink& sink) override
+    {
+        return runSeries(config, cancel, sink);
+    }
+};
+
+}  // namespace asyncscope

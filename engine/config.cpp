@@ -1,0 +1,81 @@
+#include "engine/config.hpp"
+
+#include "engine/size_parse.hpp"
+
+#include <limits>
+
+namespace asyncscope {
+
+const char* toString(HostMemory memory)
+{
+    return memory == HostMemory::Pinned ? "pinned" : "pageable";
+}
+
+const char* toString(WaitMode mode)
+{
+    return mode == WaitMode::Spin ? "spin" : "blocking";
+}
+
+const char* toString(StopRule rule)
+{
+    return rule == StopRule::Fixed ? "fixed" : "noise";
+}
+
+std::optional<HostMemory> parseHostMemory(std::string_view text)
+{
+    if (text == "pinned")
+        return HostMemory::Pinned;
+    if (text == "pageable")
+        return HostMemory::Pageable;
+    return std::nullopt;
+}
+
+std::optional<WaitMode> parseWaitMode(std::string_view text)
+{
+    if (text == "spin")
+        return WaitMode::Spin;
+    if (text == "blocking")
+        return WaitMode::Blocking;
+    return std::nullopt;
+}
+
+Status validate(const PipelineConfig& config)
+{
+    if (config.device < 0)
+        return makeError(ErrorKind::Usage, "device index " + std::to_string(config.device) + " is negative",
+            "Choose a device from the list.");
+    if (config.elements == 0)
+        return makeError(ErrorKind::Usage, "size must be at least one element");
+    if (config.elements > std::numeric_limits<std::size_t>::max() / sizeof(int))
+        return makeError(ErrorKind::Usage, "size of " + std::to_string(config.elements) + " elements overflows");
+    if (config.threadsPerBlock < 1 || config.threadsPerBlock > kMaxThreadsPerBlock)
+        return makeError(ErrorKind::Usage,
+            "threads per block must be between 1 and " + std::to_string(kMaxThreadsPerBlock) + ", not " +
+                std::to_string(config.threadsPerBlock));
+    if (config.runs < 1)
+        return makeError(ErrorKind::Usage, "runs must be at least 1, not " + std::to_string(config.runs));
+    if (config.warmupRuns < 0)
+        return makeError(ErrorKind::Usage, "warm-up runs cannot be negative (" + std::to_string(config.warmupRuns) + ")");
+    if (config.stopRule == StopRule::Noise) {
+        if (!(config.targetNoisePercent > 0.0))
+            return makeError(ErrorKind::Usage, "the noise target must be above 0 %");
+        if (config.minRuns < 2)
+            return makeError(ErrorKind::Usage, "stopping on noise needs at least 2 runs, not " +
+                    std::to_string(config.minRuns));
+        if (!(config.timeoutS > 0.0))
+            return makeError(ErrorKind::Usage, "the timeout must be above 0 s");
+    }
+    return std::nullopt;
+}
+
+Status checkFitsDevice(const PipelineConfig& config, std::size_t freeDeviceBytes, const std::string& deviceName)
+{
+    if (config.bytes() <= freeDeviceBytes)
+        return std::nullopt;
+    return makeError(ErrorKind::Usage,
+        "size " + formatBytes(config.bytes()) + " does not fit: " + deviceName + " has " +
+            formatBytes(freeDeviceBytes) + " free",
+        "Choose a smaller size.");
+}
+
+}  // namespace asyncscope

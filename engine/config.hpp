@@ -1,0 +1,55 @@
+// What one measurement series runs: the pipeline's parameters and how it is repeated.
+#pragma once
+
+#include "engine/error.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace asyncscope {
+
+enum class HostMemory { Pinned, Pageable };
+enum class WaitMode { Spin, Blocking };
+
+// Fixed: exactly `runs` measured runs. Noise: keep running until the GPU time's relative standard deviation
+// is at or below the target, at least `minRuns` runs and `minGpuMs` of GPU time in, or until `timeoutS`.
+enum class StopRule { Fixed, Noise };
+
+const char* toString(HostMemory memory);
+const char* toString(WaitMode mode);
+const char* toString(StopRule rule);
+std::optional<HostMemory> parseHostMemory(std::string_view text);
+std::optional<WaitMode> parseWaitMode(std::string_view text);
+
+struct PipelineConfig {
+    int device = 0;
+    std::size_t elements = std::size_t(16) * 1024 * 1024;  // 64 MiB of int
+    int value = 26;
+    int threadsPerBlock = 512;
+    int runs = 1;
+    int warmupRuns = 1;
+    HostMemory hostMemory = HostMemory::Pinned;
+    WaitMode waitMode = WaitMode::Spin;
+    bool stageEvents = true;     // events between H2D, kernel and D2H give per-stage times
+    bool profilerRange = false;  // wrap each submit in cudaProfilerStart/Stop for Nsight
+
+    StopRule stopRule = StopRule::Fixed;
+    double targetNoisePercent = 0.5;
+    int minRuns = 10;
+    double minGpuMs = 100.0;
+    double timeoutS = 15.0;
+
+    std::size_t bytes() const { return elements * sizeof(int); }
+};
+
+constexpr int kMaxThreadsPerBlock = 1024;
+
+// Checks what needs no device: counts, threads per block, overflow of the byte size.
+Status validate(const PipelineConfig& config);
+
+// Checks that the buffers fit in `freeDeviceBytes`.
+Status checkFitsDevice(const PipelineConfig& config, std::size_t freeDeviceBytes, const std::string& deviceName);
+
+}  // namespace asyncscope

@@ -1,0 +1,87 @@
+#include "engine/series_runner.hpp"
+
+#include "engine/pipeline.hpp"
+
+#include <chrono>
+#include <cmath>
+
+namespace asyncscope {
+
+const char* toString(StopReason reason)
+{
+    switch (reason) {
+    case StopReason::RunCount: return "run count";
+    case StopReason::NoiseReached: return "noise target reached";
+    case StopReason::Timeout: return "timeout";
+    }
+    return "unknown";
+}
+
+StopCondition::StopCondition(const PipelineConfig& config)
+    : m_config(config)
+{
+}
+
+void StopCondition::add(double gpuMs)
+{
+    ++m_count;
+    m_sum += gpuMs;
+    const double delta = gpuMs - m_mean;
+    m_mean += delta / m_count;
+    m_squares += delta * (gpuMs - m_mean);
+}
+
+double StopCondition::noisePercent() const
+{
+    if (m_count < 2 || m_mean == 0.0)
+        return 0.0;
+    return 100.0 * std::sqrt(m_squares / (m_count - 1)) / std::fabs(m_mean);
+}
+
+std::optional<StopReason> StopCondition::reached(double elapsedS) const
+{
+    if (m_config.stopRule == StopRule::Fixed)
+        return m_count >= m_config.runs ? std::optional(StopReason::RunCount) : std::nullopt;
+    if (m_count >= m_config.minRuns && m_sum >= m_config.minGpuMs && noisePercent() <= m_config.targetNoisePercent)
+        return StopReason::NoiseReached;
+    if (elapsedS >= m_config.timeoutS)
+        return StopReason::Timeout;
+    return std::nullopt;
+}
+
+Result<SeriesOutcome> runSeries(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink)
+{
+    auto session = PipelineSession::open(config);
+    if (!session)
+        return session.error();
+
+    auto cancelled = [&](int index) {
+        return makeError(ErrorKind::Cancelled, "cancelled before run " + std::to_string(index));
+    };
+    int index = 0;
+    for (; index < config.warmupRuns; ++index) {
+        if (cancel.load())
+            return cancelled(index);
+        auto result = (*session)->run(index, true, &cancel);
+        if (!result)
+            return result.error();
+        sink(*result);
+    }
+
+    StopCondition stop(config);
+    const auto begin = std::chrono::steady_clock::now();
+    for (;; ++index) {
+        if (cancel.load())
+            return cancelled(index);
+        auto result = (*session)->run(index, false, &cancel);
+        if (!result)
+            return result.error();
+        sink(*result);
+        stop.add(result->gpuMs);
+        const double elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        if (auto reason = stop.reached(elapsedS))
+            return SeriesOutcome { stop.count(), *reason, stop.noisePercent() };
+    }
+}
+
+}  // namespace asyncscope

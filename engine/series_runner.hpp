@@ -1,0 +1,47 @@
+// A series: open one pipeline session, run the warm-up runs, then the measured runs until the stop rule says so.
+#pragma once
+
+#include "engine/config.hpp"
+#include "engine/error.hpp"
+#include "engine/run_result.hpp"
+
+#include <atomic>
+#include <functional>
+
+namespace asyncscope {
+
+enum class StopReason { RunCount, NoiseReached, Timeout };
+const char* toString(StopReason reason);
+
+struct SeriesOutcome {
+    int measuredRuns = 0;
+    StopReason reason = StopReason::RunCount;
+    double noisePercent = 0.0;  // of the measured GPU times when the series stopped
+};
+
+// Called once per run, warm-up runs included, on the thread that runs the series.
+using RunSink = std::function<void(const RunResult&)>;
+
+// Decides, after each measured run, whether a series is done. Separate from CUDA so it can be tested alone.
+class StopCondition {
+public:
+    explicit StopCondition(const PipelineConfig& config);
+    // Adds one measured GPU time; `elapsedS` is the wall time since the first measured run began.
+    void add(double gpuMs);
+    std::optional<StopReason> reached(double elapsedS) const;
+    double noisePercent() const;
+    int count() const { return m_count; }
+
+private:
+    PipelineConfig m_config;
+    int m_count = 0;
+    double m_sum = 0.0;     // Welford's running mean and squared deviations
+    double m_mean = 0.0;
+    double m_squares = 0.0;
+};
+
+// Cancellation is checked inside every poll loop and between runs; a cancelled series returns
+// ErrorKind::Cancelled after the runs already delivered.
+Result<SeriesOutcome> runSeries(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink);
+
+}  // namespace asyncscope
