@@ -1,0 +1,88 @@
+#include "cli/cli_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace asyncscope;
+
+namespace {
+
+Result<CliOptions> parse(std::vector<const char*> args)
+{
+    args.insert(args.begin(), "asyncscope-cli");
+    return parseCommandLine(static_cast<int>(args.size()), args.data());
+}
+
+}  // namespace
+
+TEST(CliOptions, DefaultsAreTheSamplesPipeline)
+{
+    const auto options = parse({});
+    ASSERT_TRUE(options.ok());
+    EXPECT_EQ(options->config.elements, 16u << 20);
+    EXPECT_EQ(options->config.value, 26);
+    EXPECT_FALSE(options->deviceGiven);
+    EXPECT_EQ(options->format, ReportFormat::Text);
+}
+
+TEST(CliOptions, DeviceInBothSpellings)
+{
+    for (auto args : { std::vector<const char*> { "--device", "3" }, std::vector<const char*> { "--device=3" } }) {
+        const auto options = parse(args);
+        ASSERT_TRUE(options.ok());
+        EXPECT_TRUE(options->deviceGiven);
+        EXPECT_EQ(options->config.device, 3);
+    }
+}
+
+TEST(CliOptions, EverythingParses)
+{
+    const auto options = parse({ "--size", "64MiB", "--value", "7", "--threads", "256", "--runs", "20", "--warmup",
+        "3", "--host-memory", "pageable", "--wait", "blocking", "--no-stages", "--format", "json", "--output",
+        "out.json", "--stop", "noise", "--noise-target", "1.5" });
+    ASSERT_TRUE(options.ok()) << options.error().message();
+    const PipelineConfig& c = options->config;
+    EXPECT_EQ(c.elements, 16u << 20);
+    EXPECT_EQ(c.value, 7);
+    EXPECT_EQ(c.threadsPerBlock, 256);
+    EXPECT_EQ(c.runs, 20);
+    EXPECT_EQ(c.warmupRuns, 3);
+    EXPECT_EQ(c.hostMemory, HostMemory::Pageable);
+    EXPECT_EQ(c.waitMode, WaitMode::Blocking);
+    EXPECT_FALSE(c.stageEvents);
+    EXPECT_EQ(c.stopRule, StopRule::Noise);
+    EXPECT_DOUBLE_EQ(c.targetNoisePercent, 1.5);
+    EXPECT_EQ(options->format, ReportFormat::Json);
+    EXPECT_EQ(options->outputPath, "out.json");
+}
+
+class CliUsageError : public ::testing::TestWithParam<std::vector<const char*>> { };
+
+TEST_P(CliUsageError, IsOneClearUsageError)
+{
+    const auto options = parse(GetParam());
+    ASSERT_FALSE(options.ok());
+    EXPECT_EQ(options.error().kind, ErrorKind::Usage);
+    EXPECT_FALSE(options.error().message().empty());
+    EXPECT_EQ(options.error().message().find('\n'), std::string::npos) << options.error().message();
+}
+
+INSTANTIATE_TEST_SUITE_P(BadInput, CliUsageError,
+    ::testing::Values(std::vector<const char*> { "--size", "0" }, std::vector<const char*> { "--size", "-5" },
+        std::vector<const char*> { "--size", "abc" }, std::vector<const char*> { "--runs", "0" },
+        std::vector<const char*> { "--runs", "abc" }, std::vector<const char*> { "--host-memory", "mapped" },
+        std::vector<const char*> { "--wait", "sleep" }, std::vector<const char*> { "--format", "xml" },
+        std::vector<const char*> { "--threads", "4096" }, std::vector<const char*> { "--bogus" },
+        std::vector<const char*> { "--device", "-1" }));
+
+TEST(CliOptions, HelpAndVersionExitCleanly)
+{
+    const auto help = parse({ "--help" });
+    ASSERT_TRUE(help.ok());
+    ASSERT_TRUE(help->helpText.has_value());
+    EXPECT_NE(help->helpText->find("--host-memory"), std::string::npos);
+    const auto version = parse({ "--version" });
+    ASSERT_TRUE(version.ok());
+    EXPECT_NE(version->helpText->find(ASYNCSCOPE_VERSION), std::string::npos);
+}

@@ -1,0 +1,55 @@
+// The real CUDA runtime on a machine without a driver: every entry point must answer with a clean error.
+#include "engine/backend.hpp"
+#include "engine/pipeline.hpp"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+using namespace asyncscope;
+
+class NoDriver : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        int driver = 0;
+        if (cudaDriverGetVersion(&driver) == cudaSuccess && driver != 0)
+            GTEST_SKIP() << "a CUDA driver is installed here (" << driver << "); the no-driver path needs a machine without";
+    }
+};
+
+TEST_F(NoDriver, DiscoveryReportsNoDriverWithAdvice)
+{
+    const auto platform = discoverPlatform();
+    ASSERT_FALSE(platform.ok());
+    EXPECT_EQ(platform.error().kind, ErrorKind::NoDriver);
+    EXPECT_EQ(platform.error().code, 35);
+    EXPECT_EQ(platform.error().codeName, "cudaErrorInsufficientDriver");
+    EXPECT_NE(platform.error().message().find("No NVIDIA driver was found"), std::string::npos);
+}
+
+TEST_F(NoDriver, SessionOpenFailsCleanly)
+{
+    const auto session = PipelineSession::open(PipelineConfig {});
+    ASSERT_FALSE(session.ok());
+    EXPECT_EQ(session.error().kind, ErrorKind::NoDriver);
+}
+
+TEST_F(NoDriver, SeriesDeliversNoRunsAndAnError)
+{
+    CudaBackend backend;
+    std::atomic<bool> cancel { false };
+    int delivered = 0;
+    const auto outcome = backend.run(PipelineConfig {}, cancel, [&](const RunResult&) { ++delivered; });
+    ASSERT_FALSE(outcome.ok());
+    EXPECT_EQ(outcome.error().kind, ErrorKind::NoDriver);
+    EXPECT_EQ(delivered, 0);
+}
+
+TEST_F(NoDriver, InvalidConfigIsRejectedBeforeAnyCudaCall)
+{
+    PipelineConfig config;
+    config.runs = 0;
+    const auto session = PipelineSession::open(config);
+    ASSERT_FALSE(session.ok());
+    EXPECT_EQ(session.error().kind, ErrorKind::Usage);
+}

@@ -1,0 +1,142 @@
+#include "engine/csv_report.hpp"
+#include "engine/json_report.hpp"
+#include "engine/text_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace asyncscope;
+
+namespace {
+
+Report sampleReport()
+{
+    Report r;
+    r.device.index = 0;
+    r.device.name = "Test GPU";
+    r.device.computeMajor = 9;
+    r.device.multiprocessors = 132;
+    r.device.totalMemoryBytes = std::size_t(140) << 30;
+    r.device.uuid = "GPU-01234567-89ab-cdef-0123-456789abcdef";
+    r.device.pciBusId = "0000:19:00.0";
+    r.device.asyncEngineCount = 3;
+    r.driverVersion = 13000;
+    r.runtimeVersion = 13000;
+    r.config.runs = 2;
+    r.config.warmupRuns = 1;
+    for (int i = 0; i < 3; ++i) {
+        RunResult run;
+        run.index = i;
+        run.warmup = i == 0;
+        run.gpuMs = 2.5 + 0.01 * i;
+        run.cpuSubmitMs = 0.02;
+        run.pollIterations = 12345 + i;
+        run.stagesTimed = true;
+        run.h2dMs = 1.2;
+        run.kernelMs = 0.08;
+        run.d2hMs = 1.22 + 0.01 * i;
+        run.verified = true;
+        r.runs.push_back(run);
+    }
+    r.outcome = SeriesOutcome { 2, StopReason::RunCount, 0.28 };
+    return r;
+}
+
+}  // namespace
+
+TEST(TextReport, RunHasTheSamplesThreeLines)
+{
+    RunResult run;
+    run.index = 4;
+    run.gpuMs = 2.514;
+    run.cpuSubmitMs = 0.0212;
+    run.pollIterations = 41234;
+    run.verified = true;
+    const std::string text = formatRunText(run, 26);
+    EXPECT_NE(text.find("time spent executing by the GPU: 2.51\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("time spent by CPU in CUDA calls: 0.02\n"), std::string::npos);
+    EXPECT_NE(text.find("CPU executed 41234 iterations while waiting for GPU to finish\n"), std::string::npos);
+    EXPECT_EQ(text.find("WRONG"), std::string::npos);
+}
+
+TEST(TextReport, WrongElementIsNamed)
+{
+    RunResult run;
+    run.firstWrongIndex = 513;
+    run.firstWrongValue = 25;
+    EXPECT_NE(formatRunText(run, 26).find("WRONG: element 513 is 25, expected 26"), std::string::npos);
+}
+
+TEST(TextReport, SummaryHasStatisticsAndBandwidth)
+{
+    const std::string text = formatSummaryText(sampleReport());
+    EXPECT_NE(text.find("2 measured runs, 1 warm-up, 3 of 3 verified"), std::string::npos) << text;
+    EXPECT_NE(text.find("GPU time"), std::string::npos);
+    EXPECT_NE(text.find("decimal GB/s"), std::string::npos);
+}
+
+TEST(CsvReport, HeaderAndOneRowPerRun)
+{
+    std::ostringstream out;
+    writeCsv(out, sampleReport());
+    std::istringstream in(out.str());
+    std::string line;
+    std::vector<std::string> lines;
+    while (std::getline(in, line))
+        lines.push_back(line);
+    ASSERT_EQ(lines.size(), 4u);
+    EXPECT_EQ(lines[0].rfind("run,warmup,gpu_time_ms,cpu_submit_time_ms,poll_iterations", 0), 0u);
+    const auto columns = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
+    for (const auto& l : lines)
+        EXPECT_EQ(columns(l), columns(lines[0])) << l;
+    EXPECT_EQ(lines[1].rfind("0,1,2.5,", 0), 0u) << lines[1];
+    EXPECT_EQ(lines[3].rfind("2,0,2.52,", 0), 0u) << lines[3];
+}
+
+TEST(JsonReport, HasDeviceConfigSummaryAndRuns)
+{
+    const nlohmann::json j = toJson(sampleReport());
+    EXPECT_EQ(j.at("device").at("name"), "Test GPU");
+    EXPECT_EQ(j.at("device").at("uuid"), "GPU-01234567-89ab-cdef-0123-456789abcdef");
+    EXPECT_EQ(j.at("config").at("host_memory"), "pinned");
+    EXPECT_EQ(j.at("summary").at("samples"), 2);
+    EXPECT_EQ(j.at("runs").size(), 3u);
+    EXPECT_EQ(j.at("outcome").at("stop_reason"), "run count");
+}
+
+TEST(JsonReport, RoundTrips)
+{
+    const Report original = sampleReport();
+    std::stringstream buffer;
+    writeJson(buffer, original);
+    const auto read = readJson(buffer);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    EXPECT_EQ(read->device.name, original.device.name);
+    EXPECT_EQ(read->device.uuid, original.device.uuid);
+    EXPECT_EQ(read->device.computeMajor, 9);
+    EXPECT_EQ(read->config.elements, original.config.elements);
+    EXPECT_EQ(read->config.waitMode, original.config.waitMode);
+    ASSERT_EQ(read->runs.size(), original.runs.size());
+    for (std::size_t i = 0; i < original.runs.size(); ++i) {
+        EXPECT_EQ(read->runs[i].warmup, original.runs[i].warmup);
+        EXPECT_DOUBLE_EQ(read->runs[i].gpuMs, original.runs[i].gpuMs);
+        EXPECT_DOUBLE_EQ(read->runs[i].d2hMs, original.runs[i].d2hMs);
+        EXPECT_EQ(read->runs[i].pollIterations, original.runs[i].pollIterations);
+    }
+    ASSERT_TRUE(read->outcome.has_value());
+    EXPECT_EQ(read->outcome->reason, StopReason::RunCount);
+    EXPECT_EQ(toJson(*read), toJson(original));
+}
+
+TEST(JsonReport, RejectsWhatIsNotAReport)
+{
+    for (const char* text : { "not json", "{\"format\": \"other\"}", "[1,2]",
+             "{\"format\": \"asyncscope-report\", \"device\": {}}" }) {
+        std::istringstream in(text);
+        const auto read = readJson(in);
+        ASSERT_FALSE(read.ok()) << text;
+        EXPECT_EQ(read.error().kind, ErrorKind::Io);
+        EXPECT_FALSE(read.error().detail.empty());
+    }
+}

@@ -1,0 +1,226 @@
+// The pipeline on a real GPU. Every test skips, printing the engine's reason, when no GPU answers.
+#include "engine/backend.hpp"
+#include "engine/pipeline.hpp"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+using namespace asyncscope;
+
+namespace {
+
+class Gpu : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        auto discovered = discoverPlatform();
+        if (!discovered)
+            GTEST_SKIP() << "no GPU: " << discovered.error().message();
+        platform = *discovered;
+        device = *chooseDefaultDevice(platform.devices);
+    }
+
+    PipelineConfig configFor(std::size_t elements) const
+    {
+        PipelineConfig c;
+        c.device = device;
+        c.elements = elements;
+        return c;
+    }
+
+    std::size_t freeDeviceMemory() const
+    {
+        std::size_t freeBytes = 0, total = 0;
+        EXPECT_EQ(cudaSetDevice(device), cudaSuccess);
+        EXPECT_EQ(cudaMemGetInfo(&freeBytes, &total), cudaSuccess);
+        return freeBytes;
+    }
+
+    Platform platform;
+    int device = 0;
+};
+
+void expectVerifiedRuns(const PipelineConfig& config, int runs)
+{
+    auto session = PipelineSession::open(config);
+    ASSERT_TRUE(session.ok()) << session.error().message();
+    for (int i = 0; i < runs; ++i) {
+        auto result = (*session)->run(i, false);
+        ASSERT_TRUE(result.ok()) << result.error().message();
+        EXPECT_TRUE(result->verified) << "n=" << config.elements << " run " << i << ": element "
+                                      << result->firstWrongIndex << " is " << result->firstWrongValue;
+        EXPECT_GT(result->gpuMs, 0.0);
+        EXPECT_GT(result->cpuSubmitMs, 0.0);
+    }
+}
+
+}  // namespace
+
+class GpuSizes : public Gpu, public ::testing::WithParamInterface<std::size_t> { };
+
+TEST_P(GpuSizes, EveryElementIsRight)
+{
+    expectVerifiedRuns(configFor(GetParam()), 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(AwkwardSizes, GpuSizes,
+    ::testing::Values(std::size_t(1), std::size_t(511), std::size_t(513), std::size_t(16) << 20,
+        (std::size_t(1) << 29) + 3 /* 2 GiB + 12 bytes */));
+
+struct Mode {
+    HostMemory memory;
+    WaitMode wait;
+};
+
+class GpuModes : public Gpu, public ::testing::WithParamInterface<Mode> { };
+
+TEST_P(GpuModes, VerifiesAndWaitsAsAsked)
+{
+    PipelineConfig config = configFor((std::size_t(4) << 20) + 7);
+    config.hostMemory = GetParam().memory;
+    config.waitMode = GetParam().wait;
+    config.value = -3;
+    auto session = PipelineSession::open(config);
+    ASSERT_TRUE(session.ok()) << session.error().message();
+    for (int i = 0; i < 3; ++i) {
+        auto result = (*session)->run(i, false);
+        ASSERT_TRUE(result.ok()) << result.error().message();
+        EXPECT_TRUE(result->verified);
+        if (config.waitMode == WaitMode::Blocking) {
+            EXPECT_EQ(result->pollIterations, 0u);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(HostMemoryAndWait, GpuModes,
+    ::testing::Values(Mode { HostMemory::Pinned, WaitMode::Spin }, Mode { HostMemory::Pinned, WaitMode::Blocking },
+        Mode { HostMemory::Pageable, WaitMode::Spin }, Mode { HostMemory::Pageable, WaitMode::Blocking }),
+    [](const auto& info) {
+        return std::string(toString(info.param.memory)) + "_" + toString(info.param.wait);
+    });
+
+TEST_F(Gpu, StageTimesSumToTheTotal)
+{
+    auto session = PipelineSession::open(configFor(std::size_t(16) << 20));
+    ASSERT_TRUE(session.ok()) << session.error().message();
+    for (int i = 0; i < 10; ++i) {
+        auto r = (*session)->run(i, false);
+        ASSERT_TRUE(r.ok()) << r.error().message();
+        ASSERT_TRUE(r->stagesTimed);
+        const double sum = r->h2dMs + r->kernelMs + r->d2hMs;
+        EXPECT_NEAR(sum, r->gpuMs, 0.02 * r->gpuMs) << "H2D " << r->h2dMs << " kernel " << r->kernelMs << " D2H "
+                                                    << r->d2hMs << " total " << r->gpuMs;
+        EXPECT_GT(r->h2dMs, 0.0);
+        EXPECT_GT(r->kernelMs, 0.0);
+        EXPECT_GT(r->d2hMs, 0.0);
+    }
+}
+
+TEST_F(Gpu, ThousandRunsLeaveDeviceMemoryUnchanged)
+{
+    const PipelineConfig config = configFor(std::size_t(1) << 20);
+    {
+        auto first = PipelineSession::open(config);  // the context exists before the baseline is read
+        ASSERT_TRUE(first.ok()) << first.error().message();
+    }
+    const std::size_t before = freeDeviceMemory();
+    {
+        auto session = PipelineSession::open(config);
+        ASSERT_TRUE(session.ok()) << session.error().message();
+        for (int i = 0; i < 1000; ++i) {
+            auto r = (*session)->run(i, false);
+            ASSERT_TRUE(r.ok()) << r.error().message();
+            ASSERT_TRUE(r->verified) << "run " << i;
+        }
+    }
+    for (int i = 0; i < 20; ++i) {
+        auto session = PipelineSession::open(config);
+        ASSERT_TRUE(session.ok());
+    }
+    EXPECT_EQ(freeDeviceMemory(), before);
+}
+
+TEST_F(Gpu, TooLargeIsAClearErrorAndTheNextSessionWorks)
+{
+    const std::size_t total = platform.devices[device].totalMemoryBytes;
+    PipelineConfig huge = configFor(total / sizeof(int) + (std::size_t(1) << 20));
+
+    const auto checked = PipelineSession::open(huge);
+    ASSERT_FALSE(checked.ok());
+    EXPECT_EQ(checked.error().kind, ErrorKind::Usage);
+    EXPECT_NE(checked.error().message().find("does not fit"), std::string::npos) << checked.error().message();
+
+    const auto allocated = PipelineSession::open(huge, MemoryCheck::Skip);  // let cudaMalloc itself refuse
+    ASSERT_FALSE(allocated.ok());
+    EXPECT_EQ(allocated.error().kind, ErrorKind::OutOfMemory) << allocated.error().message();
+    EXPECT_EQ(allocated.error().api, "cudaMalloc");
+
+    expectVerifiedRuns(configFor(std::size_t(16) << 20), 1);
+}
+
+TEST_F(Gpu, InvalidDeviceIsAClearError)
+{
+    PipelineConfig config = configFor(1024);
+    config.device = static_cast<int>(platform.devices.size()) + 5;
+    const auto session = PipelineSession::open(config);
+    ASSERT_FALSE(session.ok());
+    EXPECT_EQ(session.error().kind, ErrorKind::Usage);
+    EXPECT_NE(session.error().message().find("no CUDA device"), std::string::npos);
+    EXPECT_FALSE(findDevice(platform, config.device).ok());
+}
+
+TEST_F(Gpu, SeriesMarksWarmupAndCountsRuns)
+{
+    PipelineConfig config = configFor(std::size_t(1) << 20);
+    config.warmupRuns = 2;
+    config.runs = 5;
+    std::atomic<bool> cancel { false };
+    std::vector<RunResult> results;
+    const auto outcome = runSeries(config, cancel, [&](const RunResult& r) { results.push_back(r); });
+    ASSERT_TRUE(outcome.ok()) << outcome.error().message();
+    EXPECT_EQ(outcome->measuredRuns, 5);
+    EXPECT_EQ(outcome->reason, StopReason::RunCount);
+    ASSERT_EQ(results.size(), 7u);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        EXPECT_EQ(results[i].index, static_cast<int>(i));
+        EXPECT_EQ(results[i].warmup, i < 2);
+        EXPECT_TRUE(results[i].verified);
+    }
+}
+
+TEST_F(Gpu, CancelStopsALongSeries)
+{
+    PipelineConfig config = configFor(std::size_t(16) << 20);
+    config.runs = 100000;
+    std::atomic<bool> cancel { false };
+    int delivered = 0;
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        cancel.store(true);
+    });
+    const auto outcome = runSeries(config, cancel, [&](const RunResult&) { ++delivered; });
+    canceller.join();
+    ASSERT_FALSE(outcome.ok());
+    EXPECT_EQ(outcome.error().kind, ErrorKind::Cancelled);
+    EXPECT_GT(delivered, 0);
+    EXPECT_LT(delivered, 100000);
+}
+
+TEST_F(Gpu, NoiseRuleStops)
+{
+    PipelineConfig config = configFor(std::size_t(16) << 20);
+    config.stopRule = StopRule::Noise;
+    config.targetNoisePercent = 5.0;
+    config.minRuns = 10;
+    config.minGpuMs = 10.0;
+    config.timeoutS = 10.0;
+    std::atomic<bool> cancel { false };
+    const auto outcome = runSeries(config, cancel, [](const RunResult&) { });
+    ASSERT_TRUE(outcome.ok()) << outcome.error().message();
+    EXPECT_GE(outcome->measuredRuns, 10);
+    EXPECT_TRUE(outcome->reason == StopReason::NoiseReached || outcome->reason == StopReason::Timeout);
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs the GPU test suite and the CLI checks on a machine with an NVIDIA GPU and its driver.
+# Usage: tests/gpu/run_gpu_checks.sh BIN_DIR LOG_DIR
+#   BIN_DIR holds asyncscope-cli and asyncscope_gpu_tests (built with the static CUDA runtime);
+#   LOG_DIR receives one log per step. A table of exit codes is printed last.
+set -u
+bin=${1:?BIN_DIR}
+logs=${2:?LOG_DIR}
+mkdir -p "$logs"
+cli="$bin/asyncscope-cli"
+summary=()
+
+step() {  # step NAME EXPECTED_EXIT COMMAND...
+    local name=$1 expected=$2
+    shift 2
+    "$@" >"$logs/$name.log" 2>&1
+    local rc=$?
+    local verdict=ok
+    [ "$rc" = "$expected" ] || verdict=UNEXPECTED
+    summary+=("$(printf '%-28s exit %3s (expected %s) %s' "$name" "$rc" "$expected" "$verdict")")
+}
+
+nvidia-smi -L >"$logs/nvidia-smi.log" 2>&1
+step list-devices 0 "$cli" --list-devices
+step gpu-tests 0 "$bin/asyncscope_gpu_tests" --gtest_color=no
+step default-20 0 "$cli" --runs 20
+step pageable-20 0 "$cli" --runs 20 --host-memory pageable
+step no-stages-20 0 "$cli" --runs 20 --no-stages
+step blocking-20 0 "$cli" --runs 20 --wait blocking
+step json-20 0 "$cli" --runs 20 --format json --output "$logs/default-20.json"
+step bad-size-0 2 "$cli" --size 0
+step bad-size-negative 2 "$cli" --size -5
+step bad-size-abc 2 "$cli" --size abc
+step bad-runs-0 2 "$cli" --runs 0
+step bad-device-99 2 "$cli" --device 99
+step bad-size-too-large 2 "$cli" --size 4096GiB
+if command -v compute-sanitizer >/dev/null; then
+    step memcheck 0 compute-sanitizer --tool memcheck --error-exitcode 9 "$cli" --runs 2 --size 1000003
+fi
+
+for name in list-devices default-20 pageable-20 no-stages-20 blocking-20; do
+    echo "== $name"; grep -vE '^(time spent|CPU executed|stages|run [0-9])' "$logs/$name.log"
+done
+for name in bad-size-0 bad-size-negative bad-size-abc bad-runs-0 bad-device-99 bad-size-too-large; do
+    echo "== $name: $(cat "$logs/$name.log")"
+done
+echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran' "$logs/gpu-tests.log"
+printf '%s\n' "${summary[@]}"
