@@ -29,7 +29,8 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     bool noStages = false;
 
     app.add_flag("--list-devices", options.listDevices, "List CUDA devices and exit");
-    auto* device = app.add_option("--device", c.device, "Device index (default: highest peak throughput)");
+    auto* device = app.add_option("--device", c.device, "Device index (default: highest peak throughput)")
+                       ->default_str("best");
     app.add_option("--size", size, "Elements (16777216) or bytes with a unit (64MiB, 4KiB, 1GB)");
     app.add_option("--value", c.value, "Value the kernel adds to every element");
     app.add_option("--threads", c.threadsPerBlock, "Threads per block");

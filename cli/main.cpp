@@ -82,12 +82,11 @@ int run(const CliOptions& options)
     std::ostream& out = options.outputPath.empty() ? std::cout : file;
 
     const bool text = options.format == ReportFormat::Text;
-    if (text)
-        out << formatDeviceText(report.device, report.driverVersion, report.runtimeVersion)
-            << formatConfigText(report.config) << std::flush;
-
     std::signal(SIGINT, onInterrupt);
     auto outcome = backend.run(report.config, g_cancel, [&](const RunResult& result) {
+        if (text && report.runs.empty())  // a series that cannot start prints its error alone
+            out << formatDeviceText(report.device, report.driverVersion, report.runtimeVersion)
+                << formatConfigText(report.config);
         report.runs.push_back(result);
         if (text)
             out << formatRunText(result, report.config.value) << std::flush;
@@ -97,15 +96,16 @@ int run(const CliOptions& options)
         report.outcome = *outcome;
 
     // Whatever ran is reported, also after an error or a cancel.
-    switch (options.format) {
-    case ReportFormat::Text: out << formatSummaryText(report); break;
-    case ReportFormat::Csv: writeCsv(out, report); break;
-    case ReportFormat::Json: writeJson(out, report); break;
+    if (!report.runs.empty()) {
+        switch (options.format) {
+        case ReportFormat::Text: out << formatSummaryText(report); break;
+        case ReportFormat::Csv: writeCsv(out, report); break;
+        case ReportFormat::Json: writeJson(out, report); break;
+        }
+        out.flush();
+        if (!out)
+            return fail(makeError(ErrorKind::Io, "writing the report failed", "Check free disk space."));
     }
-    out.flush();
-    if (!out)
-        return fail(makeError(ErrorKind::Io, "writing the report failed", "Check free disk space."));
-
     if (!outcome)
         return fail(outcome.error());
     for (const RunResult& result : report.runs) {

@@ -75,6 +75,10 @@ CudaVersions queryCudaVersions()
 
 Error cudaFailure(const char* api, cudaError_t status)
 {
+    // The runtime also keeps a failed call's status as the thread's "last error", which the next kernel launch
+    // check would read back. This error is reported now, so take it out of that slot. (Sticky errors that break
+    // the context stay reported by every later call.)
+    static_cast<void>(cudaGetLastError());
     return classifyCudaError(api, static_cast<int>(status), cudaGetErrorName(status), cudaGetErrorString(status),
         queryCudaVersions());
 }

@@ -76,6 +76,11 @@ struct Mode {
     WaitMode wait;
 };
 
+void PrintTo(const Mode& mode, std::ostream* out)
+{
+    *out << toString(mode.memory) << '/' << toString(mode.wait);
+}
+
 class GpuModes : public Gpu, public ::testing::WithParamInterface<Mode> { };
 
 TEST_P(GpuModes, VerifiesAndWaitsAsAsked)

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Runs the GPU test suite and the CLI checks on a machine with an NVIDIA GPU and its driver.
-# Usage: tests/gpu/run_gpu_checks.sh BIN_DIR LOG_DIR
-#   BIN_DIR holds asyncscope-cli and asyncscope_gpu_tests (built with the static CUDA runtime);
-#   LOG_DIR receives one log per step. A table of exit codes is printed last.
+# Usage: tests/gpu/run_gpu_checks.sh BUILD_DIR LOG_DIR
+#   BUILD_DIR is a build tree (cli/asyncscope-cli, tests/asyncscope_gpu_tests) or a folder holding both binaries;
+#   they link the CUDA runtime statically, so only the driver is needed. LOG_DIR receives one log per step.
+#   A table of exit codes is printed last.
 set -u
-bin=${1:?BIN_DIR}
+build=${1:?BUILD_DIR}
 logs=${2:?LOG_DIR}
 mkdir -p "$logs"
-cli="$bin/asyncscope-cli"
+find_binary() { for f in "$build/$1/$2" "$build/$2"; do [ -x "$f" ] && { echo "$f"; return; }; done; echo "missing-$2"; }
+cli=$(find_binary cli asyncscope-cli)
+tests=$(find_binary tests asyncscope_gpu_tests)
 summary=()
 
 step() {  # step NAME EXPECTED_EXIT COMMAND...
@@ -22,7 +25,7 @@ step() {  # step NAME EXPECTED_EXIT COMMAND...
 
 nvidia-smi -L >"$logs/nvidia-smi.log" 2>&1
 step list-devices 0 "$cli" --list-devices
-step gpu-tests 0 "$bin/asyncscope_gpu_tests" --gtest_color=no
+step gpu-tests 0 "$tests" --gtest_color=no
 step default-20 0 "$cli" --runs 20
 step pageable-20 0 "$cli" --runs 20 --host-memory pageable
 step no-stages-20 0 "$cli" --runs 20 --no-stages
