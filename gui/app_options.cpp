@@ -1,0 +1,83 @@
+#include "gui/app_options.hpp"
+
+#include "engine/size_parse.hpp"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace asyncscope {
+
+namespace {
+
+Error usage(const QString& text)
+{
+    return makeError(ErrorKind::Usage, text.toStdString(), "See asyncscope --help.");
+}
+
+}  // namespace
+
+Result<AppOptions> parseAppOptions(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("AsyncScope: see asynchronous CUDA execution, GPU time against CPU submit time."));
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    const QCommandLineOption device({ "d", "device" }, "CUDA device index.", "N");
+    const QCommandLineOption size({ "s", "size" }, "Elements (16777216) or bytes with a unit (64MiB).", "SIZE");
+    const QCommandLineOption runs({ "r", "runs" }, "Measured runs.", "N");
+    const QCommandLineOption run("run", "Start a run at once.");
+    const QCommandLineOption exportPng("export-png", "Run, export the time chart as PNG to FILE, quit.", "FILE");
+    const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
+    const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
+    parser.addOptions({ device, size, runs, run, exportPng, screenshot, exportSize });
+
+    if (!parser.parse(arguments))
+        return usage(parser.errorText());
+    AppOptions options;
+    if (parser.isSet(help)) {
+        options.earlyExitText = parser.helpText();
+        return options;
+    }
+    if (parser.isSet(version)) {
+        options.earlyExitText = QCoreApplication::applicationName() + ' ' + QCoreApplication::applicationVersion() + '\n';
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage("unexpected argument '" + parser.positionalArguments().first() + "'");
+
+    bool ok = false;
+    if (parser.isSet(device)) {
+        const int index = parser.value(device).toInt(&ok);
+        if (!ok || index < 0)
+            return usage("--device needs a device index (0, 1, ...), not '" + parser.value(device) + "'");
+        options.device = index;
+    }
+    if (parser.isSet(size)) {
+        auto elements = parseElementCount(parser.value(size).toStdString());
+        if (!elements)
+            return elements.error();
+        options.elements = *elements;
+    }
+    if (parser.isSet(runs)) {
+        const int count = parser.value(runs).toInt(&ok);
+        if (!ok || count < 1)
+            return usage("--runs needs a whole number of at least 1, not '" + parser.value(runs) + "'");
+        options.runs = count;
+    }
+    const QStringList wh = parser.value(exportSize).split('x');
+    const int w = wh.value(0).toInt(&ok);
+    bool okH = false;
+    const int h = wh.value(1).toInt(&okH);
+    if (wh.size() != 2 || !ok || !okH || w < 16 || h < 16 || w > 16384 || h > 16384)
+        return usage("--export-size needs WIDTHxHEIGHT between 16 and 16384 pixels, not '" + parser.value(exportSize) + "'");
+    options.exportSize = QSize(w, h);
+    options.runNow = parser.isSet(run);
+    options.exportPng = parser.value(exportPng);
+    options.screenshot = parser.value(screenshot);
+    if (!options.screenshot.isEmpty() && options.exportPng.isEmpty())
+        return usage("--screenshot goes with --export-png");
+    return options;
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,30 @@
+// The app's own command line, so it can be driven headless (tests, GPU servers).
+#pragma once
+
+#include "engine/error.hpp"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <cstddef>
+#include <optional>
+
+namespace asyncscope {
+
+struct AppOptions {
+    std::optional<int> device;
+    std::optional<std::size_t> elements;
+    std::optional<int> runs;
+    bool runNow = false;
+    QString exportPng;   // run, export the time chart here, quit
+    QString screenshot;  // with --export-png: also save a picture of the whole window
+    QSize exportSize { 1600, 900 };
+    std::optional<QString> earlyExitText;  // --help / --version
+
+    bool headless() const { return !exportPng.isEmpty(); }
+};
+
+Result<AppOptions> parseAppOptions(const QStringList& arguments);
+
+}  // namespace asyncscope

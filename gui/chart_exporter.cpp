@@ -1,0 +1,112 @@
+#include "gui/chart_exporter.hpp"
+
+#include "engine/csv_report.hpp"
+#include "engine/json_report.hpp"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QImageWriter>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <sstream>
+
+namespace asyncscope {
+
+namespace {
+
+QString openFailure(const QSaveFile& file)
+{
+    return QObject::tr("Cannot write %1: %2. Choose a folder you may write to.")
+        .arg(QDir::toNativeSeparators(file.fileName()), file.errorString());
+}
+
+QString commit(QSaveFile& file)
+{
+    if (!file.commit())
+        return QObject::tr("Writing %1 failed: %2.").arg(QDir::toNativeSeparators(file.fileName()), file.errorString());
+    return {};
+}
+
+}  // namespace
+
+QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kind kind, const QString& path,
+    QSize pixels)
+{
+    if (pixels.width() < 16 || pixels.height() < 16 || pixels.width() > 16384 || pixels.height() > 16384)
+        return QObject::tr("The picture size %1 x %2 is outside 16 to 16384 pixels.")
+            .arg(pixels.width())
+            .arg(pixels.height());
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool svg = suffix == QLatin1String("svg");
+    if (!svg && !QImageWriter::supportedImageFormats().contains(suffix.toLatin1()))
+        return QObject::tr("Unknown picture format '%1': use .png, .jpg or .svg.").arg(suffix);
+
+    RunCharts charts;
+    charts.setOverlay(overlay.runs, overlay.label);
+    charts.setRuns(report.runs);
+    QChart* chart = charts.chart(kind);
+    QGraphicsScene scene;
+    scene.addItem(chart);
+    const QRectF area(QPointF(0, 0), QSizeF(pixels));
+    chart->setGeometry(area);
+    scene.setSceneRect(area);
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return openFailure(file);
+    bool written = true;
+    if (svg) {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&file);
+        generator.setSize(pixels);
+        generator.setViewBox(area);
+        generator.setTitle(RunCharts::title(kind));
+        generator.setDescription(QStringLiteral("AsyncScope chart"));
+        QPainter painter(&generator);
+        painter.setRenderHint(QPainter::Antialiasing);
+        scene.render(&painter, area, area);
+    } else {
+        QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            scene.render(&painter, area, area);
+        }
+        written = image.save(&file, suffix.toLatin1().constData());
+    }
+    scene.removeItem(chart);  // the charts object deletes it
+    if (!written) {
+        file.cancelWriting();
+        return QObject::tr("Encoding the picture as %1 failed.").arg(suffix.toUpper());
+    }
+    return commit(file);
+}
+
+QString exportData(const Report& report, const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    std::ostringstream out;
+    if (suffix == QLatin1String("csv"))
+        writeCsv(out, report);
+    else if (suffix == QLatin1String("json"))
+        writeJson(out, report);
+    else
+        return QObject::tr("Unknown data format '%1': use .csv or .json.").arg(suffix);
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return openFailure(file);
+    const std::string text = out.str();
+    if (file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
+        file.cancelWriting();
+        return QObject::tr("Writing %1 failed: %2.").arg(QDir::toNativeSeparators(path), file.errorString());
+    }
+    return commit(file);
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,25 @@
+// Saving charts and data: PNG (or another raster format) or SVG by the file's suffix, rendered at a fixed
+// pixel size that does not depend on the screen; data as CSV or JSON with the CLI's fields.
+// Files are written through QSaveFile, so a failed export leaves an existing file as it was.
+#pragma once
+
+#include "gui/run_charts.hpp"
+
+#include "engine/report.hpp"
+
+#include <QSize>
+#include <QString>
+
+namespace asyncscope {
+
+struct Overlay {
+    std::vector<RunResult> runs;
+    QString label;
+};
+
+// Returns an empty string on success, otherwise a sentence saying what went wrong.
+QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kind kind, const QString& path,
+    QSize pixels);
+QString exportData(const Report& report, const QString& path);
+
+}  // namespace asyncscope

@@ -1,0 +1,650 @@
+#include "gui/main_window.hpp"
+
+#include "gui/chart_view.hpp"
+#include "gui/run_controller.hpp"
+#include "gui/summary_table.hpp"
+
+#include "engine/cuda_error.hpp"
+#include "engine/json_report.hpp"
+#include "engine/size_parse.hpp"
+#include "engine/statistics.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <climits>
+#include <fstream>
+#include <iostream>
+
+// The icons live in the static GUI library; its resources must be registered by name.
+static void initResources()
+{
+    Q_INIT_RESOURCE(resources);
+}
+
+namespace asyncscope {
+
+namespace {
+
+constexpr int kRefreshIntervalMs = 100;  // charts redraw at most ten times a second, whatever the run rate
+
+std::size_t unitBytes(SizeUnit unit)
+{
+    switch (unit) {
+    case SizeUnit::Elements: return sizeof(int);
+    case SizeUnit::KiB: return std::size_t(1) << 10;
+    case SizeUnit::MiB: return std::size_t(1) << 20;
+    case SizeUnit::GiB: return std::size_t(1) << 30;
+    }
+    return sizeof(int);
+}
+
+QString deviceLabel(const DeviceInfo& d)
+{
+    return QStringLiteral("%1: %2 — %3, sm %4")
+        .arg(d.index)
+        .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(d.totalMemoryBytes)),
+            QString::fromStdString(d.computeCapability()));
+}
+
+std::optional<QSize> askPixelSize(QWidget* parent, QSize current)
+{
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Picture size"));
+    auto* width = new QSpinBox;
+    auto* height = new QSpinBox;
+    for (QSpinBox* box : { width, height }) {
+        box->setRange(16, 16384);
+        box->setSuffix(QObject::tr(" px"));
+    }
+    width->setValue(current.width());
+    height->setValue(current.height());
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(QObject::tr("Width:"), width);
+    form->addRow(QObject::tr("Height:"), height);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    return QSize(width->value(), height->value());
+}
+
+}  // namespace
+
+MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWidget* parent)
+    : QMainWindow(parent)
+    , m_options(std::move(options))
+    , m_controller(new RunController(std::move(backend), this))
+    , m_charts(std::make_unique<RunCharts>())
+    , m_settings(loadSettings())
+{
+    initResources();
+    setWindowTitle(QStringLiteral("AsyncScope"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/asyncscope.svg")));
+    buildUi();
+    buildMenus();
+    applySettings(m_settings);
+    if (m_options.elements)
+        m_settings.config.elements = *m_options.elements;
+    if (m_options.runs)
+        m_runs->setValue(*m_options.runs);
+    if (m_options.elements) {
+        m_sizeUnit->setCurrentIndex(int(SizeUnit::Elements));
+        m_size->setMaximum(INT_MAX);
+        m_size->setValue(static_cast<int>(std::min<std::size_t>(*m_options.elements, INT_MAX)));
+    }
+    if (!m_settings.geometry.isEmpty())
+        restoreGeometry(m_settings.geometry);
+    else
+        resize(1280, 800);
+
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(kRefreshIntervalMs);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &MainWindow::refreshCharts);
+
+    connect(m_controller, &RunController::devicesAvailable, this, &MainWindow::onDevicesAvailable);
+    connect(m_controller, &RunController::discoveryFailed, this, &MainWindow::onDiscoveryFailed);
+    connect(m_controller, &RunController::runAvailable, this, &MainWindow::onRunAvailable);
+    connect(m_controller, &RunController::seriesFinished, this, &MainWindow::onSeriesFinished);
+    connect(m_controller, &RunController::seriesFailed, this, &MainWindow::onSeriesFailed);
+
+    setRunning(false);
+    m_run->setEnabled(false);
+    m_status->setText(tr("Looking for CUDA devices…"));
+    m_controller->discover();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildUi()
+{
+    auto* config = new QGroupBox(tr("Pipeline"));
+    auto* form = new QFormLayout(config);
+
+    m_device = new QComboBox;
+    m_device->setObjectName("device");
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_device->addItem(tr("Looking for CUDA devices…"));
+    m_device->setEnabled(false);
+    form->addRow(tr("&GPU:"), m_device);
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { updateSizeLimit(); });
+
+    m_deviceMessage = new QLabel;
+    m_deviceMessage->setObjectName("deviceMessage");
+    m_deviceMessage->setWordWrap(true);
+    m_deviceMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_deviceMessage->setStyleSheet("QLabel { background: #fdecea; color: #611a15; padding: 6px; border-radius: 4px; }");
+    m_deviceMessage->hide();
+    form->addRow(m_deviceMessage);
+
+    m_size = new QSpinBox;
+    m_size->setObjectName("size");
+    m_size->setRange(1, INT_MAX);
+    m_sizeUnit = new QComboBox;
+    m_sizeUnit->setObjectName("sizeUnit");
+    m_sizeUnit->addItems({ tr("elements"), tr("KiB"), tr("MiB"), tr("GiB") });
+    auto* sizeRow = new QHBoxLayout;
+    sizeRow->addWidget(m_size, 1);
+    sizeRow->addWidget(m_sizeUnit);
+    form->addRow(tr("Size:"), sizeRow);
+    connect(m_sizeUnit, &QComboBox::currentIndexChanged, this, [this] { updateSizeLimit(); });
+
+    m_value = new QSpinBox;
+    m_value->setObjectName("value");
+    m_value->setRange(INT_MIN, INT_MAX);
+    form->addRow(tr("&Value added:"), m_value);
+
+    m_runs = new QSpinBox;
+    m_runs->setObjectName("runs");
+    m_runs->setRange(1, 1000000);
+    form->addRow(tr("&Runs:"), m_runs);
+
+    m_warmup = new QSpinBox;
+    m_warmup->setObjectName("warmup");
+    m_warmup->setRange(0, 1000);
+    form->addRow(tr("&Warm-up runs:"), m_warmup);
+
+    m_hostMemory = new QComboBox;
+    m_hostMemory->setObjectName("hostMemory");
+    m_hostMemory->addItem(tr("pinned (cudaMallocHost)"), int(HostMemory::Pinned));
+    m_hostMemory->addItem(tr("pageable (malloc)"), int(HostMemory::Pageable));
+    form->addRow(tr("&Host memory:"), m_hostMemory);
+
+    m_wait = new QComboBox;
+    m_wait->setObjectName("wait");
+    m_wait->addItem(tr("spin on cudaEventQuery"), int(WaitMode::Spin));
+    m_wait->addItem(tr("blocking-sync event"), int(WaitMode::Blocking));
+    form->addRow(tr("W&ait:"), m_wait);
+
+    m_stages = new QCheckBox(tr("Time each stage (events between them)"));
+    m_stages->setObjectName("stages");
+    form->addRow(m_stages);
+
+    m_run = new QPushButton(tr("Run"));
+    m_run->setObjectName("run");
+    m_run->setDefault(true);
+    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setObjectName("cancel");
+    m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(m_run, &QPushButton::clicked, this, &MainWindow::startRun);
+    connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancelRun);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    form->addRow(buttons);
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addWidget(config);
+    leftLayout->addStretch(1);
+
+    m_tabs = new QTabWidget;
+    const QString tabNames[] = { tr("Time"), tr("Poll iterations"), tr("Stages") };
+    for (int k = 0; k < RunCharts::kKindCount; ++k) {
+        m_views[k] = new ChartView(m_charts->chart(RunCharts::Kind(k)));
+        m_tabs->addTab(m_views[k], tabNames[k]);
+    }
+    m_summary = new SummaryTable;
+    m_tabs->addTab(m_summary, tr("Summary"));
+
+    auto* splitter = new QSplitter;
+    splitter->addWidget(left);
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(1, 1);
+    setCentralWidget(splitter);
+
+    m_progress = new QProgressBar;
+    m_progress->setObjectName("progress");
+    m_progress->setMaximumWidth(320);
+    m_progress->setFormat(tr("%v of %m runs"));
+    m_status = new QLabel;
+    m_status->setObjectName("status");
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* png = file->addAction(tr("&Export chart as PNG…"), this, [this] { exportChartInteractive("png"); });
+    png->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("Export chart as &SVG…"), this, [this] { exportChartInteractive("svg"); });
+    file->addAction(tr("Export data as &CSV…"), this, [this] { exportDataInteractive("csv"); });
+    file->addAction(tr("Export data as &JSON…"), this, [this] { exportDataInteractive("json"); });
+    file->addSeparator();
+    file->addAction(tr("&Overlay saved JSON…"), this, &MainWindow::openOverlayInteractive)
+        ->setShortcut(QKeySequence::Open);
+    file->addAction(tr("&Remove overlay"), this, [this] {
+        m_overlay = {};
+        m_charts->setOverlay({}, {});
+        refreshCharts();
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Reset zoom"), this, [this] {
+        for (ChartView* v : m_views)
+            v->resetZoom();
+        refreshCharts();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+
+    QMenu* settings = menuBar()->addMenu(tr("&Settings"));
+    settings->addAction(tr("&Reset to defaults"), this, &MainWindow::resetSettings);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About AsyncScope"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::applySettings(const GuiSettings& s)
+{
+    std::size_t unit = unitBytes(s.sizeUnit);
+    SizeUnit shown = s.sizeUnit;
+    if (s.config.bytes() % unit != 0) {  // not a whole number of that unit: show elements
+        shown = SizeUnit::Elements;
+        unit = sizeof(int);
+    }
+    m_sizeUnit->setCurrentIndex(int(shown));
+    m_size->setMaximum(INT_MAX);
+    m_size->setValue(static_cast<int>(std::min<std::size_t>(s.config.bytes() / unit, INT_MAX)));
+    m_value->setValue(s.config.value);
+    m_runs->setValue(s.config.runs);
+    m_warmup->setValue(s.config.warmupRuns);
+    m_hostMemory->setCurrentIndex(m_hostMemory->findData(int(s.config.hostMemory)));
+    m_wait->setCurrentIndex(m_wait->findData(int(s.config.waitMode)));
+    m_stages->setChecked(s.config.stageEvents);
+    updateSizeLimit();
+}
+
+GuiSettings MainWindow::currentSettings() const
+{
+    GuiSettings s = m_settings;
+    s.config = configFromControls();
+    s.sizeUnit = SizeUnit(m_sizeUnit->currentIndex());
+    s.geometry = saveGeometry();
+    const int index = m_device->currentData().isValid() ? m_device->currentData().toInt() : -1;
+    for (const DeviceInfo& d : m_platform.devices) {
+        if (d.index == index)
+            s.deviceUuid = QString::fromStdString(d.uuid);
+    }
+    return s;
+}
+
+PipelineConfig MainWindow::configFromControls() const
+{
+    PipelineConfig c = m_settings.config;
+    c.device = m_device->currentData().isValid() ? m_device->currentData().toInt() : 0;
+    c.elements = static_cast<std::size_t>(m_size->value()) * unitBytes(SizeUnit(m_sizeUnit->currentIndex())) /
+        sizeof(int);
+    c.value = m_value->value();
+    c.runs = m_runs->value();
+    c.warmupRuns = m_warmup->value();
+    c.hostMemory = HostMemory(m_hostMemory->currentData().toInt());
+    c.waitMode = WaitMode(m_wait->currentData().toInt());
+    c.stageEvents = m_stages->isChecked();
+    return c;
+}
+
+void MainWindow::updateSizeLimit()
+{
+    const std::size_t unit = unitBytes(SizeUnit(m_sizeUnit->currentIndex()));
+    std::size_t limitBytes = std::size_t(INT_MAX) * unit;
+    const int index = m_device->currentData().isValid() ? m_device->currentData().toInt() : -1;
+    for (const DeviceInfo& d : m_platform.devices) {
+        if (d.index == index)
+            limitBytes = d.totalMemoryBytes;
+    }
+    const std::size_t limit = std::max<std::size_t>(1, std::min<std::size_t>(limitBytes / unit, INT_MAX));
+    m_size->setMaximum(static_cast<int>(limit));
+    m_size->setToolTip(tr("At most %1 on this GPU").arg(QString::fromStdString(formatBytes(limit * unit))));
+}
+
+bool MainWindow::runEnabled() const
+{
+    return m_run->isEnabled();
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
+}
+
+QString MainWindow::deviceMessage() const
+{
+    return m_deviceMessage->isVisibleTo(this) ? m_deviceMessage->text() : QString();
+}
+
+void MainWindow::setRunning(bool running)
+{
+    m_run->setEnabled(!running && m_devicesKnown);
+    m_cancel->setEnabled(running);
+    for (QWidget* w : std::initializer_list<QWidget*> { m_device, m_size, m_sizeUnit, m_value, m_runs, m_warmup,
+             m_hostMemory, m_wait, m_stages })
+        w->setEnabled(!running && (w != m_device || m_devicesKnown));
+}
+
+void MainWindow::onDevicesAvailable(const Platform& platform)
+{
+    m_platform = platform;
+    m_devicesKnown = true;
+    m_device->clear();
+    for (const DeviceInfo& d : platform.devices) {
+        m_device->addItem(deviceLabel(d), d.index);
+        m_device->setItemData(m_device->count() - 1, QString::fromStdString(d.uuid), Qt::ToolTipRole);
+    }
+    int chosen = chooseDefaultDevice(platform.devices).value_or(0);
+    for (const DeviceInfo& d : platform.devices) {
+        if (!m_settings.deviceUuid.isEmpty() && QString::fromStdString(d.uuid) == m_settings.deviceUuid)
+            chosen = d.index;
+    }
+    if (m_options.device) {
+        auto found = findDevice(platform, *m_options.device);
+        if (!found) {
+            showProblem(QString::fromStdString(found.error().message()));
+            if (m_options.headless())
+                return finishHeadless(2, QString::fromStdString(found.error().message()));
+        } else {
+            chosen = *m_options.device;
+        }
+    }
+    m_device->setCurrentIndex(m_device->findData(chosen));
+    updateSizeLimit();
+    setRunning(false);
+    m_status->setText(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
+                          .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
+    if (m_options.runNow || m_options.headless())
+        startRun();
+}
+
+void MainWindow::onDiscoveryFailed(const Error& error)
+{
+    const QString message = QString::fromStdString(error.message());
+    m_devicesKnown = false;
+    m_device->clear();
+    m_device->addItem(error.kind == ErrorKind::NoDriver ? tr("No NVIDIA driver") : tr("No CUDA device"));
+    m_deviceMessage->setText(message);
+    m_deviceMessage->show();
+    setRunning(false);
+    m_status->setText(tr("Cannot run: %1").arg(QString::fromStdString(error.detail)));
+    if (m_options.headless())
+        finishHeadless(1, message);
+}
+
+void MainWindow::startRun()
+{
+    if (m_controller->isRunning() || !m_devicesKnown)
+        return;
+    const PipelineConfig config = configFromControls();
+    if (auto invalid = validate(config)) {
+        showProblem(QString::fromStdString(invalid->message()));
+        return;
+    }
+    auto device = findDevice(m_platform, config.device);
+    if (!device) {
+        showProblem(QString::fromStdString(device.error().message()));
+        return;
+    }
+    m_report = Report {};
+    m_report.config = config;
+    m_report.device = *device;
+    m_report.driverVersion = m_platform.driverVersion;
+    m_report.runtimeVersion = m_platform.runtimeVersion;
+    m_expectedRuns = config.warmupRuns + config.runs;
+    m_progress->setRange(0, m_expectedRuns);
+    m_progress->setValue(0);
+    for (ChartView* v : m_views)
+        v->resetZoom();
+    refreshCharts();
+    m_runClock.start();
+    if (!m_controller->start(config))
+        return;
+    setRunning(true);
+    m_status->setText(tr("Running %1 on %2…")
+                          .arg(QString::fromStdString(formatBytes(config.bytes())),
+                              QString::fromStdString(device->name)));
+}
+
+void MainWindow::cancelRun()
+{
+    if (!m_controller->isRunning())
+        return;
+    m_controller->cancel();
+    m_status->setText(tr("Cancelling…"));
+}
+
+void MainWindow::onRunAvailable(const RunResult& result)
+{
+    m_report.runs.push_back(result);
+    m_progress->setValue(static_cast<int>(m_report.runs.size()));
+    if (!m_refreshTimer.isActive())
+        m_refreshTimer.start();
+}
+
+void MainWindow::refreshCharts()
+{
+    m_refreshTimer.stop();
+    m_charts->setRuns(m_report.runs);
+    m_summary->setRuns(m_report.runs, m_report.config.bytes());
+    if (m_controller->isRunning() && m_runClock.isValid() && !m_report.runs.empty()) {
+        const double seconds = std::max(1e-3, m_runClock.elapsed() / 1000.0);
+        m_status->setText(tr("Run %1 of %2, %3 runs/s")
+                              .arg(m_report.runs.size())
+                              .arg(m_expectedRuns)
+                              .arg(double(m_report.runs.size()) / seconds, 0, 'f', 1));
+    }
+}
+
+void MainWindow::onSeriesFinished(const SeriesOutcome& outcome)
+{
+    m_report.outcome = outcome;
+    refreshCharts();
+    setRunning(false);
+    const SeriesSummary s = summarizeRuns(m_report.runs, m_report.config.bytes());
+    const bool allVerified = s.verifiedRuns == m_report.runs.size();
+    m_status->setText(tr("%1 runs: median GPU time %2 ms, CPU submit time %3 ms, %4 poll iterations; %5")
+                          .arg(s.measuredRuns)
+                          .arg(s.gpuMs.median, 0, 'f', 3)
+                          .arg(s.cpuSubmitMs.median, 0, 'f', 3)
+                          .arg(s.pollIterations.median, 0, 'f', 0)
+                          .arg(allVerified ? tr("every element verified")
+                                           : tr("%1 runs returned wrong elements").arg(m_report.runs.size() - s.verifiedRuns)));
+    if (!allVerified)
+        showProblem(tr("Some runs returned wrong elements: see the exported data's first_wrong_index."));
+    emit seriesEnded();
+    if (!m_options.headless())
+        return;
+    if (!exportChartTo(m_options.exportPng, m_options.exportSize))
+        return;
+    if (!m_options.screenshot.isEmpty() && !grab().save(m_options.screenshot))
+        return finishHeadless(1, tr("Cannot write the screenshot %1.").arg(m_options.screenshot));
+    finishHeadless(allVerified ? 0 : 1, m_status->text());
+}
+
+void MainWindow::onSeriesFailed(const Error& error)
+{
+    refreshCharts();
+    setRunning(false);
+    const QString message = QString::fromStdString(error.message());
+    if (error.kind == ErrorKind::Cancelled) {
+        m_status->setText(tr("Cancelled after %n run(s).", nullptr, int(m_report.runs.size())));
+    } else {
+        m_status->setText(tr("Failed: %1").arg(message));
+        showProblem(message);
+    }
+    emit seriesEnded();
+    if (m_options.headless())
+        finishHeadless(error.kind == ErrorKind::Usage ? 2 : 1, message);
+}
+
+void MainWindow::showProblem(const QString& text)
+{
+    if (m_options.headless())
+        return;  // reported on standard error instead
+    // Non-modal, so nothing blocks the event loop (the run thread's results keep arriving).
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"), text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::finishHeadless(int exitCode, const QString& message)
+{
+    std::cerr << "asyncscope: " << message.toStdString() << '\n';
+    emit headlessFinished(exitCode);
+}
+
+bool MainWindow::exportChartTo(const QString& path, QSize pixels)
+{
+    const int tab = m_tabs->currentIndex();
+    const auto kind = tab >= 0 && tab < RunCharts::kKindCount ? RunCharts::Kind(tab) : RunCharts::Time;
+    const QString problem = exportChart(m_report, m_overlay, kind, path, pixels);
+    if (problem.isEmpty()) {
+        m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+        return true;
+    }
+    showProblem(problem);
+    if (m_options.headless())
+        finishHeadless(1, problem);
+    return false;
+}
+
+bool MainWindow::exportDataTo(const QString& path)
+{
+    const QString problem = exportData(m_report, path);
+    if (problem.isEmpty()) {
+        m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+        return true;
+    }
+    showProblem(problem);
+    return false;
+}
+
+bool MainWindow::loadOverlay(const QString& path)
+{
+    std::ifstream in(path.toStdString());
+    if (!in) {
+        showProblem(tr("Cannot open %1.").arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
+    auto saved = readJson(in);
+    if (!saved) {
+        showProblem(tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(saved.error().detail)));
+        return false;
+    }
+    m_overlay.runs = saved->runs;
+    m_overlay.label = QStringLiteral("%1 (%2)").arg(QFileInfo(path).completeBaseName(),
+        QString::fromStdString(saved->device.name));
+    m_charts->setOverlay(m_overlay.runs, m_overlay.label);
+    refreshCharts();
+    m_status->setText(tr("Overlaid %1").arg(m_overlay.label));
+    return true;
+}
+
+void MainWindow::exportChartInteractive(const QString& format)
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
+        m_settings.lastFolder + "/asyncscope-chart." + format,
+        format == "svg" ? tr("SVG pictures (*.svg)") : tr("PNG pictures (*.png)"));
+    if (path.isEmpty())
+        return;
+    m_settings.lastFolder = QFileInfo(path).absolutePath();
+    const auto size = askPixelSize(this, m_settings.exportSize);
+    if (!size)
+        return;
+    m_settings.exportSize = *size;
+    exportChartTo(path, *size);
+}
+
+void MainWindow::exportDataInteractive(const QString& format)
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export data"),
+        m_settings.lastFolder + "/asyncscope-runs." + format,
+        format == "csv" ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
+    if (path.isEmpty())
+        return;
+    m_settings.lastFolder = QFileInfo(path).absolutePath();
+    exportDataTo(path);
+}
+
+void MainWindow::openOverlayInteractive()
+{
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Overlay saved run"), m_settings.lastFolder, tr("JSON files (*.json)"));
+    if (path.isEmpty())
+        return;
+    m_settings.lastFolder = QFileInfo(path).absolutePath();
+    loadOverlay(path);
+}
+
+void MainWindow::resetSettings()
+{
+    clearSettings();
+    m_settings = defaultSettings();
+    applySettings(m_settings);
+    if (m_devicesKnown)
+        m_device->setCurrentIndex(m_device->findData(chooseDefaultDevice(m_platform.devices).value_or(0)));
+    m_status->setText(tr("Settings reset to defaults"));
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About AsyncScope"),
+        tr("<h3>AsyncScope %1</h3><p>See asynchronous CUDA execution: the asyncAPI pipeline's GPU time "
+           "(CUDA events) against its CPU submit time (host clock), run after run.</p>"
+           "<p>CUDA runtime %2 (linked statically); driver CUDA %3.</p>")
+            .arg(QApplication::applicationVersion(),
+                QString::fromStdString(formatCudaVersion(CUDART_VERSION)),
+                QString::fromStdString(formatCudaVersion(m_platform.driverVersion))));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_settings = currentSettings();
+    saveSettings(m_settings);
+    m_controller->shutdown();  // cancels the series and waits for the run thread
+    event->accept();
+}
+
+}  // namespace asyncscope

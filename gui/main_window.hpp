@@ -1,0 +1,114 @@
+// The AsyncScope window: pick a GPU, set the pipeline, run it on the run thread, watch and export the charts.
+#pragma once
+
+#include "gui/app_options.hpp"
+#include "gui/chart_exporter.hpp"
+#include "gui/run_charts.hpp"
+#include "gui/settings_store.hpp"
+
+#include "engine/backend.hpp"
+#include "engine/report.hpp"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QTimer>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+
+namespace asyncscope {
+
+class ChartView;
+class RunController;
+class SummaryTable;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    MainWindow(std::shared_ptr<Backend> backend, AppOptions options = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // For tests and headless use.
+    const Report& report() const { return m_report; }
+    const RunCharts& charts() const { return *m_charts; }
+    bool runEnabled() const;
+    QString statusText() const;
+    QString deviceMessage() const;
+    bool exportChartTo(const QString& path, QSize pixels);
+    bool exportDataTo(const QString& path);
+    bool loadOverlay(const QString& path);
+
+public slots:
+    void startRun();
+    void cancelRun();
+
+signals:
+    void headlessFinished(int exitCode);
+    void seriesEnded();  // finished, failed or cancelled
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildUi();
+    void buildMenus();
+    void applySettings(const GuiSettings& settings);
+    GuiSettings currentSettings() const;
+    PipelineConfig configFromControls() const;
+    void updateSizeLimit();
+    void setRunning(bool running);
+    void refreshCharts();
+    void showProblem(const QString& text);
+    void finishHeadless(int exitCode, const QString& message);
+
+    void onDevicesAvailable(const Platform& platform);
+    void onDiscoveryFailed(const Error& error);
+    void onRunAvailable(const RunResult& result);
+    void onSeriesFinished(const SeriesOutcome& outcome);
+    void onSeriesFailed(const Error& error);
+
+    void exportChartInteractive(const QString& format);
+    void exportDataInteractive(const QString& format);
+    void openOverlayInteractive();
+    void resetSettings();
+    void showAbout();
+
+    AppOptions m_options;
+    RunController* m_controller = nullptr;
+    std::unique_ptr<RunCharts> m_charts;
+    Platform m_platform;
+    bool m_devicesKnown = false;
+    Report m_report;
+    Overlay m_overlay;
+    GuiSettings m_settings;
+    QTimer m_refreshTimer;
+    QElapsedTimer m_runClock;
+    int m_expectedRuns = 0;
+
+    QComboBox* m_device = nullptr;
+    QLabel* m_deviceMessage = nullptr;
+    QSpinBox* m_size = nullptr;
+    QComboBox* m_sizeUnit = nullptr;
+    QSpinBox* m_value = nullptr;
+    QSpinBox* m_runs = nullptr;
+    QSpinBox* m_warmup = nullptr;
+    QComboBox* m_hostMemory = nullptr;
+    QComboBox* m_wait = nullptr;
+    QCheckBox* m_stages = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    ChartView* m_views[RunCharts::kKindCount] = {};
+    SummaryTable* m_summary = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_status = nullptr;
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,60 @@
+#include "gui/settings_store.hpp"
+
+#include <QDir>
+#include <QSettings>
+
+namespace asyncscope {
+
+GuiSettings defaultSettings()
+{
+    GuiSettings s;
+    s.config.runs = 50;
+    s.lastFolder = QDir::homePath();
+    return s;
+}
+
+GuiSettings loadSettings()
+{
+    const GuiSettings d = defaultSettings();
+    QSettings q;
+    GuiSettings s = d;
+    s.deviceUuid = q.value("device/uuid").toString();
+    s.config.elements = q.value("run/elements", qulonglong(d.config.elements)).toULongLong();
+    s.sizeUnit = static_cast<SizeUnit>(std::clamp(q.value("run/sizeUnit", int(d.sizeUnit)).toInt(), 0, 3));
+    s.config.value = q.value("run/value", d.config.value).toInt();
+    s.config.runs = q.value("run/runs", d.config.runs).toInt();
+    s.config.warmupRuns = q.value("run/warmup", d.config.warmupRuns).toInt();
+    s.config.hostMemory = parseHostMemory(q.value("run/hostMemory").toString().toStdString()).value_or(d.config.hostMemory);
+    s.config.waitMode = parseWaitMode(q.value("run/wait").toString().toStdString()).value_or(d.config.waitMode);
+    s.config.stageEvents = q.value("run/stageEvents", d.config.stageEvents).toBool();
+    s.geometry = q.value("window/geometry").toByteArray();
+    s.lastFolder = q.value("export/lastFolder", d.lastFolder).toString();
+    s.exportSize = q.value("export/size", d.exportSize).toSize();
+    if (validate(s.config))  // a damaged settings file falls back to the defaults
+        s.config = d.config;
+    return s;
+}
+
+void saveSettings(const GuiSettings& s)
+{
+    QSettings q;
+    q.setValue("device/uuid", s.deviceUuid);
+    q.setValue("run/elements", qulonglong(s.config.elements));
+    q.setValue("run/sizeUnit", int(s.sizeUnit));
+    q.setValue("run/value", s.config.value);
+    q.setValue("run/runs", s.config.runs);
+    q.setValue("run/warmup", s.config.warmupRuns);
+    q.setValue("run/hostMemory", QString(toString(s.config.hostMemory)));
+    q.setValue("run/wait", QString(toString(s.config.waitMode)));
+    q.setValue("run/stageEvents", s.config.stageEvents);
+    q.setValue("window/geometry", s.geometry);
+    q.setValue("export/lastFolder", s.lastFolder);
+    q.setValue("export/size", s.exportSize);
+}
+
+void clearSettings()
+{
+    QSettings().clear();
+}
+
+}  // namespace asyncscope

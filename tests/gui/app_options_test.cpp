@@ -1,0 +1,49 @@
+#include "gui/app_options.hpp"
+
+#include <QTest>
+
+using namespace asyncscope;
+
+class AppOptionsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void parsesHeadlessRun()
+    {
+        const auto o = parseAppOptions({ "asyncscope", "--device", "1", "--size", "64MiB", "--runs", "50",
+            "--export-png", "out.png", "--export-size", "1920x1080", "--screenshot", "win.png" });
+        QVERIFY(o.ok());
+        QCOMPARE(*o->device, 1);
+        QCOMPARE(*o->elements, std::size_t(16) << 20);
+        QCOMPARE(*o->runs, 50);
+        QVERIFY(o->headless());
+        QCOMPARE(o->exportSize, QSize(1920, 1080));
+        QCOMPARE(o->screenshot, QString("win.png"));
+    }
+
+    void rejectsBadInput_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("size 0") << QStringList { "--size", "0" };
+        QTest::newRow("size junk") << QStringList { "--size", "abc" };
+        QTest::newRow("runs 0") << QStringList { "--runs", "0" };
+        QTest::newRow("device -1") << QStringList { "--device", "-1" };
+        QTest::newRow("device word") << QStringList { "--device", "first" };
+        QTest::newRow("export size") << QStringList { "--export-png", "x.png", "--export-size", "10" };
+        QTest::newRow("screenshot alone") << QStringList { "--screenshot", "x.png" };
+        QTest::newRow("unknown option") << QStringList { "--frobnicate" };
+        QTest::newRow("stray argument") << QStringList { "extra" };
+    }
+
+    void rejectsBadInput()
+    {
+        QFETCH(QStringList, arguments);
+        arguments.prepend("asyncscope");
+        const auto o = parseAppOptions(arguments);
+        QVERIFY(!o.ok());
+        QCOMPARE(o.error().kind, ErrorKind::Usage);
+        QVERIFY(!o.error().message().empty());
+    }
+};
+
+QTEST_MAIN(AppOptionsTest)
+#include "app_options_test.moc"

@@ -1,0 +1,87 @@
+// A fake engine for GUI tests: invented devices and invented run results, no CUDA. Test code only.
+#pragma once
+
+#include "engine/backend.hpp"
+
+#include <QThread>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace asyncscope::testing {
+
+class FakeBackend final : public Backend {
+public:
+    std::chrono::milliseconds runDelay { 0 };  // how long each invented run "takes"
+    std::optional<Error> discoveryError;       // when set, discovery fails with it
+    std::atomic<int> activeSeries { 0 };       // series currently inside run()
+    std::atomic<int> runsDelivered { 0 };
+    std::atomic<QThread*> discoveryThread { nullptr };
+    std::atomic<QThread*> runThread { nullptr };
+
+    static DeviceInfo device(int index, const std::string& name, int sms)
+    {
+        DeviceInfo d;
+        d.index = index;
+        d.name = name;
+        d.computeMajor = 9;
+        d.multiprocessors = sms;
+        d.clockKHz = 1980000;
+        d.totalMemoryBytes = std::size_t(80) << 30;
+        d.uuid = "GPU-fake-" + std::to_string(index);
+        d.pciBusId = "0000:0" + std::to_string(index) + ":00.0";
+        d.asyncEngineCount = 3;
+        return d;
+    }
+
+    Result<Platform> discover() override
+    {
+        discoveryThread = QThread::currentThread();
+        if (discoveryError)
+            return *discoveryError;
+        Platform p;
+        p.driverVersion = 13000;
+        p.runtimeVersion = 13000;
+        p.devices = { device(0, "Fake Small GPU", 20), device(1, "Fake Big GPU", 132) };
+        return p;
+    }
+
+    Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink) override
+    {
+        runThread = QThread::currentThread();
+        ++activeSeries;
+        struct Leave {
+            std::atomic<int>& count;
+            ~Leave() { --count; }
+        } leave { activeSeries };
+
+        const int total = config.warmupRuns + config.runs;
+        for (int i = 0; i < total; ++i) {
+            const auto until = std::chrono::steady_clock::now() + runDelay;
+            while (std::chrono::steady_clock::now() < until) {  // the "poll loop": cancel is honoured inside it
+                if (cancel.load())
+                    return makeError(ErrorKind::Cancelled, "cancelled during run " + std::to_string(i));
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            if (cancel.load())
+                return makeError(ErrorKind::Cancelled, "cancelled before run " + std::to_string(i));
+            RunResult r;
+            r.index = i;
+            r.warmup = i < config.warmupRuns;
+            r.gpuMs = 2.5 + 0.01 * (i % 7) + (r.warmup ? 1.0 : 0.0);
+            r.cpuSubmitMs = 0.05 + 0.001 * (i % 5);
+            r.pollIterations = 9000 + i % 100;
+            r.stagesTimed = config.stageEvents;
+            r.h2dMs = 1.22;
+            r.kernelMs = 0.06;
+            r.d2hMs = r.gpuMs - 1.28;
+            r.verified = true;
+            sink(r);
+            ++runsDelivered;
+        }
+        return SeriesOutcome { config.runs, StopReason::RunCount, 0.1 };
+    }
+};
+
+}  // namespace asyncscope::testing

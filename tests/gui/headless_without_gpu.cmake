@@ -1,0 +1,18 @@
+# Runs `asyncscope --export-png` where no GPU answers and checks it fails with the engine's message.
+execute_process(COMMAND ${APP} --runs 3 --export-png ${OUT} RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out
+    TIMEOUT 60)
+execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE has_gpu OUTPUT_QUIET ERROR_QUIET)
+if(has_gpu EQUAL 0)
+    message(STATUS "a GPU answers here; skipping the no-GPU check (exit ${rc})")
+    return()
+endif()
+if(rc EQUAL 0)
+    message(FATAL_ERROR "asyncscope exited 0 without a GPU")
+endif()
+if(NOT err MATCHES "asyncscope: .*(driver|device)")
+    message(FATAL_ERROR "no clear message on stderr: '${err}'")
+endif()
+if(EXISTS ${OUT})
+    message(FATAL_ERROR "a chart was written although nothing ran")
+endif()
+message(STATUS "exit ${rc}: ${err}")

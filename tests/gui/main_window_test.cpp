@@ -1,0 +1,264 @@
+// The window: device states, runs into charts, exports, settings. The fake backend stands in for the GPU,
+// except in noDriverStateWithTheRealEngine, which uses the real CUDA runtime of a machine without a driver.
+#include "fake_backend.hpp"
+
+#include "gui/main_window.hpp"
+
+#include <QComboBox>
+#include <QImage>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using namespace asyncscope;
+using asyncscope::testing::FakeBackend;
+
+namespace {
+
+bool waitForDevices(MainWindow& window)
+{
+    return QTest::qWaitFor([&] { return window.runEnabled() || !window.deviceMessage().isEmpty(); }, 5000);
+}
+
+QString readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private:
+    std::unique_ptr<MainWindow> runFinishedWindow(std::shared_ptr<FakeBackend> backend, int runs, int warmup)
+    {
+        auto window = std::make_unique<MainWindow>(backend);
+        window->show();
+        if (!waitForDevices(*window))
+            return nullptr;
+        window->findChild<QSpinBox*>("runs")->setValue(runs);
+        window->findChild<QSpinBox*>("warmup")->setValue(warmup);
+        QSignalSpy ended(window.get(), &MainWindow::seriesEnded);
+        window->findChild<QPushButton*>("run")->click();
+        if (!ended.wait(60000))
+            return nullptr;
+        return window;
+    }
+
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("AsyncScopeTests");
+        QCoreApplication::setApplicationName("MainWindowTest");
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init() { QSettings().clear(); }
+
+    void noDriverStateWithTheRealEngine()
+    {
+        int driver = 0;
+        if (cudaDriverGetVersion(&driver) == cudaSuccess && driver != 0)
+            QSKIP("a CUDA driver is installed here; this checks the no-driver state");
+        MainWindow window(std::make_shared<CudaBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(!window.runEnabled());
+        QVERIFY2(window.deviceMessage().contains("No NVIDIA driver was found"), qPrintable(window.deviceMessage()));
+        QVERIFY(window.statusText().startsWith("Cannot run"));
+        QCOMPARE(window.findChild<QComboBox*>("device")->currentText(), QString("No NVIDIA driver"));
+        window.startRun();  // refused quietly: nothing to run on
+        QVERIFY(window.report().runs.empty());
+    }
+
+    void noDeviceStateWithTheFake()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        backend->discoveryError = makeError(ErrorKind::NoDevice, "no CUDA-capable device is detected", "Check the GPU.");
+        MainWindow window(backend);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(!window.runEnabled());
+        QVERIFY(window.deviceMessage().contains("no CUDA-capable device"));
+    }
+
+    void listsDevicesAndPreselectsTheFastest()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(window.runEnabled());
+        auto* combo = window.findChild<QComboBox*>("device");
+        QCOMPARE(combo->count(), 2);
+        QCOMPARE(combo->currentData().toInt(), 1);
+        QVERIFY(combo->currentText().contains("Fake Big GPU"));
+        QVERIFY(combo->currentText().contains("80.0 GiB"));
+    }
+
+    void rememberedDeviceByUuid()
+    {
+        {
+            MainWindow window(std::make_shared<FakeBackend>());
+            window.show();
+            QVERIFY(waitForDevices(window));
+            auto* combo = window.findChild<QComboBox*>("device");
+            combo->setCurrentIndex(combo->findData(0));
+            window.findChild<QSpinBox*>("runs")->setValue(77);
+            window.close();
+        }
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QCOMPARE(window.findChild<QComboBox*>("device")->currentData().toInt(), 0);
+        QCOMPARE(window.findChild<QSpinBox*>("runs")->value(), 77);
+    }
+
+    void runFillsChartsAndSummary()
+    {
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 40, 2);
+        QVERIFY(window);
+        QCOMPARE(window->report().runs.size(), std::size_t(42));
+        QCOMPARE(window->charts().pointCount(RunCharts::Time), 42);
+        QCOMPARE(window->charts().pointCount(RunCharts::Polls), 42);
+        QCOMPARE(window->charts().pointCount(RunCharts::Stages), 42);
+        QVERIFY2(window->statusText().contains("40 runs: median GPU time"), qPrintable(window->statusText()));
+        QVERIFY(window->statusText().contains("every element verified"));
+        QVERIFY(window->runEnabled());
+    }
+
+    void tenThousandRunsArriveBatched()
+    {
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 10000, 0);
+        QVERIFY(window);
+        QCOMPARE(window->charts().pointCount(RunCharts::Time), 10000);
+    }
+
+    void closingDuringARunIsClean()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        backend->runDelay = std::chrono::milliseconds(20);
+        auto window = std::make_unique<MainWindow>(backend);
+        window->show();
+        QVERIFY(waitForDevices(*window));
+        window->findChild<QSpinBox*>("runs")->setValue(100000);
+        window->startRun();
+        QVERIFY(QTest::qWaitFor([&] { return backend->runsDelivered.load() > 2; }, 5000));
+        QVERIFY(window->close());
+        QCOMPARE(backend->activeSeries.load(), 0);
+        window.reset();
+        QVERIFY(backend->runsDelivered.load() < 100000);
+    }
+
+    void cancelButtonStopsTheSeries()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        backend->runDelay = std::chrono::milliseconds(10);
+        MainWindow window(backend);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        window.findChild<QSpinBox*>("runs")->setValue(100000);
+        QSignalSpy ended(&window, &MainWindow::seriesEnded);
+        window.startRun();
+        QVERIFY(QTest::qWaitFor([&] { return backend->runsDelivered.load() > 2; }, 5000));
+        window.findChild<QPushButton*>("cancel")->click();
+        QVERIFY(ended.wait(5000));
+        QVERIFY2(window.statusText().startsWith("Cancelled after"), qPrintable(window.statusText()));
+        QVERIFY(window.runEnabled());
+    }
+
+    void exportsPngSvgCsvJson()
+    {
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 30, 1);
+        QVERIFY(window);
+        const QString png = m_dir.filePath("chart.png");
+        QVERIFY(window->exportChartTo(png, QSize(1000, 500)));
+        QImage image(png);
+        QCOMPARE(image.size(), QSize(1000, 500));
+        // The chart was drawn: the picture is not one flat colour.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY(colours.size() > 5);
+
+        const QString svg = m_dir.filePath("chart.svg");
+        QVERIFY(window->exportChartTo(svg, QSize(1200, 600)));
+        const QString svgText = readAll(svg);
+        QVERIFY(svgText.contains("<svg"));
+        QVERIFY(svgText.contains("viewBox=\"0 0 1200 600\""));
+        QVERIFY(svgText.contains("GPU time vs CPU submit time"));
+
+        const QString csv = m_dir.filePath("runs.csv");
+        QVERIFY(window->exportDataTo(csv));
+        const QStringList lines = readAll(csv).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 32);
+        QVERIFY(lines.first().startsWith("run,warmup,gpu_time_ms,cpu_submit_time_ms,poll_iterations"));
+
+        const QString json = m_dir.filePath("runs.json");
+        QVERIFY(window->exportDataTo(json));
+        std::ifstream in(json.toStdString());
+        const auto j = nlohmann::json::parse(in);
+        QCOMPARE(j.at("runs").size(), std::size_t(31));
+        QCOMPARE(j.at("device").at("name").get<std::string>(), std::string("Fake Big GPU"));
+        QVERIFY(j.at("runs").at(0).contains("gpu_time_ms"));
+        QVERIFY(j.at("summary").contains("gpu_time_ms"));
+    }
+
+    void badExportPathIsReportedAndLosesNothing()
+    {
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 5, 0);
+        QVERIFY(window);
+        QVERIFY(!window->exportChartTo(m_dir.filePath("missing/folder/chart.png"), QSize(800, 400)));
+        auto* box = window->findChild<QMessageBox*>();
+        QVERIFY(box);
+        QVERIFY2(box->text().contains("Cannot write"), qPrintable(box->text()));
+        box->close();
+
+        const QString existing = m_dir.filePath("keep.png");
+        {
+            QFile f(existing);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("precious");
+        }
+        QVERIFY(!window->exportChartTo(m_dir.filePath("keep.xyz"), QSize(800, 400)));  // unknown format
+        QVERIFY(!window->exportChartTo(existing, QSize(8, 8)));                        // size out of range
+        QCOMPARE(readAll(existing), QString("precious"));
+        QCOMPARE(window->report().runs.size(), std::size_t(5));  // the data is still there to export
+    }
+
+    void overlaysASavedRun()
+    {
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 10, 0);
+        QVERIFY(window);
+        const QString json = m_dir.filePath("saved.json");
+        QVERIFY(window->exportDataTo(json));
+        const auto before = window->charts().chart(RunCharts::Time)->series().size();
+        QVERIFY(window->loadOverlay(json));
+        QCOMPARE(window->charts().chart(RunCharts::Time)->series().size(), before + 2);
+        QVERIFY(window->statusText().contains("Fake Big GPU"));
+
+        const QString junk = m_dir.filePath("junk.json");
+        {
+            QFile f(junk);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"hello\": 1}");
+        }
+        QVERIFY(!window->loadOverlay(junk));
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "main_window_test.moc"
