@@ -146,6 +146,7 @@ void MainWindow::buildUi()
     m_device = new QComboBox;
     m_device->setObjectName("device");
     m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_device->setMinimumContentsLength(24);
     m_device->addItem(tr("Looking for CUDA devices…"));
     m_device->setEnabled(false);
     form->addRow(tr("&GPU:"), m_device);
@@ -234,6 +235,7 @@ void MainWindow::buildUi()
     splitter->addWidget(left);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 400, 880 });
     setCentralWidget(splitter);
 
     m_progress = new QProgressBar;
@@ -496,11 +498,12 @@ void MainWindow::onSeriesFinished(const SeriesOutcome& outcome)
     emit seriesEnded();
     if (!m_options.headless())
         return;
-    if (!exportChartTo(m_options.exportPng, m_options.exportSize))
-        return;
+    const QString summary = m_status->text();
     if (!m_options.screenshot.isEmpty() && !grab().save(m_options.screenshot))
         return finishHeadless(1, tr("Cannot write the screenshot %1.").arg(m_options.screenshot));
-    finishHeadless(allVerified ? 0 : 1, m_status->text());
+    if (!exportChartTo(m_options.exportPng, m_options.exportSize))
+        return;
+    finishHeadless(allVerified ? 0 : 1, summary + tr("; chart saved to %1").arg(m_options.exportPng));
 }
 
 void MainWindow::onSeriesFailed(const Error& error)
