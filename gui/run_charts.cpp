@@ -51,6 +51,7 @@ RunCharts::RunCharts()
     m_h2d = addLine(Stages, QStringLiteral("H2D copy"), kH2dColor);
     m_kernel = addLine(Stages, QStringLiteral("kernel"), kKernelColor);
     m_d2h = addLine(Stages, QStringLiteral("D2H copy"), kD2hColor);
+    setRuns({});  // empty charts get sensible axes too
 }
 
 RunCharts::~RunCharts()
