@@ -50,6 +50,14 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     app.add_option("--timeout", c.timeoutS, "Longest a --stop noise series runs, in s");
     app.add_option("--format", format, "Output: text, csv or json")->check(CLI::IsMember({ "text", "csv", "json" }));
     app.add_option("--output", options.outputPath, "Write the report to this file instead of standard output");
+    std::string compare;
+    std::string sweepMin = "4KiB";
+    std::string sweepMax = "1GiB";
+    app.add_option("--compare", compare, "Run a comparison: host-memory (pinned vs pageable), wait (spin vs "
+                                         "blocking) or size (a sweep of powers of two)")
+        ->check(CLI::IsMember({ "host-memory", "wait", "size" }));
+    app.add_option("--sweep-min", sweepMin, "Smallest size of --compare size");
+    app.add_option("--sweep-max", sweepMax, "Largest size of --compare size");
 
     try {
         app.parse(argc, argv);
@@ -73,6 +81,14 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     c.stopRule = stop == "noise" ? StopRule::Noise : StopRule::Fixed;
     c.stageEvents = !noStages;
     options.format = *parseReportFormat(format);
+    if (!compare.empty())
+        options.comparison = parseComparison(compare);
+    for (auto [text, bytes] : { std::pair { &sweepMin, &options.sweepMinBytes }, std::pair { &sweepMax, &options.sweepMaxBytes } }) {
+        auto elements = parseElementCount(*text);
+        if (!elements)
+            return elements.error();
+        *bytes = *elements * sizeof(int);
+    }
     if (auto invalid = validate(c))
         return *invalid;
     return options;

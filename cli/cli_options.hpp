@@ -1,6 +1,7 @@
 // asyncscope-cli's command line: parsed with CLI11 into a pipeline configuration and output choices.
 #pragma once
 
+#include "engine/comparison.hpp"
 #include "engine/config.hpp"
 #include "engine/error.hpp"
 #include "engine/report.hpp"
@@ -16,6 +17,9 @@ struct CliOptions {
     bool listDevices = false;
     ReportFormat format = ReportFormat::Text;
     std::string outputPath;               // empty: standard output
+    std::optional<Comparison> comparison;  // run the variants of a comparison instead of one series
+    std::size_t sweepMinBytes = kSweepMinBytes;
+    std::size_t sweepMaxBytes = kSweepMaxBytes;
     std::optional<std::string> helpText;  // --help or --version: print this and exit 0
 };
 

@@ -3,8 +3,10 @@
 #include "cli/cli_options.hpp"
 
 #include "engine/backend.hpp"
+#include "engine/comparison.hpp"
 #include "engine/csv_report.hpp"
 #include "engine/json_report.hpp"
+#include "engine/statistics.hpp"
 #include "engine/text_report.hpp"
 
 #include <atomic>
@@ -45,6 +47,72 @@ void listDevices(const Platform& platform, std::ostream& out)
     }
 }
 
+// Runs one series into `report` (whose device and config are set). In text format each run is printed as it
+// arrives, after a header that is printed with the first run, so a series that cannot start prints its error alone.
+Status runSeriesInto(Backend& backend, Report& report, std::ostream* textOut)
+{
+    auto outcome = backend.run(report.config, g_cancel, [&](const RunResult& result) {
+        if (textOut && report.runs.empty())
+            *textOut << formatDeviceText(report.device, report.driverVersion, report.runtimeVersion)
+                     << formatConfigText(report.config);
+        report.runs.push_back(result);
+        if (textOut)
+            *textOut << formatRunText(result, report.config.value) << std::flush;
+    });
+    if (!outcome)
+        return outcome.error();
+    report.outcome = *outcome;
+    return std::nullopt;
+}
+
+int firstWrongRun(const Report& report)
+{
+    for (const RunResult& result : report.runs) {
+        if (!result.verified) {
+            std::cerr << "asyncscope-cli: run " << result.index << " returned a wrong element: index "
+                      << result.firstWrongIndex << " is " << result.firstWrongValue << ", expected "
+                      << report.config.value << '\n';
+            return kExitFailure;
+        }
+    }
+    return kExitOk;
+}
+
+int runComparison(Backend& backend, const CliOptions& options, const Report& base, std::ostream& out)
+{
+    auto variants = makeVariants(*options.comparison, base.config, options.sweepMinBytes, options.sweepMaxBytes);
+    if (!variants)
+        return fail(variants.error());
+    ComparisonReport comparison;
+    comparison.comparison = *options.comparison;
+    Status failure;
+    for (std::size_t i = 0; i < variants->size() && !failure; ++i) {
+        Report report = base;
+        report.config = (*variants)[i].config;
+        failure = runSeriesInto(backend, report, nullptr);
+        if (!report.runs.empty()) {
+            const SeriesSummary s = summarizeRuns(report.runs, report.config.bytes());
+            std::cerr << "[" << i + 1 << "/" << variants->size() << "] " << (*variants)[i].label << ": median GPU "
+                      << s.gpuMs.median << " ms, CPU submit " << s.cpuSubmitMs.median << " ms\n";
+            comparison.labels.push_back((*variants)[i].label);
+            comparison.reports.push_back(std::move(report));
+        }
+    }
+    switch (options.format) {
+    case ReportFormat::Text: out << formatComparisonText(comparison); break;
+    case ReportFormat::Csv: writeComparisonCsv(out, comparison); break;
+    case ReportFormat::Json: writeComparisonJson(out, comparison); break;
+    }
+    out.flush();
+    if (failure)
+        return fail(*failure);
+    for (const Report& report : comparison.reports) {
+        if (firstWrongRun(report) != kExitOk)
+            return kExitFailure;
+    }
+    return kExitOk;
+}
+
 int run(const CliOptions& options)
 {
     CudaBackend backend;
@@ -81,19 +149,22 @@ int run(const CliOptions& options)
     }
     std::ostream& out = options.outputPath.empty() ? std::cout : file;
 
-    const bool text = options.format == ReportFormat::Text;
     std::signal(SIGINT, onInterrupt);
-    auto outcome = backend.run(report.config, g_cancel, [&](const RunResult& result) {
-        if (text && report.runs.empty())  // a series that cannot start prints its error alone
-            out << formatDeviceText(report.device, report.driverVersion, report.runtimeVersion)
-                << formatConfigText(report.config);
-        report.runs.push_back(result);
-        if (text)
-            out << formatRunText(result, report.config.value) << std::flush;
-    });
+    if (auto peak = backend.copyPeak(report.device))
+        report.peak = *peak;
+    else if (peak.error().kind == ErrorKind::Usage)
+        return fail(peak.error());
+    else
+        std::cerr << "asyncscope-cli: no copy calibration: " << peak.error().message() << '\n';
+
+    if (options.comparison) {
+        const int code = runComparison(backend, options, report, out);
+        std::signal(SIGINT, SIG_DFL);
+        return code;
+    }
+
+    const Status failure = runSeriesInto(backend, report, options.format == ReportFormat::Text ? &out : nullptr);
     std::signal(SIGINT, SIG_DFL);
-    if (outcome)
-        report.outcome = *outcome;
 
     // Whatever ran is reported, also after an error or a cancel.
     if (!report.runs.empty()) {
@@ -106,17 +177,9 @@ int run(const CliOptions& options)
         if (!out)
             return fail(makeError(ErrorKind::Io, "writing the report failed", "Check free disk space."));
     }
-    if (!outcome)
-        return fail(outcome.error());
-    for (const RunResult& result : report.runs) {
-        if (!result.verified) {
-            std::cerr << "asyncscope-cli: run " << result.index << " returned a wrong element: index "
-                      << result.firstWrongIndex << " is " << result.firstWrongValue << ", expected "
-                      << report.config.value << '\n';
-            return kExitFailure;
-        }
-    }
-    return kExitOk;
+    if (failure)
+        return fail(*failure);
+    return firstWrongRun(report);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // so its tests can substitute a fake; the CLI and the app use CudaBackend.
 #pragma once
 
+#include "engine/copy_calibration.hpp"
 #include "engine/device_discovery.hpp"
 #include "engine/series_runner.hpp"
 
@@ -13,6 +14,8 @@ public:
     virtual Result<Platform> discover() = 0;
     virtual Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel,
         const RunSink& sink) = 0;
+    // This host's pinned copy peak for the device, calibrated once and cached.
+    virtual Result<CopyPeak> copyPeak(const DeviceInfo& device) = 0;
 };
 
 class CudaBackend final : public Backend {
@@ -23,6 +26,7 @@ public:
     {
         return runSeries(config, cancel, sink);
     }
+    Result<CopyPeak> copyPeak(const DeviceInfo& device) override { return cachedCopyPeak(device, defaultCacheDir()); }
 };
 
 }  // namespace asyncscope

@@ -11,6 +11,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(WaitMode, { { WaitMode::Spin, "spin" }, { WaitMode:
 NLOHMANN_JSON_SERIALIZE_ENUM(StopRule, { { StopRule::Fixed, "fixed" }, { StopRule::Noise, "noise" } })
 NLOHMANN_JSON_SERIALIZE_ENUM(StopReason, { { StopReason::RunCount, "run count" },
                                              { StopReason::NoiseReached, "noise target reached" },
+                                             { StopReason::NoiseSettled, "noise settled above the target" },
                                              { StopReason::Timeout, "timeout" } })
 
 namespace {
@@ -83,6 +84,13 @@ json toJson(const Report& report)
         runs.push_back(runJson(r, bytes));
     json j = { { "format", kFormatName }, { "format_version", kFormatVersion }, { "device", deviceJson(report) },
         { "config", configJson(report.config) }, { "summary", std::move(summary) }, { "runs", std::move(runs) } };
+    if (report.peak) {
+        const double bound = serialBoundMs(report.config.bytes(), *report.peak);
+        j["calibration"] = { { "h2d_gbps", report.peak->h2dGBps }, { "d2h_gbps", report.peak->d2hGBps },
+            { "bytes", report.peak->bytes }, { "cached", report.peak->fromCache } };
+        j["summary"]["serial_bound_ms"] = bound;
+        j["summary"]["gpu_time_over_serial_bound"] = bound > 0.0 ? s.gpuMs.median / bound : 0.0;
+    }
     if (report.outcome)
         j["outcome"] = { { "measured_runs", report.outcome->measuredRuns }, { "stop_reason", report.outcome->reason },
             { "noise_percent", report.outcome->noisePercent } };
@@ -154,6 +162,10 @@ Result<Report> readJson(std::istream& in)
                 x.d2hMs = run.at("d2h_ms");
             }
             r.runs.push_back(x);
+        }
+        if (j.contains("calibration")) {
+            const json& c = j.at("calibration");
+            r.peak = CopyPeak { c.at("h2d_gbps"), c.at("d2h_gbps"), c.at("bytes"), c.value("cached", false) };
         }
         if (j.contains("outcome")) {
             const json& o = j.at("outcome");

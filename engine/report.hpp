@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/config.hpp"
+#include "engine/copy_calibration.hpp"
 #include "engine/device_discovery.hpp"
 #include "engine/run_result.hpp"
 #include "engine/series_runner.hpp"
@@ -19,6 +20,7 @@ struct Report {
     PipelineConfig config;
     std::vector<RunResult> runs;
     std::optional<SeriesOutcome> outcome;  // empty when the series did not finish
+    std::optional<CopyPeak> peak;          // this host's calibrated copy peak, when known
 };
 
 enum class ReportFormat { Text, Csv, Json };

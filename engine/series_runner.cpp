@@ -2,6 +2,7 @@
 
 #include "engine/pipeline.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -12,6 +13,7 @@ const char* toString(StopReason reason)
     switch (reason) {
     case StopReason::RunCount: return "run count";
     case StopReason::NoiseReached: return "noise target reached";
+    case StopReason::NoiseSettled: return "noise settled above the target";
     case StopReason::Timeout: return "timeout";
     }
     return "unknown";
@@ -29,6 +31,24 @@ void StopCondition::add(double gpuMs)
     const double delta = gpuMs - m_mean;
     m_mean += delta / m_count;
     m_squares += delta * (gpuMs - m_mean);
+    if (m_config.stopRule == StopRule::Noise && enoughSamples()) {
+        if (m_recentNoise.size() == kSettleWindow)
+            m_recentNoise.erase(m_recentNoise.begin());
+        m_recentNoise.push_back(noisePercent());
+    }
+}
+
+bool StopCondition::enoughSamples() const
+{
+    return m_count >= m_config.minRuns && m_sum >= m_config.minGpuMs;
+}
+
+bool StopCondition::settled() const
+{
+    if (m_recentNoise.size() < kSettleWindow)
+        return false;
+    const auto [low, high] = std::minmax_element(m_recentNoise.begin(), m_recentNoise.end());
+    return *high - *low <= kSettleSpread * *high;
 }
 
 double StopCondition::noisePercent() const
@@ -42,8 +62,10 @@ std::optional<StopReason> StopCondition::reached(double elapsedS) const
 {
     if (m_config.stopRule == StopRule::Fixed)
         return m_count >= m_config.runs ? std::optional(StopReason::RunCount) : std::nullopt;
-    if (m_count >= m_config.minRuns && m_sum >= m_config.minGpuMs && noisePercent() <= m_config.targetNoisePercent)
+    if (enoughSamples() && noisePercent() <= m_config.targetNoisePercent)
         return StopReason::NoiseReached;
+    if (settled())
+        return StopReason::NoiseSettled;
     if (elapsedS >= m_config.timeoutS)
         return StopReason::Timeout;
     return std::nullopt;

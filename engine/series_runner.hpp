@@ -7,10 +7,13 @@
 
 #include <atomic>
 #include <functional>
+#include <vector>
 
 namespace asyncscope {
 
-enum class StopReason { RunCount, NoiseReached, Timeout };
+// NoiseSettled: the noise stayed above the target but stopped changing (its last kSettleWindow values lie within
+// kSettleSpread of each other, relative), so more runs would not lower it; the series reports the noise it has.
+enum class StopReason { RunCount, NoiseReached, NoiseSettled, Timeout };
 const char* toString(StopReason reason);
 
 struct SeriesOutcome {
@@ -25,15 +28,23 @@ using RunSink = std::function<void(const RunResult&)>;
 // Decides, after each measured run, whether a series is done. Separate from CUDA so it can be tested alone.
 class StopCondition {
 public:
+    static constexpr int kSettleWindow = 64;
+    static constexpr double kSettleSpread = 0.05;
+
     explicit StopCondition(const PipelineConfig& config);
-    // Adds one measured GPU time; `elapsedS` is the wall time since the first measured run began.
+    // Adds one measured GPU time.
     void add(double gpuMs);
+    // `elapsedS` is the wall time since the first measured run began.
     std::optional<StopReason> reached(double elapsedS) const;
     double noisePercent() const;
     int count() const { return m_count; }
 
 private:
+    bool enoughSamples() const;
+    bool settled() const;
+
     PipelineConfig m_config;
+    std::vector<double> m_recentNoise;  // ring of the last kSettleWindow noise values, once enough samples are in
     int m_count = 0;
     double m_sum = 0.0;     // Welford's running mean and squared deviations
     double m_mean = 0.0;

@@ -84,6 +84,14 @@ std::string formatSummaryText(const Report& report)
         text += printf_("  bandwidth (decimal GB/s, medians): H2D %.1f, D2H %.1f, kernel effective %.1f\n",
             s.h2dGBps, s.d2hGBps, s.kernelGBps);
     }
+    if (report.peak) {
+        const double bound = serialBoundMs(report.config.bytes(), *report.peak);
+        text += printf_("  host peak (pinned copies of %s, %s): H2D %.1f GB/s, D2H %.1f GB/s\n",
+            formatBytes(report.peak->bytes).c_str(), report.peak->fromCache ? "cached" : "measured now",
+            report.peak->h2dGBps, report.peak->d2hGBps);
+        text += printf_("  serial PCIe bound for %s: %.4f ms; median GPU time is %.3f x the bound\n",
+            formatBytes(report.config.bytes()).c_str(), bound, bound > 0.0 ? s.gpuMs.median / bound : 0.0);
+    }
     return text;
 }
 

@@ -5,6 +5,8 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 using namespace asyncscope;
 
 class NoDriver : public ::testing::Test {
@@ -52,4 +54,15 @@ TEST_F(NoDriver, InvalidConfigIsRejectedBeforeAnyCudaCall)
     const auto session = PipelineSession::open(config);
     ASSERT_FALSE(session.ok());
     EXPECT_EQ(session.error().kind, ErrorKind::Usage);
+}
+
+TEST_F(NoDriver, CalibrationFailsCleanlyAndWritesNoCache)
+{
+    const std::string dir = ::testing::TempDir() + "/asyncscope-no-driver-cache";
+    DeviceInfo device;
+    device.uuid = "GPU-not-cached";
+    const auto peak = cachedCopyPeak(device, dir);
+    ASSERT_FALSE(peak.ok());
+    EXPECT_EQ(peak.error().kind, ErrorKind::NoDriver);
+    EXPECT_FALSE(std::ifstream(dir + "/copy-peaks.json").good());
 }

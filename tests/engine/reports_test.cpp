@@ -40,6 +40,7 @@ Report sampleReport()
         r.runs.push_back(run);
     }
     r.outcome = SeriesOutcome { 2, StopReason::RunCount, 0.28 };
+    r.peak = CopyPeak { 54.9, 55.0, std::size_t(256) << 20, true };
     return r;
 }
 
@@ -74,6 +75,17 @@ TEST(TextReport, SummaryHasStatisticsAndBandwidth)
     EXPECT_NE(text.find("2 measured runs, 1 warm-up, 3 of 3 verified"), std::string::npos) << text;
     EXPECT_NE(text.find("GPU time"), std::string::npos);
     EXPECT_NE(text.find("decimal GB/s"), std::string::npos);
+    EXPECT_NE(text.find("host peak (pinned copies of 256.0 MiB, cached): H2D 54.9 GB/s, D2H 55.0 GB/s"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("serial PCIe bound for 64.0 MiB: 2.4425 ms"), std::string::npos) << text;
+}
+
+TEST(CopyCalibration, SerialBoundAddsBothCopies)
+{
+    const CopyPeak peak { 50.0, 25.0, 0, false };
+    EXPECT_DOUBLE_EQ(serialBoundMs(1000000000, peak), 20.0 + 40.0);
+    EXPECT_DOUBLE_EQ(serialBoundMs(1000, CopyPeak {}), 0.0);
 }
 
 TEST(CsvReport, HeaderAndOneRowPerRun)
@@ -124,6 +136,8 @@ TEST(JsonReport, RoundTrips)
         EXPECT_DOUBLE_EQ(read->runs[i].d2hMs, original.runs[i].d2hMs);
         EXPECT_EQ(read->runs[i].pollIterations, original.runs[i].pollIterations);
     }
+    ASSERT_TRUE(read->peak.has_value());
+    EXPECT_DOUBLE_EQ(read->peak->h2dGBps, 54.9);
     ASSERT_TRUE(read->outcome.has_value());
     EXPECT_EQ(read->outcome->reason, StopReason::RunCount);
     EXPECT_EQ(toJson(*read), toJson(original));

@@ -103,9 +103,45 @@ TEST(StopCondition, NoisySeriesRunsUntilTimeout)
     config.minGpuMs = 0.0;
     config.timeoutS = 5.0;
     StopCondition stop(config);
-    for (int i = 0; i < 50; ++i)
+    for (int i = 0; i < 50; ++i)  // fewer than the settle window: the noise cannot be called settled yet
         stop.add(i % 2 ? 1.0 : 3.0);
     EXPECT_GT(stop.noisePercent(), 40.0);
     EXPECT_FALSE(stop.reached(4.9).has_value());
     EXPECT_EQ(stop.reached(5.0), StopReason::Timeout);
+}
+
+TEST(StopCondition, SettledNoiseStopsAboveTheTarget)
+{
+    PipelineConfig config;
+    config.stopRule = StopRule::Noise;
+    config.minRuns = 10;
+    config.minGpuMs = 0.0;
+    config.targetNoisePercent = 0.5;
+    StopCondition stop(config);
+    int runs = 0;
+    while (!stop.reached(0.0) && runs < 10000) {  // alternating 2.4 / 2.6 ms: noise settles near 4 %
+        stop.add(runs % 2 ? 2.4 : 2.6);
+        ++runs;
+    }
+    EXPECT_EQ(stop.reached(0.0), StopReason::NoiseSettled);
+    EXPECT_NEAR(stop.noisePercent(), 4.0, 0.2);
+    EXPECT_GE(runs, StopCondition::kSettleWindow);
+    EXPECT_LT(runs, 10000);
+}
+
+TEST(StopCondition, OutlierDelaysButDoesNotPreventSettling)
+{
+    PipelineConfig config;
+    config.stopRule = StopRule::Noise;
+    config.minRuns = 10;
+    config.minGpuMs = 0.0;
+    StopCondition stop(config);
+    stop.add(8.0);  // one slow run, then steady ones with 0.8 % jitter
+    int runs = 1;
+    while (!stop.reached(0.0) && runs < 100000) {
+        stop.add(runs % 2 ? 2.48 : 2.52);
+        ++runs;
+    }
+    ASSERT_TRUE(stop.reached(0.0).has_value());
+    EXPECT_NE(stop.reached(0.0), StopReason::Timeout);
 }

@@ -227,5 +227,5 @@ TEST_F(Gpu, NoiseRuleStops)
     const auto outcome = runSeries(config, cancel, [](const RunResult&) { });
     ASSERT_TRUE(outcome.ok()) << outcome.error().message();
     EXPECT_GE(outcome->measuredRuns, 10);
-    EXPECT_TRUE(outcome->reason == StopReason::NoiseReached || outcome->reason == StopReason::Timeout);
+    EXPECT_NE(outcome->reason, StopReason::RunCount);
 }

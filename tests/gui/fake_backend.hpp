@@ -47,6 +47,8 @@ public:
         return p;
     }
 
+    Result<CopyPeak> copyPeak(const DeviceInfo&) override { return CopyPeak { 55.0, 55.0, std::size_t(256) << 20, true }; }
+
     Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink) override
     {
         runThread = QThread::currentThread();

@@ -57,7 +57,7 @@ xvfb_pid=$!
 export HOME="$out/home" XDG_CONFIG_HOME="$out/home/.config" XDG_RUNTIME_DIR="$out/runtime"
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 for _ in $(seq 50); do DISPLAY=$display xdpyinfo >/dev/null 2>&1 && break; sleep 0.2; done
-(cd "$HOME" && DISPLAY=$display exec sh -c "$exec_line") >"$out/app.log" 2>&1 &
+(cd "$HOME" && unset QT_QPA_PLATFORM && DISPLAY=$display exec sh -c "$exec_line") >"$out/app.log" 2>&1 &
 app_pid=$!
 found=
 for _ in $(seq 100); do

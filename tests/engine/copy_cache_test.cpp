@@ -1,0 +1,35 @@
+#include "engine/copy_calibration.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace asyncscope;
+
+TEST(CopyCache, ACachedPeakIsUsedWithoutMeasuring)
+{
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "asyncscope-cache-test";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "copy-peaks.json")
+        << R"({"GPU-cached": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bytes": 268435456}})";
+    DeviceInfo device;
+    device.index = 0;
+    device.uuid = "GPU-cached";
+    // No GPU is needed: the figure comes from the cache (on a machine without a driver a measurement would fail).
+    const auto peak = cachedCopyPeak(device, dir.string());
+    ASSERT_TRUE(peak.ok()) << peak.error().message();
+    EXPECT_TRUE(peak->fromCache);
+    EXPECT_DOUBLE_EQ(peak->h2dGBps, 54.9);
+    EXPECT_DOUBLE_EQ(peak->d2hGBps, 55.1);
+    EXPECT_EQ(peak->bytes, std::size_t(256) << 20);
+}
+
+TEST(CopyCache, DefaultDirFollowsXdg)
+{
+    setenv("XDG_CACHE_HOME", "/tmp/xdg-cache", 1);
+    EXPECT_EQ(defaultCacheDir(), "/tmp/xdg-cache/asyncscope");
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "/home/someone", 1);
+    EXPECT_EQ(defaultCacheDir(), "/home/someone/.cache/asyncscope");
+}
