@@ -1,6 +1,7 @@
 // The app's own command line, so it can be driven headless (tests, GPU servers).
 #pragma once
 
+#include "engine/comparison.hpp"
 #include "engine/error.hpp"
 
 #include <QSize>
@@ -17,6 +18,7 @@ struct AppOptions {
     std::optional<std::size_t> elements;
     std::optional<int> runs;
     bool runNow = false;
+    std::optional<Comparison> comparison;  // run this comparison instead of one series
     QString exportPng;   // run, export the time chart here, quit
     QString screenshot;  // with --export-png: also save a picture of the whole window
     QSize exportSize { 1600, 900 };

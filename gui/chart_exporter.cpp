@@ -1,5 +1,7 @@
 #include "gui/chart_exporter.hpp"
 
+#include "gui/comparison_view.hpp"
+
 #include "engine/csv_report.hpp"
 #include "engine/json_report.hpp"
 
@@ -31,10 +33,21 @@ QString commit(QSaveFile& file)
     return {};
 }
 
+QString writeText(const QString& path, const std::string& text)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return openFailure(file);
+    if (file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
+        file.cancelWriting();
+        return QObject::tr("Writing %1 failed: %2.").arg(QDir::toNativeSeparators(path), file.errorString());
+    }
+    return commit(file);
+}
+
 }  // namespace
 
-QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kind kind, const QString& path,
-    QSize pixels)
+QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, const QString& path, QSize pixels)
 {
     if (pixels.width() < 16 || pixels.height() < 16 || pixels.width() > 16384 || pixels.height() > 16384)
         return QObject::tr("The picture size %1 x %2 is outside 16 to 16384 pixels.")
@@ -45,31 +58,28 @@ QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kin
     if (!svg && !QImageWriter::supportedImageFormats().contains(suffix.toLatin1()))
         return QObject::tr("Unknown picture format '%1': use .png, .jpg or .svg.").arg(suffix);
 
-    RunCharts charts;
-    charts.setOverlay(overlay.runs, overlay.label);
-    charts.setRuns(report.runs);
-    QChart* chart = charts.chart(kind);
     QGraphicsScene scene;
-    scene.addItem(chart);
     const QRectF area(QPointF(0, 0), QSizeF(pixels));
-    chart->setGeometry(area);
+    const double width = area.width() / std::max<qsizetype>(1, charts.size());
+    for (qsizetype i = 0; i < charts.size(); ++i) {
+        scene.addItem(charts[i]);
+        charts[i]->setGeometry(QRectF(i * width, 0, width, area.height()));
+    }
     scene.setSceneRect(area);
 
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return openFailure(file);
-    bool written = true;
-    if (svg) {
+    bool written = file.open(QIODevice::WriteOnly);
+    if (written && svg) {
         QSvgGenerator generator;
         generator.setOutputDevice(&file);
         generator.setSize(pixels);
         generator.setViewBox(area);
-        generator.setTitle(RunCharts::title(kind));
+        generator.setTitle(title);
         generator.setDescription(QStringLiteral("AsyncScope chart"));
         QPainter painter(&generator);
         painter.setRenderHint(QPainter::Antialiasing);
         scene.render(&painter, area, area);
-    } else {
+    } else if (written) {
         QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         {
@@ -78,13 +88,36 @@ QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kin
             scene.render(&painter, area, area);
         }
         written = image.save(&file, suffix.toLatin1().constData());
+        if (!written) {
+            file.cancelWriting();
+            return QObject::tr("Encoding the picture as %1 failed.").arg(suffix.toUpper());
+        }
     }
-    scene.removeItem(chart);  // the charts object deletes it
-    if (!written) {
-        file.cancelWriting();
-        return QObject::tr("Encoding the picture as %1 failed.").arg(suffix.toUpper());
-    }
+    for (QChart* chart : charts)
+        scene.removeItem(chart);  // the caller keeps ownership
+    if (!file.isOpen())
+        return openFailure(file);
     return commit(file);
+}
+
+QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kind kind, const QString& path,
+    QSize pixels)
+{
+    RunCharts charts;
+    charts.setOverlay(overlay.runs, overlay.label);
+    charts.setRuns(report.runs);
+    return saveChartsPicture({ charts.chart(kind) }, RunCharts::title(kind), path, pixels);
+}
+
+QString exportComparisonChart(const ComparisonReport& comparison, const QString& path, QSize pixels)
+{
+    std::vector<std::unique_ptr<QChart>> owned;
+    QList<QChart*> charts;
+    for (int i = 0; i < comparisonChartCount(comparison); ++i) {
+        owned.push_back(buildComparisonChart(comparison, i));
+        charts.append(owned.back().get());
+    }
+    return saveChartsPicture(charts, charts.first()->title(), path, pixels);
 }
 
 QString exportData(const Report& report, const QString& path)
@@ -97,16 +130,20 @@ QString exportData(const Report& report, const QString& path)
         writeJson(out, report);
     else
         return QObject::tr("Unknown data format '%1': use .csv or .json.").arg(suffix);
+    return writeText(path, out.str());
+}
 
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return openFailure(file);
-    const std::string text = out.str();
-    if (file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
-        file.cancelWriting();
-        return QObject::tr("Writing %1 failed: %2.").arg(QDir::toNativeSeparators(path), file.errorString());
-    }
-    return commit(file);
+QString exportComparisonData(const ComparisonReport& comparison, const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    std::ostringstream out;
+    if (suffix == QLatin1String("csv"))
+        writeComparisonCsv(out, comparison);
+    else if (suffix == QLatin1String("json"))
+        writeComparisonJson(out, comparison);
+    else
+        return QObject::tr("Unknown data format '%1': use .csv or .json.").arg(suffix);
+    return writeText(path, out.str());
 }
 
 }  // namespace asyncscope

@@ -5,6 +5,7 @@
 
 #include "gui/run_charts.hpp"
 
+#include "engine/comparison.hpp"
 #include "engine/report.hpp"
 
 #include <QSize>
@@ -17,9 +18,15 @@ struct Overlay {
     QString label;
 };
 
-// Returns an empty string on success, otherwise a sentence saying what went wrong.
+// Each returns an empty string on success, otherwise a sentence saying what went wrong.
+
+// Renders charts that belong to no view or scene side by side into one picture of `pixels`.
+QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, const QString& path, QSize pixels);
+
 QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kind kind, const QString& path,
     QSize pixels);
 QString exportData(const Report& report, const QString& path);
+QString exportComparisonChart(const ComparisonReport& comparison, const QString& path, QSize pixels);
+QString exportComparisonData(const ComparisonReport& comparison, const QString& path);
 
 }  // namespace asyncscope

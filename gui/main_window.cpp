@@ -1,6 +1,7 @@
 #include "gui/main_window.hpp"
 
 #include "gui/chart_view.hpp"
+#include "gui/comparison_view.hpp"
 #include "gui/run_controller.hpp"
 #include "gui/summary_table.hpp"
 
@@ -16,6 +17,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -32,6 +34,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <climits>
 #include <fstream>
 #include <iostream>
@@ -129,6 +132,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_controller, &RunController::runAvailable, this, &MainWindow::onRunAvailable);
     connect(m_controller, &RunController::seriesFinished, this, &MainWindow::onSeriesFinished);
     connect(m_controller, &RunController::seriesFailed, this, &MainWindow::onSeriesFailed);
+    connect(m_controller, &RunController::copyPeakAvailable, this, &MainWindow::onCopyPeakAvailable);
+    connect(m_controller, &RunController::calibrationFailed, this, [this](const Error& error) {
+        m_status->setText(tr("No copy calibration: %1").arg(QString::fromStdString(error.message())));
+    });
 
     setRunning(false);
     m_run->setEnabled(false);
@@ -203,6 +210,24 @@ void MainWindow::buildUi()
     m_stages->setObjectName("stages");
     form->addRow(m_stages);
 
+    m_stopRule = new QComboBox;
+    m_stopRule->setObjectName("stopRule");
+    m_stopRule->addItem(tr("after the runs"), int(StopRule::Fixed));
+    m_stopRule->addItem(tr("when noise is at most"), int(StopRule::Noise));
+    m_noiseTarget = new QDoubleSpinBox;
+    m_noiseTarget->setObjectName("noiseTarget");
+    m_noiseTarget->setRange(0.05, 50.0);
+    m_noiseTarget->setSingleStep(0.1);
+    m_noiseTarget->setSuffix(tr(" %"));
+    m_noiseTarget->setToolTip(tr("Relative standard deviation of the GPU time (at least 10 runs and 100 ms of GPU "
+                                 "time; stops early if the noise settles above it, or after 15 s)"));
+    auto* stopRow = new QHBoxLayout;
+    stopRow->addWidget(m_stopRule, 1);
+    stopRow->addWidget(m_noiseTarget);
+    form->addRow(tr("Sto&p:"), stopRow);
+    connect(m_stopRule, &QComboBox::currentIndexChanged, this,
+        [this] { m_noiseTarget->setEnabled(m_stopRule->currentData().toInt() == int(StopRule::Noise)); });
+
     m_run = new QPushButton(tr("Run"));
     m_run->setObjectName("run");
     m_run->setDefault(true);
@@ -230,6 +255,8 @@ void MainWindow::buildUi()
     }
     m_summary = new SummaryTable;
     m_tabs->addTab(m_summary, tr("Summary"));
+    m_comparisonView = new ComparisonView;
+    m_tabs->addTab(m_comparisonView, tr("Comparison"));
 
     auto* splitter = new QSplitter;
     splitter->addWidget(left);
@@ -267,6 +294,14 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
+    QMenu* compare = menuBar()->addMenu(tr("&Compare"));
+    compare->addAction(tr("&Pinned vs pageable host memory"), this, [this] { startComparison(Comparison::HostMemory); });
+    compare->addAction(tr("&Spin-poll vs blocking-sync wait"), this, [this] { startComparison(Comparison::Wait); });
+    compare->addAction(tr("Size s&weep (4 KiB to 1 GiB)"), this, [this] { startComparison(Comparison::Size); });
+    compare->addSeparator();
+    compare->addAction(tr("Export comparison as &CSV…"), this, [this] { exportDataInteractive("comparison.csv"); });
+    compare->addAction(tr("Export comparison as &JSON…"), this, [this] { exportDataInteractive("comparison.json"); });
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Reset zoom"), this, [this] {
         for (ChartView* v : m_views)
@@ -298,6 +333,9 @@ void MainWindow::applySettings(const GuiSettings& s)
     m_hostMemory->setCurrentIndex(m_hostMemory->findData(int(s.config.hostMemory)));
     m_wait->setCurrentIndex(m_wait->findData(int(s.config.waitMode)));
     m_stages->setChecked(s.config.stageEvents);
+    m_stopRule->setCurrentIndex(m_stopRule->findData(int(s.config.stopRule)));
+    m_noiseTarget->setValue(s.config.targetNoisePercent);
+    m_noiseTarget->setEnabled(s.config.stopRule == StopRule::Noise);
     updateSizeLimit();
 }
 
@@ -327,6 +365,8 @@ PipelineConfig MainWindow::configFromControls() const
     c.hostMemory = HostMemory(m_hostMemory->currentData().toInt());
     c.waitMode = WaitMode(m_wait->currentData().toInt());
     c.stageEvents = m_stages->isChecked();
+    c.stopRule = StopRule(m_stopRule->currentData().toInt());
+    c.targetNoisePercent = m_noiseTarget->value();
     return c;
 }
 
@@ -364,8 +404,9 @@ void MainWindow::setRunning(bool running)
     m_run->setEnabled(!running && m_devicesKnown);
     m_cancel->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*> { m_device, m_size, m_sizeUnit, m_value, m_runs, m_warmup,
-             m_hostMemory, m_wait, m_stages })
+             m_hostMemory, m_wait, m_stages, m_stopRule })
         w->setEnabled(!running && (w != m_device || m_devicesKnown));
+    m_noiseTarget->setEnabled(!running && m_stopRule->currentData().toInt() == int(StopRule::Noise));
 }
 
 void MainWindow::onDevicesAvailable(const Platform& platform)
@@ -397,7 +438,9 @@ void MainWindow::onDevicesAvailable(const Platform& platform)
     setRunning(false);
     m_status->setText(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
                           .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
-    if (m_options.runNow || m_options.headless())
+    if (m_options.comparison)
+        startComparison(*m_options.comparison);
+    else if (m_options.runNow || m_options.headless())
         startRun();
 }
 
@@ -419,34 +462,108 @@ void MainWindow::startRun()
 {
     if (m_controller->isRunning() || !m_devicesKnown)
         return;
-    const PipelineConfig config = configFromControls();
+    m_comparisonRun.reset();
+    startSeries(configFromControls());
+}
+
+bool MainWindow::startSeries(const PipelineConfig& config)
+{
     if (auto invalid = validate(config)) {
         showProblem(QString::fromStdString(invalid->message()));
-        return;
+        return false;
     }
     auto device = findDevice(m_platform, config.device);
     if (!device) {
         showProblem(QString::fromStdString(device.error().message()));
-        return;
+        return false;
     }
     m_report = Report {};
     m_report.config = config;
     m_report.device = *device;
     m_report.driverVersion = m_platform.driverVersion;
     m_report.runtimeVersion = m_platform.runtimeVersion;
-    m_expectedRuns = config.warmupRuns + config.runs;
-    m_progress->setRange(0, m_expectedRuns);
+    if (auto known = m_peaks.find(device->uuid); known != m_peaks.end())
+        m_report.peak = known->second;
+    else
+        m_controller->calibrate(*device);  // queued ahead of the series on the run thread
+    const bool fixed = config.stopRule == StopRule::Fixed;
+    m_expectedRuns = fixed ? config.warmupRuns + config.runs : 0;
+    m_progress->setRange(0, m_expectedRuns);  // 0..0: busy, the noise rule decides when to stop
     m_progress->setValue(0);
     for (ChartView* v : m_views)
         v->resetZoom();
     refreshCharts();
     m_runClock.start();
     if (!m_controller->start(config))
-        return;
+        return false;
     setRunning(true);
     m_status->setText(tr("Running %1 on %2…")
                           .arg(QString::fromStdString(formatBytes(config.bytes())),
                               QString::fromStdString(device->name)));
+    return true;
+}
+
+void MainWindow::startComparison(Comparison comparison)
+{
+    if (m_controller->isRunning() || !m_devicesKnown)
+        return;
+    const PipelineConfig base = configFromControls();
+    auto variants = makeVariants(comparison, base);
+    if (!variants) {
+        showProblem(QString::fromStdString(variants.error().message()));
+        return;
+    }
+    // A sweep stops at half the GPU's memory, leaving room for whatever else runs on it.
+    if (auto device = findDevice(m_platform, base.device)) {
+        auto& v = *variants;
+        v.erase(std::remove_if(v.begin(), v.end(),
+                    [&](const Variant& x) { return x.config.bytes() > device->totalMemoryBytes / 2; }),
+            v.end());
+    }
+    m_comparisonRun = ComparisonRun { *variants, 0, ComparisonReport { comparison, {}, {} } };
+    startNextVariant();
+}
+
+void MainWindow::startNextVariant()
+{
+    const Variant& variant = m_comparisonRun->variants[m_comparisonRun->next];
+    if (startSeries(variant.config))
+        m_status->setText(tr("Comparison %1 of %2: %3…")
+                              .arg(m_comparisonRun->next + 1)
+                              .arg(m_comparisonRun->variants.size())
+                              .arg(QString::fromStdString(variant.label)));
+    else
+        m_comparisonRun.reset();
+}
+
+void MainWindow::finishComparison()
+{
+    m_lastComparison = std::move(m_comparisonRun->result);
+    m_comparisonRun.reset();
+    m_comparisonView->setComparison(m_lastComparison);
+    m_tabs->setCurrentWidget(m_comparisonView);
+    m_status->setText(tr("Comparison '%1' done: %2 variants")
+                          .arg(toString(m_lastComparison.comparison))
+                          .arg(m_lastComparison.reports.size()));
+    emit comparisonEnded();
+    if (!m_options.headless())
+        return;
+    const QString summary = m_status->text();
+    if (!m_options.screenshot.isEmpty() && !grab().save(m_options.screenshot))
+        return finishHeadless(1, tr("Cannot write the screenshot %1.").arg(m_options.screenshot));
+    const QString problem = exportComparisonChart(m_lastComparison, m_options.exportPng, m_options.exportSize);
+    if (!problem.isEmpty())
+        return finishHeadless(1, problem);
+    finishHeadless(0, summary + tr("; chart saved to %1").arg(m_options.exportPng));
+}
+
+void MainWindow::onCopyPeakAvailable(const DeviceInfo& device, const CopyPeak& peak)
+{
+    m_peaks[device.uuid] = peak;
+    if (m_report.device.uuid == device.uuid) {
+        m_report.peak = peak;
+        refreshCharts();
+    }
 }
 
 void MainWindow::cancelRun()
@@ -469,12 +586,13 @@ void MainWindow::refreshCharts()
 {
     m_refreshTimer.stop();
     m_charts->setRuns(m_report.runs);
-    m_summary->setRuns(m_report.runs, m_report.config.bytes());
+    m_summary->setRuns(m_report.runs, m_report.config.bytes(), m_report.peak);
     if (m_controller->isRunning() && m_runClock.isValid() && !m_report.runs.empty()) {
         const double seconds = std::max(1e-3, m_runClock.elapsed() / 1000.0);
+        const QString total = m_expectedRuns > 0 ? QString::number(m_expectedRuns) : tr("until the noise target");
         m_status->setText(tr("Run %1 of %2, %3 runs/s")
                               .arg(m_report.runs.size())
-                              .arg(m_expectedRuns)
+                              .arg(total)
                               .arg(double(m_report.runs.size()) / seconds, 0, 'f', 1));
     }
 }
@@ -496,6 +614,16 @@ void MainWindow::onSeriesFinished(const SeriesOutcome& outcome)
     if (!allVerified)
         showProblem(tr("Some runs returned wrong elements: see the exported data's first_wrong_index."));
     emit seriesEnded();
+    if (m_comparisonRun) {
+        const Variant& variant = m_comparisonRun->variants[m_comparisonRun->next];
+        m_comparisonRun->result.labels.push_back(variant.label);
+        m_comparisonRun->result.reports.push_back(m_report);
+        if (++m_comparisonRun->next < m_comparisonRun->variants.size())
+            startNextVariant();
+        else
+            finishComparison();
+        return;
+    }
     if (!m_options.headless())
         return;
     const QString summary = m_status->text();
@@ -518,6 +646,10 @@ void MainWindow::onSeriesFailed(const Error& error)
         showProblem(message);
     }
     emit seriesEnded();
+    if (m_comparisonRun) {
+        m_comparisonRun.reset();
+        emit comparisonEnded();
+    }
     if (m_options.headless())
         finishHeadless(error.kind == ErrorKind::Usage ? 2 : 1, message);
 }
@@ -540,6 +672,14 @@ void MainWindow::finishHeadless(int exitCode, const QString& message)
 
 bool MainWindow::exportChartTo(const QString& path, QSize pixels)
 {
+    if (m_tabs->currentWidget() == m_comparisonView && !m_lastComparison.reports.empty()) {
+        const QString problem = exportComparisonChart(m_lastComparison, path, pixels);
+        if (problem.isEmpty())
+            m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+        else
+            showProblem(problem);
+        return problem.isEmpty();
+    }
     const int tab = m_tabs->currentIndex();
     const auto kind = tab >= 0 && tab < RunCharts::kKindCount ? RunCharts::Kind(tab) : RunCharts::Time;
     const QString problem = exportChart(m_report, m_overlay, kind, path, pixels);
@@ -556,6 +696,18 @@ bool MainWindow::exportChartTo(const QString& path, QSize pixels)
 bool MainWindow::exportDataTo(const QString& path)
 {
     const QString problem = exportData(m_report, path);
+    if (problem.isEmpty()) {
+        m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+        return true;
+    }
+    showProblem(problem);
+    return false;
+}
+
+bool MainWindow::exportComparisonTo(const QString& path)
+{
+    const QString problem = m_lastComparison.reports.empty() ? tr("Run a comparison first (Compare menu).")
+                                                             : exportComparisonData(m_lastComparison, path);
     if (problem.isEmpty()) {
         m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
         return true;
@@ -602,13 +754,19 @@ void MainWindow::exportChartInteractive(const QString& format)
 
 void MainWindow::exportDataInteractive(const QString& format)
 {
+    // "csv", "json", or "comparison.csv" / "comparison.json" for the last comparison.
+    const bool comparison = format.startsWith("comparison.");
+    const QString suffix = QFileInfo(format).suffix().isEmpty() ? format : QFileInfo(format).suffix();
     const QString path = QFileDialog::getSaveFileName(this, tr("Export data"),
-        m_settings.lastFolder + "/asyncscope-runs." + format,
-        format == "csv" ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
+        m_settings.lastFolder + (comparison ? "/asyncscope-comparison." : "/asyncscope-runs.") + suffix,
+        suffix == "csv" ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
     if (path.isEmpty())
         return;
     m_settings.lastFolder = QFileInfo(path).absolutePath();
-    exportDataTo(path);
+    if (comparison)
+        exportComparisonTo(path);
+    else
+        exportDataTo(path);
 }
 
 void MainWindow::openOverlayInteractive()

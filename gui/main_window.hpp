@@ -7,16 +7,20 @@
 #include "gui/settings_store.hpp"
 
 #include "engine/backend.hpp"
+#include "engine/comparison.hpp"
 #include "engine/report.hpp"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QTimer>
 
+#include <map>
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -26,6 +30,7 @@ class QTabWidget;
 namespace asyncscope {
 
 class ChartView;
+class ComparisonView;
 class RunController;
 class SummaryTable;
 
@@ -38,20 +43,24 @@ public:
     // For tests and headless use.
     const Report& report() const { return m_report; }
     const RunCharts& charts() const { return *m_charts; }
+    const ComparisonReport& lastComparison() const { return m_lastComparison; }
     bool runEnabled() const;
     QString statusText() const;
     QString deviceMessage() const;
     bool exportChartTo(const QString& path, QSize pixels);
     bool exportDataTo(const QString& path);
     bool loadOverlay(const QString& path);
+    bool exportComparisonTo(const QString& path);
 
 public slots:
     void startRun();
+    void startComparison(asyncscope::Comparison comparison);
     void cancelRun();
 
 signals:
     void headlessFinished(int exitCode);
-    void seriesEnded();  // finished, failed or cancelled
+    void seriesEnded();      // finished, failed or cancelled
+    void comparisonEnded();  // every variant ran, or one failed
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -64,6 +73,10 @@ private:
     PipelineConfig configFromControls() const;
     void updateSizeLimit();
     void setRunning(bool running);
+    bool startSeries(const PipelineConfig& config);
+    void startNextVariant();
+    void finishComparison();
+    void onCopyPeakAvailable(const DeviceInfo& device, const CopyPeak& peak);
     void refreshCharts();
     void showProblem(const QString& text);
     void finishHeadless(int exitCode, const QString& message);
@@ -86,6 +99,14 @@ private:
     Platform m_platform;
     bool m_devicesKnown = false;
     Report m_report;
+    std::map<std::string, CopyPeak> m_peaks;  // by device UUID, measured once per device
+    struct ComparisonRun {
+        std::vector<Variant> variants;
+        std::size_t next = 0;
+        ComparisonReport result;
+    };
+    std::optional<ComparisonRun> m_comparisonRun;
+    ComparisonReport m_lastComparison;
     Overlay m_overlay;
     GuiSettings m_settings;
     QTimer m_refreshTimer;
@@ -102,6 +123,9 @@ private:
     QComboBox* m_hostMemory = nullptr;
     QComboBox* m_wait = nullptr;
     QCheckBox* m_stages = nullptr;
+    QComboBox* m_stopRule = nullptr;
+    QDoubleSpinBox* m_noiseTarget = nullptr;
+    ComparisonView* m_comparisonView = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QTabWidget* m_tabs = nullptr;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/config.hpp"
+#include "engine/copy_calibration.hpp"
 #include "engine/device_discovery.hpp"
 #include "engine/error.hpp"
 #include "engine/run_result.hpp"
@@ -14,6 +15,8 @@ Q_DECLARE_METATYPE(asyncscope::RunResult)
 Q_DECLARE_METATYPE(asyncscope::Platform)
 Q_DECLARE_METATYPE(asyncscope::Error)
 Q_DECLARE_METATYPE(asyncscope::SeriesOutcome)
+Q_DECLARE_METATYPE(asyncscope::DeviceInfo)
+Q_DECLARE_METATYPE(asyncscope::CopyPeak)
 
 namespace asyncscope {
 void registerMetaTypes();

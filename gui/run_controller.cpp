@@ -20,6 +20,8 @@ RunController::RunController(std::shared_ptr<Backend> backend, QObject* parent)
     connect(m_worker, &RunWorker::devicesAvailable, this, &RunController::devicesAvailable);
     connect(m_worker, &RunWorker::discoveryFailed, this, &RunController::discoveryFailed);
     connect(m_worker, &RunWorker::runAvailable, this, &RunController::runAvailable);
+    connect(m_worker, &RunWorker::copyPeakAvailable, this, &RunController::copyPeakAvailable);
+    connect(m_worker, &RunWorker::calibrationFailed, this, &RunController::calibrationFailed);
     connect(m_worker, &RunWorker::seriesFinished, this, [this](const SeriesOutcome& outcome) {
         m_running = false;
         emit seriesFinished(outcome);
@@ -46,6 +48,13 @@ void RunController::discover()
 {
     if (m_worker && m_thread->isRunning())
         QMetaObject::invokeMethod(m_worker, &RunWorker::discover, Qt::QueuedConnection);
+}
+
+void RunController::calibrate(const DeviceInfo& device)
+{
+    if (m_worker && m_thread->isRunning())
+        QMetaObject::invokeMethod(m_worker, [worker = m_worker.data(), device] { worker->calibrate(device); },
+            Qt::QueuedConnection);
 }
 
 bool RunController::start(const PipelineConfig& config)

@@ -23,6 +23,8 @@ public:
     ~RunController() override;  // cancels and waits (bounded) for the run thread
 
     void discover();
+    // Measures (or reads from the cache) the device's pinned copy peak, on the run thread, before what comes next.
+    void calibrate(const DeviceInfo& device);
     // Starts a series; refused (false) while one is running.
     bool start(const PipelineConfig& config);
     // Asks the running series to stop: within one poll of the current run.
@@ -38,6 +40,8 @@ signals:
     void runAvailable(const asyncscope::RunResult& result);
     void seriesFinished(const asyncscope::SeriesOutcome& outcome);
     void seriesFailed(const asyncscope::Error& error);  // ErrorKind::Cancelled when the user stopped it
+    void copyPeakAvailable(const asyncscope::DeviceInfo& device, const asyncscope::CopyPeak& peak);
+    void calibrationFailed(const asyncscope::Error& error);
 
 private:
     QThread* m_thread;              // on the heap: a thread that will not stop is left running, never destroyed

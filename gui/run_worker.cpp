@@ -9,6 +9,8 @@ void registerMetaTypes()
     qRegisterMetaType<Platform>();
     qRegisterMetaType<Error>();
     qRegisterMetaType<SeriesOutcome>();
+    qRegisterMetaType<DeviceInfo>();
+    qRegisterMetaType<CopyPeak>();
 }
 
 RunWorker::RunWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel)
@@ -24,6 +26,15 @@ void RunWorker::discover()
         emit devicesAvailable(*platform);
     else
         emit discoveryFailed(platform.error());
+}
+
+void RunWorker::calibrate(const DeviceInfo& device)
+{
+    auto peak = m_backend->copyPeak(device);
+    if (peak)
+        emit copyPeakAvailable(device, *peak);
+    else
+        emit calibrationFailed(peak.error());
 }
 
 void RunWorker::run(const PipelineConfig& config)

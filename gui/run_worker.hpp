@@ -20,6 +20,7 @@ public:
 public slots:
     void discover();
     void run(const asyncscope::PipelineConfig& config);
+    void calibrate(const asyncscope::DeviceInfo& device);
 
 signals:
     void devicesAvailable(const asyncscope::Platform& platform);
@@ -27,6 +28,8 @@ signals:
     void runAvailable(const asyncscope::RunResult& result);
     void seriesFinished(const asyncscope::SeriesOutcome& outcome);
     void seriesFailed(const asyncscope::Error& error);
+    void copyPeakAvailable(const asyncscope::DeviceInfo& device, const asyncscope::CopyPeak& peak);
+    void calibrationFailed(const asyncscope::Error& error);
 
 private:
     std::shared_ptr<Backend> m_backend;

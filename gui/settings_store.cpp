@@ -27,6 +27,8 @@ GuiSettings loadSettings()
     s.config.hostMemory = parseHostMemory(q.value("run/hostMemory").toString().toStdString()).value_or(d.config.hostMemory);
     s.config.waitMode = parseWaitMode(q.value("run/wait").toString().toStdString()).value_or(d.config.waitMode);
     s.config.stageEvents = q.value("run/stageEvents", d.config.stageEvents).toBool();
+    s.config.stopRule = q.value("run/stopRule").toString() == "noise" ? StopRule::Noise : StopRule::Fixed;
+    s.config.targetNoisePercent = q.value("run/noiseTarget", d.config.targetNoisePercent).toDouble();
     s.geometry = q.value("window/geometry").toByteArray();
     s.lastFolder = q.value("export/lastFolder", d.lastFolder).toString();
     s.exportSize = q.value("export/size", d.exportSize).toSize();
@@ -47,6 +49,8 @@ void saveSettings(const GuiSettings& s)
     q.setValue("run/hostMemory", QString(toString(s.config.hostMemory)));
     q.setValue("run/wait", QString(toString(s.config.waitMode)));
     q.setValue("run/stageEvents", s.config.stageEvents);
+    q.setValue("run/stopRule", QString(toString(s.config.stopRule)));
+    q.setValue("run/noiseTarget", s.config.targetNoisePercent);
     q.setValue("window/geometry", s.geometry);
     q.setValue("export/lastFolder", s.lastFolder);
     q.setValue("export/size", s.exportSize);

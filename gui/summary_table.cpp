@@ -9,10 +9,14 @@ namespace asyncscope {
 namespace {
 
 const QStringList kColumns { "min", "median", "mean", "max", "stddev", "noise %", "p95" };
-enum Row { GpuTime, CpuSubmit, Polls, WaitCpu, H2d, Kernel, D2h, H2dRate, D2hRate, KernelRate, RowCount };
+enum Row {
+    GpuTime, CpuSubmit, Polls, WaitCpu, H2d, Kernel, D2h, H2dRate, D2hRate, KernelRate,
+    PeakH2d, PeakD2h, SerialBound, OverBound, RowCount
+};
 const QStringList kRows { "GPU time (ms)", "CPU submit time (ms)", "poll iterations", "CPU time while waiting (ms)",
     "H2D (ms)", "kernel (ms)", "D2H (ms)", "H2D (GB/s, decimal)", "D2H (GB/s, decimal)",
-    "kernel effective (GB/s, decimal)" };
+    "kernel effective (GB/s, decimal)", "host peak H2D, pinned (GB/s)", "host peak D2H, pinned (GB/s)",
+    "serial PCIe bound (ms)", "GPU time / serial bound" };
 
 }  // namespace
 
@@ -32,7 +36,8 @@ SummaryTable::SummaryTable(QWidget* parent)
     }
 }
 
-void SummaryTable::setRuns(const std::vector<RunResult>& runs, std::size_t bytesPerCopy)
+void SummaryTable::setRuns(const std::vector<RunResult>& runs, std::size_t bytesPerCopy,
+    const std::optional<CopyPeak>& peak)
 {
     const SeriesSummary s = summarizeRuns(runs, bytesPerCopy);
     auto fill = [this](int row, const Summary* summary, int decimals) {
@@ -49,10 +54,20 @@ void SummaryTable::setRuns(const std::vector<RunResult>& runs, std::size_t bytes
     fill(H2d, s.stagesTimed ? &s.h2dMs : nullptr, 4);
     fill(Kernel, s.stagesTimed ? &s.kernelMs : nullptr, 4);
     fill(D2h, s.stagesTimed ? &s.d2hMs : nullptr, 4);
-    const double rates[] = { s.h2dGBps, s.d2hGBps, s.kernelGBps };
-    for (int i = 0; i < 3; ++i) {
-        fill(H2dRate + i, nullptr, 0);
-        item(H2dRate + i, 1)->setText(s.stagesTimed ? QString::number(rates[i], 'f', 1) : "");  // from median times
+    // Single figures go in the median column: rates from the median stage times, and the calibration.
+    const double bound = peak ? serialBoundMs(bytesPerCopy, *peak) : 0.0;
+    const struct {
+        int row;
+        bool known;
+        double value;
+        int decimals;
+    } singles[] = { { H2dRate, s.stagesTimed, s.h2dGBps, 1 }, { D2hRate, s.stagesTimed, s.d2hGBps, 1 },
+        { KernelRate, s.stagesTimed, s.kernelGBps, 1 }, { PeakH2d, bool(peak), peak ? peak->h2dGBps : 0.0, 1 },
+        { PeakD2h, bool(peak), peak ? peak->d2hGBps : 0.0, 1 }, { SerialBound, bound > 0.0, bound, 4 },
+        { OverBound, bound > 0.0 && s.measuredRuns > 0, bound > 0.0 ? s.gpuMs.median / bound : 0.0, 3 } };
+    for (const auto& single : singles) {
+        fill(single.row, nullptr, 0);
+        item(single.row, 1)->setText(single.known ? QString::number(single.value, 'f', single.decimals) : "");
     }
 }
 

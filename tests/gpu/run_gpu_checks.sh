@@ -11,6 +11,7 @@ mkdir -p "$logs"
 find_binary() { for f in "$build/$1/$2" "$build/$2"; do [ -x "$f" ] && { echo "$f"; return; }; done; echo "missing-$2"; }
 cli=$(find_binary cli asyncscope-cli)
 tests=$(find_binary tests asyncscope_gpu_tests)
+bench=$(find_binary tests asyncscope_bench_overhead)
 summary=()
 
 step() {  # step NAME EXPECTED_EXIT COMMAND...
@@ -37,15 +38,22 @@ step bad-size-abc 2 "$cli" --size abc
 step bad-runs-0 2 "$cli" --runs 0
 step bad-device-99 2 "$cli" --device 99
 step bad-size-too-large 2 "$cli" --size 4096GiB
+step noise-stop 0 "$cli" --stop noise
+step compare-host-memory 0 "$cli" --compare host-memory --runs 20
+step compare-wait 0 "$cli" --compare wait --runs 20
+step compare-size 0 "$cli" --compare size --runs 10 --format csv --output "$logs/sweep.csv"
+step bench-overhead 0 "$bench" 1000
 if command -v compute-sanitizer >/dev/null; then
     step memcheck 0 compute-sanitizer --tool memcheck --error-exitcode 9 "$cli" --runs 2 --size 1000003
 fi
 
-for name in list-devices default-20 pageable-20 no-stages-20 blocking-20; do
+for name in list-devices default-20 pageable-20 no-stages-20 blocking-20 noise-stop compare-host-memory compare-wait \
+    bench-overhead; do
     echo "== $name"; grep -vE '^(time spent|CPU executed|stages|run [0-9])' "$logs/$name.log"
 done
 for name in bad-size-0 bad-size-negative bad-size-abc bad-runs-0 bad-device-99 bad-size-too-large; do
     echo "== $name: $(cat "$logs/$name.log")"
 done
+echo "== compare-size (CSV)"; cat "$logs/sweep.csv"
 echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran' "$logs/gpu-tests.log"
 printf '%s\n' "${summary[@]}"

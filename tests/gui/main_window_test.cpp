@@ -2,7 +2,9 @@
 // except in noDriverStateWithTheRealEngine, which uses the real CUDA runtime of a machine without a driver.
 #include "fake_backend.hpp"
 
+#include "gui/comparison_view.hpp"
 #include "gui/main_window.hpp"
+#include "gui/summary_table.hpp"
 
 #include <QComboBox>
 #include <QImage>
@@ -237,6 +239,77 @@ private slots:
         QVERIFY(!window->exportChartTo(existing, QSize(8, 8)));                        // size out of range
         QCOMPARE(readAll(existing), QString("precious"));
         QCOMPARE(window->report().runs.size(), std::size_t(5));  // the data is still there to export
+    }
+
+    void summaryShowsCalibrationAndSerialBound()
+    {
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 20, 1);
+        QVERIFY(window);
+        QVERIFY(window->report().peak.has_value());
+        QCOMPARE(window->report().peak->h2dGBps, 55.0);
+        auto* table = window->findChild<SummaryTable*>();
+        QVERIFY(table);
+        int boundRow = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->verticalHeaderItem(r)->text() == "serial PCIe bound (ms)")
+                boundRow = r;
+        QVERIFY(boundRow >= 0);
+        // 64 MiB each way at 55 GB/s: 2 x 1.2202 ms.
+        QCOMPARE(table->item(boundRow, 1)->text(), QString("2.4403"));
+    }
+
+    void comparesPinnedAndPageable()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        window.findChild<QSpinBox*>("runs")->setValue(5);
+        QSignalSpy ended(&window, &MainWindow::comparisonEnded);
+        window.startComparison(Comparison::HostMemory);
+        QVERIFY(ended.wait(10000));
+        const ComparisonReport& c = window.lastComparison();
+        QCOMPARE(c.reports.size(), std::size_t(2));
+        QCOMPARE(c.labels[0], std::string("pinned"));
+        QCOMPARE(c.labels[1], std::string("pageable"));
+        QCOMPARE(c.reports[1].config.hostMemory, HostMemory::Pageable);
+        QCOMPARE(c.reports[0].runs.size(), std::size_t(6));
+        QCOMPARE(window.findChild<ComparisonView*>()->chartCount(), 1);
+
+        const QString png = m_dir.filePath("compare.png");
+        QVERIFY(window.exportChartTo(png, QSize(900, 500)));  // the comparison tab is current
+        QCOMPARE(QImage(png).size(), QSize(900, 500));
+        const QString csv = m_dir.filePath("compare.csv");
+        QVERIFY(window.exportComparisonTo(csv));
+        const QStringList lines = readAll(csv).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith("Variant,Size (B),Host Memory,Wait,Samples,GPU Time (ms),CPU Time (ms),Noise (%)"));
+        QVERIFY(lines[2].startsWith("pageable,67108864,pageable,spin,5,"));
+    }
+
+    void sweepsSizesOnLogAxes()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        window.findChild<QSpinBox*>("runs")->setValue(2);
+        window.findChild<QSpinBox*>("warmup")->setValue(0);
+        QSignalSpy ended(&window, &MainWindow::comparisonEnded);
+        window.startComparison(Comparison::Size);
+        QVERIFY(ended.wait(30000));
+        const ComparisonReport& c = window.lastComparison();
+        QCOMPARE(c.reports.size(), std::size_t(19));  // 4 KiB, 8 KiB, ..., 1 GiB
+        QCOMPARE(c.reports.front().config.bytes(), std::size_t(4) << 10);
+        QCOMPARE(c.reports.back().config.bytes(), std::size_t(1) << 30);
+        QCOMPARE(window.findChild<ComparisonView*>()->chartCount(), 2);
+        const QString json = m_dir.filePath("sweep.json");
+        QVERIFY(window.exportComparisonTo(json));
+        std::ifstream in(json.toStdString());
+        const auto j = nlohmann::json::parse(in);
+        QCOMPARE(j.at("comparison").get<std::string>(), std::string("size"));
+        QCOMPARE(j.at("variants").size(), std::size_t(19));
+        const QString svg = m_dir.filePath("sweep.svg");
+        QVERIFY(window.exportChartTo(svg, QSize(1600, 600)));
+        QVERIFY(readAll(svg).contains("Bandwidth over size"));
     }
 
     void overlaysASavedRun()
