@@ -1,10 +1,15 @@
 #include "engine/host_check.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace asyncscope {
 
@@ -40,6 +45,26 @@ void forEachRange(std::size_t count, const Fn& fn)
         thread.join();
 }
 
+// Zeroes with streaming (non-temporal) stores where the CPU has them: the zeros go to memory instead of sitting in
+// the CPU caches as dirty lines, which the next host-to-device copy would have to pull out of them; so clearing the
+// buffer outside the timed region does not slow the copy inside it.
+void clearRange(int* data, Range range)
+{
+#if defined(__SSE2__)
+    std::size_t i = range.first;
+    for (; i < range.second && reinterpret_cast<std::uintptr_t>(data + i) % 16 != 0; ++i)
+        data[i] = 0;
+    const __m128i zero = _mm_setzero_si128();
+    for (; i + 4 <= range.second; i += 4)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(data + i), zero);
+    for (; i < range.second; ++i)
+        data[i] = 0;
+    _mm_sfence();
+#else
+    std::memset(data + range.first, 0, (range.second - range.first) * sizeof(int));
+#endif
+}
+
 std::int64_t firstMismatchIn(const int* data, Range range, int expected)
 {
     constexpr std::size_t block = 4096;
@@ -63,9 +88,7 @@ std::int64_t firstMismatchIn(const int* data, Range range, int expected)
 void clearHost(int* data, std::size_t n)
 {
     const auto ranges = partition(n);
-    forEachRange(ranges.size(), [&](std::size_t i) {
-        std::memset(data + ranges[i].first, 0, (ranges[i].second - ranges[i].first) * sizeof(int));
-    });
+    forEachRange(ranges.size(), [&](std::size_t i) { clearRange(data, ranges[i]); });
 }
 
 std::int64_t findFirstMismatch(const int* data, std::size_t n, int expected)

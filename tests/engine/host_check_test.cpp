@@ -36,3 +36,16 @@ TEST(HostCheck, ReportsTheLowestOfSeveral)
     data[n / 5 * 4] = 255;
     EXPECT_EQ(findFirstMismatch(data.data(), n, 26), static_cast<std::int64_t>(n / 3));
 }
+
+TEST(HostCheck, ClearHostHandlesUnalignedStartsAndTails)
+{
+    std::vector<int> data(4096 + 7, 5);
+    for (const std::size_t offset : { 0u, 1u, 2u, 3u }) {
+        std::fill(data.begin(), data.end(), 5);
+        clearHost(data.data() + offset, 4096 + 3);  // misaligned start, odd tail
+        for (std::size_t i = 0; i < data.size(); ++i) {
+            const bool inside = i >= offset && i < offset + 4096 + 3;
+            ASSERT_EQ(data[i], inside ? 0 : 5) << "offset " << offset << " index " << i;
+        }
+    }
+}
