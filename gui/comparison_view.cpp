@@ -6,6 +6,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChartView>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -18,11 +19,25 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace asyncscope {
 
 namespace {
 
 const QColor kGpu(0, 114, 178), kCpu(230, 159, 0), kWait(0, 158, 115), kH2d(86, 180, 233), kD2h(213, 94, 0);
+
+// "4K", "64K", "1M", "1G": short enough for a label under every other point of a sweep.
+QString shortSize(std::size_t bytes)
+{
+    const char* units[] = { "", "K", "M", "G", "T" };
+    int unit = 0;
+    while (bytes >= 1024 && bytes % 1024 == 0 && unit < 4) {
+        bytes /= 1024;
+        ++unit;
+    }
+    return QString::number(qulonglong(bytes)) + units[unit];
+}
 
 QString title(Comparison c)
 {
@@ -99,23 +114,29 @@ std::unique_ptr<QChart> sweepChart(const ComparisonReport& c, bool bandwidth)
     double low = 0.0, high = 0.0;
     for (const Report& r : c.reports) {
         const SeriesSummary s = summarizeRuns(r.runs, r.config.bytes());
-        const double kib = static_cast<double>(r.config.bytes()) / 1024.0;
         const double bytes = static_cast<double>(r.config.bytes());
+        const double position = std::log2(bytes);  // sizes are powers of two: evenly spaced
         const QList<double> values = bandwidth
             ? QList<double> { s.h2dGBps, s.d2hGBps, gigabytesPerSecond(2.0 * bytes, s.gpuMs.median) }
             : QList<double> { s.gpuMs.median, s.cpuSubmitMs.median };
         for (int i = 0; i < values.size(); ++i) {
             if (values[i] <= 0.0)
                 continue;  // a log axis cannot show zero (stage times off)
-            series[i]->append(kib, values[i]);
+            series[i]->append(position, values[i]);
             low = low == 0.0 ? values[i] : std::min(low, values[i]);
             high = std::max(high, values[i]);
         }
     }
-    auto* x = new QLogValueAxis;
-    x->setBase(2.0);
-    x->setLabelFormat(QStringLiteral("%.0f"));
-    x->setTitleText(QObject::tr("size (KiB, log scale)"));
+    auto* x = new QCategoryAxis;
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    x->setTitleText(QObject::tr("size (bytes, log scale)"));
+    for (std::size_t i = 0; i < c.reports.size(); ++i) {
+        if (i % 2 == 0 || i + 1 == c.reports.size())
+            x->append(shortSize(c.reports[i].config.bytes()), std::log2(double(c.reports[i].config.bytes())));
+    }
+    if (!c.reports.empty())
+        x->setRange(std::log2(double(c.reports.front().config.bytes())),
+            std::log2(double(c.reports.back().config.bytes())));
     chart->addAxis(x, Qt::AlignBottom);
     QAbstractAxis* y = nullptr;
     if (bandwidth) {

@@ -224,7 +224,7 @@ void MainWindow::buildUi()
     auto* stopRow = new QHBoxLayout;
     stopRow->addWidget(m_stopRule, 1);
     stopRow->addWidget(m_noiseTarget);
-    form->addRow(tr("Sto&p:"), stopRow);
+    form->addRow(tr("Stop:"), stopRow);
     connect(m_stopRule, &QComboBox::currentIndexChanged, this,
         [this] { m_noiseTarget->setEnabled(m_stopRule->currentData().toInt() == int(StopRule::Noise)); });
 
