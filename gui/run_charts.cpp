@@ -4,6 +4,7 @@
 #include <QPen>
 
 #include <algorithm>
+#include <cmath>
 
 namespace asyncscope {
 
@@ -94,8 +95,15 @@ void RunCharts::rescale(Kind kind, double maxX, double maxY)
 {
     if (m_charts[kind]->isZoomed())
         return;
-    m_x[kind]->setRange(0.0, std::max(4.0, maxX));
-    m_x[kind]->applyNiceNumbers();
+    // Run numbers: ticks every 1, 2 or 5 times a power of ten, about five of them.
+    const double span = std::max(4.0, maxX);
+    const double raw = span / 5.0;
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    const double step = raw <= decade ? decade : raw <= 2 * decade ? 2 * decade : raw <= 5 * decade ? 5 * decade : 10 * decade;
+    m_x[kind]->setTickType(QValueAxis::TicksDynamic);
+    m_x[kind]->setTickAnchor(0.0);
+    m_x[kind]->setTickInterval(step);
+    m_x[kind]->setRange(0.0, std::ceil(span / step) * step);
     m_y[kind]->setRange(0.0, maxY > 0.0 ? maxY * 1.1 : 1.0);
     m_y[kind]->applyNiceNumbers();
 }
