@@ -120,30 +120,34 @@ QString exportComparisonChart(const ComparisonReport& comparison, const QString&
     return saveChartsPicture(charts, charts.first()->title(), path, pixels);
 }
 
-QString exportData(const Report& report, const QString& path)
+namespace {
+
+// CSV or JSON by the file's suffix, written with the engine's writers.
+template <class Data>
+QString exportBySuffix(const QString& path, const Data& data, void (*csv)(std::ostream&, const Data&),
+    void (*json)(std::ostream&, const Data&))
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     std::ostringstream out;
     if (suffix == QLatin1String("csv"))
-        writeCsv(out, report);
+        csv(out, data);
     else if (suffix == QLatin1String("json"))
-        writeJson(out, report);
+        json(out, data);
     else
         return QObject::tr("Unknown data format '%1': use .csv or .json.").arg(suffix);
     return writeText(path, out.str());
 }
 
+}  // namespace
+
+QString exportData(const Report& report, const QString& path)
+{
+    return exportBySuffix(path, report, &writeCsv, &writeJson);
+}
+
 QString exportComparisonData(const ComparisonReport& comparison, const QString& path)
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    std::ostringstream out;
-    if (suffix == QLatin1String("csv"))
-        writeComparisonCsv(out, comparison);
-    else if (suffix == QLatin1String("json"))
-        writeComparisonJson(out, comparison);
-    else
-        return QObject::tr("Unknown data format '%1': use .csv or .json.").arg(suffix);
-    return writeText(path, out.str());
+    return exportBySuffix(path, comparison, &writeComparisonCsv, &writeComparisonJson);
 }
 
 }  // namespace asyncscope

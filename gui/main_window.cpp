@@ -670,50 +670,38 @@ void MainWindow::finishHeadless(int exitCode, const QString& message)
     emit headlessFinished(exitCode);
 }
 
-bool MainWindow::exportChartTo(const QString& path, QSize pixels)
+bool MainWindow::reportExport(const QString& path, const QString& problem)
 {
-    if (m_tabs->currentWidget() == m_comparisonView && !m_lastComparison.reports.empty()) {
-        const QString problem = exportComparisonChart(m_lastComparison, path, pixels);
-        if (problem.isEmpty())
-            m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-        else
-            showProblem(problem);
-        return problem.isEmpty();
-    }
-    const int tab = m_tabs->currentIndex();
-    const auto kind = tab >= 0 && tab < RunCharts::kKindCount ? RunCharts::Kind(tab) : RunCharts::Time;
-    const QString problem = exportChart(m_report, m_overlay, kind, path, pixels);
     if (problem.isEmpty()) {
         m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
         return true;
     }
     showProblem(problem);
-    if (m_options.headless())
-        finishHeadless(1, problem);
     return false;
+}
+
+bool MainWindow::exportChartTo(const QString& path, QSize pixels)
+{
+    if (m_tabs->currentWidget() == m_comparisonView && !m_lastComparison.reports.empty())
+        return reportExport(path, exportComparisonChart(m_lastComparison, path, pixels));
+    const int tab = m_tabs->currentIndex();
+    const auto kind = tab >= 0 && tab < RunCharts::kKindCount ? RunCharts::Kind(tab) : RunCharts::Time;
+    const QString problem = exportChart(m_report, m_overlay, kind, path, pixels);
+    if (!problem.isEmpty() && m_options.headless())
+        finishHeadless(1, problem);
+    return reportExport(path, problem);
 }
 
 bool MainWindow::exportDataTo(const QString& path)
 {
-    const QString problem = exportData(m_report, path);
-    if (problem.isEmpty()) {
-        m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-        return true;
-    }
-    showProblem(problem);
-    return false;
+    return reportExport(path, exportData(m_report, path));
 }
 
 bool MainWindow::exportComparisonTo(const QString& path)
 {
-    const QString problem = m_lastComparison.reports.empty() ? tr("Run a comparison first (Compare menu).")
-                                                             : exportComparisonData(m_lastComparison, path);
-    if (problem.isEmpty()) {
-        m_status->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-        return true;
-    }
-    showProblem(problem);
-    return false;
+    return reportExport(path,
+        m_lastComparison.reports.empty() ? tr("Run a comparison first (Compare menu).")
+                                         : exportComparisonData(m_lastComparison, path));
 }
 
 bool MainWindow::loadOverlay(const QString& path)

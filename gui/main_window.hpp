@@ -79,6 +79,7 @@ private:
     void onCopyPeakAvailable(const DeviceInfo& device, const CopyPeak& peak);
     void refreshCharts();
     void showProblem(const QString& text);
+    bool reportExport(const QString& path, const QString& problem);  // status line on success, message otherwise
     void finishHeadless(int exitCode, const QString& message);
 
     void onDevicesAvailable(const Platform& platform);
