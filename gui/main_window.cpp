@@ -110,14 +110,9 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     buildMenus();
     applySettings(m_settings);
     if (m_options.elements)
-        m_settings.config.elements = *m_options.elements;
+        showSize(*m_options.elements, SizeUnit::GiB);  // the largest unit that shows it exactly
     if (m_options.runs)
         m_runs->setValue(*m_options.runs);
-    if (m_options.elements) {
-        m_sizeUnit->setCurrentIndex(int(SizeUnit::Elements));
-        m_size->setMaximum(INT_MAX);
-        m_size->setValue(static_cast<int>(std::min<std::size_t>(*m_options.elements, INT_MAX)));
-    }
     if (!m_settings.geometry.isEmpty())
         restoreGeometry(m_settings.geometry);
     else
@@ -318,15 +313,7 @@ void MainWindow::buildMenus()
 
 void MainWindow::applySettings(const GuiSettings& s)
 {
-    std::size_t unit = unitBytes(s.sizeUnit);
-    SizeUnit shown = s.sizeUnit;
-    if (s.config.bytes() % unit != 0) {  // not a whole number of that unit: show elements
-        shown = SizeUnit::Elements;
-        unit = sizeof(int);
-    }
-    m_sizeUnit->setCurrentIndex(int(shown));
-    m_size->setMaximum(INT_MAX);
-    m_size->setValue(static_cast<int>(std::min<std::size_t>(s.config.bytes() / unit, INT_MAX)));
+    showSize(s.config.elements, s.sizeUnit);
     m_value->setValue(s.config.value);
     m_runs->setValue(s.config.runs);
     m_warmup->setValue(s.config.warmupRuns);
@@ -336,6 +323,24 @@ void MainWindow::applySettings(const GuiSettings& s)
     m_stopRule->setCurrentIndex(m_stopRule->findData(int(s.config.stopRule)));
     m_noiseTarget->setValue(s.config.targetNoisePercent);
     m_noiseTarget->setEnabled(s.config.stopRule == StopRule::Noise);
+    updateSizeLimit();
+}
+
+void MainWindow::showSize(std::size_t elements, SizeUnit preferred)
+{
+    // The preferred unit if the size is a whole number of it that the spin box can hold, else the largest that is.
+    const std::size_t bytes = elements * sizeof(int);
+    SizeUnit shown = SizeUnit::Elements;
+    for (const SizeUnit unit : { preferred, SizeUnit::GiB, SizeUnit::MiB, SizeUnit::KiB, SizeUnit::Elements }) {
+        if (bytes % unitBytes(unit) == 0 && bytes / unitBytes(unit) <= std::size_t(INT_MAX)) {
+            shown = unit;
+            break;
+        }
+    }
+    const QSignalBlocker blocker(m_sizeUnit);
+    m_sizeUnit->setCurrentIndex(int(shown));
+    m_size->setMaximum(INT_MAX);
+    m_size->setValue(static_cast<int>(std::min<std::size_t>(bytes / unitBytes(shown), INT_MAX)));
     updateSizeLimit();
 }
 

@@ -72,6 +72,7 @@ private:
     GuiSettings currentSettings() const;
     PipelineConfig configFromControls() const;
     void updateSizeLimit();
+    void showSize(std::size_t elements, SizeUnit preferred);
     void setRunning(bool running);
     bool startSeries(const PipelineConfig& config);
     void startNextVariant();

@@ -110,6 +110,31 @@ private slots:
         QVERIFY(combo->currentText().contains("80.0 GiB"));
     }
 
+    void commandLineSizeIsShownExactly_data()
+    {
+        QTest::addColumn<qulonglong>("elements");
+        QTest::addColumn<int>("shown");
+        QTest::addColumn<QString>("unit");
+        QTest::newRow("16 GiB") << qulonglong(4) * 1024 * 1024 * 1024 << 16 << "GiB";
+        QTest::newRow("64 MiB") << qulonglong(16) * 1024 * 1024 << 64 << "MiB";
+        QTest::newRow("513 elements") << qulonglong(513) << 513 << "elements";
+        QTest::newRow("1 KiB") << qulonglong(256) << 1 << "KiB";
+    }
+
+    void commandLineSizeIsShownExactly()
+    {
+        QFETCH(qulonglong, elements);
+        QFETCH(int, shown);
+        QFETCH(QString, unit);
+        AppOptions options;
+        options.elements = elements;
+        MainWindow window(std::make_shared<FakeBackend>(), options);
+        window.show();
+        QVERIFY(waitForDevices(window));  // the device's memory (80 GiB) bounds the size, not the spin box
+        QCOMPARE(window.findChild<QSpinBox*>("size")->value(), shown);
+        QCOMPARE(window.findChild<QComboBox*>("sizeUnit")->currentText(), unit);
+    }
+
     void rememberedDeviceByUuid()
     {
         {
