@@ -795,8 +795,10 @@ void MainWindow::showAbout()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    m_settings = currentSettings();
-    saveSettings(m_settings);
+    if (!m_options.headless()) {  // a scripted run leaves the user's settings alone
+        m_settings = currentSettings();
+        saveSettings(m_settings);
+    }
     m_controller->shutdown();  // cancels the series and waits for the run thread
     event->accept();
 }
