@@ -24,6 +24,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -92,6 +93,40 @@ std::optional<QSize> askPixelSize(QWidget* parent, QSize current)
     if (dialog.exec() != QDialog::Accepted)
         return std::nullopt;
     return QSize(width->value(), height->value());
+}
+
+// The size sweep's range, typed as sizes ("4KiB", "1GiB"); empty when the user cancels.
+std::optional<std::pair<std::size_t, std::size_t>> askSweepRange(QWidget* parent)
+{
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Size sweep"));
+    auto* from = new QLineEdit(QStringLiteral("4KiB"));
+    auto* to = new QLineEdit(QStringLiteral("1GiB"));
+    auto* problem = new QLabel;
+    problem->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(new QLabel(QObject::tr("Powers of two from the smallest size to the largest (bytes with a unit, "
+                                        "or elements).")));
+    form->addRow(QObject::tr("Smallest:"), from);
+    form->addRow(QObject::tr("Largest:"), to);
+    form->addRow(problem);
+    form->addRow(buttons);
+    std::pair<std::size_t, std::size_t> range;
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        auto low = parseElementCount(from->text().toStdString());
+        auto high = parseElementCount(to->text().toStdString());
+        if (!low || !high) {  // the dialog stays open with what was typed
+            problem->setText(QString::fromStdString((!low ? low.error() : high.error()).message()));
+            return;
+        }
+        range = { *low * sizeof(int), *high * sizeof(int) };
+        dialog.accept();
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    return range;
 }
 
 }  // namespace
@@ -292,7 +327,10 @@ void MainWindow::buildMenus()
     QMenu* compare = menuBar()->addMenu(tr("&Compare"));
     compare->addAction(tr("&Pinned vs pageable host memory"), this, [this] { startComparison(Comparison::HostMemory); });
     compare->addAction(tr("&Spin-poll vs blocking-sync wait"), this, [this] { startComparison(Comparison::Wait); });
-    compare->addAction(tr("Size s&weep (4 KiB to 1 GiB)"), this, [this] { startComparison(Comparison::Size); });
+    compare->addAction(tr("Size s&weep…"), this, [this] {
+        if (const auto range = askSweepRange(this))
+            startComparison(Comparison::Size, range->first, range->second);
+    });
     compare->addSeparator();
     compare->addAction(tr("Export comparison as &CSV…"), this, [this] { exportDataInteractive("comparison.csv"); });
     compare->addAction(tr("Export comparison as &JSON…"), this, [this] { exportDataInteractive("comparison.json"); });
@@ -508,12 +546,12 @@ bool MainWindow::startSeries(const PipelineConfig& config)
     return true;
 }
 
-void MainWindow::startComparison(Comparison comparison)
+void MainWindow::startComparison(Comparison comparison, std::size_t sweepMinBytes, std::size_t sweepMaxBytes)
 {
     if (m_controller->isRunning() || !m_devicesKnown)
         return;
     const PipelineConfig base = configFromControls();
-    auto variants = makeVariants(comparison, base);
+    auto variants = makeVariants(comparison, base, sweepMinBytes, sweepMaxBytes);
     if (!variants) {
         showProblem(QString::fromStdString(variants.error().message()));
         return;

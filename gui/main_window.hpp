@@ -54,7 +54,8 @@ public:
 
 public slots:
     void startRun();
-    void startComparison(asyncscope::Comparison comparison);
+    void startComparison(asyncscope::Comparison comparison, std::size_t sweepMinBytes = kSweepMinBytes,
+        std::size_t sweepMaxBytes = kSweepMaxBytes);
     void cancelRun();
 
 signals:

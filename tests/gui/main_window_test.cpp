@@ -337,6 +337,25 @@ private slots:
         QVERIFY(readAll(svg).contains("Bandwidth over size"));
     }
 
+    void sweepTakesAUserRange()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        window.findChild<QSpinBox*>("runs")->setValue(1);
+        QSignalSpy ended(&window, &MainWindow::comparisonEnded);
+        window.startComparison(Comparison::Size, std::size_t(1) << 20, std::size_t(16) << 20);
+        QVERIFY(ended.wait(10000));
+        const ComparisonReport& c = window.lastComparison();
+        QCOMPARE(c.reports.size(), std::size_t(5));  // 1, 2, 4, 8, 16 MiB
+        QCOMPARE(c.labels.back(), std::string("16.0 MiB"));
+
+        window.startComparison(Comparison::Size, std::size_t(16) << 20, std::size_t(1) << 20);  // upside down
+        auto* box = window.findChild<QMessageBox*>();
+        QVERIFY(box);
+        QVERIFY2(box->text().contains("sweep range"), qPrintable(box->text()));
+    }
+
     void overlaysASavedRun()
     {
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 10, 0);
