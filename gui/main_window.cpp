@@ -325,12 +325,16 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
     QMenu* compare = menuBar()->addMenu(tr("&Compare"));
-    compare->addAction(tr("&Pinned vs pageable host memory"), this, [this] { startComparison(Comparison::HostMemory); });
-    compare->addAction(tr("&Spin-poll vs blocking-sync wait"), this, [this] { startComparison(Comparison::Wait); });
-    compare->addAction(tr("Size s&weep…"), this, [this] {
-        if (const auto range = askSweepRange(this))
-            startComparison(Comparison::Size, range->first, range->second);
-    });
+    m_comparisonActions = {
+        compare->addAction(tr("&Pinned vs pageable host memory"), this,
+            [this] { startComparison(Comparison::HostMemory); }),
+        compare->addAction(tr("&Spin-poll vs blocking-sync wait"), this, [this] { startComparison(Comparison::Wait); }),
+        compare->addAction(tr("Size s&weep…"), this,
+            [this] {
+                if (const auto range = askSweepRange(this))
+                    startComparison(Comparison::Size, range->first, range->second);
+            }),
+    };
     compare->addSeparator();
     compare->addAction(tr("Export comparison as &CSV…"), this, [this] { exportDataInteractive("comparison.csv"); });
     compare->addAction(tr("Export comparison as &JSON…"), this, [this] { exportDataInteractive("comparison.json"); });
@@ -450,6 +454,8 @@ void MainWindow::setRunning(bool running)
              m_hostMemory, m_wait, m_stages, m_stopRule })
         w->setEnabled(!running && (w != m_device || m_devicesKnown));
     m_noiseTarget->setEnabled(!running && m_stopRule->currentData().toInt() == int(StopRule::Noise));
+    for (QAction* action : m_comparisonActions)
+        action->setEnabled(!running && m_devicesKnown);
 }
 
 void MainWindow::onDevicesAvailable(const Platform& platform)

@@ -21,6 +21,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QAction;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -129,6 +130,7 @@ private:
     QComboBox* m_stopRule = nullptr;
     QDoubleSpinBox* m_noiseTarget = nullptr;
     ComparisonView* m_comparisonView = nullptr;
+    QList<QAction*> m_comparisonActions;  // enabled when a GPU is there and nothing runs
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QTabWidget* m_tabs = nullptr;
