@@ -70,7 +70,10 @@ std::unique_ptr<QChart> barChart(const ComparisonReport& c)
         top = std::max({ top, s.gpuMs.median, s.cpuSubmitMs.median, s.waitCpuMs.median });
     }
     series->append({ gpu, cpu, wait });
+    for (QBarSet* set : { gpu, cpu, wait })
+        set->setLabelColor(QColor(40, 40, 40));
     series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);  // readable on bars of any height
     series->setLabelsFormat(QStringLiteral("@value"));
     series->setLabelsPrecision(4);
     chart->addSeries(series);
