@@ -24,6 +24,7 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     std::string size = std::to_string(c.elements);
     std::string hostMemory = toString(c.hostMemory);
     std::string wait = toString(c.waitMode);
+    std::string check = toString(c.checkMode);
     std::string stop = toString(c.stopRule);
     std::string format = "text";
     bool noStages = false;
@@ -40,6 +41,9 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
         ->check(CLI::IsMember({ "pinned", "pageable" }));
     app.add_option("--wait", wait, "Wait: spin (poll cudaEventQuery, counting) or blocking (blocking-sync event)")
         ->check(CLI::IsMember({ "spin", "blocking" }));
+    app.add_option("--check", check, "When each run's elements are checked: overlapped (while the next run executes) "
+                                     "or serial (before the next run is submitted)")
+        ->check(CLI::IsMember({ "overlapped", "serial" }));
     app.add_flag("--no-stages", noStages, "No events between stages (total GPU time only)");
     app.add_flag("--profile-range", c.profilerRange, "Wrap each submit in cudaProfilerStart/Stop for Nsight");
     app.add_option("--stop", stop, "Stop rule: fixed (--runs) or noise (until --noise-target)")
@@ -78,6 +82,7 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     c.elements = *elements;
     c.hostMemory = *parseHostMemory(hostMemory);
     c.waitMode = *parseWaitMode(wait);
+    c.checkMode = *parseCheckMode(check);
     c.stopRule = stop == "noise" ? StopRule::Noise : StopRule::Fixed;
     c.stageEvents = !noStages;
     options.format = *parseReportFormat(format);

@@ -16,6 +16,11 @@ const char* toString(WaitMode mode)
     return mode == WaitMode::Spin ? "spin" : "blocking";
 }
 
+const char* toString(CheckMode mode)
+{
+    return mode == CheckMode::Overlapped ? "overlapped" : "serial";
+}
+
 const char* toString(StopRule rule)
 {
     return rule == StopRule::Fixed ? "fixed" : "noise";
@@ -36,6 +41,15 @@ std::optional<WaitMode> parseWaitMode(std::string_view text)
         return WaitMode::Spin;
     if (text == "blocking")
         return WaitMode::Blocking;
+    return std::nullopt;
+}
+
+std::optional<CheckMode> parseCheckMode(std::string_view text)
+{
+    if (text == "overlapped")
+        return CheckMode::Overlapped;
+    if (text == "serial")
+        return CheckMode::Serial;
     return std::nullopt;
 }
 

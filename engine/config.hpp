@@ -12,6 +12,10 @@ namespace asyncscope {
 
 enum class HostMemory { Pinned, Pageable };
 enum class WaitMode { Spin, Blocking };
+// When each run's elements are checked (and its host buffer zeroed for a later run). Overlapped: on helper threads
+// while the GPU runs the next run, with two host buffers taking turns, so a series takes little more wall time than
+// GPU time. Serial: after the run, before the next one is submitted, with one host buffer, as asyncAPI does.
+enum class CheckMode { Overlapped, Serial };
 
 // Fixed: exactly `runs` measured runs. Noise: keep running until the GPU time's relative standard deviation
 // is at or below the target, at least `minRuns` runs and `minGpuMs` of GPU time in, or until `timeoutS`.
@@ -19,9 +23,11 @@ enum class StopRule { Fixed, Noise };
 
 const char* toString(HostMemory memory);
 const char* toString(WaitMode mode);
+const char* toString(CheckMode mode);
 const char* toString(StopRule rule);
 std::optional<HostMemory> parseHostMemory(std::string_view text);
 std::optional<WaitMode> parseWaitMode(std::string_view text);
+std::optional<CheckMode> parseCheckMode(std::string_view text);
 
 struct PipelineConfig {
     int device = 0;
@@ -32,6 +38,7 @@ struct PipelineConfig {
     int warmupRuns = 1;
     HostMemory hostMemory = HostMemory::Pinned;
     WaitMode waitMode = WaitMode::Spin;
+    CheckMode checkMode = CheckMode::Overlapped;
     bool stageEvents = true;     // events between H2D, kernel and D2H give per-stage times
     bool profilerRange = false;  // wrap each submit in cudaProfilerStart/Stop for Nsight
 

@@ -2,27 +2,261 @@
 
 #include "engine/statistics.hpp"
 
+#include <charconv>
+#include <functional>
+#include <string_view>
+#include <vector>
+
 namespace asyncscope {
+
+namespace {
+
+// The shortest text that reads back as the same double, as the JSON report writes it.
+std::string number(double v)
+{
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+    return std::string(text, end);
+}
+
+template <class T>
+bool parseNumber(std::string_view text, T& out)
+{
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return error == std::errc() && end == text.data() + text.size();
+}
+
+bool parseFlag(std::string_view text, bool& out)
+{
+    if (text != "0" && text != "1")
+        return false;
+    out = text == "1";
+    return true;
+}
+
+template <class Enum>
+bool parseChoice(std::optional<Enum> (*parse)(std::string_view), std::string_view text, Enum& out)
+{
+    const auto choice = parse(text);
+    if (choice)
+        out = *choice;
+    return choice.has_value();
+}
+
+// Quotes a field only when it needs it (RFC 4180): a comma, a quote or a line break.
+std::string quoted(const std::string& field)
+{
+    if (field.find_first_of(",\"\r\n") == std::string::npos)
+        return field;
+    std::string q = "\"";
+    for (const char c : field) {
+        q += c;
+        if (c == '"')
+            q += '"';
+    }
+    return q + '"';
+}
+
+// Splits one CSV line into fields; empty when a quote is left open.
+std::optional<std::vector<std::string>> splitLine(std::string_view line)
+{
+    std::vector<std::string> fields(1);
+    bool inQuotes = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (inQuotes) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+                fields.back() += line[++i];
+            else if (c == '"')
+                inQuotes = false;
+            else
+                fields.back() += c;
+        } else if (c == '"') {
+            inQuotes = true;
+        } else if (c == ',') {
+            fields.emplace_back();
+        } else {
+            fields.back() += c;
+        }
+    }
+    if (inQuotes)
+        return std::nullopt;
+    return fields;
+}
+
+// One column: its name, how a run's row writes it, and how a read field goes back into the report (false when the
+// text is malformed). Columns without `read` are derived from others and not read back.
+struct Column {
+    const char* name;
+    std::function<std::string(const Report&, const RunResult&)> write;
+    std::function<bool(std::string_view, Report&, RunResult&)> read;
+};
+
+const std::vector<Column>& columns()
+{
+    using R = const Report&;
+    using X = const RunResult&;
+    auto stage = [](double RunResult::*ms) {
+        return Column { nullptr, [ms](R, X x) { return x.stagesTimed ? number(x.*ms) : std::string(); },
+            [ms](std::string_view t, Report&, RunResult& x) {
+                if (t.empty())
+                    return !x.stagesTimed;
+                x.stagesTimed = true;
+                return parseNumber(t, x.*ms);
+            } };
+    };
+    auto named = [](const char* name, Column c) {
+        c.name = name;
+        return c;
+    };
+    auto gbps = [](double RunResult::*ms) {
+        return [ms](R r, X x) {
+            return x.stagesTimed ? number(gigabytesPerSecond(static_cast<double>(r.config.bytes()), x.*ms))
+                                 : std::string();
+        };
+    };
+    static const std::vector<Column> all = {
+        { "Device Index", [](R r, X) { return std::to_string(r.device.index); },
+            [](std::string_view t, Report& r, RunResult&) { return parseNumber(t, r.device.index); } },
+        { "Device", [](R r, X) { return r.device.name; },
+            [](std::string_view t, Report& r, RunResult&) {
+                r.device.name = t;
+                return !t.empty();
+            } },
+        { "UUID", [](R r, X) { return r.device.uuid; },
+            [](std::string_view t, Report& r, RunResult&) {
+                r.device.uuid = t;
+                return true;
+            } },
+        { "PCI Bus Id", [](R r, X) { return r.device.pciBusId; },
+            [](std::string_view t, Report& r, RunResult&) {
+                r.device.pciBusId = t;
+                return true;
+            } },
+        { "Compute Capability", [](R r, X) { return r.device.computeCapability(); },
+            [](std::string_view t, Report& r, RunResult&) {
+                const auto dot = t.find('.');
+                return dot != std::string_view::npos && parseNumber(t.substr(0, dot), r.device.computeMajor) &&
+                    parseNumber(t.substr(dot + 1), r.device.computeMinor);
+            } },
+        { "Driver Version", [](R r, X) { return std::to_string(r.driverVersion); },
+            [](std::string_view t, Report& r, RunResult&) { return parseNumber(t, r.driverVersion); } },
+        { "Runtime Version", [](R r, X) { return std::to_string(r.runtimeVersion); },
+            [](std::string_view t, Report& r, RunResult&) { return parseNumber(t, r.runtimeVersion); } },
+        { "Elements", [](R r, X) { return std::to_string(r.config.elements); },
+            [](std::string_view t, Report& r, RunResult&) { return parseNumber(t, r.config.elements); } },
+        { "Size (B)", [](R r, X) { return std::to_string(r.config.bytes()); }, nullptr },
+        { "Value", [](R r, X) { return std::to_string(r.config.value); },
+            [](std::string_view t, Report& r, RunResult&) { return parseNumber(t, r.config.value); } },
+        { "Threads/Block", [](R r, X) { return std::to_string(r.config.threadsPerBlock); },
+            [](std::string_view t, Report& r, RunResult&) { return parseNumber(t, r.config.threadsPerBlock); } },
+        { "Host Memory", [](R r, X) { return std::string(toString(r.config.hostMemory)); },
+            [](std::string_view t, Report& r, RunResult&) { return parseChoice(parseHostMemory, t, r.config.hostMemory); } },
+        { "Wait", [](R r, X) { return std::string(toString(r.config.waitMode)); },
+            [](std::string_view t, Report& r, RunResult&) { return parseChoice(parseWaitMode, t, r.config.waitMode); } },
+        { "Check", [](R r, X) { return std::string(toString(r.config.checkMode)); },
+            [](std::string_view t, Report& r, RunResult&) { return parseChoice(parseCheckMode, t, r.config.checkMode); } },
+        { "Run", [](R, X x) { return std::to_string(x.index); },
+            [](std::string_view t, Report&, RunResult& x) { return parseNumber(t, x.index); } },
+        { "Warm-up", [](R, X x) { return std::string(x.warmup ? "1" : "0"); },
+            [](std::string_view t, Report&, RunResult& x) { return parseFlag(t, x.warmup); } },
+        { "GPU Time (ms)", [](R, X x) { return number(x.gpuMs); },
+            [](std::string_view t, Report&, RunResult& x) { return parseNumber(t, x.gpuMs); } },
+        { "CPU Time (ms)", [](R, X x) { return number(x.cpuSubmitMs); },
+            [](std::string_view t, Report&, RunResult& x) { return parseNumber(t, x.cpuSubmitMs); } },
+        { "Poll Iterations", [](R, X x) { return std::to_string(x.pollIterations); },
+            [](std::string_view t, Report&, RunResult& x) { return parseNumber(t, x.pollIterations); } },
+        { "Wait Time (ms)", [](R, X x) { return number(x.waitMs); },
+            [](std::string_view t, Report&, RunResult& x) { return parseNumber(t, x.waitMs); } },
+        { "Wait CPU Time (ms)", [](R, X x) { return number(x.waitCpuMs); },
+            [](std::string_view t, Report&, RunResult& x) { return parseNumber(t, x.waitCpuMs); } },
+        named("H2D Time (ms)", stage(&RunResult::h2dMs)),
+        named("Kernel Time (ms)", stage(&RunResult::kernelMs)),
+        named("D2H Time (ms)", stage(&RunResult::d2hMs)),
+        { "H2D GB/s", gbps(&RunResult::h2dMs), nullptr },
+        { "D2H GB/s", gbps(&RunResult::d2hMs), nullptr },
+        { "Verified", [](R, X x) { return std::string(x.verified ? "1" : "0"); },
+            [](std::string_view t, Report&, RunResult& x) { return parseFlag(t, x.verified); } },
+        { "First Wrong Index", [](R, X x) { return std::to_string(x.firstWrongIndex); },
+            [](std::string_view t, Report&, RunResult& x) { return parseNumber(t, x.firstWrongIndex); } },
+        { "First Wrong Value", [](R, X x) { return x.verified ? std::string() : std::to_string(x.firstWrongValue); },
+            [](std::string_view t, Report&, RunResult& x) { return t.empty() || parseNumber(t, x.firstWrongValue); } },
+    };
+    return all;
+}
+
+}  // namespace
 
 void writeCsv(std::ostream& out, const Report& report)
 {
-    const double bytes = static_cast<double>(report.config.bytes());
-    out << "run,warmup,gpu_time_ms,cpu_submit_time_ms,poll_iterations,wait_ms,wait_cpu_ms,h2d_ms,kernel_ms,d2h_ms,"
-           "h2d_gbps,d2h_gbps,verified,first_wrong_index\n";
-    const auto flags = out.flags();
-    const auto precision = out.precision(9);
-    for (const RunResult& r : report.runs) {
-        out << r.index << ',' << (r.warmup ? 1 : 0) << ',' << r.gpuMs << ',' << r.cpuSubmitMs << ',' << r.pollIterations
-            << ',' << r.waitMs << ',' << r.waitCpuMs << ',';
-        if (r.stagesTimed)
-            out << r.h2dMs << ',' << r.kernelMs << ',' << r.d2hMs << ',' << gigabytesPerSecond(bytes, r.h2dMs) << ','
-                << gigabytesPerSecond(bytes, r.d2hMs) << ',';
-        else
-            out << ",,,,,";
-        out << (r.verified ? 1 : 0) << ',' << r.firstWrongIndex << '\n';
+    const auto& all = columns();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        out << (i ? "," : "") << quoted(all[i].name);
+    out << '\n';
+    for (const RunResult& run : report.runs) {
+        for (std::size_t i = 0; i < all.size(); ++i)
+            out << (i ? "," : "") << quoted(all[i].write(report, run));
+        out << '\n';
     }
-    out.precision(precision);
-    out.flags(flags);
+}
+
+Result<Report> readCsv(std::istream& in)
+{
+    std::string line;
+    if (!std::getline(in, line))
+        return makeError(ErrorKind::Io, "the file is empty");
+    if (line.rfind("\xEF\xBB\xBF", 0) == 0)  // a byte-order mark, as spreadsheets write
+        line.erase(0, 3);
+    auto strip = [](std::string& l) {
+        if (!l.empty() && l.back() == '\r')
+            l.pop_back();
+    };
+    strip(line);
+    const auto header = splitLine(line);
+    if (!header)
+        return makeError(ErrorKind::Io, "line 1 has an unterminated quote");
+
+    // Where each readable column sits in this file.
+    std::vector<std::pair<const Column*, std::size_t>> found;
+    for (const Column& column : columns()) {
+        if (!column.read)
+            continue;
+        std::size_t at = 0;
+        while (at < header->size() && (*header)[at] != column.name)
+            ++at;
+        if (at == header->size())
+            return makeError(ErrorKind::Io,
+                std::string("the CSV has no '") + column.name + "' column, so it is not an AsyncScope run export");
+        found.emplace_back(&column, at);
+    }
+
+    Report report;
+    for (int lineNumber = 2; std::getline(in, line); ++lineNumber) {
+        strip(line);
+        if (line.empty())
+            continue;
+        const auto fields = splitLine(line);
+        if (!fields)
+            return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + " has an unterminated quote");
+        if (fields->size() != header->size())
+            return makeError(ErrorKind::Io,
+                "line " + std::to_string(lineNumber) + " has " + std::to_string(fields->size()) + " fields, the header " +
+                    std::to_string(header->size()));
+        RunResult run;
+        for (const auto& [column, at] : found) {
+            if (!column->read((*fields)[at], report, run))
+                return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ", column '" + column->name +
+                        "': '" + (*fields)[at] + "' is not a valid value");
+        }
+        report.runs.push_back(run);
+    }
+    if (report.runs.empty())
+        return makeError(ErrorKind::Io, "the CSV has a header but no runs");
+    report.config.runs = 0;
+    report.config.warmupRuns = 0;
+    for (const RunResult& run : report.runs)
+        ++(run.warmup ? report.config.warmupRuns : report.config.runs);
+    return report;
 }
 
 }  // namespace asyncscope

@@ -1,11 +1,6 @@
 #include "engine/host_check.hpp"
 
 #include <algorithm>
-#include <cstdint>
-#include <cstring>
-#include <thread>
-#include <utility>
-#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -15,92 +10,139 @@ namespace asyncscope {
 
 namespace {
 
-constexpr std::size_t kElementsPerWorker = std::size_t(1) << 21;  // 8 MiB of int per thread at least
-constexpr std::size_t kMaxWorkers = 8;
+constexpr std::size_t kElementsPerRange = std::size_t(1) << 21;  // 8 MiB of int per thread at least
+constexpr std::size_t kMaxThreads = 8;
+constexpr std::size_t kBlock = 4096;  // elements checked, then zeroed, while they are still in the L1/L2 cache
 
-using Range = std::pair<std::size_t, std::size_t>;
-
-// [0, n) cut into contiguous ranges, one per worker; small buffers stay on the calling thread.
-std::vector<Range> partition(std::size_t n)
+// Zeroes data[begin, end) with streaming (non-temporal) stores where the CPU has them: the zeros go to memory instead
+// of sitting in the CPU caches as dirty lines that the next host-to-device copy would have to pull out of them, so
+// zeroing outside the timed region does not slow the copy inside it.
+void zero(int* data, std::size_t begin, std::size_t end)
 {
-    const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t workers = std::min({ std::max<std::size_t>(1, n / kElementsPerWorker), hardware, kMaxWorkers });
-    const std::size_t part = (n + workers - 1) / workers;
-    std::vector<Range> ranges;
-    for (std::size_t begin = 0; begin < n; begin += part)
-        ranges.emplace_back(begin, std::min(n, begin + part));
-    return ranges;
-}
-
-// Calls fn(i) for every range index i, range 0 on the calling thread and the rest on their own threads.
-template <class Fn>
-void forEachRange(std::size_t count, const Fn& fn)
-{
-    std::vector<std::thread> threads;
-    for (std::size_t i = 1; i < count; ++i)
-        threads.emplace_back([&fn, i] { fn(i); });
-    if (count > 0)
-        fn(0);
-    for (auto& thread : threads)
-        thread.join();
-}
-
-// Zeroes with streaming (non-temporal) stores where the CPU has them: the zeros go to memory instead of sitting in
-// the CPU caches as dirty lines, which the next host-to-device copy would have to pull out of them; so clearing the
-// buffer outside the timed region does not slow the copy inside it.
-void clearRange(int* data, Range range)
-{
+    std::size_t i = begin;
 #if defined(__SSE2__)
-    std::size_t i = range.first;
-    for (; i < range.second && reinterpret_cast<std::uintptr_t>(data + i) % 16 != 0; ++i)
+    for (; i < end && reinterpret_cast<std::uintptr_t>(data + i) % 16 != 0; ++i)
         data[i] = 0;
-    const __m128i zero = _mm_setzero_si128();
-    for (; i + 4 <= range.second; i += 4)
-        _mm_stream_si128(reinterpret_cast<__m128i*>(data + i), zero);
-    for (; i < range.second; ++i)
-        data[i] = 0;
-    _mm_sfence();
-#else
-    std::memset(data + range.first, 0, (range.second - range.first) * sizeof(int));
+    const __m128i zeros = _mm_setzero_si128();
+    for (; i + 4 <= end; i += 4)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(data + i), zeros);
 #endif
+    for (; i < end; ++i)
+        data[i] = 0;
 }
 
-std::int64_t firstMismatchIn(const int* data, Range range, int expected)
+// True when any of data[begin, end) differs from `expected`: a branch-free scan the compiler vectorises.
+bool anyDiffers(const int* data, std::size_t begin, std::size_t end, int expected)
 {
-    constexpr std::size_t block = 4096;
-    for (std::size_t start = range.first; start < range.second; start += block) {
-        const std::size_t stop = std::min(range.second, start + block);
-        unsigned differs = 0;  // branch-free scan the compiler can vectorise; rescan only a bad block
-        for (std::size_t i = start; i < stop; ++i)
-            differs |= static_cast<unsigned>(data[i] ^ expected);
-        if (differs == 0)
-            continue;
-        for (std::size_t i = start; i < stop; ++i) {
-            if (data[i] != expected)
-                return static_cast<std::int64_t>(i);
+    unsigned differs = 0;
+    for (std::size_t i = begin; i < end; ++i)
+        differs |= static_cast<unsigned>(data[i] ^ expected);
+    return differs != 0;
+}
+
+CheckResult checkAndClearRange(int* data, std::size_t begin, std::size_t end, int expected)
+{
+    CheckResult found;
+    for (std::size_t start = begin; start < end; start += kBlock) {
+        const std::size_t stop = std::min(end, start + kBlock);
+        if (found.firstWrongIndex < 0 && anyDiffers(data, start, stop, expected)) {
+            const std::size_t at = static_cast<std::size_t>(std::find_if(data + start, data + stop,
+                                       [expected](int v) { return v != expected; }) - data);
+            found = { static_cast<std::int64_t>(at), data[at] };
         }
+        zero(data, start, stop);
     }
-    return -1;
+#if defined(__SSE2__)
+    _mm_sfence();  // streaming stores are weakly ordered: make them visible before the buffer is handed back
+#endif
+    return found;
 }
 
 }  // namespace
 
-void clearHost(int* data, std::size_t n)
+CheckResult checkAndClear(int* data, std::size_t n, int expected)
 {
-    const auto ranges = partition(n);
-    forEachRange(ranges.size(), [&](std::size_t i) { clearRange(data, ranges[i]); });
+    return checkAndClearRange(data, 0, n, expected);
 }
 
-std::int64_t findFirstMismatch(const int* data, std::size_t n, int expected)
+HostChecker::HostChecker(std::size_t threads)
 {
-    const auto ranges = partition(n);
-    std::vector<std::int64_t> found(ranges.size(), -1);
-    forEachRange(ranges.size(), [&](std::size_t i) { found[i] = firstMismatchIn(data, ranges[i], expected); });
-    for (const std::int64_t index : found) {
-        if (index >= 0)
-            return index;  // ranges are in order, so the first hit is the lowest index
+    if (threads == 0) {
+        const std::size_t hardware = std::max(2u, std::thread::hardware_concurrency());
+        threads = std::min(hardware - 1, kMaxThreads);
     }
-    return -1;
+    for (std::size_t slot = 0; slot < threads; ++slot)
+        m_threads.emplace_back([this, slot] { work(slot); });
+}
+
+HostChecker::~HostChecker()
+{
+    {
+        std::unique_lock lock(m_mutex);
+        waitIdle(lock);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    for (auto& thread : m_threads)
+        thread.join();
+}
+
+void HostChecker::waitIdle(std::unique_lock<std::mutex>& lock)
+{
+    m_done.wait(lock, [this] { return m_pending == 0; });
+}
+
+void HostChecker::start(int* data, std::size_t n, int expected)
+{
+    {
+        std::unique_lock lock(m_mutex);
+        waitIdle(lock);
+        const std::size_t parts = std::clamp<std::size_t>(n / kElementsPerRange, 1, m_threads.size());
+        const std::size_t part = (n + parts - 1) / parts;
+        m_ranges.clear();
+        for (std::size_t begin = 0; begin < n; begin += part)
+            m_ranges.emplace_back(begin, std::min(n, begin + part));
+        m_results.assign(m_ranges.size(), CheckResult {});
+        m_data = data;
+        m_expected = expected;
+        m_pending = m_ranges.size();
+        ++m_generation;
+    }
+    m_wake.notify_all();
+}
+
+CheckResult HostChecker::finish()
+{
+    std::unique_lock lock(m_mutex);
+    waitIdle(lock);
+    for (const CheckResult& r : m_results) {
+        if (r.firstWrongIndex >= 0)
+            return r;  // ranges are in order, so the first hit is the lowest index
+    }
+    return {};
+}
+
+void HostChecker::work(std::size_t slot)
+{
+    std::uint64_t seen = 0;
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        m_wake.wait(lock, [&] { return m_stopping || m_generation != seen; });
+        if (m_stopping)
+            return;
+        seen = m_generation;
+        if (slot >= m_ranges.size())
+            continue;
+        const Range range = m_ranges[slot];
+        int* data = m_data;
+        const int expected = m_expected;
+        lock.unlock();
+        const CheckResult found = checkAndClearRange(data, range.first, range.second, expected);
+        lock.lock();
+        m_results[slot] = found;
+        if (--m_pending == 0)
+            m_done.notify_all();
+    }
 }
 
 }  // namespace asyncscope

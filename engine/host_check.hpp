@@ -1,15 +1,58 @@
-// Host-side work on the result buffer, outside the timed region: clearing it and checking it.
+// Host-side work on a run's result buffer, outside the timed region: check every element against the expected value
+// and zero the buffer for its next run, in one pass over memory. A HostChecker does it on its own threads, so it can
+// run while the GPU runs the next run.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace asyncscope {
 
-// Sets n ints to 0; large buffers are split across threads.
-void clearHost(int* data, std::size_t n);
+struct CheckResult {
+    std::int64_t firstWrongIndex = -1;  // -1 when every element matched
+    int firstWrongValue = 0;
+};
 
-// Index of the first element that differs from `expected`, or -1 if all match. Every element is read.
-std::int64_t findFirstMismatch(const int* data, std::size_t n, int expected);
+// Checks data[0, n) against `expected` and zeroes it, on the calling thread.
+CheckResult checkAndClear(int* data, std::size_t n, int expected);
+
+class HostChecker {
+public:
+    // `threads` == 0 picks a count from the hardware (up to 8), leaving one core to the thread that polls.
+    explicit HostChecker(std::size_t threads = 0);
+    ~HostChecker();
+    HostChecker(const HostChecker&) = delete;
+    HostChecker& operator=(const HostChecker&) = delete;
+
+    // Starts checking and zeroing data[0, n) on the checker's threads and returns at once. A job still running from
+    // an earlier start() is waited for first and its result dropped.
+    void start(int* data, std::size_t n, int expected);
+    // Waits for the job start() began and returns its result (the lowest wrong index over the whole buffer).
+    CheckResult finish();
+
+    std::size_t threadCount() const { return m_threads.size(); }
+
+private:
+    using Range = std::pair<std::size_t, std::size_t>;
+    void work(std::size_t slot);
+    void waitIdle(std::unique_lock<std::mutex>& lock);
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake;  // a job started, or the checker is stopping
+    std::condition_variable m_done;  // the last range of a job finished
+    int* m_data = nullptr;
+    int m_expected = 0;
+    std::vector<Range> m_ranges;         // one per thread at most; thread i takes range i
+    std::vector<CheckResult> m_results;  // per range
+    std::uint64_t m_generation = 0;      // counts jobs, so each thread takes each job once
+    std::size_t m_pending = 0;           // ranges of the current job not yet finished
+    bool m_stopping = false;
+    std::vector<std::thread> m_threads;  // last: started when everything above exists
+};
 
 }  // namespace asyncscope

@@ -8,6 +8,7 @@ using nlohmann::json;
 
 NLOHMANN_JSON_SERIALIZE_ENUM(HostMemory, { { HostMemory::Pinned, "pinned" }, { HostMemory::Pageable, "pageable" } })
 NLOHMANN_JSON_SERIALIZE_ENUM(WaitMode, { { WaitMode::Spin, "spin" }, { WaitMode::Blocking, "blocking" } })
+NLOHMANN_JSON_SERIALIZE_ENUM(CheckMode, { { CheckMode::Overlapped, "overlapped" }, { CheckMode::Serial, "serial" } })
 NLOHMANN_JSON_SERIALIZE_ENUM(StopRule, { { StopRule::Fixed, "fixed" }, { StopRule::Noise, "noise" } })
 NLOHMANN_JSON_SERIALIZE_ENUM(StopReason, { { StopReason::RunCount, "run count" },
                                              { StopReason::NoiseReached, "noise target reached" },
@@ -32,7 +33,8 @@ json configJson(const PipelineConfig& c)
 {
     return { { "device", c.device }, { "elements", c.elements }, { "bytes", c.bytes() }, { "value", c.value },
         { "threads_per_block", c.threadsPerBlock }, { "runs", c.runs }, { "warmup_runs", c.warmupRuns },
-        { "host_memory", c.hostMemory }, { "wait", c.waitMode }, { "stage_events", c.stageEvents },
+        { "host_memory", c.hostMemory }, { "wait", c.waitMode }, { "check", c.checkMode },
+        { "stage_events", c.stageEvents },
         { "profiler_range", c.profilerRange }, { "stop_rule", c.stopRule },
         { "target_noise_percent", c.targetNoisePercent }, { "min_runs", c.minRuns }, { "min_gpu_ms", c.minGpuMs },
         { "timeout_s", c.timeoutS } };
@@ -135,6 +137,7 @@ Result<Report> readJson(std::istream& in)
         r.config.warmupRuns = c.at("warmup_runs");
         r.config.hostMemory = c.at("host_memory");
         r.config.waitMode = c.at("wait");
+        r.config.checkMode = c.value("check", CheckMode::Serial);  // reports from before overlapped checking
         r.config.stageEvents = c.at("stage_events");
         r.config.profilerRange = c.value("profiler_range", false);
         r.config.stopRule = c.value("stop_rule", StopRule::Fixed);

@@ -4,10 +4,12 @@
 #include "engine/cuda_resources.hpp"
 #include "engine/host_check.hpp"
 #include "engine/increment_kernel.hpp"
+#include "engine/size_parse.hpp"
 
 #include <cuda_profiler_api.h>
 
 #include <chrono>
+#include <cstring>
 #include <ctime>
 
 namespace asyncscope {
@@ -47,19 +49,24 @@ Result<float> elapsed(const Event& from, const Event& to)
 
 struct PipelineSession::Resources {
     PipelineConfig config;
-    PinnedInts pinned;
-    PageableInts pageable;
+    // Host buffers: two with CheckMode::Overlapped (one is checked while the GPU uses the other), else one.
+    std::vector<PinnedInts> pinned;
+    std::vector<PageableInts> pageable;
     DeviceInts device;
     Stream stream;
     Event start, afterH2D, afterKernel, stop;
+    std::size_t next = 0;              // the host buffer the next run uses; always zeroed
+    std::optional<RunResult> pending;  // timed, its buffer being checked by `checker`
+    std::unique_ptr<HostChecker> checker;  // destroyed before the buffers its threads may still touch
 
-    int* host() const { return pinned ? pinned.get() : pageable.get(); }
+    int* host(std::size_t i) const { return pinned.empty() ? pageable[i].get() : pinned[i].get(); }
 
     ~Resources()
     {
-        // Nothing may be freed while the GPU still uses it.
+        // Nothing may be freed while the GPU or a checker thread still uses it.
         if (stream)
             static_cast<void>(cudaStreamSynchronize(stream.get()));
+        checker.reset();
     }
 };
 
@@ -107,18 +114,31 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
     ASYNCSCOPE_CUDA_TRY(cudaMalloc(&device, bytes));
     r->device.reset(static_cast<int*>(device));
 
-    if (config.hostMemory == HostMemory::Pinned) {
+    const std::size_t buffers = config.checkMode == CheckMode::Overlapped ? 2 : 1;
+    for (std::size_t i = 0; i < buffers; ++i) {
         void* host = nullptr;
-        ASYNCSCOPE_CUDA_TRY(cudaMallocHost(&host, bytes));
-        r->pinned.reset(static_cast<int*>(host));
-    } else {
-        constexpr std::size_t page = 4096;
-        void* host = std::aligned_alloc(page, (bytes + page - 1) / page * page);
-        if (!host)
-            return makeError(ErrorKind::OutOfMemory, "could not allocate " + std::to_string(bytes) +
-                    " bytes of pageable host memory", "Choose a smaller size.");
-        r->pageable.reset(static_cast<int*>(host));
+        if (config.hostMemory == HostMemory::Pinned) {
+            if (const cudaError_t status = cudaMallocHost(&host, bytes); status != cudaSuccess) {
+                Error failure = cudaFailure("cudaMallocHost", status);  // also clears the runtime's last error
+                if (i == 0)
+                    return failure;
+                return makeError(ErrorKind::OutOfMemory,
+                    "could not pin a second host buffer of " + formatBytes(bytes) + " for overlapped checking",
+                    "Choose a smaller size, or check each run serially.");
+            }
+            r->pinned.emplace_back(static_cast<int*>(host));
+        } else {
+            constexpr std::size_t page = 4096;
+            host = std::aligned_alloc(page, (bytes + page - 1) / page * page);
+            if (!host)
+                return makeError(ErrorKind::OutOfMemory,
+                    "could not allocate " + formatBytes(bytes) + " of pageable host memory",
+                    buffers == 2 ? "Choose a smaller size, or check each run serially." : "Choose a smaller size.");
+            r->pageable.emplace_back(static_cast<int*>(host));
+        }
+        std::memset(host, 0, bytes);
     }
+    r->checker = std::make_unique<HostChecker>();
 
     cudaStream_t stream = nullptr;
     ASYNCSCOPE_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -136,17 +156,18 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
     return std::unique_ptr<PipelineSession>(new PipelineSession(std::move(r)));
 }
 
-Result<RunResult> PipelineSession::run(int index, bool warmup, const std::atomic<bool>* cancel)
+Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, const std::atomic<bool>* cancel)
 {
     const PipelineConfig& c = m->config;
     const std::size_t bytes = c.bytes();
-    int* host = m->host();
+    const std::size_t buffer = m->next;
+    int* host = m->host(buffer);
     cudaStream_t stream = m->stream.get();
 
     ASYNCSCOPE_CUDA_TRY(cudaSetDevice(c.device));
 
-    // Outside the timed region: host zeroed, device poisoned so an untouched element can never pass.
-    clearHost(host, c.elements);
+    // Outside the timed region: the host buffer is zeroed (by the check of its last run); the device buffer is
+    // poisoned so an untouched element can never pass.
     ASYNCSCOPE_CUDA_TRY(cudaMemsetAsync(m->device.get(), 0xFF, bytes, stream));
     ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
     if (c.profilerRange)
@@ -193,6 +214,7 @@ Result<RunResult> PipelineSession::run(int index, bool warmup, const std::atomic
 
     if (cancelled) {
         ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+        checkAndClear(host, c.elements, c.value);  // zeroed again for a later run; this one is not reported
         if (c.profilerRange)
             ASYNCSCOPE_CUDA_TRY(cudaProfilerStop());
         return makeError(ErrorKind::Cancelled, "cancelled during run " + std::to_string(index));
@@ -217,11 +239,37 @@ Result<RunResult> PipelineSession::run(int index, bool warmup, const std::atomic
         result.d2hMs = *d2h;
     }
 
-    result.firstWrongIndex = findFirstMismatch(host, c.elements, c.value);
-    result.verified = result.firstWrongIndex < 0;
-    if (!result.verified)
-        result.firstWrongValue = host[result.firstWrongIndex];
-    return result;
+    Step done { result, flush() };
+    m->checker->start(host, c.elements, c.value);
+    m->pending = result;
+    if (c.checkMode == CheckMode::Serial)
+        done.checked = flush();
+    else
+        m->next = 1 - buffer;
+    return done;
+}
+
+std::optional<RunResult> PipelineSession::flush()
+{
+    if (!m->pending)
+        return std::nullopt;
+    RunResult run = *m->pending;
+    m->pending.reset();
+    const CheckResult found = m->checker->finish();
+    run.firstWrongIndex = found.firstWrongIndex;
+    run.firstWrongValue = found.firstWrongValue;
+    run.verified = found.firstWrongIndex < 0;
+    return run;
+}
+
+Result<RunResult> PipelineSession::run(int index, bool warmup, const std::atomic<bool>* cancel)
+{
+    auto done = step(index, warmup, cancel);
+    if (!done)
+        return done.error();
+    if (m->config.checkMode == CheckMode::Serial)
+        return *done->checked;
+    return *flush();  // overlapped: `checked` held a run still pending from an earlier step(), if any
 }
 
 }  // namespace asyncscope

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace asyncscope {
 
@@ -24,8 +25,23 @@ public:
     PipelineSession(const PipelineSession&) = delete;
     PipelineSession& operator=(const PipelineSession&) = delete;
 
-    // Re-initialises the buffers (host 0, device 0xFF bytes), then submits, waits, times and verifies one run.
+    // One step of a series: re-initialises the device buffer (0xFF bytes), submits a run on a zeroed host buffer, waits
+    // for it and times it. `timed` is that run, its elements not yet checked. With CheckMode::Serial the step then
+    // checks it and returns it in `checked` too. With CheckMode::Overlapped it starts checking it on helper threads,
+    // to finish during the next step, and `checked` is the run before it (none on the first step).
     // `cancel`, when set, is checked in the poll loop; a cancelled run returns ErrorKind::Cancelled.
+    struct Step {
+        RunResult timed;
+        std::optional<RunResult> checked;
+    };
+    Result<Step> step(int index, bool warmup, const std::atomic<bool>* cancel = nullptr);
+
+    // Waits for a check still running (Overlapped) and returns its run; empty when there is none. Call it when a
+    // series ends, however it ends, so no run that was timed is lost.
+    std::optional<RunResult> flush();
+
+    // One run, checked, whatever the check mode (step() and, when overlapped, flush()). Meant for single runs: a run
+    // still pending from an earlier step() is dropped.
     Result<RunResult> run(int index, bool warmup, const std::atomic<bool>* cancel = nullptr);
 
     const PipelineConfig& config() const;

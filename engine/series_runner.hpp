@@ -22,7 +22,8 @@ struct SeriesOutcome {
     double noisePercent = 0.0;  // of the measured GPU times when the series stopped
 };
 
-// Called once per run, warm-up runs included, on the thread that runs the series.
+// Called once per run, checked, in run order, warm-up runs included, on the thread that runs the series. With
+// overlapped checking a run arrives during the step after it, or when the series ends.
 using RunSink = std::function<void(const RunResult&)>;
 
 // Decides, after each measured run, whether a series is done. Separate from CUDA so it can be tested alone.

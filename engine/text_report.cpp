@@ -43,9 +43,9 @@ std::string formatConfigText(const PipelineConfig& c)
         ? std::to_string(c.runs) + " runs"
         : printf_("until noise <= %.2f %% (at least %d runs, %.0f ms GPU time; timeout %.0f s)", c.targetNoisePercent,
               c.minRuns, c.minGpuMs, c.timeoutS);
-    return printf_("n = %zu ints (%s), value %d, %d threads/block, %s host memory, %s wait, %d warm-up, %s\n",
+    return printf_("n = %zu ints (%s), value %d, %d threads/block, %s host memory, %s wait, %s check, %d warm-up, %s\n",
         c.elements, formatBytes(c.bytes()).c_str(), c.value, c.threadsPerBlock, toString(c.hostMemory),
-        toString(c.waitMode), c.warmupRuns, stop.c_str());
+        toString(c.waitMode), toString(c.checkMode), c.warmupRuns, stop.c_str());
 }
 
 std::string formatRunText(const RunResult& run, int value)

@@ -6,6 +6,7 @@
 #include "gui/summary_table.hpp"
 
 #include "engine/cuda_error.hpp"
+#include "engine/csv_report.hpp"
 #include "engine/json_report.hpp"
 #include "engine/size_parse.hpp"
 #include "engine/statistics.hpp"
@@ -236,6 +237,15 @@ void MainWindow::buildUi()
     m_wait->addItem(tr("blocking-sync event"), int(WaitMode::Blocking));
     form->addRow(tr("W&ait:"), m_wait);
 
+    m_check = new QComboBox;
+    m_check->setObjectName("check");
+    m_check->addItem(tr("while the next run executes"), int(CheckMode::Overlapped));
+    m_check->addItem(tr("after each run (as asyncAPI)"), int(CheckMode::Serial));
+    m_check->setToolTip(tr("When every element is checked and the host buffer zeroed again. While the next run "
+                           "executes, two host buffers take turns and a series takes little more time than the GPU "
+                           "work; after each run, the GPU idles while the CPU checks."));
+    form->addRow(tr("Chec&k elements:"), m_check);
+
     m_stages = new QCheckBox(tr("Time each stage (events between them)"));
     m_stages->setObjectName("stages");
     form->addRow(m_stages);
@@ -314,7 +324,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("Export data as &CSV…"), this, [this] { exportDataInteractive("csv"); });
     file->addAction(tr("Export data as &JSON…"), this, [this] { exportDataInteractive("json"); });
     file->addSeparator();
-    file->addAction(tr("&Overlay saved JSON…"), this, &MainWindow::openOverlayInteractive)
+    file->addAction(tr("&Overlay saved run (JSON or CSV)…"), this, &MainWindow::openOverlayInteractive)
         ->setShortcut(QKeySequence::Open);
     file->addAction(tr("&Remove overlay"), this, [this] {
         m_overlay = {};
@@ -361,6 +371,7 @@ void MainWindow::applySettings(const GuiSettings& s)
     m_warmup->setValue(s.config.warmupRuns);
     m_hostMemory->setCurrentIndex(m_hostMemory->findData(int(s.config.hostMemory)));
     m_wait->setCurrentIndex(m_wait->findData(int(s.config.waitMode)));
+    m_check->setCurrentIndex(m_check->findData(int(s.config.checkMode)));
     m_stages->setChecked(s.config.stageEvents);
     m_stopRule->setCurrentIndex(m_stopRule->findData(int(s.config.stopRule)));
     m_noiseTarget->setValue(s.config.targetNoisePercent);
@@ -411,6 +422,7 @@ PipelineConfig MainWindow::configFromControls() const
     c.warmupRuns = m_warmup->value();
     c.hostMemory = HostMemory(m_hostMemory->currentData().toInt());
     c.waitMode = WaitMode(m_wait->currentData().toInt());
+    c.checkMode = CheckMode(m_check->currentData().toInt());
     c.stageEvents = m_stages->isChecked();
     c.stopRule = StopRule(m_stopRule->currentData().toInt());
     c.targetNoisePercent = m_noiseTarget->value();
@@ -451,7 +463,7 @@ void MainWindow::setRunning(bool running)
     m_run->setEnabled(!running && m_devicesKnown);
     m_cancel->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*> { m_device, m_size, m_sizeUnit, m_value, m_runs, m_warmup,
-             m_hostMemory, m_wait, m_stages, m_stopRule })
+             m_hostMemory, m_wait, m_check, m_stages, m_stopRule })
         w->setEnabled(!running && (w != m_device || m_devicesKnown));
     m_noiseTarget->setEnabled(!running && m_stopRule->currentData().toInt() == int(StopRule::Noise));
     for (QAction* action : m_comparisonActions)
@@ -760,7 +772,8 @@ bool MainWindow::loadOverlay(const QString& path)
         showProblem(tr("Cannot open %1.").arg(QDir::toNativeSeparators(path)));
         return false;
     }
-    auto saved = readJson(in);
+    const bool csv = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
+    auto saved = csv ? readCsv(in) : readJson(in);
     if (!saved) {
         showProblem(tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(saved.error().detail)));
         return false;
@@ -809,7 +822,8 @@ void MainWindow::exportDataInteractive(const QString& format)
 void MainWindow::openOverlayInteractive()
 {
     const QString path
-        = QFileDialog::getOpenFileName(this, tr("Overlay saved run"), m_settings.lastFolder, tr("JSON files (*.json)"));
+        = QFileDialog::getOpenFileName(this, tr("Overlay saved run"), m_settings.lastFolder,
+            tr("Saved runs (*.json *.csv);;JSON files (*.json);;CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     m_settings.lastFolder = QFileInfo(path).absolutePath();

@@ -126,6 +126,7 @@ private:
     QSpinBox* m_warmup = nullptr;
     QComboBox* m_hostMemory = nullptr;
     QComboBox* m_wait = nullptr;
+    QComboBox* m_check = nullptr;
     QCheckBox* m_stages = nullptr;
     QComboBox* m_stopRule = nullptr;
     QDoubleSpinBox* m_noiseTarget = nullptr;

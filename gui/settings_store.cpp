@@ -26,6 +26,7 @@ GuiSettings loadSettings()
     s.config.warmupRuns = q.value("run/warmup", d.config.warmupRuns).toInt();
     s.config.hostMemory = parseHostMemory(q.value("run/hostMemory").toString().toStdString()).value_or(d.config.hostMemory);
     s.config.waitMode = parseWaitMode(q.value("run/wait").toString().toStdString()).value_or(d.config.waitMode);
+    s.config.checkMode = parseCheckMode(q.value("run/check").toString().toStdString()).value_or(d.config.checkMode);
     s.config.stageEvents = q.value("run/stageEvents", d.config.stageEvents).toBool();
     s.config.stopRule = q.value("run/stopRule").toString() == "noise" ? StopRule::Noise : StopRule::Fixed;
     s.config.targetNoisePercent = q.value("run/noiseTarget", d.config.targetNoisePercent).toDouble();
@@ -48,6 +49,7 @@ void saveSettings(const GuiSettings& s)
     q.setValue("run/warmup", s.config.warmupRuns);
     q.setValue("run/hostMemory", QString(toString(s.config.hostMemory)));
     q.setValue("run/wait", QString(toString(s.config.waitMode)));
+    q.setValue("run/check", QString(toString(s.config.checkMode)));
     q.setValue("run/stageEvents", s.config.stageEvents);
     q.setValue("run/stopRule", QString(toString(s.config.stopRule)));
     q.setValue("run/noiseTarget", s.config.targetNoisePercent);

@@ -90,4 +90,9 @@ TEST(Config, ParsesAndNamesChoices)
     EXPECT_FALSE(parseWaitMode("sleep").has_value());
     EXPECT_STREQ(toString(HostMemory::Pageable), "pageable");
     EXPECT_STREQ(toString(WaitMode::Blocking), "blocking");
+    EXPECT_EQ(parseCheckMode("overlapped"), CheckMode::Overlapped);
+    EXPECT_EQ(parseCheckMode("serial"), CheckMode::Serial);
+    EXPECT_FALSE(parseCheckMode("never").has_value());
+    EXPECT_STREQ(toString(CheckMode::Serial), "serial");
+    EXPECT_EQ(PipelineConfig {}.checkMode, CheckMode::Overlapped);
 }

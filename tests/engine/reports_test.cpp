@@ -88,7 +88,7 @@ TEST(CopyCalibration, SerialBoundAddsBothCopies)
     EXPECT_DOUBLE_EQ(serialBoundMs(1000, CopyPeak {}), 0.0);
 }
 
-TEST(CsvReport, HeaderAndOneRowPerRun)
+TEST(CsvReport, HeaderAndOneRowPerRunWithDeviceAndConfiguration)
 {
     std::ostringstream out;
     writeCsv(out, sampleReport());
@@ -98,13 +98,121 @@ TEST(CsvReport, HeaderAndOneRowPerRun)
     while (std::getline(in, line))
         lines.push_back(line);
     ASSERT_EQ(lines.size(), 4u);
-    EXPECT_EQ(lines[0].rfind("run,warmup,gpu_time_ms,cpu_submit_time_ms,poll_iterations", 0), 0u);
+    EXPECT_EQ(lines[0].rfind("Device Index,Device,UUID,PCI Bus Id,Compute Capability,Driver Version,Runtime Version,"
+                             "Elements,Size (B),Value,Threads/Block,Host Memory,Wait,Check,Run,Warm-up,GPU Time (ms),"
+                             "CPU Time (ms),Poll Iterations",
+                  0),
+        0u)
+        << lines[0];
     const auto columns = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
     for (const auto& l : lines)
         EXPECT_EQ(columns(l), columns(lines[0])) << l;
-    EXPECT_EQ(lines[1].rfind("0,1,2.5,", 0), 0u) << lines[1];
-    EXPECT_EQ(lines[3].rfind("2,0,2.52,", 0), 0u) << lines[3];
+    EXPECT_EQ(lines[1].rfind("0,Test GPU,GPU-01234567-89ab-cdef-0123-456789abcdef,0000:19:00.0,9.0,13000,13000,16777216,"
+                             "67108864,26,512,pinned,spin,overlapped,0,1,2.5,0.02,12345,",
+                  0),
+        0u)
+        << lines[1];
+    EXPECT_NE(lines[3].find(",2,0,2.52,"), std::string::npos) << lines[3];
 }
+
+TEST(CsvReport, RoundTrips)
+{
+    Report original = sampleReport();
+    original.device.name = "Lab GPU, \"rack 2\"";  // needs quoting
+    original.config.checkMode = CheckMode::Serial;
+    original.config.hostMemory = HostMemory::Pageable;
+    original.runs[1].stagesTimed = false;
+    original.runs[2].verified = false;
+    original.runs[2].firstWrongIndex = 513;
+    original.runs[2].firstWrongValue = 25;
+    std::stringstream buffer;
+    writeCsv(buffer, original);
+    const auto read = readCsv(buffer);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    EXPECT_EQ(read->device.name, original.device.name);
+    EXPECT_EQ(read->device.uuid, original.device.uuid);
+    EXPECT_EQ(read->device.pciBusId, original.device.pciBusId);
+    EXPECT_EQ(read->device.computeMajor, 9);
+    EXPECT_EQ(read->driverVersion, 13000);
+    EXPECT_EQ(read->config.elements, original.config.elements);
+    EXPECT_EQ(read->config.hostMemory, HostMemory::Pageable);
+    EXPECT_EQ(read->config.checkMode, CheckMode::Serial);
+    EXPECT_EQ(read->config.runs, 2);
+    EXPECT_EQ(read->config.warmupRuns, 1);
+    ASSERT_EQ(read->runs.size(), original.runs.size());
+    for (std::size_t i = 0; i < original.runs.size(); ++i) {
+        const RunResult& a = original.runs[i];
+        const RunResult& b = read->runs[i];
+        EXPECT_EQ(b.index, a.index);
+        EXPECT_EQ(b.warmup, a.warmup);
+        EXPECT_DOUBLE_EQ(b.gpuMs, a.gpuMs);
+        EXPECT_DOUBLE_EQ(b.cpuSubmitMs, a.cpuSubmitMs);
+        EXPECT_EQ(b.pollIterations, a.pollIterations);
+        EXPECT_EQ(b.stagesTimed, a.stagesTimed) << i;
+        if (a.stagesTimed) {
+            EXPECT_DOUBLE_EQ(b.d2hMs, a.d2hMs);
+        }
+        EXPECT_EQ(b.verified, a.verified);
+        EXPECT_EQ(b.firstWrongIndex, a.firstWrongIndex);
+        EXPECT_EQ(b.firstWrongValue, a.firstWrongValue);
+    }
+}
+
+TEST(CsvReport, FindsColumnsByNameAndToleratesSpreadsheetHabits)
+{
+    std::ostringstream out;
+    writeCsv(out, sampleReport());
+    std::string text = out.str();
+    // A byte-order mark and CRLF line ends, as a spreadsheet saves them.
+    std::string edited = "\xEF\xBB\xBF";
+    for (const char c : text)
+        edited += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    std::istringstream in(edited);
+    const auto read = readCsv(in);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    EXPECT_EQ(read->runs.size(), 3u);
+    EXPECT_EQ(read->device.name, "Test GPU");
+}
+
+class CsvRejects : public ::testing::TestWithParam<std::pair<std::string, std::string>> { };
+
+TEST_P(CsvRejects, WithAMessageNamingTheProblem)
+{
+    std::istringstream in(GetParam().first);
+    const auto read = readCsv(in);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().kind, ErrorKind::Io);
+    EXPECT_NE(read.error().message().find(GetParam().second), std::string::npos) << read.error().message();
+}
+
+namespace {
+
+std::string sampleCsvWith(const std::string& from, const std::string& to)
+{
+    std::ostringstream out;
+    writeCsv(out, sampleReport());
+    std::string text = out.str();
+    text.replace(text.find(from), from.size(), to);
+    return text;
+}
+
+std::string sampleCsvHeader()
+{
+    std::ostringstream out;
+    writeCsv(out, sampleReport());
+    return out.str().substr(0, out.str().find('\n') + 1);
+}
+
+}  // namespace
+
+INSTANTIATE_TEST_SUITE_P(Malformed, CsvRejects,
+    ::testing::Values(std::pair<std::string, std::string> { "", "empty" },
+        std::pair<std::string, std::string> { "a,b,c\n1,2,3\n", "no 'Device Index' column" },
+        std::pair<std::string, std::string> { sampleCsvWith(",2.51,", ",fast,"), "line 3, column 'GPU Time (ms)'" },
+        std::pair<std::string, std::string> { sampleCsvWith(",spin,", ",sleep,"), "column 'Wait'" },
+        std::pair<std::string, std::string> { sampleCsvWith("Test GPU,", "\"Test GPU,"), "unterminated quote" },
+        std::pair<std::string, std::string> { sampleCsvWith(",12346,", ",12346,7,"), "line 3 has" },
+        std::pair<std::string, std::string> { sampleCsvHeader(), "no runs" }));
 
 TEST(JsonReport, HasDeviceConfigSummaryAndRuns)
 {
@@ -129,6 +237,7 @@ TEST(JsonReport, RoundTrips)
     EXPECT_EQ(read->device.computeMajor, 9);
     EXPECT_EQ(read->config.elements, original.config.elements);
     EXPECT_EQ(read->config.waitMode, original.config.waitMode);
+    EXPECT_EQ(read->config.checkMode, original.config.checkMode);
     ASSERT_EQ(read->runs.size(), original.runs.size());
     for (std::size_t i = 0; i < original.runs.size(); ++i) {
         EXPECT_EQ(read->runs[i].warmup, original.runs[i].warmup);

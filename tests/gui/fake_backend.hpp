@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 namespace asyncscope::testing {
@@ -49,9 +50,20 @@ public:
 
     Result<CopyPeak> copyPeak(const DeviceInfo&) override { return CopyPeak { 55.0, 55.0, std::size_t(256) << 20, true }; }
 
+    // The configuration of the latest series, as the window handed it over.
+    PipelineConfig lastConfig() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_lastConfig;
+    }
+
     Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink) override
     {
         runThread = QThread::currentThread();
+        {
+            std::lock_guard lock(m_mutex);
+            m_lastConfig = config;
+        }
         ++activeSeries;
         struct Leave {
             std::atomic<int>& count;
@@ -84,6 +96,10 @@ public:
         }
         return SeriesOutcome { config.runs, StopReason::RunCount, 0.1 };
     }
+
+private:
+    mutable std::mutex m_mutex;
+    PipelineConfig m_lastConfig;
 };
 
 }  // namespace asyncscope::testing

@@ -232,7 +232,9 @@ private slots:
         QVERIFY(window->exportDataTo(csv));
         const QStringList lines = readAll(csv).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 32);
-        QVERIFY(lines.first().startsWith("run,warmup,gpu_time_ms,cpu_submit_time_ms,poll_iterations"));
+        QVERIFY(lines.first().startsWith("Device Index,Device,UUID,"));
+        QVERIFY(lines.first().contains(",Run,Warm-up,GPU Time (ms),CPU Time (ms),Poll Iterations,"));
+        QVERIFY2(lines.at(1).contains(",Fake Big GPU,GPU-fake-"), qPrintable(lines.at(1)));
 
         const QString json = m_dir.filePath("runs.json");
         QVERIFY(window->exportDataTo(json));
@@ -356,24 +358,74 @@ private slots:
         QVERIFY2(box->text().contains("sweep range"), qPrintable(box->text()));
     }
 
+    void choicesReachTheEngine()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        MainWindow window(backend);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        auto choose = [&](const char* name, int value) {
+            auto* combo = window.findChild<QComboBox*>(name);
+            QVERIFY(combo);
+            combo->setCurrentIndex(combo->findData(value));
+        };
+        choose("hostMemory", int(HostMemory::Pageable));
+        choose("wait", int(WaitMode::Blocking));
+        choose("check", int(CheckMode::Serial));
+        window.findChild<QSpinBox*>("runs")->setValue(3);
+        QSignalSpy ended(&window, &MainWindow::seriesEnded);
+        window.findChild<QPushButton*>("run")->click();
+        QVERIFY(ended.wait(60000));
+        const PipelineConfig c = backend->lastConfig();
+        QCOMPARE(c.hostMemory, HostMemory::Pageable);
+        QCOMPARE(c.waitMode, WaitMode::Blocking);
+        QCOMPARE(c.checkMode, CheckMode::Serial);
+        QCOMPARE(c.runs, 3);
+        QCOMPARE(window.report().config.checkMode, CheckMode::Serial);
+    }
+
+    void overlaysASavedRun_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QByteArray>("junk");
+        QTest::newRow("json") << "json" << QByteArray("{\"hello\": 1}");
+        QTest::newRow("csv") << "csv" << QByteArray("a,b\n1,2\n");
+    }
+
+    // Export, open, overlay: the saved runs come back as dashed lines with the same values.
     void overlaysASavedRun()
     {
+        QFETCH(QString, suffix);
+        QFETCH(QByteArray, junk);
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 10, 0);
         QVERIFY(window);
-        const QString json = m_dir.filePath("saved.json");
-        QVERIFY(window->exportDataTo(json));
-        const auto before = window->charts().chart(RunCharts::Time)->series().size();
-        QVERIFY(window->loadOverlay(json));
-        QCOMPARE(window->charts().chart(RunCharts::Time)->series().size(), before + 2);
+        const QString saved = m_dir.filePath("saved." + suffix);
+        QVERIFY(window->exportDataTo(saved));
+        QChart* chart = window->charts().chart(RunCharts::Time);
+        const auto before = chart->series().size();
+        QVERIFY(window->loadOverlay(saved));
+        QCOMPARE(chart->series().size(), before + 2);
         QVERIFY(window->statusText().contains("Fake Big GPU"));
+        auto* overlayGpu = qobject_cast<QLineSeries*>(chart->series().at(before));
+        QVERIFY(overlayGpu);
+        QVERIFY(overlayGpu->name().contains("GPU time, saved"));
+        const auto& runs = window->report().runs;
+        QCOMPARE(overlayGpu->count(), int(runs.size()));
+        for (int i = 0; i < overlayGpu->count(); ++i)
+            QCOMPARE(overlayGpu->at(i).y(), runs[std::size_t(i)].gpuMs);
 
-        const QString junk = m_dir.filePath("junk.json");
+        const QString bad = m_dir.filePath("junk." + suffix);
         {
-            QFile f(junk);
+            QFile f(bad);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("{\"hello\": 1}");
+            f.write(junk);
         }
-        QVERIFY(!window->loadOverlay(junk));
+        QVERIFY(!window->loadOverlay(bad));
+        auto* box = window->findChild<QMessageBox*>();
+        QVERIFY(box);
+        QVERIFY2(box->text().contains("junk." + suffix), qPrintable(box->text()));
+        box->close();
+        QCOMPARE(chart->series().size(), before + 2);  // the overlay already shown stays
     }
 };
 
