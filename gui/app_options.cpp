@@ -28,10 +28,11 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption runs({ "r", "runs" }, "Measured runs.", "N");
     const QCommandLineOption run("run", "Start a run at once.");
     const QCommandLineOption compare("compare", "Run a comparison: host-memory, wait or size.", "KIND");
+    const QCommandLineOption overlay("overlay", "Overlay a saved run (JSON or CSV export) on the time chart.", "FILE");
     const QCommandLineOption exportPng("export-png", "Run, export the time chart as PNG to FILE, quit.", "FILE");
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
-    parser.addOptions({ device, size, runs, run, compare, exportPng, screenshot, exportSize });
+    parser.addOptions({ device, size, runs, run, compare, overlay, exportPng, screenshot, exportSize });
 
     if (!parser.parse(arguments))
         return usage(parser.errorText());
@@ -73,6 +74,7 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     if (wh.size() != 2 || !ok || !okH || w < 16 || h < 16 || w > 16384 || h > 16384)
         return usage("--export-size needs WIDTHxHEIGHT between 16 and 16384 pixels, not '" + parser.value(exportSize) + "'");
     options.exportSize = QSize(w, h);
+    options.overlay = parser.value(overlay);
     if (parser.isSet(compare)) {
         options.comparison = parseComparison(parser.value(compare).toStdString());
         if (!options.comparison)

@@ -19,6 +19,7 @@ struct AppOptions {
     std::optional<int> runs;
     bool runNow = false;
     std::optional<Comparison> comparison;  // run this comparison instead of one series
+    QString overlay;     // a saved run (JSON or CSV) to overlay on the time chart from the start
     QString exportPng;   // run, export the time chart here, quit
     QString screenshot;  // with --export-png: also save a picture of the whole window
     QSize exportSize { 1600, 900 };

@@ -149,6 +149,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         showSize(*m_options.elements, SizeUnit::GiB);  // the largest unit that shows it exactly
     if (m_options.runs)
         m_runs->setValue(*m_options.runs);
+    if (!m_options.overlay.isEmpty()) {
+        m_startupProblem = applyOverlay(m_options.overlay);
+        showProblem(m_startupProblem);
+    }
     if (!m_settings.geometry.isEmpty())
         restoreGeometry(m_settings.geometry);
     else
@@ -499,6 +503,8 @@ void MainWindow::onDevicesAvailable(const Platform& platform)
     setRunning(false);
     m_status->setText(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
                           .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
+    if (m_options.headless() && !m_startupProblem.isEmpty())
+        return finishHeadless(2, m_startupProblem);
     if (m_options.comparison)
         startComparison(*m_options.comparison);
     else if (m_options.runNow || m_options.headless())
@@ -717,7 +723,7 @@ void MainWindow::onSeriesFailed(const Error& error)
 
 void MainWindow::showProblem(const QString& text)
 {
-    if (m_options.headless())
+    if (text.isEmpty() || m_options.headless())
         return;  // reported on standard error instead
     // Non-modal, so nothing blocks the event loop (the run thread's results keep arriving).
     auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"), text, QMessageBox::Ok, this);
@@ -767,24 +773,27 @@ bool MainWindow::exportComparisonTo(const QString& path)
 
 bool MainWindow::loadOverlay(const QString& path)
 {
+    const QString problem = applyOverlay(path);
+    showProblem(problem);
+    return problem.isEmpty();
+}
+
+QString MainWindow::applyOverlay(const QString& path)
+{
     std::ifstream in(path.toStdString());
-    if (!in) {
-        showProblem(tr("Cannot open %1.").arg(QDir::toNativeSeparators(path)));
-        return false;
-    }
+    if (!in)
+        return tr("Cannot open %1.").arg(QDir::toNativeSeparators(path));
     const bool csv = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
     auto saved = csv ? readCsv(in) : readJson(in);
-    if (!saved) {
-        showProblem(tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(saved.error().detail)));
-        return false;
-    }
+    if (!saved)
+        return tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(saved.error().detail));
     m_overlay.runs = saved->runs;
     m_overlay.label = QStringLiteral("%1 (%2)").arg(QFileInfo(path).completeBaseName(),
         QString::fromStdString(saved->device.name));
     m_charts->setOverlay(m_overlay.runs, m_overlay.label);
     refreshCharts();
     m_status->setText(tr("Overlaid %1").arg(m_overlay.label));
-    return true;
+    return {};
 }
 
 void MainWindow::exportChartInteractive(const QString& format)

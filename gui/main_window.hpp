@@ -50,6 +50,8 @@ public:
     QString deviceMessage() const;
     bool exportChartTo(const QString& path, QSize pixels);
     bool exportDataTo(const QString& path);
+    // Overlays a saved run (JSON or CSV, by suffix) on the time chart; a file that cannot be read is shown and
+    // leaves the current overlay as it is.
     bool loadOverlay(const QString& path);
     bool exportComparisonTo(const QString& path);
 
@@ -81,7 +83,8 @@ private:
     void finishComparison();
     void onCopyPeakAvailable(const DeviceInfo& device, const CopyPeak& peak);
     void refreshCharts();
-    void showProblem(const QString& text);
+    void showProblem(const QString& text);  // nothing when `text` is empty
+    QString applyOverlay(const QString& path);  // the problem, or empty when the overlay is shown
     bool reportExport(const QString& path, const QString& problem);  // status line on success, message otherwise
     void finishHeadless(int exitCode, const QString& message);
 
@@ -112,6 +115,7 @@ private:
     std::optional<ComparisonRun> m_comparisonRun;
     ComparisonReport m_lastComparison;
     Overlay m_overlay;
+    QString m_startupProblem;  // from the command line's --overlay; ends a headless run with exit code 2
     GuiSettings m_settings;
     QTimer m_refreshTimer;
     QElapsedTimer m_runClock;

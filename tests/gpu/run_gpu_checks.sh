@@ -31,7 +31,9 @@ step default-20 0 "$cli" --runs 20
 step pageable-20 0 "$cli" --runs 20 --host-memory pageable
 step no-stages-20 0 "$cli" --runs 20 --no-stages
 step blocking-20 0 "$cli" --runs 20 --wait blocking
+step serial-check-20 0 "$cli" --runs 20 --check serial
 step json-20 0 "$cli" --runs 20 --format json --output "$logs/default-20.json"
+step csv-20 0 "$cli" --runs 20 --format csv --output "$logs/default-20.csv"
 step bad-size-0 2 "$cli" --size 0
 step bad-size-negative 2 "$cli" --size -5
 step bad-size-abc 2 "$cli" --size abc
@@ -47,8 +49,8 @@ if command -v compute-sanitizer >/dev/null; then
     step memcheck 0 compute-sanitizer --tool memcheck --error-exitcode 9 "$cli" --runs 2 --size 1000003
 fi
 
-for name in list-devices default-20 pageable-20 no-stages-20 blocking-20 noise-stop compare-host-memory compare-wait \
-    bench-overhead; do
+for name in list-devices default-20 pageable-20 no-stages-20 blocking-20 serial-check-20 noise-stop \
+    compare-host-memory compare-wait bench-overhead; do
     echo "== $name"; grep -vE '^(time spent|CPU executed|stages|run [0-9])' "$logs/$name.log"
 done
 for name in bad-size-0 bad-size-negative bad-size-abc bad-runs-0 bad-device-99 bad-size-too-large; do

@@ -10,7 +10,7 @@ private slots:
     void parsesHeadlessRun()
     {
         const auto o = parseAppOptions({ "asyncscope", "--device", "1", "--size", "64MiB", "--runs", "50",
-            "--export-png", "out.png", "--export-size", "1920x1080", "--screenshot", "win.png" });
+            "--export-png", "out.png", "--export-size", "1920x1080", "--screenshot", "win.png", "--overlay", "h200.csv" });
         QVERIFY(o.ok());
         QCOMPARE(*o->device, 1);
         QCOMPARE(*o->elements, std::size_t(16) << 20);
@@ -18,6 +18,7 @@ private slots:
         QVERIFY(o->headless());
         QCOMPARE(o->exportSize, QSize(1920, 1080));
         QCOMPARE(o->screenshot, QString("win.png"));
+        QCOMPARE(o->overlay, QString("h200.csv"));
     }
 
     void rejectsBadInput_data()

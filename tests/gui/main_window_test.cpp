@@ -384,6 +384,35 @@ private slots:
         QCOMPARE(window.report().config.checkMode, CheckMode::Serial);
     }
 
+    // --overlay: shown from the start, with or without a GPU; a headless run with an unreadable one ends with 2.
+    void overlayFromTheCommandLine()
+    {
+        auto first = runFinishedWindow(std::make_shared<FakeBackend>(), 6, 0);
+        QVERIFY(first);
+        const QString saved = m_dir.filePath("other-host.csv");
+        QVERIFY(first->exportDataTo(saved));
+
+        AppOptions options;
+        options.overlay = saved;
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow viewer(noGpu, options);
+        viewer.show();
+        QStringList names;
+        for (QAbstractSeries* series : viewer.charts().chart(RunCharts::Time)->series())
+            names << series->name();
+        QVERIFY2(names.contains("GPU time, other-host (Fake Big GPU)"), qPrintable(names.join(" | ")));
+
+        options.overlay = m_dir.filePath("missing.json");
+        options.exportPng = m_dir.filePath("never.png");
+        MainWindow headless(std::make_shared<FakeBackend>(), options);
+        QSignalSpy finished(&headless, &MainWindow::headlessFinished);
+        headless.show();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().first().toInt(), 2);
+        QVERIFY(!QFile::exists(options.exportPng));
+    }
+
     void overlaysASavedRun_data()
     {
         QTest::addColumn<QString>("suffix");
