@@ -57,7 +57,7 @@ Status runSeriesInto(Backend& backend, Report& report, std::ostream* textOut)
                      << formatConfigText(report.config);
         report.runs.push_back(result);
         if (textOut)
-            *textOut << formatRunText(result, report.config.value) << std::flush;
+            *textOut << formatRunText(result) << std::flush;
     });
     if (!outcome)
         return outcome.error();

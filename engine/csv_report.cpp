@@ -175,6 +175,8 @@ const std::vector<Column>& columns()
         named("D2H Time (ms)", stage(&RunResult::d2hMs)),
         { "H2D GB/s", gbps(&RunResult::h2dMs), nullptr },
         { "D2H GB/s", gbps(&RunResult::d2hMs), nullptr },
+        { "Expected Value", [](R, X x) { return std::to_string(x.expectedValue); },
+            [](std::string_view t, Report&, RunResult& x) { return parseNumber(t, x.expectedValue); } },
         { "Verified", [](R, X x) { return std::string(x.verified ? "1" : "0"); },
             [](std::string_view t, Report&, RunResult& x) { return parseFlag(t, x.verified); } },
         { "First Wrong Index", [](R, X x) { return std::to_string(x.firstWrongIndex); },

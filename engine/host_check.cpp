@@ -2,9 +2,6 @@
 
 #include <algorithm>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace asyncscope {
 
@@ -12,24 +9,7 @@ namespace {
 
 constexpr std::size_t kElementsPerRange = std::size_t(1) << 21;  // 8 MiB of int per thread at least
 constexpr std::size_t kMaxThreads = 8;
-constexpr std::size_t kBlock = 4096;  // elements checked, then zeroed, while they are still in the L1/L2 cache
-
-// Zeroes data[begin, end) with streaming (non-temporal) stores where the CPU has them: the zeros go to memory instead
-// of sitting in the CPU caches as dirty lines that the next host-to-device copy would have to pull out of them, so
-// zeroing outside the timed region does not slow the copy inside it.
-void zero(int* data, std::size_t begin, std::size_t end)
-{
-    std::size_t i = begin;
-#if defined(__SSE2__)
-    for (; i < end && reinterpret_cast<std::uintptr_t>(data + i) % 16 != 0; ++i)
-        data[i] = 0;
-    const __m128i zeros = _mm_setzero_si128();
-    for (; i + 4 <= end; i += 4)
-        _mm_stream_si128(reinterpret_cast<__m128i*>(data + i), zeros);
-#endif
-    for (; i < end; ++i)
-        data[i] = 0;
-}
+constexpr std::size_t kBlock = 4096;  // scanned branch-free; only a block with a wrong element is searched
 
 // True when any of data[begin, end) differs from `expected`: a branch-free scan the compiler vectorises.
 bool anyDiffers(const int* data, std::size_t begin, std::size_t end, int expected)
@@ -40,29 +20,23 @@ bool anyDiffers(const int* data, std::size_t begin, std::size_t end, int expecte
     return differs != 0;
 }
 
-CheckResult checkAndClearRange(int* data, std::size_t begin, std::size_t end, int expected)
+CheckResult checkRange(const int* data, std::size_t begin, std::size_t end, int expected)
 {
-    CheckResult found;
     for (std::size_t start = begin; start < end; start += kBlock) {
         const std::size_t stop = std::min(end, start + kBlock);
-        if (found.firstWrongIndex < 0 && anyDiffers(data, start, stop, expected)) {
-            const std::size_t at = static_cast<std::size_t>(std::find_if(data + start, data + stop,
-                                       [expected](int v) { return v != expected; }) - data);
-            found = { static_cast<std::int64_t>(at), data[at] };
-        }
-        zero(data, start, stop);
+        if (!anyDiffers(data, start, stop, expected))
+            continue;
+        const int* wrong = std::find_if(data + start, data + stop, [expected](int v) { return v != expected; });
+        return { wrong - data, *wrong };
     }
-#if defined(__SSE2__)
-    _mm_sfence();  // streaming stores are weakly ordered: make them visible before the buffer is handed back
-#endif
-    return found;
+    return {};
 }
 
 }  // namespace
 
-CheckResult checkAndClear(int* data, std::size_t n, int expected)
+CheckResult checkElements(const int* data, std::size_t n, int expected)
 {
-    return checkAndClearRange(data, 0, n, expected);
+    return checkRange(data, 0, n, expected);
 }
 
 HostChecker::HostChecker(std::size_t threads)
@@ -92,7 +66,7 @@ void HostChecker::waitIdle(std::unique_lock<std::mutex>& lock)
     m_done.wait(lock, [this] { return m_pending == 0; });
 }
 
-void HostChecker::start(int* data, std::size_t n, int expected)
+void HostChecker::start(const int* data, std::size_t n, int expected)
 {
     {
         std::unique_lock lock(m_mutex);
@@ -134,10 +108,10 @@ void HostChecker::work(std::size_t slot)
         if (slot >= m_ranges.size())
             continue;
         const Range range = m_ranges[slot];
-        int* data = m_data;
+        const int* data = m_data;
         const int expected = m_expected;
         lock.unlock();
-        const CheckResult found = checkAndClearRange(data, range.first, range.second, expected);
+        const CheckResult found = checkRange(data, range.first, range.second, expected);
         lock.lock();
         m_results[slot] = found;
         if (--m_pending == 0)

@@ -1,6 +1,5 @@
-// Host-side work on a run's result buffer, outside the timed region: check every element against the expected value
-// and zero the buffer for its next run, in one pass over memory. A HostChecker does it on its own threads, so it can
-// run while the GPU runs the next run.
+// Host-side work on a run's result buffer, outside the timed region: check that every element holds the expected
+// value. A HostChecker does it on its own threads, so it can run while the GPU runs the next run.
 #pragma once
 
 #include <condition_variable>
@@ -18,8 +17,8 @@ struct CheckResult {
     int firstWrongValue = 0;
 };
 
-// Checks data[0, n) against `expected` and zeroes it, on the calling thread.
-CheckResult checkAndClear(int* data, std::size_t n, int expected);
+// Checks data[0, n) against `expected` on the calling thread. Every element is read.
+CheckResult checkElements(const int* data, std::size_t n, int expected);
 
 class HostChecker {
 public:
@@ -29,9 +28,9 @@ public:
     HostChecker(const HostChecker&) = delete;
     HostChecker& operator=(const HostChecker&) = delete;
 
-    // Starts checking and zeroing data[0, n) on the checker's threads and returns at once. A job still running from
-    // an earlier start() is waited for first and its result dropped.
-    void start(int* data, std::size_t n, int expected);
+    // Starts checking data[0, n) on the checker's threads and returns at once. A job still running from an earlier
+    // start() is waited for first and its result dropped. The buffer must stay untouched until finish().
+    void start(const int* data, std::size_t n, int expected);
     // Waits for the job start() began and returns its result (the lowest wrong index over the whole buffer).
     CheckResult finish();
 
@@ -45,7 +44,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;  // a job started, or the checker is stopping
     std::condition_variable m_done;  // the last range of a job finished
-    int* m_data = nullptr;
+    const int* m_data = nullptr;
     int m_expected = 0;
     std::vector<Range> m_ranges;         // one per thread at most; thread i takes range i
     std::vector<CheckResult> m_results;  // per range

@@ -10,7 +10,7 @@ __global__ void incrementKernel(int* data, int value, std::size_t n)
 {
     const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
     for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-        data[i] += value;
+        data[i] = static_cast<int>(static_cast<unsigned>(data[i]) + static_cast<unsigned>(value));  // wraps, no UB
 }
 
 constexpr std::size_t kMaxGridX = 2147483647u;

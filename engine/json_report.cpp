@@ -50,7 +50,8 @@ json runJson(const RunResult& r, double bytes)
 {
     json j = { { "run", r.index }, { "warmup", r.warmup }, { "gpu_time_ms", r.gpuMs },
         { "cpu_submit_time_ms", r.cpuSubmitMs }, { "poll_iterations", r.pollIterations }, { "wait_ms", r.waitMs },
-        { "wait_cpu_ms", r.waitCpuMs }, { "verified", r.verified }, { "first_wrong_index", r.firstWrongIndex } };
+        { "wait_cpu_ms", r.waitCpuMs }, { "expected_value", r.expectedValue }, { "verified", r.verified },
+        { "first_wrong_index", r.firstWrongIndex } };
     if (!r.verified)
         j["first_wrong_value"] = r.firstWrongValue;
     if (r.stagesTimed) {
@@ -155,6 +156,7 @@ Result<Report> readJson(std::istream& in)
             x.pollIterations = run.at("poll_iterations");
             x.waitMs = run.value("wait_ms", 0.0);
             x.waitCpuMs = run.value("wait_cpu_ms", 0.0);
+            x.expectedValue = run.value("expected_value", 0);
             x.verified = run.at("verified");
             x.firstWrongIndex = run.value("first_wrong_index", std::int64_t(-1));
             x.firstWrongValue = run.value("first_wrong_value", 0);

@@ -8,6 +8,7 @@
 
 #include <cuda_profiler_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -55,8 +56,12 @@ struct PipelineSession::Resources {
     DeviceInts device;
     Stream stream;
     Event start, afterH2D, afterKernel, stop;
-    std::size_t next = 0;              // the host buffer the next run uses; always zeroed
+    // Each host buffer holds one value in every element: zeros at first, then what its last run brought back,
+    // which its next run sends again and expects back incremented. A buffer that comes back wrong is zeroed again.
+    std::vector<int> held;
+    std::size_t next = 0;              // the host buffer the next run uses
     std::optional<RunResult> pending;  // timed, its buffer being checked by `checker`
+    std::size_t pendingBuffer = 0;
     std::unique_ptr<HostChecker> checker;  // destroyed before the buffers its threads may still touch
 
     int* host(std::size_t i) const { return pinned.empty() ? pageable[i].get() : pinned[i].get(); }
@@ -137,6 +142,7 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
             r->pageable.emplace_back(static_cast<int*>(host));
         }
         std::memset(host, 0, bytes);
+        r->held.push_back(0);
     }
     r->checker = std::make_unique<HostChecker>();
 
@@ -166,8 +172,9 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
 
     ASYNCSCOPE_CUDA_TRY(cudaSetDevice(c.device));
 
-    // Outside the timed region: the host buffer is zeroed (by the check of its last run); the device buffer is
-    // poisoned so an untouched element can never pass.
+    // Outside the timed region: the device buffer is poisoned so an element the copies miss can never pass. The host
+    // buffer needs no rewrite: it holds a known value in every element.
+    const int expected = incremented(m->held[buffer], c.value);
     ASYNCSCOPE_CUDA_TRY(cudaMemsetAsync(m->device.get(), 0xFF, bytes, stream));
     ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
     if (c.profilerRange)
@@ -214,7 +221,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
 
     if (cancelled) {
         ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
-        checkAndClear(host, c.elements, c.value);  // zeroed again for a later run; this one is not reported
+        restart(buffer);  // the run finished unchecked: its buffer no longer holds a known value
         if (c.profilerRange)
             ASYNCSCOPE_CUDA_TRY(cudaProfilerStop());
         return makeError(ErrorKind::Cancelled, "cancelled during run " + std::to_string(index));
@@ -239,9 +246,11 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
         result.d2hMs = *d2h;
     }
 
+    result.expectedValue = expected;
     Step done { result, flush() };
-    m->checker->start(host, c.elements, c.value);
+    m->checker->start(host, c.elements, expected);
     m->pending = result;
+    m->pendingBuffer = buffer;
     if (c.checkMode == CheckMode::Serial)
         done.checked = flush();
     else
@@ -259,7 +268,17 @@ std::optional<RunResult> PipelineSession::flush()
     run.firstWrongIndex = found.firstWrongIndex;
     run.firstWrongValue = found.firstWrongValue;
     run.verified = found.firstWrongIndex < 0;
+    if (run.verified)
+        m->held[m->pendingBuffer] = run.expectedValue;
+    else
+        restart(m->pendingBuffer);
     return run;
+}
+
+void PipelineSession::restart(std::size_t buffer)
+{
+    std::fill_n(m->host(buffer), m->config.elements, 0);
+    m->held[buffer] = 0;
 }
 
 Result<RunResult> PipelineSession::run(int index, bool warmup, const std::atomic<bool>* cancel)

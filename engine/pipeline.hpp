@@ -25,8 +25,9 @@ public:
     PipelineSession(const PipelineSession&) = delete;
     PipelineSession& operator=(const PipelineSession&) = delete;
 
-    // One step of a series: re-initialises the device buffer (0xFF bytes), submits a run on a zeroed host buffer, waits
-    // for it and times it. `timed` is that run, its elements not yet checked. With CheckMode::Serial the step then
+    // One step of a series: re-initialises the device buffer (0xFF bytes), submits a run from a host buffer whose
+    // elements all hold one known value (zero at first, then what the buffer's last run brought back), waits for it
+    // and times it. The run expects that value plus the configured value back (RunResult::expectedValue). `timed` is that run, its elements not yet checked. With CheckMode::Serial the step then
     // checks it and returns it in `checked` too. With CheckMode::Overlapped it starts checking it on helper threads,
     // to finish during the next step, and `checked` is the run before it (none on the first step).
     // `cancel`, when set, is checked in the poll loop; a cancelled run returns ErrorKind::Cancelled.
@@ -49,6 +50,7 @@ public:
 private:
     struct Resources;
     explicit PipelineSession(std::unique_ptr<Resources> resources);
+    void restart(std::size_t buffer);  // zeroes a host buffer whose content is no longer known
     std::unique_ptr<Resources> m;
 };
 

@@ -17,7 +17,8 @@ struct RunResult {
     double h2dMs = 0.0;
     double kernelMs = 0.0;
     double d2hMs = 0.0;
-    bool verified = false;        // every element came back equal to the value
+    int expectedValue = 0;        // what every element should come back as: its value before the run + the value
+    bool verified = false;        // every element came back equal to expectedValue
     std::int64_t firstWrongIndex = -1;  // -1 when verified
     int firstWrongValue = 0;
 };

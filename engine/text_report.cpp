@@ -48,7 +48,7 @@ std::string formatConfigText(const PipelineConfig& c)
         toString(c.waitMode), toString(c.checkMode), c.warmupRuns, stop.c_str());
 }
 
-std::string formatRunText(const RunResult& run, int value)
+std::string formatRunText(const RunResult& run)
 {
     std::string text = printf_("run %d%s:\n", run.index, run.warmup ? " (warm-up)" : "");
     text += printf_("time spent executing by the GPU: %.2f\n", run.gpuMs);
@@ -59,7 +59,7 @@ std::string formatRunText(const RunResult& run, int value)
         text += printf_("stages (ms): H2D %.3f, kernel %.3f, D2H %.3f\n", run.h2dMs, run.kernelMs, run.d2hMs);
     if (!run.verified)
         text += printf_("WRONG: element %lld is %d, expected %d\n", static_cast<long long>(run.firstWrongIndex),
-            run.firstWrongValue, value);
+            run.firstWrongValue, run.expectedValue);
     return text;
 }
 

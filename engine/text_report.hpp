@@ -10,7 +10,7 @@ namespace asyncscope {
 
 std::string formatDeviceText(const DeviceInfo& device, int driverVersion, int runtimeVersion);
 std::string formatConfigText(const PipelineConfig& config);
-std::string formatRunText(const RunResult& run, int value);
+std::string formatRunText(const RunResult& run);
 std::string formatSummaryText(const Report& report);
 
 }  // namespace asyncscope

@@ -36,6 +36,7 @@ Report sampleReport()
         run.h2dMs = 1.2;
         run.kernelMs = 0.08;
         run.d2hMs = 1.22 + 0.01 * i;
+        run.expectedValue = 26 * (i + 1);
         run.verified = true;
         r.runs.push_back(run);
     }
@@ -54,7 +55,7 @@ TEST(TextReport, RunHasTheSamplesThreeLines)
     run.cpuSubmitMs = 0.0212;
     run.pollIterations = 41234;
     run.verified = true;
-    const std::string text = formatRunText(run, 26);
+    const std::string text = formatRunText(run);
     EXPECT_NE(text.find("time spent executing by the GPU: 2.51\n"), std::string::npos) << text;
     EXPECT_NE(text.find("time spent by CPU in CUDA calls: 0.02\n"), std::string::npos);
     EXPECT_NE(text.find("CPU executed 41234 iterations while waiting for GPU to finish\n"), std::string::npos);
@@ -66,7 +67,8 @@ TEST(TextReport, WrongElementIsNamed)
     RunResult run;
     run.firstWrongIndex = 513;
     run.firstWrongValue = 25;
-    EXPECT_NE(formatRunText(run, 26).find("WRONG: element 513 is 25, expected 26"), std::string::npos);
+    run.expectedValue = 52;
+    EXPECT_NE(formatRunText(run).find("WRONG: element 513 is 25, expected 52"), std::string::npos);
 }
 
 TEST(TextReport, SummaryHasStatisticsAndBandwidth)
@@ -155,6 +157,7 @@ TEST(CsvReport, RoundTrips)
         EXPECT_EQ(b.verified, a.verified);
         EXPECT_EQ(b.firstWrongIndex, a.firstWrongIndex);
         EXPECT_EQ(b.firstWrongValue, a.firstWrongValue);
+        EXPECT_EQ(b.expectedValue, a.expectedValue);
     }
 }
 
@@ -244,6 +247,7 @@ TEST(JsonReport, RoundTrips)
         EXPECT_DOUBLE_EQ(read->runs[i].gpuMs, original.runs[i].gpuMs);
         EXPECT_DOUBLE_EQ(read->runs[i].d2hMs, original.runs[i].d2hMs);
         EXPECT_EQ(read->runs[i].pollIterations, original.runs[i].pollIterations);
+        EXPECT_EQ(read->runs[i].expectedValue, original.runs[i].expectedValue);
     }
     ASSERT_TRUE(read->peak.has_value());
     EXPECT_DOUBLE_EQ(read->peak->h2dGBps, 54.9);

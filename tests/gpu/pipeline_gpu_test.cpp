@@ -1,11 +1,13 @@
 // The pipeline on a real GPU. Every test skips, printing the engine's reason, when no GPU answers.
 #include "engine/backend.hpp"
+#include "engine/increment_kernel.hpp"
 #include "engine/pipeline.hpp"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <thread>
 #include <vector>
 
@@ -89,8 +91,8 @@ void PrintTo(const Mode& mode, std::ostream* out)
 
 class GpuModes : public Gpu, public ::testing::WithParamInterface<Mode> { };
 
-// A series delivers every run once, checked, in order; five runs per host buffer also prove each buffer is zeroed
-// again before its next run (an input left at the value would come back as twice the value).
+// A series delivers every run once, checked, in order. Each host buffer carries its values forward: its k-th run
+// (from 1) sends (k-1) x value and must bring back k x value.
 TEST_P(GpuModes, DeliversEveryRunCheckedInOrder)
 {
     PipelineConfig config = configFor((std::size_t(4) << 20) + 7);
@@ -111,6 +113,8 @@ TEST_P(GpuModes, DeliversEveryRunCheckedInOrder)
         EXPECT_EQ(r.index, static_cast<int>(i));
         EXPECT_EQ(r.warmup, i < 2);
         EXPECT_TRUE(r.verified) << "run " << i << ": element " << r.firstWrongIndex << " is " << r.firstWrongValue;
+        const int runsOnBuffer = config.checkMode == CheckMode::Overlapped ? int(i) / 2 + 1 : int(i) + 1;
+        EXPECT_EQ(r.expectedValue, runsOnBuffer * config.value) << "run " << i;
         EXPECT_GT(r.gpuMs, 0.0);
         if (config.waitMode == WaitMode::Blocking) {
             EXPECT_EQ(r.pollIterations, 0u);
@@ -126,6 +130,35 @@ INSTANTIATE_TEST_SUITE_P(HostMemoryWaitAndCheck, GpuModes,
         Mode { HostMemory::Pinned, WaitMode::Spin, CheckMode::Serial },
         Mode { HostMemory::Pageable, WaitMode::Blocking, CheckMode::Serial }),
     [](const auto& info) { return nameOf(info.param); });
+
+// Values wrap at 32 bits on the GPU and in the host's expectation alike. With overlapped checking, runs 0, 2, 4 use
+// one host buffer and 1, 3, 5 the other; each step hands back the run before it, checked.
+TEST_F(Gpu, CarriedValuesWrapAround)
+{
+    PipelineConfig config = configFor(1000003);
+    config.value = std::numeric_limits<int>::max();
+    auto session = PipelineSession::open(config);
+    ASSERT_TRUE(session.ok()) << session.error().message();
+    for (int i = 0; i < 6; ++i) {
+        auto r = (*session)->step(i, false);
+        ASSERT_TRUE(r.ok()) << r.error().message();
+        int expected = 0;
+        for (int k = 0; k <= i / 2; ++k)
+            expected = incremented(expected, config.value);
+        EXPECT_EQ(r->timed.expectedValue, expected) << "run " << i;
+        EXPECT_EQ(r->checked.has_value(), i > 0);
+        if (r->checked) {
+            EXPECT_EQ(r->checked->index, i - 1);
+            EXPECT_TRUE(r->checked->verified) << "run " << i - 1 << ": element " << r->checked->firstWrongIndex
+                                              << " is " << r->checked->firstWrongValue;
+        }
+    }
+    const auto last = (*session)->flush();
+    ASSERT_TRUE(last.has_value());
+    EXPECT_EQ(last->index, 5);
+    EXPECT_TRUE(last->verified);
+    EXPECT_FALSE((*session)->flush().has_value());
+}
 
 TEST_F(Gpu, StageTimesSumToTheTotal)
 {
