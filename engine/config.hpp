@@ -12,9 +12,9 @@ namespace asyncscope {
 
 enum class HostMemory { Pinned, Pageable };
 enum class WaitMode { Spin, Blocking };
-// When each run's elements are checked. Overlapped: on helper threads while the GPU runs the next run, with two host
-// buffers taking turns, so a series takes little more wall time than GPU time. Serial: after the run, before the
-// next one is submitted, with one host buffer, as asyncAPI does.
+// When each run's elements are checked, on helper threads; runs take turns between two host buffers either way.
+// Overlapped: while the GPU runs the next run, so a series takes little more wall time than GPU time. Serial: after
+// the run, before the next one is submitted, as asyncAPI does.
 enum class CheckMode { Overlapped, Serial };
 
 // Fixed: exactly `runs` measured runs. Noise: keep running until the GPU time's relative standard deviation

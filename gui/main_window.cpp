@@ -244,10 +244,10 @@ void MainWindow::buildUi()
     m_check = new QComboBox;
     m_check->setObjectName("check");
     m_check->addItem(tr("while the next run executes"), int(CheckMode::Overlapped));
-    m_check->addItem(tr("after each run (as asyncAPI)"), int(CheckMode::Serial));
-    m_check->setToolTip(tr("When every element of a run is checked. While the next run executes, two host buffers "
-                           "take turns and a series takes little more time than the GPU work; after each run, the GPU "
-                           "idles while the CPU checks."));
+    m_check->addItem(tr("after each run, as asyncAPI"), int(CheckMode::Serial));
+    m_check->setToolTip(tr("When every element of a run is checked. While the next run executes, a series takes "
+                           "little more time than the GPU work; after each run, the GPU idles while the CPU checks. "
+                           "Either way runs take turns between two host buffers."));
     form->addRow(tr("Chec&k elements:"), m_check);
 
     m_stages = new QCheckBox(tr("Time each stage (events between them)"));
