@@ -44,6 +44,8 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     app.add_option("--check", check, "When each run's elements are checked: overlapped (while the next run executes) "
                                      "or serial (before the next run is submitted)")
         ->check(CLI::IsMember({ "overlapped", "serial" }));
+    app.add_option("--check-threads", c.checkThreads, "Threads that check a run's elements (0: one per core, up to 8, "
+                                                      "leaving a core to the poll loop)");
     app.add_flag("--no-stages", noStages, "No events between stages (total GPU time only)");
     app.add_flag("--profile-range", c.profilerRange, "Wrap each submit in cudaProfilerStart/Stop for Nsight");
     app.add_option("--stop", stop, "Stop rule: fixed (--runs) or noise (until --noise-target)")

@@ -68,6 +68,10 @@ Status validate(const PipelineConfig& config)
                 std::to_string(config.threadsPerBlock));
     if (config.runs < 1)
         return makeError(ErrorKind::Usage, "runs must be at least 1, not " + std::to_string(config.runs));
+    if (config.checkThreads < 0 || config.checkThreads > kMaxCheckThreads)
+        return makeError(ErrorKind::Usage,
+            "check threads must be between 0 (chosen from the hardware) and " + std::to_string(kMaxCheckThreads) +
+                ", not " + std::to_string(config.checkThreads));
     if (config.warmupRuns < 0)
         return makeError(ErrorKind::Usage, "warm-up runs cannot be negative (" + std::to_string(config.warmupRuns) + ")");
     if (config.stopRule == StopRule::Noise) {

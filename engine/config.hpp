@@ -39,6 +39,7 @@ struct PipelineConfig {
     HostMemory hostMemory = HostMemory::Pinned;
     WaitMode waitMode = WaitMode::Spin;
     CheckMode checkMode = CheckMode::Overlapped;
+    int checkThreads = 0;  // threads that check a run's elements; 0 picks from the hardware
     bool stageEvents = true;     // events between H2D, kernel and D2H give per-stage times
     bool profilerRange = false;  // wrap each submit in cudaProfilerStart/Stop for Nsight
 
@@ -52,6 +53,7 @@ struct PipelineConfig {
 };
 
 constexpr int kMaxThreadsPerBlock = 1024;
+constexpr int kMaxCheckThreads = 64;
 
 // Checks what needs no device: counts, threads per block, overflow of the byte size.
 Status validate(const PipelineConfig& config);

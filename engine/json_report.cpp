@@ -33,7 +33,7 @@ json configJson(const PipelineConfig& c)
 {
     return { { "device", c.device }, { "elements", c.elements }, { "bytes", c.bytes() }, { "value", c.value },
         { "threads_per_block", c.threadsPerBlock }, { "runs", c.runs }, { "warmup_runs", c.warmupRuns },
-        { "host_memory", c.hostMemory }, { "wait", c.waitMode }, { "check", c.checkMode },
+        { "host_memory", c.hostMemory }, { "wait", c.waitMode }, { "check", c.checkMode }, { "check_threads", c.checkThreads },
         { "stage_events", c.stageEvents },
         { "profiler_range", c.profilerRange }, { "stop_rule", c.stopRule },
         { "target_noise_percent", c.targetNoisePercent }, { "min_runs", c.minRuns }, { "min_gpu_ms", c.minGpuMs },
@@ -139,6 +139,7 @@ Result<Report> readJson(std::istream& in)
         r.config.hostMemory = c.at("host_memory");
         r.config.waitMode = c.at("wait");
         r.config.checkMode = c.value("check", CheckMode::Serial);  // reports from before overlapped checking
+        r.config.checkThreads = c.value("check_threads", 0);
         r.config.stageEvents = c.at("stage_events");
         r.config.profilerRange = c.value("profiler_range", false);
         r.config.stopRule = c.value("stop_rule", StopRule::Fixed);

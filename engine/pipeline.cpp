@@ -146,7 +146,7 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
         std::memset(host, 0, bytes);
         r->held.push_back(0);
     }
-    r->checker = std::make_unique<HostChecker>();
+    r->checker = std::make_unique<HostChecker>(static_cast<std::size_t>(config.checkThreads));
 
     cudaStream_t stream = nullptr;
     ASYNCSCOPE_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

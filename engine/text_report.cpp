@@ -43,9 +43,11 @@ std::string formatConfigText(const PipelineConfig& c)
         ? std::to_string(c.runs) + " runs"
         : printf_("until noise <= %.2f %% (at least %d runs, %.0f ms GPU time; timeout %.0f s)", c.targetNoisePercent,
               c.minRuns, c.minGpuMs, c.timeoutS);
-    return printf_("n = %zu ints (%s), value %d, %d threads/block, %s host memory, %s wait, %s check, %d warm-up, %s\n",
+    const std::string check = std::string(toString(c.checkMode)) + " check" +
+        (c.checkThreads > 0 ? " on " + std::to_string(c.checkThreads) + " threads" : std::string());
+    return printf_("n = %zu ints (%s), value %d, %d threads/block, %s host memory, %s wait, %s, %d warm-up, %s\n",
         c.elements, formatBytes(c.bytes()).c_str(), c.value, c.threadsPerBlock, toString(c.hostMemory),
-        toString(c.waitMode), toString(c.checkMode), c.warmupRuns, stop.c_str());
+        toString(c.waitMode), check.c_str(), c.warmupRuns, stop.c_str());
 }
 
 std::string formatRunText(const RunResult& run)

@@ -3,7 +3,9 @@
 //   1. wall time of 1000 default runs / sum of their GPU times, for each check mode: overlapped (the default: run i's
 //      64 MiB are checked while the GPU runs run i+1) and serial (checked after the run, before the next is
 //      submitted), with the wall time split into the measured region (submit + wait) and the rest;
-//   2. median default GPU time / serial PCIe bound (this host's pinned H2D and D2H peaks, measured now).
+//   2. median default GPU time / serial PCIe bound (this host's pinned H2D and D2H peaks, measured now);
+// then the overlapped check on 1, 2, 4 and 8 threads, to show how the CPU's reading of host memory while the GPU
+// copies changes the copies (median and noise of the GPU and H2D times) and how much of the check stays hidden.
 // Usage: asyncscope_bench_overhead [runs]
 #include "engine/copy_calibration.hpp"
 #include "engine/device_discovery.hpp"
@@ -21,7 +23,7 @@ using namespace asyncscope;
 namespace {
 
 struct Measured {
-    std::vector<double> gpu;
+    std::vector<double> gpu, h2d;
     double gpuSum = 0.0, regionSum = 0.0, wallMs = 0.0;
     int checked = 0, wrong = 0;
     double pollSum = 0.0;
@@ -50,6 +52,7 @@ Result<Measured> measure(PipelineConfig config, int runs)
         if (!step)
             return step.error();
         m.gpu.push_back(step->timed.gpuMs);
+        m.h2d.push_back(step->timed.h2dMs);
         m.gpuSum += step->timed.gpuMs;
         m.regionSum += step->timed.cpuSubmitMs + step->timed.waitMs;
         m.pollSum += static_cast<double>(step->timed.pollIterations);
@@ -105,6 +108,24 @@ int main(int argc, char* argv[])
         std::printf("  mean poll iterations per run: %.0f\n", m->pollSum / runs);
         std::printf("  wall / GPU time: %.3f; measured region / GPU time: %.3f\n", ratio, m->regionSum / m->gpuSum);
     }
+
+    config.checkMode = CheckMode::Overlapped;
+    std::printf("\noverlapped check by thread count (%d runs each)\n", runs);
+    std::printf("  threads  wall/GPU  GPU median ms  GPU noise %%  H2D median ms  H2D noise %%\n");
+    for (const int threads : { 1, 2, 4, 8 }) {
+        config.checkThreads = threads;
+        auto m = measure(config, runs);
+        if (!m) {
+            std::fprintf(stderr, "%s\n", m.error().message().c_str());
+            return 1;
+        }
+        allRight = allRight && m->wrong == 0 && m->checked == runs;
+        const Summary gpu = summarize(m->gpu);
+        const Summary h2d = summarize(m->h2d);
+        std::printf("  %7d  %8.3f  %13.4f  %11.2f  %13.4f  %11.2f\n", threads, m->wallMs / m->gpuSum, gpu.median,
+            gpu.noisePercent, h2d.median, h2d.noisePercent);
+    }
+    config.checkThreads = 0;
 
     auto peak = measureCopyPeak(config.device);
     if (!peak) {

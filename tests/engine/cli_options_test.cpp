@@ -39,7 +39,7 @@ TEST(CliOptions, DeviceInBothSpellings)
 TEST(CliOptions, EverythingParses)
 {
     const auto options = parse({ "--size", "64MiB", "--value", "7", "--threads", "256", "--runs", "20", "--warmup",
-        "3", "--host-memory", "pageable", "--wait", "blocking", "--check", "serial", "--no-stages", "--format", "json", "--output",
+        "3", "--host-memory", "pageable", "--wait", "blocking", "--check", "serial", "--check-threads", "4", "--no-stages", "--format", "json", "--output",
         "out.json", "--stop", "noise", "--noise-target", "1.5" });
     ASSERT_TRUE(options.ok()) << options.error().message();
     const PipelineConfig& c = options->config;
@@ -51,6 +51,7 @@ TEST(CliOptions, EverythingParses)
     EXPECT_EQ(c.hostMemory, HostMemory::Pageable);
     EXPECT_EQ(c.waitMode, WaitMode::Blocking);
     EXPECT_EQ(c.checkMode, CheckMode::Serial);
+    EXPECT_EQ(c.checkThreads, 4);
     EXPECT_FALSE(c.stageEvents);
     EXPECT_EQ(c.stopRule, StopRule::Noise);
     EXPECT_DOUBLE_EQ(c.targetNoisePercent, 1.5);
@@ -73,7 +74,8 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliUsageError,
     ::testing::Values(std::vector<const char*> { "--size", "0" }, std::vector<const char*> { "--size", "-5" },
         std::vector<const char*> { "--size", "abc" }, std::vector<const char*> { "--runs", "0" },
         std::vector<const char*> { "--runs", "abc" }, std::vector<const char*> { "--host-memory", "mapped" },
-        std::vector<const char*> { "--wait", "sleep" }, std::vector<const char*> { "--check", "never" }, std::vector<const char*> { "--format", "xml" },
+        std::vector<const char*> { "--wait", "sleep" }, std::vector<const char*> { "--check", "never" }, std::vector<const char*> { "--check-threads", "-1" },
+        std::vector<const char*> { "--check-threads", "65" }, std::vector<const char*> { "--format", "xml" },
         std::vector<const char*> { "--threads", "4096" }, std::vector<const char*> { "--bogus" },
         std::vector<const char*> { "--device", "-1" }));
 
