@@ -69,6 +69,7 @@ QChart* RunCharts::makeChart(Kind kind, const QString& yTitle)
     chart->setTitle(title(kind));
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setShowToolTips(true);  // a name cut short in a narrow window shows whole on hover
     m_x[kind] = new QValueAxis;
     m_x[kind]->setTitleText(QStringLiteral("run"));
     m_x[kind]->setLabelFormat(QStringLiteral("%d"));
