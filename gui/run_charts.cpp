@@ -24,7 +24,7 @@ const QColor kWarmupColor(120, 120, 120);
 QString RunCharts::title(Kind kind)
 {
     switch (kind) {
-    case Time: return QStringLiteral("GPU time vs CPU submit time");
+    case Time: return QStringLiteral("GPU time (CUDA events) vs CPU submit time (host clock)");
     case Polls: return QStringLiteral("CPU poll iterations while waiting");
     case Stages: return QStringLiteral("Stage times");
     }
@@ -34,8 +34,8 @@ QString RunCharts::title(Kind kind)
 RunCharts::RunCharts()
 {
     makeChart(Time, QStringLiteral("ms"));
-    m_gpu = addLine(Time, QStringLiteral("GPU time (events)"), kGpuColor);
-    m_cpu = addLine(Time, QStringLiteral("CPU submit time (host clock)"), kCpuColor);
+    m_gpu = addLine(Time, QStringLiteral("GPU time"), kGpuColor);
+    m_cpu = addLine(Time, QStringLiteral("CPU submit time"), kCpuColor);
     m_warmup = new QScatterSeries;
     m_warmup->setName(QStringLiteral("warm-up run"));
     m_warmup->setColor(kWarmupColor);

@@ -226,7 +226,7 @@ private slots:
         const QString svgText = readAll(svg);
         QVERIFY(svgText.contains("<svg"));
         QVERIFY(svgText.contains("viewBox=\"0 0 1200 600\""));
-        QVERIFY(svgText.contains("GPU time vs CPU submit time"));
+        QVERIFY(svgText.contains("GPU time (CUDA events) vs CPU submit time (host clock)"));
 
         const QString csv = m_dir.filePath("runs.csv");
         QVERIFY(window->exportDataTo(csv));
