@@ -63,8 +63,7 @@ struct PipelineSession::Resources {
     // which its next run sends again and expects back incremented. A buffer that comes back wrong is zeroed again.
     std::vector<int> held;
     std::size_t next = 0;              // the host buffer the next run uses
-    std::optional<RunResult> pending;  // timed, its buffer being checked by `checker`
-    std::size_t pendingBuffer = 0;
+    std::optional<RunResult> pending;  // timed, its buffer (the one `next` is not) being checked by `checker`
     std::unique_ptr<HostChecker> checker;  // destroyed before the buffers its threads may still touch
 
     int* host(std::size_t i) const { return pinned.empty() ? pageable[i].get() : pinned[i].get(); }
@@ -252,7 +251,6 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     Step done { result, flush() };
     m->checker->start(host, c.elements, expected);
     m->pending = result;
-    m->pendingBuffer = buffer;
     m->next = 1 - buffer;
     if (c.checkMode == CheckMode::Serial)
         done.checked = flush();
@@ -265,14 +263,15 @@ std::optional<RunResult> PipelineSession::flush()
         return std::nullopt;
     RunResult run = *m->pending;
     m->pending.reset();
+    const std::size_t buffer = 1 - m->next;
     const CheckResult found = m->checker->finish();
     run.firstWrongIndex = found.firstWrongIndex;
     run.firstWrongValue = found.firstWrongValue;
     run.verified = found.firstWrongIndex < 0;
     if (run.verified)
-        m->held[m->pendingBuffer] = run.expectedValue;
+        m->held[buffer] = run.expectedValue;
     else
-        restart(m->pendingBuffer);
+        restart(buffer);
     return run;
 }
 
