@@ -1,6 +1,6 @@
 #include "cli/cli_options.hpp"
 
-#include "engine/size_parse.hpp"
+#include "engine/model/size_parse.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -22,11 +22,11 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     app.option_defaults()->always_capture_default();
 
     std::string size = std::to_string(c.elements);
-    std::string hostMemory = toString(c.hostMemory);
-    std::string wait = toString(c.waitMode);
-    std::string check = toString(c.checkMode);
-    std::string stop = toString(c.stopRule);
-    std::string format = "text";
+    std::string hostMemory = nameOf(c.hostMemory);
+    std::string wait = nameOf(c.waitMode);
+    std::string check = nameOf(c.checkMode);
+    std::string stop = nameOf(c.stopRule);
+    std::string format = nameOf(options.format);
     bool noStages = false;
 
     app.add_flag("--list-devices", options.listDevices, "List CUDA devices and exit");
@@ -38,30 +38,30 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     app.add_option("--runs", c.runs, "Measured runs (with --stop fixed)");
     app.add_option("--warmup", c.warmupRuns, "Warm-up runs, shown but left out of statistics");
     app.add_option("--host-memory", hostMemory, "Host buffer: pinned or pageable")
-        ->check(CLI::IsMember({ "pinned", "pageable" }));
+        ->check(CLI::IsMember(allNames<HostMemory>()));
     app.add_option("--wait", wait, "Wait: spin (poll cudaEventQuery, counting) or blocking (blocking-sync event)")
-        ->check(CLI::IsMember({ "spin", "blocking" }));
+        ->check(CLI::IsMember(allNames<WaitMode>()));
     app.add_option("--check", check, "When each run's elements are checked: overlapped (while the next run executes) "
                                      "or serial (before the next run is submitted)")
-        ->check(CLI::IsMember({ "overlapped", "serial" }));
+        ->check(CLI::IsMember(allNames<CheckMode>()));
     app.add_option("--check-threads", c.checkThreads, "Threads that check a run's elements (0: one per core, up to 8, "
                                                       "leaving a core to the poll loop)");
     app.add_flag("--no-stages", noStages, "No events between stages (total GPU time only)");
     app.add_flag("--profile-range", c.profilerRange, "Wrap each submit in cudaProfilerStart/Stop for Nsight");
     app.add_option("--stop", stop, "Stop rule: fixed (--runs) or noise (until --noise-target)")
-        ->check(CLI::IsMember({ "fixed", "noise" }));
+        ->check(CLI::IsMember(allNames<StopRule>()));
     app.add_option("--noise-target", c.targetNoisePercent, "Relative stddev of GPU time to stop at, in %");
     app.add_option("--min-runs", c.minRuns, "Fewest measured runs with --stop noise");
     app.add_option("--min-time", c.minGpuMs, "Least accumulated GPU time with --stop noise, in ms");
     app.add_option("--timeout", c.timeoutS, "Longest a --stop noise series runs, in s");
-    app.add_option("--format", format, "Output: text, csv or json")->check(CLI::IsMember({ "text", "csv", "json" }));
+    app.add_option("--format", format, "Output: text, csv or json")->check(CLI::IsMember(allNames<ReportFormat>()));
     app.add_option("--output", options.outputPath, "Write the report to this file instead of standard output");
     std::string compare;
     std::string sweepMin = "4KiB";
     std::string sweepMax = "1GiB";
     app.add_option("--compare", compare, "Run a comparison: host-memory (pinned vs pageable), wait (spin vs "
                                          "blocking) or size (a sweep of powers of two)")
-        ->check(CLI::IsMember({ "host-memory", "wait", "size" }));
+        ->check(CLI::IsMember(allNames<Comparison>()));
     app.add_option("--sweep-min", sweepMin, "Smallest size of --compare size");
     app.add_option("--sweep-max", sweepMax, "Largest size of --compare size");
 
@@ -82,14 +82,14 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     if (!elements)
         return elements.error();
     c.elements = *elements;
-    c.hostMemory = *parseHostMemory(hostMemory);
-    c.waitMode = *parseWaitMode(wait);
-    c.checkMode = *parseCheckMode(check);
-    c.stopRule = stop == "noise" ? StopRule::Noise : StopRule::Fixed;
+    c.hostMemory = *parseName<HostMemory>(hostMemory);
+    c.waitMode = *parseName<WaitMode>(wait);
+    c.checkMode = *parseName<CheckMode>(check);
+    c.stopRule = *parseName<StopRule>(stop);
     c.stageEvents = !noStages;
-    options.format = *parseReportFormat(format);
+    options.format = *parseName<ReportFormat>(format);
     if (!compare.empty())
-        options.comparison = parseComparison(compare);
+        options.comparison = parseName<Comparison>(compare);
     for (auto [text, bytes] : { std::pair { &sweepMin, &options.sweepMinBytes }, std::pair { &sweepMax, &options.sweepMaxBytes } }) {
         auto elements = parseElementCount(*text);
         if (!elements)

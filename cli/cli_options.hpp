@@ -1,10 +1,10 @@
 // asyncscope-cli's command line: parsed with CLI11 into a pipeline configuration and output choices.
 #pragma once
 
-#include "engine/comparison.hpp"
-#include "engine/config.hpp"
-#include "engine/error.hpp"
-#include "engine/report.hpp"
+#include "engine/run/plan.hpp"
+#include "engine/model/config.hpp"
+#include "engine/model/error.hpp"
+#include "engine/model/report.hpp"
 
 #include <optional>
 #include <string>

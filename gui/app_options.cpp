@@ -1,6 +1,6 @@
 #include "gui/app_options.hpp"
 
-#include "engine/size_parse.hpp"
+#include "engine/model/size_parse.hpp"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -27,12 +27,15 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption size({ "s", "size" }, "Elements (16777216) or bytes with a unit (64MiB).", "SIZE");
     const QCommandLineOption runs({ "r", "runs" }, "Measured runs.", "N");
     const QCommandLineOption run("run", "Start a run at once.");
-    const QCommandLineOption compare("compare", "Run a comparison: host-memory, wait or size.", "KIND");
+    const QCommandLineOption compare("compare",
+        QString::fromStdString("Run a comparison: " + acceptedNames<Comparison>() + "."), "KIND");
+    const QCommandLineOption sweepMin("sweep-min", "Smallest size of --compare size.", "SIZE", "4KiB");
+    const QCommandLineOption sweepMax("sweep-max", "Largest size of --compare size.", "SIZE", "1GiB");
     const QCommandLineOption overlay("overlay", "Overlay a saved run (JSON or CSV export) on the time chart.", "FILE");
     const QCommandLineOption exportPng("export-png", "Run, export the time chart as PNG to FILE, quit.", "FILE");
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
-    parser.addOptions({ device, size, runs, run, compare, overlay, exportPng, screenshot, exportSize });
+    parser.addOptions({ device, size, runs, run, compare, sweepMin, sweepMax, overlay, exportPng, screenshot, exportSize });
 
     if (!parser.parse(arguments))
         return usage(parser.errorText());
@@ -76,9 +79,16 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.exportSize = QSize(w, h);
     options.overlay = parser.value(overlay);
     if (parser.isSet(compare)) {
-        options.comparison = parseComparison(parser.value(compare).toStdString());
+        options.comparison = parseName<Comparison>(parser.value(compare).toStdString());
         if (!options.comparison)
-            return usage("--compare takes host-memory, wait or size, not '" + parser.value(compare) + "'");
+            return usage(QString::fromStdString("--compare takes " + acceptedNames<Comparison>() + ", not '") +
+                parser.value(compare) + "'");
+    }
+    for (auto [option, bytes] : { std::pair { &sweepMin, &options.sweepMinBytes }, std::pair { &sweepMax, &options.sweepMaxBytes } }) {
+        auto elements = parseElementCount(parser.value(*option).toStdString());
+        if (!elements)
+            return elements.error();
+        *bytes = *elements * sizeof(int);
     }
     options.runNow = parser.isSet(run);
     options.exportPng = parser.value(exportPng);

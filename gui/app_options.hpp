@@ -1,8 +1,8 @@
 // The app's own command line, so it can be driven headless (tests, GPU servers).
 #pragma once
 
-#include "engine/comparison.hpp"
-#include "engine/error.hpp"
+#include "engine/run/plan.hpp"
+#include "engine/model/error.hpp"
 
 #include <QSize>
 #include <QString>
@@ -19,6 +19,8 @@ struct AppOptions {
     std::optional<int> runs;
     bool runNow = false;
     std::optional<Comparison> comparison;  // run this comparison instead of one series
+    std::size_t sweepMinBytes = kSweepMinBytes;  // the range of --compare size, as the CLI takes it
+    std::size_t sweepMaxBytes = kSweepMaxBytes;
     QString overlay;     // a saved run (JSON or CSV) to overlay on the time chart from the start
     QString exportPng;   // run, export the time chart here, quit
     QString screenshot;  // with --export-png: also save a picture of the whole window

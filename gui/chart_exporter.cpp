@@ -2,8 +2,8 @@
 
 #include "gui/comparison_view.hpp"
 
-#include "engine/csv_report.hpp"
-#include "engine/json_report.hpp"
+#include "engine/io/csv_report.hpp"
+#include "engine/io/json_report.hpp"
 
 #include <QDir>
 #include <QFileInfo>
@@ -109,7 +109,7 @@ QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kin
     return saveChartsPicture({ charts.chart(kind) }, RunCharts::title(kind), path, pixels);
 }
 
-QString exportComparisonChart(const ComparisonReport& comparison, const QString& path, QSize pixels)
+QString exportComparisonChart(const PlanReport& comparison, const QString& path, QSize pixels)
 {
     std::vector<std::unique_ptr<QChart>> owned;
     QList<QChart*> charts;
@@ -145,7 +145,7 @@ QString exportData(const Report& report, const QString& path)
     return exportBySuffix(path, report, &writeCsv, &writeJson);
 }
 
-QString exportComparisonData(const ComparisonReport& comparison, const QString& path)
+QString exportComparisonData(const PlanReport& comparison, const QString& path)
 {
     return exportBySuffix(path, comparison, &writeComparisonCsv, &writeComparisonJson);
 }

@@ -5,8 +5,8 @@
 
 #include "gui/run_charts.hpp"
 
-#include "engine/comparison.hpp"
-#include "engine/report.hpp"
+#include "engine/model/report.hpp"
+#include "engine/run/plan.hpp"
 
 #include <QSize>
 #include <QString>
@@ -26,7 +26,7 @@ QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, co
 QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kind kind, const QString& path,
     QSize pixels);
 QString exportData(const Report& report, const QString& path);
-QString exportComparisonChart(const ComparisonReport& comparison, const QString& path, QSize pixels);
-QString exportComparisonData(const ComparisonReport& comparison, const QString& path);
+QString exportComparisonChart(const PlanReport& comparison, const QString& path, QSize pixels);
+QString exportComparisonData(const PlanReport& comparison, const QString& path);
 
 }  // namespace asyncscope

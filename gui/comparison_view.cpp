@@ -1,7 +1,7 @@
 #include "gui/comparison_view.hpp"
 
-#include "engine/size_parse.hpp"
-#include "engine/statistics.hpp"
+#include "engine/model/size_parse.hpp"
+#include "engine/model/series_summary.hpp"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -49,10 +49,10 @@ QString title(Comparison c)
     return {};
 }
 
-std::unique_ptr<QChart> barChart(const ComparisonReport& c)
+std::unique_ptr<QChart> barChart(const PlanReport& c)
 {
     auto chart = std::make_unique<QChart>();
-    chart->setTitle(title(c.comparison));
+    chart->setTitle(title(c.comparison.value_or(Comparison::HostMemory)));
     chart->setAnimationOptions(QChart::NoAnimation);
     auto* series = new QBarSeries;
     auto* gpu = new QBarSet(QObject::tr("GPU time"));
@@ -62,12 +62,15 @@ std::unique_ptr<QChart> barChart(const ComparisonReport& c)
     cpu->setColor(kCpu);
     wait->setColor(kWait);
     double top = 0.0;
-    for (const Report& r : c.reports) {
-        const SeriesSummary s = summarizeRuns(r.runs, r.config.bytes());
-        *gpu << s.gpuMs.median;
-        *cpu << s.cpuSubmitMs.median;
-        *wait << s.waitCpuMs.median;
-        top = std::max({ top, s.gpuMs.median, s.cpuSubmitMs.median, s.waitCpuMs.median });
+    for (const VariantResult& v : c.variants) {
+        if (!v.ran())
+            continue;
+        const SeriesSummary s = summarizeSeries(v.report);
+        const double values[] = { s.median(keys::kGpuTime), s.median(keys::kCpuSubmit), s.median(keys::kWaitCpu) };
+        *gpu << values[0];
+        *cpu << values[1];
+        *wait << values[2];
+        top = std::max({ top, values[0], values[1], values[2] });
     }
     series->append({ gpu, cpu, wait });
     for (QBarSet* set : { gpu, cpu, wait })
@@ -79,8 +82,10 @@ std::unique_ptr<QChart> barChart(const ComparisonReport& c)
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     QStringList labels;
-    for (const std::string& label : c.labels)
-        labels << QString::fromStdString(label);
+    for (const VariantResult& v : c.variants) {
+        if (v.ran())
+            labels << QString::fromStdString(v.label);
+    }
     x->append(labels);
     auto* y = new QValueAxis;
     y->setTitleText(QStringLiteral("ms"));
@@ -94,7 +99,7 @@ std::unique_ptr<QChart> barChart(const ComparisonReport& c)
     return chart;
 }
 
-std::unique_ptr<QChart> sweepChart(const ComparisonReport& c, bool bandwidth)
+std::unique_ptr<QChart> sweepChart(const PlanReport& c, bool bandwidth)
 {
     auto chart = std::make_unique<QChart>();
     chart->setTitle(bandwidth ? QObject::tr("Bandwidth over size (decimal GB/s)")
@@ -115,13 +120,18 @@ std::unique_ptr<QChart> sweepChart(const ComparisonReport& c, bool bandwidth)
     else
         series = { line(QObject::tr("GPU time"), kGpu), line(QObject::tr("CPU submit time"), kCpu) };
     double low = 0.0, high = 0.0;
-    for (const Report& r : c.reports) {
-        const SeriesSummary s = summarizeRuns(r.runs, r.config.bytes());
-        const double bytes = static_cast<double>(r.config.bytes());
+    std::vector<std::size_t> sizes;
+    for (const VariantResult& v : c.variants) {
+        if (!v.ran())
+            continue;
+        const SeriesSummary s = summarizeSeries(v.report);
+        const double bytes = static_cast<double>(v.report.config.bytes());
+        sizes.push_back(v.report.config.bytes());
         const double position = std::log2(bytes);  // sizes are powers of two: evenly spaced
         const QList<double> values = bandwidth
-            ? QList<double> { s.h2dGBps, s.d2hGBps, gigabytesPerSecond(2.0 * bytes, s.gpuMs.median) }
-            : QList<double> { s.gpuMs.median, s.cpuSubmitMs.median };
+            ? QList<double> { s.value(keys::kH2dRate), s.value(keys::kD2hRate),
+                  gigabytesPerSecond(2.0 * bytes, s.median(keys::kGpuTime)) }
+            : QList<double> { s.median(keys::kGpuTime), s.median(keys::kCpuSubmit) };
         for (int i = 0; i < values.size(); ++i) {
             if (values[i] <= 0.0)
                 continue;  // a log axis cannot show zero (stage times off)
@@ -133,13 +143,12 @@ std::unique_ptr<QChart> sweepChart(const ComparisonReport& c, bool bandwidth)
     auto* x = new QCategoryAxis;
     x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     x->setTitleText(QObject::tr("size (bytes, log scale)"));
-    for (std::size_t i = 0; i < c.reports.size(); ++i) {
-        if (i % 4 == 0 || i + 1 == c.reports.size())  // every 16x: room for each label in a narrow chart
-            x->append(shortSize(c.reports[i].config.bytes()), std::log2(double(c.reports[i].config.bytes())));
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        if (i % 4 == 0 || i + 1 == sizes.size())  // every 16x: room for each label in a narrow chart
+            x->append(shortSize(sizes[i]), std::log2(double(sizes[i])));
     }
-    if (!c.reports.empty())
-        x->setRange(std::log2(double(c.reports.front().config.bytes())),
-            std::log2(double(c.reports.back().config.bytes())));
+    if (!sizes.empty())
+        x->setRange(std::log2(double(sizes.front())), std::log2(double(sizes.back())));
     chart->addAxis(x, Qt::AlignBottom);
     QAbstractAxis* y = nullptr;
     if (bandwidth) {
@@ -168,12 +177,12 @@ std::unique_ptr<QChart> sweepChart(const ComparisonReport& c, bool bandwidth)
 
 }  // namespace
 
-int comparisonChartCount(const ComparisonReport& comparison)
+int comparisonChartCount(const PlanReport& comparison)
 {
     return comparison.comparison == Comparison::Size ? 2 : 1;
 }
 
-std::unique_ptr<QChart> buildComparisonChart(const ComparisonReport& comparison, int index)
+std::unique_ptr<QChart> buildComparisonChart(const PlanReport& comparison, int index)
 {
     if (comparison.comparison == Comparison::Size)
         return sweepChart(comparison, index == 1);
@@ -186,13 +195,10 @@ ComparisonView::ComparisonView(QWidget* parent)
     auto* charts = new QWidget;
     m_charts = new QHBoxLayout(charts);
     m_charts->setContentsMargins(0, 0, 0, 0);
-    const QStringList columns { tr("size"), tr("samples"), tr("GPU ms"), tr("CPU submit ms"), tr("noise %"),
-        tr("poll iterations"), tr("wait CPU ms"), tr("H2D GB/s"), tr("D2H GB/s") };
-    m_table = new QTableWidget(0, static_cast<int>(columns.size()));
+    m_table = new QTableWidget;
     m_table->setObjectName("comparisonTable");
-    m_table->setHorizontalHeaderLabels(columns);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(charts);
     splitter->addWidget(m_table);
@@ -210,7 +216,7 @@ int ComparisonView::chartCount() const
     return static_cast<int>(m_views.size());
 }
 
-void ComparisonView::setComparison(const ComparisonReport& comparison)
+void ComparisonView::setComparison(const PlanReport& comparison)
 {
     while (QLayoutItem* item = m_charts->takeAt(0)) {
         delete item->widget();
@@ -223,20 +229,34 @@ void ComparisonView::setComparison(const ComparisonReport& comparison)
         m_charts->addWidget(view);
         m_views.append(view);
     }
-    m_table->setRowCount(static_cast<int>(comparison.reports.size()));
+    // Size, samples, then the median of every distribution and every figure: whatever the summaries hold.
+    std::vector<SeriesSummary> summaries;
+    for (const VariantResult& v : comparison.variants)
+        summaries.push_back(summarizeSeries(v.report));
+    const std::vector<Column> values = comparisonColumns(summaries);
+    QStringList headers { tr("size"), tr("samples") };
+    for (const Column& c : values)
+        headers << QString::fromStdString(headerOf(c.name, c.kind));
+    m_table->clear();
+    m_table->setColumnCount(static_cast<int>(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setRowCount(static_cast<int>(comparison.variants.size()));
     QStringList rowLabels;
-    for (std::size_t i = 0; i < comparison.reports.size(); ++i) {
-        const Report& r = comparison.reports[i];
-        const SeriesSummary s = summarizeRuns(r.runs, r.config.bytes());
-        rowLabels << QString::fromStdString(comparison.labels[i]);
-        const QStringList cells { QString::fromStdString(formatBytes(r.config.bytes())),
-            QString::number(s.measuredRuns), QString::number(s.gpuMs.median, 'f', 4),
-            QString::number(s.cpuSubmitMs.median, 'f', 4), QString::number(s.gpuMs.noisePercent, 'f', 2),
-            QString::number(s.pollIterations.median, 'f', 0), QString::number(s.waitCpuMs.median, 'f', 4),
-            QString::number(s.h2dGBps, 'f', 1), QString::number(s.d2hGBps, 'f', 1) };
+    for (std::size_t i = 0; i < comparison.variants.size(); ++i) {
+        const VariantResult& v = comparison.variants[i];
+        rowLabels << QString::fromStdString(v.label);
+        QStringList cells { QString::fromStdString(formatBytes(v.report.config.bytes())),
+            QString::number(summaries[i].measuredRuns) };
+        for (const Column& c : values) {
+            const auto value = headlineValue(summaries[i], c.key);
+            cells << (value ? QString::number(*value, 'f', decimalsOf(c.kind)) : QString());
+        }
+        if (v.notRun)
+            cells[1] = tr("not run: %1").arg(QString::fromStdString(v.notRun->message()));
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(cells[c]);
             m_table->setItem(static_cast<int>(i), c, item);
         }
     }

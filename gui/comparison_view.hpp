@@ -1,8 +1,8 @@
 // A comparison's variants side by side: grouped bars (host memory, wait) or curves over size on log axes (sweep),
-// with a table of the figures below.
+// with a table of every summary value below (variants that could not run say why).
 #pragma once
 
-#include "engine/comparison.hpp"
+#include "engine/run/plan.hpp"
 
 #include <QChart>
 #include <QWidget>
@@ -17,14 +17,14 @@ namespace asyncscope {
 
 // How many charts a comparison has (a sweep has two: time and bandwidth over size), and each one built afresh, so
 // the window and the exporter draw the same thing.
-int comparisonChartCount(const ComparisonReport& comparison);
-std::unique_ptr<QChart> buildComparisonChart(const ComparisonReport& comparison, int index);
+int comparisonChartCount(const PlanReport& comparison);
+std::unique_ptr<QChart> buildComparisonChart(const PlanReport& comparison, int index);
 
 class ComparisonView : public QWidget {
     Q_OBJECT
 public:
     explicit ComparisonView(QWidget* parent = nullptr);
-    void setComparison(const ComparisonReport& comparison);
+    void setComparison(const PlanReport& comparison);
     int chartCount() const;
 
 private:

@@ -2,7 +2,7 @@
 #include "gui/app_options.hpp"
 #include "gui/main_window.hpp"
 
-#include "engine/backend.hpp"
+#include "engine/cuda/cuda_backend.hpp"
 
 #include <QApplication>
 

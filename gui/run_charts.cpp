@@ -119,19 +119,21 @@ void RunCharts::setRuns(const std::vector<RunResult>& runs)
     for (const RunResult& r : runs) {
         const double x = r.index;
         gpu.append({ x, r.gpuMs });
-        cpu.append({ x, r.cpuSubmitMs });
+        const double submit = r.cpuSubmitMs();
+        cpu.append({ x, submit });
         if (r.warmup) {
             warmup.append({ x, r.gpuMs });
-            warmup.append({ x, r.cpuSubmitMs });
+            warmup.append({ x, submit });
         }
         polls.append({ x, static_cast<double>(r.pollIterations) });
-        maxTime = std::max({ maxTime, r.gpuMs, r.cpuSubmitMs });
+        maxTime = std::max({ maxTime, r.gpuMs, submit });
         maxPolls = std::max(maxPolls, static_cast<double>(r.pollIterations));
-        if (r.stagesTimed) {
-            h2d.append({ x, r.h2dMs });
-            kernel.append({ x, r.kernelMs });
-            d2h.append({ x, r.d2hMs });
-            maxStage = std::max({ maxStage, r.h2dMs, r.kernelMs, r.d2hMs });
+        if (r.stagesTimed()) {
+            const double stages[] = { r.totalMs(SpanKind::H2D), r.totalMs(SpanKind::Kernel), r.totalMs(SpanKind::D2H) };
+            h2d.append({ x, stages[0] });
+            kernel.append({ x, stages[1] });
+            d2h.append({ x, stages[2] });
+            maxStage = std::max({ maxStage, stages[0], stages[1], stages[2] });
         }
     }
     m_gpu->replace(gpu);
@@ -172,8 +174,8 @@ void RunCharts::setOverlay(const std::vector<RunResult>& runs, const QString& la
     QList<QPointF> gpu, cpu;
     for (const RunResult& r : runs) {
         gpu.append({ double(r.index), r.gpuMs });
-        cpu.append({ double(r.index), r.cpuSubmitMs });
-        m_overlayMaxY = std::max({ m_overlayMaxY, r.gpuMs, r.cpuSubmitMs });
+        cpu.append({ double(r.index), r.cpuSubmitMs() });
+        m_overlayMaxY = std::max({ m_overlayMaxY, r.gpuMs, r.cpuSubmitMs() });
     }
     m_overlayMaxX = runs.back().index + 1.0;
     m_overlayGpu->replace(gpu);

@@ -2,7 +2,7 @@
 // Used by the window (inside chart views) and by the exporter (rendered off-screen at a fixed size).
 #pragma once
 
-#include "engine/run_result.hpp"
+#include "engine/model/run_result.hpp"
 
 #include <QChart>
 #include <QLineSeries>

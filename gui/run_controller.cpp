@@ -19,16 +19,13 @@ RunController::RunController(std::shared_ptr<Backend> backend, QObject* parent)
 
     connect(m_worker, &RunWorker::devicesAvailable, this, &RunController::devicesAvailable);
     connect(m_worker, &RunWorker::discoveryFailed, this, &RunController::discoveryFailed);
+    connect(m_worker, &RunWorker::variantStarting, this, &RunController::variantStarting);
     connect(m_worker, &RunWorker::runAvailable, this, &RunController::runAvailable);
-    connect(m_worker, &RunWorker::copyPeakAvailable, this, &RunController::copyPeakAvailable);
+    connect(m_worker, &RunWorker::variantEnded, this, &RunController::variantEnded);
     connect(m_worker, &RunWorker::calibrationFailed, this, &RunController::calibrationFailed);
-    connect(m_worker, &RunWorker::seriesFinished, this, [this](const SeriesOutcome& outcome) {
+    connect(m_worker, &RunWorker::planFinished, this, [this](const PlanReport& report) {
         m_running = false;
-        emit seriesFinished(outcome);
-    });
-    connect(m_worker, &RunWorker::seriesFailed, this, [this](const Error& error) {
-        m_running = false;
-        emit seriesFailed(error);
+        emit planFinished(report);
     });
     m_thread->start();
 }
@@ -50,20 +47,14 @@ void RunController::discover()
         QMetaObject::invokeMethod(m_worker, &RunWorker::discover, Qt::QueuedConnection);
 }
 
-void RunController::calibrate(const DeviceInfo& device)
-{
-    if (m_worker && m_thread->isRunning())
-        QMetaObject::invokeMethod(m_worker, [worker = m_worker.data(), device] { worker->calibrate(device); },
-            Qt::QueuedConnection);
-}
-
-bool RunController::start(const PipelineConfig& config)
+bool RunController::start(const Plan& plan, const Platform& platform)
 {
     if (m_running || !m_worker || !m_thread->isRunning())
         return false;
     m_running = true;
     m_cancel->store(false);
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker.data(), config] { worker->run(config); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker.data(), plan, platform] { worker->run(plan, platform); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -3,7 +3,7 @@
 
 #include "gui/metatypes.hpp"
 
-#include "engine/backend.hpp"
+#include "engine/run/backend.hpp"
 
 #include <QObject>
 #include <QPointer>
@@ -23,11 +23,9 @@ public:
     ~RunController() override;  // cancels and waits (bounded) for the run thread
 
     void discover();
-    // Measures (or reads from the cache) the device's pinned copy peak, on the run thread, before what comes next.
-    void calibrate(const DeviceInfo& device);
-    // Starts a series; refused (false) while one is running.
-    bool start(const PipelineConfig& config);
-    // Asks the running series to stop: within one poll of the current run.
+    // Starts a plan on the run thread; refused (false) while one is running.
+    bool start(const Plan& plan, const Platform& platform);
+    // Asks the running plan to stop: within one poll of the current run.
     void cancel();
     bool isRunning() const { return m_running; }
 
@@ -37,11 +35,11 @@ public:
 signals:
     void devicesAvailable(const asyncscope::Platform& platform);
     void discoveryFailed(const asyncscope::Error& error);
-    void runAvailable(const asyncscope::RunResult& result);
-    void seriesFinished(const asyncscope::SeriesOutcome& outcome);
-    void seriesFailed(const asyncscope::Error& error);  // ErrorKind::Cancelled when the user stopped it
-    void copyPeakAvailable(const asyncscope::DeviceInfo& device, const asyncscope::CopyPeak& peak);
+    void variantStarting(int index, const asyncscope::VariantResult& variant);
+    void runAvailable(int index, const asyncscope::RunResult& result);
+    void variantEnded(int index, const asyncscope::VariantResult& variant);
     void calibrationFailed(const asyncscope::Error& error);
+    void planFinished(const asyncscope::PlanReport& report);  // however it ended: done, failed or cancelled
 
 private:
     QThread* m_thread;              // on the heap: a thread that will not stop is left running, never destroyed

@@ -1,17 +1,41 @@
 #include "gui/run_worker.hpp"
 
+#include "engine/run/plan_runner.hpp"
+
 namespace asyncscope {
 
 void registerMetaTypes()
 {
-    qRegisterMetaType<PipelineConfig>();
     qRegisterMetaType<RunResult>();
     qRegisterMetaType<Platform>();
     qRegisterMetaType<Error>();
-    qRegisterMetaType<SeriesOutcome>();
-    qRegisterMetaType<DeviceInfo>();
-    qRegisterMetaType<CopyPeak>();
+    qRegisterMetaType<Plan>();
+    qRegisterMetaType<VariantResult>();
+    qRegisterMetaType<PlanReport>();
 }
+
+namespace {
+
+// Turns the plan runner's calls into the worker's signals, queued to the GUI thread.
+class SignalSink final : public PlanSink {
+public:
+    explicit SignalSink(RunWorker& worker)
+        : m_worker(worker)
+    {
+    }
+    void variantStarting(std::size_t index, const VariantResult& v) override
+    {
+        emit m_worker.variantStarting(int(index), v);
+    }
+    void runAvailable(std::size_t index, const RunResult& run) override { emit m_worker.runAvailable(int(index), run); }
+    void variantEnded(std::size_t index, const VariantResult& v) override { emit m_worker.variantEnded(int(index), v); }
+    void calibrationFailed(const Error& error) override { emit m_worker.calibrationFailed(error); }
+
+private:
+    RunWorker& m_worker;
+};
+
+}  // namespace
 
 RunWorker::RunWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel)
     : m_backend(std::move(backend))
@@ -28,22 +52,10 @@ void RunWorker::discover()
         emit discoveryFailed(platform.error());
 }
 
-void RunWorker::calibrate(const DeviceInfo& device)
+void RunWorker::run(const Plan& plan, const Platform& platform)
 {
-    auto peak = m_backend->copyPeak(device);
-    if (peak)
-        emit copyPeakAvailable(device, *peak);
-    else
-        emit calibrationFailed(peak.error());
-}
-
-void RunWorker::run(const PipelineConfig& config)
-{
-    auto outcome = m_backend->run(config, *m_cancel, [this](const RunResult& result) { emit runAvailable(result); });
-    if (outcome)
-        emit seriesFinished(*outcome);
-    else
-        emit seriesFailed(outcome.error());
+    SignalSink sink(*this);
+    emit planFinished(runPlan(*m_backend, platform, plan, *m_cancel, sink));
 }
 
 }  // namespace asyncscope

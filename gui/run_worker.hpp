@@ -1,9 +1,9 @@
-// Lives on the run thread and owns everything CUDA: discovery and series run there, never on the GUI thread.
+// Lives on the run thread and owns everything CUDA: discovery and plans run there, never on the GUI thread.
 #pragma once
 
 #include "gui/metatypes.hpp"
 
-#include "engine/backend.hpp"
+#include "engine/run/backend.hpp"
 
 #include <QObject>
 
@@ -19,17 +19,16 @@ public:
 
 public slots:
     void discover();
-    void run(const asyncscope::PipelineConfig& config);
-    void calibrate(const asyncscope::DeviceInfo& device);
+    void run(const asyncscope::Plan& plan, const asyncscope::Platform& platform);
 
 signals:
     void devicesAvailable(const asyncscope::Platform& platform);
     void discoveryFailed(const asyncscope::Error& error);
-    void runAvailable(const asyncscope::RunResult& result);
-    void seriesFinished(const asyncscope::SeriesOutcome& outcome);
-    void seriesFailed(const asyncscope::Error& error);
-    void copyPeakAvailable(const asyncscope::DeviceInfo& device, const asyncscope::CopyPeak& peak);
+    void variantStarting(int index, const asyncscope::VariantResult& variant);
+    void runAvailable(int index, const asyncscope::RunResult& result);
+    void variantEnded(int index, const asyncscope::VariantResult& variant);
     void calibrationFailed(const asyncscope::Error& error);
+    void planFinished(const asyncscope::PlanReport& report);
 
 private:
     std::shared_ptr<Backend> m_backend;

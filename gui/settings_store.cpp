@@ -5,6 +5,25 @@
 
 namespace asyncscope {
 
+namespace {
+
+// A choice by its name in the engine's table. An unknown name (an edited file, another version) keeps the default
+// and says so once on the log, naming the file, the key and what it accepts.
+template <class Enum>
+Enum choice(const QSettings& q, const QString& key, Enum fallback)
+{
+    const QVariant stored = q.value(key);
+    if (!stored.isValid())
+        return fallback;
+    if (const auto value = parseName<Enum>(stored.toString().toStdString()))
+        return *value;
+    qWarning("AsyncScope: %s: %s is '%s', not %s; using %s", qPrintable(q.fileName()), qPrintable(key),
+        qPrintable(stored.toString()), acceptedNames<Enum>().c_str(), nameOf(fallback));
+    return fallback;
+}
+
+}  // namespace
+
 GuiSettings defaultSettings()
 {
     GuiSettings s;
@@ -24,11 +43,11 @@ GuiSettings loadSettings()
     s.config.value = q.value("run/value", d.config.value).toInt();
     s.config.runs = q.value("run/runs", d.config.runs).toInt();
     s.config.warmupRuns = q.value("run/warmup", d.config.warmupRuns).toInt();
-    s.config.hostMemory = parseHostMemory(q.value("run/hostMemory").toString().toStdString()).value_or(d.config.hostMemory);
-    s.config.waitMode = parseWaitMode(q.value("run/wait").toString().toStdString()).value_or(d.config.waitMode);
-    s.config.checkMode = parseCheckMode(q.value("run/check").toString().toStdString()).value_or(d.config.checkMode);
+    s.config.hostMemory = choice(q, "run/hostMemory", d.config.hostMemory);
+    s.config.waitMode = choice(q, "run/wait", d.config.waitMode);
+    s.config.checkMode = choice(q, "run/check", d.config.checkMode);
     s.config.stageEvents = q.value("run/stageEvents", d.config.stageEvents).toBool();
-    s.config.stopRule = q.value("run/stopRule").toString() == "noise" ? StopRule::Noise : StopRule::Fixed;
+    s.config.stopRule = choice(q, "run/stopRule", d.config.stopRule);
     s.config.targetNoisePercent = q.value("run/noiseTarget", d.config.targetNoisePercent).toDouble();
     s.geometry = q.value("window/geometry").toByteArray();
     s.lastFolder = q.value("export/lastFolder", d.lastFolder).toString();
@@ -47,11 +66,11 @@ void saveSettings(const GuiSettings& s)
     q.setValue("run/value", s.config.value);
     q.setValue("run/runs", s.config.runs);
     q.setValue("run/warmup", s.config.warmupRuns);
-    q.setValue("run/hostMemory", QString(toString(s.config.hostMemory)));
-    q.setValue("run/wait", QString(toString(s.config.waitMode)));
-    q.setValue("run/check", QString(toString(s.config.checkMode)));
+    q.setValue("run/hostMemory", QString(nameOf(s.config.hostMemory)));
+    q.setValue("run/wait", QString(nameOf(s.config.waitMode)));
+    q.setValue("run/check", QString(nameOf(s.config.checkMode)));
     q.setValue("run/stageEvents", s.config.stageEvents);
-    q.setValue("run/stopRule", QString(toString(s.config.stopRule)));
+    q.setValue("run/stopRule", QString(nameOf(s.config.stopRule)));
     q.setValue("run/noiseTarget", s.config.targetNoisePercent);
     q.setValue("window/geometry", s.geometry);
     q.setValue("export/lastFolder", s.lastFolder);

@@ -1,7 +1,7 @@
 // What the window remembers between starts (QSettings): device by UUID, parameters, geometry, export choices.
 #pragma once
 
-#include "engine/config.hpp"
+#include "engine/model/config.hpp"
 
 #include <QByteArray>
 #include <QSize>

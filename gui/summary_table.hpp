@@ -1,12 +1,10 @@
-// The statistics of the measured runs as a table: min, median, mean, max, stddev, noise; and bandwidth.
+// A series' summary as a table: a row per distribution (min, median, mean, max, stddev, noise, p95) and a row per
+// figure (its value in the median column). Rows are whatever the engine's summary holds.
 #pragma once
 
-#include "engine/copy_calibration.hpp"
-#include "engine/run_result.hpp"
+#include "engine/model/report.hpp"
 
 #include <QTableWidget>
-
-#include <vector>
 
 namespace asyncscope {
 
@@ -14,7 +12,7 @@ class SummaryTable : public QTableWidget {
     Q_OBJECT
 public:
     explicit SummaryTable(QWidget* parent = nullptr);
-    void setRuns(const std::vector<RunResult>& runs, std::size_t bytesPerCopy, const std::optional<CopyPeak>& peak);
+    void setReport(const Report& report);
 };
 
 }  // namespace asyncscope

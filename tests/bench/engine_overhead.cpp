@@ -7,10 +7,10 @@
 // then the overlapped check on 1, 2, 4 and 8 threads, to show how the CPU's reading of host memory while the GPU
 // copies changes the copies (median and noise of the GPU and H2D times) and how much of the check stays hidden.
 // Usage: asyncscope_bench_overhead [runs]
-#include "engine/copy_calibration.hpp"
-#include "engine/device_discovery.hpp"
-#include "engine/pipeline.hpp"
-#include "engine/statistics.hpp"
+#include "engine/cuda/copy_calibration.hpp"
+#include "engine/cuda/device_discovery.hpp"
+#include "engine/cuda/pipeline.hpp"
+#include "engine/model/statistics.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -52,9 +52,9 @@ Result<Measured> measure(PipelineConfig config, int runs)
         if (!step)
             return step.error();
         m.gpu.push_back(step->timed.gpuMs);
-        m.h2d.push_back(step->timed.h2dMs);
+        m.h2d.push_back(step->timed.totalMs(SpanKind::H2D));
         m.gpuSum += step->timed.gpuMs;
-        m.regionSum += step->timed.cpuSubmitMs + step->timed.waitMs;
+        m.regionSum += step->timed.cpuSubmitMs() + step->timed.waitMs();
         m.pollSum += static_cast<double>(step->timed.pollIterations);
         count(step->checked);
     }
@@ -97,7 +97,7 @@ int main(int argc, char* argv[])
             medianGpu = s.median;
         }
         allRight = allRight && m->wrong == 0 && m->checked == runs;
-        std::printf("\ncheck %s: %d runs of 64 MiB, %d checked, %d with a wrong element\n", toString(mode), runs,
+        std::printf("\ncheck %s: %d runs of 64 MiB, %d checked, %d with a wrong element\n", nameOf(mode), runs,
             m->checked, m->wrong);
         std::printf("  sum of GPU times:         %10.1f ms (median %.4f ms, noise %.2f %%)\n", m->gpuSum, s.median,
             s.noisePercent);

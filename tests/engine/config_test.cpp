@@ -1,4 +1,4 @@
-#include "engine/config.hpp"
+#include "engine/model/config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -75,24 +75,24 @@ TEST(Config, FitsDeviceComparesBytesWithFreeMemory)
     EXPECT_FALSE(checkFitsDevice(config, config.bytes(), "GPU").has_value());
     const Status tooBig = checkFitsDevice(config, config.bytes() - 1, "Test GPU");
     ASSERT_TRUE(tooBig.has_value());
-    EXPECT_EQ(tooBig->kind, ErrorKind::Usage);
+    EXPECT_EQ(tooBig->kind, ErrorKind::TooLarge);
     EXPECT_NE(tooBig->message().find("Test GPU"), std::string::npos);
     EXPECT_NE(tooBig->message().find("64.0 MiB"), std::string::npos);
 }
 
 TEST(Config, ParsesAndNamesChoices)
 {
-    EXPECT_EQ(parseHostMemory("pinned"), HostMemory::Pinned);
-    EXPECT_EQ(parseHostMemory("pageable"), HostMemory::Pageable);
-    EXPECT_FALSE(parseHostMemory("Pinned").has_value());
-    EXPECT_EQ(parseWaitMode("spin"), WaitMode::Spin);
-    EXPECT_EQ(parseWaitMode("blocking"), WaitMode::Blocking);
-    EXPECT_FALSE(parseWaitMode("sleep").has_value());
-    EXPECT_STREQ(toString(HostMemory::Pageable), "pageable");
-    EXPECT_STREQ(toString(WaitMode::Blocking), "blocking");
-    EXPECT_EQ(parseCheckMode("overlapped"), CheckMode::Overlapped);
-    EXPECT_EQ(parseCheckMode("serial"), CheckMode::Serial);
-    EXPECT_FALSE(parseCheckMode("never").has_value());
-    EXPECT_STREQ(toString(CheckMode::Serial), "serial");
+    EXPECT_EQ(parseName<HostMemory>("pinned"), HostMemory::Pinned);
+    EXPECT_EQ(parseName<HostMemory>("pageable"), HostMemory::Pageable);
+    EXPECT_FALSE(parseName<HostMemory>("Pinned").has_value());
+    EXPECT_EQ(parseName<WaitMode>("spin"), WaitMode::Spin);
+    EXPECT_EQ(parseName<WaitMode>("blocking"), WaitMode::Blocking);
+    EXPECT_FALSE(parseName<WaitMode>("sleep").has_value());
+    EXPECT_STREQ(nameOf(HostMemory::Pageable), "pageable");
+    EXPECT_STREQ(nameOf(WaitMode::Blocking), "blocking");
+    EXPECT_EQ(parseName<CheckMode>("overlapped"), CheckMode::Overlapped);
+    EXPECT_EQ(parseName<CheckMode>("serial"), CheckMode::Serial);
+    EXPECT_FALSE(parseName<CheckMode>("never").has_value());
+    EXPECT_STREQ(nameOf(CheckMode::Serial), "serial");
     EXPECT_EQ(PipelineConfig {}.checkMode, CheckMode::Overlapped);
 }

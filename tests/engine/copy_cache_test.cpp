@@ -1,4 +1,4 @@
-#include "engine/copy_calibration.hpp"
+#include "engine/cuda/copy_calibration.hpp"
 
 #include <gtest/gtest.h>
 
@@ -32,4 +32,29 @@ TEST(CopyCache, DefaultDirFollowsXdg)
     unsetenv("XDG_CACHE_HOME");
     setenv("HOME", "/home/someone", 1);
     EXPECT_EQ(defaultCacheDir(), "/home/someone/.cache/asyncscope");
+}
+
+TEST(CopyCache, AnEntryOfAnotherShapeOnlyCostsANewMeasurement)
+{
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "asyncscope-cache-shapes";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "copy-peaks.json") << R"({"GPU-number": 5, "GPU-list": [1, 2], "GPU-text": {"h2d_gbps": "fast"},
+        "GPU-good": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bytes": 268435456}})";
+    for (const char* uuid : { "GPU-number", "GPU-list", "GPU-text" }) {
+        DeviceInfo device;
+        device.uuid = uuid;
+        // Valid JSON, but not the entry the reader wants: it must neither throw nor be taken as a figure. Without a
+        // driver the new measurement fails cleanly; with one it measures.
+        Result<CopyPeak> peak = makeError(ErrorKind::Cuda, "not called");
+        EXPECT_NO_THROW(peak = cachedCopyPeak(device, dir.string())) << uuid;
+        if (peak.ok())
+            EXPECT_FALSE(peak->fromCache) << uuid;
+        else
+            EXPECT_NE(peak.error().kind, ErrorKind::Cuda) << uuid << ": " << peak.error().message();
+    }
+    DeviceInfo good;
+    good.uuid = "GPU-good";
+    const auto peak = cachedCopyPeak(good, dir.string());
+    ASSERT_TRUE(peak.ok()) << peak.error().message();
+    EXPECT_TRUE(peak->fromCache);
 }

@@ -1,4 +1,4 @@
-#include "engine/device_discovery.hpp"
+#include "engine/cuda/device_discovery.hpp"
 
 #include <gtest/gtest.h>
 

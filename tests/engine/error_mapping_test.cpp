@@ -1,4 +1,4 @@
-#include "engine/cuda_error.hpp"
+#include "engine/cuda/cuda_error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "engine/host_check.hpp"
-#include "engine/increment_kernel.hpp"
+#include "engine/cuda/host_check.hpp"
+#include "engine/cuda/increment_kernel.hpp"
 
 #include <gtest/gtest.h>
 

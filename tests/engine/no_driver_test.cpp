@@ -1,6 +1,6 @@
 // The real CUDA runtime on a machine without a driver: every entry point must answer with a clean error.
-#include "engine/backend.hpp"
-#include "engine/pipeline.hpp"
+#include "engine/cuda/cuda_backend.hpp"
+#include "engine/cuda/pipeline.hpp"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>

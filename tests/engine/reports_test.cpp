@@ -1,9 +1,13 @@
-#include "engine/csv_report.hpp"
-#include "engine/json_report.hpp"
-#include "engine/text_report.hpp"
+#include "engine/io/csv_report.hpp"
+#include "engine/io/json_report.hpp"
+#include "engine/io/report_file.hpp"
+#include "engine/io/text_report.hpp"
+#include "engine/model/series_summary.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <sstream>
 
 using namespace asyncscope;
@@ -30,12 +34,16 @@ Report sampleReport()
         run.index = i;
         run.warmup = i == 0;
         run.gpuMs = 2.5 + 0.01 * i;
-        run.cpuSubmitMs = 0.02;
         run.pollIterations = 12345 + i;
-        run.stagesTimed = true;
-        run.h2dMs = 1.2;
-        run.kernelMs = 0.08;
-        run.d2hMs = 1.22 + 0.01 * i;
+        SerialDurations d;
+        d.bytes = r.config.bytes();
+        d.submitMs = 0.02;
+        d.waitMs = 2.48;
+        d.h2dMs = 1.2;
+        d.kernelMs = 0.08;
+        d.d2hMs = 1.22 + 0.01 * i;
+        run.spans = serialSpans(0, d);
+        run.spans.push_back({ SpanKind::Check, 0, 1, 0, r.config.bytes(), 2.6, 3.6 + i });
         run.expectedValue = 26 * (i + 1);
         run.verified = true;
         r.runs.push_back(run);
@@ -52,7 +60,7 @@ TEST(TextReport, RunHasTheSamplesThreeLines)
     RunResult run;
     run.index = 4;
     run.gpuMs = 2.514;
-    run.cpuSubmitMs = 0.0212;
+    run.spans = { { SpanKind::Submit, 0, 0, 0, 0, 0.0, 0.0212 } };
     run.pollIterations = 41234;
     run.verified = true;
     const std::string text = formatRunText(run);
@@ -71,16 +79,29 @@ TEST(TextReport, WrongElementIsNamed)
     EXPECT_NE(formatRunText(run).find("WRONG: element 513 is 25, expected 52"), std::string::npos);
 }
 
+TEST(TextReport, WrongElementNamesTheRunsExpectedValueNotTheConfiguredOne)
+{
+    RunResult run;
+    run.index = 7;
+    run.firstWrongIndex = 513;
+    run.firstWrongValue = 25;
+    run.expectedValue = 208;  // the buffer's carried value plus 26: not 26 itself
+    EXPECT_EQ(formatWrongElement(run), "run 7 returned a wrong element: index 513 is 25, expected 208");
+}
+
 TEST(TextReport, SummaryHasStatisticsAndBandwidth)
 {
     const std::string text = formatSummaryText(sampleReport());
     EXPECT_NE(text.find("2 measured runs, 1 warm-up, 3 of 3 verified"), std::string::npos) << text;
     EXPECT_NE(text.find("GPU time"), std::string::npos);
-    EXPECT_NE(text.find("decimal GB/s"), std::string::npos);
-    EXPECT_NE(text.find("host peak (pinned copies of 256.0 MiB, cached): H2D 54.9 GB/s, D2H 55.0 GB/s"),
+    EXPECT_NE(text.find("H2D bandwidth                    55.9 GB/s"), std::string::npos) << text;
+    EXPECT_NE(text.find("Host peak H2D, pinned            54.9 GB/s"), std::string::npos) << text;
+    EXPECT_NE(text.find("Host peak D2H, pinned            55.0 GB/s"), std::string::npos) << text;
+    EXPECT_NE(text.find("(host peak from pinned copies of 256.0 MiB, cached; serial bound for 64.0 MiB)"),
         std::string::npos)
         << text;
-    EXPECT_NE(text.find("serial PCIe bound for 64.0 MiB: 2.4425 ms"), std::string::npos) << text;
+    EXPECT_NE(text.find("Serial PCIe bound                2.4425 ms"), std::string::npos) << text;
+    EXPECT_NE(text.find("Host check"), std::string::npos) << text;
 }
 
 TEST(CopyCalibration, SerialBoundAddsBothCopies)
@@ -123,7 +144,8 @@ TEST(CsvReport, RoundTrips)
     original.device.name = "Lab GPU, \"rack 2\"";  // needs quoting
     original.config.checkMode = CheckMode::Serial;
     original.config.hostMemory = HostMemory::Pageable;
-    original.runs[1].stagesTimed = false;
+    auto& spans = original.runs[1].spans;  // no stage events: no GPU spans
+    spans.erase(std::remove_if(spans.begin(), spans.end(), [](const Span& x) { return onGpu(x.kind); }), spans.end());
     original.runs[2].verified = false;
     original.runs[2].firstWrongIndex = 513;
     original.runs[2].firstWrongValue = 25;
@@ -148,11 +170,14 @@ TEST(CsvReport, RoundTrips)
         EXPECT_EQ(b.index, a.index);
         EXPECT_EQ(b.warmup, a.warmup);
         EXPECT_DOUBLE_EQ(b.gpuMs, a.gpuMs);
-        EXPECT_DOUBLE_EQ(b.cpuSubmitMs, a.cpuSubmitMs);
+        EXPECT_DOUBLE_EQ(b.cpuSubmitMs(), a.cpuSubmitMs());
+        EXPECT_DOUBLE_EQ(b.waitMs(), a.waitMs());
         EXPECT_EQ(b.pollIterations, a.pollIterations);
-        EXPECT_EQ(b.stagesTimed, a.stagesTimed) << i;
-        if (a.stagesTimed) {
-            EXPECT_DOUBLE_EQ(b.d2hMs, a.d2hMs);
+        EXPECT_EQ(b.stagesTimed(), a.stagesTimed()) << i;
+        if (a.stagesTimed()) {
+            EXPECT_DOUBLE_EQ(b.totalMs(SpanKind::D2H), a.totalMs(SpanKind::D2H));
+            EXPECT_DOUBLE_EQ(b.totalMs(SpanKind::H2D), a.totalMs(SpanKind::H2D));
+            EXPECT_EQ(b.totalBytes(SpanKind::Kernel), 2 * original.config.bytes());
         }
         EXPECT_EQ(b.verified, a.verified);
         EXPECT_EQ(b.firstWrongIndex, a.firstWrongIndex);
@@ -212,7 +237,10 @@ INSTANTIATE_TEST_SUITE_P(Malformed, CsvRejects,
     ::testing::Values(std::pair<std::string, std::string> { "", "empty" },
         std::pair<std::string, std::string> { "a,b,c\n1,2,3\n", "no 'Device Index' column" },
         std::pair<std::string, std::string> { sampleCsvWith(",2.51,", ",fast,"), "line 3, column 'GPU Time (ms)'" },
-        std::pair<std::string, std::string> { sampleCsvWith(",spin,", ",sleep,"), "column 'Wait'" },
+        std::pair<std::string, std::string> { sampleCsvWith(",spin,", ",sleep,"),
+            "column 'Wait': 'sleep' is not spin or blocking" },
+        std::pair<std::string, std::string> { sampleCsvWith(",pinned,", ",bogus,"),
+            "column 'Host Memory': 'bogus' is not pinned or pageable" },
         std::pair<std::string, std::string> { sampleCsvWith("Test GPU,", "\"Test GPU,"), "unterminated quote" },
         std::pair<std::string, std::string> { sampleCsvWith(",12346,", ",12346,7,"), "line 3 has" },
         std::pair<std::string, std::string> { sampleCsvHeader(), "no runs" }));
@@ -226,6 +254,85 @@ TEST(JsonReport, HasDeviceConfigSummaryAndRuns)
     EXPECT_EQ(j.at("summary").at("samples"), 2);
     EXPECT_EQ(j.at("runs").size(), 3u);
     EXPECT_EQ(j.at("outcome").at("stop_reason"), "run count");
+    EXPECT_EQ(j.at("format_version"), kReportFormatVersion);
+    // Every run carries its spans; the summary has each distribution by key and the figures.
+    const nlohmann::json& spans = j.at("runs").at(1).at("spans");
+    ASSERT_EQ(spans.size(), 6u);
+    EXPECT_EQ(spans.at(0).at("kind"), "h2d");
+    EXPECT_EQ(spans.at(0).at("bytes"), sampleReport().config.bytes());
+    EXPECT_DOUBLE_EQ(spans.at(1).at("begin_ms").get<double>(), 1.2);
+    EXPECT_EQ(spans.at(5).at("kind"), "check");
+    EXPECT_EQ(spans.at(5).at("stream"), 1);
+    EXPECT_DOUBLE_EQ(j.at("summary").at("h2d_ms").at("median").get<double>(), 1.2);
+    EXPECT_DOUBLE_EQ(j.at("summary").at("cpu_submit_time_ms").at("median").get<double>(), 0.02);
+    EXPECT_TRUE(j.at("summary").contains("check_ms"));
+    EXPECT_TRUE(j.at("summary").contains("gpu_time_over_serial_bound"));
+}
+
+TEST(JsonReport, ReadsAVersionOneReportWithoutSpans)
+{
+    // As the release before spans wrote it: stage and CPU times as fields of each run.
+    const char* text = R"({"format": "asyncscope-report", "format_version": 1,
+        "device": {"index": 0, "name": "Old GPU", "compute_capability": "9.0"},
+        "config": {"device": 0, "elements": 16777216, "value": 26, "threads_per_block": 512, "runs": 1,
+                   "warmup_runs": 0, "host_memory": "pinned", "wait": "spin", "stage_events": true},
+        "runs": [{"run": 0, "warmup": false, "gpu_time_ms": 2.5, "cpu_submit_time_ms": 0.03, "poll_iterations": 9000,
+                  "wait_ms": 2.47, "verified": true, "h2d_ms": 1.22, "kernel_ms": 0.06, "d2h_ms": 1.22}]})";
+    std::istringstream in(text);
+    const auto read = readJson(in);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    ASSERT_EQ(read->runs.size(), 1u);
+    const RunResult& run = read->runs.front();
+    EXPECT_DOUBLE_EQ(run.cpuSubmitMs(), 0.03);
+    EXPECT_DOUBLE_EQ(run.waitMs(), 2.47);
+    EXPECT_NEAR(run.totalMs(SpanKind::Kernel), 0.06, 1e-12);
+    EXPECT_DOUBLE_EQ(run.spans.at(2).beginMs, 1.28);  // D2H after H2D and the kernel
+    EXPECT_EQ(read->config.checkMode, CheckMode::Serial);
+    const SeriesSummary s = summarizeSeries(*read);
+    EXPECT_NEAR(s.value(keys::kH2dRate), 55.0, 0.1);
+}
+
+class JsonRejectsAChoice : public ::testing::TestWithParam<std::pair<std::string, std::string>> { };
+
+TEST_P(JsonRejectsAChoice, NamingTheFieldAndWhatItAccepts)
+{
+    nlohmann::json j = toJson(sampleReport());
+    const auto& [pointer, expected] = GetParam();
+    j[nlohmann::json::json_pointer(pointer)] = "bogus";
+    std::istringstream in(j.dump());
+    const auto read = readJson(in);
+    ASSERT_FALSE(read.ok()) << pointer;
+    EXPECT_EQ(read.error().kind, ErrorKind::Io);
+    EXPECT_NE(read.error().message().find(expected), std::string::npos) << read.error().message();
+}
+
+INSTANTIATE_TEST_SUITE_P(UnknownNames, JsonRejectsAChoice,
+    ::testing::Values(std::pair<std::string, std::string> { "/config/host_memory",
+                          "config.host_memory: 'bogus' is not pinned or pageable" },
+        std::pair<std::string, std::string> { "/config/wait", "config.wait: 'bogus' is not spin or blocking" },
+        std::pair<std::string, std::string> { "/config/check", "config.check: 'bogus' is not overlapped or serial" },
+        std::pair<std::string, std::string> { "/config/stop_rule", "config.stop_rule: 'bogus' is not fixed or noise" },
+        std::pair<std::string, std::string> { "/outcome/stop_reason", "outcome.stop_reason: 'bogus' is not run count" },
+        std::pair<std::string, std::string> { "/runs/0/spans/0/kind", "'bogus' is not h2d, kernel" }));
+
+TEST(ReportFile, ErrorsNameTheFile)
+{
+    const std::string path = ::testing::TempDir() + "/asyncscope-bad-host-memory.csv";
+    {
+        std::ofstream out(path);
+        std::ostringstream csv;
+        writeCsv(csv, sampleReport());
+        std::string text = csv.str();
+        text.replace(text.find(",pinned,"), 8, ",bogus,");
+        out << text;
+    }
+    const auto read = readReportFile(path);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().message().rfind("asyncscope-bad-host-memory.csv: line 2, column 'Host Memory'", 0), 0u)
+        << read.error().message();
+    const auto missing = readReportFile(::testing::TempDir() + "/no-such-file.json");
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().message().find("no-such-file.json: cannot be opened"), std::string::npos);
 }
 
 TEST(JsonReport, RoundTrips)
@@ -245,7 +352,17 @@ TEST(JsonReport, RoundTrips)
     for (std::size_t i = 0; i < original.runs.size(); ++i) {
         EXPECT_EQ(read->runs[i].warmup, original.runs[i].warmup);
         EXPECT_DOUBLE_EQ(read->runs[i].gpuMs, original.runs[i].gpuMs);
-        EXPECT_DOUBLE_EQ(read->runs[i].d2hMs, original.runs[i].d2hMs);
+        EXPECT_DOUBLE_EQ(read->runs[i].totalMs(SpanKind::D2H), original.runs[i].totalMs(SpanKind::D2H));
+        ASSERT_EQ(read->runs[i].spans.size(), original.runs[i].spans.size());
+        for (std::size_t k = 0; k < original.runs[i].spans.size(); ++k) {
+            const Span& a = original.runs[i].spans[k];
+            const Span& b = read->runs[i].spans[k];
+            EXPECT_EQ(b.kind, a.kind);
+            EXPECT_EQ(b.stream, a.stream);
+            EXPECT_EQ(b.bytes, a.bytes);
+            EXPECT_DOUBLE_EQ(b.beginMs, a.beginMs);
+            EXPECT_DOUBLE_EQ(b.endMs, a.endMs);
+        }
         EXPECT_EQ(read->runs[i].pollIterations, original.runs[i].pollIterations);
         EXPECT_EQ(read->runs[i].expectedValue, original.runs[i].expectedValue);
     }
@@ -258,7 +375,7 @@ TEST(JsonReport, RoundTrips)
 
 TEST(JsonReport, RejectsWhatIsNotAReport)
 {
-    for (const char* text : { "not json", "{\"format\": \"other\"}", "[1,2]",
+    for (const char* text : { "not json", "{\"format\": \"other\"}", "[1,2]", "{\"format\": 5}",
              "{\"format\": \"asyncscope-report\", \"device\": {}}" }) {
         std::istringstream in(text);
         const auto read = readJson(in);

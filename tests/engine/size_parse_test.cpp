@@ -1,4 +1,4 @@
-#include "engine/size_parse.hpp"
+#include "engine/model/size_parse.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
-#include "engine/series_runner.hpp"
-#include "engine/statistics.hpp"
+#include "engine/run/series_runner.hpp"
+#include "engine/model/series_summary.hpp"
+#include "engine/model/statistics.hpp"
 
 #include <gtest/gtest.h>
 
@@ -46,25 +47,61 @@ TEST(Statistics, DecimalGigabytesPerSecond)
 
 TEST(Statistics, SeriesLeavesWarmupOut)
 {
-    std::vector<RunResult> runs(4);
+    Report report;
+    report.config.elements = 250000;  // 1 MB per copy
+    report.runs.resize(4);
     for (int i = 0; i < 4; ++i) {
-        runs[i].index = i;
-        runs[i].warmup = i == 0;
-        runs[i].gpuMs = i == 0 ? 100.0 : 2.0;
-        runs[i].stagesTimed = true;
-        runs[i].h2dMs = 1.0;
-        runs[i].kernelMs = 0.1;
-        runs[i].d2hMs = 0.9;
-        runs[i].verified = i != 3;
+        RunResult& run = report.runs[i];
+        run.index = i;
+        run.warmup = i == 0;
+        run.gpuMs = i == 0 ? 100.0 : 2.0;
+        SerialDurations d;
+        d.bytes = report.config.bytes();
+        d.submitMs = 0.02;
+        d.h2dMs = 1.0;
+        d.kernelMs = 0.1;
+        d.d2hMs = 0.9;
+        run.spans = serialSpans(0, d);
+        run.verified = i != 3;
     }
-    const SeriesSummary s = summarizeRuns(runs, 1000000);
+    const SeriesSummary s = summarizeSeries(report);
     EXPECT_EQ(s.measuredRuns, 3u);
     EXPECT_EQ(s.warmupRuns, 1u);
     EXPECT_EQ(s.verifiedRuns, 3u);
-    EXPECT_DOUBLE_EQ(s.gpuMs.max, 2.0);
-    ASSERT_TRUE(s.stagesTimed);
-    EXPECT_DOUBLE_EQ(s.h2dGBps, 1.0);
-    EXPECT_DOUBLE_EQ(s.kernelGBps, 20.0);
+    ASSERT_NE(s.distribution(keys::kGpuTime), nullptr);
+    EXPECT_DOUBLE_EQ(s.distribution(keys::kGpuTime)->stats.max, 2.0);
+    ASSERT_NE(s.distribution("h2d_ms"), nullptr);
+    EXPECT_DOUBLE_EQ(s.value(keys::kH2dRate), 1.0);
+    EXPECT_NEAR(s.value("kernel_effective_gbps"), 20.0, 1e-9);
+    EXPECT_EQ(s.distribution("check_ms"), nullptr);  // no run has a check span
+    EXPECT_EQ(s.figure("serial_bound_ms"), nullptr);  // no calibration
+}
+
+TEST(Statistics, SummaryIsNamedValuesWithKinds)
+{
+    Report report;
+    report.peak = CopyPeak { 50.0, 50.0, 1, false };
+    RunResult run;
+    run.gpuMs = 3.0;
+    run.spans = { { SpanKind::Submit, 0, 0, 0, 0, 0.0, 0.5 } };
+    report.runs = { run, run };
+    const SeriesSummary s = summarizeSeries(report);
+    ASSERT_NE(s.distribution(keys::kCpuSubmit), nullptr);
+    EXPECT_EQ(s.distribution(keys::kCpuSubmit)->kind, ValueKind::Duration);
+    EXPECT_EQ(s.distribution(keys::kPolls)->kind, ValueKind::Count);
+    EXPECT_EQ(s.figure("noise_percent")->kind, ValueKind::Percentage);
+    EXPECT_EQ(s.distribution("h2d_ms"), nullptr);  // no stage spans: no stage rows, no rates
+    EXPECT_EQ(s.figure(keys::kH2dRate), nullptr);
+    EXPECT_EQ(s.figure("gpu_time_over_serial_bound")->kind, ValueKind::Ratio);
+    EXPECT_DOUBLE_EQ(s.value("serial_bound_ms"), serialBoundMs(report.config.bytes(), *report.peak));
+    EXPECT_EQ(headerOf("GPU time", ValueKind::Duration), "GPU time (ms)");
+    EXPECT_EQ(headerOf("Poll iterations", ValueKind::Count), "Poll iterations");
+    // A comparison's columns are every value any variant has, in order, without repeats.
+    const std::vector<Column> columns = comparisonColumns({ s, s });
+    EXPECT_EQ(columns.front().key, keys::kGpuTime);
+    EXPECT_EQ(columns.size(), s.distributions.size() + s.figures.size());
+    EXPECT_EQ(headlineValue(s, keys::kGpuTime), 3.0);
+    EXPECT_FALSE(headlineValue(s, "no_such_value").has_value());
 }
 
 TEST(StopCondition, FixedStopsAtRunCount)

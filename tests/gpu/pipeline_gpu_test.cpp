@@ -1,7 +1,8 @@
 // The pipeline on a real GPU. Every test skips, printing the engine's reason, when no GPU answers.
-#include "engine/backend.hpp"
-#include "engine/increment_kernel.hpp"
-#include "engine/pipeline.hpp"
+#include "engine/cuda/cuda_backend.hpp"
+#include "engine/cuda/host_memory.hpp"
+#include "engine/cuda/increment_kernel.hpp"
+#include "engine/cuda/pipeline.hpp"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -56,7 +57,7 @@ void expectVerifiedRuns(const PipelineConfig& config, int runs)
         EXPECT_TRUE(result->verified) << "n=" << config.elements << " run " << i << ": element "
                                       << result->firstWrongIndex << " is " << result->firstWrongValue;
         EXPECT_GT(result->gpuMs, 0.0);
-        EXPECT_GT(result->cpuSubmitMs, 0.0);
+        EXPECT_GT(result->cpuSubmitMs(), 0.0);
     }
 }
 
@@ -81,7 +82,7 @@ struct Mode {
 
 std::string nameOf(const Mode& mode)
 {
-    return std::string(toString(mode.memory)) + "_" + toString(mode.wait) + "_" + toString(mode.check);
+    return std::string(nameOf(mode.memory)) + "_" + nameOf(mode.wait) + "_" + nameOf(mode.check);
 }
 
 void PrintTo(const Mode& mode, std::ostream* out)
@@ -160,20 +161,43 @@ TEST_F(Gpu, CarriedValuesWrapAround)
     EXPECT_FALSE((*session)->flush().has_value());
 }
 
-TEST_F(Gpu, StageTimesSumToTheTotal)
+TEST_F(Gpu, StageSpansTileTheTotalAndCpuSpansFollowEachOther)
 {
-    auto session = PipelineSession::open(configFor(std::size_t(16) << 20));
+    PipelineConfig config = configFor(std::size_t(16) << 20);
+    auto session = PipelineSession::open(config);
     ASSERT_TRUE(session.ok()) << session.error().message();
     for (int i = 0; i < 10; ++i) {
         auto r = (*session)->run(i, false);
         ASSERT_TRUE(r.ok()) << r.error().message();
-        ASSERT_TRUE(r->stagesTimed);
-        const double sum = r->h2dMs + r->kernelMs + r->d2hMs;
-        EXPECT_NEAR(sum, r->gpuMs, 0.02 * r->gpuMs) << "H2D " << r->h2dMs << " kernel " << r->kernelMs << " D2H "
-                                                    << r->d2hMs << " total " << r->gpuMs;
-        EXPECT_GT(r->h2dMs, 0.0);
-        EXPECT_GT(r->kernelMs, 0.0);
-        EXPECT_GT(r->d2hMs, 0.0);
+        ASSERT_TRUE(r->stagesTimed());
+        ASSERT_EQ(r->spans.size(), 6u);  // H2D, kernel, D2H, submit, wait, check
+        const Span& h2d = r->spans[0];
+        const Span& kernel = r->spans[1];
+        const Span& d2h = r->spans[2];
+        EXPECT_EQ(h2d.kind, SpanKind::H2D);
+        EXPECT_EQ(kernel.kind, SpanKind::Kernel);
+        EXPECT_EQ(d2h.kind, SpanKind::D2H);
+        // One stream: each stage begins where the one before ended, and the last ends at the stop event.
+        EXPECT_DOUBLE_EQ(h2d.beginMs, 0.0);
+        EXPECT_DOUBLE_EQ(kernel.beginMs, h2d.endMs);
+        EXPECT_DOUBLE_EQ(d2h.beginMs, kernel.endMs);
+        EXPECT_NEAR(d2h.endMs, r->gpuMs, 1e-6);
+        const double sum = h2d.ms() + kernel.ms() + d2h.ms();
+        EXPECT_NEAR(sum, r->gpuMs, 0.02 * r->gpuMs) << "H2D " << h2d.ms() << " kernel " << kernel.ms() << " D2H "
+                                                    << d2h.ms() << " total " << r->gpuMs;
+        EXPECT_GT(h2d.ms(), 0.0);
+        EXPECT_GT(kernel.ms(), 0.0);
+        EXPECT_GT(d2h.ms(), 0.0);
+        EXPECT_EQ(h2d.bytes, config.bytes());
+        EXPECT_EQ(kernel.bytes, 2 * config.bytes());
+        const Span& submit = r->spans[3];
+        const Span& wait = r->spans[4];
+        const Span& check = r->spans[5];
+        EXPECT_EQ(submit.kind, SpanKind::Submit);
+        EXPECT_DOUBLE_EQ(wait.beginMs, submit.endMs);
+        EXPECT_EQ(check.kind, SpanKind::Check);
+        EXPECT_GE(check.beginMs, wait.endMs);
+        EXPECT_GT(check.endMs, check.beginMs);
     }
 }
 
@@ -208,7 +232,7 @@ TEST_F(Gpu, TooLargeIsAClearErrorAndTheNextSessionWorks)
 
     const auto checked = PipelineSession::open(huge);
     ASSERT_FALSE(checked.ok());
-    EXPECT_EQ(checked.error().kind, ErrorKind::Usage);
+    EXPECT_EQ(checked.error().kind, ErrorKind::TooLarge);
     EXPECT_NE(checked.error().message().find("does not fit"), std::string::npos) << checked.error().message();
 
     const auto allocated = PipelineSession::open(huge, MemoryCheck::Skip);  // let cudaMalloc itself refuse
@@ -217,6 +241,19 @@ TEST_F(Gpu, TooLargeIsAClearErrorAndTheNextSessionWorks)
     EXPECT_EQ(allocated.error().api, "cudaMalloc");
 
     expectVerifiedRuns(configFor(std::size_t(16) << 20), 1);
+}
+
+TEST_F(Gpu, TooLargeForTheHostIsAClearErrorBeforeAnyAllocation)
+{
+    const std::size_t host = availableHostMemory();
+    const std::size_t bytes = host / 2 + (std::size_t(1) << 30);  // two such buffers exceed what the host has
+    if (bytes > freeDeviceMemory())
+        GTEST_SKIP() << "the device has less memory than half the host's; the device check answers first";
+    const auto session = PipelineSession::open(configFor(bytes / sizeof(int)));
+    ASSERT_FALSE(session.ok());
+    EXPECT_EQ(session.error().kind, ErrorKind::TooLarge);
+    EXPECT_NE(session.error().message().find("does not fit in host memory"), std::string::npos)
+        << session.error().message();
 }
 
 TEST_F(Gpu, InvalidDeviceIsAClearError)

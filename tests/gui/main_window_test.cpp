@@ -4,7 +4,10 @@
 
 #include "gui/comparison_view.hpp"
 #include "gui/main_window.hpp"
+#include "gui/session_model.hpp"
 #include "gui/summary_table.hpp"
+
+#include "cli/cli_options.hpp"
 
 #include <QComboBox>
 #include <QImage>
@@ -15,6 +18,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include "engine/cuda/cuda_backend.hpp"
 
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
@@ -50,7 +55,7 @@ private:
             return nullptr;
         window->findChild<QSpinBox*>("runs")->setValue(runs);
         window->findChild<QSpinBox*>("warmup")->setValue(warmup);
-        QSignalSpy ended(window.get(), &MainWindow::seriesEnded);
+        QSignalSpy ended(window.get(), &MainWindow::planEnded);
         window->findChild<QPushButton*>("run")->click();
         if (!ended.wait(60000))
             return nullptr;
@@ -83,7 +88,7 @@ private slots:
         QVERIFY(window.statusText().startsWith("Cannot run"));
         QCOMPARE(window.findChild<QComboBox*>("device")->currentText(), QString("No NVIDIA driver"));
         window.startRun();  // refused quietly: nothing to run on
-        QVERIFY(window.report().runs.empty());
+        QVERIFY(window.session().report().runs.empty());
     }
 
     void noDeviceStateWithTheFake()
@@ -157,7 +162,7 @@ private slots:
     {
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 40, 2);
         QVERIFY(window);
-        QCOMPARE(window->report().runs.size(), std::size_t(42));
+        QCOMPARE(window->session().report().runs.size(), std::size_t(42));
         QCOMPARE(window->charts().pointCount(RunCharts::Time), 42);
         QCOMPARE(window->charts().pointCount(RunCharts::Polls), 42);
         QCOMPARE(window->charts().pointCount(RunCharts::Stages), 42);
@@ -197,7 +202,7 @@ private slots:
         window.show();
         QVERIFY(waitForDevices(window));
         window.findChild<QSpinBox*>("runs")->setValue(100000);
-        QSignalSpy ended(&window, &MainWindow::seriesEnded);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
         window.startRun();
         QVERIFY(QTest::qWaitFor([&] { return backend->runsDelivered.load() > 2; }, 5000));
         window.findChild<QPushButton*>("cancel")->click();
@@ -243,6 +248,7 @@ private slots:
         QCOMPARE(j.at("runs").size(), std::size_t(31));
         QCOMPARE(j.at("device").at("name").get<std::string>(), std::string("Fake Big GPU"));
         QVERIFY(j.at("runs").at(0).contains("gpu_time_ms"));
+        QCOMPARE(j.at("runs").at(0).at("spans").size(), std::size_t(5));  // H2D, kernel, D2H, submit, wait
         QVERIFY(j.at("summary").contains("gpu_time_ms"));
     }
 
@@ -265,20 +271,20 @@ private slots:
         QVERIFY(!window->exportChartTo(m_dir.filePath("keep.xyz"), QSize(800, 400)));  // unknown format
         QVERIFY(!window->exportChartTo(existing, QSize(8, 8)));                        // size out of range
         QCOMPARE(readAll(existing), QString("precious"));
-        QCOMPARE(window->report().runs.size(), std::size_t(5));  // the data is still there to export
+        QCOMPARE(window->session().report().runs.size(), std::size_t(5));  // the data is still there to export
     }
 
     void summaryShowsCalibrationAndSerialBound()
     {
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 20, 1);
         QVERIFY(window);
-        QVERIFY(window->report().peak.has_value());
-        QCOMPARE(window->report().peak->h2dGBps, 55.0);
+        QVERIFY(window->session().report().peak.has_value());
+        QCOMPARE(window->session().report().peak->h2dGBps, 55.0);
         auto* table = window->findChild<SummaryTable*>();
         QVERIFY(table);
         int boundRow = -1;
         for (int r = 0; r < table->rowCount(); ++r)
-            if (table->verticalHeaderItem(r)->text() == "serial PCIe bound (ms)")
+            if (table->verticalHeaderItem(r)->text() == "Serial PCIe bound (ms)")
                 boundRow = r;
         QVERIFY(boundRow >= 0);
         // 64 MiB each way at 55 GB/s: 2 x 1.2202 ms.
@@ -291,15 +297,16 @@ private slots:
         window.show();
         QVERIFY(waitForDevices(window));
         window.findChild<QSpinBox*>("runs")->setValue(5);
-        QSignalSpy ended(&window, &MainWindow::comparisonEnded);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
         window.startComparison(Comparison::HostMemory);
         QVERIFY(ended.wait(10000));
-        const ComparisonReport& c = window.lastComparison();
-        QCOMPARE(c.reports.size(), std::size_t(2));
-        QCOMPARE(c.labels[0], std::string("pinned"));
-        QCOMPARE(c.labels[1], std::string("pageable"));
-        QCOMPARE(c.reports[1].config.hostMemory, HostMemory::Pageable);
-        QCOMPARE(c.reports[0].runs.size(), std::size_t(6));
+        QVERIFY(window.session().lastComparison());
+        const PlanReport& c = *window.session().lastComparison();
+        QCOMPARE(c.variants.size(), std::size_t(2));
+        QCOMPARE(c.variants[0].label, std::string("pinned"));
+        QCOMPARE(c.variants[1].label, std::string("pageable"));
+        QCOMPARE(c.variants[1].report.config.hostMemory, HostMemory::Pageable);
+        QCOMPARE(c.variants[0].report.runs.size(), std::size_t(6));
         QCOMPARE(window.findChild<ComparisonView*>()->chartCount(), 1);
 
         const QString png = m_dir.filePath("compare.png");
@@ -309,8 +316,10 @@ private slots:
         QVERIFY(window.exportComparisonTo(csv));
         const QStringList lines = readAll(csv).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
-        QVERIFY(lines[0].startsWith("Variant,Size (B),Host Memory,Wait,Samples,GPU Time (ms),CPU Time (ms),Noise (%)"));
-        QVERIFY(lines[2].startsWith("pageable,67108864,pageable,spin,5,"));
+        QVERIFY2(lines[0].startsWith("Variant,Size (B),Host Memory,Wait,Check,Samples,GPU time (ms),CPU submit time (ms),"),
+            qPrintable(lines[0]));
+        QVERIFY(lines[0].contains(",Noise (%),"));
+        QVERIFY2(lines[2].startsWith("pageable,67108864,pageable,spin,overlapped,5,"), qPrintable(lines[2]));
     }
 
     void sweepsSizesOnLogAxes()
@@ -320,13 +329,14 @@ private slots:
         QVERIFY(waitForDevices(window));
         window.findChild<QSpinBox*>("runs")->setValue(2);
         window.findChild<QSpinBox*>("warmup")->setValue(0);
-        QSignalSpy ended(&window, &MainWindow::comparisonEnded);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
         window.startComparison(Comparison::Size);
         QVERIFY(ended.wait(30000));
-        const ComparisonReport& c = window.lastComparison();
-        QCOMPARE(c.reports.size(), std::size_t(19));  // 4 KiB, 8 KiB, ..., 1 GiB
-        QCOMPARE(c.reports.front().config.bytes(), std::size_t(4) << 10);
-        QCOMPARE(c.reports.back().config.bytes(), std::size_t(1) << 30);
+        QVERIFY(window.session().lastComparison());
+        const PlanReport& c = *window.session().lastComparison();
+        QCOMPARE(c.variants.size(), std::size_t(19));  // 4 KiB, 8 KiB, ..., 1 GiB
+        QCOMPARE(c.variants.front().report.config.bytes(), std::size_t(4) << 10);
+        QCOMPARE(c.variants.back().report.config.bytes(), std::size_t(1) << 30);
         QCOMPARE(window.findChild<ComparisonView*>()->chartCount(), 2);
         const QString json = m_dir.filePath("sweep.json");
         QVERIFY(window.exportComparisonTo(json));
@@ -345,12 +355,13 @@ private slots:
         window.show();
         QVERIFY(waitForDevices(window));
         window.findChild<QSpinBox*>("runs")->setValue(1);
-        QSignalSpy ended(&window, &MainWindow::comparisonEnded);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
         window.startComparison(Comparison::Size, std::size_t(1) << 20, std::size_t(16) << 20);
         QVERIFY(ended.wait(10000));
-        const ComparisonReport& c = window.lastComparison();
-        QCOMPARE(c.reports.size(), std::size_t(5));  // 1, 2, 4, 8, 16 MiB
-        QCOMPARE(c.labels.back(), std::string("16.0 MiB"));
+        QVERIFY(window.session().lastComparison());
+        const PlanReport& c = *window.session().lastComparison();
+        QCOMPARE(c.variants.size(), std::size_t(5));  // 1, 2, 4, 8, 16 MiB
+        QCOMPARE(c.variants.back().label, std::string("16.0 MiB"));
 
         window.startComparison(Comparison::Size, std::size_t(16) << 20, std::size_t(1) << 20);  // upside down
         auto* box = window.findChild<QMessageBox*>();
@@ -373,7 +384,7 @@ private slots:
         choose("wait", int(WaitMode::Blocking));
         choose("check", int(CheckMode::Serial));
         window.findChild<QSpinBox*>("runs")->setValue(3);
-        QSignalSpy ended(&window, &MainWindow::seriesEnded);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
         window.findChild<QPushButton*>("run")->click();
         QVERIFY(ended.wait(60000));
         const PipelineConfig c = backend->lastConfig();
@@ -381,7 +392,7 @@ private slots:
         QCOMPARE(c.waitMode, WaitMode::Blocking);
         QCOMPARE(c.checkMode, CheckMode::Serial);
         QCOMPARE(c.runs, 3);
-        QCOMPARE(window.report().config.checkMode, CheckMode::Serial);
+        QCOMPARE(window.session().report().config.checkMode, CheckMode::Serial);
     }
 
     // --overlay: shown from the start, with or without a GPU; a headless run with an unreadable one ends with 2.
@@ -438,7 +449,7 @@ private slots:
         auto* overlayGpu = qobject_cast<QLineSeries*>(chart->series().at(before));
         QVERIFY(overlayGpu);
         QVERIFY(overlayGpu->name().contains("GPU time, saved"));
-        const auto& runs = window->report().runs;
+        const auto& runs = window->session().report().runs;
         QCOMPARE(overlayGpu->count(), int(runs.size()));
         for (int i = 0; i < overlayGpu->count(); ++i)
             QCOMPARE(overlayGpu->at(i).y(), runs[std::size_t(i)].gpuMs);
@@ -455,6 +466,111 @@ private slots:
         QVERIFY2(box->text().contains("junk." + suffix), qPrintable(box->text()));
         box->close();
         QCOMPARE(chart->series().size(), before + 2);  // the overlay already shown stays
+    }
+    // Every variant over what the host can hold: the comparison ends with a message naming the limit, nothing
+    // crashes, and the window can run again.
+    void aComparisonWhereNothingFitsSaysWhyAndTheWindowStaysUsable()
+    {
+        auto backend = std::make_shared<FakeBackend>();  // 80 GiB devices, 100 GiB of host memory
+        AppOptions options;
+        options.elements = (std::size_t(80) << 30) / sizeof(int);
+        MainWindow window(backend, options);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.startComparison(Comparison::HostMemory);
+        QVERIFY(ended.wait(10000));
+        QVERIFY2(window.statusText().startsWith("Nothing ran"), qPrintable(window.statusText()));
+        auto* box = window.findChild<QMessageBox*>();
+        QVERIFY(box);
+        QVERIFY2(box->text().contains("does not fit in host memory") && box->text().contains("100.0 GiB available"),
+            qPrintable(box->text()));
+        box->close();
+        QCOMPARE(backend->seriesStarted.load(), 0);
+        QVERIFY(window.runEnabled());
+        window.findChild<QSpinBox*>("size")->setValue(64);
+        window.findChild<QComboBox*>("sizeUnit")->setCurrentText("MiB");
+        window.findChild<QSpinBox*>("runs")->setValue(2);
+        window.startRun();
+        QVERIFY(ended.wait(10000));
+        QCOMPARE(window.session().report().runs.size(), std::size_t(3));
+    }
+
+    // The same from the command line, headless: a message and exit code 2, not a crash.
+    void headlessComparisonWhereNothingFitsExitsWithTwo()
+    {
+        AppOptions options;
+        options.elements = (std::size_t(80) << 30) / sizeof(int);
+        options.comparison = Comparison::HostMemory;
+        options.exportPng = m_dir.filePath("never-compared.png");
+        MainWindow window(std::make_shared<FakeBackend>(), options);
+        QSignalSpy finished(&window, &MainWindow::headlessFinished);
+        window.show();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().first().toInt(), 2);
+        QVERIFY(!QFile::exists(options.exportPng));
+    }
+
+    // A start the session refuses (here an upside-down sweep) ends a headless run instead of leaving it waiting.
+    void headlessRefusedStartFinishes()
+    {
+        AppOptions options;
+        options.comparison = Comparison::Size;
+        options.sweepMinBytes = std::size_t(1) << 30;
+        options.sweepMaxBytes = std::size_t(4) << 10;
+        options.exportPng = m_dir.filePath("never-swept.png");
+        MainWindow window(std::make_shared<FakeBackend>(), options);
+        QSignalSpy finished(&window, &MainWindow::headlessFinished);
+        window.show();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().first().toInt(), 2);
+    }
+
+    // A headless series runs, exports and exits 0; a wrong element makes it 1.
+    void headlessSeriesExportsAndSaysHowItWent()
+    {
+        for (const int wrongRun : { -1, 2 }) {
+            auto backend = std::make_shared<FakeBackend>();
+            backend->wrongRun = wrongRun;
+            AppOptions options;
+            options.runs = 4;
+            options.exportPng = m_dir.filePath(QString("headless-%1.png").arg(wrongRun));
+            MainWindow window(backend, options);
+            QSignalSpy finished(&window, &MainWindow::headlessFinished);
+            window.show();
+            QVERIFY(finished.wait(10000));
+            QCOMPARE(finished.first().first().toInt(), wrongRun < 0 ? 0 : 1);
+            QCOMPARE(QImage(options.exportPng).size(), options.exportSize);
+        }
+    }
+
+    // Same device, same options: the window's comparison runs exactly the variants the CLI's does.
+    void comparisonRunsTheVariantsTheCliRuns()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        MainWindow window(backend);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        window.findChild<QSpinBox*>("runs")->setValue(1);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.startComparison(Comparison::Size, std::size_t(8) << 30, std::size_t(64) << 30);
+        QVERIFY(ended.wait(10000));
+        const PlanReport& ran = *window.session().lastComparison();
+        const char* args[] = { "asyncscope-cli", "--device", "1", "--runs", "1", "--compare", "size", "--sweep-min",
+            "8GiB", "--sweep-max", "64GiB" };
+        const auto cli = parseCommandLine(int(std::size(args)), args);
+        QVERIFY(cli.ok());
+        PipelineConfig base = window.session().report().config;
+        base.elements = cli->config.elements;
+        const auto expected = comparisonPlan(Comparison::Size, base, cli->sweepMinBytes, cli->sweepMaxBytes);
+        QVERIFY(expected.ok());
+        QCOMPARE(ran.variants.size(), expected->variants.size());  // 8 to 64 GiB: none dropped
+        for (std::size_t i = 0; i < ran.variants.size(); ++i) {
+            QCOMPARE(ran.variants[i].label, expected->variants[i].label);
+            QCOMPARE(ran.variants[i].report.config.elements, expected->variants[i].config.elements);
+        }
+        QVERIFY(ran.variants.back().notRun);  // 64 GiB: two host buffers exceed the fake's 100 GiB
+        QVERIFY(!ran.variants.front().notRun);
     }
 };
 

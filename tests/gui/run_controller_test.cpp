@@ -9,6 +9,15 @@
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
 
+namespace {
+
+Platform fakePlatform()
+{
+    return *FakeBackend().discover();
+}
+
+}  // namespace
+
 class RunControllerTest : public QObject {
     Q_OBJECT
 private slots:
@@ -19,8 +28,8 @@ private slots:
         QSignalSpy devices(&controller, &RunController::devicesAvailable);
         controller.discover();
         QVERIFY(devices.wait(5000));
-        QVERIFY(backend->discoveryThread.load() != nullptr);
-        QVERIFY(backend->discoveryThread.load() != QThread::currentThread());
+        QVERIFY(backend->discoveryThread.load() != std::thread::id());
+        QVERIFY(backend->discoveryThread.load() != std::this_thread::get_id());
         QCOMPARE(devices.first().first().value<Platform>().devices.size(), std::size_t(2));
     }
 
@@ -30,24 +39,27 @@ private slots:
         RunController controller(backend);
         std::vector<int> indices;
         bool allOnGuiThread = true;
-        connect(&controller, &RunController::runAvailable, this, [&](const RunResult& r) {
+        connect(&controller, &RunController::runAvailable, this, [&](int, const RunResult& r) {
             indices.push_back(r.index);
             allOnGuiThread = allOnGuiThread && QThread::currentThread() == thread();
         });
-        QSignalSpy finished(&controller, &RunController::seriesFinished);
+        QSignalSpy finished(&controller, &RunController::planFinished);
         PipelineConfig config;
         config.runs = 25;
         config.warmupRuns = 3;
-        QVERIFY(controller.start(config));
+        QVERIFY(controller.start(seriesPlan(config), fakePlatform()));
         QVERIFY(controller.isRunning());
-        QVERIFY(!controller.start(config));  // one series at a time
+        QVERIFY(!controller.start(seriesPlan(config), fakePlatform()));  // one plan at a time
         QVERIFY(finished.wait(10000));
+        const auto plan = finished.first().first().value<PlanReport>();
+        QVERIFY(plan.complete());
+        QCOMPARE(plan.variants.front().report.runs.size(), std::size_t(28));
         QVERIFY(!controller.isRunning());
         QCOMPARE(indices.size(), std::size_t(28));
         for (int i = 0; i < 28; ++i)
             QCOMPARE(indices[std::size_t(i)], i);
         QVERIFY(allOnGuiThread);
-        QVERIFY(backend->runThread.load() != QThread::currentThread());
+        QVERIFY(backend->runThread.load() != std::this_thread::get_id());
     }
 
     void cancelStopsWithinOneRun()
@@ -55,7 +67,7 @@ private slots:
         auto backend = std::make_shared<FakeBackend>();
         backend->runDelay = std::chrono::milliseconds(20);
         RunController controller(backend);
-        QSignalSpy failed(&controller, &RunController::seriesFailed);
+        QSignalSpy failed(&controller, &RunController::planFinished);
         int seen = 0;
         int seenAtCancel = -1;
         connect(&controller, &RunController::runAvailable, this, [&] {
@@ -66,17 +78,20 @@ private slots:
         });
         PipelineConfig config;
         config.runs = 1000;
-        QVERIFY(controller.start(config));
+        QVERIFY(controller.start(seriesPlan(config), fakePlatform()));
         QVERIFY(failed.wait(10000));
-        QCOMPARE(failed.first().first().value<Error>().kind, ErrorKind::Cancelled);
+        const auto plan = failed.first().first().value<PlanReport>();
+        QVERIFY(plan.failure());
+        QCOMPARE(plan.failure()->kind, ErrorKind::Cancelled);
+        QCOMPARE(plan.variants.front().report.runs.size(), std::size_t(seen));  // what ran is kept
         // The worker may have finished the run it was in when the flag was set, and no more.
         QVERIFY2(backend->runsDelivered.load() <= seenAtCancel + 1,
             qPrintable(QString("%1 delivered, %2 when cancelled").arg(backend->runsDelivered.load()).arg(seenAtCancel)));
         QCOMPARE(backend->activeSeries.load(), 0);
 
-        QSignalSpy finished(&controller, &RunController::seriesFinished);  // usable again after a cancel
+        QSignalSpy finished(&controller, &RunController::planFinished);  // usable again after a cancel
         config.runs = 3;
-        QVERIFY(controller.start(config));
+        QVERIFY(controller.start(seriesPlan(config), fakePlatform()));
         QVERIFY(finished.wait(5000));
     }
 
@@ -89,7 +104,7 @@ private slots:
             QSignalSpy results(&controller, &RunController::runAvailable);
             PipelineConfig config;
             config.runs = 100000;
-            QVERIFY(controller.start(config));
+            QVERIFY(controller.start(seriesPlan(config), fakePlatform()));
             QVERIFY(results.wait(5000));
         }  // destructor: cancel, quit, wait
         QCOMPARE(backend->activeSeries.load(), 0);

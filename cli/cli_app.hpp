@@ -1,0 +1,25 @@
+// asyncscope-cli's work once its command line is parsed: discover, build the plan, run it through the engine's plan
+// runner, print. Separate from main() so tests can drive it with a fake backend and their own streams.
+#pragma once
+
+#include "cli/cli_options.hpp"
+
+#include "engine/run/backend.hpp"
+
+#include <atomic>
+#include <ostream>
+
+namespace asyncscope {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;  // a CUDA error, a wrong element, a cancel, an unwritable report
+constexpr int kExitUsage = 2;    // a bad request: options, a device that is not there, a size that does not fit
+
+// Prints `error` on `err` as one line and returns its exit code.
+int reportFailure(const Error& error, std::ostream& err);
+
+// Runs what `options` ask for. The report goes to `out` (checked after writing), progress and problems to `err`.
+int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>& cancel, std::ostream& out,
+    std::ostream& err);
+
+}  // namespace asyncscope

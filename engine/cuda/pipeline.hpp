@@ -1,0 +1,57 @@
+// One configuration of the asyncAPI pipeline, its buffers allocated once and run as often as asked:
+// H2D copy -> increment kernel -> D2H copy, timed by events on one stream while the CPU polls.
+#pragma once
+
+#include "engine/model/config.hpp"
+#include "engine/model/error.hpp"
+#include "engine/model/run_result.hpp"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace asyncscope {
+
+enum class MemoryCheck { Enforce, Skip };
+
+class PipelineSession {
+public:
+    // Sets the device on the calling thread and allocates. Every later call must come from the same thread.
+    // MemoryCheck::Skip leaves the free-memory check to cudaMalloc itself.
+    static Result<std::unique_ptr<PipelineSession>> open(const PipelineConfig& config,
+        MemoryCheck memoryCheck = MemoryCheck::Enforce);
+
+    ~PipelineSession();
+    PipelineSession(const PipelineSession&) = delete;
+    PipelineSession& operator=(const PipelineSession&) = delete;
+
+    // One step of a series: re-initialises the device buffer (0xFF bytes), submits a run from a host buffer whose
+    // elements all hold one known value (zero at first, then what the buffer's last run brought back), waits for it
+    // and times it. The run expects that value plus the configured value back (RunResult::expectedValue). `timed` is that run, its elements not yet checked. With CheckMode::Serial the step then
+    // checks it and returns it in `checked` too. With CheckMode::Overlapped it starts checking it on helper threads,
+    // to finish during the next step, and `checked` is the run before it (none on the first step).
+    // `cancel`, when set, is checked in the poll loop; a cancelled run returns ErrorKind::Cancelled.
+    struct Step {
+        RunResult timed;
+        std::optional<RunResult> checked;
+    };
+    Result<Step> step(int index, bool warmup, const std::atomic<bool>* cancel = nullptr);
+
+    // Waits for a check still running (Overlapped) and returns its run; empty when there is none. Call it when a
+    // series ends, however it ends, so no run that was timed is lost.
+    std::optional<RunResult> flush();
+
+    // One run, checked, whatever the check mode (step() and, when overlapped, flush()). Meant for single runs: a run
+    // still pending from an earlier step() is dropped.
+    Result<RunResult> run(int index, bool warmup, const std::atomic<bool>* cancel = nullptr);
+
+    const PipelineConfig& config() const;
+
+private:
+    struct Resources;
+    explicit PipelineSession(std::unique_ptr<Resources> resources);
+    void restart(std::size_t buffer);  // zeroes a host buffer whose content is no longer known
+    std::unique_ptr<Resources> m;
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,25 @@
+// The report as CSV: one row per run, each row carrying the device block and the configuration, so a row stands
+// alone in a spreadsheet or a data frame; columns named in nvbench's manner ("GPU Time (ms)", "CPU Time (ms)" …).
+// And reading it back, for overlaying a saved series.
+#pragma once
+
+#include "engine/model/report.hpp"
+#include "engine/run/plan.hpp"
+
+#include <istream>
+#include <ostream>
+
+namespace asyncscope {
+
+void writeCsv(std::ostream& out, const Report& report);
+
+// A comparison: one row per variant with its configuration, Samples, the median of every distribution and every
+// figure (nvbench's "GPU Time", "Noise" …), whether every run verified, and why a variant did not run.
+void writeComparisonCsv(std::ostream& out, const PlanReport& plan);
+
+// Reads what writeCsv wrote: the device, the configuration and every run (a CSV has no summary, outcome or
+// calibration). Columns are found by name, so their order and extra columns do not matter. A file that is not such
+// a CSV is an ErrorKind::Io error naming the line and column at fault.
+Result<Report> readCsv(std::istream& in);
+
+}  // namespace asyncscope

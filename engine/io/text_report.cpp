@@ -1,0 +1,137 @@
+#include "engine/io/text_report.hpp"
+
+#include "engine/cuda/cuda_error.hpp"
+#include "engine/model/series_summary.hpp"
+#include "engine/model/size_parse.hpp"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+
+namespace asyncscope {
+
+namespace {
+
+std::string printf_(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string printf_(const char* format, ...)
+{
+    char buffer[512];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(buffer, sizeof buffer, format, args);
+    va_end(args);
+    return buffer;
+}
+
+std::string fixed(double value, ValueKind kind)
+{
+    return printf_("%.*f", decimalsOf(kind), value);
+}
+
+}  // namespace
+
+std::string formatDeviceText(const DeviceInfo& device, int driverVersion, int runtimeVersion)
+{
+    return printf_("device %d: %s, sm %s, %d SMs, %s, %d copy engines, PCI %s, driver CUDA %s, runtime %s\n",
+        device.index, device.name.c_str(), device.computeCapability().c_str(), device.multiprocessors,
+        formatBytes(device.totalMemoryBytes).c_str(), device.asyncEngineCount, device.pciBusId.c_str(),
+        formatCudaVersion(driverVersion).c_str(), formatCudaVersion(runtimeVersion).c_str());
+}
+
+std::string formatConfigText(const PipelineConfig& c)
+{
+    std::string stop = c.stopRule == StopRule::Fixed
+        ? std::to_string(c.runs) + " runs"
+        : printf_("until noise <= %.2f %% (at least %d runs, %.0f ms GPU time; timeout %.0f s)", c.targetNoisePercent,
+              c.minRuns, c.minGpuMs, c.timeoutS);
+    const std::string check = std::string(nameOf(c.checkMode)) + " check" +
+        (c.checkThreads > 0 ? " on " + std::to_string(c.checkThreads) + " threads" : std::string());
+    return printf_("n = %zu ints (%s), value %d, %d threads/block, %s host memory, %s wait, %s, %d warm-up, %s\n",
+        c.elements, formatBytes(c.bytes()).c_str(), c.value, c.threadsPerBlock, nameOf(c.hostMemory),
+        nameOf(c.waitMode), check.c_str(), c.warmupRuns, stop.c_str());
+}
+
+std::string formatRunText(const RunResult& run)
+{
+    std::string text = printf_("run %d%s:\n", run.index, run.warmup ? " (warm-up)" : "");
+    text += printf_("time spent executing by the GPU: %.2f\n", run.gpuMs);
+    text += printf_("time spent by CPU in CUDA calls: %.2f\n", run.cpuSubmitMs());
+    text += printf_("CPU executed %lu iterations while waiting for GPU to finish\n",
+        static_cast<unsigned long>(run.pollIterations));
+    if (run.stagesTimed())
+        text += printf_("stages (ms): H2D %.3f, kernel %.3f, D2H %.3f\n", run.totalMs(SpanKind::H2D),
+            run.totalMs(SpanKind::Kernel), run.totalMs(SpanKind::D2H));
+    if (!run.verified)
+        text += printf_("WRONG: element %lld is %d, expected %d\n", static_cast<long long>(run.firstWrongIndex),
+            run.firstWrongValue, run.expectedValue);
+    return text;
+}
+
+std::string formatWrongElement(const RunResult& run)
+{
+    return printf_("run %d returned a wrong element: index %lld is %d, expected %d", run.index,
+        static_cast<long long>(run.firstWrongIndex), run.firstWrongValue, run.expectedValue);
+}
+
+std::string formatSummaryText(const Report& report)
+{
+    const SeriesSummary s = summarizeSeries(report);
+    std::string text = printf_("summary: %zu measured runs, %zu warm-up, %zu of %zu verified", s.measuredRuns,
+        s.warmupRuns, s.verifiedRuns, report.runs.size());
+    if (report.outcome)
+        text += printf_(", stopped on %s", nameOf(report.outcome->reason));
+    text += "\n";
+    for (const Distribution& d : s.distributions) {
+        const int places = decimalsOf(d.kind);
+        const Summary& v = d.stats;
+        text += printf_("  %-24s median %11.*f  min %11.*f  max %11.*f  mean %11.*f  noise %6.2f %%  p95 %11.*f %s\n",
+            d.name.c_str(), places, v.median, places, v.min, places, v.max, places, v.mean, v.noisePercent, places,
+            v.p95, unitOf(d.kind));
+    }
+    for (const Figure& f : s.figures)
+        text += printf_("  %-32s %s %s\n", f.name.c_str(), fixed(f.value, f.kind).c_str(), unitOf(f.kind));
+    if (report.peak)
+        text += printf_("  (host peak from pinned copies of %s, %s; serial bound for %s)\n",
+            formatBytes(report.peak->bytes).c_str(), report.peak->fromCache ? "cached" : "measured now",
+            formatBytes(report.config.bytes()).c_str());
+    return text;
+}
+
+std::string formatComparisonText(const PlanReport& plan)
+{
+    std::vector<SeriesSummary> summaries;
+    for (const VariantResult& v : plan.variants)
+        summaries.push_back(summarizeSeries(v.report));
+    const std::vector<Column> columns = comparisonColumns(summaries);
+
+    std::string text = "comparison: " + std::string(plan.comparison ? nameOf(*plan.comparison) : "series") +
+        " (medians of the measured runs)\n";
+    std::vector<int> widths;
+    text += printf_("%-14s %12s %8s", "variant", "size", "samples");
+    for (const Column& c : columns) {
+        const std::string header = headerOf(c.name, c.kind);
+        widths.push_back(std::max(int(header.size()), 10));
+        text += printf_(" %*s", widths.back(), header.c_str());
+    }
+    text += "\n";
+    for (std::size_t i = 0; i < plan.variants.size(); ++i) {
+        const VariantResult& v = plan.variants[i];
+        text += printf_("%-14s %12s %8zu", v.label.c_str(), formatBytes(v.report.config.bytes()).c_str(),
+            summaries[i].measuredRuns);
+        if (v.notRun) {
+            text += "  not run: " + v.notRun->message() + "\n";
+            continue;
+        }
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            const auto value = headlineValue(summaries[i], columns[c].key);
+            text += printf_(" %*s", widths[c], value ? fixed(*value, columns[c].kind).c_str() : "");
+        }
+        if (v.failure)
+            text += std::string(v.failure->kind == ErrorKind::Cancelled ? "  cancelled: " : "  failed: ") +
+                v.failure->message();
+        text += "\n";
+    }
+    return text;
+}
+
+}  // namespace asyncscope

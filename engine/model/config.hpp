@@ -1,0 +1,83 @@
+// What one measurement series runs: the pipeline's parameters and how it is repeated.
+#pragma once
+
+#include "engine/model/error.hpp"
+#include "engine/model/names.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace asyncscope {
+
+enum class HostMemory { Pinned, Pageable };
+enum class WaitMode { Spin, Blocking };
+// When each run's elements are checked, on helper threads; runs take turns between two host buffers either way.
+// Overlapped: while the GPU runs the next run, so a series takes little more wall time than GPU time. Serial: after
+// the run, before the next one is submitted, as asyncAPI does.
+enum class CheckMode { Overlapped, Serial };
+
+// Fixed: exactly `runs` measured runs. Noise: keep running until the GPU time's relative standard deviation
+// is at or below the target, at least `minRuns` runs and `minGpuMs` of GPU time in, or until `timeoutS`.
+enum class StopRule { Fixed, Noise };
+
+template <>
+struct EnumNames<HostMemory> {
+    static constexpr std::array entries { std::pair { HostMemory::Pinned, "pinned" },
+        std::pair { HostMemory::Pageable, "pageable" } };
+};
+template <>
+struct EnumNames<WaitMode> {
+    static constexpr std::array entries { std::pair { WaitMode::Spin, "spin" },
+        std::pair { WaitMode::Blocking, "blocking" } };
+};
+template <>
+struct EnumNames<CheckMode> {
+    static constexpr std::array entries { std::pair { CheckMode::Overlapped, "overlapped" },
+        std::pair { CheckMode::Serial, "serial" } };
+};
+template <>
+struct EnumNames<StopRule> {
+    static constexpr std::array entries { std::pair { StopRule::Fixed, "fixed" },
+        std::pair { StopRule::Noise, "noise" } };
+};
+
+struct PipelineConfig {
+    int device = 0;
+    std::size_t elements = std::size_t(16) * 1024 * 1024;  // 64 MiB of int
+    int value = 26;
+    int threadsPerBlock = 512;
+    int runs = 1;
+    int warmupRuns = 1;
+    HostMemory hostMemory = HostMemory::Pinned;
+    WaitMode waitMode = WaitMode::Spin;
+    CheckMode checkMode = CheckMode::Overlapped;
+    int checkThreads = 0;  // threads that check a run's elements; 0 picks from the hardware
+    bool stageEvents = true;     // events between H2D, kernel and D2H give per-stage times
+    bool profilerRange = false;  // wrap each submit in cudaProfilerStart/Stop for Nsight
+
+    StopRule stopRule = StopRule::Fixed;
+    double targetNoisePercent = 0.5;
+    int minRuns = 10;
+    double minGpuMs = 100.0;
+    double timeoutS = 15.0;
+
+    std::size_t bytes() const { return elements * sizeof(int); }
+};
+
+constexpr int kMaxThreadsPerBlock = 1024;
+constexpr int kMaxCheckThreads = 64;
+
+// Checks what needs no device: counts, threads per block, overflow of the byte size.
+Status validate(const PipelineConfig& config);
+
+// Checks that the device buffer fits in `availableBytes` of the device's memory; `how` says which figure that is
+// ("free", "in all"). A buffer that does not fit is ErrorKind::TooLarge.
+Status checkFitsDevice(const PipelineConfig& config, std::size_t availableBytes, const std::string& deviceName,
+    const char* how = "free");
+
+// Checks that the two host buffers that runs take turns between fit in `availableBytes` of the host's memory.
+Status checkFitsHost(const PipelineConfig& config, std::size_t availableBytes);
+
+}  // namespace asyncscope

@@ -1,0 +1,34 @@
+// Everything one series produced: where it ran, what it ran, every run. Written as text, CSV or JSON.
+#pragma once
+
+#include "engine/model/config.hpp"
+#include "engine/model/copy_peak.hpp"
+#include "engine/model/device.hpp"
+#include "engine/model/names.hpp"
+#include "engine/model/outcome.hpp"
+#include "engine/model/run_result.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace asyncscope {
+
+struct Report {
+    DeviceInfo device;
+    int driverVersion = 0;
+    int runtimeVersion = 0;
+    PipelineConfig config;
+    std::vector<RunResult> runs;
+    std::optional<SeriesOutcome> outcome;  // empty when the series did not finish
+    std::optional<CopyPeak> peak;          // this host's calibrated copy peak, when known
+};
+
+enum class ReportFormat { Text, Csv, Json };
+
+template <>
+struct EnumNames<ReportFormat> {
+    static constexpr std::array entries { std::pair { ReportFormat::Text, "text" }, std::pair { ReportFormat::Csv, "csv" },
+        std::pair { ReportFormat::Json, "json" } };
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,57 @@
+#include "engine/model/run_result.hpp"
+
+namespace asyncscope {
+
+bool RunResult::has(SpanKind kind) const
+{
+    for (const Span& s : spans) {
+        if (s.kind == kind)
+            return true;
+    }
+    return false;
+}
+
+double RunResult::totalMs(SpanKind kind) const
+{
+    double ms = 0.0;
+    for (const Span& s : spans) {
+        if (s.kind == kind)
+            ms += s.ms();
+    }
+    return ms;
+}
+
+std::uint64_t RunResult::totalBytes(SpanKind kind) const
+{
+    std::uint64_t bytes = 0;
+    for (const Span& s : spans) {
+        if (s.kind == kind)
+            bytes += s.bytes;
+    }
+    return bytes;
+}
+
+std::vector<Span> serialSpans(int device, const SerialDurations& d)
+{
+    std::vector<Span> spans;
+    double gpuAt = 0.0;
+    const std::pair<SpanKind, double> gpu[] = { { SpanKind::H2D, d.h2dMs }, { SpanKind::Kernel, d.kernelMs },
+        { SpanKind::D2H, d.d2hMs } };
+    for (const auto& [kind, ms] : gpu) {
+        if (ms < 0.0)
+            continue;
+        const std::uint64_t bytes = kind == SpanKind::Kernel ? 2 * d.bytes : d.bytes;
+        spans.push_back({ kind, device, 0, 0, bytes, gpuAt, gpuAt + ms });
+        gpuAt += ms;
+    }
+    double cpuAt = 0.0;
+    for (const auto& [kind, ms] : { std::pair { SpanKind::Submit, d.submitMs }, std::pair { SpanKind::Wait, d.waitMs } }) {
+        if (ms < 0.0)
+            continue;
+        spans.push_back({ kind, device, 0, 0, 0, cpuAt, cpuAt + ms });
+        cpuAt += ms;
+    }
+    return spans;
+}
+
+}  // namespace asyncscope

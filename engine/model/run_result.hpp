@@ -1,0 +1,73 @@
+// What one run of the pipeline measured: its timed operations as spans on one time axis, and the figures that are
+// not spans (the events' total, poll iterations, the check's verdict).
+#pragma once
+
+#include "engine/model/names.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace asyncscope {
+
+// GPU operations (copies, kernels) are timed by CUDA events; CPU ones by the host's steady clock.
+enum class SpanKind { H2D, Kernel, D2H, Submit, Wait, Check };
+
+template <>
+struct EnumNames<SpanKind> {
+    static constexpr std::array entries { std::pair { SpanKind::H2D, "h2d" }, std::pair { SpanKind::Kernel, "kernel" },
+        std::pair { SpanKind::D2H, "d2h" }, std::pair { SpanKind::Submit, "submit" },
+        std::pair { SpanKind::Wait, "wait" }, std::pair { SpanKind::Check, "check" } };
+};
+
+constexpr bool onGpu(SpanKind kind)
+{
+    return kind == SpanKind::H2D || kind == SpanKind::Kernel || kind == SpanKind::D2H;
+}
+
+// One timed operation. Times are ms from the run's start: the start event for GPU spans, the host clock reading
+// taken as that event was recorded for CPU spans. `stream` is the CUDA stream's number within the run (CPU spans:
+// the host thread's, 0 for the thread that submits and waits); `bytes` what the operation moved (a kernel: read plus
+// written).
+struct Span {
+    SpanKind kind = SpanKind::H2D;
+    int device = 0;
+    int stream = 0;
+    int chunk = 0;
+    std::uint64_t bytes = 0;
+    double beginMs = 0.0;
+    double endMs = 0.0;
+
+    double ms() const { return endMs - beginMs; }
+};
+
+struct RunResult {
+    int index = 0;                // 0-based, counting warm-up runs
+    bool warmup = false;          // warm-up runs are kept and shown but left out of statistics
+    double gpuMs = 0.0;           // start event to stop event: also timed when there are no events between stages
+    std::uint64_t pollIterations = 0;  // cudaEventQuery(stop) == cudaErrorNotReady count (spin wait)
+    double waitCpuMs = 0.0;       // CPU time the waiting thread used while waiting
+    int expectedValue = 0;        // what every element should come back as: its value before the run + the value
+    bool verified = false;        // every element came back equal to expectedValue
+    std::int64_t firstWrongIndex = -1;  // -1 when verified
+    int firstWrongValue = 0;
+    std::vector<Span> spans;
+
+    bool has(SpanKind kind) const;
+    double totalMs(SpanKind kind) const;              // summed over the run's spans of this kind; 0 when none
+    std::uint64_t totalBytes(SpanKind kind) const;
+    bool stagesTimed() const { return has(SpanKind::H2D); }
+    double cpuSubmitMs() const { return totalMs(SpanKind::Submit); }
+    double waitMs() const { return totalMs(SpanKind::Wait); }
+};
+
+// The spans of a run on one stream of one device with no chunks, laid end to end from each kind's duration: what
+// the pipeline records, and how a saved file that holds only durations (CSV, JSON before spans) reads back. A
+// duration below zero leaves its span out (the pipeline ran with no events between stages).
+struct SerialDurations {
+    std::uint64_t bytes = 0;  // per copy
+    double h2dMs = -1.0, kernelMs = -1.0, d2hMs = -1.0;
+    double submitMs = -1.0, waitMs = -1.0;
+};
+std::vector<Span> serialSpans(int device, const SerialDurations& durations);
+
+}  // namespace asyncscope

@@ -1,0 +1,199 @@
+#include "engine/model/series_summary.hpp"
+
+namespace asyncscope {
+
+const char* unitOf(ValueKind kind)
+{
+    switch (kind) {
+    case ValueKind::Duration: return "ms";
+    case ValueKind::Rate: return "GB/s";
+    case ValueKind::Count: return "";
+    case ValueKind::Percentage: return "%";
+    case ValueKind::Ratio: return "x";
+    }
+    return "";
+}
+
+int decimalsOf(ValueKind kind)
+{
+    switch (kind) {
+    case ValueKind::Duration: return 4;
+    case ValueKind::Rate: return 1;
+    case ValueKind::Count: return 0;
+    case ValueKind::Percentage: return 2;
+    case ValueKind::Ratio: return 3;
+    }
+    return 4;
+}
+
+std::string headerOf(const std::string& name, ValueKind kind)
+{
+    const std::string unit = unitOf(kind);
+    return unit.empty() ? name : name + " (" + unit + ")";
+}
+
+const Distribution* SeriesSummary::distribution(std::string_view key) const
+{
+    for (const Distribution& d : distributions) {
+        if (d.key == key)
+            return &d;
+    }
+    return nullptr;
+}
+
+const Figure* SeriesSummary::figure(std::string_view key) const
+{
+    for (const Figure& f : figures) {
+        if (f.key == key)
+            return &f;
+    }
+    return nullptr;
+}
+
+double SeriesSummary::median(std::string_view key) const
+{
+    const Distribution* d = distribution(key);
+    return d ? d->stats.median : 0.0;
+}
+
+double SeriesSummary::value(std::string_view key) const
+{
+    const Figure* f = figure(key);
+    return f ? f->value : 0.0;
+}
+
+std::vector<Column> comparisonColumns(const std::vector<SeriesSummary>& summaries)
+{
+    std::vector<Column> columns;
+    auto add = [&columns](const std::string& key, const std::string& name, ValueKind kind) {
+        for (const Column& c : columns) {
+            if (c.key == key)
+                return;
+        }
+        columns.push_back({ key, name, kind });
+    };
+    for (const SeriesSummary& s : summaries) {
+        for (const Distribution& d : s.distributions)
+            add(d.key, d.name, d.kind);
+        for (const Figure& f : s.figures)
+            add(f.key, f.name, f.kind);
+    }
+    return columns;
+}
+
+std::optional<double> headlineValue(const SeriesSummary& summary, std::string_view key)
+{
+    if (const Distribution* d = summary.distribution(key))
+        return d->stats.median;
+    if (const Figure* f = summary.figure(key))
+        return f->value;
+    return std::nullopt;
+}
+
+namespace {
+
+// A per-run quantity: how to read it from a run, and when a run has it.
+struct Measure {
+    std::string_view key;
+    const char* name;
+    ValueKind kind;
+    double (*read)(const RunResult&);
+    bool (*present)(const RunResult&);
+};
+
+bool always(const RunResult&)
+{
+    return true;
+}
+
+template <SpanKind Kind>
+double spanMs(const RunResult& r)
+{
+    return r.totalMs(Kind);
+}
+
+template <SpanKind Kind>
+bool hasSpan(const RunResult& r)
+{
+    return r.has(Kind);
+}
+
+const Measure kMeasures[] = {
+    { keys::kGpuTime, "GPU time", ValueKind::Duration, [](const RunResult& r) { return r.gpuMs; }, always },
+    { keys::kCpuSubmit, "CPU submit time", ValueKind::Duration, spanMs<SpanKind::Submit>, hasSpan<SpanKind::Submit> },
+    { keys::kPolls, "Poll iterations", ValueKind::Count,
+        [](const RunResult& r) { return static_cast<double>(r.pollIterations); }, always },
+    { keys::kWaitCpu, "CPU time while waiting", ValueKind::Duration, [](const RunResult& r) { return r.waitCpuMs; },
+        always },
+    { "h2d_ms", "H2D", ValueKind::Duration, spanMs<SpanKind::H2D>, hasSpan<SpanKind::H2D> },
+    { "kernel_ms", "Kernel", ValueKind::Duration, spanMs<SpanKind::Kernel>, hasSpan<SpanKind::Kernel> },
+    { "d2h_ms", "D2H", ValueKind::Duration, spanMs<SpanKind::D2H>, hasSpan<SpanKind::D2H> },
+    { "check_ms", "Host check", ValueKind::Duration, spanMs<SpanKind::Check>, hasSpan<SpanKind::Check> },
+};
+
+// Bytes a span kind moves per run over its median time, in decimal GB/s.
+struct RateOf {
+    std::string_view key;
+    const char* name;
+    SpanKind kind;
+    std::string_view timeKey;
+};
+
+const RateOf kRates[] = {
+    { keys::kH2dRate, "H2D bandwidth", SpanKind::H2D, "h2d_ms" },
+    { keys::kD2hRate, "D2H bandwidth", SpanKind::D2H, "d2h_ms" },
+    { "kernel_effective_gbps", "Kernel effective bandwidth", SpanKind::Kernel, "kernel_ms" },
+};
+
+}  // namespace
+
+SeriesSummary summarizeSeries(const Report& report)
+{
+    SeriesSummary s;
+    std::vector<const RunResult*> measured;
+    for (const RunResult& run : report.runs) {
+        s.verifiedRuns += run.verified ? 1 : 0;
+        if (run.warmup)
+            ++s.warmupRuns;
+        else
+            measured.push_back(&run);
+    }
+    s.measuredRuns = measured.size();
+    if (measured.empty())
+        return s;
+
+    for (const Measure& m : kMeasures) {
+        std::vector<double> values;
+        values.reserve(measured.size());
+        for (const RunResult* run : measured) {
+            if (!m.present(*run))
+                break;
+            values.push_back(m.read(*run));
+        }
+        if (values.size() == measured.size())
+            s.distributions.push_back({ std::string(m.key), m.name, m.kind, summarize(std::move(values)) });
+    }
+
+    const Distribution* gpu = s.distribution(keys::kGpuTime);
+    s.figures.push_back({ "noise_percent", "Noise", ValueKind::Percentage, gpu->stats.noisePercent });
+    for (const RateOf& rate : kRates) {
+        if (const Distribution* time = s.distribution(rate.timeKey)) {
+            const auto bytes = static_cast<double>(measured.front()->totalBytes(rate.kind));
+            s.figures.push_back({ std::string(rate.key), rate.name, ValueKind::Rate,
+                gigabytesPerSecond(bytes, time->stats.median) });
+        }
+    }
+    if (report.peak) {
+        const double bound = serialBoundMs(report.config.bytes(), *report.peak);
+        s.figures.push_back({ "peak_h2d_gbps", "Host peak H2D, pinned", ValueKind::Rate, report.peak->h2dGBps });
+        s.figures.push_back({ "peak_d2h_gbps", "Host peak D2H, pinned", ValueKind::Rate, report.peak->d2hGBps });
+        if (bound > 0.0) {
+            s.figures.push_back({ "serial_bound_ms", "Serial PCIe bound", ValueKind::Duration, bound });
+            s.figures.push_back({ "gpu_time_over_serial_bound", "GPU time / serial bound", ValueKind::Ratio,
+                gpu->stats.median / bound });
+        }
+    }
+    return s;
+}
+
+}  // namespace asyncscope

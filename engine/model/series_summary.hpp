@@ -1,0 +1,87 @@
+// A series' summary as named values: distributions over the measured runs (GPU time, CPU submit time, stage times
+// …) and single figures (noise, bandwidth, the serial bound). Printers, the window's summary table and comparison
+// table walk these lists, so a quantity added in summarizeSeries() shows up everywhere without touching them.
+#pragma once
+
+#include "engine/model/names.hpp"
+#include "engine/model/report.hpp"
+#include "engine/model/statistics.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace asyncscope {
+
+enum class ValueKind { Duration, Rate, Count, Percentage, Ratio };
+
+template <>
+struct EnumNames<ValueKind> {
+    static constexpr std::array entries { std::pair { ValueKind::Duration, "duration" },
+        std::pair { ValueKind::Rate, "rate" }, std::pair { ValueKind::Count, "count" },
+        std::pair { ValueKind::Percentage, "percentage" }, std::pair { ValueKind::Ratio, "ratio" } };
+};
+
+// "ms", "GB/s", "", "%", "x": the unit every value of a kind is given in.
+const char* unitOf(ValueKind kind);
+// Decimal places a value of this kind is printed with in tables and text.
+int decimalsOf(ValueKind kind);
+
+// A quantity measured once per run, summarised over the measured runs.
+struct Distribution {
+    std::string key;   // JSON key, stable: "gpu_time_ms"
+    std::string name;  // for people: "GPU time"
+    ValueKind kind = ValueKind::Duration;
+    Summary stats;
+};
+
+// One figure of the whole series.
+struct Figure {
+    std::string key;
+    std::string name;
+    ValueKind kind = ValueKind::Duration;
+    double value = 0.0;
+};
+
+// "GPU time (ms)", "Noise (%)", "Poll iterations": a name with its unit, for column headers.
+std::string headerOf(const std::string& name, ValueKind kind);
+
+struct SeriesSummary {
+    std::size_t measuredRuns = 0;
+    std::size_t warmupRuns = 0;
+    std::size_t verifiedRuns = 0;  // of all runs, warm-up included
+    std::vector<Distribution> distributions;
+    std::vector<Figure> figures;
+
+    const Distribution* distribution(std::string_view key) const;
+    const Figure* figure(std::string_view key) const;
+    double median(std::string_view key) const;  // of a distribution; 0 when absent
+    double value(std::string_view key) const;   // of a figure; 0 when absent
+};
+
+// A comparison shows one number per value and variant: a distribution's median, a figure itself. The columns are
+// every value any of the summaries has, in the order they give them.
+struct Column {
+    std::string key;
+    std::string name;
+    ValueKind kind = ValueKind::Duration;
+};
+std::vector<Column> comparisonColumns(const std::vector<SeriesSummary>& summaries);
+std::optional<double> headlineValue(const SeriesSummary& summary, std::string_view key);
+
+// Keys of the values other code looks up by name (charts, the status line); printers need none of them.
+namespace keys {
+inline constexpr std::string_view kGpuTime = "gpu_time_ms";
+inline constexpr std::string_view kCpuSubmit = "cpu_submit_time_ms";
+inline constexpr std::string_view kPolls = "poll_iterations";
+inline constexpr std::string_view kWaitCpu = "wait_cpu_ms";
+inline constexpr std::string_view kH2dRate = "h2d_gbps";
+inline constexpr std::string_view kD2hRate = "d2h_gbps";
+}  // namespace keys
+
+// Warm-up runs are counted and left out. Stage distributions appear when every measured run has that span;
+// calibration figures when the report holds a copy peak.
+SeriesSummary summarizeSeries(const Report& report);
+
+}  // namespace asyncscope

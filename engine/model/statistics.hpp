@@ -1,0 +1,25 @@
+// Statistics over a list of values: what every distribution of a summary holds.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace asyncscope {
+
+struct Summary {
+    std::size_t count = 0;
+    double min = 0.0;
+    double max = 0.0;
+    double mean = 0.0;
+    double median = 0.0;
+    double stddev = 0.0;        // sample standard deviation (n - 1)
+    double noisePercent = 0.0;  // stddev / mean, in percent: nvbench's "Noise"
+    double p95 = 0.0;           // nearest-rank 95th percentile
+};
+
+Summary summarize(std::vector<double> values);
+
+// Decimal gigabytes per second (1 GB = 1e9 bytes) for `bytes` moved in `ms`; 0 when ms is not positive.
+double gigabytesPerSecond(double bytes, double ms);
+
+}  // namespace asyncscope

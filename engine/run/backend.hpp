@@ -1,0 +1,23 @@
+// The engine as a plan runner sees it: discover devices, calibrate a device's copies, run a series. The CUDA
+// implementation is CudaBackend; tests substitute fakes.
+#pragma once
+
+#include "engine/model/copy_peak.hpp"
+#include "engine/model/device.hpp"
+#include "engine/run/series_runner.hpp"
+
+namespace asyncscope {
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual Result<Platform> discover() = 0;
+    // Runs one series, handing each run to `sink` on the calling thread. A configuration that does not fit the
+    // device's or the host's memory fails with ErrorKind::TooLarge (or OutOfMemory) before any run.
+    virtual Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel,
+        const RunSink& sink) = 0;
+    // This host's pinned copy peak for the device, calibrated once and cached.
+    virtual Result<CopyPeak> copyPeak(const DeviceInfo& device) = 0;
+};
+
+}  // namespace asyncscope

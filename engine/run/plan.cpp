@@ -1,0 +1,78 @@
+#include "engine/run/plan.hpp"
+
+#include "engine/model/size_parse.hpp"
+
+namespace asyncscope {
+
+Plan seriesPlan(const PipelineConfig& config)
+{
+    return Plan { std::nullopt, { Variant { formatBytes(config.bytes()), config } } };
+}
+
+Result<Plan> comparisonPlan(Comparison comparison, const PipelineConfig& base, std::size_t minBytes,
+    std::size_t maxBytes)
+{
+    Plan plan { comparison, {} };
+    auto add = [&](std::string label, auto change) {
+        Variant v { std::move(label), base };
+        change(v.config);
+        plan.variants.push_back(std::move(v));
+    };
+    switch (comparison) {
+    case Comparison::HostMemory:
+        for (const auto& [memory, name] : EnumNames<HostMemory>::entries)
+            add(name, [m = memory](PipelineConfig& c) { c.hostMemory = m; });
+        break;
+    case Comparison::Wait:
+        for (const auto& [wait, name] : EnumNames<WaitMode>::entries)
+            add(name, [w = wait](PipelineConfig& c) { c.waitMode = w; });
+        break;
+    case Comparison::Size:
+        if (minBytes < sizeof(int) || maxBytes < minBytes)
+            return makeError(ErrorKind::Usage,
+                "the sweep range " + formatBytes(minBytes) + " to " + formatBytes(maxBytes) + " is empty",
+                "Give a smallest size of at least 4 bytes and a largest size not below it.");
+        for (std::size_t bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
+            add(formatBytes(bytes), [bytes](PipelineConfig& c) { c.elements = bytes / sizeof(int); });
+            if (bytes > maxBytes / 2)
+                break;
+        }
+        break;
+    }
+    for (const Variant& v : plan.variants) {
+        if (auto invalid = validate(v.config))
+            return *invalid;
+    }
+    return plan;
+}
+
+const Error* PlanReport::failure() const
+{
+    for (const VariantResult& v : variants) {
+        if (v.failure)
+            return &*v.failure;
+    }
+    return nullptr;
+}
+
+std::size_t PlanReport::ranCount() const
+{
+    std::size_t n = 0;
+    for (const VariantResult& v : variants)
+        n += v.ran() ? 1 : 0;
+    return n;
+}
+
+std::string PlanReport::notRunText() const
+{
+    std::string text;
+    for (const VariantResult& v : variants) {
+        if (v.notRun)
+            text += (text.empty() ? "" : "; ") + v.label + ": " + v.notRun->message();
+    }
+    if (text.empty())
+        return text;
+    return "ran " + std::to_string(ranCount()) + " of " + std::to_string(planned) + " variants; not run: " + text;
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,70 @@
+// A plan: the variants (configurations) to run one after the other, and what came of each. One series is a plan of
+// one variant; a comparison (pinned vs pageable host memory, spin-poll vs blocking-sync wait, a sweep of sizes) is
+// a plan of several.
+#pragma once
+
+#include "engine/model/config.hpp"
+#include "engine/model/error.hpp"
+#include "engine/model/names.hpp"
+#include "engine/model/report.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace asyncscope {
+
+enum class Comparison { HostMemory, Wait, Size };
+
+template <>
+struct EnumNames<Comparison> {
+    static constexpr std::array entries { std::pair { Comparison::HostMemory, "host-memory" },
+        std::pair { Comparison::Wait, "wait" }, std::pair { Comparison::Size, "size" } };
+};
+
+struct Variant {
+    std::string label;  // "pinned", "blocking", "64.0 MiB"; for a single series its size
+    PipelineConfig config;
+};
+
+constexpr std::size_t kSweepMinBytes = std::size_t(4) << 10;
+constexpr std::size_t kSweepMaxBytes = std::size_t(1) << 30;
+
+struct Plan {
+    std::optional<Comparison> comparison;  // empty: one series
+    std::vector<Variant> variants;
+};
+
+// One series of `config`.
+Plan seriesPlan(const PipelineConfig& config);
+
+// The variants of `base` for a comparison. A size sweep runs powers of two from minBytes to maxBytes (both rounded
+// down to whole ints); a range that is empty or upside down is a usage error. Every variant is validated.
+Result<Plan> comparisonPlan(Comparison comparison, const PipelineConfig& base, std::size_t minBytes = kSweepMinBytes,
+    std::size_t maxBytes = kSweepMaxBytes);
+
+// What came of one variant: its report (runs, outcome, calibration), or why it could not run at all.
+struct VariantResult {
+    std::string label;
+    Report report;                 // device and config always set; runs as far as they went
+    std::optional<Error> notRun;   // could not start (too large for the device or the host): the others still ran
+    std::optional<Error> failure;  // started and then failed or was cancelled: the plan stopped here
+    bool ran() const { return !notRun.has_value(); }
+};
+
+struct PlanReport {
+    std::optional<Comparison> comparison;
+    std::vector<VariantResult> variants;  // in plan order, as far as the plan got
+    std::size_t planned = 0;              // variants in the plan
+
+    // The error that stopped the plan (a failure or a cancel), if one did.
+    const Error* failure() const;
+    // Every variant was attempted and none failed (some may not have run).
+    bool complete() const { return variants.size() == planned && !failure(); }
+    std::size_t ranCount() const;
+    // "runs 3 of 4 variants; 1 GiB: does not fit …": one line on what did not run, empty when all ran.
+    std::string notRunText() const;
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,87 @@
+#include "engine/run/plan_runner.hpp"
+
+#include "engine/model/size_parse.hpp"
+
+#include <map>
+
+namespace asyncscope {
+
+namespace {
+
+bool cannotRun(const Error& error)
+{
+    return error.kind == ErrorKind::TooLarge || error.kind == ErrorKind::OutOfMemory;
+}
+
+}  // namespace
+
+PlanReport runPlan(Backend& backend, const Platform& platform, const Plan& plan, const std::atomic<bool>& cancel,
+    PlanSink& sink)
+{
+    PlanReport result;
+    result.comparison = plan.comparison;
+    result.planned = plan.variants.size();
+    std::map<std::string, std::optional<CopyPeak>> peaks;  // by device UUID; empty when calibration failed
+
+    for (std::size_t i = 0; i < plan.variants.size(); ++i) {
+        const Variant& variant = plan.variants[i];
+        VariantResult& v = result.variants.emplace_back();
+        v.label = variant.label;
+        v.report.config = variant.config;
+        v.report.driverVersion = platform.driverVersion;
+        v.report.runtimeVersion = platform.runtimeVersion;
+        auto end = [&] {
+            sink.variantEnded(i, v);
+            return !v.failure;
+        };
+
+        if (cancel.load()) {
+            v.failure = makeError(ErrorKind::Cancelled, "cancelled before " + variant.label);
+            end();
+            break;
+        }
+        auto device = findDevice(platform, variant.config.device);
+        if (!device) {
+            v.failure = device.error();
+            end();
+            break;
+        }
+        v.report.device = *device;
+        if (auto invalid = validate(variant.config)) {
+            v.failure = *invalid;
+            end();
+            break;
+        }
+        if (auto tooBig = checkFitsDevice(variant.config, device->totalMemoryBytes, device->name, "in all")) {
+            v.notRun = *tooBig;
+            end();
+            continue;
+        }
+
+        auto known = peaks.find(device->uuid);
+        if (known == peaks.end()) {
+            auto peak = backend.copyPeak(*device);
+            if (!peak)
+                sink.calibrationFailed(peak.error());
+            known = peaks.emplace(device->uuid, peak ? std::optional(*peak) : std::nullopt).first;
+        }
+        v.report.peak = known->second;
+
+        sink.variantStarting(i, v);
+        auto outcome = backend.run(variant.config, cancel, [&](const RunResult& run) {
+            v.report.runs.push_back(run);
+            sink.runAvailable(i, run);
+        });
+        if (outcome)
+            v.report.outcome = *outcome;
+        else if (v.report.runs.empty() && cannotRun(outcome.error()))
+            v.notRun = outcome.error();
+        else
+            v.failure = outcome.error();
+        if (!end())
+            break;
+    }
+    return result;
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,32 @@
+// Runs a plan: its variants in order on the calling thread, each run and each variant's end handed to a sink, until
+// the plan is done, a variant fails, or cancel is set. Returns what ran in every case. The CLI and the window both
+// run their series and comparisons through it.
+#pragma once
+
+#include "engine/run/backend.hpp"
+#include "engine/run/plan.hpp"
+
+#include <atomic>
+#include <cstddef>
+
+namespace asyncscope {
+
+class PlanSink {
+public:
+    virtual ~PlanSink() = default;
+    // Before the variant's first run (after its calibration).
+    virtual void variantStarting(std::size_t /*index*/, const VariantResult& /*variant: device, config, peak*/) {}
+    virtual void runAvailable(std::size_t /*index*/, const RunResult& /*run*/) {}
+    // Ran, could not run, failed or was cancelled: `variant` says which.
+    virtual void variantEnded(std::size_t /*index*/, const VariantResult& /*variant*/) {}
+    // The device's copy peak could not be calibrated; the plan runs on without the serial bound.
+    virtual void calibrationFailed(const Error& /*error*/) {}
+};
+
+// A variant whose device is not in `platform` fails the plan (a usage error). One that does not fit the device's
+// memory, or whose backend answers TooLarge or OutOfMemory before its first run, is recorded as not run and the
+// plan goes on. Each device is calibrated once per plan, before its first variant.
+PlanReport runPlan(Backend& backend, const Platform& platform, const Plan& plan, const std::atomic<bool>& cancel,
+    PlanSink& sink);
+
+}  // namespace asyncscope

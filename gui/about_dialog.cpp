@@ -1,0 +1,20 @@
+#include "gui/about_dialog.hpp"
+
+#include "engine/cuda/cuda_error.hpp"
+
+#include <QApplication>
+#include <QMessageBox>
+
+namespace asyncscope {
+
+void showAboutDialog(QWidget* parent, const Platform& platform)
+{
+    QMessageBox::about(parent, QObject::tr("About AsyncScope"),
+        QObject::tr("<h3>AsyncScope %1</h3><p>See asynchronous CUDA execution: the asyncAPI pipeline's GPU time "
+                    "(CUDA events) against its CPU submit time (host clock), run after run.</p>"
+                    "<p>CUDA runtime %2 (linked statically); driver CUDA %3.</p>")
+            .arg(QApplication::applicationVersion(), QString::fromStdString(formatCudaVersion(CUDART_VERSION)),
+                QString::fromStdString(formatCudaVersion(platform.driverVersion))));
+}
+
+}  // namespace asyncscope

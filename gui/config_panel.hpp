@@ -1,0 +1,73 @@
+// The pipeline's controls: GPU, size, value, runs, host memory, wait, check, stages and stop rule. It turns them
+// into a configuration and back, and into settings and back; it runs nothing itself.
+#pragma once
+
+#include "gui/settings_store.hpp"
+
+#include "engine/model/device.hpp"
+#include "engine/run/plan.hpp"
+
+#include <QGroupBox>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace asyncscope {
+
+class ConfigPanel : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit ConfigPanel(QWidget* parent = nullptr);
+
+    // Fills the GPU list and selects the device asked for (`requested`, an index), else the remembered one (by
+    // UUID), else the fastest. A requested device that is not there is the problem returned.
+    Status setDevices(const Platform& platform, const QString& rememberedUuid, std::optional<int> requested);
+    // No GPU can run: the list says why in a word, the banner in a sentence.
+    void setNoDevices(const QString& item, const QString& message);
+    QString deviceMessage() const;  // the banner's text while it is shown
+
+    PipelineConfig config() const;  // the controls, over the settings' values the panel has no control for
+    // One series of config(), or a comparison of its variants.
+    Result<Plan> plan(std::optional<Comparison> comparison, std::size_t sweepMinBytes = kSweepMinBytes,
+        std::size_t sweepMaxBytes = kSweepMaxBytes) const;
+    void applySettings(const GuiSettings& settings);
+    GuiSettings settings(GuiSettings base) const;  // base with the controls' values and the chosen GPU's UUID
+    // Shows `elements` exactly, in `preferred` if it holds it, else in the largest unit that does.
+    void showSize(std::size_t elements, SizeUnit preferred);
+    void setRuns(int runs);
+    void setRunning(bool running);
+    bool runEnabled() const;
+
+signals:
+    void runRequested();
+    void cancelRequested();
+
+private:
+    void updateSizeLimit();
+    const DeviceInfo* chosenDevice() const;
+
+    Platform m_platform;
+    bool m_devicesKnown = false;
+    GuiSettings m_base;  // what the last applied settings hold beyond the controls
+    QComboBox* m_device = nullptr;
+    QLabel* m_deviceMessage = nullptr;
+    QSpinBox* m_size = nullptr;
+    QComboBox* m_sizeUnit = nullptr;
+    QSpinBox* m_value = nullptr;
+    QSpinBox* m_runs = nullptr;
+    QSpinBox* m_warmup = nullptr;
+    QComboBox* m_hostMemory = nullptr;
+    QComboBox* m_wait = nullptr;
+    QComboBox* m_check = nullptr;
+    QCheckBox* m_stages = nullptr;
+    QComboBox* m_stopRule = nullptr;
+    QDoubleSpinBox* m_noiseTarget = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,60 @@
+#include "gui/plan_verdict.hpp"
+
+#include "engine/model/series_summary.hpp"
+
+#include <QObject>
+
+namespace asyncscope {
+
+PlanVerdict judgePlan(const PlanReport& plan)
+{
+    PlanVerdict v;
+    std::size_t runs = 0;
+    std::size_t wrong = 0;
+    for (const VariantResult& variant : plan.variants) {
+        runs += variant.report.runs.size();
+        wrong += variant.report.runs.size() - summarizeSeries(variant.report).verifiedRuns;
+    }
+    const QString notRun = QString::fromStdString(plan.notRunText());
+
+    if (const Error* failure = plan.failure()) {
+        v.cancelled = failure->kind == ErrorKind::Cancelled;
+        v.exitCode = isRequestError(failure->kind) ? 2 : 1;
+        const QString message = QString::fromStdString(failure->message());
+        v.summary = v.cancelled ? QObject::tr("Cancelled after %n run(s).", nullptr, int(runs))
+                                : QObject::tr("Failed: %1").arg(message);
+        v.problem = v.cancelled ? QString() : message;
+        return v;
+    }
+    if (plan.ranCount() == 0) {
+        v.exitCode = 2;
+        v.summary = QObject::tr("Nothing ran: %1").arg(notRun);
+        v.problem = notRun;
+        return v;
+    }
+    if (plan.comparison) {
+        v.summary = QObject::tr("Comparison '%1' done: %2 of %3 variants ran")
+                        .arg(nameOf(*plan.comparison))
+                        .arg(plan.ranCount())
+                        .arg(plan.planned);
+    } else {
+        const SeriesSummary s = summarizeSeries(plan.variants.front().report);
+        v.summary = QObject::tr("%1 runs: median GPU time %2 ms, CPU submit time %3 ms, %4 poll iterations")
+                        .arg(s.measuredRuns)
+                        .arg(s.median(keys::kGpuTime), 0, 'f', 3)
+                        .arg(s.median(keys::kCpuSubmit), 0, 'f', 3)
+                        .arg(s.median(keys::kPolls), 0, 'f', 0);
+    }
+    if (wrong) {
+        v.exitCode = 1;
+        v.summary += QObject::tr("; %1 runs returned wrong elements").arg(wrong);
+        v.problem = QObject::tr("Some runs returned wrong elements: see the exported data's first_wrong_index.");
+    } else {
+        v.summary += QObject::tr("; every element verified");
+    }
+    if (!notRun.isEmpty())
+        v.problem = v.problem.isEmpty() ? notRun : v.problem + "\n" + notRun;
+    return v;
+}
+
+}  // namespace asyncscope

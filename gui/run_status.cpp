@@ -1,0 +1,64 @@
+#include "gui/run_status.hpp"
+
+#include "gui/plan_verdict.hpp"
+#include "gui/session_model.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+
+namespace asyncscope {
+
+RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    m_text = new QLabel;
+    m_text->setObjectName("status");
+    m_progress = new QProgressBar;
+    m_progress->setObjectName("progress");
+    m_progress->setMaximumWidth(320);
+    m_progress->setFormat(tr("%v of %m runs"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_text, 1);
+    layout->addWidget(m_progress);
+
+    connect(session, &SessionModel::variantStarted, this, [this](int index, int count, const QString& label) {
+        m_progress->setRange(0, m_session->expectedRuns());  // 0..0: busy, the noise rule decides when to stop
+        m_progress->setValue(0);
+        if (count > 1)
+            showMessage(tr("Comparison %1 of %2: %3…").arg(index + 1).arg(count).arg(label));
+    });
+    connect(session, &SessionModel::reportChanged, this, &RunStatus::showProgress);
+    connect(session, &SessionModel::calibrationFailed, this, [this](const Error& error) {
+        showMessage(tr("No copy calibration: %1").arg(QString::fromStdString(error.message())));
+    });
+    connect(session, &SessionModel::planFinished, this,
+        [this](const PlanReport& plan) { showMessage(judgePlan(plan).summary); });
+}
+
+void RunStatus::showMessage(const QString& text)
+{
+    m_text->setText(text);
+}
+
+QString RunStatus::text() const
+{
+    return m_text->text();
+}
+
+void RunStatus::showProgress()
+{
+    const Report& report = m_session->report();
+    if (!m_session->isRunning() || report.runs.empty())
+        return;
+    m_progress->setValue(static_cast<int>(report.runs.size()));
+    const int expected = m_session->expectedRuns();
+    showMessage(tr("Run %1 of %2, %3 runs/s")
+                    .arg(report.runs.size())
+                    .arg(expected > 0 ? QString::number(expected) : tr("until the noise target"))
+                    .arg(m_session->runsPerSecond(), 0, 'f', 1));
+}
+
+}  // namespace asyncscope

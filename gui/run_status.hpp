@@ -1,0 +1,29 @@
+// The status bar's view of a session: what runs, how far it is and how fast runs arrive, how the last plan ended;
+// and any one-line message the window has for the user.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+
+namespace asyncscope {
+
+class SessionModel;
+
+class RunStatus : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunStatus(const SessionModel* session, QWidget* parent = nullptr);
+    void showMessage(const QString& text);
+    QString text() const;
+
+private:
+    void showProgress();
+
+    const SessionModel* m_session;
+    QLabel* m_text = nullptr;
+    QProgressBar* m_progress = nullptr;
+};
+
+}  // namespace asyncscope

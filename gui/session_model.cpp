@@ -1,0 +1,142 @@
+#include "gui/session_model.hpp"
+
+#include "gui/run_controller.hpp"
+
+#include "engine/io/report_file.hpp"
+
+#include <QFileInfo>
+
+namespace asyncscope {
+
+namespace {
+
+constexpr int kRefreshIntervalMs = 100;  // views redraw at most ten times a second, whatever the run rate
+
+}  // namespace
+
+SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
+    : QObject(parent)
+    , m_controller(new RunController(std::move(backend), this))
+{
+    m_refresh.setSingleShot(true);
+    m_refresh.setInterval(kRefreshIntervalMs);
+    connect(&m_refresh, &QTimer::timeout, this, &SessionModel::reportChanged);
+
+    connect(m_controller, &RunController::devicesAvailable, this, [this](const Platform& platform) {
+        m_platform = platform;
+        m_devicesKnown = true;
+        emit devicesAvailable(platform);
+    });
+    connect(m_controller, &RunController::discoveryFailed, this, [this](const Error& error) {
+        m_devicesKnown = false;
+        emit discoveryFailed(error);
+    });
+    connect(m_controller, &RunController::variantStarting, this, [this](int index, const VariantResult& v) {
+        m_report = v.report;
+        m_clock.start();
+        emit variantStarted(index, int(m_planned), QString::fromStdString(v.label));
+        emit reportChanged();
+    });
+    connect(m_controller, &RunController::runAvailable, this, [this](int, const RunResult& run) {
+        m_report.runs.push_back(run);
+        scheduleRefresh();
+    });
+    connect(m_controller, &RunController::variantEnded, this, [this](int, const VariantResult& v) {
+        if (v.ran())
+            m_report = v.report;  // with its outcome
+    });
+    connect(m_controller, &RunController::calibrationFailed, this, &SessionModel::calibrationFailed);
+    connect(m_controller, &RunController::planFinished, this, [this](const PlanReport& plan) {
+        m_refresh.stop();
+        if (plan.comparison)
+            m_lastComparison = plan;
+        emit reportChanged();
+        emit planFinished(plan);
+    });
+}
+
+SessionModel::~SessionModel() = default;
+
+void SessionModel::discover()
+{
+    m_controller->discover();
+}
+
+Status SessionModel::start(const Plan& plan)
+{
+    if (isRunning())
+        return makeError(ErrorKind::Usage, "a run is still in progress", "Wait for it or cancel it.");
+    if (!m_devicesKnown)
+        return makeError(ErrorKind::NoDevice, "no CUDA device is known yet");
+    if (plan.variants.empty())
+        return makeError(ErrorKind::Usage, "the plan has nothing to run");
+    for (const Variant& v : plan.variants) {
+        if (auto invalid = validate(v.config))
+            return invalid;
+        if (auto device = findDevice(m_platform, v.config.device); !device)
+            return device.error();
+    }
+    if (!m_controller->start(plan, m_platform))
+        return makeError(ErrorKind::Usage, "the run thread is not available");
+    m_planned = plan.variants.size();
+    m_report = Report {};
+    m_report.config = plan.variants.front().config;
+    m_report.device = *findDevice(m_platform, m_report.config.device);
+    m_clock.start();
+    emit reportChanged();
+    return std::nullopt;
+}
+
+void SessionModel::cancel()
+{
+    m_controller->cancel();
+}
+
+void SessionModel::shutdown()
+{
+    m_controller->shutdown();
+}
+
+bool SessionModel::isRunning() const
+{
+    return m_controller->isRunning();
+}
+
+int SessionModel::expectedRuns() const
+{
+    const PipelineConfig& c = m_report.config;
+    return c.stopRule == StopRule::Fixed ? c.warmupRuns + c.runs : 0;
+}
+
+double SessionModel::runsPerSecond() const
+{
+    if (!m_clock.isValid() || m_report.runs.empty())
+        return 0.0;
+    return double(m_report.runs.size()) / std::max(1e-3, double(m_clock.elapsed()) / 1000.0);
+}
+
+Status SessionModel::loadOverlay(const QString& path)
+{
+    auto saved = readReportFile(path.toStdString());
+    if (!saved)
+        return saved.error();
+    m_overlay.runs = saved->runs;
+    m_overlay.label
+        = QStringLiteral("%1 (%2)").arg(QFileInfo(path).completeBaseName(), QString::fromStdString(saved->device.name));
+    emit overlayChanged();
+    return std::nullopt;
+}
+
+void SessionModel::clearOverlay()
+{
+    m_overlay = {};
+    emit overlayChanged();
+}
+
+void SessionModel::scheduleRefresh()
+{
+    if (!m_refresh.isActive())
+        m_refresh.start();
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,76 @@
+// The window's state, apart from its widgets: the devices, the plan running and what it delivered, the last
+// comparison, the overlaid saved run, and a throttle so views redraw at most ten times a second whatever the run
+// rate. Views read from it and listen to its signals; none of them talks to another.
+#pragma once
+
+#include "gui/chart_exporter.hpp"
+#include "gui/metatypes.hpp"
+
+#include "engine/run/backend.hpp"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+
+namespace asyncscope {
+
+class RunController;
+
+class SessionModel : public QObject {
+    Q_OBJECT
+public:
+    explicit SessionModel(std::shared_ptr<Backend> backend, QObject* parent = nullptr);
+    ~SessionModel() override;
+
+    void discover();
+    // Starts a plan on the run thread. Refused, with the reason, while one runs, before devices are known, or when a
+    // variant is invalid.
+    Status start(const Plan& plan);
+    void cancel();
+    // Cancels and waits (bounded) for the run thread: closing the window calls it.
+    void shutdown();
+
+    bool isRunning() const;
+    bool devicesKnown() const { return m_devicesKnown; }
+    const Platform& platform() const { return m_platform; }
+    // The variant running now, or the last one that ran.
+    const Report& report() const { return m_report; }
+    // The last plan of several variants, once it ended.
+    const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
+    const Overlay& overlay() const { return m_overlay; }
+    // Runs the plan's current variant will have (0 when the noise rule decides), and how fast they arrive.
+    int expectedRuns() const;
+    double runsPerSecond() const;
+
+    // Reads a saved run (JSON or CSV by suffix) and overlays it; a file that cannot be read leaves the overlay as it
+    // was and returns why.
+    Status loadOverlay(const QString& path);
+    void clearOverlay();
+
+signals:
+    void devicesAvailable(const asyncscope::Platform& platform);
+    void discoveryFailed(const asyncscope::Error& error);
+    void variantStarted(int index, int count, const QString& label);
+    void reportChanged();  // runs arrived or the calibration came: throttled
+    void calibrationFailed(const asyncscope::Error& error);
+    void planFinished(const asyncscope::PlanReport& report);  // done, failed, cancelled, or nothing could run
+    void overlayChanged();
+
+private:
+    void scheduleRefresh();
+
+    RunController* m_controller;
+    Platform m_platform;
+    bool m_devicesKnown = false;
+    Report m_report;
+    std::size_t m_planned = 0;
+    std::optional<PlanReport> m_lastComparison;
+    Overlay m_overlay;
+    QTimer m_refresh;
+    QElapsedTimer m_clock;
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,123 @@
+// asyncscope-cli's work after parsing, driven with the fake backend and string streams.
+#include "cli/cli_app.hpp"
+
+#include "fake_backend.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <streambuf>
+
+using namespace asyncscope;
+using asyncscope::testing::FakeBackend;
+
+namespace {
+
+struct CliRun {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+CliRun runWith(FakeBackend& backend, std::vector<const char*> args, std::ostream* out = nullptr)
+{
+    args.insert(args.begin(), "asyncscope-cli");
+    auto options = parseCommandLine(static_cast<int>(args.size()), args.data());
+    EXPECT_TRUE(options.ok()) << options.error().message();
+    std::atomic<bool> cancel { false };
+    std::ostringstream text, err;
+    CliRun run;
+    run.code = runCli(*options, backend, cancel, out ? *out : text, err);
+    run.out = text.str();
+    run.err = err.str();
+    return run;
+}
+
+// A stream whose every write fails, as a full disk makes a file.
+class FullDisk : public std::streambuf {
+protected:
+    int_type overflow(int_type) override { return traits_type::eof(); }
+    std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+}  // namespace
+
+TEST(CliApp, WrongElementMessageGivesTheRunsExpectedValue)
+{
+    FakeBackend backend;
+    backend.wrongRun = 3;  // the fake's run 3 expects value * 2 = 52, not the configured 26
+    const CliRun run = runWith(backend, { "--runs", "4", "--warmup", "0" });
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("run 3 returned a wrong element: index 513 is -1, expected 52"), std::string::npos)
+        << run.err;
+}
+
+TEST(CliApp, ComparisonChecksItsOutputStream)
+{
+    FakeBackend backend;
+    FullDisk full;
+    std::ostream out(&full);
+    const CliRun run = runWith(backend, { "--compare", "wait", "--runs", "2" }, &out);
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("writing the report failed"), std::string::npos) << run.err;
+}
+
+TEST(CliApp, SeriesChecksItsOutputStream)
+{
+    FakeBackend backend;
+    FullDisk full;
+    std::ostream out(&full);
+    const CliRun run = runWith(backend, { "--runs", "2", "--format", "csv" }, &out);
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("writing the report failed"), std::string::npos) << run.err;
+}
+
+TEST(CliApp, AComparisonWhereNothingFitsSaysWhyAndDoesNotCrash)
+{
+    FakeBackend backend;  // 80 GiB devices, 100 GiB of host memory: two 80 GiB host buffers do not fit
+    const CliRun run = runWith(backend, { "--size", "80GiB", "--compare", "host-memory" });
+    EXPECT_EQ(run.code, kExitUsage);
+    EXPECT_NE(run.err.find("does not fit in host memory"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("100.0 GiB available"), std::string::npos) << run.err;
+    EXPECT_EQ(backend.seriesStarted.load(), 0);
+}
+
+TEST(CliApp, VariantsThatDoNotFitAreReportedAndTheOthersRun)
+{
+    FakeBackend backend;
+    backend.hostBytes = std::size_t(64) << 20;  // room for two 32 MiB buffers, not two 64 MiB ones
+    const CliRun run = runWith(backend, { "--compare", "size", "--sweep-min", "16MiB", "--sweep-max", "128MiB",
+                                            "--runs", "2", "--format", "csv" });
+    EXPECT_EQ(run.code, kExitOk) << run.err;
+    EXPECT_EQ(backend.seriesStarted.load(), 2);  // 16 and 32 MiB
+    EXPECT_NE(run.err.find("ran 2 of 4 variants"), std::string::npos) << run.err;
+    // Every variant has its row; those that did not run say why.
+    std::istringstream csv(run.out);
+    std::string line;
+    std::vector<std::string> rows;
+    while (std::getline(csv, line))
+        rows.push_back(line);
+    ASSERT_EQ(rows.size(), 5u) << run.out;
+    EXPECT_NE(rows[0].find("GPU time (ms)"), std::string::npos) << rows[0];
+    EXPECT_NE(rows[0].find(",Not Run"), std::string::npos) << rows[0];
+    EXPECT_NE(rows[3].find("does not fit in host memory"), std::string::npos) << rows[3];
+    EXPECT_EQ(rows[1].rfind("16.0 MiB,16777216,", 0), 0u) << rows[1];
+}
+
+TEST(CliApp, ATooLargeSeriesIsAUsageError)
+{
+    FakeBackend backend;
+    const CliRun run = runWith(backend, { "--size", "200GiB" });
+    EXPECT_EQ(run.code, kExitUsage);
+    EXPECT_NE(run.err.find("does not fit: Fake Big GPU has 80.0 GiB in all"), std::string::npos) << run.err;
+}
+
+TEST(CliApp, SeriesPrintsTheSamplesLinesAndASummary)
+{
+    FakeBackend backend;
+    const CliRun run = runWith(backend, { "--runs", "3" });
+    EXPECT_EQ(run.code, kExitOk) << run.err;
+    EXPECT_EQ(run.out.rfind("device 1: Fake Big GPU", 0), 0u) << run.out;  // the fastest is the default
+    EXPECT_NE(run.out.find("time spent by CPU in CUDA calls: 0.05"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("summary: 3 measured runs, 1 warm-up, 4 of 4 verified"), std::string::npos) << run.out;
+}

@@ -1,0 +1,121 @@
+// A fake engine for tests: invented devices and invented run results, no CUDA. Test code only.
+#pragma once
+
+#include "engine/run/backend.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace asyncscope::testing {
+
+class FakeBackend final : public Backend {
+public:
+    std::chrono::milliseconds runDelay { 0 };  // how long each invented run "takes"
+    std::optional<Error> discoveryError;       // when set, discovery fails with it
+    std::size_t hostBytes = std::size_t(100) << 30;  // a series whose two host buffers exceed this cannot start
+    int wrongRun = -1;                         // this run index comes back with a wrong element
+    std::atomic<int> activeSeries { 0 };       // series currently inside run()
+    std::atomic<int> runsDelivered { 0 };
+    std::atomic<int> seriesStarted { 0 };
+    std::atomic<std::thread::id> discoveryThread {};
+    std::atomic<std::thread::id> runThread {};
+
+    static DeviceInfo device(int index, const std::string& name, int sms)
+    {
+        DeviceInfo d;
+        d.index = index;
+        d.name = name;
+        d.computeMajor = 9;
+        d.multiprocessors = sms;
+        d.clockKHz = 1980000;
+        d.totalMemoryBytes = std::size_t(80) << 30;
+        d.uuid = "GPU-fake-" + std::to_string(index);
+        d.pciBusId = "0000:0" + std::to_string(index) + ":00.0";
+        d.asyncEngineCount = 3;
+        return d;
+    }
+
+    Result<Platform> discover() override
+    {
+        discoveryThread = std::this_thread::get_id();
+        if (discoveryError)
+            return *discoveryError;
+        Platform p;
+        p.driverVersion = 13000;
+        p.runtimeVersion = 13000;
+        p.devices = { device(0, "Fake Small GPU", 20), device(1, "Fake Big GPU", 132) };
+        return p;
+    }
+
+    Result<CopyPeak> copyPeak(const DeviceInfo&) override { return CopyPeak { 55.0, 55.0, std::size_t(256) << 20, true }; }
+
+    // The configuration of the latest series, as the caller handed it over.
+    PipelineConfig lastConfig() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_lastConfig;
+    }
+
+    Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink) override
+    {
+        runThread = std::this_thread::get_id();
+        {
+            std::lock_guard lock(m_mutex);
+            m_lastConfig = config;
+        }
+        if (auto tooBig = checkFitsHost(config, hostBytes))
+            return *tooBig;
+        ++seriesStarted;
+        ++activeSeries;
+        struct Leave {
+            std::atomic<int>& count;
+            ~Leave() { --count; }
+        } leave { activeSeries };
+
+        const int total = config.warmupRuns + config.runs;
+        const std::uint64_t bytes = config.bytes();
+        for (int i = 0; i < total; ++i) {
+            const auto until = std::chrono::steady_clock::now() + runDelay;
+            while (std::chrono::steady_clock::now() < until) {  // the "poll loop": cancel is honoured inside it
+                if (cancel.load())
+                    return makeError(ErrorKind::Cancelled, "cancelled during run " + std::to_string(i));
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            if (cancel.load())
+                return makeError(ErrorKind::Cancelled, "cancelled before run " + std::to_string(i));
+            RunResult r;
+            r.index = i;
+            r.warmup = i < config.warmupRuns;
+            r.gpuMs = 2.5 + 0.01 * (i % 7) + (r.warmup ? 1.0 : 0.0);
+            r.pollIterations = 9000 + i % 100;
+            SerialDurations d;
+            d.bytes = bytes;
+            d.submitMs = 0.05 + 0.001 * (i % 5);
+            d.waitMs = r.gpuMs - d.submitMs;
+            if (config.stageEvents) {
+                d.h2dMs = 1.22;
+                d.kernelMs = 0.06;
+                d.d2hMs = r.gpuMs - 1.28;
+            }
+            r.spans = serialSpans(config.device, d);
+            r.expectedValue = config.value * (i / 2 + 1);
+            r.verified = i != wrongRun;
+            if (!r.verified) {
+                r.firstWrongIndex = 513;
+                r.firstWrongValue = -1;
+            }
+            sink(r);
+            ++runsDelivered;
+        }
+        return SeriesOutcome { config.runs, StopReason::RunCount, 0.1 };
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    PipelineConfig m_lastConfig;
+};
+
+}  // namespace asyncscope::testing
