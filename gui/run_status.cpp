@@ -51,9 +51,9 @@ QString RunStatus::text() const
 void RunStatus::showProgress()
 {
     const Report& report = m_session->report();
-    if (!m_session->isRunning() || report.runs.empty())
-        return;
     m_progress->setValue(static_cast<int>(report.runs.size()));
+    if (!m_session->isRunning() || report.runs.empty())
+        return;  // the plan's end, not progress, has the last word
     const int expected = m_session->expectedRuns();
     showMessage(tr("Run %1 of %2, %3 runs/s")
                     .arg(report.runs.size())

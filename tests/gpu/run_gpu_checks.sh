@@ -44,6 +44,9 @@ step noise-stop 0 "$cli" --stop noise
 step compare-host-memory 0 "$cli" --compare host-memory --runs 20
 step compare-wait 0 "$cli" --compare wait --runs 20
 step compare-size 0 "$cli" --compare size --runs 10 --format csv --output "$logs/sweep.csv"
+# Variants that cannot fit (two host buffers of 80 GiB) are reported as not run, with the limit, and exit 2.
+step compare-too-large 2 "$cli" --size 80GiB --compare host-memory
+step sweep-partly-too-large 0 "$cli" --compare size --sweep-min 16GiB --sweep-max 512GiB --runs 1 --warmup 0
 step bench-overhead 0 "$bench" 1000
 if command -v compute-sanitizer >/dev/null; then
     step memcheck 0 compute-sanitizer --tool memcheck --error-exitcode 9 "$cli" --runs 2 --size 1000003
@@ -53,7 +56,8 @@ for name in list-devices default-20 pageable-20 no-stages-20 blocking-20 serial-
     compare-host-memory compare-wait bench-overhead; do
     echo "== $name"; grep -vE '^(time spent|CPU executed|stages|run [0-9])' "$logs/$name.log"
 done
-for name in bad-size-0 bad-size-negative bad-size-abc bad-runs-0 bad-device-99 bad-size-too-large; do
+for name in bad-size-0 bad-size-negative bad-size-abc bad-runs-0 bad-device-99 bad-size-too-large compare-too-large \
+    sweep-partly-too-large; do
     echo "== $name: $(cat "$logs/$name.log")"
 done
 echo "== compare-size (CSV)"; cat "$logs/sweep.csv"

@@ -12,7 +12,9 @@
 #include <QComboBox>
 #include <QImage>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -166,6 +168,7 @@ private slots:
         QCOMPARE(window->charts().pointCount(RunCharts::Time), 42);
         QCOMPARE(window->charts().pointCount(RunCharts::Polls), 42);
         QCOMPARE(window->charts().pointCount(RunCharts::Stages), 42);
+        QCOMPARE(window->findChild<QProgressBar*>("progress")->value(), 42);  // the last runs counted too
         QVERIFY2(window->statusText().contains("40 runs: median GPU time"), qPrintable(window->statusText()));
         QVERIFY(window->statusText().contains("every element verified"));
         QVERIFY(window->runEnabled());
@@ -467,6 +470,20 @@ private slots:
         box->close();
         QCOMPARE(chart->series().size(), before + 2);  // the overlay already shown stays
     }
+    // The settings read choices by the engine's names: an unknown one keeps the default and says what it accepts.
+    void settingsRejectAnUnknownChoice()
+    {
+        {
+            QSettings q;
+            q.setValue("run/hostMemory", "bogus");
+            q.setValue("run/wait", "blocking");
+        }
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression("run/hostMemory is 'bogus', not pinned or pageable"));
+        const GuiSettings s = loadSettings();
+        QCOMPARE(s.config.hostMemory, HostMemory::Pinned);
+        QCOMPARE(s.config.waitMode, WaitMode::Blocking);
+    }
+
     // Every variant over what the host can hold: the comparison ends with a message naming the limit, nothing
     // crashes, and the window can run again.
     void aComparisonWhereNothingFitsSaysWhyAndTheWindowStaysUsable()
