@@ -234,9 +234,12 @@ void ComparisonView::setComparison(const PlanReport& comparison)
     for (const VariantResult& v : comparison.variants)
         summaries.push_back(summarizeSeries(v.report));
     const std::vector<Column> values = comparisonColumns(summaries);
+    const bool anyNotRun = comparison.ranCount() < comparison.variants.size();
     QStringList headers { tr("size"), tr("samples") };
     for (const Column& c : values)
         headers << QString::fromStdString(headerOf(c.name, c.kind));
+    if (anyNotRun)
+        headers << tr("not run");
     m_table->clear();
     m_table->setColumnCount(static_cast<int>(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
@@ -251,11 +254,12 @@ void ComparisonView::setComparison(const PlanReport& comparison)
             const auto value = headlineValue(summaries[i], c.key);
             cells << (value ? QString::number(*value, 'f', decimalsOf(c.kind)) : QString());
         }
-        if (v.notRun)
-            cells[1] = tr("not run: %1").arg(QString::fromStdString(v.notRun->message()));
+        if (anyNotRun)
+            cells << (v.notRun ? QString::fromStdString(v.notRun->message()) : QString());
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            const bool reason = anyNotRun && c + 1 == cells.size();
+            item->setTextAlignment((reason ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
             item->setToolTip(cells[c]);
             m_table->setItem(static_cast<int>(i), c, item);
         }

@@ -25,8 +25,6 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     layout->addWidget(m_progress);
 
     connect(session, &SessionModel::variantStarted, this, [this](int index, int count, const QString& label) {
-        m_progress->setRange(0, m_session->expectedRuns());  // 0..0: busy, the noise rule decides when to stop
-        m_progress->setValue(0);
         if (count > 1)
             showMessage(tr("Comparison %1 of %2: %3…").arg(index + 1).arg(count).arg(label));
     });
@@ -51,6 +49,7 @@ QString RunStatus::text() const
 void RunStatus::showProgress()
 {
     const Report& report = m_session->report();
+    m_progress->setRange(0, m_session->expectedRuns());  // 0..0: busy, the noise rule decides when to stop
     m_progress->setValue(static_cast<int>(report.runs.size()));
     if (!m_session->isRunning() || report.runs.empty())
         return;  // the plan's end, not progress, has the last word

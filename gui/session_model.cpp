@@ -42,8 +42,11 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
         scheduleRefresh();
     });
     connect(m_controller, &RunController::variantEnded, this, [this](int, const VariantResult& v) {
+        // A variant that could not run leaves the views on the last one that did.
         if (v.ran())
-            m_report = v.report;  // with its outcome
+            m_lastRan = v.report;  // with its outcome
+        m_report = m_lastRan;
+        scheduleRefresh();
     });
     connect(m_controller, &RunController::calibrationFailed, this, &SessionModel::calibrationFailed);
     connect(m_controller, &RunController::planFinished, this, [this](const PlanReport& plan) {
@@ -82,6 +85,7 @@ Status SessionModel::start(const Plan& plan)
     m_report = Report {};
     m_report.config = plan.variants.front().config;
     m_report.device = *findDevice(m_platform, m_report.config.device);
+    m_lastRan = m_report;
     m_clock.start();
     emit reportChanged();
     return std::nullopt;

@@ -66,6 +66,7 @@ private:
     Platform m_platform;
     bool m_devicesKnown = false;
     Report m_report;
+    Report m_lastRan;  // the plan's last variant that ran, or the empty report it started with
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;
     Overlay m_overlay;

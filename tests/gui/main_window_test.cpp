@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -588,6 +589,17 @@ private slots:
         }
         QVERIFY(ran.variants.back().notRun);  // 64 GiB: two host buffers exceed the fake's 100 GiB
         QVERIFY(!ran.variants.front().notRun);
+        // The views stay on the last variant that ran, and the table says why the other did not.
+        QCOMPARE(window.session().report().config.bytes(), std::size_t(32) << 30);
+        QCOMPARE(window.session().report().runs.size(), std::size_t(2));
+        QCOMPARE(window.findChild<QProgressBar*>("progress")->value(), 2);
+        QCOMPARE(window.charts().pointCount(RunCharts::Time), 2);
+        auto* table = window.findChild<QTableWidget*>("comparisonTable");
+        QVERIFY(table);
+        const int last = table->columnCount() - 1;
+        QCOMPARE(table->horizontalHeaderItem(last)->text(), QString("not run"));
+        QVERIFY(table->item(table->rowCount() - 1, last)->text().contains("does not fit in host memory"));
+        QVERIFY(table->item(0, last)->text().isEmpty());
     }
 };
 
