@@ -58,8 +58,12 @@ QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, co
     if (!svg && !QImageWriter::supportedImageFormats().contains(suffix.toLatin1()))
         return QObject::tr("Unknown picture format '%1': use .png, .jpg or .svg.").arg(suffix);
 
+    // Charts are laid out at a size a screen would show them and scaled up to large pictures, so their text grows
+    // with the picture instead of shrinking to a few pixels of a poster.
+    const double scale = std::max(1.0, std::min(pixels.width() / 1280.0, pixels.height() / 720.0));
     QGraphicsScene scene;
-    const QRectF area(QPointF(0, 0), QSizeF(pixels));
+    const QRectF area(QPointF(0, 0), QSizeF(pixels) / scale);
+    const QRectF target(QPointF(0, 0), QSizeF(pixels));
     const double width = area.width() / std::max<qsizetype>(1, charts.size());
     for (qsizetype i = 0; i < charts.size(); ++i) {
         scene.addItem(charts[i]);
@@ -73,19 +77,19 @@ QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, co
         QSvgGenerator generator;
         generator.setOutputDevice(&file);
         generator.setSize(pixels);
-        generator.setViewBox(area);
+        generator.setViewBox(target);
         generator.setTitle(title);
         generator.setDescription(QStringLiteral("AsyncScope chart"));
         QPainter painter(&generator);
         painter.setRenderHint(QPainter::Antialiasing);
-        scene.render(&painter, area, area);
+        scene.render(&painter, target, area);
     } else if (written) {
         QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
         {
             QPainter painter(&image);
             painter.setRenderHint(QPainter::Antialiasing);
-            scene.render(&painter, area, area);
+            scene.render(&painter, target, area);
         }
         written = image.save(&file, suffix.toLatin1().constData());
         if (!written) {
@@ -100,12 +104,12 @@ QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, co
     return commit(file);
 }
 
-QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kind kind, const QString& path,
-    QSize pixels)
+QString exportChart(const Report& report, const QString& source, const std::vector<SavedRun>& overlays,
+    RunCharts::Kind kind, const QString& path, QSize pixels)
 {
     RunCharts charts;
-    charts.setOverlay(overlay.runs, overlay.label);
-    charts.setRuns(report.runs);
+    charts.setOverlays(overlays);
+    charts.setRuns(report.runs, source);
     return saveChartsPicture({ charts.chart(kind) }, RunCharts::title(kind), path, pixels);
 }
 

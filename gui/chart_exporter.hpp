@@ -13,18 +13,14 @@
 
 namespace asyncscope {
 
-struct Overlay {
-    std::vector<RunResult> runs;
-    QString label;
-};
-
 // Each returns an empty string on success, otherwise a sentence saying what went wrong.
 
 // Renders charts that belong to no view or scene side by side into one picture of `pixels`.
 QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, const QString& path, QSize pixels);
 
-QString exportChart(const Report& report, const Overlay& overlay, RunCharts::Kind kind, const QString& path,
-    QSize pixels);
+// The chart of `kind` for these runs (from `source` when not measured now) with the saved runs overlaid.
+QString exportChart(const Report& report, const QString& source, const std::vector<SavedRun>& overlays,
+    RunCharts::Kind kind, const QString& path, QSize pixels);
 QString exportData(const Report& report, const QString& path);
 QString exportComparisonChart(const PlanReport& comparison, const QString& path, QSize pixels);
 QString exportComparisonData(const PlanReport& comparison, const QString& path);

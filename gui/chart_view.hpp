@@ -1,4 +1,5 @@
-// A chart view with rubber-band zoom: drag to zoom, + and - keys, arrows to scroll, 0 or Home to reset.
+// A chart view to explore runs: drag to zoom into a rectangle, the wheel to zoom around the pointer, + and - keys,
+// arrows to scroll, 0, Home or a right click to show every run again; hovering a point shows its run and value.
 #pragma once
 
 #include <QChartView>
@@ -10,11 +11,18 @@ class ChartView : public QChartView {
 public:
     explicit ChartView(QChart* chart, QWidget* parent = nullptr);
 
-public slots:
-    void resetZoom();
+    void zoomIn();
+    void zoomOut();
+
+signals:
+    // The chart should show every run again with tidy axes; whoever owns the chart's data answers.
+    void resetRequested();
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
 };
 
 }  // namespace asyncscope

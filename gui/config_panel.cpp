@@ -5,29 +5,20 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 
-#include <algorithm>
 #include <climits>
+#include <functional>
 
 namespace asyncscope {
 
 namespace {
-
-std::size_t unitBytes(SizeUnit unit)
-{
-    switch (unit) {
-    case SizeUnit::Elements: return sizeof(int);
-    case SizeUnit::KiB: return std::size_t(1) << 10;
-    case SizeUnit::MiB: return std::size_t(1) << 20;
-    case SizeUnit::GiB: return std::size_t(1) << 30;
-    }
-    return sizeof(int);
-}
 
 QString deviceLabel(const DeviceInfo& d)
 {
@@ -35,6 +26,25 @@ QString deviceLabel(const DeviceInfo& d)
         .arg(d.index)
         .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(d.totalMemoryBytes)),
             QString::fromStdString(d.computeCapability()));
+}
+
+// "64 MiB", "1 KiB", "513": the size in the largest binary unit that holds it exactly, else in elements.
+QString sizeText(std::size_t elements)
+{
+    const std::size_t bytes = elements * sizeof(int);
+    const std::pair<std::size_t, const char*> units[] = { { std::size_t(1) << 30, "GiB" },
+        { std::size_t(1) << 20, "MiB" }, { std::size_t(1) << 10, "KiB" } };
+    for (const auto& [unit, name] : units) {
+        if (bytes % unit == 0)
+            return QStringLiteral("%1 %2").arg(qulonglong(bytes / unit)).arg(QLatin1String(name));
+    }
+    return QString::number(qulonglong(elements));
+}
+
+// Rich text wraps in a tooltip; plain text stays one line however long.
+QString tip(const QString& text)
+{
+    return QStringLiteral("<p>%1</p>").arg(text.toHtmlEscaped());
 }
 
 template <class Enum>
@@ -49,113 +59,178 @@ Enum dataOf(const QComboBox* box)
     return Enum(box->currentData().toInt());
 }
 
+// A spin box that says why it refuses a keystroke (a sign, a decimal point, a value out of range) instead of
+// dropping it without a word.
+class SpinBox final : public QSpinBox {
+public:
+    SpinBox(int low, int high, QString what, std::function<void(const QString&)> refuse)
+        : m_what(std::move(what))
+        , m_refuse(std::move(refuse))
+    {
+        setRange(low, high);
+    }
+
+protected:
+    QValidator::State validate(QString& text, int& pos) const override
+    {
+        const QValidator::State state = QSpinBox::validate(text, pos);
+        if (state == QValidator::Invalid)
+            m_refuse(tr("%1 takes whole numbers from %2 to %3; '%4' is not one.")
+                         .arg(m_what)
+                         .arg(locale().toString(minimum()), locale().toString(maximum()), text));
+        return state;
+    }
+
+    // Text that is no value yet (empty, a lone sign, out of range) when editing ends: refused, with the reason.
+    void fixup(QString& text) const override
+    {
+        m_refuse(tr("%1 takes whole numbers from %2 to %3, not '%4'; it stays %5.")
+                     .arg(m_what)
+                     .arg(locale().toString(minimum()), locale().toString(maximum()), text, locale().toString(value())));
+        QSpinBox::fixup(text);
+    }
+
+private:
+    QString m_what;
+    std::function<void(const QString&)> m_refuse;
+};
+
 }  // namespace
 
 ConfigPanel::ConfigPanel(QWidget* parent)
     : QGroupBox(tr("Pipeline"), parent)
 {
     auto* form = new QFormLayout(this);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    const auto refuse = [this](const QString& reason) { this->refuse(reason); };
 
     m_device = new QComboBox;
     m_device->setObjectName("device");
-    m_device->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_device->setMinimumContentsLength(24);
+    m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_device->setMinimumContentsLength(16);
     m_device->addItem(tr("Looking for CUDA devices…"));
     m_device->setEnabled(false);
+    m_device->setToolTip(tip(tr("The GPU that runs the pipeline. The fastest is chosen at first; your choice is "
+                                "remembered by the GPU's UUID.")));
     form->addRow(tr("&GPU:"), m_device);
-    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { updateSizeLimit(); });
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
+        checkSize();
+        emit changed();
+    });
 
     m_deviceMessage = new QLabel;
     m_deviceMessage->setObjectName("deviceMessage");
     m_deviceMessage->setWordWrap(true);
     m_deviceMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_deviceMessage->setStyleSheet("QLabel { background: #fdecea; color: #611a15; padding: 6px; border-radius: 4px; }");
     m_deviceMessage->hide();
     form->addRow(m_deviceMessage);
 
-    m_size = new QSpinBox;
+    m_size = new QLineEdit;
     m_size->setObjectName("size");
-    m_size->setRange(1, INT_MAX);
-    m_sizeUnit = new QComboBox;
-    m_sizeUnit->setObjectName("sizeUnit");
-    m_sizeUnit->addItems({ tr("elements"), tr("KiB"), tr("MiB"), tr("GiB") });
-    auto* sizeRow = new QHBoxLayout;
-    sizeRow->addWidget(m_size, 1);
-    sizeRow->addWidget(m_sizeUnit);
-    form->addRow(tr("Size:"), sizeRow);
-    connect(m_sizeUnit, &QComboBox::currentIndexChanged, this, [this] { updateSizeLimit(); });
+    m_size->setToolTip(tip(tr("Elements (16777216) or bytes with a unit: 64 MiB, 4 KiB, 2 GB. The host buffers "
+                              "and the device buffer each hold this much.")));
+    form->addRow(tr("Si&ze:"), m_size);
+    connect(m_size, &QLineEdit::textEdited, this, [this] {
+        checkSize();
+        if (m_sizeValid)
+            emit changed();
+    });
 
-    m_value = new QSpinBox;
+    m_problem = new QLabel;
+    m_problem->setObjectName("inputProblem");
+    m_problem->setWordWrap(true);
+    m_problem->hide();
+    form->addRow(m_problem);
+
+    m_value = new SpinBox(INT_MIN, INT_MAX, tr("Value added"), refuse);
     m_value->setObjectName("value");
-    m_value->setRange(INT_MIN, INT_MAX);
-    form->addRow(tr("&Value added:"), m_value);
+    m_value->setToolTip(tip(tr("What the kernel adds to every element (the sample adds 26).")));
+    form->addRow(tr("Va&lue added:"), m_value);
 
-    m_runs = new QSpinBox;
+    m_runs = new SpinBox(1, 1000000, tr("Runs"), refuse);
     m_runs->setObjectName("runs");
-    m_runs->setRange(1, 1000000);
+    m_runs->setToolTip(tip(tr("Measured runs, after the warm-up runs.")));
     form->addRow(tr("&Runs:"), m_runs);
 
-    m_warmup = new QSpinBox;
+    m_warmup = new SpinBox(0, 1000, tr("Warm-up runs"), refuse);
     m_warmup->setObjectName("warmup");
-    m_warmup->setRange(0, 1000);
+    m_warmup->setToolTip(tip(tr("Runs before the measured ones: shown and marked, left out of the statistics. The "
+                                "first run in a process pays for lazy loading.")));
     form->addRow(tr("&Warm-up runs:"), m_warmup);
+    for (QSpinBox* box : { m_value, m_runs, m_warmup })
+        connect(box, &QSpinBox::valueChanged, this, &ConfigPanel::changed);
 
     m_hostMemory = new QComboBox;
     m_hostMemory->setObjectName("hostMemory");
     m_hostMemory->addItem(tr("pinned (cudaMallocHost)"), int(HostMemory::Pinned));
     m_hostMemory->addItem(tr("pageable (malloc)"), int(HostMemory::Pageable));
-    form->addRow(tr("&Host memory:"), m_hostMemory);
+    m_hostMemory->setToolTip(tip(tr("Pinned memory lets the copies run asynchronously; with pageable memory the "
+                                    "\"async\" copies hold the CPU.")));
+    form->addRow(tr("Host &memory:"), m_hostMemory);
 
     m_wait = new QComboBox;
     m_wait->setObjectName("wait");
     m_wait->addItem(tr("spin on cudaEventQuery"), int(WaitMode::Spin));
     m_wait->addItem(tr("blocking-sync event"), int(WaitMode::Blocking));
+    m_wait->setToolTip(tip(tr("Spin: poll the stop event and count the polls, as the sample does. Blocking: sleep "
+                              "on a blocking-sync event, leaving the CPU free.")));
     form->addRow(tr("W&ait:"), m_wait);
 
     m_check = new QComboBox;
     m_check->setObjectName("check");
     m_check->addItem(tr("while the next run executes"), int(CheckMode::Overlapped));
     m_check->addItem(tr("after each run, as asyncAPI"), int(CheckMode::Serial));
-    m_check->setToolTip(tr("When every element of a run is checked. While the next run executes, a series takes "
-                           "little more time than the GPU work; after each run, the GPU idles while the CPU checks. "
-                           "Either way runs take turns between two host buffers."));
+    m_check->setToolTip(tip(tr("When every element of a run is checked. While the next run executes, a series takes "
+                               "little more time than the GPU work; after each run, the GPU idles while the CPU "
+                               "checks. Either way runs take turns between two host buffers.")));
     form->addRow(tr("Chec&k elements:"), m_check);
 
-    m_stages = new QCheckBox(tr("Time each stage (events between them)"));
+    m_stages = new QCheckBox(tr("&Time each stage (events between them)"));
     m_stages->setObjectName("stages");
+    m_stages->setToolTip(tip(tr("Records events between the copies and the kernel, for the Stages tab and the "
+                                "bandwidths. Off, only the total GPU time is measured.")));
     form->addRow(m_stages);
 
     m_stopRule = new QComboBox;
     m_stopRule->setObjectName("stopRule");
     m_stopRule->addItem(tr("after the runs"), int(StopRule::Fixed));
     m_stopRule->addItem(tr("when noise is at most"), int(StopRule::Noise));
+    m_stopRule->setToolTip(tip(tr("Stop after the number of runs, or once the GPU time's noise is low enough.")));
     m_noiseTarget = new QDoubleSpinBox;
     m_noiseTarget->setObjectName("noiseTarget");
     m_noiseTarget->setRange(0.05, 50.0);
     m_noiseTarget->setSingleStep(0.1);
     m_noiseTarget->setSuffix(tr(" %"));
-    m_noiseTarget->setToolTip(tr("Relative standard deviation of the GPU time (at least 10 runs and 100 ms of GPU "
-                                 "time; stops early if the noise settles above it, or after 15 s)"));
+    m_noiseTarget->setToolTip(tip(tr("Relative standard deviation of the GPU time (at least 10 runs and 100 ms of GPU "
+                                     "time; stops early if the noise settles above it, or after 15 s).")));
     auto* stopRow = new QHBoxLayout;
     stopRow->addWidget(m_stopRule, 1);
     stopRow->addWidget(m_noiseTarget);
-    form->addRow(tr("Stop:"), stopRow);
-    connect(m_stopRule, &QComboBox::currentIndexChanged, this,
-        [this] { m_noiseTarget->setEnabled(dataOf<StopRule>(m_stopRule) == StopRule::Noise); });
+    form->addRow(tr("St&op:"), stopRow);
+    for (QComboBox* box : { m_hostMemory, m_wait, m_check, m_stopRule })
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            setRunning(m_running);
+            emit changed();
+        });
+    connect(m_stages, &QCheckBox::toggled, this, &ConfigPanel::changed);
+    connect(m_noiseTarget, &QDoubleSpinBox::valueChanged, this, &ConfigPanel::changed);
 
     m_run = new QPushButton(tr("Run"));
     m_run->setObjectName("run");
     m_run->setDefault(true);
     m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_run->setToolTip(tip(tr("Run the pipeline with these settings (Ctrl+R).")));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setObjectName("cancel");
     m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancel->setToolTip(tip(tr("Stop within one poll of the current run; what ran is kept (Esc).")));
     connect(m_run, &QPushButton::clicked, this, &ConfigPanel::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ConfigPanel::cancelRequested);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     form->addRow(buttons);
+    updateBanner();
     setRunning(false);
 }
 
@@ -176,32 +251,41 @@ Status ConfigPanel::setDevices(const Platform& platform, const QString& remember
     m_platform = platform;
     m_devicesKnown = true;
     m_deviceMessage->hide();
-    const QSignalBlocker blocker(m_device);
-    m_device->clear();
-    for (const DeviceInfo& d : platform.devices) {
-        m_device->addItem(deviceLabel(d), d.index);
-        m_device->setItemData(m_device->count() - 1, QString::fromStdString(d.uuid), Qt::ToolTipRole);
+    {
+        const QSignalBlocker blocker(m_device);
+        m_device->clear();
+        for (const DeviceInfo& d : platform.devices) {
+            m_device->addItem(deviceLabel(d), d.index);
+            m_device->setItemData(m_device->count() - 1, QString::fromStdString(d.uuid), Qt::ToolTipRole);
+        }
+        m_device->setCurrentIndex(m_device->findData(chosen));
     }
-    m_device->setCurrentIndex(m_device->findData(chosen));
-    updateSizeLimit();
+    checkSize();
     setRunning(false);
     return problem;
 }
 
-void ConfigPanel::setNoDevices(const QString& item, const QString& message)
+void ConfigPanel::setNoDevices(const QString& item, const QString& sentence, const QString& details)
 {
     m_platform = {};
     m_devicesKnown = false;
     m_device->clear();
     m_device->addItem(item);
-    m_deviceMessage->setText(message);
+    m_deviceMessage->setText(sentence);
+    m_deviceMessage->setToolTip(tip(details));
     m_deviceMessage->show();
+    checkSize();
     setRunning(false);
 }
 
 QString ConfigPanel::deviceMessage() const
 {
     return m_deviceMessage->isVisibleTo(this) ? m_deviceMessage->text() : QString();
+}
+
+QString ConfigPanel::inputProblem() const
+{
+    return m_problem->isVisibleTo(this) ? m_problem->text() : QString();
 }
 
 const DeviceInfo* ConfigPanel::chosenDevice() const
@@ -214,13 +298,46 @@ const DeviceInfo* ConfigPanel::chosenDevice() const
     return nullptr;
 }
 
+void ConfigPanel::checkSize()
+{
+    auto elements = parseElementCount(m_size->text().toStdString());
+    const DeviceInfo* device = chosenDevice();
+    Status problem;
+    if (!elements)
+        problem = elements.error();
+    else if (device) {
+        PipelineConfig sized;
+        sized.elements = *elements;
+        problem = checkFitsDevice(sized, device->totalMemoryBytes, device->name, "in all");
+    }
+    m_sizeValid = !problem;
+    if (elements && !problem)
+        m_elements = *elements;
+    m_size->setToolTip(tip(tr("Elements (16777216) or bytes with a unit: 64 MiB, 4 KiB, 2 GB. %1")
+                               .arg(device ? tr("At most %1 on this GPU.")
+                                                 .arg(QString::fromStdString(formatBytes(device->totalMemoryBytes)))
+                                           : tr("The GPU, once one answers, sets the limit."))));
+    if (problem)
+        refuse(QString::fromStdString(problem->message()));
+    else if (m_problemFromSize)
+        m_problem->hide();
+    m_problemFromSize = bool(problem);
+    setRunning(m_running);
+}
+
+void ConfigPanel::refuse(const QString& reason)
+{
+    m_problemFromSize = false;  // checkSize() says otherwise when the reason is the size's
+    m_problem->setText(reason);
+    m_problem->show();
+}
+
 PipelineConfig ConfigPanel::config() const
 {
     PipelineConfig c = m_base.config;
     const DeviceInfo* device = chosenDevice();
     c.device = device ? device->index : 0;
-    c.elements = static_cast<std::size_t>(m_size->value()) * unitBytes(SizeUnit(m_sizeUnit->currentIndex())) /
-        sizeof(int);
+    c.elements = m_elements;
     c.value = m_value->value();
     c.runs = m_runs->value();
     c.warmupRuns = m_warmup->value();
@@ -236,6 +353,8 @@ PipelineConfig ConfigPanel::config() const
 Result<Plan> ConfigPanel::plan(std::optional<Comparison> comparison, std::size_t sweepMinBytes,
     std::size_t sweepMaxBytes) const
 {
+    if (!m_sizeValid)
+        return makeError(ErrorKind::Usage, m_problem->text().toStdString());
     if (comparison)
         return comparisonPlan(*comparison, config(), sweepMinBytes, sweepMaxBytes);
     return seriesPlan(config());
@@ -244,7 +363,7 @@ Result<Plan> ConfigPanel::plan(std::optional<Comparison> comparison, std::size_t
 void ConfigPanel::applySettings(const GuiSettings& s)
 {
     m_base = s;
-    showSize(s.config.elements, s.sizeUnit);
+    showSize(s.config.elements);
     m_value->setValue(s.config.value);
     m_runs->setValue(s.config.runs);
     m_warmup->setValue(s.config.warmupRuns);
@@ -260,28 +379,15 @@ void ConfigPanel::applySettings(const GuiSettings& s)
 GuiSettings ConfigPanel::settings(GuiSettings base) const
 {
     base.config = config();
-    base.sizeUnit = SizeUnit(m_sizeUnit->currentIndex());
     if (const DeviceInfo* device = chosenDevice())
         base.deviceUuid = QString::fromStdString(device->uuid);
     return base;
 }
 
-void ConfigPanel::showSize(std::size_t elements, SizeUnit preferred)
+void ConfigPanel::showSize(std::size_t elements)
 {
-    // The preferred unit if the size is a whole number of it that the spin box can hold, else the largest that is.
-    const std::size_t bytes = elements * sizeof(int);
-    SizeUnit shown = SizeUnit::Elements;
-    for (const SizeUnit unit : { preferred, SizeUnit::GiB, SizeUnit::MiB, SizeUnit::KiB, SizeUnit::Elements }) {
-        if (bytes % unitBytes(unit) == 0 && bytes / unitBytes(unit) <= std::size_t(INT_MAX)) {
-            shown = unit;
-            break;
-        }
-    }
-    const QSignalBlocker blocker(m_sizeUnit);
-    m_sizeUnit->setCurrentIndex(int(shown));
-    m_size->setMaximum(INT_MAX);
-    m_size->setValue(static_cast<int>(std::min<std::size_t>(bytes / unitBytes(shown), INT_MAX)));
-    updateSizeLimit();
+    m_size->setText(sizeText(elements));
+    checkSize();
 }
 
 void ConfigPanel::setRuns(int runs)
@@ -289,22 +395,13 @@ void ConfigPanel::setRuns(int runs)
     m_runs->setValue(runs);
 }
 
-void ConfigPanel::updateSizeLimit()
-{
-    const std::size_t unit = unitBytes(SizeUnit(m_sizeUnit->currentIndex()));
-    const DeviceInfo* device = chosenDevice();
-    const std::size_t limitBytes = device ? device->totalMemoryBytes : std::size_t(INT_MAX) * unit;
-    const std::size_t limit = std::max<std::size_t>(1, std::min<std::size_t>(limitBytes / unit, INT_MAX));
-    m_size->setMaximum(static_cast<int>(limit));
-    m_size->setToolTip(tr("At most %1 on this GPU").arg(QString::fromStdString(formatBytes(limit * unit))));
-}
-
 void ConfigPanel::setRunning(bool running)
 {
-    m_run->setEnabled(!running && m_devicesKnown);
+    m_running = running;
+    m_run->setEnabled(!running && m_devicesKnown && m_sizeValid);
     m_cancel->setEnabled(running);
-    for (QWidget* w : std::initializer_list<QWidget*> { m_size, m_sizeUnit, m_value, m_runs, m_warmup, m_hostMemory,
-             m_wait, m_check, m_stages, m_stopRule })
+    for (QWidget* w : std::initializer_list<QWidget*> { m_size, m_value, m_runs, m_warmup, m_hostMemory, m_wait,
+             m_check, m_stages, m_stopRule })
         w->setEnabled(!running);
     m_device->setEnabled(!running && m_devicesKnown);
     m_noiseTarget->setEnabled(!running && dataOf<StopRule>(m_stopRule) == StopRule::Noise);
@@ -313,6 +410,23 @@ void ConfigPanel::setRunning(bool running)
 bool ConfigPanel::runEnabled() const
 {
     return m_run->isEnabled();
+}
+
+void ConfigPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        updateBanner();
+    QGroupBox::changeEvent(event);
+}
+
+void ConfigPanel::updateBanner()
+{
+    // A problem's colours from the palette, so dark themes get a dark banner with light text.
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    const QString colours = dark ? QStringLiteral("background: #5c1f1b; color: #fbe3e0;")
+                                 : QStringLiteral("background: #fdecea; color: #611a15;");
+    m_deviceMessage->setStyleSheet(QStringLiteral("QLabel { %1 padding: 6px; border-radius: 4px; }").arg(colours));
+    m_problem->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(dark ? "#ff9a8f" : "#a3160b"));
 }
 
 }  // namespace asyncscope

@@ -1,5 +1,6 @@
 // The pipeline's controls: GPU, size, value, runs, host memory, wait, check, stages and stop rule. It turns them
-// into a configuration and back, and into settings and back; it runs nothing itself.
+// into a configuration and back, and into settings and back; it runs nothing itself. Input it cannot take is
+// refused with the reason shown under the controls, and what was typed stays as typed.
 #pragma once
 
 #include "gui/settings_store.hpp"
@@ -13,6 +14,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSpinBox;
 
@@ -26,9 +28,10 @@ public:
     // Fills the GPU list and selects the device asked for (`requested`, an index), else the remembered one (by
     // UUID), else the fastest. A requested device that is not there is the problem returned.
     Status setDevices(const Platform& platform, const QString& rememberedUuid, std::optional<int> requested);
-    // No GPU can run: the list says why in a word, the banner in a sentence.
-    void setNoDevices(const QString& item, const QString& message);
+    // No GPU can run: the list says why in a word, the banner in a sentence; `details` goes in its tooltip.
+    void setNoDevices(const QString& item, const QString& sentence, const QString& details);
     QString deviceMessage() const;  // the banner's text while it is shown
+    QString inputProblem() const;   // why the last input was refused; empty when every input is valid
 
     PipelineConfig config() const;  // the controls, over the settings' values the panel has no control for
     // One series of config(), or a comparison of its variants.
@@ -36,8 +39,8 @@ public:
         std::size_t sweepMaxBytes = kSweepMaxBytes) const;
     void applySettings(const GuiSettings& settings);
     GuiSettings settings(GuiSettings base) const;  // base with the controls' values and the chosen GPU's UUID
-    // Shows `elements` exactly, in `preferred` if it holds it, else in the largest unit that does.
-    void showSize(std::size_t elements, SizeUnit preferred);
+    // Shows `elements` exactly, in the largest unit that holds it.
+    void showSize(std::size_t elements);
     void setRuns(int runs);
     void setRunning(bool running);
     bool runEnabled() const;
@@ -45,18 +48,28 @@ public:
 signals:
     void runRequested();
     void cancelRequested();
+    void changed();  // a control changed to a valid value: the settings can be saved
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 private:
-    void updateSizeLimit();
+    void checkSize();
+    void refuse(const QString& reason);
+    void updateBanner();
     const DeviceInfo* chosenDevice() const;
 
     Platform m_platform;
     bool m_devicesKnown = false;
+    bool m_running = false;
+    std::size_t m_elements = 0;  // the size as last typed validly
+    bool m_sizeValid = true;
+    bool m_problemFromSize = false;  // the reason shown is the size's, to go once the size is valid
     GuiSettings m_base;  // what the last applied settings hold beyond the controls
     QComboBox* m_device = nullptr;
     QLabel* m_deviceMessage = nullptr;
-    QSpinBox* m_size = nullptr;
-    QComboBox* m_sizeUnit = nullptr;
+    QLineEdit* m_size = nullptr;
+    QLabel* m_problem = nullptr;
     QSpinBox* m_value = nullptr;
     QSpinBox* m_runs = nullptr;
     QSpinBox* m_warmup = nullptr;

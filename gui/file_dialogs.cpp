@@ -7,26 +7,34 @@ namespace asyncscope {
 
 namespace {
 
-QString remembered(GuiSettings& settings, const QString& path)
+QString run(QFileDialog& dialog)
 {
-    if (!path.isEmpty())
-        settings.lastFolder = QFileInfo(path).absolutePath();
-    return path;
+    const QFontMetrics metrics(dialog.font());
+    dialog.resize(metrics.averageCharWidth() * 110, metrics.lineSpacing() * 30);
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return {};
+    return dialog.selectedFiles().first();
 }
 
 }  // namespace
 
-QString askSavePath(QWidget* parent, GuiSettings& settings, const QString& title, const QString& name,
+QString askSavePath(QWidget* parent, const QString& folder, const QString& title, const QString& name,
     const QString& filter)
 {
-    return remembered(settings, QFileDialog::getSaveFileName(parent, title, settings.lastFolder + '/' + name, filter));
+    QFileDialog dialog(parent, title, folder + '/' + name, filter);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setFileMode(QFileDialog::AnyFile);
+    dialog.setDefaultSuffix(QFileInfo(name).suffix());
+    return run(dialog);
 }
 
-QString askOverlayPath(QWidget* parent, GuiSettings& settings)
+QString askSavedRunPath(QWidget* parent, const QString& folder, const QString& title)
 {
-    return remembered(settings,
-        QFileDialog::getOpenFileName(parent, QObject::tr("Overlay saved run"), settings.lastFolder,
-            QObject::tr("Saved runs (*.json *.csv);;JSON files (*.json);;CSV files (*.csv)")));
+    QFileDialog dialog(parent, title, folder,
+        QObject::tr("Saved runs (*.json *.csv);;JSON files (*.json);;CSV files (*.csv)"));
+    dialog.setAcceptMode(QFileDialog::AcceptOpen);
+    dialog.setFileMode(QFileDialog::ExistingFile);
+    return run(dialog);
 }
 
 }  // namespace asyncscope

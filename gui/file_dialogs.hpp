@@ -1,8 +1,7 @@
-// The file dialogs of the window: where to save an export, which saved run to overlay. Each opens in the folder
-// of the last file chosen and remembers the new one in the settings.
+// The file dialogs of the window: where to save an export, which saved run to open or overlay. Each opens in the
+// folder it is given, large enough to show names whole; the window remembers a folder only once a file there was
+// written or read.
 #pragma once
-
-#include "gui/settings_store.hpp"
 
 #include <QString>
 
@@ -11,8 +10,8 @@ class QWidget;
 namespace asyncscope {
 
 // Empty when the user cancels.
-QString askSavePath(QWidget* parent, GuiSettings& settings, const QString& title, const QString& name,
+QString askSavePath(QWidget* parent, const QString& folder, const QString& title, const QString& name,
     const QString& filter);
-QString askOverlayPath(QWidget* parent, GuiSettings& settings);
+QString askSavedRunPath(QWidget* parent, const QString& folder, const QString& title);
 
 }  // namespace asyncscope

@@ -63,8 +63,8 @@ void HeadlessRunner::onPlanFinished(const PlanReport& plan)
         return finish(1, tr("Cannot write the screenshot %1.").arg(m_options.screenshot));
     const QString problem = plan.comparison
         ? exportComparisonChart(plan, m_options.exportPng, m_options.exportSize)
-        : exportChart(m_session->report(), m_session->overlay(), RunCharts::Time, m_options.exportPng,
-              m_options.exportSize);
+        : exportChart(m_session->report(), m_session->source(), m_session->overlays(), RunCharts::Time,
+              m_options.exportPng, m_options.exportSize);
     if (!problem.isEmpty())
         return finish(1, problem);
     QString summary = verdict.summary;

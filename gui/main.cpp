@@ -7,25 +7,43 @@
 #include <QApplication>
 
 #include <iostream>
+#include <optional>
+
+namespace {
+
+void nameTheApplication()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("AsyncScope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("AsyncScope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(ASYNCSCOPE_VERSION));
+}
+
+}  // namespace
 
 int main(int argc, char* argv[])
 {
+    // The command line is read before any window system is touched, so --help, --version and a usage error work
+    // with no display (over SSH, in a container).
+    std::optional<asyncscope::AppOptions> options;
+    {
+        QCoreApplication parsing(argc, argv);
+        nameTheApplication();
+        auto parsed = asyncscope::parseAppOptions(QCoreApplication::arguments());
+        if (!parsed) {
+            std::cerr << "asyncscope: " << parsed.error().message() << '\n';
+            return 2;
+        }
+        if (parsed->earlyExitText) {
+            std::cout << parsed->earlyExitText->toStdString();
+            return 0;
+        }
+        options = *parsed;
+    }
+
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("AsyncScope"));
-    QApplication::setOrganizationName(QStringLiteral("AsyncScope"));
-    QApplication::setApplicationVersion(QStringLiteral(ASYNCSCOPE_VERSION));
+    nameTheApplication();
     QApplication::setDesktopFileName(QStringLiteral("io.github.asyncscope.AsyncScope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/asyncscope.svg")));
-
-    auto options = asyncscope::parseAppOptions(QApplication::arguments());
-    if (!options) {
-        std::cerr << "asyncscope: " << options.error().message() << '\n';
-        return 2;
-    }
-    if (options->earlyExitText) {
-        std::cout << options->earlyExitText->toStdString();
-        return 0;
-    }
 
     asyncscope::MainWindow window(std::make_shared<asyncscope::CudaBackend>(), *options);
     QObject::connect(&window, &asyncscope::MainWindow::headlessFinished, &app, [&window](int code) {

@@ -1,31 +1,31 @@
 #include "gui/main_window.hpp"
 
 #include "gui/about_dialog.hpp"
-#include "gui/chart_exporter.hpp"
 #include "gui/chart_view.hpp"
 #include "gui/comparison_view.hpp"
 #include "gui/config_panel.hpp"
-#include "gui/file_dialogs.hpp"
+#include "gui/file_actions.hpp"
 #include "gui/headless_runner.hpp"
-#include "gui/pixel_size_dialog.hpp"
+#include "gui/help_pages.hpp"
 #include "gui/plan_verdict.hpp"
 #include "gui/run_status.hpp"
 #include "gui/session_model.hpp"
 #include "gui/summary_table.hpp"
 #include "gui/sweep_range_dialog.hpp"
+#include "gui/text_page_dialog.hpp"
+#include "gui/window_actions.hpp"
 
 #include "engine/cuda/cuda_error.hpp"
-#include "engine/model/size_parse.hpp"
 
-#include <QApplication>
+#include <QAction>
 #include <QCloseEvent>
-#include <QDir>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QVBoxLayout>
 
 // The icons live in the static GUI library; its resources must be registered by name.
 static void initResources()
@@ -34,6 +34,12 @@ static void initResources()
 }
 
 namespace asyncscope {
+
+namespace {
+
+constexpr int kTransientMs = 6000;  // how long a "Saved …" line stays in the status bar
+
+}  // namespace
 
 MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWidget* parent)
     : QMainWindow(parent)
@@ -46,58 +52,67 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     setWindowTitle(QStringLiteral("AsyncScope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/asyncscope.svg")));
     buildViews();
-    buildMenus();
+    m_files = new FileActions(m_session, m_settings, [this] {
+        ChartView* chart = currentChart();
+        return chart ? std::optional(RunCharts::Kind(m_tabs->indexOf(chart))) : std::nullopt;
+    }, this);
+    connect(m_files, &FileActions::problem, this, &MainWindow::showProblem);
+    connect(m_files, &FileActions::done, this, [this](const QString& message) {
+        saveSettingsNow();
+        statusBar()->showMessage(message, kTransientMs);
+    });
+    m_actions = new WindowActions(menuBar(), this);
+    wireActions();
+    m_charts->applyPalette(palette());
     m_panel->applySettings(m_settings);
     if (m_options.elements)
-        m_panel->showSize(*m_options.elements, SizeUnit::GiB);  // the largest unit that shows it exactly
+        m_panel->showSize(*m_options.elements);
     if (m_options.runs)
         m_panel->setRuns(*m_options.runs);
-    if (!m_settings.geometry.isEmpty())
-        restoreGeometry(m_settings.geometry);
-    else
-        resize(1280, 800);
+    placeOnScreen();
 
     connect(m_panel, &ConfigPanel::runRequested, this, &MainWindow::startRun);
     connect(m_panel, &ConfigPanel::cancelRequested, this, &MainWindow::cancelRun);
+    connect(m_panel, &ConfigPanel::changed, this, &MainWindow::saveSettingsNow);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
     connect(m_session, &SessionModel::devicesAvailable, this, &MainWindow::onDevicesAvailable);
     connect(m_session, &SessionModel::discoveryFailed, this, &MainWindow::onDiscoveryFailed);
     connect(m_session, &SessionModel::reportChanged, this, &MainWindow::refreshViews);
     connect(m_session, &SessionModel::planFinished, this, &MainWindow::onPlanFinished);
     connect(m_session, &SessionModel::overlayChanged, this, [this] {
-        m_charts->setOverlay(m_session->overlay().runs, m_session->overlay().label);
+        m_charts->setOverlays(m_session->overlays());
         refreshViews();
     });
     QString startupProblem;
-    if (!m_options.overlay.isEmpty()) {
-        if (auto problem = m_session->loadOverlay(m_options.overlay))
-            startupProblem = QString::fromStdString(problem->message());
-        showProblem(startupProblem);
-    }
+    if (!m_options.overlay.isEmpty() && !m_files->addOverlay(m_options.overlay))
+        startupProblem = tr("Cannot overlay %1.").arg(m_options.overlay);
     if (m_options.headless()) {
         m_headless = new HeadlessRunner(m_options, m_session, this,
             [this] { return m_panel->plan(m_options.comparison, m_options.sweepMinBytes, m_options.sweepMaxBytes); },
             startupProblem, this);
         connect(m_headless, &HeadlessRunner::finished, this, &MainWindow::headlessFinished);
     }
-
-    setRunning(false);
     m_status->showMessage(tr("Looking for CUDA devices…"));
+    updateActions();
     m_session->discover();
 }
 
 void MainWindow::buildViews()
 {
     m_panel = new ConfigPanel;
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->addWidget(m_panel);
-    leftLayout->addStretch(1);
+    auto* left = new QScrollArea;  // at small window sizes the controls scroll rather than being cut
+    left->setWidget(m_panel);
+    left->setWidgetResizable(true);
+    left->setFrameShape(QFrame::NoFrame);
+    left->setMinimumWidth(m_panel->minimumSizeHint().width() + 24);
 
     m_tabs = new QTabWidget;
+    m_tabs->setUsesScrollButtons(true);
     const QString tabNames[] = { tr("Time"), tr("Poll iterations"), tr("Stages") };
     for (int k = 0; k < RunCharts::kKindCount; ++k) {
         m_views[k] = new ChartView(m_charts->chart(RunCharts::Kind(k)));
         m_tabs->addTab(m_views[k], tabNames[k]);
+        connect(m_views[k], &ChartView::resetRequested, this, [this, k] { m_charts->resetZoom(RunCharts::Kind(k)); });
     }
     m_summary = new SummaryTable;
     m_tabs->addTab(m_summary, tr("Summary"));
@@ -108,55 +123,64 @@ void MainWindow::buildViews()
     splitter->addWidget(left);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ 400, 880 });
     setCentralWidget(splitter);
-
     m_status = new RunStatus(m_session);
     statusBar()->addWidget(m_status, 1);
 }
 
-void MainWindow::buildMenus()
+void MainWindow::wireActions()
 {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Export chart as PNG…"), this, [this] { exportChartInteractive("png"); })
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    file->addAction(tr("Export chart as &SVG…"), this, [this] { exportChartInteractive("svg"); });
-    file->addAction(tr("Export data as &CSV…"), this, [this] { exportDataInteractive("csv", false); });
-    file->addAction(tr("Export data as &JSON…"), this, [this] { exportDataInteractive("json", false); });
-    file->addSeparator();
-    file->addAction(tr("&Overlay saved run (JSON or CSV)…"), this, [this] {
-        if (const QString path = askOverlayPath(this, m_settings); !path.isEmpty())
-            loadOverlay(path);
-    })->setShortcut(QKeySequence::Open);
-    file->addAction(tr("&Remove overlay"), m_session, &SessionModel::clearOverlay);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
-
-    QMenu* compare = menuBar()->addMenu(tr("&Compare"));
-    m_comparisonActions = {
-        compare->addAction(tr("&Pinned vs pageable host memory"), this,
-            [this] { startComparison(Comparison::HostMemory); }),
-        compare->addAction(tr("&Spin-poll vs blocking-sync wait"), this, [this] { startComparison(Comparison::Wait); }),
-        compare->addAction(tr("Size s&weep…"), this,
-            [this] {
-                if (const auto range = askSweepRange(this))
-                    startComparison(Comparison::Size, range->first, range->second);
-            }),
+    WindowActions& a = *m_actions;
+    FileActions* f = m_files;
+    connect(a.exportPng, &QAction::triggered, f, [f] { f->exportChartInteractive("png"); });
+    connect(a.exportSvg, &QAction::triggered, f, [f] { f->exportChartInteractive("svg"); });
+    connect(a.exportCsv, &QAction::triggered, f, [f] { f->exportDataInteractive("csv", false); });
+    connect(a.exportJson, &QAction::triggered, f, [f] { f->exportDataInteractive("json", false); });
+    connect(a.openSaved, &QAction::triggered, f, &FileActions::openSavedInteractive);
+    connect(a.addOverlay, &QAction::triggered, f, &FileActions::addOverlayInteractive);
+    connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);
+    connect(a.quit, &QAction::triggered, this, &QWidget::close);
+    connect(a.compareHostMemory, &QAction::triggered, this, [this] { startComparison(Comparison::HostMemory); });
+    connect(a.compareWait, &QAction::triggered, this, [this] { startComparison(Comparison::Wait); });
+    connect(a.sweep, &QAction::triggered, this, [this] {
+        if (const auto range = askSweepRange(this))
+            startComparison(Comparison::Size, range->first, range->second);
+    });
+    connect(a.exportComparisonCsv, &QAction::triggered, f, [f] { f->exportDataInteractive("csv", true); });
+    connect(a.exportComparisonJson, &QAction::triggered, f, [f] { f->exportDataInteractive("json", true); });
+    connect(a.zoomIn, &QAction::triggered, this, [this] { currentChart()->zoomIn(); });
+    connect(a.zoomOut, &QAction::triggered, this, [this] { currentChart()->zoomOut(); });
+    connect(a.resetZoom, &QAction::triggered, this, [this] {
+        for (int k = 0; k < RunCharts::kKindCount; ++k)
+            m_charts->resetZoom(RunCharts::Kind(k));
+    });
+    connect(a.resetSettings, &QAction::triggered, this, &MainWindow::resetSettings);
+    auto page = [this](const QString& title, const QString& html) {
+        auto* dialog = new TextPageDialog(title, html, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
     };
-    compare->addSeparator();
-    compare->addAction(tr("Export comparison as &CSV…"), this, [this] { exportDataInteractive("csv", true); });
-    compare->addAction(tr("Export comparison as &JSON…"), this, [this] { exportDataInteractive("json", true); });
+    connect(a.guide, &QAction::triggered, this, [page] { page(tr("AsyncScope guide"), guidePage()); });
+    connect(a.shortcuts, &QAction::triggered, this,
+        [this, page] { page(tr("Keyboard shortcuts"), shortcutsPage(m_actions->withShortcuts())); });
+    connect(a.licence, &QAction::triggered, this, [page] { page(tr("Licence"), licencePage()); });
+    connect(a.about, &QAction::triggered, this, [this] { showAboutDialog(this, m_session->platform()); });
+}
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Reset zoom"), this, [this] {
-        for (ChartView* v : m_views)
-            v->resetZoom();
-        refreshViews();
-    })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+void MainWindow::updateActions()
+{
+    const auto& comparison = m_session->lastComparison();
+    const bool runs = !m_session->report().runs.empty();
+    const bool overlays = !m_session->overlays().empty();
+    const bool drawn = currentChart() ? runs || overlays : m_tabs->currentWidget() == m_comparisonView && comparison;
+    m_actions->update({ m_session->isRunning(), m_session->devicesKnown(), runs, drawn, currentChart() != nullptr,
+        comparison.has_value(), overlays });
+    m_panel->setRunning(m_session->isRunning());
+}
 
-    menuBar()->addMenu(tr("&Settings"))->addAction(tr("&Reset to defaults"), this, &MainWindow::resetSettings);
-    menuBar()->addMenu(tr("&Help"))->addAction(tr("&About AsyncScope"), this,
-        [this] { showAboutDialog(this, m_session->platform()); });
+ChartView* MainWindow::currentChart() const
+{
+    return qobject_cast<ChartView*>(m_tabs->currentWidget());
 }
 
 bool MainWindow::runEnabled() const
@@ -166,7 +190,7 @@ bool MainWindow::runEnabled() const
 
 QString MainWindow::statusText() const
 {
-    return m_status->text();
+    return statusBar()->currentMessage().isEmpty() ? m_status->text() : statusBar()->currentMessage();
 }
 
 QString MainWindow::deviceMessage() const
@@ -189,13 +213,12 @@ void MainWindow::startPlan(const Result<Plan>& plan)
     const Status refused = plan ? m_session->start(*plan) : Status(plan.error());
     if (refused)
         return showProblem(QString::fromStdString(refused->message()));
-    for (ChartView* v : m_views)
-        v->resetZoom();
-    setRunning(true);
-    const PipelineConfig& first = plan->variants.front().config;
+    for (int k = 0; k < RunCharts::kKindCount; ++k)
+        m_charts->resetZoom(RunCharts::Kind(k));
+    updateActions();
     m_status->showMessage(tr("Running %1 on %2…")
-                          .arg(QString::fromStdString(formatBytes(first.bytes())),
-                              QString::fromStdString(m_session->report().device.name)));
+                              .arg(plan->variants.front().label.c_str(),
+                                  QString::fromStdString(m_session->report().device.name)));
 }
 
 void MainWindow::cancelRun()
@@ -206,26 +229,22 @@ void MainWindow::cancelRun()
     m_status->showMessage(tr("Cancelling…"));
 }
 
-void MainWindow::setRunning(bool running)
-{
-    m_panel->setRunning(running);
-    for (QAction* action : m_comparisonActions)
-        action->setEnabled(!running && m_session->devicesKnown());
-}
-
 void MainWindow::refreshViews()
 {
-    m_charts->setRuns(m_session->report().runs);
-    m_summary->setReport(m_session->report());
+    m_charts->setRuns(m_session->report().runs, m_session->source());
+    m_summary->setReport(m_session->report(), m_session->overlays());
+    setWindowTitle(m_session->source().isEmpty() ? QStringLiteral("AsyncScope")
+                                                 : QStringLiteral("AsyncScope — %1").arg(m_session->source()));
+    updateActions();
 }
 
 void MainWindow::onDevicesAvailable(const Platform& platform)
 {
     if (auto problem = m_panel->setDevices(platform, m_settings.deviceUuid, m_options.device))
         showProblem(QString::fromStdString(problem->message()));
-    setRunning(false);
+    updateActions();
     m_status->showMessage(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
-                          .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
+                              .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
     if (m_options.headless())
         return;  // the headless runner starts it
     if (m_options.comparison)
@@ -236,19 +255,21 @@ void MainWindow::onDevicesAvailable(const Platform& platform)
 
 void MainWindow::onDiscoveryFailed(const Error& error)
 {
-    m_panel->setNoDevices(error.kind == ErrorKind::NoDriver ? tr("No NVIDIA driver") : tr("No CUDA device"),
-        QString::fromStdString(error.message()));
-    setRunning(false);
-    m_status->showMessage(tr("Cannot run: %1").arg(QString::fromStdString(error.detail)));
+    const bool noDriver = error.kind == ErrorKind::NoDriver || error.kind == ErrorKind::DriverTooOld;
+    m_panel->setNoDevices(noDriver ? tr("No NVIDIA driver") : tr("No CUDA device"),
+        QString::fromStdString(plainSentence(error)), QString::fromStdString(error.message()));
+    updateActions();
+    m_status->showMessage(noDriver ? tr("No GPU can run here; saved runs still open (File menu).")
+                                   : tr("No CUDA device answers."));
 }
 
 void MainWindow::onPlanFinished(const PlanReport& plan)
 {
-    setRunning(false);
     if (plan.comparison && plan.ranCount() > 0) {
         m_comparisonView->setComparison(plan);
         m_tabs->setCurrentWidget(m_comparisonView);
     }
+    updateActions();
     showProblem(judgePlan(plan).problem);
     emit planEnded();
 }
@@ -263,67 +284,13 @@ void MainWindow::showProblem(const QString& text)
     box->open();
 }
 
-bool MainWindow::reportExport(const QString& path, const QString& problem)
+void MainWindow::saveSettingsNow()
 {
-    if (problem.isEmpty()) {
-        m_status->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-        return true;
-    }
-    showProblem(problem);
-    return false;
-}
-
-bool MainWindow::exportChartTo(const QString& path, QSize pixels)
-{
-    const auto& comparison = m_session->lastComparison();
-    if (m_tabs->currentWidget() == m_comparisonView && comparison)
-        return reportExport(path, exportComparisonChart(*comparison, path, pixels));
-    const int tab = m_tabs->currentIndex();
-    const auto kind = tab >= 0 && tab < RunCharts::kKindCount ? RunCharts::Kind(tab) : RunCharts::Time;
-    return reportExport(path, exportChart(m_session->report(), m_session->overlay(), kind, path, pixels));
-}
-
-bool MainWindow::exportDataTo(const QString& path)
-{
-    return reportExport(path, exportData(m_session->report(), path));
-}
-
-bool MainWindow::exportComparisonTo(const QString& path)
-{
-    const auto& comparison = m_session->lastComparison();
-    return reportExport(path,
-        comparison ? exportComparisonData(*comparison, path) : tr("Run a comparison first (Compare menu)."));
-}
-
-bool MainWindow::loadOverlay(const QString& path)
-{
-    const Status problem = m_session->loadOverlay(path);
-    if (problem)
-        showProblem(QString::fromStdString(problem->message()));
-    else
-        m_status->showMessage(tr("Overlaid %1").arg(m_session->overlay().label));
-    return !problem;
-}
-
-void MainWindow::exportChartInteractive(const QString& format)
-{
-    const QString path = askSavePath(this, m_settings, tr("Export chart"), "asyncscope-chart." + format,
-        format == "svg" ? tr("SVG pictures (*.svg)") : tr("PNG pictures (*.png)"));
-    if (path.isEmpty())
-        return;
-    if (const auto size = askPixelSize(this, m_settings.exportSize)) {
-        m_settings.exportSize = *size;
-        exportChartTo(path, *size);
-    }
-}
-
-void MainWindow::exportDataInteractive(const QString& format, bool comparison)
-{
-    const QString path = askSavePath(this, m_settings, tr("Export data"),
-        (comparison ? "asyncscope-comparison." : "asyncscope-runs.") + format,
-        format == "csv" ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
-    if (!path.isEmpty())
-        comparison ? exportComparisonTo(path) : exportDataTo(path);
+    if (m_options.headless())
+        return;  // a scripted run leaves the user's settings alone
+    m_settings = m_panel->settings(m_settings);
+    m_settings.geometry = saveGeometry();
+    saveSettings(m_settings);
 }
 
 void MainWindow::resetSettings()
@@ -333,16 +300,31 @@ void MainWindow::resetSettings()
     m_panel->applySettings(m_settings);
     if (m_session->devicesKnown())
         m_panel->setDevices(m_session->platform(), {}, std::nullopt);
-    m_status->showMessage(tr("Settings reset to defaults"));
+    statusBar()->showMessage(tr("Settings reset to defaults"), kTransientMs);
+}
+
+void MainWindow::placeOnScreen()
+{
+    // A remembered geometry is used only if it fits this screen as it is now (another scale, another monitor);
+    // otherwise the window opens at 80 % of the screen, at most 1280 x 800.
+    const QRect screen = this->screen()->availableGeometry();
+    if (!m_settings.geometry.isEmpty() && restoreGeometry(m_settings.geometry) && screen.contains(frameGeometry()) &&
+        width() >= minimumSizeHint().width() && height() >= minimumSizeHint().height())
+        return;
+    resize(std::min(1280, screen.width() * 4 / 5), std::min(800, screen.height() * 4 / 5));
+    move(screen.center() - rect().center());
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        m_charts->applyPalette(palette());
+    QMainWindow::changeEvent(event);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!m_options.headless()) {  // a scripted run leaves the user's settings alone
-        m_settings = m_panel->settings(m_settings);
-        m_settings.geometry = saveGeometry();
-        saveSettings(m_settings);
-    }
+    saveSettingsNow();
     m_session->shutdown();  // cancels the plan and waits for the run thread
     event->accept();
 }

@@ -1,4 +1,4 @@
-// The AsyncScope window: wires the configuration panel, the session model and the views, and holds the menus.
+// The AsyncScope window: wires the configuration panel, the session model, the views and the actions.
 #pragma once
 
 #include "gui/app_options.hpp"
@@ -13,7 +13,6 @@
 #include <memory>
 #include <optional>
 
-class QAction;
 class QTabWidget;
 
 namespace asyncscope {
@@ -21,10 +20,12 @@ namespace asyncscope {
 class ChartView;
 class ComparisonView;
 class ConfigPanel;
+class FileActions;
 class HeadlessRunner;
 class RunStatus;
 class SessionModel;
 class SummaryTable;
+class WindowActions;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -35,15 +36,12 @@ public:
     // For tests and headless use.
     const SessionModel& session() const { return *m_session; }
     const RunCharts& charts() const { return *m_charts; }
+    const WindowActions& actions() const { return *m_actions; }
+    const GuiSettings& settings() const { return m_settings; }
     bool runEnabled() const;
     QString statusText() const;
     QString deviceMessage() const;
-    bool exportChartTo(const QString& path, QSize pixels);
-    bool exportDataTo(const QString& path);
-    bool exportComparisonTo(const QString& path);
-    // Overlays a saved run (JSON or CSV, by suffix) on the time chart; a file that cannot be read is shown and
-    // leaves the current overlay as it is.
-    bool loadOverlay(const QString& path);
+    FileActions& files() const { return *m_files; }
 
 public slots:
     void startRun();
@@ -57,22 +55,23 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void buildViews();
-    void buildMenus();
+    void wireActions();
+    void updateActions();
     void startPlan(const Result<Plan>& plan);
-    void setRunning(bool running);
     void refreshViews();
+    ChartView* currentChart() const;
     void showProblem(const QString& text);  // nothing when `text` is empty
-    bool reportExport(const QString& path, const QString& problem);  // status line on success, message otherwise
+    void saveSettingsNow();
+    void placeOnScreen();
 
     void onDevicesAvailable(const Platform& platform);
     void onDiscoveryFailed(const Error& error);
     void onPlanFinished(const PlanReport& plan);
 
-    void exportChartInteractive(const QString& format);
-    void exportDataInteractive(const QString& format, bool comparison);
     void resetSettings();
 
     AppOptions m_options;
@@ -80,10 +79,11 @@ private:
     std::unique_ptr<RunCharts> m_charts;
     GuiSettings m_settings;
     HeadlessRunner* m_headless = nullptr;
+    WindowActions* m_actions = nullptr;
+    FileActions* m_files = nullptr;
 
     ConfigPanel* m_panel = nullptr;
     ComparisonView* m_comparisonView = nullptr;
-    QList<QAction*> m_comparisonActions;  // enabled when a GPU is there and nothing runs
     QTabWidget* m_tabs = nullptr;
     ChartView* m_views[RunCharts::kKindCount] = {};
     SummaryTable* m_summary = nullptr;

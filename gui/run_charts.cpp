@@ -1,6 +1,7 @@
 #include "gui/run_charts.hpp"
 
-#include <QGraphicsScene>
+#include <QLegendMarker>
+#include <QPalette>
 #include <QPen>
 
 #include <algorithm>
@@ -8,23 +9,111 @@
 
 namespace asyncscope {
 
+struct RunCharts::Lines {
+    std::vector<QLineSeries*> series;  // one per quantity of the chart
+    QScatterSeries* warmups = nullptr;
+    double maxX = 0.0;
+    double maxY = 0.0;
+};
+
 namespace {
 
-// Colours picked for contrast on the light theme and for colour-blind readers (Okabe-Ito).
-const QColor kGpuColor(0, 114, 178);
-const QColor kCpuColor(230, 159, 0);
-const QColor kPollColor(0, 158, 115);
-const QColor kH2dColor(86, 180, 233);
-const QColor kKernelColor(204, 121, 167);
-const QColor kD2hColor(213, 94, 0);
-const QColor kWarmupColor(120, 120, 120);
+// Colours picked for contrast on light and dark backgrounds and for colour-blind readers (Okabe-Ito). A colour
+// means a quantity; a line pattern means a run: solid for the current one, dashes and dots for saved ones.
+struct Quantity {
+    const char* name;
+    QColor colour;
+    double (*read)(const RunResult&);
+    bool (*has)(const RunResult&);
+};
+
+constexpr double kTicksX = 8;  // about this many ticks along the run axis
+constexpr double kTicksY = 5;
+constexpr int kPointsShownUpTo = 100;  // markers on every point while runs are few enough to see them apart
+const QColor kWarmupColour(128, 128, 128);
+
+bool always(const RunResult&)
+{
+    return true;
+}
+
+bool staged(const RunResult& r)
+{
+    return r.stagesTimed();
+}
+
+template <SpanKind Kind>
+double spanMs(const RunResult& r)
+{
+    return r.totalMs(Kind);
+}
+
+Qt::PenStyle patternOf(std::size_t overlay)
+{
+    const Qt::PenStyle patterns[] = { Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine };
+    return patterns[overlay % std::size(patterns)];
+}
+
+// Ticks at 1, 2 or 5 times a power of ten, about `count` of them over `span`; never below `least`.
+double niceStep(double span, double count, double least)
+{
+    const double raw = std::max(span / count, least);
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double m : { 1.0, 2.0, 5.0 }) {
+        if (raw <= m * decade)
+            return m * decade;
+    }
+    return 10.0 * decade;
+}
+
+// Puts ticks on round values for the range [low, high]. Called before a range is set, so the chart never lays out
+// an old, fine interval over a new, far wider range (thousands of tick items), and after a zoom changed it.
+void tidyTicks(QValueAxis* axis, double low, double high, double count, double least)
+{
+    const double span = high - low;
+    if (!(span > 0.0))
+        return;
+    const double step = niceStep(span, count, least);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(step);
+    const int decimals = std::max(0, int(-std::floor(std::log10(step))));
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
+}  // namespace
+
+namespace {
+
+const std::vector<Quantity>& quantities(RunCharts::Kind kind)
+{
+    static const std::vector<Quantity> time {
+        { "GPU time", QColor(0, 114, 178), [](const RunResult& r) { return r.gpuMs; }, always },
+        { "CPU submit time", QColor(230, 159, 0), [](const RunResult& r) { return r.cpuSubmitMs(); }, always },
+    };
+    static const std::vector<Quantity> polls {
+        { "cudaEventQuery polls", QColor(0, 158, 115),
+            [](const RunResult& r) { return static_cast<double>(r.pollIterations); }, always },
+    };
+    static const std::vector<Quantity> stages {
+        { "H2D copy", QColor(86, 180, 233), spanMs<SpanKind::H2D>, staged },
+        { "kernel", QColor(204, 121, 167), spanMs<SpanKind::Kernel>, staged },
+        { "D2H copy", QColor(213, 94, 0), spanMs<SpanKind::D2H>, staged },
+    };
+    switch (kind) {
+    case RunCharts::Time: return time;
+    case RunCharts::Polls: return polls;
+    case RunCharts::Stages: return stages;
+    }
+    return time;
+}
 
 }  // namespace
 
 QString RunCharts::title(Kind kind)
 {
     switch (kind) {
-    case Time: return QStringLiteral("GPU time (CUDA events) vs CPU submit time (host clock)");
+    case Time: return QStringLiteral("GPU time vs CPU submit time");
     case Polls: return QStringLiteral("CPU poll iterations while waiting");
     case Stages: return QStringLiteral("Stage times");
     }
@@ -33,25 +122,10 @@ QString RunCharts::title(Kind kind)
 
 RunCharts::RunCharts()
 {
-    makeChart(Time, QStringLiteral("ms"));
-    m_gpu = addLine(Time, QStringLiteral("GPU time"), kGpuColor);
-    m_cpu = addLine(Time, QStringLiteral("CPU submit time"), kCpuColor);
-    m_warmup = new QScatterSeries;
-    m_warmup->setName(QStringLiteral("warm-up run"));
-    m_warmup->setColor(kWarmupColor);
-    m_warmup->setBorderColor(kWarmupColor);
-    m_warmup->setMarkerSize(9.0);
-    m_charts[Time]->addSeries(m_warmup);
-    m_warmup->attachAxis(m_x[Time]);
-    m_warmup->attachAxis(m_y[Time]);
-
-    makeChart(Polls, QStringLiteral("iterations"));
-    m_polls = addLine(Polls, QStringLiteral("cudaEventQuery polls"), kPollColor);
-
-    makeChart(Stages, QStringLiteral("ms"));
-    m_h2d = addLine(Stages, QStringLiteral("H2D copy"), kH2dColor);
-    m_kernel = addLine(Stages, QStringLiteral("kernel"), kKernelColor);
-    m_d2h = addLine(Stages, QStringLiteral("D2H copy"), kD2hColor);
+    build(Time, QStringLiteral("ms"));
+    build(Polls, QStringLiteral("iterations"));
+    build(Stages, QStringLiteral("ms"));
+    restyle();
     setRuns({});  // empty charts get sensible axes too
 }
 
@@ -63,133 +137,246 @@ RunCharts::~RunCharts()
     }
 }
 
-QChart* RunCharts::makeChart(Kind kind, const QString& yTitle)
+void RunCharts::build(Kind kind, const QString& yTitle)
 {
     auto* chart = new QChart;
+    m_charts[kind] = chart;
+    m_baseTitles[kind] = title(kind);
     chart->setTitle(title(kind));
     chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->legend()->setShowToolTips(true);  // a name cut short in a narrow window shows whole on hover
+    chart->legend()->setAlignment(Qt::AlignRight);  // a column of short names: fits narrow windows and large fonts
+    chart->legend()->setShowToolTips(true);         // a name cut short shows whole on hover
     m_x[kind] = new QValueAxis;
     m_x[kind]->setTitleText(QStringLiteral("run"));
-    m_x[kind]->setLabelFormat(QStringLiteral("%d"));
     m_y[kind] = new QValueAxis;
     m_y[kind]->setTitleText(yTitle);
     chart->addAxis(m_x[kind], Qt::AlignBottom);
     chart->addAxis(m_y[kind], Qt::AlignLeft);
-    m_charts[kind] = chart;
-    return chart;
+    // Zooming keeps the ticks on round values.
+    QObject::connect(m_x[kind], &QValueAxis::rangeChanged, m_x[kind],
+        [axis = m_x[kind]](double low, double high) { tidyTicks(axis, low, high, kTicksX, 1.0); });
+    QObject::connect(m_y[kind], &QValueAxis::rangeChanged, m_y[kind],
+        [axis = m_y[kind]](double low, double high) { tidyTicks(axis, low, high, kTicksY, 0.0); });
+
+    Lines current;
+    for (const Quantity& q : quantities(kind)) {
+        auto* series = new QLineSeries;
+        series->setName(QString::fromLatin1(q.name));
+        chart->addSeries(series);
+        series->attachAxis(m_x[kind]);
+        series->attachAxis(m_y[kind]);
+        current.series.push_back(series);
+    }
+    if (kind == Time) {
+        current.warmups = new QScatterSeries;
+        current.warmups->setName(QStringLiteral("warm-up run"));
+        current.warmups->setMarkerSize(9.0);
+        chart->addSeries(current.warmups);
+        current.warmups->attachAxis(m_x[kind]);
+        current.warmups->attachAxis(m_y[kind]);
+    }
+    m_lines[kind].push_back(current);
+    m_currentKey[kind] = new QLineSeries;  // a legend entry only: which line pattern is this run
+    m_currentKey[kind]->setName(QStringLiteral("this run"));
+    chart->addSeries(m_currentKey[kind]);
 }
 
-QLineSeries* RunCharts::addLine(Kind kind, const QString& name, const QColor& color)
+void RunCharts::fill(Lines& lines, Kind kind, const std::vector<RunResult>& runs)
 {
-    auto* series = new QLineSeries;
-    series->setName(name);
-    series->setPen(QPen(color, 2.0));
-    m_charts[kind]->addSeries(series);
-    series->attachAxis(m_x[kind]);
-    series->attachAxis(m_y[kind]);
-    return series;
+    const auto& qs = quantities(kind);
+    std::vector<QList<QPointF>> points(qs.size());
+    QList<QPointF> warmups;
+    lines.maxX = runs.empty() ? 0.0 : runs.back().index + 1.0;
+    lines.maxY = 0.0;
+    for (const RunResult& r : runs) {
+        const double x = r.index;
+        for (std::size_t i = 0; i < qs.size(); ++i) {
+            if (!qs[i].has(r))
+                continue;
+            const double y = qs[i].read(r);
+            points[i].append({ x, y });
+            lines.maxY = std::max(lines.maxY, y);
+            if (r.warmup && lines.warmups)
+                warmups.append({ x, y });
+        }
+    }
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+        lines.series[i]->replace(points[i]);
+        lines.series[i]->setPointsVisible(points[i].size() <= kPointsShownUpTo);
+    }
+    if (lines.warmups)
+        lines.warmups->replace(warmups);
 }
 
-void RunCharts::rescale(Kind kind, double maxX, double maxY)
+void RunCharts::setRuns(const std::vector<RunResult>& runs, const QString& source)
+{
+    for (int k = 0; k < kKindCount; ++k) {
+        const Kind kind = Kind(k);
+        fill(m_lines[k][0], kind, runs);
+        m_charts[k]->setTitle(source.isEmpty() ? m_baseTitles[k] : m_baseTitles[k] + QStringLiteral(" — ") + source);
+        rescale(kind);
+    }
+    updateLegend();
+}
+
+void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
+{
+    for (int k = 0; k < kKindCount; ++k) {
+        QChart* chart = m_charts[k];
+        auto& lines = m_lines[k];
+        for (std::size_t o = 1; o < lines.size(); ++o) {
+            for (QLineSeries* s : lines[o].series) {
+                chart->removeSeries(s);
+                delete s;
+            }
+            if (lines[o].warmups) {
+                chart->removeSeries(lines[o].warmups);
+                delete lines[o].warmups;
+            }
+        }
+        lines.resize(1);
+        for (QLineSeries* key : m_overlayKeys[k]) {
+            chart->removeSeries(key);
+            delete key;
+        }
+        m_overlayKeys[k].clear();
+
+        for (const SavedRun& saved : overlays) {
+            Lines added;
+            for (std::size_t i = 0; i < quantities(Kind(k)).size(); ++i) {
+                auto* series = new QLineSeries;
+                series->setName(saved.label);
+                chart->addSeries(series);
+                series->attachAxis(m_x[k]);
+                series->attachAxis(m_y[k]);
+                added.series.push_back(series);
+            }
+            if (k == Time) {
+                added.warmups = new QScatterSeries;
+                added.warmups->setName(saved.label);
+                added.warmups->setMarkerSize(9.0);
+                chart->addSeries(added.warmups);
+                added.warmups->attachAxis(m_x[k]);
+                added.warmups->attachAxis(m_y[k]);
+            }
+            fill(added, Kind(k), saved.report.runs);
+            lines.push_back(added);
+            auto* key = new QLineSeries;
+            key->setName(saved.label);
+            chart->addSeries(key);
+            m_overlayKeys[k].push_back(key);
+        }
+        rescale(Kind(k));
+    }
+    restyle();
+    updateLegend();
+}
+
+void RunCharts::rescale(Kind kind)
 {
     if (m_charts[kind]->isZoomed())
         return;
-    // Run numbers: ticks every 1, 2 or 5 times a power of ten, about five of them.
-    const double span = std::max(4.0, maxX);
-    const double raw = span / 5.0;
-    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-    const double step = raw <= decade ? decade : raw <= 2 * decade ? 2 * decade : raw <= 5 * decade ? 5 * decade : 10 * decade;
-    m_x[kind]->setTickType(QValueAxis::TicksDynamic);
-    m_x[kind]->setTickAnchor(0.0);
-    m_x[kind]->setTickInterval(step);
-    m_x[kind]->setRange(0.0, std::ceil(span / step) * step);
-    m_y[kind]->setRange(0.0, maxY > 0.0 ? maxY * 1.1 : 1.0);
-    m_y[kind]->applyNiceNumbers();
+    double maxX = 0.0, maxY = 0.0;
+    for (const Lines& l : m_lines[kind]) {
+        maxX = std::max(maxX, l.maxX);
+        maxY = std::max(maxY, l.maxY);
+    }
+    const double spanX = std::max(4.0, maxX);
+    const double stepX = niceStep(spanX, kTicksX, 1.0);
+    const double top = maxY > 0.0 ? maxY * 1.1 : 1.0;
+    const double stepY = niceStep(top, kTicksY, 0.0);
+    m_full[kind] = QRectF(QPointF(0.0, 0.0), QPointF(std::ceil(spanX / stepX) * stepX, std::ceil(top / stepY) * stepY));
+    setRange(kind, m_full[kind]);
 }
 
-void RunCharts::setRuns(const std::vector<RunResult>& runs)
+void RunCharts::setRange(Kind kind, const QRectF& range)
 {
-    QList<QPointF> gpu, cpu, warmup, polls, h2d, kernel, d2h;
-    gpu.reserve(static_cast<qsizetype>(runs.size()));
-    cpu.reserve(gpu.capacity());
-    polls.reserve(gpu.capacity());
-    double maxTime = m_overlayMaxY, maxPolls = 0.0, maxStage = 0.0;
-    for (const RunResult& r : runs) {
-        const double x = r.index;
-        gpu.append({ x, r.gpuMs });
-        const double submit = r.cpuSubmitMs();
-        cpu.append({ x, submit });
-        if (r.warmup) {
-            warmup.append({ x, r.gpuMs });
-            warmup.append({ x, submit });
-        }
-        polls.append({ x, static_cast<double>(r.pollIterations) });
-        maxTime = std::max({ maxTime, r.gpuMs, submit });
-        maxPolls = std::max(maxPolls, static_cast<double>(r.pollIterations));
-        if (r.stagesTimed()) {
-            const double stages[] = { r.totalMs(SpanKind::H2D), r.totalMs(SpanKind::Kernel), r.totalMs(SpanKind::D2H) };
-            h2d.append({ x, stages[0] });
-            kernel.append({ x, stages[1] });
-            d2h.append({ x, stages[2] });
-            maxStage = std::max({ maxStage, stages[0], stages[1], stages[2] });
-        }
-    }
-    m_gpu->replace(gpu);
-    m_cpu->replace(cpu);
-    m_warmup->replace(warmup);
-    m_polls->replace(polls);
-    m_h2d->replace(h2d);
-    m_kernel->replace(kernel);
-    m_d2h->replace(d2h);
-
-    const double maxX = runs.empty() ? 0.0 : runs.back().index + 1.0;
-    rescale(Time, std::max(maxX, m_overlayMaxX), maxTime);
-    rescale(Polls, maxX, maxPolls);
-    rescale(Stages, maxX, maxStage);
+    tidyTicks(m_x[kind], range.left(), range.right(), kTicksX, 1.0);
+    tidyTicks(m_y[kind], range.top(), range.bottom(), kTicksY, 0.0);
+    m_x[kind]->setRange(range.left(), range.right());
+    m_y[kind]->setRange(range.top(), range.bottom());
 }
 
-void RunCharts::setOverlay(const std::vector<RunResult>& runs, const QString& label)
+void RunCharts::resetZoom(Kind kind)
 {
-    for (QLineSeries* series : { m_overlayGpu, m_overlayCpu }) {
-        if (series) {
-            m_charts[Time]->removeSeries(series);
-            delete series;
-        }
-    }
-    m_overlayGpu = m_overlayCpu = nullptr;
-    m_overlayMaxX = m_overlayMaxY = 0.0;
-    if (runs.empty())
-        return;
+    tidyTicks(m_x[kind], m_full[kind].left(), m_full[kind].right(), kTicksX, 1.0);
+    tidyTicks(m_y[kind], m_full[kind].top(), m_full[kind].bottom(), kTicksY, 0.0);
+    m_charts[kind]->zoomReset();
+    rescale(kind);
+}
 
-    auto dashed = [&](const QString& name, const QColor& color) {
-        auto* series = addLine(Time, name, color);
-        QPen pen(color.darker(130), 1.5, Qt::DashLine);
-        series->setPen(pen);
-        return series;
-    };
-    m_overlayGpu = dashed(QStringLiteral("GPU time, %1").arg(label), kGpuColor);
-    m_overlayCpu = dashed(QStringLiteral("CPU submit time, %1").arg(label), kCpuColor);
-    QList<QPointF> gpu, cpu;
-    for (const RunResult& r : runs) {
-        gpu.append({ double(r.index), r.gpuMs });
-        cpu.append({ double(r.index), r.cpuSubmitMs() });
-        m_overlayMaxY = std::max({ m_overlayMaxY, r.gpuMs, r.cpuSubmitMs() });
+void RunCharts::applyPalette(const QPalette& palette)
+{
+    m_dark = palette.color(QPalette::Window).lightness() < 128;
+    for (const auto& chart : m_charts) {
+        chart->setTheme(m_dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+        chart->setAnimationOptions(QChart::NoAnimation);
     }
-    m_overlayMaxX = runs.back().index + 1.0;
-    m_overlayGpu->replace(gpu);
-    m_overlayCpu->replace(cpu);
+    restyle();  // a theme resets every series' colours
+    updateLegend();
+}
+
+void RunCharts::restyle()
+{
+    const QColor neutral = m_dark ? QColor(200, 200, 200) : QColor(90, 90, 90);
+    for (int k = 0; k < kKindCount; ++k) {
+        const auto& qs = quantities(Kind(k));
+        const auto& lines = m_lines[k];
+        for (std::size_t o = 0; o < lines.size(); ++o) {
+            const bool current = o == 0;
+            for (std::size_t i = 0; i < qs.size(); ++i) {
+                QPen pen(qs[i].colour, current ? 2.0 : 1.6, current ? Qt::SolidLine : patternOf(o - 1));
+                lines[o].series[i]->setPen(pen);
+                lines[o].series[i]->setColor(qs[i].colour);
+            }
+            if (lines[o].warmups) {
+                lines[o].warmups->setColor(current ? kWarmupColour : Qt::transparent);
+                lines[o].warmups->setBorderColor(kWarmupColour);
+            }
+        }
+        m_currentKey[k]->setPen(QPen(neutral, 2.0, Qt::SolidLine));
+        for (std::size_t o = 0; o < m_overlayKeys[k].size(); ++o)
+            m_overlayKeys[k][o]->setPen(QPen(neutral, 1.6, patternOf(o)));
+    }
+}
+
+void RunCharts::updateLegend()
+{
+    // The legend names a colour per quantity and a pattern per run; it lists only what the chart shows.
+    for (int k = 0; k < kKindCount; ++k) {
+        QLegend* legend = m_charts[k]->legend();
+        const auto& lines = m_lines[k];
+        const bool currentShown = lines[0].series[0]->count() > 0;
+        const bool overlays = lines.size() > 1;
+        bool warmupShown = false;
+        for (const Lines& l : lines)
+            warmupShown = warmupShown || (l.warmups && l.warmups->count() > 0);
+        m_legendNames[k].clear();
+        auto show = [this, k, legend](QAbstractSeries* series, bool visible) {
+            for (QLegendMarker* marker : legend->markers(series))
+                marker->setVisible(visible);
+            if (visible)
+                m_legendNames[k] << series->name();
+        };
+        for (QLineSeries* s : lines[0].series)
+            show(s, currentShown || overlays);
+        if (lines[0].warmups)
+            show(lines[0].warmups, warmupShown);
+        show(m_currentKey[k], currentShown && overlays);
+        for (std::size_t o = 1; o < lines.size(); ++o) {
+            for (QLineSeries* s : lines[o].series)
+                show(s, false);
+            if (lines[o].warmups)
+                show(lines[o].warmups, false);
+            show(m_overlayKeys[k][o - 1], true);
+        }
+        legend->setVisible(currentShown || overlays);
+    }
 }
 
 int RunCharts::pointCount(Kind kind) const
 {
-    switch (kind) {
-    case Time: return static_cast<int>(m_gpu->count());
-    case Polls: return static_cast<int>(m_polls->count());
-    case Stages: return static_cast<int>(m_h2d->count());
-    }
-    return 0;
+    return static_cast<int>(m_lines[kind][0].series[0]->count());
 }
 
 }  // namespace asyncscope

@@ -1,6 +1,9 @@
-// The charts of a series: time per run (GPU vs CPU submit, warm-ups marked), poll iterations, stage times.
-// Used by the window (inside chart views) and by the exporter (rendered off-screen at a fixed size).
+// The charts of a series: time per run (GPU vs CPU submit, warm-ups marked), poll iterations, stage times; saved
+// runs overlaid on each with a line pattern of their own. Used by the window (inside chart views) and by the
+// exporter (rendered off-screen at a fixed size).
 #pragma once
+
+#include "gui/saved_run.hpp"
 
 #include "engine/model/run_result.hpp"
 
@@ -13,6 +16,8 @@
 
 #include <array>
 #include <vector>
+
+class QPalette;
 
 namespace asyncscope {
 
@@ -30,31 +35,38 @@ public:
     QChart* chart(Kind kind) const { return m_charts[kind]; }
 
     // Replaces every series' points in one go (QXYSeries::replace) and rescales axes that are not zoomed.
-    void setRuns(const std::vector<RunResult>& runs);
-    // A saved series drawn dashed beside the current one on the time chart; empty runs remove it.
-    void setOverlay(const std::vector<RunResult>& runs, const QString& label);
+    // `source` names where the runs come from when they are not measured now ("saved: h200-5runs · H200").
+    void setRuns(const std::vector<RunResult>& runs, const QString& source = {});
+    // Saved runs drawn beside the current one, each in its own line pattern, warm-ups marked.
+    void setOverlays(const std::vector<SavedRun>& overlays);
+    // Back to every run, with tidy ticks.
+    void resetZoom(Kind kind);
+    // Light or dark, following the palette (the window's, or the system's).
+    void applyPalette(const QPalette& palette);
 
     int pointCount(Kind kind) const;  // points in the chart's first series
+    QStringList legendNames(Kind kind) const { return m_legendNames[kind]; }  // the entries the legend lists
 
 private:
-    QChart* makeChart(Kind kind, const QString& yTitle);
-    QLineSeries* addLine(Kind kind, const QString& name, const QColor& color);
-    void rescale(Kind kind, double maxX, double maxY);
+    struct Lines;  // the series of one run (the current one or an overlay) on one chart
+
+    void build(Kind kind, const QString& yTitle);
+    static void fill(Lines& lines, Kind kind, const std::vector<RunResult>& runs);
+    void rescale(Kind kind);
+    void setRange(Kind kind, const QRectF& range);  // x from left to right, y from top to bottom (top the lower)
+    void restyle();
+    void updateLegend();
 
     std::array<QPointer<QChart>, kKindCount> m_charts;
     std::array<QValueAxis*, kKindCount> m_x {};
     std::array<QValueAxis*, kKindCount> m_y {};
-    QLineSeries* m_gpu = nullptr;
-    QLineSeries* m_cpu = nullptr;
-    QScatterSeries* m_warmup = nullptr;
-    QLineSeries* m_overlayGpu = nullptr;
-    QLineSeries* m_overlayCpu = nullptr;
-    QLineSeries* m_polls = nullptr;
-    QLineSeries* m_h2d = nullptr;
-    QLineSeries* m_kernel = nullptr;
-    QLineSeries* m_d2h = nullptr;
-    double m_overlayMaxX = 0.0;
-    double m_overlayMaxY = 0.0;
+    std::array<std::vector<Lines>, kKindCount> m_lines;  // [0] the current run, then one per overlay
+    std::array<QLineSeries*, kKindCount> m_currentKey {};  // legend entry "this run"
+    std::array<std::vector<QLineSeries*>, kKindCount> m_overlayKeys;  // legend entries, one per overlay
+    std::array<QString, kKindCount> m_baseTitles;
+    std::array<QRectF, kKindCount> m_full;
+    std::array<QStringList, kKindCount> m_legendNames;  // every run's range, as rescale() last set it
+    bool m_dark = false;
 };
 
 }  // namespace asyncscope

@@ -2,9 +2,6 @@
 
 #include "gui/run_controller.hpp"
 
-#include "engine/io/report_file.hpp"
-
-#include <QFileInfo>
 
 namespace asyncscope {
 
@@ -86,6 +83,7 @@ Status SessionModel::start(const Plan& plan)
     m_report.config = plan.variants.front().config;
     m_report.device = *findDevice(m_platform, m_report.config.device);
     m_lastRan = m_report;
+    m_source.clear();
     m_clock.start();
     emit reportChanged();
     return std::nullopt;
@@ -119,21 +117,33 @@ double SessionModel::runsPerSecond() const
     return double(m_report.runs.size()) / std::max(1e-3, double(m_clock.elapsed()) / 1000.0);
 }
 
-Status SessionModel::loadOverlay(const QString& path)
+Status SessionModel::openSaved(const QString& path)
 {
-    auto saved = readReportFile(path.toStdString());
+    if (isRunning())
+        return makeError(ErrorKind::Usage, "a run is in progress", "Open the saved run when it has ended.");
+    auto saved = readSavedRun(path);
     if (!saved)
         return saved.error();
-    m_overlay.runs = saved->runs;
-    m_overlay.label
-        = QStringLiteral("%1 (%2)").arg(QFileInfo(path).completeBaseName(), QString::fromStdString(saved->device.name));
+    m_report = saved->report;
+    m_lastRan = m_report;
+    m_source = tr("saved: %1").arg(saved->label);
+    emit reportChanged();
+    return std::nullopt;
+}
+
+Status SessionModel::addOverlay(const QString& path)
+{
+    auto saved = readSavedRun(path);
+    if (!saved)
+        return saved.error();
+    m_overlays.push_back(std::move(*saved));
     emit overlayChanged();
     return std::nullopt;
 }
 
-void SessionModel::clearOverlay()
+void SessionModel::clearOverlays()
 {
-    m_overlay = {};
+    m_overlays.clear();
     emit overlayChanged();
 }
 

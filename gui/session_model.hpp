@@ -3,8 +3,8 @@
 // rate. Views read from it and listen to its signals; none of them talks to another.
 #pragma once
 
-#include "gui/chart_exporter.hpp"
 #include "gui/metatypes.hpp"
+#include "gui/saved_run.hpp"
 
 #include "engine/run/backend.hpp"
 
@@ -36,19 +36,23 @@ public:
     bool isRunning() const;
     bool devicesKnown() const { return m_devicesKnown; }
     const Platform& platform() const { return m_platform; }
-    // The variant running now, or the last one that ran.
+    // The variant running now, or the last one that ran, or a saved run opened in its place.
     const Report& report() const { return m_report; }
+    // Where report() comes from when it was not measured here: the saved run's label; empty otherwise.
+    const QString& source() const { return m_source; }
     // The last plan of several variants, once it ended.
     const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
-    const Overlay& overlay() const { return m_overlay; }
+    const std::vector<SavedRun>& overlays() const { return m_overlays; }
     // Runs the plan's current variant will have (0 when the noise rule decides), and how fast they arrive.
     int expectedRuns() const;
     double runsPerSecond() const;
 
-    // Reads a saved run (JSON or CSV by suffix) and overlays it; a file that cannot be read leaves the overlay as it
-    // was and returns why.
-    Status loadOverlay(const QString& path);
-    void clearOverlay();
+    // Reads a saved run (JSON or CSV by suffix) and shows it in place of the current report; refused while a plan
+    // runs. A file that cannot be read changes nothing and returns why.
+    Status openSaved(const QString& path);
+    // Reads a saved run and adds it to the overlays; a file that cannot be read changes nothing and returns why.
+    Status addOverlay(const QString& path);
+    void clearOverlays();
 
 signals:
     void devicesAvailable(const asyncscope::Platform& platform);
@@ -67,9 +71,10 @@ private:
     bool m_devicesKnown = false;
     Report m_report;
     Report m_lastRan;  // the plan's last variant that ran, or the empty report it started with
+    QString m_source;
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;
-    Overlay m_overlay;
+    std::vector<SavedRun> m_overlays;
     QTimer m_refresh;
     QElapsedTimer m_clock;
 };

@@ -39,7 +39,6 @@ GuiSettings loadSettings()
     GuiSettings s = d;
     s.deviceUuid = q.value("device/uuid").toString();
     s.config.elements = q.value("run/elements", qulonglong(d.config.elements)).toULongLong();
-    s.sizeUnit = static_cast<SizeUnit>(std::clamp(q.value("run/sizeUnit", int(d.sizeUnit)).toInt(), 0, 3));
     s.config.value = q.value("run/value", d.config.value).toInt();
     s.config.runs = q.value("run/runs", d.config.runs).toInt();
     s.config.warmupRuns = q.value("run/warmup", d.config.warmupRuns).toInt();
@@ -52,6 +51,9 @@ GuiSettings loadSettings()
     s.geometry = q.value("window/geometry").toByteArray();
     s.lastFolder = q.value("export/lastFolder", d.lastFolder).toString();
     s.exportSize = q.value("export/size", d.exportSize).toSize();
+    if (s.exportSize.width() < 16 || s.exportSize.height() < 16 || s.exportSize.width() > 16384 ||
+        s.exportSize.height() > 16384)
+        s.exportSize = d.exportSize;
     if (validate(s.config))  // a damaged settings file falls back to the defaults
         s.config = d.config;
     return s;
@@ -62,7 +64,6 @@ void saveSettings(const GuiSettings& s)
     QSettings q;
     q.setValue("device/uuid", s.deviceUuid);
     q.setValue("run/elements", qulonglong(s.config.elements));
-    q.setValue("run/sizeUnit", int(s.sizeUnit));
     q.setValue("run/value", s.config.value);
     q.setValue("run/runs", s.config.runs);
     q.setValue("run/warmup", s.config.warmupRuns);

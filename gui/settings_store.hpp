@@ -1,4 +1,5 @@
 // What the window remembers between starts (QSettings): device by UUID, parameters, geometry, export choices.
+// The window writes them as they change, so a crash or a kill loses nothing.
 #pragma once
 
 #include "engine/model/config.hpp"
@@ -9,12 +10,9 @@
 
 namespace asyncscope {
 
-enum class SizeUnit { Elements = 0, KiB = 1, MiB = 2, GiB = 3 };
-
 struct GuiSettings {
     PipelineConfig config;  // device index is not used: devices are remembered by UUID
     QString deviceUuid;
-    SizeUnit sizeUnit = SizeUnit::MiB;
     QByteArray geometry;
     QString lastFolder;
     QSize exportSize { 1600, 900 };

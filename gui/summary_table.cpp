@@ -20,13 +20,25 @@ SummaryTable::SummaryTable(QWidget* parent)
     setHorizontalHeaderLabels(kColumns);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    setToolTip(tr("Statistics of the measured runs (warm-up runs left out); single figures sit in the median column"));
 }
 
-void SummaryTable::setReport(const Report& report)
+void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays)
 {
-    const SeriesSummary s = summarizeSeries(report);
-    const int rows = static_cast<int>(s.distributions.size() + s.figures.size());
-    setRowCount(rows);
+    std::vector<SeriesSummary> summaries { summarizeSeries(report) };
+    for (const SavedRun& saved : overlays)
+        summaries.push_back(summarizeSeries(saved.report));
+    const SeriesSummary& s = summaries.front();
+
+    QStringList headers = kColumns;
+    for (const SavedRun& saved : overlays)
+        headers << tr("median, %1").arg(saved.label);
+    setColumnCount(static_cast<int>(headers.size()));
+    setHorizontalHeaderLabels(headers);
+
+    // Rows: every value the current report or an overlay has.
+    const std::vector<Column> rows = comparisonColumns(summaries);
+    setRowCount(static_cast<int>(rows.size()));
     QStringList names;
     auto cell = [this](int row, int column, const QString& text) {
         QTableWidgetItem* it = item(row, column);
@@ -37,20 +49,24 @@ void SummaryTable::setReport(const Report& report)
         }
         it->setText(text);
     };
-    int row = 0;
-    for (const Distribution& d : s.distributions) {
-        names << QString::fromStdString(headerOf(d.name, d.kind));
-        const Summary& v = d.stats;
-        const double values[] = { v.min, v.median, v.mean, v.max, v.stddev, v.noisePercent, v.p95 };
-        for (int c = 0; c < columnCount(); ++c)
-            cell(row, c, QString::number(values[c], 'f', c == kNoiseColumn ? 2 : decimalsOf(d.kind)));
-        ++row;
-    }
-    for (const Figure& f : s.figures) {
-        names << QString::fromStdString(headerOf(f.name, f.kind));
-        for (int c = 0; c < columnCount(); ++c)
-            cell(row, c, c == kMedianColumn ? QString::number(f.value, 'f', decimalsOf(f.kind)) : QString());
-        ++row;
+    for (int row = 0; row < static_cast<int>(rows.size()); ++row) {
+        const Column& value = rows[std::size_t(row)];
+        names << QString::fromStdString(headerOf(value.name, value.kind));
+        const int places = decimalsOf(value.kind);
+        for (int c = 0; c < static_cast<int>(kColumns.size()); ++c)
+            cell(row, c, QString());
+        if (const Distribution* d = s.distribution(value.key)) {
+            const Summary& v = d->stats;
+            const double values[] = { v.min, v.median, v.mean, v.max, v.stddev, v.noisePercent, v.p95 };
+            for (int c = 0; c < static_cast<int>(kColumns.size()); ++c)
+                cell(row, c, QString::number(values[c], 'f', c == kNoiseColumn ? 2 : places));
+        } else if (const Figure* f = s.figure(value.key)) {
+            cell(row, kMedianColumn, QString::number(f->value, 'f', places));
+        }
+        for (std::size_t o = 1; o < summaries.size(); ++o) {
+            const auto v = headlineValue(summaries[o], value.key);
+            cell(row, static_cast<int>(kColumns.size() + o - 1), v ? QString::number(*v, 'f', places) : QString());
+        }
     }
     setVerticalHeaderLabels(names);
 }

@@ -16,6 +16,32 @@ std::string apiName(const char* call)
 
 }  // namespace
 
+std::string minimumDriver(int runtimeVersion)
+{
+    // NVIDIA's minimum Linux driver for each CUDA major version (CUDA Toolkit release notes, table 3).
+    const int major = runtimeVersion / 1000;
+    const char* driver = major >= 13 ? "580" : major == 12 ? "525" : major == 11 ? "450" : nullptr;
+    const std::string cuda = "CUDA " + formatCudaVersion(runtimeVersion);
+    return driver ? std::string("version ") + driver + " or newer (for " + cuda + ")" : "one that supports " + cuda;
+}
+
+std::string plainSentence(const Error& error)
+{
+    const std::string cuda = formatCudaVersion(queryCudaVersions().runtime);
+    switch (error.kind) {
+    case ErrorKind::NoDriver:
+        return "This computer has no NVIDIA driver, so nothing can run here. Install NVIDIA driver " +
+            minimumDriver(queryCudaVersions().runtime) + "; saved runs open without one (File menu).";
+    case ErrorKind::DriverTooOld:
+        return "The NVIDIA driver is too old for CUDA " + cuda + ". Update it to " +
+            minimumDriver(queryCudaVersions().runtime) + ".";
+    case ErrorKind::NoDevice:
+        return "The NVIDIA driver sees no GPU. Check that one is installed and not hidden by CUDA_VISIBLE_DEVICES.";
+    default:
+        return error.message();
+    }
+}
+
 std::string formatCudaVersion(int version)
 {
     if (version <= 0)
@@ -35,12 +61,13 @@ Error classifyCudaError(const char* api, int code, const char* codeName, const c
     case cudaErrorInsufficientDriver:
         if (versions.driver == 0) {
             error.kind = ErrorKind::NoDriver;
-            error.advice = "No NVIDIA driver was found: install the NVIDIA driver (" +
-                formatCudaVersion(versions.runtime) + " or newer) and make sure libcuda.so.1 can be loaded.";
+            error.advice = "No NVIDIA driver was found: install the NVIDIA driver, " + minimumDriver(versions.runtime) +
+                ", and make sure libcuda.so.1 can be loaded.";
         } else {
             error.kind = ErrorKind::DriverTooOld;
             error.advice = "The NVIDIA driver supports CUDA " + formatCudaVersion(versions.driver) +
-                " but AsyncScope needs " + formatCudaVersion(versions.runtime) + ": update the NVIDIA driver.";
+                " but AsyncScope needs " + formatCudaVersion(versions.runtime) + ": update the NVIDIA driver to " +
+                minimumDriver(versions.runtime) + ".";
         }
         break;
     case cudaErrorNoDevice:

@@ -24,6 +24,13 @@ CudaVersions queryCudaVersions();
 // "13.0" from 13000.
 std::string formatCudaVersion(int version);
 
+// "version 580 or newer (for CUDA 13.0)": the NVIDIA driver a CUDA runtime version needs.
+std::string minimumDriver(int runtimeVersion);
+
+// One plain sentence for a person at the window: what the state means and what to do, without API or error
+// names (those stay in Error::message()). Missing driver, old driver and no GPU each have their own.
+std::string plainSentence(const Error& error);
+
 }  // namespace asyncscope
 
 // Evaluates a CUDA runtime call; on failure returns its Error from the enclosing function.

@@ -12,6 +12,20 @@ TEST(ErrorMapping, InsufficientDriverWithNoDriverIsNoDriver)
     EXPECT_EQ(e.api, "cudaGetDeviceCount");
     EXPECT_NE(e.advice.find("install the NVIDIA driver"), std::string::npos);
     EXPECT_NE(e.advice.find("13.0"), std::string::npos);
+    // A driver version, not a CUDA version, is what a driver is installed by.
+    EXPECT_NE(e.advice.find("version 580 or newer (for CUDA 13.0)"), std::string::npos) << e.advice;
+}
+
+TEST(ErrorMapping, PlainSentencesForTheStatesWithoutAGpu)
+{
+    const std::string noDriver = plainSentence(makeError(ErrorKind::NoDriver, "insufficient"));
+    EXPECT_EQ(noDriver.rfind("This computer has no NVIDIA driver", 0), 0u) << noDriver;
+    EXPECT_NE(noDriver.find("580 or newer"), std::string::npos) << noDriver;
+    for (const char* technical : { "cuda", "insufficient", "35" })
+        EXPECT_EQ(noDriver.find(technical), std::string::npos) << technical << " in: " << noDriver;
+    EXPECT_NE(plainSentence(makeError(ErrorKind::DriverTooOld, "x")).find("too old"), std::string::npos);
+    EXPECT_NE(plainSentence(makeError(ErrorKind::NoDevice, "x")).find("sees no GPU"), std::string::npos);
+    EXPECT_EQ(minimumDriver(12040), "version 525 or newer (for CUDA 12.4)");
 }
 
 TEST(ErrorMapping, InsufficientDriverWithOldDriverIsDriverTooOld)

@@ -3,26 +3,41 @@
 #include "fake_backend.hpp"
 
 #include "gui/comparison_view.hpp"
+#include "gui/config_panel.hpp"
+#include "gui/file_actions.hpp"
+#include "gui/pixel_size_dialog.hpp"
+#include "gui/window_actions.hpp"
 #include "gui/main_window.hpp"
 #include "gui/session_model.hpp"
 #include "gui/summary_table.hpp"
 
 #include "cli/cli_options.hpp"
 
+#include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLegendMarker>
 #include <QImage>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTest>
 
 #include "engine/cuda/cuda_backend.hpp"
+#include "engine/cuda/cuda_error.hpp"
 
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
@@ -37,6 +52,13 @@ namespace {
 bool waitForDevices(MainWindow& window)
 {
     return QTest::qWaitFor([&] { return window.runEnabled() || !window.deviceMessage().isEmpty(); }, 5000);
+}
+
+void typeInto(QLineEdit* edit, const QString& text)
+{
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
 }
 
 QString readAll(const QString& path)
@@ -87,8 +109,9 @@ private slots:
         window.show();
         QVERIFY(waitForDevices(window));
         QVERIFY(!window.runEnabled());
-        QVERIFY2(window.deviceMessage().contains("No NVIDIA driver was found"), qPrintable(window.deviceMessage()));
-        QVERIFY(window.statusText().startsWith("Cannot run"));
+        QVERIFY2(window.deviceMessage().startsWith("This computer has no NVIDIA driver"), qPrintable(window.deviceMessage()));
+        QVERIFY(window.findChild<QLabel*>("deviceMessage")->toolTip().contains("No NVIDIA driver was found"));
+        QVERIFY2(window.statusText().startsWith("No GPU can run here"), qPrintable(window.statusText()));
         QCOMPARE(window.findChild<QComboBox*>("device")->currentText(), QString("No NVIDIA driver"));
         window.startRun();  // refused quietly: nothing to run on
         QVERIFY(window.session().report().runs.empty());
@@ -102,7 +125,8 @@ private slots:
         window.show();
         QVERIFY(waitForDevices(window));
         QVERIFY(!window.runEnabled());
-        QVERIFY(window.deviceMessage().contains("no CUDA-capable device"));
+        QVERIFY2(window.deviceMessage().contains("sees no GPU"), qPrintable(window.deviceMessage()));
+        QVERIFY(window.findChild<QLabel*>("deviceMessage")->toolTip().contains("no CUDA-capable device"));
     }
 
     void listsDevicesAndPreselectsTheFastest()
@@ -121,26 +145,24 @@ private slots:
     void commandLineSizeIsShownExactly_data()
     {
         QTest::addColumn<qulonglong>("elements");
-        QTest::addColumn<int>("shown");
-        QTest::addColumn<QString>("unit");
-        QTest::newRow("16 GiB") << qulonglong(4) * 1024 * 1024 * 1024 << 16 << "GiB";
-        QTest::newRow("64 MiB") << qulonglong(16) * 1024 * 1024 << 64 << "MiB";
-        QTest::newRow("513 elements") << qulonglong(513) << 513 << "elements";
-        QTest::newRow("1 KiB") << qulonglong(256) << 1 << "KiB";
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("16 GiB") << qulonglong(4) * 1024 * 1024 * 1024 << "16 GiB";
+        QTest::newRow("64 MiB") << qulonglong(16) * 1024 * 1024 << "64 MiB";
+        QTest::newRow("513 elements") << qulonglong(513) << "513";
+        QTest::newRow("1 KiB") << qulonglong(256) << "1 KiB";
     }
 
     void commandLineSizeIsShownExactly()
     {
         QFETCH(qulonglong, elements);
-        QFETCH(int, shown);
-        QFETCH(QString, unit);
+        QFETCH(QString, shown);
         AppOptions options;
         options.elements = elements;
         MainWindow window(std::make_shared<FakeBackend>(), options);
         window.show();
-        QVERIFY(waitForDevices(window));  // the device's memory (80 GiB) bounds the size, not the spin box
-        QCOMPARE(window.findChild<QSpinBox*>("size")->value(), shown);
-        QCOMPARE(window.findChild<QComboBox*>("sizeUnit")->currentText(), unit);
+        QVERIFY(waitForDevices(window));  // the device's memory (80 GiB) bounds the size
+        QCOMPARE(window.findChild<QLineEdit*>("size")->text(), shown);
+        QVERIFY(window.runEnabled());
     }
 
     void rememberedDeviceByUuid()
@@ -220,7 +242,7 @@ private slots:
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 30, 1);
         QVERIFY(window);
         const QString png = m_dir.filePath("chart.png");
-        QVERIFY(window->exportChartTo(png, QSize(1000, 500)));
+        QVERIFY(window->files().exportChartTo(png, QSize(1000, 500)));
         QImage image(png);
         QCOMPARE(image.size(), QSize(1000, 500));
         // The chart was drawn: the picture is not one flat colour.
@@ -231,14 +253,14 @@ private slots:
         QVERIFY(colours.size() > 5);
 
         const QString svg = m_dir.filePath("chart.svg");
-        QVERIFY(window->exportChartTo(svg, QSize(1200, 600)));
+        QVERIFY(window->files().exportChartTo(svg, QSize(1200, 600)));
         const QString svgText = readAll(svg);
         QVERIFY(svgText.contains("<svg"));
         QVERIFY(svgText.contains("viewBox=\"0 0 1200 600\""));
-        QVERIFY(svgText.contains("GPU time (CUDA events) vs CPU submit time (host clock)"));
+        QVERIFY(svgText.contains("GPU time vs CPU submit time"));
 
         const QString csv = m_dir.filePath("runs.csv");
-        QVERIFY(window->exportDataTo(csv));
+        QVERIFY(window->files().exportDataTo(csv));
         const QStringList lines = readAll(csv).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 32);
         QVERIFY(lines.first().startsWith("Device Index,Device,UUID,"));
@@ -246,7 +268,7 @@ private slots:
         QVERIFY2(lines.at(1).contains(",Fake Big GPU,GPU-fake-"), qPrintable(lines.at(1)));
 
         const QString json = m_dir.filePath("runs.json");
-        QVERIFY(window->exportDataTo(json));
+        QVERIFY(window->files().exportDataTo(json));
         std::ifstream in(json.toStdString());
         const auto j = nlohmann::json::parse(in);
         QCOMPARE(j.at("runs").size(), std::size_t(31));
@@ -260,7 +282,7 @@ private slots:
     {
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 5, 0);
         QVERIFY(window);
-        QVERIFY(!window->exportChartTo(m_dir.filePath("missing/folder/chart.png"), QSize(800, 400)));
+        QVERIFY(!window->files().exportChartTo(m_dir.filePath("missing/folder/chart.png"), QSize(800, 400)));
         auto* box = window->findChild<QMessageBox*>();
         QVERIFY(box);
         QVERIFY2(box->text().contains("Cannot write"), qPrintable(box->text()));
@@ -272,8 +294,8 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write("precious");
         }
-        QVERIFY(!window->exportChartTo(m_dir.filePath("keep.xyz"), QSize(800, 400)));  // unknown format
-        QVERIFY(!window->exportChartTo(existing, QSize(8, 8)));                        // size out of range
+        QVERIFY(!window->files().exportChartTo(m_dir.filePath("keep.xyz"), QSize(800, 400)));  // unknown format
+        QVERIFY(!window->files().exportChartTo(existing, QSize(8, 8)));                        // size out of range
         QCOMPARE(readAll(existing), QString("precious"));
         QCOMPARE(window->session().report().runs.size(), std::size_t(5));  // the data is still there to export
     }
@@ -314,10 +336,10 @@ private slots:
         QCOMPARE(window.findChild<ComparisonView*>()->chartCount(), 1);
 
         const QString png = m_dir.filePath("compare.png");
-        QVERIFY(window.exportChartTo(png, QSize(900, 500)));  // the comparison tab is current
+        QVERIFY(window.files().exportChartTo(png, QSize(900, 500)));  // the comparison tab is current
         QCOMPARE(QImage(png).size(), QSize(900, 500));
         const QString csv = m_dir.filePath("compare.csv");
-        QVERIFY(window.exportComparisonTo(csv));
+        QVERIFY(window.files().exportComparisonTo(csv));
         const QStringList lines = readAll(csv).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
         QVERIFY2(lines[0].startsWith("Variant,Size (B),Host Memory,Wait,Check,Samples,GPU time (ms),CPU submit time (ms),"),
@@ -343,13 +365,13 @@ private slots:
         QCOMPARE(c.variants.back().report.config.bytes(), std::size_t(1) << 30);
         QCOMPARE(window.findChild<ComparisonView*>()->chartCount(), 2);
         const QString json = m_dir.filePath("sweep.json");
-        QVERIFY(window.exportComparisonTo(json));
+        QVERIFY(window.files().exportComparisonTo(json));
         std::ifstream in(json.toStdString());
         const auto j = nlohmann::json::parse(in);
         QCOMPARE(j.at("comparison").get<std::string>(), std::string("size"));
         QCOMPARE(j.at("variants").size(), std::size_t(19));
         const QString svg = m_dir.filePath("sweep.svg");
-        QVERIFY(window.exportChartTo(svg, QSize(1600, 600)));
+        QVERIFY(window.files().exportChartTo(svg, QSize(1600, 600)));
         QVERIFY(readAll(svg).contains("Bandwidth over size"));
     }
 
@@ -405,7 +427,7 @@ private slots:
         auto first = runFinishedWindow(std::make_shared<FakeBackend>(), 6, 0);
         QVERIFY(first);
         const QString saved = m_dir.filePath("other-host.csv");
-        QVERIFY(first->exportDataTo(saved));
+        QVERIFY(first->files().exportDataTo(saved));
 
         AppOptions options;
         options.overlay = saved;
@@ -416,7 +438,7 @@ private slots:
         QStringList names;
         for (QAbstractSeries* series : viewer.charts().chart(RunCharts::Time)->series())
             names << series->name();
-        QVERIFY2(names.contains("GPU time, other-host (Fake Big GPU)"), qPrintable(names.join(" | ")));
+        QVERIFY2(names.contains("other-host · Fake Big GPU"), qPrintable(names.join(" | ")));
 
         options.overlay = m_dir.filePath("missing.json");
         options.exportPng = m_dir.filePath("never.png");
@@ -444,19 +466,24 @@ private slots:
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 10, 0);
         QVERIFY(window);
         const QString saved = m_dir.filePath("saved." + suffix);
-        QVERIFY(window->exportDataTo(saved));
+        QVERIFY(window->files().exportDataTo(saved));
         QChart* chart = window->charts().chart(RunCharts::Time);
         const auto before = chart->series().size();
-        QVERIFY(window->loadOverlay(saved));
-        QCOMPARE(chart->series().size(), before + 2);
-        QVERIFY(window->statusText().contains("Fake Big GPU"));
-        auto* overlayGpu = qobject_cast<QLineSeries*>(chart->series().at(before));
+        QVERIFY(window->files().addOverlay(saved));
+        QVERIFY(chart->series().size() > before);
+        QVERIFY2(window->statusText().contains("Fake Big GPU"), qPrintable(window->statusText()));
+        // The overlay's GPU line: the first series named for it, with the saved values.
+        QLineSeries* overlayGpu = nullptr;
+        for (QAbstractSeries* series : chart->series()) {
+            if (!overlayGpu && series->name() == "saved · Fake Big GPU")
+                overlayGpu = qobject_cast<QLineSeries*>(series);
+        }
         QVERIFY(overlayGpu);
-        QVERIFY(overlayGpu->name().contains("GPU time, saved"));
         const auto& runs = window->session().report().runs;
         QCOMPARE(overlayGpu->count(), int(runs.size()));
         for (int i = 0; i < overlayGpu->count(); ++i)
             QCOMPARE(overlayGpu->at(i).y(), runs[std::size_t(i)].gpuMs);
+        const auto shown = chart->series().size();
 
         const QString bad = m_dir.filePath("junk." + suffix);
         {
@@ -464,12 +491,12 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(junk);
         }
-        QVERIFY(!window->loadOverlay(bad));
+        QVERIFY(!window->files().addOverlay(bad));
         auto* box = window->findChild<QMessageBox*>();
         QVERIFY(box);
         QVERIFY2(box->text().contains("junk." + suffix), qPrintable(box->text()));
         box->close();
-        QCOMPARE(chart->series().size(), before + 2);  // the overlay already shown stays
+        QCOMPARE(chart->series().size(), shown);  // the overlay already shown stays
     }
     // The settings read choices by the engine's names: an unknown one keeps the default and says what it accepts.
     void settingsRejectAnUnknownChoice()
@@ -506,8 +533,7 @@ private slots:
         box->close();
         QCOMPARE(backend->seriesStarted.load(), 0);
         QVERIFY(window.runEnabled());
-        window.findChild<QSpinBox*>("size")->setValue(64);
-        window.findChild<QComboBox*>("sizeUnit")->setCurrentText("MiB");
+        typeInto(window.findChild<QLineEdit*>("size"), "64 MiB");
         window.findChild<QSpinBox*>("runs")->setValue(2);
         window.startRun();
         QVERIFY(ended.wait(10000));
@@ -600,6 +626,207 @@ private slots:
         QCOMPARE(table->horizontalHeaderItem(last)->text(), QString("not run"));
         QVERIFY(table->item(table->rowCount() - 1, last)->text().contains("does not fit in host memory"));
         QVERIFY(table->item(0, last)->text().isEmpty());
+    }
+    // Window shortcuts work with the focus in a line edit or a spin box, which would otherwise take Ctrl+E as "end
+    // of line" and + as a sign.
+    void shortcutsWorkWithTheFocusInAnEditor()
+    {
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 6, 0);
+        QVERIFY(window);
+        QSignalSpy exportPng(window->actions().exportPng, &QAction::triggered);
+        QTimer closer;  // the export asks for a file name: answer the dialog with Cancel
+        connect(&closer, &QTimer::timeout, this, [] {
+            if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget()))
+                dialog->reject();
+        });
+        closer.start(50);
+        window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window.get()));
+        auto* size = window->findChild<QLineEdit*>("size");
+        size->setFocus();
+        QTest::keyClick(size, Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(exportPng.count(), 1);
+        QCOMPARE(size->text(), QString("64 MiB"));
+
+        auto* runs = window->findChild<QSpinBox*>("runs");
+        runs->setFocus();
+        QChart* time = window->charts().chart(RunCharts::Time);
+        QVERIFY(!time->isZoomed());
+        window->activateWindow();  // the file dialog had the focus
+        QVERIFY(QTest::qWaitForWindowActive(window.get()));
+        QTest::keyClick(runs, Qt::Key_Plus, Qt::ControlModifier);
+        QVERIFY(time->isZoomed());
+        QCOMPARE(runs->value(), 6);
+        QTest::keyClick(runs, Qt::Key_0, Qt::ControlModifier);
+        QVERIFY(!time->isZoomed());
+        QCOMPARE(runs->text(), QString("6"));
+    }
+
+    // Actions are enabled only where they can do something.
+    void actionsAreEnabledOnlyWhenTheyCanDoSomething()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        const WindowActions& a = window.actions();
+        QVERIFY(!a.exportCsv->isEnabled());  // no run: nothing to export
+        QVERIFY(!a.exportJson->isEnabled());
+        QVERIFY(!a.exportPng->isEnabled());
+        QVERIFY(!a.removeOverlays->isEnabled());
+        QVERIFY(!a.exportComparisonCsv->isEnabled());
+        QVERIFY(a.compareHostMemory->isEnabled());
+        window.findChild<QSpinBox*>("runs")->setValue(3);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.startRun();
+        QVERIFY(!a.compareHostMemory->isEnabled());  // one plan at a time
+        QVERIFY(ended.wait(10000));
+        QVERIFY(a.exportCsv->isEnabled());
+        QVERIFY(a.exportPng->isEnabled());
+        window.findChild<QTabWidget*>()->setCurrentWidget(window.findChild<SummaryTable*>());
+        QVERIFY(!a.exportPng->isEnabled());  // the Summary tab has no chart to export
+        QVERIFY(!a.zoomIn->isEnabled());
+        const QString saved = m_dir.filePath("enabled.csv");
+        QVERIFY(window.files().exportDataTo(saved));
+        QVERIFY(window.files().addOverlay(saved));
+        QVERIFY(a.removeOverlays->isEnabled());
+        a.removeOverlays->trigger();
+        QVERIFY(!a.removeOverlays->isEnabled());
+        window.startComparison(Comparison::Wait);
+        QVERIFY(ended.wait(10000));
+        QVERIFY(a.exportComparisonCsv->isEnabled());
+        QVERIFY(a.exportPng->isEnabled());  // the comparison tab is current
+    }
+
+    // A folder is remembered only once a file was written there, and settings are kept as they change.
+    void aFailedSaveLeavesTheRememberedFolderAlone()
+    {
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 3, 0);
+        QVERIFY(window);
+        const QString before = window->settings().lastFolder;
+        QVERIFY(!window->files().exportDataTo("/proc/asyncscope-test.csv"));
+        auto* box = window->findChild<QMessageBox*>();
+        QVERIFY(box);
+        box->close();
+        QCOMPARE(window->settings().lastFolder, before);
+        QVERIFY(window->files().exportDataTo(m_dir.filePath("kept.csv")));
+        QCOMPARE(window->settings().lastFolder, QFileInfo(m_dir.path()).absoluteFilePath());
+        QCOMPARE(QSettings().value("export/lastFolder").toString(), window->settings().lastFolder);  // no close needed
+        window->findChild<QSpinBox*>("runs")->setValue(123);
+        QCOMPARE(QSettings().value("run/runs").toInt(), 123);
+    }
+
+    // A saved run, opened, fills every tab and says what it is; overlays stand beside each other, each named.
+    void aSavedRunFillsEveryTab()
+    {
+        auto source = runFinishedWindow(std::make_shared<FakeBackend>(), 8, 2);
+        QVERIFY(source);
+        const QString first = m_dir.filePath("h200-run.json");
+        const QString second = m_dir.filePath("a100-run.csv");
+        QVERIFY(source->files().exportDataTo(first));
+        QVERIFY(source->files().exportDataTo(second));
+        source.reset();
+
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(window.files().openSaved(first));
+        QCOMPARE(window.charts().pointCount(RunCharts::Time), 10);
+        QCOMPARE(window.charts().pointCount(RunCharts::Polls), 10);
+        QCOMPARE(window.charts().pointCount(RunCharts::Stages), 10);
+        auto* table = window.findChild<SummaryTable*>();
+        QVERIFY(table->rowCount() > 5);
+        QVERIFY(!table->item(0, 1)->text().isEmpty());
+        QVERIFY2(window.windowTitle().contains("saved: h200-run"), qPrintable(window.windowTitle()));
+        QVERIFY(window.charts().chart(RunCharts::Time)->title().contains("saved: h200-run"));
+        QVERIFY(window.actions().exportCsv->isEnabled());
+
+        QVERIFY(window.files().addOverlay(first));
+        QVERIFY(window.files().addOverlay(second));
+        QCOMPARE(window.session().overlays().size(), std::size_t(2));
+        const QStringList legend = window.charts().legendNames(RunCharts::Time);
+        QVERIFY2(legend.contains("h200-run · Fake Big GPU") && legend.contains("a100-run · Fake Big GPU"),
+            qPrintable(legend.join(" | ")));
+        QVERIFY(legend.contains("this run") && legend.contains("GPU time"));
+        QVERIFY(legend.contains("warm-up run"));
+        QCOMPARE(legend.count("h200-run · Fake Big GPU"), 1);  // one entry per saved run, not one per line
+        QCOMPARE(table->columnCount(), 7 + 2);  // a median column per overlay
+        auto* polls = window.charts().chart(RunCharts::Polls);
+        QVERIFY(polls->series().size() >= 3);  // overlays on every chart
+    }
+
+    // With no run the legend lists nothing that is not drawn.
+    void theLegendListsOnlyWhatIsDrawn()
+    {
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(!window.charts().chart(RunCharts::Time)->legend()->isVisible());
+        QVERIFY(window.charts().legendNames(RunCharts::Time).isEmpty());
+    }
+
+    // Input that cannot be taken is refused with a visible reason and left as typed.
+    void inputIsRefusedWithAReason()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        auto* size = window.findChild<QLineEdit*>("size");
+        auto* panel = window.findChild<ConfigPanel*>();
+        typeInto(size, "-5");
+        QCOMPARE(size->text(), QString("-5"));
+        QVERIFY2(panel->inputProblem().contains("must be positive"), qPrintable(panel->inputProblem()));
+        QVERIFY(!window.runEnabled());
+        typeInto(size, "1.5");
+        QCOMPARE(size->text(), QString("1.5"));
+        QVERIFY2(panel->inputProblem().contains("unknown unit"), qPrintable(panel->inputProblem()));
+        typeInto(size, "81 GiB");
+        QVERIFY2(panel->inputProblem().contains("80.0 GiB in all"), qPrintable(panel->inputProblem()));
+        QVERIFY(!window.runEnabled());
+        typeInto(size, "1 GiB");
+        QVERIFY(panel->inputProblem().isEmpty());
+        QVERIFY(window.runEnabled());
+
+        auto* runs = window.findChild<QSpinBox*>("runs");
+        runs->setFocus();
+        runs->selectAll();
+        QTest::keyClicks(runs, "1.5");
+        QVERIFY2(panel->inputProblem().contains("Runs takes whole numbers"), qPrintable(panel->inputProblem()));
+
+        // The picture size: 0 stays as typed with the reason until corrected or cancelled.
+        QString reason, kept;
+        QTimer::singleShot(0, this, [&] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            auto* width = dialog->findChild<QLineEdit*>("width");
+            width->setText("0");
+            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+            reason = dialog->findChild<QLabel*>("problem")->text();
+            kept = width->text();
+            dialog->reject();
+        });
+        QVERIFY(!askPixelSize(&window, QSize(800, 600)));
+        QVERIFY2(reason.contains("from 16 to 16384"), qPrintable(reason));
+        QCOMPARE(kept, QString("0"));
+    }
+
+    // The no-driver state is one plain sentence; the technical one is in its tooltip.
+    void noDriverSaysSoPlainly()
+    {
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = classifyCudaError("cudaGetDeviceCount", 35, "cudaErrorInsufficientDriver",
+            "CUDA driver version is insufficient for CUDA runtime version", { 0, 13000 });
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        const QString message = window.deviceMessage();
+        QVERIFY2(message.startsWith("This computer has no NVIDIA driver"), qPrintable(message));
+        QVERIFY(!message.contains("insufficient") && !message.contains("cudaError"));
+        QVERIFY(window.findChild<QLabel*>("deviceMessage")->toolTip().contains("cudaErrorInsufficientDriver"));
+        QVERIFY(!window.findChild<QLineEdit*>("size")->toolTip().contains("TiB"));
     }
 };
 

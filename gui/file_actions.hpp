@@ -1,0 +1,52 @@
+// What the window does with files: export the shown chart, the data or the comparison; open a saved run or
+// overlay one. Each asks for a path where a person is at the window, writes or reads, and says how it went. The
+// folder of a file written or read is remembered; one where saving failed is not.
+#pragma once
+
+#include "gui/run_charts.hpp"
+#include "gui/settings_store.hpp"
+
+#include <QObject>
+#include <QSize>
+
+#include <functional>
+#include <optional>
+
+class QWidget;
+
+namespace asyncscope {
+
+class SessionModel;
+
+class FileActions : public QObject {
+    Q_OBJECT
+public:
+    // `shownChart` says which run chart the window shows; empty when it shows the comparison (or no chart).
+    FileActions(SessionModel* session, GuiSettings& settings, std::function<std::optional<RunCharts::Kind>()> shownChart,
+        QWidget* window);
+
+    bool exportChartTo(const QString& path, QSize pixels);
+    bool exportDataTo(const QString& path);
+    bool exportComparisonTo(const QString& path);
+    bool openSaved(const QString& path);
+    bool addOverlay(const QString& path);
+
+    void exportChartInteractive(const QString& format);
+    void exportDataInteractive(const QString& format, bool comparison);
+    void openSavedInteractive();
+    void addOverlayInteractive();
+
+signals:
+    void done(const QString& message);     // a file was written or read; the settings changed
+    void problem(const QString& message);  // nothing was written or read
+
+private:
+    bool finish(const QString& path, const QString& failure, const QString& message);
+
+    SessionModel* m_session;
+    GuiSettings& m_settings;
+    std::function<std::optional<RunCharts::Kind>()> m_shownChart;
+    QWidget* m_window;
+};
+
+}  // namespace asyncscope

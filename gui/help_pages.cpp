@@ -1,0 +1,69 @@
+#include "gui/help_pages.hpp"
+
+#include <QAction>
+#include <QFile>
+
+namespace asyncscope {
+
+QString guidePage()
+{
+    return QObject::tr(
+        "<h2>AsyncScope</h2>"
+        "<p>AsyncScope runs the asyncAPI pipeline on the GPU you choose: a host buffer is copied to the device, a "
+        "kernel adds a value to every element, and the result is copied back, all on one stream. CUDA calls return "
+        "at once, so the CPU is free while the GPU works; the window shows how much.</p>"
+        "<h3>Running</h3>"
+        "<p>Choose the GPU, the size (elements, or bytes with a unit such as <i>64 MiB</i>), the value, the runs and "
+        "how to wait, then <b>Run</b>. Every element of every run is checked against the value it must hold.</p>"
+        "<h3>What the tabs show</h3>"
+        "<ul><li><b>Time</b>: GPU time from CUDA events against CPU submit time from the host clock, per run. "
+        "Grey dots mark warm-up runs, which the statistics leave out.</li>"
+        "<li><b>Poll iterations</b>: how often the CPU asked whether the GPU was done: work it could have done "
+        "instead.</li>"
+        "<li><b>Stages</b>: host-to-device copy, kernel and device-to-host copy, timed by events between them.</li>"
+        "<li><b>Summary</b>: min, median, mean, max, standard deviation, noise and p95 of every quantity; bandwidth "
+        "in decimal GB/s; this host's copy peak and the serial PCIe bound.</li>"
+        "<li><b>Comparison</b>: pinned against pageable memory, spin against blocking wait, or a size sweep (Compare "
+        "menu).</li></ul>"
+        "<h3>Saved runs</h3>"
+        "<p><b>File › Open saved run</b> shows a JSON or CSV export in every tab, marked as saved. <b>File › Add "
+        "overlay</b> draws saved runs beside the current one: a colour is a quantity, a line pattern is a run. Both "
+        "work without a GPU, to study another machine's figures.</p>"
+        "<p>The command line does the same headless: <tt>asyncscope --help</tt>, and <tt>asyncscope-cli</tt> for "
+        "terminals; <tt>man asyncscope</tt> describes both.</p>");
+}
+
+QString shortcutsPage(const QList<QAction*>& actions)
+{
+    QString rows;
+    auto row = [&rows](const QString& keys, const QString& what) {
+        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+    };
+    for (const QAction* a : actions)
+        row(a->shortcut().toString(QKeySequence::NativeText), a->text().remove('&').remove(QStringLiteral("…")));
+    row(QStringLiteral("Ctrl+R"), QObject::tr("Run"));
+    row(QStringLiteral("Esc"), QObject::tr("Cancel the run"));
+    QString chart;
+    auto chartRow = [&chart](const QString& keys, const QString& what) {
+        chart += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+    };
+    chartRow(QObject::tr("Drag"), QObject::tr("Zoom into a rectangle"));
+    chartRow(QObject::tr("Wheel"), QObject::tr("Zoom in or out around the pointer"));
+    chartRow(QObject::tr("+ / -"), QObject::tr("Zoom in or out"));
+    chartRow(QObject::tr("Arrows"), QObject::tr("Scroll"));
+    chartRow(QObject::tr("0, Home, right click"), QObject::tr("Show every run again"));
+    chartRow(QObject::tr("Pointer on a point"), QObject::tr("Its run and value"));
+    return QObject::tr("<h3>Window</h3><p>These work wherever the keyboard focus is.</p><table cellpadding=4>%1</table>"
+                       "<h3>Charts</h3><p>Click a chart first for its keys.</p><table cellpadding=4>%2</table>")
+        .arg(rows, chart);
+}
+
+QString licencePage()
+{
+    QFile file(QStringLiteral(":/text/LICENSE"));
+    const QString text = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll())
+                                                        : QObject::tr("The licence text is missing from this build.");
+    return QStringLiteral("<pre style=\"white-space: pre-wrap\">%1</pre>").arg(text.toHtmlEscaped());
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,22 @@
+#include "gui/saved_run.hpp"
+
+#include "engine/io/report_file.hpp"
+
+#include <QFileInfo>
+
+namespace asyncscope {
+
+Result<SavedRun> readSavedRun(const QString& path)
+{
+    auto report = readReportFile(path.toStdString());
+    if (!report)
+        return report.error();
+    QString gpu = QString::fromStdString(report->device.name);
+    gpu.remove(QStringLiteral("NVIDIA "));
+    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path };
+    if (!gpu.isEmpty())
+        saved.label += QStringLiteral(" · ") + gpu;
+    return saved;
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,62 @@
+// The window's actions and menus: their texts, shortcuts and tooltips, when each can do something, and the guard
+// that keeps their shortcuts working wherever the keyboard focus is (a line edit would take Ctrl+E as "end of
+// line", a spin box would take + and -).
+#pragma once
+
+#include <QObject>
+
+class QAction;
+class QMenuBar;
+
+namespace asyncscope {
+
+class WindowActions : public QObject {
+    Q_OBJECT
+public:
+    WindowActions(QMenuBar* menuBar, QObject* parent);
+
+    // What the window has, for enabling the actions that can do something with it.
+    struct State {
+        bool running = false;
+        bool devices = false;    // a GPU answered
+        bool runs = false;       // the current report has runs (measured here or opened)
+        bool chartShown = false; // the current tab shows a chart with something drawn on it
+        bool runChart = false;   // the current tab is one of the run charts (zoomable)
+        bool comparison = false; // a comparison has ended with variants that ran
+        bool overlays = false;
+    };
+    void update(const State& state);
+
+    QAction* exportPng;
+    QAction* exportSvg;
+    QAction* exportCsv;
+    QAction* exportJson;
+    QAction* openSaved;
+    QAction* addOverlay;
+    QAction* removeOverlays;
+    QAction* quit;
+    QAction* compareHostMemory;
+    QAction* compareWait;
+    QAction* sweep;
+    QAction* exportComparisonCsv;
+    QAction* exportComparisonJson;
+    QAction* zoomIn;
+    QAction* zoomOut;
+    QAction* resetZoom;
+    QAction* resetSettings;
+    QAction* shortcuts;
+    QAction* guide;
+    QAction* licence;
+    QAction* about;
+
+    // Every action with a shortcut, for the shortcuts page.
+    QList<QAction*> withShortcuts() const;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QList<QAction*> m_all;
+};
+
+}  // namespace asyncscope
