@@ -36,6 +36,20 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
     parser.addOptions({ device, size, runs, run, compare, sweepMin, sweepMax, overlay, exportPng, screenshot, exportSize });
+    // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
+    // parser has run; they are accepted here and left alone.
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    for (const char* name : { "platform", "platformpluginpath", "platformtheme", "plugin", "qwindowgeometry",
+             "qwindowicon", "qwindowtitle", "session", "display", "geometry", "style", "stylesheet" }) {
+        QCommandLineOption qt(QString::fromLatin1(name), QString(), QStringLiteral("value"));
+        qt.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(qt);
+    }
+    for (const char* name : { "reverse", "widgetcount", "nograb", "dograb", "sync" }) {
+        QCommandLineOption qt(QString::fromLatin1(name));
+        qt.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(qt);
+    }
 
     if (!parser.parse(arguments))
         return usage(parser.errorText());

@@ -206,7 +206,9 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     auto* stopRow = new QHBoxLayout;
     stopRow->addWidget(m_stopRule, 1);
     stopRow->addWidget(m_noiseTarget);
-    form->addRow(tr("St&op:"), stopRow);
+    auto* stopLabel = new QLabel(tr("St&op:"));
+    stopLabel->setBuddy(m_stopRule);
+    form->addRow(stopLabel, stopRow);
     for (QComboBox* box : { m_hostMemory, m_wait, m_check, m_stopRule })
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             setRunning(m_running);

@@ -123,6 +123,7 @@ void MainWindow::buildViews()
     splitter->addWidget(left);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ left->minimumWidth(), 4 * left->minimumWidth() });  // the charts take what is left
     setCentralWidget(splitter);
     m_status = new RunStatus(m_session);
     statusBar()->addWidget(m_status, 1);
@@ -154,6 +155,10 @@ void MainWindow::wireActions()
         for (int k = 0; k < RunCharts::kKindCount; ++k)
             m_charts->resetZoom(RunCharts::Kind(k));
     });
+    connect(a.nextTab, &QAction::triggered, this,
+        [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
+    connect(a.previousTab, &QAction::triggered, this,
+        [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count()); });
     connect(a.resetSettings, &QAction::triggered, this, &MainWindow::resetSettings);
     auto page = [this](const QString& title, const QString& html) {
         auto* dialog = new TextPageDialog(title, html, this);
@@ -306,12 +311,13 @@ void MainWindow::resetSettings()
 void MainWindow::placeOnScreen()
 {
     // A remembered geometry is used only if it fits this screen as it is now (another scale, another monitor);
-    // otherwise the window opens at 80 % of the screen, at most 1280 x 800.
+    // otherwise the window takes 1280 x 800, or nearly the whole screen where that is smaller.
     const QRect screen = this->screen()->availableGeometry();
+    const QSize fitting(std::min(1280, screen.width() * 19 / 20), std::min(800, screen.height() * 19 / 20));
     if (!m_settings.geometry.isEmpty() && restoreGeometry(m_settings.geometry) && screen.contains(frameGeometry()) &&
-        width() >= minimumSizeHint().width() && height() >= minimumSizeHint().height())
+        width() >= fitting.width() / 2 && height() >= fitting.height() / 2)
         return;
-    resize(std::min(1280, screen.width() * 4 / 5), std::min(800, screen.height() * 4 / 5));
+    resize(fitting);
     move(screen.center() - rect().center());
 }
 

@@ -27,8 +27,10 @@ struct Quantity {
     bool (*has)(const RunResult&);
 };
 
-constexpr double kTicksX = 8;  // about this many ticks along the run axis
+constexpr double kTicksX = 8;  // about this many ticks along the run axis before the chart has a size
 constexpr double kTicksY = 5;
+constexpr double kPixelsPerTickX = 80.0;  // room for a label like "10000" between ticks
+constexpr double kPixelsPerTickY = 50.0;
 constexpr int kPointsShownUpTo = 100;  // markers on every point while runs are few enough to see them apart
 const QColor kWarmupColour(128, 128, 128);
 
@@ -79,6 +81,22 @@ void tidyTicks(QValueAxis* axis, double low, double high, double count, double l
     axis->setTickInterval(step);
     const int decimals = std::max(0, int(-std::floor(std::log10(step))));
     axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
+// How many ticks fit the chart's plot area along an axis: about one per label's width.
+double tickCount(const QChart* chart, Qt::Orientation along)
+{
+    const QRectF plot = chart->plotArea();
+    const double pixels = along == Qt::Horizontal ? plot.width() : plot.height();
+    if (!(pixels > 0.0))
+        return along == Qt::Horizontal ? kTicksX : kTicksY;
+    return std::clamp(pixels / (along == Qt::Horizontal ? kPixelsPerTickX : kPixelsPerTickY), 3.0, 10.0);
+}
+
+void tidyAxes(const QChart* chart, QValueAxis* x, QValueAxis* y)
+{
+    tidyTicks(x, x->min(), x->max(), tickCount(chart, Qt::Horizontal), 1.0);
+    tidyTicks(y, y->min(), y->max(), tickCount(chart, Qt::Vertical), 0.0);
 }
 
 }  // namespace
@@ -146,17 +164,22 @@ void RunCharts::build(Kind kind, const QString& yTitle)
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignRight);  // a column of short names: fits narrow windows and large fonts
     chart->legend()->setShowToolTips(true);         // a name cut short shows whole on hover
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // lines show their pattern, dots their dot
     m_x[kind] = new QValueAxis;
     m_x[kind]->setTitleText(QStringLiteral("run"));
     m_y[kind] = new QValueAxis;
     m_y[kind]->setTitleText(yTitle);
     chart->addAxis(m_x[kind], Qt::AlignBottom);
     chart->addAxis(m_y[kind], Qt::AlignLeft);
-    // Zooming keeps the ticks on round values.
-    QObject::connect(m_x[kind], &QValueAxis::rangeChanged, m_x[kind],
-        [axis = m_x[kind]](double low, double high) { tidyTicks(axis, low, high, kTicksX, 1.0); });
-    QObject::connect(m_y[kind], &QValueAxis::rangeChanged, m_y[kind],
-        [axis = m_y[kind]](double low, double high) { tidyTicks(axis, low, high, kTicksY, 0.0); });
+    // Zooming and resizing keep the ticks on round values, as many as the plot has room for.
+    QObject::connect(m_x[kind], &QValueAxis::rangeChanged, m_x[kind], [chart, axis = m_x[kind]](double low, double high) {
+        tidyTicks(axis, low, high, tickCount(chart, Qt::Horizontal), 1.0);
+    });
+    QObject::connect(m_y[kind], &QValueAxis::rangeChanged, m_y[kind], [chart, axis = m_y[kind]](double low, double high) {
+        tidyTicks(axis, low, high, tickCount(chart, Qt::Vertical), 0.0);
+    });
+    QObject::connect(chart, &QChart::plotAreaChanged, chart,
+        [chart, x = m_x[kind], y = m_y[kind]] { tidyAxes(chart, x, y); });
 
     Lines current;
     for (const Quantity& q : quantities(kind)) {
@@ -186,7 +209,7 @@ void RunCharts::fill(Lines& lines, Kind kind, const std::vector<RunResult>& runs
     const auto& qs = quantities(kind);
     std::vector<QList<QPointF>> points(qs.size());
     QList<QPointF> warmups;
-    lines.maxX = runs.empty() ? 0.0 : runs.back().index + 1.0;
+    lines.maxX = runs.empty() ? 0.0 : runs.back().index;  // the last run sits at the right edge, no empty ticks
     lines.maxY = 0.0;
     for (const RunResult& r : runs) {
         const double x = r.index;
@@ -282,25 +305,24 @@ void RunCharts::rescale(Kind kind)
         maxY = std::max(maxY, l.maxY);
     }
     const double spanX = std::max(4.0, maxX);
-    const double stepX = niceStep(spanX, kTicksX, 1.0);
+    const double stepX = niceStep(spanX, tickCount(m_charts[kind], Qt::Horizontal), 1.0);
     const double top = maxY > 0.0 ? maxY * 1.1 : 1.0;
-    const double stepY = niceStep(top, kTicksY, 0.0);
+    const double stepY = niceStep(top, tickCount(m_charts[kind], Qt::Vertical), 0.0);
     m_full[kind] = QRectF(QPointF(0.0, 0.0), QPointF(std::ceil(spanX / stepX) * stepX, std::ceil(top / stepY) * stepY));
     setRange(kind, m_full[kind]);
 }
 
 void RunCharts::setRange(Kind kind, const QRectF& range)
 {
-    tidyTicks(m_x[kind], range.left(), range.right(), kTicksX, 1.0);
-    tidyTicks(m_y[kind], range.top(), range.bottom(), kTicksY, 0.0);
+    tidyTicks(m_x[kind], range.left(), range.right(), tickCount(m_charts[kind], Qt::Horizontal), 1.0);
+    tidyTicks(m_y[kind], range.top(), range.bottom(), tickCount(m_charts[kind], Qt::Vertical), 0.0);
     m_x[kind]->setRange(range.left(), range.right());
     m_y[kind]->setRange(range.top(), range.bottom());
 }
 
 void RunCharts::resetZoom(Kind kind)
 {
-    tidyTicks(m_x[kind], m_full[kind].left(), m_full[kind].right(), kTicksX, 1.0);
-    tidyTicks(m_y[kind], m_full[kind].top(), m_full[kind].bottom(), kTicksY, 0.0);
+    setRange(kind, m_full[kind]);  // ticks for the whole range before the chart lays out its old range
     m_charts[kind]->zoomReset();
     rescale(kind);
 }

@@ -19,6 +19,7 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     m_progress->setObjectName("progress");
     m_progress->setMaximumWidth(320);
     m_progress->setFormat(tr("%v of %m runs"));
+    m_progress->hide();  // shown while a plan runs, not as an empty box
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_text, 1);
@@ -51,6 +52,7 @@ void RunStatus::showProgress()
     const Report& report = m_session->report();
     m_progress->setRange(0, m_session->expectedRuns());  // 0..0: busy, the noise rule decides when to stop
     m_progress->setValue(static_cast<int>(report.runs.size()));
+    m_progress->setVisible(m_session->isRunning());
     if (!m_session->isRunning() || report.runs.empty())
         return;  // the plan's end, not progress, has the last word
     const int expected = m_session->expectedRuns();

@@ -1,6 +1,7 @@
 #include "gui/settings_store.hpp"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 
 namespace asyncscope {
@@ -50,6 +51,12 @@ GuiSettings loadSettings()
     s.config.targetNoisePercent = q.value("run/noiseTarget", d.config.targetNoisePercent).toDouble();
     s.geometry = q.value("window/geometry").toByteArray();
     s.lastFolder = q.value("export/lastFolder", d.lastFolder).toString();
+    // A folder that is gone or not writable (a kernel file system, an unmounted disk) would open every file dialog
+    // in a place that cannot take a file, or hang it: such a folder is forgotten.
+    const QFileInfo folder(s.lastFolder);
+    const QString where = folder.absoluteFilePath();
+    if (!folder.isDir() || !folder.isWritable() || where.startsWith("/proc") || where.startsWith("/sys"))
+        s.lastFolder = d.lastFolder;
     s.exportSize = q.value("export/size", d.exportSize).toSize();
     if (s.exportSize.width() < 16 || s.exportSize.height() < 16 || s.exportSize.width() > 16384 ||
         s.exportSize.height() > 16384)

@@ -19,7 +19,8 @@ SummaryTable::SummaryTable(QWidget* parent)
 {
     setHorizontalHeaderLabels(kColumns);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);  // every figure and name whole
+    horizontalHeader()->setStretchLastSection(true);
     setToolTip(tr("Statistics of the measured runs (warm-up runs left out); single figures sit in the median column"));
 }
 
@@ -32,7 +33,7 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
 
     QStringList headers = kColumns;
     for (const SavedRun& saved : overlays)
-        headers << tr("median, %1").arg(saved.label);
+        headers << tr("median,\n%1").arg(saved.label);
     setColumnCount(static_cast<int>(headers.size()));
     setHorizontalHeaderLabels(headers);
 

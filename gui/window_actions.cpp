@@ -60,6 +60,10 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     zoomIn = add(view, m_all, tr("Zoom &in"), tr("Zoom into the chart on the current tab"), QKeySequence::ZoomIn);
     zoomOut = add(view, m_all, tr("Zoom &out"), tr("Zoom out of the chart on the current tab"), QKeySequence::ZoomOut);
     resetZoom = add(view, m_all, tr("&Reset zoom"), tr("Show every run again"), QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addSeparator();
+    nextTab = add(view, m_all, tr("&Next tab"), tr("Show the next tab"), QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    previousTab = add(view, m_all, tr("&Previous tab"), tr("Show the previous tab"),
+        QKeySequence(Qt::CTRL | Qt::Key_PageUp));
 
     QMenu* settings = bar->addMenu(tr("&Settings"));
     resetSettings = add(settings, m_all, tr("&Reset to defaults"), tr("Forget every remembered choice"));

@@ -43,6 +43,8 @@ public:
     QAction* zoomIn;
     QAction* zoomOut;
     QAction* resetZoom;
+    QAction* nextTab;
+    QAction* previousTab;
     QAction* resetSettings;
     QAction* shortcuts;
     QAction* guide;

@@ -21,6 +21,16 @@ private slots:
         QCOMPARE(o->overlay, QString("h200.csv"));
     }
 
+    // Qt's own options are left to QApplication, and short options still work beside them.
+    void acceptsQtOptionsAndShortOnes()
+    {
+        const auto o = parseAppOptions({ "asyncscope", "-style", "Adwaita-Dark", "-platform", "offscreen", "-s", "4KiB",
+            "-r", "3", "-reverse" });
+        QVERIFY2(o.ok(), o.ok() ? "" : o.error().message().c_str());
+        QCOMPARE(*o->elements, std::size_t(1024));
+        QCOMPARE(*o->runs, 3);
+    }
+
     void rejectsBadInput_data()
     {
         QTest::addColumn<QStringList>("arguments");

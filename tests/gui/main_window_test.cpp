@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLegendMarker>
@@ -713,6 +714,9 @@ private slots:
         QCOMPARE(QSettings().value("export/lastFolder").toString(), window->settings().lastFolder);  // no close needed
         window->findChild<QSpinBox*>("runs")->setValue(123);
         QCOMPARE(QSettings().value("run/runs").toInt(), 123);
+        // A folder remembered by an older version where nothing can be saved is forgotten on the next start.
+        QSettings().setValue("export/lastFolder", "/proc");
+        QCOMPARE(loadSettings().lastFolder, QDir::homePath());
     }
 
     // A saved run, opened, fills every tab and says what it is; overlays stand beside each other, each named.
