@@ -181,27 +181,33 @@ void RunCharts::build(Kind kind, const QString& yTitle)
     QObject::connect(chart, &QChart::plotAreaChanged, chart,
         [chart, x = m_x[kind], y = m_y[kind]] { tidyAxes(chart, x, y); });
 
-    Lines current;
-    for (const Quantity& q : quantities(kind)) {
-        auto* series = new QLineSeries;
-        series->setName(QString::fromLatin1(q.name));
-        chart->addSeries(series);
-        series->attachAxis(m_x[kind]);
-        series->attachAxis(m_y[kind]);
-        current.series.push_back(series);
-    }
-    if (kind == Time) {
-        current.warmups = new QScatterSeries;
-        current.warmups->setName(QStringLiteral("warm-up run"));
-        current.warmups->setMarkerSize(9.0);
-        chart->addSeries(current.warmups);
-        current.warmups->attachAxis(m_x[kind]);
-        current.warmups->attachAxis(m_y[kind]);
-    }
-    m_lines[kind].push_back(current);
+    m_lines[kind].push_back(addLines(kind, {}));
     m_currentKey[kind] = new QLineSeries;  // a legend entry only: which line pattern is this run
     m_currentKey[kind]->setName(QStringLiteral("this run"));
     chart->addSeries(m_currentKey[kind]);
+}
+
+RunCharts::Lines RunCharts::addLines(Kind kind, const QString& overlay)
+{
+    // The current run's series are named for their quantities; an overlay's all carry its label.
+    QChart* chart = m_charts[kind];
+    auto attach = [&](QXYSeries* series, const QString& name) {
+        series->setName(overlay.isEmpty() ? name : overlay);
+        chart->addSeries(series);
+        series->attachAxis(m_x[kind]);
+        series->attachAxis(m_y[kind]);
+    };
+    Lines lines;
+    for (const Quantity& q : quantities(kind)) {
+        lines.series.push_back(new QLineSeries);
+        attach(lines.series.back(), QString::fromLatin1(q.name));
+    }
+    if (kind == Time) {
+        lines.warmups = new QScatterSeries;
+        lines.warmups->setMarkerSize(9.0);
+        attach(lines.warmups, QStringLiteral("warm-up run"));
+    }
+    return lines;
 }
 
 void RunCharts::fill(Lines& lines, Kind kind, const std::vector<RunResult>& runs)
@@ -265,23 +271,7 @@ void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
         m_overlayKeys[k].clear();
 
         for (const SavedRun& saved : overlays) {
-            Lines added;
-            for (std::size_t i = 0; i < quantities(Kind(k)).size(); ++i) {
-                auto* series = new QLineSeries;
-                series->setName(saved.label);
-                chart->addSeries(series);
-                series->attachAxis(m_x[k]);
-                series->attachAxis(m_y[k]);
-                added.series.push_back(series);
-            }
-            if (k == Time) {
-                added.warmups = new QScatterSeries;
-                added.warmups->setName(saved.label);
-                added.warmups->setMarkerSize(9.0);
-                chart->addSeries(added.warmups);
-                added.warmups->attachAxis(m_x[k]);
-                added.warmups->attachAxis(m_y[k]);
-            }
+            Lines added = addLines(Kind(k), saved.label);
             fill(added, Kind(k), saved.report.runs);
             lines.push_back(added);
             auto* key = new QLineSeries;

@@ -51,6 +51,7 @@ private:
     struct Lines;  // the series of one run (the current one or an overlay) on one chart
 
     void build(Kind kind, const QString& yTitle);
+    Lines addLines(Kind kind, const QString& overlay);  // the series of one run on one chart, added to it
     static void fill(Lines& lines, Kind kind, const std::vector<RunResult>& runs);
     void rescale(Kind kind);
     void setRange(Kind kind, const QRectF& range);  // x from left to right, y from top to bottom (top the lower)
