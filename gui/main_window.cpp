@@ -313,6 +313,8 @@ void MainWindow::placeOnScreen()
     // A remembered geometry is used only if it fits this screen as it is now (another scale, another monitor);
     // otherwise the window takes 1280 x 800, or nearly the whole screen where that is smaller.
     const QRect screen = this->screen()->availableGeometry();
+    if (m_options.headless())
+        return resize(1280, 800);  // the screenshot's size, whatever the (virtual) screen
     const QSize fitting(std::min(1280, screen.width() * 19 / 20), std::min(800, screen.height() * 19 / 20));
     if (!m_settings.geometry.isEmpty() && restoreGeometry(m_settings.geometry) && screen.contains(frameGeometry()) &&
         width() >= fitting.width() / 2 && height() >= fitting.height() / 2)

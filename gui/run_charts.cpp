@@ -149,6 +149,10 @@ RunCharts::RunCharts()
 
 RunCharts::~RunCharts()
 {
+    for (QLineSeries* key : m_currentKey) {
+        if (!key->chart())
+            delete key;
+    }
     for (const auto& chart : m_charts) {
         if (chart && !chart->scene())
             delete chart.data();
@@ -182,9 +186,8 @@ void RunCharts::build(Kind kind, const QString& yTitle)
         [chart, x = m_x[kind], y = m_y[kind]] { tidyAxes(chart, x, y); });
 
     m_lines[kind].push_back(addLines(kind, {}));
-    m_currentKey[kind] = new QLineSeries;  // a legend entry only: which line pattern is this run
+    m_currentKey[kind] = new QLineSeries;  // a legend entry only, in the chart while overlays need telling apart
     m_currentKey[kind]->setName(QStringLiteral("this run"));
-    chart->addSeries(m_currentKey[kind]);
 }
 
 RunCharts::Lines RunCharts::addLines(Kind kind, const QString& overlay)
@@ -330,7 +333,6 @@ void RunCharts::applyPalette(const QPalette& palette)
 
 void RunCharts::restyle()
 {
-    const QColor neutral = m_dark ? QColor(200, 200, 200) : QColor(90, 90, 90);
     for (int k = 0; k < kKindCount; ++k) {
         const auto& qs = quantities(Kind(k));
         const auto& lines = m_lines[k];
@@ -346,10 +348,16 @@ void RunCharts::restyle()
                 lines[o].warmups->setBorderColor(kWarmupColour);
             }
         }
-        m_currentKey[k]->setPen(QPen(neutral, 2.0, Qt::SolidLine));
-        for (std::size_t o = 0; o < m_overlayKeys[k].size(); ++o)
-            m_overlayKeys[k][o]->setPen(QPen(neutral, 1.6, patternOf(o)));
+        styleKeys(k);
     }
+}
+
+void RunCharts::styleKeys(int k)
+{
+    const QColor neutral = m_dark ? QColor(200, 200, 200) : QColor(90, 90, 90);
+    m_currentKey[k]->setPen(QPen(neutral, 2.0, Qt::SolidLine));
+    for (std::size_t o = 0; o < m_overlayKeys[k].size(); ++o)
+        m_overlayKeys[k][o]->setPen(QPen(neutral, 1.6, patternOf(o)));
 }
 
 void RunCharts::updateLegend()
@@ -374,14 +382,28 @@ void RunCharts::updateLegend()
             show(s, currentShown || overlays);
         if (lines[0].warmups)
             show(lines[0].warmups, warmupShown);
-        show(m_currentKey[k], currentShown && overlays);
+        // Entries of series without points are added and removed rather than hidden: the legend lays out a hidden
+        // empty series' entry again without its name. "this run" goes before the runs' entries.
+        QChart* chart = m_charts[k];
+        for (QLineSeries* key : m_overlayKeys[k])
+            chart->removeSeries(key);
+        if (m_currentKey[k]->chart())
+            chart->removeSeries(m_currentKey[k]);
+        if (currentShown && overlays) {
+            chart->addSeries(m_currentKey[k]);
+            m_legendNames[k] << m_currentKey[k]->name();
+        }
+        for (QLineSeries* key : m_overlayKeys[k]) {
+            chart->addSeries(key);
+            m_legendNames[k] << key->name();
+        }
         for (std::size_t o = 1; o < lines.size(); ++o) {
             for (QLineSeries* s : lines[o].series)
                 show(s, false);
             if (lines[o].warmups)
                 show(lines[o].warmups, false);
-            show(m_overlayKeys[k][o - 1], true);
         }
+        styleKeys(k);
         legend->setVisible(currentShown || overlays);
     }
 }

@@ -56,6 +56,7 @@ private:
     void rescale(Kind kind);
     void setRange(Kind kind, const QRectF& range);  // x from left to right, y from top to bottom (top the lower)
     void restyle();
+    void styleKeys(int kind);  // the legend-only series: a neutral colour and each run's pattern
     void updateLegend();
 
     std::array<QPointer<QChart>, kKindCount> m_charts;
