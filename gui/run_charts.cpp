@@ -68,8 +68,7 @@ double niceStep(double span, double count, double least)
     return 10.0 * decade;
 }
 
-// Puts ticks on round values for the range [low, high]. Called before a range is set, so the chart never lays out
-// an old, fine interval over a new, far wider range (thousands of tick items), and after a zoom changed it.
+// Puts ticks on round values for the range [low, high], once the axis has that range.
 void tidyTicks(QValueAxis* axis, double low, double high, double count, double least)
 {
     const double span = high - low;
@@ -93,10 +92,14 @@ double tickCount(const QChart* chart, Qt::Orientation along)
     return std::clamp(pixels / (along == Qt::Horizontal ? kPixelsPerTickX : kPixelsPerTickY), 3.0, 10.0);
 }
 
-void tidyAxes(const QChart* chart, QValueAxis* x, QValueAxis* y)
+// After a resize. An axis with fixed ticks is between two ranges (RunCharts::setRange), which tidies it once the
+// new ranges are in (`rangesSet`).
+void tidyAxes(const QChart* chart, QValueAxis* x, QValueAxis* y, bool rangesSet = false)
 {
-    tidyTicks(x, x->min(), x->max(), tickCount(chart, Qt::Horizontal), 1.0);
-    tidyTicks(y, y->min(), y->max(), tickCount(chart, Qt::Vertical), 0.0);
+    if (rangesSet || x->tickType() == QValueAxis::TicksDynamic)
+        tidyTicks(x, x->min(), x->max(), tickCount(chart, Qt::Horizontal), 1.0);
+    if (rangesSet || y->tickType() == QValueAxis::TicksDynamic)
+        tidyTicks(y, y->min(), y->max(), tickCount(chart, Qt::Vertical), 0.0);
 }
 
 }  // namespace
@@ -307,15 +310,19 @@ void RunCharts::rescale(Kind kind)
 
 void RunCharts::setRange(Kind kind, const QRectF& range)
 {
-    tidyTicks(m_x[kind], range.left(), range.right(), tickCount(m_charts[kind], Qt::Horizontal), 1.0);
-    tidyTicks(m_y[kind], range.top(), range.bottom(), tickCount(m_charts[kind], Qt::Vertical), 0.0);
+    // An interval that suits one range can mean tens of thousands of ticks over another (a sweep's 1 MiB and
+    // 32 GiB runs differ by 10^4), and the chart lays out every tick it is given. So the axes jump with a fixed
+    // handful of ticks; the rangeChanged handlers then put ticks on round values for the new range.
+    for (QValueAxis* axis : { m_x[kind], m_y[kind] })
+        axis->setTickType(QValueAxis::TicksFixed);
     m_x[kind]->setRange(range.left(), range.right());
     m_y[kind]->setRange(range.top(), range.bottom());
+    tidyAxes(m_charts[kind], m_x[kind], m_y[kind], true);  // also where the range did not change (no signal)
 }
 
 void RunCharts::resetZoom(Kind kind)
 {
-    setRange(kind, m_full[kind]);  // ticks for the whole range before the chart lays out its old range
+    setRange(kind, m_full[kind]);  // with a few ticks, so the reset does not lay out the zoomed interval
     m_charts[kind]->zoomReset();
     rescale(kind);
 }

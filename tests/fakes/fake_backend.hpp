@@ -3,6 +3,7 @@
 
 #include "engine/run/backend.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -17,6 +18,7 @@ public:
     std::optional<Error> discoveryError;       // when set, discovery fails with it
     std::size_t hostBytes = std::size_t(100) << 30;  // a series whose two host buffers exceed this cannot start
     int wrongRun = -1;                         // this run index comes back with a wrong element
+    double pipelineGBps = 0.0;                 // when set, the GPU time grows with the size, as on a real GPU
     std::atomic<int> activeSeries { 0 };       // series currently inside run()
     std::atomic<int> runsDelivered { 0 };
     std::atomic<int> seriesStarted { 0 };
@@ -90,6 +92,8 @@ public:
             r.index = i;
             r.warmup = i < config.warmupRuns;
             r.gpuMs = 2.5 + 0.01 * (i % 7) + (r.warmup ? 1.0 : 0.0);
+            if (pipelineGBps > 0.0)
+                r.gpuMs = 2.0 * double(bytes) / (pipelineGBps * 1e6) * (1.0 + 0.01 * (i % 7));
             r.pollIterations = 9000 + i % 100;
             SerialDurations d;
             d.bytes = bytes;
@@ -98,7 +102,7 @@ public:
             if (config.stageEvents) {
                 d.h2dMs = 1.22;
                 d.kernelMs = 0.06;
-                d.d2hMs = r.gpuMs - 1.28;
+                d.d2hMs = std::max(0.0, r.gpuMs - 1.28);
             }
             r.spans = serialSpans(config.device, d);
             r.expectedValue = config.value * (i / 2 + 1);

@@ -556,6 +556,27 @@ private slots:
         QVERIFY(!QFile::exists(options.exportPng));
     }
 
+    // A headless sweep whose sizes span six decades ends, with the variant that does not fit reported.
+    void headlessSweepAcrossDecadesEnds()
+    {
+        AppOptions options;
+        options.comparison = Comparison::Size;
+        options.sweepMinBytes = std::size_t(1) << 20;
+        options.sweepMaxBytes = std::size_t(64) << 30;
+        options.runs = 5;
+        options.exportPng = m_dir.filePath("sweep-decades.png");
+        options.screenshot = m_dir.filePath("sweep-decades-window.png");
+        auto backend = std::make_shared<FakeBackend>();
+        backend->pipelineGBps = 27.0;  // 1 MiB in 0.08 ms, 32 GiB in 2.5 s: the charts' ranges span decades
+        backend->runDelay = std::chrono::milliseconds(20);
+        MainWindow window(backend, options);
+        QSignalSpy finished(&window, &MainWindow::headlessFinished);
+        window.show();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toInt(), 0);
+        QCOMPARE(window.session().lastComparison()->ranCount(), std::size_t(16));
+    }
+
     // A start the session refuses (here an upside-down sweep) ends a headless run instead of leaving it waiting.
     void headlessRefusedStartFinishes()
     {
