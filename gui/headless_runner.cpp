@@ -5,6 +5,7 @@
 #include "gui/session_model.hpp"
 
 
+#include <QCoreApplication>
 #include <QWidget>
 
 #include <iostream>
@@ -36,7 +37,9 @@ HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidge
 {
     connect(session, &SessionModel::devicesAvailable, this, &HeadlessRunner::start);
     connect(session, &SessionModel::discoveryFailed, this, [this](const Error& error) { finish(1, text(error)); });
-    connect(session, &SessionModel::planFinished, this, &HeadlessRunner::onPlanFinished);
+    // Queued: the views lay out what the plan's end changed (legend, ticks, the comparison tab) in events posted
+    // as it ended, and the screenshot must show them.
+    connect(session, &SessionModel::planFinished, this, &HeadlessRunner::onPlanFinished, Qt::QueuedConnection);
 }
 
 void HeadlessRunner::start()
@@ -59,6 +62,7 @@ void HeadlessRunner::onPlanFinished(const PlanReport& plan)
     const PlanVerdict verdict = judgePlan(plan);
     if (plan.failure() || plan.ranCount() == 0)
         return finish(verdict.exitCode, verdict.summary);
+    QCoreApplication::sendPostedEvents();  // layout requests of the charts and widgets
     if (!m_options.screenshot.isEmpty() && !m_window->grab().save(m_options.screenshot))
         return finish(1, tr("Cannot write the screenshot %1.").arg(m_options.screenshot));
     const QString problem = plan.comparison

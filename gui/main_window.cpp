@@ -59,7 +59,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_files, &FileActions::problem, this, &MainWindow::showProblem);
     connect(m_files, &FileActions::done, this, [this](const QString& message) {
         saveSettingsNow();
-        statusBar()->showMessage(message, kTransientMs);
+        m_status->showTransient(message, kTransientMs);
     });
     m_actions = new WindowActions(menuBar(), this);
     wireActions();
@@ -195,7 +195,7 @@ bool MainWindow::runEnabled() const
 
 QString MainWindow::statusText() const
 {
-    return statusBar()->currentMessage().isEmpty() ? m_status->text() : statusBar()->currentMessage();
+    return m_status->text();
 }
 
 QString MainWindow::deviceMessage() const
@@ -305,7 +305,7 @@ void MainWindow::resetSettings()
     m_panel->applySettings(m_settings);
     if (m_session->devicesKnown())
         m_panel->setDevices(m_session->platform(), {}, std::nullopt);
-    statusBar()->showMessage(tr("Settings reset to defaults"), kTransientMs);
+    m_status->showTransient(tr("Settings reset to defaults"), kTransientMs);
 }
 
 void MainWindow::placeOnScreen()

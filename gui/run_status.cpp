@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QTimer>
 
 namespace asyncscope {
 
@@ -39,7 +40,18 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
 
 void RunStatus::showMessage(const QString& text)
 {
+    m_lasting = text;
     m_text->setText(text);
+}
+
+void RunStatus::showTransient(const QString& text, int ms)
+{
+    m_text->setText(text);
+    const int mine = ++m_transients;
+    QTimer::singleShot(ms, this, [this, mine] {
+        if (mine == m_transients)
+            m_text->setText(m_lasting);
+    });
 }
 
 QString RunStatus::text() const

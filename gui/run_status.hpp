@@ -16,6 +16,8 @@ class RunStatus : public QWidget {
 public:
     explicit RunStatus(const SessionModel* session, QWidget* parent = nullptr);
     void showMessage(const QString& text);
+    // A message that gives way to the one before it after `ms` ("Saved …").
+    void showTransient(const QString& text, int ms);
     QString text() const;
 
 private:
@@ -24,6 +26,8 @@ private:
     const SessionModel* m_session;
     QLabel* m_text = nullptr;
     QProgressBar* m_progress = nullptr;
+    QString m_lasting;  // what a transient message gives way to
+    int m_transients = 0;  // transient messages shown, so only the latest one's timer restores
 };
 
 }  // namespace asyncscope

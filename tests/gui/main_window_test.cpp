@@ -601,12 +601,15 @@ private slots:
             AppOptions options;
             options.runs = 4;
             options.exportPng = m_dir.filePath(QString("headless-%1.png").arg(wrongRun));
+            options.screenshot = m_dir.filePath(QString("headless-window%1.png").arg(wrongRun));
             MainWindow window(backend, options);
             QSignalSpy finished(&window, &MainWindow::headlessFinished);
             window.show();
             QVERIFY(finished.wait(10000));
             QCOMPARE(finished.first().first().toInt(), wrongRun < 0 ? 0 : 1);
             QCOMPARE(QImage(options.exportPng).size(), options.exportSize);
+            QCOMPARE(QImage(options.screenshot).size(), QSize(1280, 800));  // whatever the virtual screen
+            QVERIFY(window.charts().legendNames(RunCharts::Time).contains("GPU time"));
         }
     }
 
