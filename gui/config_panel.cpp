@@ -75,19 +75,21 @@ protected:
     {
         const QValidator::State state = QSpinBox::validate(text, pos);
         if (state == QValidator::Invalid)
-            m_refuse(tr("%1 takes whole numbers from %2 to %3; '%4' is not one.")
-                         .arg(m_what)
-                         .arg(locale().toString(minimum()), locale().toString(maximum()), text));
+            m_refuse(tr("%1; '%2' is not one.").arg(rule(), text));
         return state;
     }
 
     // Text that is no value yet (empty, a lone sign, out of range) when editing ends: refused, with the reason.
     void fixup(QString& text) const override
     {
-        m_refuse(tr("%1 takes whole numbers from %2 to %3, not '%4'; it stays %5.")
-                     .arg(m_what)
-                     .arg(locale().toString(minimum()), locale().toString(maximum()), text, locale().toString(value())));
+        m_refuse(tr("%1, not '%2'; it stays %3.").arg(rule(), text, locale().toString(value())));
         QSpinBox::fixup(text);
+    }
+
+    QString rule() const
+    {
+        return tr("%1 takes whole numbers from %2 to %3")
+            .arg(m_what, locale().toString(minimum()), locale().toString(maximum()));
     }
 
 private:

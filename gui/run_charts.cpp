@@ -391,19 +391,23 @@ void RunCharts::updateLegend()
             show(lines[0].warmups, warmupShown);
         // Entries of series without points are added and removed rather than hidden: the legend lays out a hidden
         // empty series' entry again without its name. "this run" goes before the runs' entries.
+        // The chart changes only when "this run" comes or goes, not on every refresh of a running series.
         QChart* chart = m_charts[k];
-        for (QLineSeries* key : m_overlayKeys[k])
-            chart->removeSeries(key);
-        if (m_currentKey[k]->chart())
-            chart->removeSeries(m_currentKey[k]);
-        if (currentShown && overlays) {
-            chart->addSeries(m_currentKey[k]);
+        const bool thisRun = currentShown && overlays;
+        if (thisRun != (m_currentKey[k]->chart() != nullptr)) {
+            for (QLineSeries* key : m_overlayKeys[k])
+                chart->removeSeries(key);
+            if (thisRun)
+                chart->addSeries(m_currentKey[k]);
+            else
+                chart->removeSeries(m_currentKey[k]);
+            for (QLineSeries* key : m_overlayKeys[k])
+                chart->addSeries(key);
+        }
+        if (thisRun)
             m_legendNames[k] << m_currentKey[k]->name();
-        }
-        for (QLineSeries* key : m_overlayKeys[k]) {
-            chart->addSeries(key);
+        for (QLineSeries* key : m_overlayKeys[k])
             m_legendNames[k] << key->name();
-        }
         for (std::size_t o = 1; o < lines.size(); ++o) {
             for (QLineSeries* s : lines[o].series)
                 show(s, false);
