@@ -1,7 +1,7 @@
 #include "gui/comparison_view.hpp"
 
 #include "engine/model/size_parse.hpp"
-#include "engine/model/series_summary.hpp"
+#include "engine/run/plan_summary.hpp"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -230,9 +230,7 @@ void ComparisonView::setComparison(const PlanReport& comparison)
         m_views.append(view);
     }
     // Size, samples, then the median of every distribution and every figure: whatever the summaries hold.
-    std::vector<SeriesSummary> summaries;
-    for (const VariantResult& v : comparison.variants)
-        summaries.push_back(summarizeSeries(v.report));
+    const std::vector<SeriesSummary> summaries = summarizePlan(comparison);
     const std::vector<Column> values = comparisonColumns(summaries);
     const bool anyNotRun = comparison.ranCount() < comparison.variants.size();
     QStringList headers { tr("size"), tr("samples") };

@@ -1,6 +1,6 @@
 #include "engine/io/csv_report.hpp"
 
-#include "engine/model/series_summary.hpp"
+#include "engine/run/plan_summary.hpp"
 #include "engine/model/statistics.hpp"
 
 #include <charconv>
@@ -215,9 +215,7 @@ void writeCsv(std::ostream& out, const Report& report)
 
 void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
 {
-    std::vector<SeriesSummary> summaries;
-    for (const VariantResult& v : plan.variants)
-        summaries.push_back(summarizeSeries(v.report));
+    const std::vector<SeriesSummary> summaries = summarizePlan(plan);
     const std::vector<Column> values = comparisonColumns(summaries);
     out << "Variant,Size (B),Host Memory,Wait,Check,Samples";
     for (const Column& c : values)

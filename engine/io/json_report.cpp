@@ -1,6 +1,6 @@
 #include "engine/io/json_report.hpp"
 
-#include "engine/model/series_summary.hpp"
+#include "engine/run/plan_summary.hpp"
 
 #include <stdexcept>
 
@@ -25,7 +25,8 @@ json deviceJson(const Report& r)
 json configJson(const PipelineConfig& c)
 {
     return { { "device", c.device }, { "elements", c.elements }, { "bytes", c.bytes() }, { "value", c.value },
-        { "threads_per_block", c.threadsPerBlock }, { "runs", c.runs }, { "warmup_runs", c.warmupRuns },
+        { "threads_per_block", c.threadsPerBlock }, { "chunks", c.chunks }, { "streams", c.streams },
+        { "order", nameOf(c.order) }, { "submission", nameOf(c.submission) }, { "runs", c.runs }, { "warmup_runs", c.warmupRuns },
         { "host_memory", nameOf(c.hostMemory) }, { "wait", nameOf(c.waitMode) }, { "check", nameOf(c.checkMode) },
         { "check_threads", c.checkThreads }, { "stage_events", c.stageEvents }, { "profiler_range", c.profilerRange },
         { "stop_rule", nameOf(c.stopRule) }, { "target_noise_percent", c.targetNoisePercent },
@@ -38,9 +39,8 @@ json statsJson(const Summary& s)
         { "stddev", s.stddev }, { "noise_percent", s.noisePercent }, { "p95", s.p95 } };
 }
 
-json summaryJson(const Report& report)
+json summaryJson(const SeriesSummary& s)
 {
-    const SeriesSummary s = summarizeSeries(report);
     json j = { { "samples", s.measuredRuns }, { "warmup_runs", s.warmupRuns }, { "verified_runs", s.verifiedRuns } };
     for (const Distribution& d : s.distributions)
         j[d.key] = statsJson(d.stats);
@@ -161,6 +161,10 @@ Report readReport(const json& j)
     config.elements = c.at("elements");
     config.value = c.at("value");
     config.threadsPerBlock = c.at("threads_per_block");
+    config.chunks = c.value("chunks", 1);  // reports from before chunked workloads
+    config.streams = c.value("streams", 1);
+    config.order = choiceOr(c, "config.", "order", IssueOrder::ByChunk);
+    config.submission = choiceOr(c, "config.", "submission", Submission::Stream);
     config.runs = c.at("runs");
     config.warmupRuns = c.at("warmup_runs");
     config.hostMemory = choiceAt<HostMemory>(c, "config.", "host_memory");
@@ -179,7 +183,8 @@ Report readReport(const json& j)
         r.runs.push_back(readRun(run, version, r.device.index, config.bytes()));
     if (j.contains("calibration")) {
         const json& k = j.at("calibration");
-        r.peak = CopyPeak { k.at("h2d_gbps"), k.at("d2h_gbps"), k.at("bytes"), k.value("cached", false) };
+        r.peak = CopyPeak { k.at("h2d_gbps"), k.at("d2h_gbps"), k.at("bytes"), k.value("cached", false),
+            k.value("bidirectional_gbps", 0.0) };
     }
     if (j.contains("outcome")) {
         const json& o = j.at("outcome");
@@ -191,20 +196,30 @@ Report readReport(const json& j)
 
 }  // namespace
 
-json toJson(const Report& report)
+namespace {
+
+json reportJson(const Report& report, const SeriesSummary& summary)
 {
     json runs = json::array();
     for (const RunResult& r : report.runs)
         runs.push_back(runJson(r));
     json j = { { "format", kFormatName }, { "format_version", kReportFormatVersion }, { "device", deviceJson(report) },
-        { "config", configJson(report.config) }, { "summary", summaryJson(report) }, { "runs", std::move(runs) } };
+        { "config", configJson(report.config) }, { "summary", summaryJson(summary) }, { "runs", std::move(runs) } };
     if (report.peak)
         j["calibration"] = { { "h2d_gbps", report.peak->h2dGBps }, { "d2h_gbps", report.peak->d2hGBps },
-            { "bytes", report.peak->bytes }, { "cached", report.peak->fromCache } };
+            { "bidirectional_gbps", report.peak->bidirectionalGBps }, { "bytes", report.peak->bytes },
+            { "cached", report.peak->fromCache } };
     if (report.outcome)
         j["outcome"] = { { "measured_runs", report.outcome->measuredRuns },
             { "stop_reason", nameOf(report.outcome->reason) }, { "noise_percent", report.outcome->noisePercent } };
     return j;
+}
+
+}  // namespace
+
+json toJson(const Report& report)
+{
+    return reportJson(report, summarizeSeries(report));
 }
 
 void writeJson(std::ostream& out, const Report& report)
@@ -215,8 +230,10 @@ void writeJson(std::ostream& out, const Report& report)
 void writeComparisonJson(std::ostream& out, const PlanReport& plan)
 {
     json variants = json::array();
-    for (const VariantResult& v : plan.variants) {
-        json j = toJson(v.report);
+    const std::vector<SeriesSummary> summaries = summarizePlan(plan);
+    for (std::size_t i = 0; i < plan.variants.size(); ++i) {
+        const VariantResult& v = plan.variants[i];
+        json j = reportJson(v.report, summaries[i]);
         j["variant"] = v.label;
         if (v.notRun)
             j["not_run"] = v.notRun->message();

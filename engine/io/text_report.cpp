@@ -1,7 +1,7 @@
 #include "engine/io/text_report.hpp"
 
 #include "engine/cuda/cuda_error.hpp"
-#include "engine/model/series_summary.hpp"
+#include "engine/run/plan_summary.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <algorithm>
@@ -99,9 +99,7 @@ std::string formatSummaryText(const Report& report)
 
 std::string formatComparisonText(const PlanReport& plan)
 {
-    std::vector<SeriesSummary> summaries;
-    for (const VariantResult& v : plan.variants)
-        summaries.push_back(summarizeSeries(v.report));
+    const std::vector<SeriesSummary> summaries = summarizePlan(plan);
     const std::vector<Column> columns = comparisonColumns(summaries);
 
     std::string text = "comparison: " + std::string(plan.comparison ? nameOf(*plan.comparison) : "series") +

@@ -19,6 +19,19 @@ Status validate(const PipelineConfig& config)
         return makeError(ErrorKind::Usage,
             "threads per block must be between 1 and " + std::to_string(kMaxThreadsPerBlock) + ", not " +
                 std::to_string(config.threadsPerBlock));
+    if (config.chunks < 1 || config.chunks > kMaxChunks)
+        return makeError(ErrorKind::Usage,
+            "chunks must be between 1 and " + std::to_string(kMaxChunks) + ", not " + std::to_string(config.chunks));
+    if (static_cast<std::size_t>(config.chunks) > config.elements)
+        return makeError(ErrorKind::Usage,
+            std::to_string(config.chunks) + " chunks need at least " + std::to_string(config.chunks) +
+                " elements, and the size is " + std::to_string(config.elements),
+            "Choose fewer chunks or a larger size.");
+    if (config.streams < 1 || config.streams > config.chunks)
+        return makeError(ErrorKind::Usage,
+            "streams must be between 1 and the chunk count (" + std::to_string(config.chunks) + "), not " +
+                std::to_string(config.streams),
+            "Each stream takes at least one chunk.");
     if (config.runs < 1)
         return makeError(ErrorKind::Usage, "runs must be at least 1, not " + std::to_string(config.runs));
     if (config.checkThreads < 0 || config.checkThreads > kMaxCheckThreads)
@@ -37,6 +50,41 @@ Status validate(const PipelineConfig& config)
             return makeError(ErrorKind::Usage, "the timeout must be above 0 s");
     }
     return std::nullopt;
+}
+
+std::vector<ChunkRange> chunkRanges(std::size_t n, int k)
+{
+    std::vector<ChunkRange> ranges;
+    if (k < 1 || n < static_cast<std::size_t>(k))
+        return ranges;
+    const auto parts = static_cast<std::size_t>(k);
+    ranges.reserve(parts);
+    constexpr std::size_t align = 256 / sizeof(int);
+    const std::size_t even = (n + parts - 1) / parts;
+    const std::size_t aligned = (even + align - 1) / align * align;
+    if (aligned * (parts - 1) < n) {
+        for (std::size_t i = 0; i < parts; ++i)
+            ranges.push_back({ i * aligned, i + 1 < parts ? aligned : n - aligned * (parts - 1) });
+        return ranges;
+    }
+    const std::size_t base = n / parts, extra = n % parts;  // the first `extra` chunks take one element more
+    std::size_t first = 0;
+    for (std::size_t i = 0; i < parts; ++i) {
+        const std::size_t count = base + (i < extra ? 1 : 0);
+        ranges.push_back({ first, count });
+        first += count;
+    }
+    return ranges;
+}
+
+std::string shapeText(const PipelineConfig& c)
+{
+    if (c.chunks == 1 && c.submission == Submission::Stream)
+        return {};
+    std::string text = "K = " + std::to_string(c.chunks) + ", S = " + std::to_string(c.streams);
+    if (c.chunks > 1)
+        text += c.order == IssueOrder::ByChunk ? ", by chunk" : ", by stage";
+    return text + ", " + nameOf(c.submission);
 }
 
 Status checkFitsDevice(const PipelineConfig& config, std::size_t availableBytes, const std::string& deviceName,

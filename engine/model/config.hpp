@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace asyncscope {
 
@@ -17,6 +18,13 @@ enum class WaitMode { Spin, Blocking };
 // Overlapped: while the GPU runs the next run, so a series takes little more wall time than GPU time. Serial: after
 // the run, before the next one is submitted, as asyncAPI does.
 enum class CheckMode { Overlapped, Serial };
+
+// How a chunked pipeline's operations are handed to the streams. ByChunk: each chunk's H2D, kernel and D2H, then the
+// next chunk's. ByStage: every chunk's H2D, then every kernel, then every D2H.
+enum class IssueOrder { ByChunk, ByStage };
+// Stream: one runtime call per operation on every run. Graph: the whole run captured once into a CUDA Graph,
+// instantiated and uploaded, then launched with one call per run.
+enum class Submission { Stream, Graph };
 
 // Fixed: exactly `runs` measured runs. Noise: keep running until the GPU time's relative standard deviation
 // is at or below the target, at least `minRuns` runs and `minGpuMs` of GPU time in, or until `timeoutS`.
@@ -38,6 +46,16 @@ struct EnumNames<CheckMode> {
         std::pair { CheckMode::Serial, "serial" } };
 };
 template <>
+struct EnumNames<IssueOrder> {
+    static constexpr std::array entries { std::pair { IssueOrder::ByChunk, "chunk" },
+        std::pair { IssueOrder::ByStage, "stage" } };
+};
+template <>
+struct EnumNames<Submission> {
+    static constexpr std::array entries { std::pair { Submission::Stream, "stream" },
+        std::pair { Submission::Graph, "graph" } };
+};
+template <>
 struct EnumNames<StopRule> {
     static constexpr std::array entries { std::pair { StopRule::Fixed, "fixed" },
         std::pair { StopRule::Noise, "noise" } };
@@ -48,6 +66,12 @@ struct PipelineConfig {
     std::size_t elements = std::size_t(16) * 1024 * 1024;  // 64 MiB of int
     int value = 26;
     int threadsPerBlock = 512;
+    // The workload's shape: the buffer in `chunks` parts spread round-robin over `streams` streams (1 and 1: the
+    // classic one-stream pipeline), issued in `order`, submitted as stream calls or as a CUDA Graph.
+    int chunks = 1;
+    int streams = 1;
+    IssueOrder order = IssueOrder::ByChunk;
+    Submission submission = Submission::Stream;
     int runs = 1;
     int warmupRuns = 1;
     HostMemory hostMemory = HostMemory::Pinned;
@@ -68,6 +92,19 @@ struct PipelineConfig {
 
 constexpr int kMaxThreadsPerBlock = 1024;
 constexpr int kMaxCheckThreads = 64;
+constexpr int kMaxChunks = 4096;
+
+// Where chunk i of a buffer of n elements split into k chunks begins and how many elements it holds. Chunks hold
+// whole 256-byte multiples where they can, and the last may be smaller; where that would leave a chunk empty, the
+// sizes differ by one element at most instead. Needs 1 <= k <= n.
+struct ChunkRange {
+    std::size_t first = 0;
+    std::size_t count = 0;
+};
+std::vector<ChunkRange> chunkRanges(std::size_t n, int k);
+
+// "K = 16, S = 4, by chunk, graph": the workload's shape in words, empty for the classic pipeline.
+std::string shapeText(const PipelineConfig& config);
 
 // Checks what needs no device: counts, threads per block, overflow of the byte size.
 Status validate(const PipelineConfig& config);

@@ -1,5 +1,5 @@
-// This host's peak pinned copy bandwidth for one device, and the serial PCIe bound it gives: the least time the
-// pipeline's two copies can take one after the other.
+// This host's peak pinned copy bandwidth for one device, one way and both ways at once, and the serial PCIe bound it
+// gives: the least time the pipeline's two copies can take one after the other.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +11,7 @@ struct CopyPeak {
     double d2hGBps = 0.0;
     std::size_t bytes = 0;  // size of each calibration copy
     bool fromCache = false;
+    double bidirectionalGBps = 0.0;  // H2D and D2H running at once, both directions together; 0 when unknown
 };
 
 // bytes / H2D peak + bytes / D2H peak, in ms; 0 when a peak is unknown.

@@ -1,5 +1,7 @@
 #include "engine/model/series_summary.hpp"
 
+#include "engine/model/overlap_model.hpp"
+
 namespace asyncscope {
 
 const char* unitOf(ValueKind kind)
@@ -175,22 +177,39 @@ SeriesSummary summarizeSeries(const Report& report)
     }
 
     const Distribution* gpu = s.distribution(keys::kGpuTime);
+    const PipelineConfig& c = report.config;
     s.figures.push_back({ "noise_percent", "Noise", ValueKind::Percentage, gpu->stats.noisePercent });
-    for (const RateOf& rate : kRates) {
-        if (const Distribution* time = s.distribution(rate.timeKey)) {
-            const auto bytes = static_cast<double>(measured.front()->totalBytes(rate.kind));
-            s.figures.push_back({ std::string(rate.key), rate.name, ValueKind::Rate,
-                gigabytesPerSecond(bytes, time->stats.median) });
+    s.figures.push_back({ std::string(keys::kCopyRate), "Copy throughput, both directions", ValueKind::Rate,
+        gigabytesPerSecond(2.0 * static_cast<double>(c.bytes()), gpu->stats.median) });
+    // A stage's spans only time its own work when nothing else runs beside it: with several streams they also hold
+    // the wait for an engine another stream is using, so their sum says nothing about the stage's bandwidth.
+    if (c.streams == 1) {
+        for (const RateOf& rate : kRates) {
+            if (const Distribution* time = s.distribution(rate.timeKey)) {
+                const auto bytes = static_cast<double>(measured.front()->totalBytes(rate.kind));
+                s.figures.push_back({ std::string(rate.key), rate.name, ValueKind::Rate,
+                    gigabytesPerSecond(bytes, time->stats.median) });
+            }
         }
     }
     if (report.peak) {
-        const double bound = serialBoundMs(report.config.bytes(), *report.peak);
-        s.figures.push_back({ "peak_h2d_gbps", "Host peak H2D, pinned", ValueKind::Rate, report.peak->h2dGBps });
-        s.figures.push_back({ "peak_d2h_gbps", "Host peak D2H, pinned", ValueKind::Rate, report.peak->d2hGBps });
+        const CopyPeak& peak = *report.peak;
+        const double bound = serialBoundMs(c.bytes(), peak);
+        s.figures.push_back({ "peak_h2d_gbps", "Host peak H2D, pinned", ValueKind::Rate, peak.h2dGBps });
+        s.figures.push_back({ "peak_d2h_gbps", "Host peak D2H, pinned", ValueKind::Rate, peak.d2hGBps });
+        if (peak.bidirectionalGBps > 0.0)
+            s.figures.push_back({ "peak_bidirectional_gbps", "Host peak both directions, pinned", ValueKind::Rate,
+                peak.bidirectionalGBps });
         if (bound > 0.0) {
             s.figures.push_back({ "serial_bound_ms", "Serial PCIe bound", ValueKind::Duration, bound });
             s.figures.push_back({ "gpu_time_over_serial_bound", "GPU time / serial bound", ValueKind::Ratio,
                 gpu->stats.median / bound });
+        }
+        const double modelled = overlapBoundMs(c.bytes(), c.chunks, c.streams, peak, s.median("kernel_ms"));
+        if (modelled > 0.0) {
+            s.figures.push_back({ std::string(keys::kModelled), "Modelled time", ValueKind::Duration, modelled });
+            s.figures.push_back({ "gpu_time_over_modelled", "GPU time / modelled", ValueKind::Ratio,
+                gpu->stats.median / modelled });
         }
     }
     return s;

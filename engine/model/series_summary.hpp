@@ -78,10 +78,14 @@ inline constexpr std::string_view kPolls = "poll_iterations";
 inline constexpr std::string_view kWaitCpu = "wait_cpu_ms";
 inline constexpr std::string_view kH2dRate = "h2d_gbps";
 inline constexpr std::string_view kD2hRate = "d2h_gbps";
+inline constexpr std::string_view kCopyRate = "copy_gbps";          // both copies' bytes over the GPU time
+inline constexpr std::string_view kModelled = "modelled_ms";        // the overlap model's bound for the shape
+inline constexpr std::string_view kSpeedup = "speedup_over_k1";     // a comparison's: K = 1's GPU time over this one's
 }  // namespace keys
 
-// Warm-up runs are counted and left out. Stage distributions appear when every measured run has that span;
-// calibration figures when the report holds a copy peak.
+// Warm-up runs are counted and left out. Stage distributions appear when every measured run has that span; stage
+// bandwidths when the workload runs on one stream; calibration figures and the modelled time when the report holds a
+// copy peak (the model uses the measured kernel time where stages were timed).
 SeriesSummary summarizeSeries(const Report& report);
 
 }  // namespace asyncscope

@@ -2,7 +2,14 @@
 
 #include "engine/model/size_parse.hpp"
 
+#include <algorithm>
+
 namespace asyncscope {
+
+std::string shapeLabel(int chunks, int streams)
+{
+    return "K=" + std::to_string(chunks) + (chunks > 1 ? " S=" + std::to_string(streams) : std::string());
+}
 
 Plan seriesPlan(const PipelineConfig& config)
 {
@@ -38,6 +45,31 @@ Result<Plan> comparisonPlan(Comparison comparison, const PipelineConfig& base, s
                 break;
         }
         break;
+    case Comparison::Overlap:
+        for (int chunks = 1; chunks <= kOverlapMaxChunks && static_cast<std::size_t>(chunks) <= base.elements;
+             chunks *= 2) {
+            for (int streams = 1; streams <= std::min(chunks, kOverlapMaxStreams); streams *= 2)
+                add(shapeLabel(chunks, streams), [=](PipelineConfig& c) {
+                    c.chunks = chunks;
+                    c.streams = streams;
+                });
+        }
+        break;
+    case Comparison::Submission: {
+        std::vector<std::pair<int, int>> shapes { { 1, 1 } };
+        if (base.chunks > 1)
+            shapes.emplace_back(base.chunks, base.streams);
+        for (const auto& [chunks, streams] : shapes) {
+            for (const auto& [submission, name] : EnumNames<Submission>::entries)
+                add(std::string(name) + " " + shapeLabel(chunks, streams),
+                    [chunks = chunks, streams = streams, submission = submission](PipelineConfig& c) {
+                        c.chunks = chunks;
+                        c.streams = streams;
+                        c.submission = submission;
+                    });
+        }
+        break;
+    }
     }
     for (const Variant& v : plan.variants) {
         if (auto invalid = validate(v.config))

@@ -15,12 +15,15 @@
 
 namespace asyncscope {
 
-enum class Comparison { HostMemory, Wait, Size };
+// Overlap: chunk counts 1, 2, 4 … 64 (no more than the elements) against 1, 2 and 4 streams (no more than the
+// chunks). Submission: stream calls against a CUDA Graph, at one chunk and at the chosen shape.
+enum class Comparison { HostMemory, Wait, Size, Overlap, Submission };
 
 template <>
 struct EnumNames<Comparison> {
     static constexpr std::array entries { std::pair { Comparison::HostMemory, "host-memory" },
-        std::pair { Comparison::Wait, "wait" }, std::pair { Comparison::Size, "size" } };
+        std::pair { Comparison::Wait, "wait" }, std::pair { Comparison::Size, "size" },
+        std::pair { Comparison::Overlap, "overlap" }, std::pair { Comparison::Submission, "submit" } };
 };
 
 struct Variant {
@@ -30,6 +33,11 @@ struct Variant {
 
 constexpr std::size_t kSweepMinBytes = std::size_t(4) << 10;
 constexpr std::size_t kSweepMaxBytes = std::size_t(1) << 30;
+constexpr int kOverlapMaxChunks = 64;
+constexpr int kOverlapMaxStreams = 4;
+
+// "K=16 S=4": a shape as a variant's label.
+std::string shapeLabel(int chunks, int streams);
 
 struct Plan {
     std::optional<Comparison> comparison;  // empty: one series

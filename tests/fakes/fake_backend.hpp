@@ -1,6 +1,7 @@
 // A fake engine for tests: invented devices and invented run results, no CUDA. Test code only.
 #pragma once
 
+#include "engine/model/overlap_model.hpp"
 #include "engine/run/backend.hpp"
 
 #include <algorithm>
@@ -52,7 +53,27 @@ public:
         return p;
     }
 
-    Result<CopyPeak> copyPeak(const DeviceInfo&) override { return CopyPeak { 55.0, 55.0, std::size_t(256) << 20, true }; }
+    static CopyPeak copyPeakValue() { return CopyPeak { 55.0, 55.0, std::size_t(256) << 20, true, 100.0 }; }
+    Result<CopyPeak> copyPeak(const DeviceInfo&) override { return copyPeakValue(); }
+
+    // A chunked run's GPU spans, evenly paced so that the last D2H ends at `gpuMs`; none without stage events.
+    static std::vector<Span> chunkedSpans(const PipelineConfig& config, double gpuMs)
+    {
+        std::vector<Span> spans;
+        if (!config.stageEvents)
+            return spans;
+        const auto ranges = chunkRanges(config.elements, config.chunks);
+        const double step = gpuMs / (config.chunks + 2);
+        for (int c = 0; c < config.chunks; ++c) {
+            const std::uint64_t b = ranges[std::size_t(c)].count * sizeof(int);
+            const int stream = c % config.streams;
+            const double at = c * step;
+            spans.push_back({ SpanKind::H2D, config.device, stream, c, b, at, at + step });
+            spans.push_back({ SpanKind::Kernel, config.device, stream, c, 2 * b, at + step, at + 1.1 * step });
+            spans.push_back({ SpanKind::D2H, config.device, stream, c, b, at + 1.1 * step, at + 2 * step });
+        }
+        return spans;
+    }
 
     // The configuration of the latest series, as the caller handed it over.
     PipelineConfig lastConfig() const
@@ -95,16 +116,28 @@ public:
             if (pipelineGBps > 0.0)
                 r.gpuMs = 2.0 * double(bytes) / (pipelineGBps * 1e6) * (1.0 + 0.01 * (i % 7));
             r.pollIterations = 9000 + i % 100;
-            SerialDurations d;
-            d.bytes = bytes;
-            d.submitMs = 0.05 + 0.001 * (i % 5);
-            d.waitMs = r.gpuMs - d.submitMs;
-            if (config.stageEvents) {
-                d.h2dMs = 1.22;
-                d.kernelMs = 0.06;
-                d.d2hMs = std::max(0.0, r.gpuMs - 1.28);
+            // Stream calls cost per operation; a graph launch costs about the same whatever it holds.
+            const double submitMs = config.submission == Submission::Graph
+                ? 0.004 + 0.0001 * (i % 5)
+                : (0.01 + 0.002 * 3 * config.chunks) * (1.0 + 0.01 * (i % 5));
+            if (config.chunks > 1) {
+                r.gpuMs *= overlapBoundMs(bytes, config.chunks, config.streams, copyPeakValue(), 0.06) /
+                    overlapBoundMs(bytes, 1, 1, copyPeakValue(), 0.06) * 1.05;
+                r.spans = chunkedSpans(config, r.gpuMs);
+                r.spans.push_back({ SpanKind::Submit, config.device, 0, 0, 0, 0.0, submitMs });
+                r.spans.push_back({ SpanKind::Wait, config.device, 0, 0, 0, submitMs, r.gpuMs });
+            } else {
+                SerialDurations d;
+                d.bytes = bytes;
+                d.submitMs = submitMs;
+                d.waitMs = r.gpuMs - d.submitMs;
+                if (config.stageEvents) {
+                    d.h2dMs = 1.22;
+                    d.kernelMs = 0.06;
+                    d.d2hMs = std::max(0.0, r.gpuMs - 1.28);
+                }
+                r.spans = serialSpans(config.device, d);
             }
-            r.spans = serialSpans(config.device, d);
             r.expectedValue = config.value * (i / 2 + 1);
             r.verified = i != wrongRun;
             if (!r.verified) {
