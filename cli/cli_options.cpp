@@ -25,6 +25,8 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     std::string hostMemory = nameOf(c.hostMemory);
     std::string wait = nameOf(c.waitMode);
     std::string check = nameOf(c.checkMode);
+    std::string order = nameOf(c.order);
+    std::string submission = nameOf(c.submission);
     std::string stop = nameOf(c.stopRule);
     std::string format = nameOf(options.format);
     bool noStages = false;
@@ -35,6 +37,15 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     app.add_option("--size", size, "Elements (16777216) or bytes with a unit (64MiB, 4KiB, 1GB)");
     app.add_option("--value", c.value, "Value the kernel adds to every element");
     app.add_option("--threads", c.threadsPerBlock, "Threads per block");
+    app.add_option("--chunks", c.chunks, "Split the buffer into this many chunks, each copied in, incremented and "
+                                         "copied back on its own (1: the classic pipeline)");
+    app.add_option("--streams", c.streams, "Streams the chunks are spread over, round-robin (1 to --chunks)");
+    app.add_option("--order", order, "Issue order: chunk (each chunk's H2D, kernel, D2H in turn) or stage (every H2D, "
+                                     "then every kernel, then every D2H)")
+        ->check(CLI::IsMember(allNames<IssueOrder>()));
+    app.add_option("--submit", submission, "Submission: stream (a runtime call per operation) or graph (the run "
+                                           "captured once into a CUDA Graph, one launch per run)")
+        ->check(CLI::IsMember(allNames<Submission>()));
     app.add_option("--runs", c.runs, "Measured runs (with --stop fixed)");
     app.add_option("--warmup", c.warmupRuns, "Warm-up runs, shown but left out of statistics");
     app.add_option("--host-memory", hostMemory, "Host buffer: pinned or pageable")
@@ -60,7 +71,8 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     std::string sweepMin = "4KiB";
     std::string sweepMax = "1GiB";
     app.add_option("--compare", compare, "Run a comparison: host-memory (pinned vs pageable), wait (spin vs "
-                                         "blocking) or size (a sweep of powers of two)")
+                                         "blocking), size (a sweep of powers of two), overlap (chunks 1 to 64 against "
+                                         "1, 2 and 4 streams) or submit (stream calls against a CUDA Graph)")
         ->check(CLI::IsMember(allNames<Comparison>()));
     app.add_option("--sweep-min", sweepMin, "Smallest size of --compare size");
     app.add_option("--sweep-max", sweepMax, "Largest size of --compare size");
@@ -85,6 +97,8 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     c.hostMemory = *parseName<HostMemory>(hostMemory);
     c.waitMode = *parseName<WaitMode>(wait);
     c.checkMode = *parseName<CheckMode>(check);
+    c.order = *parseName<IssueOrder>(order);
+    c.submission = *parseName<Submission>(submission);
     c.stopRule = *parseName<StopRule>(stop);
     c.stageEvents = !noStages;
     options.format = *parseName<ReportFormat>(format);

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 namespace asyncscope {
 
@@ -34,6 +35,32 @@ Result<double> bestCopyGBps(void* to, const void* from, std::size_t bytes, cudaM
     return gigabytesPerSecond(static_cast<double>(bytes), best);
 }
 
+// Both directions at once: an H2D copy on one stream beside a D2H copy of other buffers on another, timed from a
+// start both streams wait for to a stop after both; both copies' bytes over that time.
+Result<double> bestBidirectionalGBps(int* deviceIn, const int* hostIn, int* hostOut, const int* deviceOut,
+    std::size_t bytes, cudaStream_t first, cudaStream_t second, const Event& start, const Event& stop, int repeats)
+{
+    cudaEvent_t e = nullptr;
+    ASYNCSCOPE_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    Event joined(e);
+    float best = 0.0f;
+    for (int i = 0; i <= repeats; ++i) {  // i == 0 is the warm-up
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(start.get(), first));
+        ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(second, start.get(), 0));
+        ASYNCSCOPE_CUDA_TRY(cudaMemcpyAsync(deviceIn, hostIn, bytes, cudaMemcpyHostToDevice, first));
+        ASYNCSCOPE_CUDA_TRY(cudaMemcpyAsync(hostOut, deviceOut, bytes, cudaMemcpyDeviceToHost, second));
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(joined.get(), second));
+        ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(first, joined.get(), 0));
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(stop.get(), first));
+        ASYNCSCOPE_CUDA_TRY(cudaEventSynchronize(stop.get()));
+        float ms = 0.0f;
+        ASYNCSCOPE_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+        if (i > 0 && (best == 0.0f || ms < best))
+            best = ms;
+    }
+    return gigabytesPerSecond(2.0 * static_cast<double>(bytes), best);
+}
+
 // The cache's figure for a device, if it holds a usable one: an entry of another shape (hand-edited, from another
 // version) reads as no entry, so it only costs a new measurement.
 std::optional<CopyPeak> cachedEntry(const nlohmann::json& cache, const std::string& uuid)
@@ -46,8 +73,9 @@ std::optional<CopyPeak> cachedEntry(const nlohmann::json& cache, const std::stri
         peak.h2dGBps = entry->value("h2d_gbps", 0.0);
         peak.d2hGBps = entry->value("d2h_gbps", 0.0);
         peak.bytes = entry->value("bytes", std::size_t(0));
+        peak.bidirectionalGBps = entry->value("bidirectional_gbps", 0.0);
         peak.fromCache = true;
-        if (peak.h2dGBps > 0.0 && peak.d2hGBps > 0.0)
+        if (peak.h2dGBps > 0.0 && peak.d2hGBps > 0.0 && peak.bidirectionalGBps > 0.0)
             return peak;
     } catch (const nlohmann::json::exception&) {
     }
@@ -59,15 +87,24 @@ std::optional<CopyPeak> cachedEntry(const nlohmann::json& cache, const std::stri
 Result<CopyPeak> measureCopyPeak(int device, std::size_t bytes, int repeats)
 {
     ASYNCSCOPE_CUDA_TRY(cudaSetDevice(device));
-    void* p = nullptr;
-    ASYNCSCOPE_CUDA_TRY(cudaMallocHost(&p, bytes));
-    PinnedInts host(static_cast<int*>(p));
-    ASYNCSCOPE_CUDA_TRY(cudaMalloc(&p, bytes));
-    DeviceInts deviceBuffer(static_cast<int*>(p));
-    std::fill_n(host.get(), bytes / sizeof(int), 1);  // never time on untouched pages
-    cudaStream_t s = nullptr;
-    ASYNCSCOPE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    Stream stream(s);
+    // Two buffers on each side: one for each direction of the bidirectional measurement.
+    std::vector<PinnedInts> host;
+    std::vector<DeviceInts> onDevice;
+    for (int i = 0; i < 2; ++i) {
+        void* p = nullptr;
+        ASYNCSCOPE_CUDA_TRY(cudaMallocHost(&p, bytes));
+        host.emplace_back(static_cast<int*>(p));
+        std::fill_n(host.back().get(), bytes / sizeof(int), 1);  // never time on untouched pages
+        ASYNCSCOPE_CUDA_TRY(cudaMalloc(&p, bytes));
+        onDevice.emplace_back(static_cast<int*>(p));
+    }
+    std::vector<Stream> streams;
+    for (int i = 0; i < 2; ++i) {
+        cudaStream_t s = nullptr;
+        ASYNCSCOPE_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        streams.emplace_back(s);
+    }
+    cudaStream_t s = streams[0].get();
     cudaEvent_t e1 = nullptr, e2 = nullptr;
     ASYNCSCOPE_CUDA_TRY(cudaEventCreate(&e1));
     Event start(e1);
@@ -76,12 +113,17 @@ Result<CopyPeak> measureCopyPeak(int device, std::size_t bytes, int repeats)
 
     CopyPeak peak;
     peak.bytes = bytes;
-    auto h2d = bestCopyGBps(deviceBuffer.get(), host.get(), bytes, cudaMemcpyHostToDevice, s, start, stop, repeats);
+    auto h2d = bestCopyGBps(onDevice[0].get(), host[0].get(), bytes, cudaMemcpyHostToDevice, s, start, stop, repeats);
     if (!h2d)
         return h2d.error();
-    auto d2h = bestCopyGBps(host.get(), deviceBuffer.get(), bytes, cudaMemcpyDeviceToHost, s, start, stop, repeats);
+    auto d2h = bestCopyGBps(host[0].get(), onDevice[0].get(), bytes, cudaMemcpyDeviceToHost, s, start, stop, repeats);
     if (!d2h)
         return d2h.error();
+    auto both = bestBidirectionalGBps(onDevice[0].get(), host[0].get(), host[1].get(), onDevice[1].get(), bytes, s,
+        streams[1].get(), start, stop, repeats);
+    if (!both)
+        return both.error();
+    peak.bidirectionalGBps = *both;
     peak.h2dGBps = *h2d;
     peak.d2hGBps = *d2h;
     return peak;
@@ -115,7 +157,8 @@ Result<CopyPeak> cachedCopyPeak(const DeviceInfo& device, const std::string& cac
     if (!measured || file.empty())
         return measured;
     cache[device.uuid] = { { "name", device.name }, { "pci_bus_id", device.pciBusId },
-        { "h2d_gbps", measured->h2dGBps }, { "d2h_gbps", measured->d2hGBps }, { "bytes", measured->bytes } };
+        { "h2d_gbps", measured->h2dGBps }, { "d2h_gbps", measured->d2hGBps },
+        { "bidirectional_gbps", measured->bidirectionalGBps }, { "bytes", measured->bytes } };
     std::error_code ignored;  // an unwritable cache only means measuring again next time
     fs::create_directories(file.parent_path(), ignored);
     std::ofstream out(file);

@@ -25,10 +25,19 @@ struct StreamDestroy {
     void operator()(cudaStream_t s) const noexcept { static_cast<void>(cudaStreamDestroy(s)); }
 };
 
+struct GraphDestroy {
+    void operator()(cudaGraph_t g) const noexcept { static_cast<void>(cudaGraphDestroy(g)); }
+};
+struct GraphExecDestroy {
+    void operator()(cudaGraphExec_t g) const noexcept { static_cast<void>(cudaGraphExecDestroy(g)); }
+};
+
 using DeviceInts = std::unique_ptr<int, DeviceFree>;
 using PinnedInts = std::unique_ptr<int, PinnedFree>;
 using PageableInts = std::unique_ptr<int, PageableFree>;
 using Event = std::unique_ptr<CUevent_st, EventDestroy>;
 using Stream = std::unique_ptr<CUstream_st, StreamDestroy>;
+using Graph = std::unique_ptr<CUgraph_st, GraphDestroy>;
+using GraphExec = std::unique_ptr<CUgraphExec_st, GraphExecDestroy>;
 
 }  // namespace asyncscope

@@ -47,6 +47,24 @@ Result<float> elapsed(const Event& from, const Event& to)
     return ms;
 }
 
+// Calls op(chunk, stage) for every operation of a run, in the order the configuration issues them. Stage 0 is the
+// chunk's H2D copy, 1 its kernel, 2 its D2H copy.
+template <class Op>
+void forEachOperation(const PipelineConfig& c, Op op)
+{
+    if (c.order == IssueOrder::ByChunk) {
+        for (int chunk = 0; chunk < c.chunks; ++chunk) {
+            for (int stage = 0; stage < 3; ++stage)
+                op(chunk, stage);
+        }
+    } else {
+        for (int stage = 0; stage < 3; ++stage) {
+            for (int chunk = 0; chunk < c.chunks; ++chunk)
+                op(chunk, stage);
+        }
+    }
+}
+
 }  // namespace
 
 struct PipelineSession::Resources {
@@ -58,8 +76,15 @@ struct PipelineSession::Resources {
     std::vector<PinnedInts> pinned;
     std::vector<PageableInts> pageable;
     DeviceInts device;
-    Stream stream;
-    Event start, afterH2D, afterKernel, stop;
+    std::vector<ChunkRange> chunks;
+    std::vector<Stream> streams;  // chunk c runs on streams[c % S]; the run starts and ends on streams[0]
+    Event start, stop;            // timing: the run's first and last moment on the GPU
+    Event fork;                   // no timing: the other streams wait for the run's start through it
+    std::vector<Event> joins;     // no timing: streams[0] waits for each other stream's last operation
+    std::vector<Event> opEnds;    // timing, with stage events: after operation 3c + stage (H2D, kernel, D2H)
+    // Graph submission: the run captured once per host buffer, instantiated and uploaded, launched with one call.
+    std::vector<GraphExec> graphs;
+    bool capturing = false;       // enqueue() is being captured into a graph rather than run
     // Each host buffer holds one value in every element: zeros at first, then what its last run brought back,
     // which its next run sends again and expects back incremented. A buffer that comes back wrong is zeroed again.
     std::vector<int> held;
@@ -71,14 +96,139 @@ struct PipelineSession::Resources {
 
     int* host(std::size_t i) const { return pinned.empty() ? pageable[i].get() : pinned[i].get(); }
 
+    cudaStream_t mainStream() const { return streams.front().get(); }
+
     ~Resources()
     {
         // Nothing may be freed while the GPU or a checker thread still uses it.
-        if (stream)
-            static_cast<void>(cudaStreamSynchronize(stream.get()));
+        for (const Stream& s : streams)
+            static_cast<void>(cudaStreamSynchronize(s.get()));
         checker.reset();
     }
+
+    // Records a timing event; inside a capture as an external event node, so the graph's launches still time.
+    cudaError_t record(const Event& event, cudaStream_t stream) const
+    {
+        return capturing ? cudaEventRecordWithFlags(event.get(), stream, cudaEventRecordExternal)
+                         : cudaEventRecord(event.get(), stream);
+    }
+
+    Status enqueue(int* host) const;
+    Status capture(std::size_t buffer, Graph& graph);
+    Status buildGraphs();
 };
+
+// One run's GPU work from host buffer `host`: the start event, every chunk's H2D, kernel and D2H on its stream (each
+// followed by its event with stage events), the other streams joined back into the first, the stop event.
+Status PipelineSession::Resources::enqueue(int* host) const
+{
+    const cudaStream_t first = mainStream();
+    ASYNCSCOPE_CUDA_TRY(record(start, first));
+    if (streams.size() > 1) {
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(fork.get(), first));
+        for (std::size_t s = 1; s < streams.size(); ++s)
+            ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(streams[s].get(), fork.get(), 0));
+    }
+    Status failed;
+    forEachOperation(config, [&](int chunk, int stage) {
+        if (failed)
+            return;
+        const ChunkRange range = chunks[static_cast<std::size_t>(chunk)];
+        const cudaStream_t stream = streams[static_cast<std::size_t>(chunk) % streams.size()].get();
+        int* const onDevice = device.get() + range.first;
+        int* const onHost = host + range.first;
+        const std::size_t bytes = range.count * sizeof(int);
+        cudaError_t status = cudaSuccess;
+        const char* api = "cudaMemcpyAsync";
+        if (stage == 0) {
+            status = cudaMemcpyAsync(onDevice, onHost, bytes, cudaMemcpyHostToDevice, stream);
+        } else if (stage == 1) {
+            api = "launchIncrement";
+            status = launchIncrement(onDevice, config.value, range.count, config.threadsPerBlock, stream);
+        } else {
+            status = cudaMemcpyAsync(onHost, onDevice, bytes, cudaMemcpyDeviceToHost, stream);
+        }
+        if (status == cudaSuccess && !opEnds.empty()) {
+            api = "cudaEventRecord";
+            status = record(opEnds[static_cast<std::size_t>(3 * chunk + stage)], stream);
+        }
+        if (status != cudaSuccess)
+            failed = cudaFailure(api, status);
+    });
+    if (failed)
+        return failed;
+    for (std::size_t s = 1; s < streams.size(); ++s) {
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(joins[s - 1].get(), streams[s].get()));
+        ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(first, joins[s - 1].get(), 0));
+    }
+    ASYNCSCOPE_CUDA_TRY(record(stop, first));
+    return std::nullopt;
+}
+
+// Captures one run from host buffer `buffer` into `graph`. The capture is always ended, so a failure leaves the
+// stream usable.
+Status PipelineSession::Resources::capture(std::size_t buffer, Graph& graph)
+{
+    ASYNCSCOPE_CUDA_TRY(cudaStreamBeginCapture(mainStream(), cudaStreamCaptureModeThreadLocal));
+    capturing = true;
+    Status failed = enqueue(host(buffer));
+    capturing = false;
+    cudaGraph_t captured = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(mainStream(), &captured);
+    graph.reset(captured);
+    if (!failed && ended != cudaSuccess)
+        failed = cudaFailure("cudaStreamEndCapture", ended);
+    if (failed) {
+        failed->detail = "could not capture the run into a CUDA Graph: " + failed->detail;
+        if (config.hostMemory == HostMemory::Pageable)
+            failed->advice = "A CUDA Graph cannot hold copies from pageable host memory: choose pinned memory or "
+                             "stream submission.";
+    }
+    return failed;
+}
+
+Status PipelineSession::Resources::buildGraphs()
+{
+    graphs.clear();
+    for (std::size_t buffer = 0; buffer < 2; ++buffer) {
+        Graph graph;
+        if (auto failed = capture(buffer, graph))
+            return failed;
+        cudaGraphExec_t exec = nullptr;
+        ASYNCSCOPE_CUDA_TRY(cudaGraphInstantiate(&exec, graph.get(), 0));
+        graphs.emplace_back(exec);
+        ASYNCSCOPE_CUDA_TRY(cudaGraphUpload(exec, mainStream()));  // the first launch's setup, paid here
+    }
+    ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(mainStream()));
+    return std::nullopt;
+}
+
+Result<PipelineSession::ValueChange> PipelineSession::setValue(int value)
+{
+    if (m->pending)
+        return makeError(ErrorKind::Usage, "the value cannot change while a run is being checked");
+    ASYNCSCOPE_CUDA_TRY(cudaSetDevice(m->config.device));
+    m->config.value = value;
+    if (m->config.submission != Submission::Graph)
+        return ValueChange::NoGraph;
+    ValueChange change = ValueChange::Updated;
+    for (std::size_t buffer = 0; buffer < m->graphs.size(); ++buffer) {
+        Graph graph;
+        if (auto failed = m->capture(buffer, graph))
+            return *failed;
+        cudaGraphExecUpdateResultInfo info {};
+        if (cudaGraphExecUpdate(m->graphs[buffer].get(), graph.get(), &info) == cudaSuccess)
+            continue;
+        static_cast<void>(cudaGetLastError());  // the update was refused: instantiate the new graph instead
+        change = ValueChange::Reinstantiated;
+        cudaGraphExec_t exec = nullptr;
+        ASYNCSCOPE_CUDA_TRY(cudaGraphInstantiate(&exec, graph.get(), 0));
+        m->graphs[buffer].reset(exec);
+        ASYNCSCOPE_CUDA_TRY(cudaGraphUpload(exec, m->mainStream()));
+    }
+    ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(m->mainStream()));
+    return change;
+}
 
 PipelineSession::PipelineSession(std::unique_ptr<Resources> resources)
     : m(std::move(resources))
@@ -152,18 +302,36 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
     }
     r->checker = std::make_unique<HostChecker>(static_cast<std::size_t>(config.checkThreads));
 
-    cudaStream_t stream = nullptr;
-    ASYNCSCOPE_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    r->stream.reset(stream);
+    r->chunks = chunkRanges(config.elements, config.chunks);
+    for (int i = 0; i < config.streams; ++i) {
+        cudaStream_t stream = nullptr;
+        ASYNCSCOPE_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        r->streams.emplace_back(stream);
+    }
 
     const unsigned stopFlags = config.waitMode == WaitMode::Blocking ? cudaEventBlockingSync : cudaEventDefault;
-    for (auto [slot, flags] : { std::pair { &r->start, unsigned(cudaEventDefault) },
-             std::pair { &r->afterH2D, unsigned(cudaEventDefault) },
-             std::pair { &r->afterKernel, unsigned(cudaEventDefault) }, std::pair { &r->stop, stopFlags } }) {
+    auto make = [](Event& slot, unsigned flags) -> Status {
         auto event = makeEvent(flags);
         if (!event)
             return event.error();
-        *slot = std::move(*event);
+        slot = std::move(*event);
+        return std::nullopt;
+    };
+    r->joins.resize(static_cast<std::size_t>(config.streams - 1));
+    r->opEnds.resize(config.stageEvents ? 3 * r->chunks.size() : 0);
+    std::vector<std::pair<Event*, unsigned>> events { { &r->start, cudaEventDefault }, { &r->stop, stopFlags },
+        { &r->fork, cudaEventDisableTiming } };
+    for (Event& join : r->joins)
+        events.emplace_back(&join, cudaEventDisableTiming);
+    for (Event& end : r->opEnds)
+        events.emplace_back(&end, cudaEventDefault);
+    for (auto [slot, flags] : events) {
+        if (auto failed = make(*slot, flags))
+            return *failed;
+    }
+    if (config.submission == Submission::Graph) {
+        if (auto failed = r->buildGraphs())
+            return *failed;
     }
     return std::unique_ptr<PipelineSession>(new PipelineSession(std::move(r)));
 }
@@ -174,7 +342,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     const std::size_t bytes = c.bytes();
     const std::size_t buffer = m->next;
     int* host = m->host(buffer);
-    cudaStream_t stream = m->stream.get();
+    cudaStream_t stream = m->mainStream();
 
     ASYNCSCOPE_CUDA_TRY(cudaSetDevice(c.device));
 
@@ -191,15 +359,11 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     result.warmup = warmup;
 
     const auto submitBegin = Clock::now();
-    ASYNCSCOPE_CUDA_TRY(cudaEventRecord(m->start.get(), stream));
-    ASYNCSCOPE_CUDA_TRY(cudaMemcpyAsync(m->device.get(), host, bytes, cudaMemcpyHostToDevice, stream));
-    if (c.stageEvents)
-        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(m->afterH2D.get(), stream));
-    ASYNCSCOPE_CUDA_TRY(launchIncrement(m->device.get(), c.value, c.elements, c.threadsPerBlock, stream));
-    if (c.stageEvents)
-        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(m->afterKernel.get(), stream));
-    ASYNCSCOPE_CUDA_TRY(cudaMemcpyAsync(host, m->device.get(), bytes, cudaMemcpyDeviceToHost, stream));
-    ASYNCSCOPE_CUDA_TRY(cudaEventRecord(m->stop.get(), stream));
+    if (c.submission == Submission::Graph) {
+        ASYNCSCOPE_CUDA_TRY(cudaGraphLaunch(m->graphs[buffer].get(), stream));
+    } else if (auto failed = m->enqueue(host)) {
+        return *failed;
+    }
     const auto submitEnd = Clock::now();
 
     const double cpuBefore = threadCpuMilliseconds();
@@ -224,7 +388,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     result.waitCpuMs = threadCpuMilliseconds() - cpuBefore;
 
     if (cancelled) {
-        ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+        ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));  // the last stream: every other joins it before stop
         restart(buffer);  // the run finished unchecked: its buffer no longer holds a known value
         if (c.profilerRange)
             ASYNCSCOPE_CUDA_TRY(cudaProfilerStop());
@@ -237,18 +401,31 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     if (!total)
         return total.error();
     result.gpuMs = *total;
-    result.spans.reserve(6);
+    result.spans.reserve(m->opEnds.size() + 3);
     if (c.stageEvents) {
-        auto h2dEnd = elapsed(m->start, m->afterH2D);
-        auto kernelEnd = elapsed(m->start, m->afterKernel);
-        for (const auto* at : { &h2dEnd, &kernelEnd }) {
-            if (!*at)
-                return at->error();
-        }
-        const int device = c.device;
-        result.spans.push_back({ SpanKind::H2D, device, 0, 0, bytes, 0.0, *h2dEnd });
-        result.spans.push_back({ SpanKind::Kernel, device, 0, 0, 2 * bytes, *h2dEnd, *kernelEnd });
-        result.spans.push_back({ SpanKind::D2H, device, 0, 0, bytes, *kernelEnd, *total });
+        // An operation's span begins where the one before it on its stream ended (the run's start for a stream's
+        // first): from when it could start, so with several streams it includes any wait for a busy engine.
+        std::vector<double> streamAt(m->streams.size(), 0.0);
+        bool failed = false;
+        Error failure;
+        forEachOperation(c, [&](int chunk, int stage) {
+            if (failed)
+                return;
+            auto end = elapsed(m->start, m->opEnds[static_cast<std::size_t>(3 * chunk + stage)]);
+            if (!end) {
+                failed = true;
+                failure = end.error();
+                return;
+            }
+            const std::size_t s = static_cast<std::size_t>(chunk % c.streams);
+            const std::uint64_t chunkBytes = m->chunks[static_cast<std::size_t>(chunk)].count * sizeof(int);
+            const SpanKind kind = stage == 0 ? SpanKind::H2D : stage == 1 ? SpanKind::Kernel : SpanKind::D2H;
+            result.spans.push_back({ kind, c.device, static_cast<int>(s), chunk,
+                kind == SpanKind::Kernel ? 2 * chunkBytes : chunkBytes, streamAt[s], *end });
+            streamAt[s] = *end;
+        });
+        if (failed)
+            return failure;
     }
     const double submitMs = millisecondsBetween(submitBegin, submitEnd);
     result.spans.push_back({ SpanKind::Submit, c.device, 0, 0, 0, 0.0, submitMs });

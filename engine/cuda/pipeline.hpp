@@ -1,5 +1,7 @@
 // One configuration of the asyncAPI pipeline, its buffers allocated once and run as often as asked:
-// H2D copy -> increment kernel -> D2H copy, timed by events on one stream while the CPU polls.
+// H2D copy -> increment kernel -> D2H copy, timed by events while the CPU polls. The classic shape runs on one
+// stream; a chunked one splits the buffer into chunks spread over several streams, and graph submission captures
+// the whole run into a CUDA Graph once and launches it with one call per run.
 #pragma once
 
 #include "engine/model/config.hpp"
@@ -44,6 +46,12 @@ public:
     // One run, checked, whatever the check mode (step() and, when overlapped, flush()). Meant for single runs: a run
     // still pending from an earlier step() is dropped.
     Result<RunResult> run(int index, bool warmup, const std::atomic<bool>* cancel = nullptr);
+
+    // Changes the value the kernel adds from the next run on. With graph submission the captured graphs are updated
+    // in place (cudaGraphExecUpdate) or, where the runtime refuses that, instantiated again; this says which.
+    // Not while a run is still being checked (flush() first).
+    enum class ValueChange { NoGraph, Updated, Reinstantiated };
+    Result<ValueChange> setValue(int value);
 
     const PipelineConfig& config() const;
 

@@ -93,20 +93,28 @@ struct Row {
 
 // One column: its name, how a run's row writes it, and how a read field goes back into the report (false when the
 // text is malformed). Columns without `read` are derived from others and not read back. `accepted` lists the names
-// a choice column takes, for the message about a value it does not.
+// a choice column takes, for the message about a value it does not. A column that is not `required` came later:
+// files written before it keep the configuration's default.
 struct CsvColumn {
     const char* name;
     std::function<std::string(const Report&, const RunResult&)> write;
     std::function<bool(std::string_view, Report&, Row&)> read;
     std::string accepted;
+    bool required = true;
 };
 
 template <class Enum>
-CsvColumn choice(const char* name, Enum PipelineConfig::*field)
+CsvColumn choice(const char* name, Enum PipelineConfig::*field, bool required = true)
 {
     return { name, [field](const Report& r, const RunResult&) { return std::string(nameOf(r.config.*field)); },
         [field](std::string_view t, Report& r, Row&) { return parseChoice(t, r.config.*field); },
-        acceptedNames<Enum>() };
+        acceptedNames<Enum>(), required };
+}
+
+CsvColumn count(const char* name, int PipelineConfig::*field)
+{
+    return { name, [field](const Report& r, const RunResult&) { return std::to_string(r.config.*field); },
+        [field](std::string_view t, Report& r, Row&) { return parseNumber(t, r.config.*field); }, {}, false };
 }
 
 // A stage's time from its spans; empty when the run has none (no events between stages).
@@ -163,6 +171,10 @@ const std::vector<CsvColumn>& runColumns()
             [](std::string_view t, Report& r, Row&) { return parseNumber(t, r.config.value); }, {} },
         { "Threads/Block", [](R r, X) { return std::to_string(r.config.threadsPerBlock); },
             [](std::string_view t, Report& r, Row&) { return parseNumber(t, r.config.threadsPerBlock); }, {} },
+        count("Chunks", &PipelineConfig::chunks),
+        count("Streams", &PipelineConfig::streams),
+        choice("Issue Order", &PipelineConfig::order, false),
+        choice("Submission", &PipelineConfig::submission, false),
         choice("Host Memory", &PipelineConfig::hostMemory),
         choice("Wait", &PipelineConfig::waitMode),
         choice("Check", &PipelineConfig::checkMode),
@@ -217,14 +229,15 @@ void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
 {
     const std::vector<SeriesSummary> summaries = summarizePlan(plan);
     const std::vector<Column> values = comparisonColumns(summaries);
-    out << "Variant,Size (B),Host Memory,Wait,Check,Samples";
+    out << "Variant,Size (B),Chunks,Streams,Issue Order,Submission,Host Memory,Wait,Check,Samples";
     for (const Column& c : values)
         out << ',' << quoted(headerOf(c.name, c.kind));
     out << ",Verified,Not Run\n";
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
         const PipelineConfig& c = v.report.config;
-        out << quoted(v.label) << ',' << c.bytes() << ',' << nameOf(c.hostMemory) << ',' << nameOf(c.waitMode)
+        out << quoted(v.label) << ',' << c.bytes() << ',' << c.chunks << ',' << c.streams << ',' << nameOf(c.order)
+            << ',' << nameOf(c.submission) << ',' << nameOf(c.hostMemory) << ',' << nameOf(c.waitMode)
             << ',' << nameOf(c.checkMode) << ',' << summaries[i].measuredRuns;
         for (const Column& column : values) {
             const auto value = v.ran() ? headlineValue(summaries[i], column.key) : std::nullopt;
@@ -259,6 +272,8 @@ Result<Report> readCsv(std::istream& in)
         std::size_t at = 0;
         while (at < header->size() && (*header)[at] != column.name)
             ++at;
+        if (at == header->size() && !column.required)
+            continue;
         if (at == header->size())
             return makeError(ErrorKind::Io,
                 std::string("the CSV has no '") + column.name + "' column, so it is not an AsyncScope run export");

@@ -46,9 +46,11 @@ std::string formatConfigText(const PipelineConfig& c)
               c.minRuns, c.minGpuMs, c.timeoutS);
     const std::string check = std::string(nameOf(c.checkMode)) + " check" +
         (c.checkThreads > 0 ? " on " + std::to_string(c.checkThreads) + " threads" : std::string());
-    return printf_("n = %zu ints (%s), value %d, %d threads/block, %s host memory, %s wait, %s, %d warm-up, %s\n",
-        c.elements, formatBytes(c.bytes()).c_str(), c.value, c.threadsPerBlock, nameOf(c.hostMemory),
-        nameOf(c.waitMode), check.c_str(), c.warmupRuns, stop.c_str());
+    const std::string shape = shapeText(c).empty() ? std::string() : shapeText(c) + ", ";
+    return printf_("n = %zu ints (%s), value %d, %d threads/block, %s%s host memory, %s wait, %s, %d warm-up, %s\n",
+        c.elements, formatBytes(c.bytes()).c_str(), c.value, c.threadsPerBlock,
+        shape.c_str(), nameOf(c.hostMemory), nameOf(c.waitMode), check.c_str(),
+        c.warmupRuns, stop.c_str());
 }
 
 std::string formatRunText(const RunResult& run)
@@ -91,7 +93,7 @@ std::string formatSummaryText(const Report& report)
     for (const Figure& f : s.figures)
         text += printf_("  %-32s %s %s\n", f.name.c_str(), fixed(f.value, f.kind).c_str(), unitOf(f.kind));
     if (report.peak)
-        text += printf_("  (host peak from pinned copies of %s, %s; serial bound for %s)\n",
+        text += printf_("  (host peak from pinned copies of %s, %s; serial bound and modelled time for %s)\n",
             formatBytes(report.peak->bytes).c_str(), report.peak->fromCache ? "cached" : "measured now",
             formatBytes(report.config.bytes()).c_str());
     return text;

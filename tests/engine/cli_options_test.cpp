@@ -39,7 +39,7 @@ TEST(CliOptions, DeviceInBothSpellings)
 TEST(CliOptions, EverythingParses)
 {
     const auto options = parse({ "--size", "64MiB", "--value", "7", "--threads", "256", "--runs", "20", "--warmup",
-        "3", "--host-memory", "pageable", "--wait", "blocking", "--check", "serial", "--check-threads", "4", "--no-stages", "--format", "json", "--output",
+        "3", "--host-memory", "pageable", "--wait", "blocking", "--check", "serial", "--check-threads", "4", "--no-stages", "--chunks", "16", "--streams", "4", "--order", "stage", "--submit", "graph", "--format", "json", "--output",
         "out.json", "--stop", "noise", "--noise-target", "1.5" });
     ASSERT_TRUE(options.ok()) << options.error().message();
     const PipelineConfig& c = options->config;
@@ -53,6 +53,10 @@ TEST(CliOptions, EverythingParses)
     EXPECT_EQ(c.checkMode, CheckMode::Serial);
     EXPECT_EQ(c.checkThreads, 4);
     EXPECT_FALSE(c.stageEvents);
+    EXPECT_EQ(c.chunks, 16);
+    EXPECT_EQ(c.streams, 4);
+    EXPECT_EQ(c.order, IssueOrder::ByStage);
+    EXPECT_EQ(c.submission, Submission::Graph);
     EXPECT_EQ(c.stopRule, StopRule::Noise);
     EXPECT_DOUBLE_EQ(c.targetNoisePercent, 1.5);
     EXPECT_EQ(options->format, ReportFormat::Json);
@@ -77,7 +81,10 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliUsageError,
         std::vector<const char*> { "--wait", "sleep" }, std::vector<const char*> { "--check", "never" }, std::vector<const char*> { "--check-threads", "-1" },
         std::vector<const char*> { "--check-threads", "65" }, std::vector<const char*> { "--format", "xml" },
         std::vector<const char*> { "--threads", "4096" }, std::vector<const char*> { "--bogus" },
-        std::vector<const char*> { "--device", "-1" }));
+        std::vector<const char*> { "--device", "-1" }, std::vector<const char*> { "--chunks", "0" },
+        std::vector<const char*> { "--chunks", "4", "--streams", "8" }, std::vector<const char*> { "--order", "random" },
+        std::vector<const char*> { "--submit", "magic" }, std::vector<const char*> { "--size", "3", "--chunks", "4" },
+        std::vector<const char*> { "--compare", "chunks" }));
 
 TEST(CliOptions, HelpAndVersionExitCleanly)
 {

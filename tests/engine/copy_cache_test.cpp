@@ -12,7 +12,7 @@ TEST(CopyCache, ACachedPeakIsUsedWithoutMeasuring)
     const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "asyncscope-cache-test";
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "copy-peaks.json")
-        << R"({"GPU-cached": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bytes": 268435456}})";
+        << R"({"GPU-cached": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456}})";
     DeviceInfo device;
     device.index = 0;
     device.uuid = "GPU-cached";
@@ -22,6 +22,7 @@ TEST(CopyCache, ACachedPeakIsUsedWithoutMeasuring)
     EXPECT_TRUE(peak->fromCache);
     EXPECT_DOUBLE_EQ(peak->h2dGBps, 54.9);
     EXPECT_DOUBLE_EQ(peak->d2hGBps, 55.1);
+    EXPECT_DOUBLE_EQ(peak->bidirectionalGBps, 99.7);
     EXPECT_EQ(peak->bytes, std::size_t(256) << 20);
 }
 
@@ -39,8 +40,9 @@ TEST(CopyCache, AnEntryOfAnotherShapeOnlyCostsANewMeasurement)
     const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "asyncscope-cache-shapes";
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "copy-peaks.json") << R"({"GPU-number": 5, "GPU-list": [1, 2], "GPU-text": {"h2d_gbps": "fast"},
-        "GPU-good": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bytes": 268435456}})";
-    for (const char* uuid : { "GPU-number", "GPU-list", "GPU-text" }) {
+        "GPU-one-way-only": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bytes": 268435456},
+        "GPU-good": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456}})";
+    for (const char* uuid : { "GPU-number", "GPU-list", "GPU-text", "GPU-one-way-only" }) {
         DeviceInfo device;
         device.uuid = uuid;
         // Valid JSON, but not the entry the reader wants: it must neither throw nor be taken as a figure. Without a

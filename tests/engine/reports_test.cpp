@@ -49,7 +49,7 @@ Report sampleReport()
         r.runs.push_back(run);
     }
     r.outcome = SeriesOutcome { 2, StopReason::RunCount, 0.28 };
-    r.peak = CopyPeak { 54.9, 55.0, std::size_t(256) << 20, true };
+    r.peak = CopyPeak { 54.9, 55.0, std::size_t(256) << 20, true, 99.7 };
     return r;
 }
 
@@ -97,7 +97,7 @@ TEST(TextReport, SummaryHasStatisticsAndBandwidth)
     EXPECT_NE(text.find("H2D bandwidth                    55.9 GB/s"), std::string::npos) << text;
     EXPECT_NE(text.find("Host peak H2D, pinned            54.9 GB/s"), std::string::npos) << text;
     EXPECT_NE(text.find("Host peak D2H, pinned            55.0 GB/s"), std::string::npos) << text;
-    EXPECT_NE(text.find("(host peak from pinned copies of 256.0 MiB, cached; serial bound for 64.0 MiB)"),
+    EXPECT_NE(text.find("(host peak from pinned copies of 256.0 MiB, cached; serial bound and modelled time for 64.0 MiB)"),
         std::string::npos)
         << text;
     EXPECT_NE(text.find("Serial PCIe bound                2.4425 ms"), std::string::npos) << text;
@@ -122,7 +122,7 @@ TEST(CsvReport, HeaderAndOneRowPerRunWithDeviceAndConfiguration)
         lines.push_back(line);
     ASSERT_EQ(lines.size(), 4u);
     EXPECT_EQ(lines[0].rfind("Device Index,Device,UUID,PCI Bus Id,Compute Capability,Driver Version,Runtime Version,"
-                             "Elements,Size (B),Value,Threads/Block,Host Memory,Wait,Check,Run,Warm-up,GPU Time (ms),"
+                             "Elements,Size (B),Value,Threads/Block,Chunks,Streams,Issue Order,Submission,Host Memory,Wait,Check,Run,Warm-up,GPU Time (ms),"
                              "CPU Time (ms),Poll Iterations",
                   0),
         0u)
@@ -131,7 +131,7 @@ TEST(CsvReport, HeaderAndOneRowPerRunWithDeviceAndConfiguration)
     for (const auto& l : lines)
         EXPECT_EQ(columns(l), columns(lines[0])) << l;
     EXPECT_EQ(lines[1].rfind("0,Test GPU,GPU-01234567-89ab-cdef-0123-456789abcdef,0000:19:00.0,9.0,13000,13000,16777216,"
-                             "67108864,26,512,pinned,spin,overlapped,0,1,2.5,0.02,12345,",
+                             "67108864,26,512,1,1,chunk,stream,pinned,spin,overlapped,0,1,2.5,0.02,12345,",
                   0),
         0u)
         << lines[1];
@@ -144,6 +144,9 @@ TEST(CsvReport, RoundTrips)
     original.device.name = "Lab GPU, \"rack 2\"";  // needs quoting
     original.config.checkMode = CheckMode::Serial;
     original.config.hostMemory = HostMemory::Pageable;
+    original.config.chunks = 3;
+    original.config.streams = 2;
+    original.config.submission = Submission::Graph;
     auto& spans = original.runs[1].spans;  // no stage events: no GPU spans
     spans.erase(std::remove_if(spans.begin(), spans.end(), [](const Span& x) { return onGpu(x.kind); }), spans.end());
     original.runs[2].verified = false;
@@ -161,6 +164,9 @@ TEST(CsvReport, RoundTrips)
     EXPECT_EQ(read->config.elements, original.config.elements);
     EXPECT_EQ(read->config.hostMemory, HostMemory::Pageable);
     EXPECT_EQ(read->config.checkMode, CheckMode::Serial);
+    EXPECT_EQ(read->config.chunks, 3);
+    EXPECT_EQ(read->config.streams, 2);
+    EXPECT_EQ(read->config.submission, Submission::Graph);
     EXPECT_EQ(read->config.runs, 2);
     EXPECT_EQ(read->config.warmupRuns, 1);
     ASSERT_EQ(read->runs.size(), original.runs.size());
@@ -200,6 +206,29 @@ TEST(CsvReport, FindsColumnsByNameAndToleratesSpreadsheetHabits)
     ASSERT_TRUE(read.ok()) << read.error().message();
     EXPECT_EQ(read->runs.size(), 3u);
     EXPECT_EQ(read->device.name, "Test GPU");
+}
+
+TEST(CsvReport, AFileFromBeforeChunksReadsAsTheClassicPipeline)
+{
+    std::ostringstream out;
+    writeCsv(out, sampleReport());
+    std::istringstream lines(out.str());
+    std::string line, old;
+    while (std::getline(lines, line)) {  // drop the four workload-shape columns, as earlier versions wrote it
+        const auto at = line.find(",1,1,chunk,stream,");
+        old += (at == std::string::npos ? line : line.substr(0, at) + "," + line.substr(at + 18));
+        old += '\n';
+    }
+    const auto headerAt = old.find(",Chunks,Streams,Issue Order,Submission,");
+    ASSERT_NE(headerAt, std::string::npos);
+    old.erase(headerAt, std::string(",Chunks,Streams,Issue Order,Submission").size());
+    std::istringstream in(old);
+    const auto read = readCsv(in);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    EXPECT_EQ(read->config.chunks, 1);
+    EXPECT_EQ(read->config.streams, 1);
+    EXPECT_EQ(read->config.submission, Submission::Stream);
+    EXPECT_EQ(read->runs.size(), 3u);
 }
 
 class CsvRejects : public ::testing::TestWithParam<std::pair<std::string, std::string>> { };
@@ -337,7 +366,11 @@ TEST(ReportFile, ErrorsNameTheFile)
 
 TEST(JsonReport, RoundTrips)
 {
-    const Report original = sampleReport();
+    Report original = sampleReport();
+    original.config.chunks = 16;
+    original.config.streams = 4;
+    original.config.order = IssueOrder::ByStage;
+    original.config.submission = Submission::Graph;
     std::stringstream buffer;
     writeJson(buffer, original);
     const auto read = readJson(buffer);
@@ -348,6 +381,10 @@ TEST(JsonReport, RoundTrips)
     EXPECT_EQ(read->config.elements, original.config.elements);
     EXPECT_EQ(read->config.waitMode, original.config.waitMode);
     EXPECT_EQ(read->config.checkMode, original.config.checkMode);
+    EXPECT_EQ(read->config.chunks, original.config.chunks);
+    EXPECT_EQ(read->config.streams, original.config.streams);
+    EXPECT_EQ(read->config.order, original.config.order);
+    EXPECT_EQ(read->config.submission, original.config.submission);
     ASSERT_EQ(read->runs.size(), original.runs.size());
     for (std::size_t i = 0; i < original.runs.size(); ++i) {
         EXPECT_EQ(read->runs[i].warmup, original.runs[i].warmup);
@@ -368,6 +405,7 @@ TEST(JsonReport, RoundTrips)
     }
     ASSERT_TRUE(read->peak.has_value());
     EXPECT_DOUBLE_EQ(read->peak->h2dGBps, 54.9);
+    EXPECT_DOUBLE_EQ(read->peak->bidirectionalGBps, original.peak->bidirectionalGBps);
     ASSERT_TRUE(read->outcome.has_value());
     EXPECT_EQ(read->outcome->reason, StopReason::RunCount);
     EXPECT_EQ(toJson(*read), toJson(original));

@@ -119,7 +119,7 @@ public:
             // Stream calls cost per operation; a graph launch costs about the same whatever it holds.
             const double submitMs = config.submission == Submission::Graph
                 ? 0.004 + 0.0001 * (i % 5)
-                : (0.01 + 0.002 * 3 * config.chunks) * (1.0 + 0.01 * (i % 5));
+                : (0.044 + 0.002 * 3 * config.chunks) + 0.001 * (i % 5);
             if (config.chunks > 1) {
                 r.gpuMs *= overlapBoundMs(bytes, config.chunks, config.streams, copyPeakValue(), 0.06) /
                     overlapBoundMs(bytes, 1, 1, copyPeakValue(), 0.06) * 1.05;

@@ -1,0 +1,228 @@
+// The workload's shape without a GPU: chunk ranges, validation of chunks and streams, the overlap model, the overlap
+// and submission comparisons and the speed-up they report.
+#include "engine/model/overlap_model.hpp"
+#include "engine/run/plan_runner.hpp"
+#include "engine/run/plan_summary.hpp"
+
+#include "fake_backend.hpp"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+using namespace asyncscope;
+using asyncscope::testing::FakeBackend;
+
+namespace {
+
+struct ChunkCase {
+    std::size_t n;
+    int k;
+};
+
+class ChunkRanges : public ::testing::TestWithParam<ChunkCase> { };
+
+}  // namespace
+
+TEST_P(ChunkRanges, CoverEveryElementOnceWithKNonEmptyChunks)
+{
+    const auto [n, k] = GetParam();
+    const auto ranges = chunkRanges(n, k);
+    ASSERT_EQ(ranges.size(), static_cast<std::size_t>(k));
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        EXPECT_EQ(ranges[i].first, next) << "chunk " << i;
+        EXPECT_GT(ranges[i].count, 0u) << "chunk " << i;
+        if (i + 1 < ranges.size()) {  // only the last may be smaller
+            EXPECT_GE(ranges[i].count, ranges.back().count) << "chunk " << i;
+        }
+        next += ranges[i].count;
+    }
+    EXPECT_EQ(next, n);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, ChunkRanges,
+    ::testing::Values(ChunkCase { 1, 1 }, ChunkCase { 513, 1 }, ChunkCase { 513, 3 }, ChunkCase { 513, 16 },
+        ChunkCase { 513, 64 }, ChunkCase { 64, 64 }, ChunkCase { 65, 64 }, ChunkCase { 16u << 20, 16 },
+        ChunkCase { (std::size_t(1) << 29) + 3, 3 }, ChunkCase { (std::size_t(1) << 29) + 3, 64 },
+        ChunkCase { 1000, 999 }, ChunkCase { 100000, 4096 }));
+
+TEST(ChunkRanges, WholeChunksStartOn256ByteBoundariesWhereTheyCan)
+{
+    for (const ChunkRange& r : chunkRanges(16u << 20, 16)) {
+        EXPECT_EQ(r.first * sizeof(int) % 256, 0u);
+        EXPECT_EQ(r.count, 1u << 20);
+    }
+    const auto ranges = chunkRanges((std::size_t(1) << 29) + 3, 16);
+    for (const ChunkRange& r : ranges)
+        EXPECT_EQ(r.first * sizeof(int) % 256, 0u);
+    EXPECT_LT(ranges.back().count, ranges.front().count);
+}
+
+TEST(ChunkRanges, MoreChunksThanElementsIsAUsageErrorThatSaysSo)
+{
+    PipelineConfig c;
+    c.elements = 3;
+    c.chunks = 16;
+    c.streams = 4;
+    const Status status = validate(c);
+    ASSERT_TRUE(status.has_value());
+    EXPECT_EQ(status->kind, ErrorKind::Usage);
+    EXPECT_NE(status->message().find("16 chunks need at least 16 elements"), std::string::npos) << status->message();
+    c.elements = 16;
+    EXPECT_FALSE(validate(c).has_value());
+}
+
+TEST(WorkloadShape, StreamsMustBeBetweenOneAndTheChunks)
+{
+    PipelineConfig c;
+    c.chunks = 4;
+    for (int streams : { 0, 5 }) {
+        c.streams = streams;
+        const Status status = validate(c);
+        ASSERT_TRUE(status.has_value()) << streams;
+        EXPECT_NE(status->message().find("streams must be between 1 and the chunk count (4)"), std::string::npos);
+    }
+    c.chunks = 0;
+    c.streams = 1;
+    ASSERT_TRUE(validate(c).has_value());
+    c.chunks = kMaxChunks + 1;
+    ASSERT_TRUE(validate(c).has_value());
+}
+
+TEST(WorkloadShape, ShapeTextIsEmptyForTheClassicPipeline)
+{
+    PipelineConfig c;
+    EXPECT_EQ(shapeText(c), "");
+    c.chunks = 16;
+    c.streams = 4;
+    c.submission = Submission::Graph;
+    EXPECT_EQ(shapeText(c), "K = 16, S = 4, by chunk, graph");
+    c.chunks = 1;
+    c.streams = 1;
+    EXPECT_EQ(shapeText(c), "K = 1, S = 1, graph");
+}
+
+TEST(OverlapModel, OneChunkOrOneStreamIsTheSerialBoundPlusTheKernel)
+{
+    const CopyPeak peak { 50.0, 25.0, 0, false, 60.0 };
+    const std::size_t bytes = 100'000'000;  // 2 ms H2D, 4 ms D2H
+    EXPECT_DOUBLE_EQ(overlapBoundMs(bytes, 1, 1, peak, 0.5), 6.5);
+    EXPECT_DOUBLE_EQ(overlapBoundMs(bytes, 16, 1, peak, 0.5), 6.5);
+    EXPECT_DOUBLE_EQ(overlapBoundMs(bytes, 1, 1, peak, 0.0), serialBoundMs(bytes, peak));
+}
+
+TEST(OverlapModel, ManyChunksApproachTheSharedBidirectionalPeak)
+{
+    const CopyPeak peak { 55.0, 55.0, 0, false, 100.0 };
+    const std::size_t bytes = 64u << 20;
+    const double serial = overlapBoundMs(bytes, 1, 1, peak, 0.0);
+    double previous = serial;
+    for (int k = 2; k <= 1024; k *= 2) {
+        const double t = overlapBoundMs(bytes, k, 4, peak, 0.0);
+        EXPECT_LT(t, previous) << k;
+        previous = t;
+    }
+    const double both = 2.0 * double(bytes) / 100.0e6;  // both copies through 100 GB/s, in ms
+    EXPECT_GT(previous, both);
+    EXPECT_NEAR(previous, both, 0.01 * both);
+    // Fill plus steady state: at K = 16 the first H2D and the last D2H run alone.
+    const double chunk = double(bytes) / 16;
+    EXPECT_DOUBLE_EQ(overlapBoundMs(bytes, 16, 4, peak, 0.0), 2 * chunk / 55.0e6 + 15 * 2 * chunk / 100.0e6);
+}
+
+TEST(OverlapModel, TheSlowestStageSetsTheStepAndUnknownPeaksGiveNoBound)
+{
+    const CopyPeak peak { 55.0, 55.0, 0, false, 100.0 };
+    const std::size_t bytes = 64u << 20;
+    // A kernel far slower than the copies: the pipeline moves at the kernel's pace.
+    EXPECT_NEAR(overlapBoundMs(bytes, 16, 4, peak, 160.0), 160.0 + 2 * (bytes / 16.0) / 55.0e6, 1e-9);
+    EXPECT_DOUBLE_EQ(overlapBoundMs(bytes, 16, 4, CopyPeak { 55.0, 55.0, 0, false, 0.0 }, 0.0), 0.0);
+    EXPECT_DOUBLE_EQ(overlapBoundMs(bytes, 1, 1, CopyPeak {}, 0.0), 0.0);
+}
+
+TEST(OverlapComparison, ChunksAgainstStreamsAsFarAsTheSizeAllows)
+{
+    PipelineConfig c;
+    const auto plan = comparisonPlan(Comparison::Overlap, c);
+    ASSERT_TRUE(plan.ok()) << plan.error().message();
+    std::vector<std::string> labels;
+    for (const Variant& v : plan->variants) {
+        labels.push_back(v.label);
+        EXPECT_LE(v.config.streams, v.config.chunks);
+    }
+    const std::vector<std::string> expected { "K=1", "K=2 S=1", "K=2 S=2", "K=4 S=1", "K=4 S=2", "K=4 S=4",
+        "K=8 S=1", "K=8 S=2", "K=8 S=4", "K=16 S=1", "K=16 S=2", "K=16 S=4", "K=32 S=1", "K=32 S=2", "K=32 S=4",
+        "K=64 S=1", "K=64 S=2", "K=64 S=4" };
+    EXPECT_EQ(labels, expected);
+
+    c.elements = 5;  // no chunk count above the elements
+    const auto tiny = comparisonPlan(Comparison::Overlap, c);
+    ASSERT_TRUE(tiny.ok());
+    EXPECT_EQ(tiny->variants.back().label, "K=4 S=4");
+}
+
+TEST(SubmissionComparison, StreamAgainstGraphAtOneChunkAndAtTheChosenShape)
+{
+    PipelineConfig c;
+    auto plan = comparisonPlan(Comparison::Submission, c);
+    ASSERT_TRUE(plan.ok());
+    ASSERT_EQ(plan->variants.size(), 2u);
+    EXPECT_EQ(plan->variants[0].label, "stream K=1");
+    EXPECT_EQ(plan->variants[1].label, "graph K=1");
+    EXPECT_EQ(plan->variants[1].config.submission, Submission::Graph);
+
+    c.chunks = 16;
+    c.streams = 4;
+    c.order = IssueOrder::ByStage;
+    plan = comparisonPlan(Comparison::Submission, c);
+    ASSERT_TRUE(plan.ok());
+    ASSERT_EQ(plan->variants.size(), 4u);
+    EXPECT_EQ(plan->variants[3].label, "graph K=16 S=4");
+    EXPECT_EQ(plan->variants[3].config.chunks, 16);
+    EXPECT_EQ(plan->variants[3].config.order, IssueOrder::ByStage);
+    EXPECT_EQ(plan->variants[0].config.chunks, 1);
+}
+
+TEST(PlanSummary, ChunkedVariantsGetTheirSpeedUpOverOneChunkOfTheSameSubmission)
+{
+    FakeBackend backend;
+    auto platform = backend.discover();
+    ASSERT_TRUE(platform.ok());
+    PipelineConfig c;
+    c.device = 1;
+    c.runs = 5;
+    c.chunks = 16;
+    c.streams = 4;
+    const auto plan = comparisonPlan(Comparison::Submission, c);
+    ASSERT_TRUE(plan.ok());
+    std::atomic<bool> cancel { false };
+    struct : PlanSink {
+        void variantStarting(std::size_t, const VariantResult&) override { }
+        void runAvailable(std::size_t, const RunResult&) override { }
+        void variantEnded(std::size_t, const VariantResult&) override { }
+        void calibrationFailed(const Error&) override { }
+    } sink;
+    const PlanReport report = runPlan(backend, *platform, *plan, cancel, sink);
+    const auto summaries = summarizePlan(report);
+    ASSERT_EQ(summaries.size(), 4u);
+    for (std::size_t i : { 0u, 1u }) {  // the baselines themselves: 1
+        ASSERT_NE(summaries[i].figure(keys::kSpeedup), nullptr) << i;
+        EXPECT_DOUBLE_EQ(summaries[i].value(keys::kSpeedup), 1.0);
+    }
+    for (std::size_t i : { 2u, 3u }) {
+        const Figure* speedup = summaries[i].figure(keys::kSpeedup);
+        ASSERT_NE(speedup, nullptr) << i;
+        EXPECT_DOUBLE_EQ(speedup->value,
+            summaries[i - 2].median(keys::kGpuTime) / summaries[i].median(keys::kGpuTime));
+        EXPECT_GT(speedup->value, 1.0);
+        // The graph's submit costs less than the stream calls', and the chunked stream calls cost more than one.
+        ASSERT_NE(summaries[i].figure(keys::kModelled), nullptr);
+    }
+    EXPECT_LT(summaries[3].median(keys::kCpuSubmit), summaries[2].median(keys::kCpuSubmit));
+    EXPECT_GT(summaries[2].median(keys::kCpuSubmit), summaries[0].median(keys::kCpuSubmit));
+    // With several streams the stage sums hold waits, so no stage bandwidth is claimed; the copy throughput is.
+    EXPECT_EQ(summaries[2].figure(keys::kH2dRate), nullptr);
+    EXPECT_NE(summaries[0].figure(keys::kH2dRate), nullptr);
+    EXPECT_NE(summaries[2].figure(keys::kCopyRate), nullptr);
+}
