@@ -7,6 +7,7 @@
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -116,7 +117,7 @@ ConfigPanel::ConfigPanel(QWidget* parent)
                                 "remembered by the GPU's UUID.")));
     form->addRow(tr("&GPU:"), m_device);
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
-        checkSize();
+        checkInput();
         emit changed();
     });
 
@@ -133,8 +134,8 @@ ConfigPanel::ConfigPanel(QWidget* parent)
                               "and the device buffer each hold this much.")));
     form->addRow(tr("Si&ze:"), m_size);
     connect(m_size, &QLineEdit::textEdited, this, [this] {
-        checkSize();
-        if (m_sizeValid)
+        checkInput();
+        if (m_inputValid)
             emit changed();
     });
 
@@ -148,6 +149,50 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     m_value->setObjectName("value");
     m_value->setToolTip(tip(tr("What the kernel adds to every element (the sample adds 26).")));
     form->addRow(tr("Va&lue added:"), m_value);
+
+    // The workload's shape, grouped: the classic pipeline is one chunk on one stream, submitted as stream calls.
+    auto* shape = new QGroupBox(tr("Workload shape"));
+    shape->setObjectName("workloadShape");
+    shape->setToolTip(tip(tr("How the buffer is cut and handed to the GPU. One chunk on one stream is asyncAPI's "
+                             "pipeline; more chunks on several streams let one chunk's copy overlap another's kernel "
+                             "or copy in the other direction.")));
+    auto* shapeForm = new QFormLayout(shape);
+    shapeForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    m_chunksBox = new SpinBox(1, kMaxChunks, tr("Chunks (K)"), refuse);
+    m_chunksBox->setObjectName("chunks");
+    m_chunksBox->setToolTip(tip(tr("K: the buffer in this many parts, each copied to the device, incremented and "
+                                   "copied back on its own. 1 is the classic pipeline. Each chunk needs at least one "
+                                   "element.")));
+    shapeForm->addRow(tr("Chu&nks (K):"), m_chunksBox);
+    m_streamsBox = new SpinBox(1, kMaxChunks, tr("Streams (S)"), refuse);
+    m_streamsBox->setObjectName("streams");
+    m_streamsBox->setToolTip(tip(tr("S: the streams the chunks go to in turn, from 1 to K. Work on one stream runs in "
+                                    "order; only chunks on different streams can overlap.")));
+    shapeForm->addRow(tr("Str&eams (S):"), m_streamsBox);
+    m_order = new QComboBox;
+    m_order->setObjectName("order");
+    m_order->addItem(tr("by chunk"), int(IssueOrder::ByChunk));
+    m_order->addItem(tr("by stage"), int(IssueOrder::ByStage));
+    m_order->setToolTip(tip(tr("The order the calls are issued in. By chunk: each chunk's H2D, kernel and D2H, then "
+                               "the next chunk's. By stage: every chunk's H2D, then every kernel, then every D2H. On "
+                               "GPUs whose copy engines take work in issue order this decides what overlaps. Only "
+                               "matters with more than one chunk.")));
+    shapeForm->addRow(tr("&Issue order:"), m_order);
+    m_submission = new QComboBox;
+    m_submission->setObjectName("submission");
+    m_submission->addItem(tr("stream calls"), int(Submission::Stream));
+    m_submission->addItem(tr("CUDA Graph"), int(Submission::Graph));
+    m_submission->setToolTip(tip(tr("Stream calls: every copy, kernel and event is one runtime call on every run, so "
+                                    "CPU submit time grows with K. CUDA Graph: the run is captured once into a graph, "
+                                    "instantiated and uploaded, then each run is one cudaGraphLaunch.")));
+    shapeForm->addRow(tr("Su&bmission:"), m_submission);
+    form->addRow(shape);
+    for (QSpinBox* box : { m_chunksBox, m_streamsBox })
+        connect(box, &QSpinBox::valueChanged, this, [this] {
+            checkInput();
+            if (m_inputValid)
+                emit changed();
+        });
 
     m_runs = new SpinBox(1, 1000000, tr("Runs"), refuse);
     m_runs->setObjectName("runs");
@@ -211,7 +256,7 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     auto* stopLabel = new QLabel(tr("St&op:"));
     stopLabel->setBuddy(m_stopRule);
     form->addRow(stopLabel, stopRow);
-    for (QComboBox* box : { m_hostMemory, m_wait, m_check, m_stopRule })
+    for (QComboBox* box : { m_hostMemory, m_wait, m_check, m_stopRule, m_order, m_submission })
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             setRunning(m_running);
             emit changed();
@@ -264,7 +309,7 @@ Status ConfigPanel::setDevices(const Platform& platform, const QString& remember
         }
         m_device->setCurrentIndex(m_device->findData(chosen));
     }
-    checkSize();
+    checkInput();
     setRunning(false);
     return problem;
 }
@@ -278,7 +323,7 @@ void ConfigPanel::setNoDevices(const QString& item, const QString& sentence, con
     m_deviceMessage->setText(sentence);
     m_deviceMessage->setToolTip(tip(details));
     m_deviceMessage->show();
-    checkSize();
+    checkInput();
     setRunning(false);
 }
 
@@ -302,36 +347,45 @@ const DeviceInfo* ConfigPanel::chosenDevice() const
     return nullptr;
 }
 
-void ConfigPanel::checkSize()
+void ConfigPanel::checkInput()
 {
     auto elements = parseElementCount(m_size->text().toStdString());
     const DeviceInfo* device = chosenDevice();
     Status problem;
     if (!elements)
         problem = elements.error();
-    else if (device) {
-        PipelineConfig sized;
-        sized.elements = *elements;
-        problem = checkFitsDevice(sized, device->totalMemoryBytes, device->name, "in all");
+    else {
+        PipelineConfig shaped;
+        shaped.elements = *elements;
+        shaped.chunks = m_chunksBox->value();
+        shaped.streams = m_streamsBox->value();
+        if (device)
+            problem = checkFitsDevice(shaped, device->totalMemoryBytes, device->name, "in all");
+        if (!problem)
+            problem = validate(shaped);  // more chunks than elements, more streams than chunks
     }
-    m_sizeValid = !problem;
-    if (elements && !problem)
+    m_inputValid = !problem;
+    m_invalidReason = problem ? QString::fromStdString(problem->message()) : QString();
+    if (!problem) {
         m_elements = *elements;
+        m_chunks = m_chunksBox->value();
+        m_streams = m_streamsBox->value();
+    }
     m_size->setToolTip(tip(tr("Elements (16777216) or bytes with a unit: 64 MiB, 4 KiB, 2 GB. %1")
                                .arg(device ? tr("At most %1 on this GPU.")
                                                  .arg(QString::fromStdString(formatBytes(device->totalMemoryBytes)))
                                            : tr("The GPU, once one answers, sets the limit."))));
     if (problem)
-        refuse(QString::fromStdString(problem->message()));
-    else if (m_problemFromSize)
+        refuse(m_invalidReason);
+    else if (m_problemFromCheck)
         m_problem->hide();
-    m_problemFromSize = bool(problem);
+    m_problemFromCheck = bool(problem);
     setRunning(m_running);
 }
 
 void ConfigPanel::refuse(const QString& reason)
 {
-    m_problemFromSize = false;  // checkSize() says otherwise when the reason is the size's
+    m_problemFromCheck = false;  // checkInput() says otherwise when the reason is its own
     m_problem->setText(reason);
     m_problem->show();
 }
@@ -345,6 +399,10 @@ PipelineConfig ConfigPanel::config() const
     c.value = m_value->value();
     c.runs = m_runs->value();
     c.warmupRuns = m_warmup->value();
+    c.chunks = m_chunks;
+    c.streams = m_streams;
+    c.order = dataOf<IssueOrder>(m_order);
+    c.submission = dataOf<Submission>(m_submission);
     c.hostMemory = dataOf<HostMemory>(m_hostMemory);
     c.waitMode = dataOf<WaitMode>(m_wait);
     c.checkMode = dataOf<CheckMode>(m_check);
@@ -357,8 +415,8 @@ PipelineConfig ConfigPanel::config() const
 Result<Plan> ConfigPanel::plan(std::optional<Comparison> comparison, std::size_t sweepMinBytes,
     std::size_t sweepMaxBytes) const
 {
-    if (!m_sizeValid)
-        return makeError(ErrorKind::Usage, m_problem->text().toStdString());
+    if (!m_inputValid)
+        return makeError(ErrorKind::Usage, m_invalidReason.toStdString());
     if (comparison)
         return comparisonPlan(*comparison, config(), sweepMinBytes, sweepMaxBytes);
     return seriesPlan(config());
@@ -367,6 +425,13 @@ Result<Plan> ConfigPanel::plan(std::optional<Comparison> comparison, std::size_t
 void ConfigPanel::applySettings(const GuiSettings& s)
 {
     m_base = s;
+    {
+        const QSignalBlocker chunks(m_chunksBox), streams(m_streamsBox);  // checked once, with the size
+        m_chunksBox->setValue(s.config.chunks);
+        m_streamsBox->setValue(s.config.streams);
+    }
+    selectData(m_order, s.config.order);
+    selectData(m_submission, s.config.submission);
     showSize(s.config.elements);
     m_value->setValue(s.config.value);
     m_runs->setValue(s.config.runs);
@@ -391,7 +456,7 @@ GuiSettings ConfigPanel::settings(GuiSettings base) const
 void ConfigPanel::showSize(std::size_t elements)
 {
     m_size->setText(sizeText(elements));
-    checkSize();
+    checkInput();
 }
 
 void ConfigPanel::setRuns(int runs)
@@ -402,11 +467,12 @@ void ConfigPanel::setRuns(int runs)
 void ConfigPanel::setRunning(bool running)
 {
     m_running = running;
-    m_run->setEnabled(!running && m_devicesKnown && m_sizeValid);
+    m_run->setEnabled(!running && m_devicesKnown && m_inputValid);
     m_cancel->setEnabled(running);
-    for (QWidget* w : std::initializer_list<QWidget*> { m_size, m_value, m_runs, m_warmup, m_hostMemory, m_wait,
-             m_check, m_stages, m_stopRule })
+    for (QWidget* w : std::initializer_list<QWidget*> { m_size, m_value, m_chunksBox, m_streamsBox, m_submission,
+             m_runs, m_warmup, m_hostMemory, m_wait, m_check, m_stages, m_stopRule })
         w->setEnabled(!running);
+    m_order->setEnabled(!running && m_chunksBox->value() > 1);  // one chunk has one order
     m_device->setEnabled(!running && m_devicesKnown);
     m_noiseTarget->setEnabled(!running && dataOf<StopRule>(m_stopRule) == StopRule::Noise);
 }

@@ -1,6 +1,7 @@
-// The pipeline's controls: GPU, size, value, runs, host memory, wait, check, stages and stop rule. It turns them
-// into a configuration and back, and into settings and back; it runs nothing itself. Input it cannot take is
-// refused with the reason shown under the controls, and what was typed stays as typed.
+// The pipeline's controls: GPU, size, value, the workload's shape (chunks, streams, issue order, submission), runs,
+// host memory, wait, check, stages and stop rule. It turns them into a configuration and back, and into settings and
+// back; it runs nothing itself. Input it cannot take, alone or together with the rest (more streams than chunks, more
+// chunks than elements), is refused with the reason shown under the controls, and what was typed stays as typed.
 #pragma once
 
 #include "gui/settings_store.hpp"
@@ -54,7 +55,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void checkSize();
+    // Checks the size and the shape together; while they are not valid the reason is shown and Run is disabled.
+    void checkInput();
     void refuse(const QString& reason);
     void updateBanner();
     const DeviceInfo* chosenDevice() const;
@@ -62,9 +64,12 @@ private:
     Platform m_platform;
     bool m_devicesKnown = false;
     bool m_running = false;
-    std::size_t m_elements = 0;  // the size as last typed validly
-    bool m_sizeValid = true;
-    bool m_problemFromSize = false;  // the reason shown is the size's, to go once the size is valid
+    std::size_t m_elements = 0;  // the size and shape as last typed validly
+    int m_chunks = 1;
+    int m_streams = 1;
+    bool m_inputValid = true;
+    QString m_invalidReason;  // why the size and shape are not valid; empty when they are
+    bool m_problemFromCheck = false;  // the reason shown is checkInput()'s, to go once the input is valid
     GuiSettings m_base;  // what the last applied settings hold beyond the controls
     QComboBox* m_device = nullptr;
     QLabel* m_deviceMessage = nullptr;
@@ -73,6 +78,10 @@ private:
     QSpinBox* m_value = nullptr;
     QSpinBox* m_runs = nullptr;
     QSpinBox* m_warmup = nullptr;
+    QSpinBox* m_chunksBox = nullptr;
+    QSpinBox* m_streamsBox = nullptr;
+    QComboBox* m_order = nullptr;
+    QComboBox* m_submission = nullptr;
     QComboBox* m_hostMemory = nullptr;
     QComboBox* m_wait = nullptr;
     QComboBox* m_check = nullptr;

@@ -43,6 +43,10 @@ GuiSettings loadSettings()
     s.config.value = q.value("run/value", d.config.value).toInt();
     s.config.runs = q.value("run/runs", d.config.runs).toInt();
     s.config.warmupRuns = q.value("run/warmup", d.config.warmupRuns).toInt();
+    s.config.chunks = q.value("run/chunks", d.config.chunks).toInt();
+    s.config.streams = q.value("run/streams", d.config.streams).toInt();
+    s.config.order = choice(q, "run/order", d.config.order);
+    s.config.submission = choice(q, "run/submission", d.config.submission);
     s.config.hostMemory = choice(q, "run/hostMemory", d.config.hostMemory);
     s.config.waitMode = choice(q, "run/wait", d.config.waitMode);
     s.config.checkMode = choice(q, "run/check", d.config.checkMode);
@@ -61,8 +65,13 @@ GuiSettings loadSettings()
     if (s.exportSize.width() < 16 || s.exportSize.height() < 16 || s.exportSize.width() > 16384 ||
         s.exportSize.height() > 16384)
         s.exportSize = d.exportSize;
-    if (validate(s.config))  // a damaged settings file falls back to the defaults
-        s.config = d.config;
+    // A damaged settings file falls back to the defaults: the shape alone when only it is wrong, else everything.
+    if (validate(s.config)) {
+        s.config.chunks = d.config.chunks;
+        s.config.streams = d.config.streams;
+        if (validate(s.config))
+            s.config = d.config;
+    }
     return s;
 }
 
@@ -74,6 +83,10 @@ void saveSettings(const GuiSettings& s)
     q.setValue("run/value", s.config.value);
     q.setValue("run/runs", s.config.runs);
     q.setValue("run/warmup", s.config.warmupRuns);
+    q.setValue("run/chunks", s.config.chunks);
+    q.setValue("run/streams", s.config.streams);
+    q.setValue("run/order", QString(nameOf(s.config.order)));
+    q.setValue("run/submission", QString(nameOf(s.config.submission)));
     q.setValue("run/hostMemory", QString(nameOf(s.config.hostMemory)));
     q.setValue("run/wait", QString(nameOf(s.config.waitMode)));
     q.setValue("run/check", QString(nameOf(s.config.checkMode)));
