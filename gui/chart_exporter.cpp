@@ -109,7 +109,7 @@ QString exportChart(const Report& report, const QString& source, const std::vect
 {
     RunCharts charts;
     charts.setOverlays(overlays);
-    charts.setRuns(report.runs, source);
+    charts.setRuns(report, source);
     return saveChartsPicture({ charts.chart(kind) }, RunCharts::title(kind), path, pixels);
 }
 

@@ -221,9 +221,7 @@ void MainWindow::startPlan(const Result<Plan>& plan)
     for (int k = 0; k < RunCharts::kKindCount; ++k)
         m_charts->resetZoom(RunCharts::Kind(k));
     updateActions();
-    m_status->showMessage(tr("Running %1 on %2…")
-                              .arg(plan->variants.front().label.c_str(),
-                                  QString::fromStdString(m_session->report().device.name)));
+    m_status->showStart(*plan, QString::fromStdString(m_session->report().device.name));
 }
 
 void MainWindow::cancelRun()
@@ -236,7 +234,7 @@ void MainWindow::cancelRun()
 
 void MainWindow::refreshViews()
 {
-    m_charts->setRuns(m_session->report().runs, m_session->source());
+    m_charts->setRuns(m_session->report(), m_session->source());
     m_summary->setReport(m_session->report(), m_session->overlays());
     setWindowTitle(m_session->source().isEmpty() ? QStringLiteral("AsyncScope")
                                                  : QStringLiteral("AsyncScope — %1").arg(m_session->source()));

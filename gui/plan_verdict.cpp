@@ -38,9 +38,12 @@ PlanVerdict judgePlan(const PlanReport& plan)
                         .arg(plan.ranCount())
                         .arg(plan.planned);
     } else {
-        const SeriesSummary s = summarizeSeries(plan.variants.front().report);
-        v.summary = QObject::tr("%1 runs: median GPU time %2 ms, CPU submit time %3 ms, %4 poll iterations")
+        const Report& report = plan.variants.front().report;
+        const SeriesSummary s = summarizeSeries(report);
+        const std::string shape = shapeText(report.config);
+        v.summary = QObject::tr("%1 runs%2: median GPU time %3 ms, CPU submit time %4 ms, %5 poll iterations")
                         .arg(s.measuredRuns)
+                        .arg(shape.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(shape)))
                         .arg(s.median(keys::kGpuTime), 0, 'f', 3)
                         .arg(s.median(keys::kCpuSubmit), 0, 'f', 3)
                         .arg(s.median(keys::kPolls), 0, 'f', 0);

@@ -147,7 +147,7 @@ RunCharts::RunCharts()
     build(Polls, QStringLiteral("iterations"));
     build(Stages, QStringLiteral("ms"));
     restyle();
-    setRuns({});  // empty charts get sensible axes too
+    setRuns(Report {});  // empty charts get sensible axes too
 }
 
 RunCharts::~RunCharts()
@@ -243,12 +243,18 @@ void RunCharts::fill(Lines& lines, Kind kind, const std::vector<RunResult>& runs
         lines.warmups->replace(warmups);
 }
 
-void RunCharts::setRuns(const std::vector<RunResult>& runs, const QString& source)
+void RunCharts::setRuns(const Report& report, const QString& source)
 {
+    QStringList about;
+    if (!source.isEmpty())
+        about << source;
+    if (const std::string shape = shapeText(report.config); !shape.empty())
+        about << QString::fromStdString(shape);
+    const QString suffix = about.isEmpty() ? QString() : QStringLiteral(" — ") + about.join(QStringLiteral(" · "));
     for (int k = 0; k < kKindCount; ++k) {
         const Kind kind = Kind(k);
-        fill(m_lines[k][0], kind, runs);
-        m_charts[k]->setTitle(source.isEmpty() ? m_baseTitles[k] : m_baseTitles[k] + QStringLiteral(" — ") + source);
+        fill(m_lines[k][0], kind, report.runs);
+        m_charts[k]->setTitle(m_baseTitles[k] + suffix);
         rescale(kind);
     }
     updateLegend();

@@ -5,6 +5,7 @@
 
 #include "gui/saved_run.hpp"
 
+#include "engine/model/report.hpp"
 #include "engine/model/run_result.hpp"
 
 #include <QChart>
@@ -34,9 +35,10 @@ public:
 
     QChart* chart(Kind kind) const { return m_charts[kind]; }
 
-    // Replaces every series' points in one go (QXYSeries::replace) and rescales axes that are not zoomed.
-    // `source` names where the runs come from when they are not measured now ("saved: h200-5runs · H200").
-    void setRuns(const std::vector<RunResult>& runs, const QString& source = {});
+    // Replaces every series' points with the report's runs in one go (QXYSeries::replace) and rescales axes that are
+    // not zoomed. `source` names where the runs come from when they are not measured now ("saved: h200-5runs · H200");
+    // the titles name it and the workload's shape when it is not the classic pipeline ("K = 16, S = 4, by chunk").
+    void setRuns(const Report& report, const QString& source = {});
     // Saved runs drawn beside the current one, each in its own line pattern, warm-ups marked.
     void setOverlays(const std::vector<SavedRun>& overlays);
     // Back to every run, with tidy ticks.

@@ -44,6 +44,17 @@ void RunStatus::showMessage(const QString& text)
     m_text->setText(text);
 }
 
+void RunStatus::showStart(const Plan& plan, const QString& device)
+{
+    if (plan.variants.empty())
+        return;
+    const Variant& first = plan.variants.front();
+    const std::string shape = shapeText(first.config);
+    const QString what = QString::fromStdString(first.label) +
+        (shape.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(shape)));
+    showMessage(tr("Running %1 on %2…").arg(what, device));
+}
+
 void RunStatus::showTransient(const QString& text, int ms)
 {
     m_text->setText(text);

@@ -2,6 +2,8 @@
 // and any one-line message the window has for the user.
 #pragma once
 
+#include "engine/run/plan.hpp"
+
 #include <QWidget>
 
 class QLabel;
@@ -16,6 +18,8 @@ class RunStatus : public QWidget {
 public:
     explicit RunStatus(const SessionModel* session, QWidget* parent = nullptr);
     void showMessage(const QString& text);
+    // "Running 64.0 MiB (K = 16, S = 4, by chunk, graph) on H200…": the plan's first variant, shape and all.
+    void showStart(const Plan& plan, const QString& device);
     // A message that gives way to the one before it after `ms` ("Saved …").
     void showTransient(const QString& text, int ms);
     QString text() const;
