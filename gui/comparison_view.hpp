@@ -1,5 +1,7 @@
-// A comparison's variants side by side: grouped bars (host memory, wait) or curves over size on log axes (sweep),
-// with a table of every summary value below (variants that could not run say why).
+// A comparison's variants side by side: grouped bars (host memory, wait; stream calls vs CUDA Graph per shape),
+// curves over size on log axes (sweep), or speed-up and copy throughput over the chunk count, one line per stream
+// count, beside the overlap model (overlap); with a table of every summary value below (variants that could not run
+// say why).
 #pragma once
 
 #include "engine/run/plan.hpp"
@@ -15,8 +17,9 @@ class QHBoxLayout;
 
 namespace asyncscope {
 
-// How many charts a comparison has (a sweep has two: time and bandwidth over size), and each one built afresh, so
-// the window and the exporter draw the same thing.
+// How many charts a comparison has (a sweep has two: time and bandwidth over size; overlap two: speed-up and copy
+// throughput over chunks; submission two: CPU submit time and GPU time per shape), and each one built afresh, so the
+// window and the exporter draw the same thing.
 int comparisonChartCount(const PlanReport& comparison);
 std::unique_ptr<QChart> buildComparisonChart(const PlanReport& comparison, int index);
 

@@ -143,6 +143,8 @@ void MainWindow::wireActions()
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
     connect(a.compareHostMemory, &QAction::triggered, this, [this] { startComparison(Comparison::HostMemory); });
     connect(a.compareWait, &QAction::triggered, this, [this] { startComparison(Comparison::Wait); });
+    connect(a.compareOverlap, &QAction::triggered, this, [this] { startComparison(Comparison::Overlap); });
+    connect(a.compareSubmission, &QAction::triggered, this, [this] { startComparison(Comparison::Submission); });
     connect(a.sweep, &QAction::triggered, this, [this] {
         if (const auto range = askSweepRange(this))
             startComparison(Comparison::Size, range->first, range->second);

@@ -52,6 +52,12 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     compareWait = add(compare, m_all, tr("&Spin-poll vs blocking-sync wait"),
         tr("Run the configuration spinning on cudaEventQuery and waiting on a blocking-sync event"));
     sweep = add(compare, m_all, tr("Size s&weep…"), tr("Run the configuration at each power of two in a range"));
+    compareOverlap = add(compare, m_all, tr("&Overlap: chunks × streams"),
+        tr("Run the configuration in K = 1, 2, 4 … 64 chunks on 1, 2 and 4 streams: speed-up and copy throughput "
+           "against the overlap model"));
+    compareSubmission = add(compare, m_all, tr("S&ubmission: stream calls vs CUDA Graph"),
+        tr("Run the configuration submitted as stream calls and as a CUDA Graph, at one chunk and at its own shape: "
+           "CPU submit time and GPU time"));
     compare->addSeparator();
     exportComparisonCsv = add(compare, m_all, tr("Export comparison as &CSV…"), tr("One row per variant"));
     exportComparisonJson = add(compare, m_all, tr("Export comparison as &JSON…"), tr("Every variant's report"));
@@ -87,7 +93,7 @@ void WindowActions::update(const State& s)
     exportJson->setEnabled(s.runs);
     openSaved->setEnabled(idle);
     removeOverlays->setEnabled(s.overlays);
-    for (QAction* a : { compareHostMemory, compareWait, sweep })
+    for (QAction* a : { compareHostMemory, compareWait, sweep, compareOverlap, compareSubmission })
         a->setEnabled(idle && s.devices);
     exportComparisonCsv->setEnabled(s.comparison);
     exportComparisonJson->setEnabled(s.comparison);

@@ -38,6 +38,8 @@ public:
     QAction* compareHostMemory;
     QAction* compareWait;
     QAction* sweep;
+    QAction* compareOverlap;
+    QAction* compareSubmission;
     QAction* exportComparisonCsv;
     QAction* exportComparisonJson;
     QAction* zoomIn;
