@@ -31,6 +31,36 @@ private slots:
         QCOMPARE(*o->runs, 3);
     }
 
+    void parsesEveryComparison_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("comparison");
+        QTest::newRow("host-memory") << "host-memory" << int(Comparison::HostMemory);
+        QTest::newRow("wait") << "wait" << int(Comparison::Wait);
+        QTest::newRow("size") << "size" << int(Comparison::Size);
+        QTest::newRow("overlap") << "overlap" << int(Comparison::Overlap);
+        QTest::newRow("submit") << "submit" << int(Comparison::Submission);
+    }
+
+    // --compare takes the engine's names, the CLI's spelling.
+    void parsesEveryComparison()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, comparison);
+        const auto o = parseAppOptions({ "asyncscope", "--compare", name });
+        QVERIFY2(o.ok(), o.ok() ? "" : o.error().message().c_str());
+        QCOMPARE(int(*o->comparison), comparison);
+    }
+
+    void namesEveryComparisonWhenOneIsUnknown()
+    {
+        const auto o = parseAppOptions({ "asyncscope", "--compare", "graphs" });
+        QVERIFY(!o.ok());
+        QCOMPARE(o.error().kind, ErrorKind::Usage);
+        QVERIFY2(QString::fromStdString(o.error().message()).contains("host-memory, wait, size, overlap or submit"),
+            o.error().message().c_str());
+    }
+
     void rejectsBadInput_data()
     {
         QTest::addColumn<QStringList>("arguments");

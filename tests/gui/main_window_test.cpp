@@ -343,10 +343,12 @@ private slots:
         QVERIFY(window.files().exportComparisonTo(csv));
         const QStringList lines = readAll(csv).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
-        QVERIFY2(lines[0].startsWith("Variant,Size (B),Host Memory,Wait,Check,Samples,GPU time (ms),CPU submit time (ms),"),
+        QVERIFY2(lines[0].startsWith("Variant,Size (B),Chunks,Streams,Issue Order,Submission,Host Memory,Wait,Check,"
+                                     "Samples,GPU time (ms),CPU submit time (ms),"),
             qPrintable(lines[0]));
         QVERIFY(lines[0].contains(",Noise (%),"));
-        QVERIFY2(lines[2].startsWith("pageable,67108864,pageable,spin,overlapped,5,"), qPrintable(lines[2]));
+        QVERIFY2(lines[2].startsWith("pageable,67108864,1,1,chunk,stream,pageable,spin,overlapped,5,"),
+            qPrintable(lines[2]));
     }
 
     void sweepsSizesOnLogAxes()
