@@ -303,3 +303,163 @@ TEST_F(Gpu, NoiseRuleStops)
     EXPECT_GE(outcome->measuredRuns, 10);
     EXPECT_NE(outcome->reason, StopReason::RunCount);
 }
+
+// The workload's shapes: chunks over streams, both issue orders, both submissions. Wherever K <= n every element of
+// every run comes back right; wherever K > n opening the session is the clear usage error.
+struct Shape {
+    std::size_t elements;
+    int chunks;
+    IssueOrder order;
+    Submission submission;
+};
+
+void PrintTo(const Shape& s, std::ostream* out)
+{
+    *out << "n" << s.elements << "_K" << s.chunks << "_" << nameOf(s.order) << "_" << nameOf(s.submission);
+}
+
+class GpuShapes : public Gpu, public ::testing::WithParamInterface<Shape> { };
+
+TEST_P(GpuShapes, EveryElementRightWhereChunksFitAndAClearErrorWhereNot)
+{
+    const Shape shape = GetParam();
+    PipelineConfig config = configFor(shape.elements);
+    config.chunks = shape.chunks;
+    config.streams = std::min(shape.chunks, 4);
+    config.order = shape.order;
+    config.submission = shape.submission;
+    if (static_cast<std::size_t>(shape.chunks) > shape.elements) {
+        auto session = PipelineSession::open(config);
+        ASSERT_FALSE(session.ok());
+        EXPECT_EQ(session.error().kind, ErrorKind::Usage);
+        EXPECT_NE(session.error().message().find("chunks need at least"), std::string::npos)
+            << session.error().message();
+        return;
+    }
+    if (config.bytes() * 2 > availableHostMemory() / 2 || config.bytes() > freeDeviceMemory() / 2)
+        GTEST_SKIP() << "not enough memory for " << config.bytes() << " bytes";
+    auto session = PipelineSession::open(config);
+    ASSERT_TRUE(session.ok()) << session.error().message();
+    for (int i = 0; i < 3; ++i) {  // both host buffers, and one of them a second time
+        auto result = (*session)->run(i, false);
+        ASSERT_TRUE(result.ok()) << result.error().message();
+        EXPECT_TRUE(result->verified) << "run " << i << ": element " << result->firstWrongIndex << " is "
+                                      << result->firstWrongValue << ", expected " << result->expectedValue;
+        EXPECT_GT(result->gpuMs, 0.0);
+        // One span per operation, each within the run, summing to the buffer's bytes per copy direction.
+        std::size_t h2d = 0, kernels = 0;
+        std::uint64_t h2dBytes = 0;
+        for (const Span& s : result->spans) {
+            if (!onGpu(s.kind))
+                continue;
+            EXPECT_GE(s.beginMs, 0.0);
+            EXPECT_LE(s.beginMs, s.endMs);
+            EXPECT_LE(s.endMs, result->gpuMs + 1e-3);
+            EXPECT_LT(s.stream, config.streams);
+            EXPECT_EQ(s.stream, s.chunk % config.streams);
+            h2d += s.kind == SpanKind::H2D ? 1 : 0;
+            kernels += s.kind == SpanKind::Kernel ? 1 : 0;
+            h2dBytes += s.kind == SpanKind::H2D ? s.bytes : 0;
+        }
+        EXPECT_EQ(h2d, static_cast<std::size_t>(shape.chunks));
+        EXPECT_EQ(kernels, static_cast<std::size_t>(shape.chunks));
+        EXPECT_EQ(h2dBytes, config.bytes());
+    }
+}
+
+std::vector<Shape> allShapes()
+{
+    std::vector<Shape> shapes;
+    for (std::size_t n : { std::size_t(1), std::size_t(513), (std::size_t(1) << 29) + 3 }) {
+        for (int k : { 1, 3, 16, 64 }) {
+            for (IssueOrder order : { IssueOrder::ByChunk, IssueOrder::ByStage }) {
+                for (Submission submission : { Submission::Stream, Submission::Graph })
+                    shapes.push_back({ n, k, order, submission });
+            }
+        }
+    }
+    return shapes;
+}
+
+INSTANTIATE_TEST_SUITE_P(ChunksOrdersSubmissions, GpuShapes, ::testing::ValuesIn(allShapes()),
+    [](const auto& info) {
+        const Shape& s = info.param;
+        return "n" + std::to_string(s.elements) + "_K" + std::to_string(s.chunks) + "_" + nameOf(s.order) + "_" +
+            nameOf(s.submission);
+    });
+
+// A graph is captured once; a new value updates it (or instantiates it again) and the next runs add the new value.
+TEST_F(Gpu, AGraphFollowsAChangeOfValue)
+{
+    PipelineConfig config = configFor((std::size_t(1) << 20) + 5);
+    config.chunks = 8;
+    config.streams = 2;
+    config.submission = Submission::Graph;
+    config.checkMode = CheckMode::Serial;
+    auto session = PipelineSession::open(config);
+    ASSERT_TRUE(session.ok()) << session.error().message();
+    auto first = (*session)->run(0, false);
+    ASSERT_TRUE(first.ok()) << first.error().message();
+    EXPECT_TRUE(first->verified);
+    EXPECT_EQ(first->expectedValue, 26);
+    auto change = (*session)->setValue(1000);
+    ASSERT_TRUE(change.ok()) << change.error().message();
+    EXPECT_NE(*change, PipelineSession::ValueChange::NoGraph);
+    std::printf("graph after a change of value: %s\n",
+        *change == PipelineSession::ValueChange::Updated ? "updated in place" : "instantiated again");
+    for (int i = 1; i <= 2; ++i) {  // the other host buffer (held 0), then the first again (held 26)
+        auto run = (*session)->run(i, false);
+        ASSERT_TRUE(run.ok()) << run.error().message();
+        EXPECT_TRUE(run->verified) << "run " << i << ": element " << run->firstWrongIndex << " is "
+                                   << run->firstWrongValue << ", expected " << run->expectedValue;
+        EXPECT_EQ(run->expectedValue, i == 1 ? 1000 : 1026);
+    }
+}
+
+// Pageable host memory in a graph either works or is refused with a message that says what to do; never a crash.
+TEST_F(Gpu, AGraphFromPageableMemoryRunsOrSaysWhy)
+{
+    PipelineConfig config = configFor(std::size_t(1) << 20);
+    config.chunks = 4;
+    config.streams = 2;
+    config.hostMemory = HostMemory::Pageable;
+    config.submission = Submission::Graph;
+    auto session = PipelineSession::open(config);
+    if (!session.ok()) {
+        std::printf("pageable graph refused: %s\n", session.error().message().c_str());
+        EXPECT_NE(session.error().message().find("CUDA Graph"), std::string::npos) << session.error().message();
+        return;
+    }
+    auto run = (*session)->run(0, false);
+    ASSERT_TRUE(run.ok()) << run.error().message();
+    EXPECT_TRUE(run->verified);
+    std::printf("pageable graph ran: %.3f ms\n", run->gpuMs);
+}
+
+// Several streams overlap: at 64 MiB in 16 chunks over 4 streams the GPU time is below the one-chunk time. A
+// behaviour, not a figure: the ratio itself is the benchmark's claim.
+TEST_F(Gpu, ChunksOverSeveralStreamsOverlap)
+{
+    auto median = [&](PipelineConfig config) {
+        auto session = PipelineSession::open(config);
+        EXPECT_TRUE(session.ok()) << session.error().message();
+        if (!session.ok())
+            return 0.0;
+        std::vector<double> times;
+        for (int i = 0; i < 21; ++i) {
+            auto run = (*session)->run(i, i == 0);
+            EXPECT_TRUE(run.ok() && run->verified);
+            if (run.ok() && i > 0)
+                times.push_back(run->gpuMs);
+        }
+        std::nth_element(times.begin(), times.begin() + 10, times.end());
+        return times[10];
+    };
+    PipelineConfig classic = configFor(std::size_t(16) << 20);
+    PipelineConfig chunked = classic;
+    chunked.chunks = 16;
+    chunked.streams = 4;
+    const double one = median(classic), sixteen = median(chunked);
+    std::printf("64 MiB median GPU time: K=1 %.3f ms, K=16 S=4 %.3f ms (%.2fx)\n", one, sixteen, one / sixteen);
+    EXPECT_LT(sixteen, one);
+}

@@ -12,6 +12,8 @@ find_binary() { for f in "$build/$1/$2" "$build/$2"; do [ -x "$f" ] && { echo "$
 cli=$(find_binary cli asyncscope-cli)
 tests=$(find_binary tests asyncscope_gpu_tests)
 bench=$(find_binary tests asyncscope_bench_overhead)
+overlap_bench=$(find_binary tests asyncscope_bench_overlap)
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 summary=()
 
 step() {  # step NAME EXPECTED_EXIT COMMAND...
@@ -48,18 +50,35 @@ step compare-size 0 "$cli" --compare size --runs 10 --format csv --output "$logs
 step compare-too-large 2 "$cli" --size 80GiB --compare host-memory
 step sweep-partly-too-large 0 "$cli" --compare size --sweep-min 16GiB --sweep-max 512GiB --runs 1 --warmup 0
 step bench-overhead 0 "$bench" 1000
-if command -v compute-sanitizer >/dev/null; then
-    step memcheck 0 compute-sanitizer --tool memcheck --error-exitcode 9 "$cli" --runs 2 --size 1000003
+# The overlap lab: chunks over streams, both submissions, the comparisons, a usage error, the benchmark.
+step overlap-16x4 0 "$cli" --runs 100 --chunks 16 --streams 4
+step overlap-16x4-graph 0 "$cli" --runs 100 --chunks 16 --streams 4 --submit graph
+step overlap-16x4-stage 0 "$cli" --runs 100 --chunks 16 --streams 4 --order stage
+step compare-overlap 0 "$cli" --compare overlap --runs 100
+step compare-overlap-json 0 "$cli" --compare overlap --runs 20 --format json --output "$logs/overlap.json"
+step compare-submit 0 "$cli" --compare submit --chunks 16 --streams 4 --runs 200
+step bad-chunks-above-size 2 "$cli" --size 3 --chunks 4
+step bench-overlap 0 "$overlap_bench" 200
+if [ -x "$sanitizer" ]; then
+    step memcheck 0 "$sanitizer" --tool memcheck --error-exitcode 9 "$cli" --runs 2 --size 1000003
+    for tool in memcheck racecheck synccheck; do
+        step "$tool-16x4-graph" 0 "$sanitizer" --tool "$tool" --error-exitcode 9 "$cli" --runs 2 --chunks 16 \
+            --streams 4 --submit graph
+    done
 fi
 
 for name in list-devices default-20 pageable-20 no-stages-20 blocking-20 serial-check-20 noise-stop \
-    compare-host-memory compare-wait bench-overhead; do
+    compare-host-memory compare-wait bench-overhead overlap-16x4 overlap-16x4-graph overlap-16x4-stage \
+    compare-overlap compare-submit bench-overlap; do
     echo "== $name"; grep -vE '^(time spent|CPU executed|stages|run [0-9])' "$logs/$name.log"
 done
 for name in bad-size-0 bad-size-negative bad-size-abc bad-runs-0 bad-device-99 bad-size-too-large compare-too-large \
-    sweep-partly-too-large; do
+    sweep-partly-too-large bad-chunks-above-size; do
     echo "== $name: $(cat "$logs/$name.log")"
 done
 echo "== compare-size (CSV)"; cat "$logs/sweep.csv"
-echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran' "$logs/gpu-tests.log"
+for log in "$logs"/*check-16x4-graph.log "$logs"/memcheck.log; do
+    [ -f "$log" ] && echo "== $(basename "$log" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' "$log" | tail -2)"
+done
+echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^graph |^pageable graph|^64 MiB' "$logs/gpu-tests.log"
 printf '%s\n' "${summary[@]}"
