@@ -27,6 +27,12 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption size({ "s", "size" }, "Elements (16777216) or bytes with a unit (64MiB).", "SIZE");
     const QCommandLineOption runs({ "r", "runs" }, "Measured runs.", "N");
     const QCommandLineOption run("run", "Start a run at once.");
+    const QCommandLineOption chunks("chunks", "Chunks the buffer is split into (1: the classic pipeline).", "K");
+    const QCommandLineOption streams("streams", "Streams the chunks take in turn (1 to K).", "S");
+    const QCommandLineOption order("order",
+        QString::fromStdString("Issue order: " + acceptedNames<IssueOrder>() + "."), "ORDER");
+    const QCommandLineOption submit("submit",
+        QString::fromStdString("Submission: " + acceptedNames<Submission>() + "."), "HOW");
     const QCommandLineOption compare("compare",
         QString::fromStdString("Run a comparison: " + acceptedNames<Comparison>() + "."), "KIND");
     const QCommandLineOption sweepMin("sweep-min", "Smallest size of --compare size.", "SIZE", "4KiB");
@@ -35,7 +41,7 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption exportPng("export-png", "Run, export the time chart as PNG to FILE, quit.", "FILE");
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
-    parser.addOptions({ device, size, runs, run, compare, sweepMin, sweepMax, overlay, exportPng, screenshot, exportSize });
+    parser.addOptions({ device, size, runs, chunks, streams, order, submit, run, compare, sweepMin, sweepMax, overlay, exportPng, screenshot, exportSize });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -84,6 +90,27 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
             return usage("--runs needs a whole number of at least 1, not '" + parser.value(runs) + "'");
         options.runs = count;
     }
+    for (auto [option, value] : { std::pair { &chunks, &options.chunks }, std::pair { &streams, &options.streams } }) {
+        if (!parser.isSet(*option))
+            continue;
+        const int count = parser.value(*option).toInt(&ok);
+        if (!ok || count < 1)
+            return usage("--" + option->names().constFirst() + " needs a whole number of at least 1, not '" +
+                parser.value(*option) + "'");
+        *value = count;
+    }
+    if (parser.isSet(order)) {
+        options.order = parseName<IssueOrder>(parser.value(order).toStdString());
+        if (!options.order)
+            return usage(QString::fromStdString("--order takes " + acceptedNames<IssueOrder>() + ", not '") +
+                parser.value(order) + "'");
+    }
+    if (parser.isSet(submit)) {
+        options.submission = parseName<Submission>(parser.value(submit).toStdString());
+        if (!options.submission)
+            return usage(QString::fromStdString("--submit takes " + acceptedNames<Submission>() + ", not '") +
+                parser.value(submit) + "'");
+    }
     const QStringList wh = parser.value(exportSize).split('x');
     const int w = wh.value(0).toInt(&ok);
     bool okH = false;
@@ -110,6 +137,14 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     if (!options.screenshot.isEmpty() && options.exportPng.isEmpty())
         return usage("--screenshot goes with --export-png");
     return options;
+}
+
+void AppOptions::applyShape(PipelineConfig& config) const
+{
+    config.chunks = chunks.value_or(config.chunks);
+    config.streams = streams.value_or(config.streams);
+    config.order = order.value_or(config.order);
+    config.submission = submission.value_or(config.submission);
 }
 
 }  // namespace asyncscope

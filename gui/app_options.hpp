@@ -17,6 +17,11 @@ struct AppOptions {
     std::optional<int> device;
     std::optional<std::size_t> elements;
     std::optional<int> runs;
+    // The workload's shape, as the CLI takes it; checked with the size by the configuration panel.
+    std::optional<int> chunks;
+    std::optional<int> streams;
+    std::optional<IssueOrder> order;
+    std::optional<Submission> submission;
     bool runNow = false;
     std::optional<Comparison> comparison;  // run this comparison instead of one series
     std::size_t sweepMinBytes = kSweepMinBytes;  // the range of --compare size, as the CLI takes it
@@ -28,6 +33,8 @@ struct AppOptions {
     std::optional<QString> earlyExitText;  // --help / --version
 
     bool headless() const { return !exportPng.isEmpty(); }
+    // Puts the shape options that were given into `config`.
+    void applyShape(PipelineConfig& config) const;
 };
 
 Result<AppOptions> parseAppOptions(const QStringList& arguments);

@@ -64,7 +64,9 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     m_actions = new WindowActions(menuBar(), this);
     wireActions();
     m_charts->applyPalette(palette());
-    m_panel->applySettings(m_settings);
+    GuiSettings start = m_settings;
+    m_options.applyShape(start.config);
+    m_panel->applySettings(start);
     if (m_options.elements)
         m_panel->showSize(*m_options.elements);
     if (m_options.runs)

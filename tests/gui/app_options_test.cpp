@@ -61,6 +61,24 @@ private slots:
             o.error().message().c_str());
     }
 
+    void parsesTheShapeAsTheCliDoes()
+    {
+        const auto o = parseAppOptions(
+            { "asyncscope", "--chunks", "16", "--streams", "4", "--order", "stage", "--submit", "graph" });
+        QVERIFY2(o.ok(), o.ok() ? "" : o.error().message().c_str());
+        PipelineConfig c;
+        o->applyShape(c);
+        QCOMPARE(c.chunks, 16);
+        QCOMPARE(c.streams, 4);
+        QCOMPARE(c.order, IssueOrder::ByStage);
+        QCOMPARE(c.submission, Submission::Graph);
+        PipelineConfig untouched;  // options not given leave the configuration alone
+        untouched.chunks = 8;
+        parseAppOptions({ "asyncscope" })->applyShape(untouched);
+        QCOMPARE(untouched.chunks, 8);
+        QCOMPARE(untouched.submission, Submission::Stream);
+    }
+
     void rejectsBadInput_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -73,6 +91,10 @@ private slots:
         QTest::newRow("screenshot alone") << QStringList { "--screenshot", "x.png" };
         QTest::newRow("unknown option") << QStringList { "--frobnicate" };
         QTest::newRow("stray argument") << QStringList { "extra" };
+        QTest::newRow("chunks 0") << QStringList { "--chunks", "0" };
+        QTest::newRow("streams word") << QStringList { "--streams", "four" };
+        QTest::newRow("order unknown") << QStringList { "--order", "random" };
+        QTest::newRow("submit unknown") << QStringList { "--submit", "magic" };
     }
 
     void rejectsBadInput()

@@ -312,6 +312,24 @@ private slots:
     }
 
     // The shape chosen reaches the engine, and the status line and the charts' titles say it in words.
+    void shapeOptionsReachThePanel()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        const auto options = parseAppOptions({ "asyncscope", "--chunks", "16", "--streams", "4", "--submit", "graph" });
+        QVERIFY(options.ok());
+        MainWindow window(backend, *options);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QCOMPARE(window.findChild<QSpinBox*>("chunks")->value(), 16);
+        QCOMPARE(window.findChild<QSpinBox*>("streams")->value(), 4);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.findChild<QSpinBox*>("runs")->setValue(2);
+        window.findChild<QPushButton*>("run")->click();
+        QVERIFY(ended.wait(10000));
+        QCOMPARE(backend->lastConfig().chunks, 16);
+        QCOMPARE(backend->lastConfig().submission, Submission::Graph);
+    }
+
     void shapeReachesTheEngineAndIsShown()
     {
         auto backend = std::make_shared<FakeBackend>();
