@@ -113,6 +113,12 @@ struct PipelineSession::Resources {
                          : cudaEventRecord(event.get(), stream);
     }
 
+    // On one stream the last operation's end is the stop event itself, as in asyncAPI: no event of its own.
+    bool endsAtStop(int chunk, int stage) const
+    {
+        return streams.size() == 1 && static_cast<std::size_t>(chunk) + 1 == chunks.size() && stage == 2;
+    }
+
     Status enqueue(int* host) const;
     Status capture(std::size_t buffer, Graph& graph);
     Status buildGraphs();
@@ -150,7 +156,7 @@ Status PipelineSession::Resources::enqueue(int* host) const
         } else {
             status = cudaMemcpyAsync(onHost, onDevice, bytes, cudaMemcpyDeviceToHost, stream);
         }
-        if (status == cudaSuccess && !opEnds.empty()) {
+        if (status == cudaSuccess && !opEnds.empty() && !endsAtStop(chunk, stage)) {
             api = "cudaEventRecord";
             status = record(opEnds[static_cast<std::size_t>(3 * chunk + stage)], stream);
         }
@@ -421,7 +427,8 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
         forEachOperation(c, [&](int chunk, int stage) {
             if (failed)
                 return;
-            auto end = elapsed(m->start, m->opEnds[static_cast<std::size_t>(3 * chunk + stage)]);
+            auto end = m->endsAtStop(chunk, stage) ? total
+                                                   : elapsed(m->start, m->opEnds[static_cast<std::size_t>(3 * chunk + stage)]);
             if (!end) {
                 failed = true;
                 failure = end.error();

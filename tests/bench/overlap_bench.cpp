@@ -2,8 +2,10 @@
 //   1. this host's pinned copy peaks, one way and both ways at once, measured now;
 //   2. for a buffer (64 MiB by default) in K = 1 … 64 chunks over S = 1, 2, 4 streams, both issue orders: the median
 //      GPU time, the speed-up over K = 1 measured in this same run, the copy throughput (both directions' bytes over
-//      the GPU time) against the bidirectional peak, and the overlap model's bound beside the measurement;
-//   3. the CPU submit time of stream calls against a CUDA Graph launch, at K = 1 and at K = 16 over 4 streams;
+//      the GPU time) against the bidirectional peak, each with stage events (the default) and without them (an event
+//      after every operation costs the overlapped pipeline GPU time), and the overlap model's bound beside them;
+//   3. the CPU submit time of stream calls against a CUDA Graph launch at K = 1, 16 and 64, with and without stage
+//      events (in a graph each is an event node the launch pays for);
 // and every element of every run checked.
 // Usage: asyncscope_bench_overlap [runs per shape] [elements]
 #include "engine/cuda/copy_calibration.hpp"
@@ -96,9 +98,12 @@ int main(int argc, char** argv)
         return *m;
     };
 
-    const Medians classic = run(base);
-    std::printf("%-6s %-3s %-6s %12s %9s %10s %8s %12s %10s\n", "K", "S", "order", "GPU (ms)", "speed-up",
-        "copy GB/s", "of peak", "model (ms)", "GPU/model");
+    PipelineConfig quiet = base;
+    quiet.stageEvents = false;
+    const Medians classic = run(base), classicQuiet = run(quiet);
+    std::printf("%-24s %32s %32s\n", "", "----- with stage events -----", "---- without stage events ----");
+    std::printf("%-4s %-3s %-6s %10s %8s %8s %8s %10s %8s %8s %8s %11s\n", "K", "S", "order", "GPU (ms)", "speed-up",
+        "GB/s", "of peak", "GPU (ms)", "speed-up", "GB/s", "of peak", "model (ms)");
     for (IssueOrder order : { IssueOrder::ByChunk, IssueOrder::ByStage }) {
         for (int k = 1; k <= 64; k *= 2) {
             for (int s = 1; s <= std::min(k, 4); s *= 2) {
@@ -108,40 +113,40 @@ int main(int argc, char** argv)
                 c.chunks = k;
                 c.streams = s;
                 c.order = order;
+                PipelineConfig q = c;
+                q.stageEvents = false;
                 const Medians m = k == 1 ? classic : run(c);
-                if (m.gpuMs <= 0.0)
+                const Medians mq = k == 1 ? classicQuiet : run(q);
+                if (m.gpuMs <= 0.0 || mq.gpuMs <= 0.0)
                     continue;
                 const double model = overlapBoundMs(base.bytes(), k, s, *peak, classic.kernelMs);
                 const double gbps = gigabytesPerSecond(2.0 * bytes, m.gpuMs);
-                std::printf("%-6d %-3d %-6s %12.4f %8.2fx %10.1f %7.1f%% %12.4f %10.3f\n", k, s, nameOf(order),
-                    m.gpuMs, classic.gpuMs / m.gpuMs, gbps, 100.0 * gbps / peak->bidirectionalGBps, model,
-                    model > 0.0 ? m.gpuMs / model : 0.0);
+                const double gbpsQuiet = gigabytesPerSecond(2.0 * bytes, mq.gpuMs);
+                std::printf("%-4d %-3d %-6s %10.4f %7.2fx %8.1f %7.1f%% %10.4f %7.2fx %8.1f %7.1f%% %11.4f\n", k, s,
+                    nameOf(order), m.gpuMs, classic.gpuMs / m.gpuMs, gbps, 100.0 * gbps / peak->bidirectionalGBps,
+                    mq.gpuMs, classicQuiet.gpuMs / mq.gpuMs, gbpsQuiet, 100.0 * gbpsQuiet / peak->bidirectionalGBps,
+                    model);
             }
         }
     }
 
-    std::printf("\nCPU submit time, median (ms)\n%-14s %12s %12s %12s %14s\n", "shape", "stream", "graph",
-        "graph/stream", "GPU ms s / g");
+    std::printf("\nCPU submit time, median (ms)\n%-12s %-13s %10s %10s %13s %18s\n", "shape", "stage events", "stream",
+        "graph", "graph/stream", "GPU ms stream/graph");
     for (auto [k, s] : { std::pair { 1, 1 }, std::pair { 16, 4 }, std::pair { 64, 4 } }) {
-        PipelineConfig c = base;
-        c.chunks = k;
-        c.streams = s;
-        const Medians stream = run(c);
-        c.submission = Submission::Graph;
-        const Medians graph = run(c);
-        if (stream.submitMs <= 0.0 || graph.submitMs <= 0.0)
-            continue;
-        std::printf("K=%-3d S=%-6d %12.4f %12.4f %12.3f %7.3f / %.3f\n", k, s, stream.submitMs, graph.submitMs,
-            graph.submitMs / stream.submitMs, stream.gpuMs, graph.gpuMs);
+        for (bool events : { true, false }) {
+            PipelineConfig c = base;
+            c.chunks = k;
+            c.streams = s;
+            c.stageEvents = events;
+            const Medians stream = run(c);
+            c.submission = Submission::Graph;
+            const Medians graph = run(c);
+            if (stream.submitMs <= 0.0 || graph.submitMs <= 0.0)
+                continue;
+            std::printf("K=%-3d S=%-4d %-13s %10.4f %10.4f %13.3f %9.3f / %.3f\n", k, s, events ? "on" : "off",
+                stream.submitMs, graph.submitMs, graph.submitMs / stream.submitMs, stream.gpuMs, graph.gpuMs);
+        }
     }
-    PipelineConfig quiet = base;
-    quiet.chunks = 16;
-    quiet.streams = 4;
-    quiet.stageEvents = false;
-    const Medians noEvents = run(quiet);
-    if (noEvents.gpuMs > 0.0)
-        std::printf("\nK=16 S=4 without stage events: %.4f ms (%.2fx over K = 1)\n", noEvents.gpuMs,
-            classic.gpuMs / noEvents.gpuMs);
     std::printf("\n%d runs checked, %d with a wrong element, %d shapes failed\n", checked, wrong, failures);
     return failures == 0 && wrong == 0 ? 0 : 1;
 }
