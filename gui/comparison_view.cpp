@@ -63,6 +63,30 @@ QString submissionText(Submission submission)
     return submission == Submission::Graph ? QObject::tr("CUDA Graph") : QObject::tr("stream calls");
 }
 
+// Adds `series` to `chart`, its values labelled above the bars, with its categories along the bottom and a
+// millisecond axis from 0 to above `top`.
+void addBarAxes(QChart& chart, QBarSeries* series, const QStringList& categories, const QString& xTitle, double top)
+{
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);  // readable on bars of any height
+    series->setLabelsFormat(QStringLiteral("@value"));
+    series->setLabelsPrecision(4);
+    chart.addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    if (!xTitle.isEmpty())
+        x->setTitleText(xTitle);
+    auto* y = new QValueAxis;
+    y->setTitleText(QStringLiteral("ms"));
+    y->setRange(0.0, top > 0.0 ? top * 1.15 : 1.0);
+    y->applyNiceNumbers();
+    chart.addAxis(x, Qt::AlignBottom);
+    chart.addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    chart.legend()->setAlignment(Qt::AlignBottom);
+}
+
 std::unique_ptr<QChart> barChart(const PlanReport& c)
 {
     auto chart = std::make_unique<QChart>();
@@ -89,27 +113,12 @@ std::unique_ptr<QChart> barChart(const PlanReport& c)
     series->append({ gpu, cpu, wait });
     for (QBarSet* set : { gpu, cpu, wait })
         set->setLabelColor(QColor(40, 40, 40));
-    series->setLabelsVisible(true);
-    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);  // readable on bars of any height
-    series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPrecision(4);
-    chart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
     QStringList labels;
     for (const VariantResult& v : c.variants) {
         if (v.ran())
             labels << QString::fromStdString(v.label);
     }
-    x->append(labels);
-    auto* y = new QValueAxis;
-    y->setTitleText(QStringLiteral("ms"));
-    y->setRange(0.0, top > 0.0 ? top * 1.15 : 1.0);
-    y->applyNiceNumbers();
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    addBarAxes(*chart, series, labels, QString(), top);
     return chart;
 }
 
@@ -350,23 +359,7 @@ std::unique_ptr<QChart> submissionChart(const PlanReport& c, bool gpuTime)
         }
         series->append(set);
     }
-    series->setLabelsVisible(true);
-    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPrecision(4);
-    chart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(shapes);
-    x->setTitleText(QObject::tr("shape"));
-    auto* y = new QValueAxis;
-    y->setTitleText(QStringLiteral("ms"));
-    y->setRange(0.0, top > 0.0 ? top * 1.15 : 1.0);
-    y->applyNiceNumbers();
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    addBarAxes(*chart, series, shapes, QObject::tr("shape"), top);
     return chart;
 }
 
