@@ -190,8 +190,8 @@ Status PipelineSession::Resources::capture(std::size_t buffer, Graph& graph)
     if (failed) {
         failed->detail = "could not capture the run into a CUDA Graph: " + failed->detail;
         if (config.hostMemory == HostMemory::Pageable)
-            failed->advice = "A CUDA Graph cannot hold copies from pageable host memory: choose pinned memory or "
-                             "stream submission.";
+            failed->advice = "Copies from pageable host memory may not be captured on this system: choose pinned "
+                             "memory or stream submission.";
     }
     return failed;
 }
