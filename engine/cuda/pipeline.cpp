@@ -92,6 +92,7 @@ struct PipelineSession::Resources {
     std::optional<RunResult> pending;  // timed, its buffer (the one `next` is not) being checked by `checker`
     Clock::time_point pendingStart {};  // the pending run's start on the host clock: its spans' zero
     Clock::time_point checkBegin {};    // when the pending run's check began
+    std::optional<Clock::time_point> firstStart;  // the session's first run's start: RunResult::startMs counts from it
     std::unique_ptr<HostChecker> checker;  // destroyed before the buffers its threads may still touch
 
     int* host(std::size_t i) const { return pinned.empty() ? pageable[i].get() : pinned[i].get(); }
@@ -379,6 +380,9 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
         return *failed;
     }
     const auto submitEnd = Clock::now();
+    if (!m->firstStart)
+        m->firstStart = submitBegin;
+    result.startMs = millisecondsBetween(*m->firstStart, submitBegin);
     if (c.submission == Submission::Graph)
         ASYNCSCOPE_CUDA_TRY(cudaEventRecord(m->stop.get(), stream));
 

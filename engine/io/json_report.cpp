@@ -29,7 +29,7 @@ json configJson(const PipelineConfig& c)
         { "order", nameOf(c.order) }, { "submission", nameOf(c.submission) }, { "runs", c.runs }, { "warmup_runs", c.warmupRuns },
         { "host_memory", nameOf(c.hostMemory) }, { "wait", nameOf(c.waitMode) }, { "check", nameOf(c.checkMode) },
         { "check_threads", c.checkThreads }, { "stage_events", c.stageEvents }, { "profiler_range", c.profilerRange },
-        { "stop_rule", nameOf(c.stopRule) }, { "target_noise_percent", c.targetNoisePercent },
+        { "trace_source", nameOf(c.traceSource) }, { "stop_rule", nameOf(c.stopRule) }, { "target_noise_percent", c.targetNoisePercent },
         { "min_runs", c.minRuns }, { "min_gpu_ms", c.minGpuMs }, { "timeout_s", c.timeoutS } };
 }
 
@@ -51,21 +51,31 @@ json summaryJson(const SeriesSummary& s)
 
 json spanJson(const Span& s)
 {
-    return { { "kind", nameOf(s.kind) }, { "device", s.device }, { "stream", s.stream }, { "chunk", s.chunk },
+    json j = { { "kind", nameOf(s.kind) }, { "device", s.device }, { "stream", s.stream }, { "chunk", s.chunk },
         { "bytes", s.bytes }, { "begin_ms", s.beginMs }, { "end_ms", s.endMs } };
+    if (s.kind == SpanKind::Api)
+        j["call"] = nameOf(s.call);
+    return j;
+}
+
+json spansJson(const std::vector<Span>& spans)
+{
+    json j = json::array();
+    for (const Span& s : spans)
+        j.push_back(spanJson(s));
+    return j;
 }
 
 json runJson(const RunResult& r)
 {
-    json j = { { "run", r.index }, { "warmup", r.warmup }, { "gpu_time_ms", r.gpuMs },
+    json j = { { "run", r.index }, { "warmup", r.warmup }, { "start_ms", r.startMs }, { "gpu_time_ms", r.gpuMs },
         { "poll_iterations", r.pollIterations }, { "wait_cpu_ms", r.waitCpuMs }, { "expected_value", r.expectedValue },
         { "verified", r.verified }, { "first_wrong_index", r.firstWrongIndex } };
     if (!r.verified)
         j["first_wrong_value"] = r.firstWrongValue;
-    json spans = json::array();
-    for (const Span& s : r.spans)
-        spans.push_back(spanJson(s));
-    j["spans"] = std::move(spans);
+    j["spans"] = spansJson(r.spans);
+    if (!r.traced.empty())
+        j["traced_spans"] = spansJson(r.traced);
     return j;
 }
 
@@ -99,6 +109,7 @@ Span readSpan(const json& j)
     s.bytes = j.value("bytes", std::uint64_t(0));
     s.beginMs = j.at("begin_ms");
     s.endMs = j.at("end_ms");
+    s.call = choiceOr(j, "runs[].spans[].", "call", ApiCall::None);
     return s;
 }
 
@@ -107,6 +118,7 @@ RunResult readRun(const json& run, int version, int device, std::uint64_t bytes)
     RunResult x;
     x.index = run.at("run");
     x.warmup = run.at("warmup");
+    x.startMs = run.value("start_ms", 0.0);
     x.gpuMs = run.at("gpu_time_ms");
     x.pollIterations = run.at("poll_iterations");
     x.waitCpuMs = run.value("wait_cpu_ms", 0.0);
@@ -117,6 +129,10 @@ RunResult readRun(const json& run, int version, int device, std::uint64_t bytes)
     if (version >= 2) {
         for (const json& span : run.at("spans"))
             x.spans.push_back(readSpan(span));
+        if (run.contains("traced_spans")) {
+            for (const json& span : run.at("traced_spans"))
+                x.traced.push_back(readSpan(span));
+        }
         return x;
     }
     // Version 1 gave durations, not spans: the one-stream pipeline's spans lie end to end.
@@ -173,6 +189,7 @@ Report readReport(const json& j)
     config.checkThreads = c.value("check_threads", 0);
     config.stageEvents = c.at("stage_events");
     config.profilerRange = c.value("profiler_range", false);
+    config.traceSource = choiceOr(c, "config.", "trace_source", TraceSource::Events);
     config.stopRule = choiceOr(c, "config.", "stop_rule", StopRule::Fixed);
     config.targetNoisePercent = c.value("target_noise_percent", config.targetNoisePercent);
     config.minRuns = c.value("min_runs", config.minRuns);
@@ -189,7 +206,7 @@ Report readReport(const json& j)
     if (j.contains("outcome")) {
         const json& o = j.at("outcome");
         r.outcome = SeriesOutcome { o.at("measured_runs"), choiceAt<StopReason>(o, "outcome.", "stop_reason"),
-            o.value("noise_percent", 0.0) };
+            o.value("noise_percent", 0.0), o.value("trace_note", std::string()) };
     }
     return r;
 }
@@ -212,6 +229,8 @@ json reportJson(const Report& report, const SeriesSummary& summary)
     if (report.outcome)
         j["outcome"] = { { "measured_runs", report.outcome->measuredRuns },
             { "stop_reason", nameOf(report.outcome->reason) }, { "noise_percent", report.outcome->noisePercent } };
+    if (report.outcome && !report.outcome->traceNote.empty())
+        j["outcome"]["trace_note"] = report.outcome->traceNote;
     return j;
 }
 

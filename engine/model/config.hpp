@@ -26,6 +26,11 @@ enum class IssueOrder { ByChunk, ByStage };
 // instantiated and uploaded, then launched with one call per run.
 enum class Submission { Stream, Graph };
 
+// Where a run's timeline comes from. Events: the CUDA events that time the run (GPU) and the host clock (CPU),
+// aligned where submission begins. Cupti: CUPTI's activity records as well, GPU operations and runtime calls on one
+// clock; where CUPTI cannot load or is held by another tool, the series runs with events and says why.
+enum class TraceSource { Events, Cupti };
+
 // Fixed: exactly `runs` measured runs. Noise: keep running until the GPU time's relative standard deviation
 // is at or below the target, at least `minRuns` runs and `minGpuMs` of GPU time in, or until `timeoutS`.
 enum class StopRule { Fixed, Noise };
@@ -56,6 +61,11 @@ struct EnumNames<Submission> {
         std::pair { Submission::Graph, "graph" } };
 };
 template <>
+struct EnumNames<TraceSource> {
+    static constexpr std::array entries { std::pair { TraceSource::Events, "events" },
+        std::pair { TraceSource::Cupti, "cupti" } };
+};
+template <>
 struct EnumNames<StopRule> {
     static constexpr std::array entries { std::pair { StopRule::Fixed, "fixed" },
         std::pair { StopRule::Noise, "noise" } };
@@ -80,6 +90,7 @@ struct PipelineConfig {
     int checkThreads = 0;  // threads that check a run's elements; 0 picks from the hardware
     bool stageEvents = true;     // events between H2D, kernel and D2H give per-stage times
     bool profilerRange = false;  // wrap each submit in cudaProfilerStart/Stop for Nsight
+    TraceSource traceSource = TraceSource::Events;
 
     StopRule stopRule = StopRule::Fixed;
     double targetNoisePercent = 0.5;

@@ -3,6 +3,8 @@
 
 #include "engine/model/names.hpp"
 
+#include <string>
+
 namespace asyncscope {
 
 // NoiseSettled: the noise stayed above the target but stopped changing, so more runs would not lower it; the series
@@ -21,6 +23,7 @@ struct SeriesOutcome {
     int measuredRuns = 0;
     StopReason reason = StopReason::RunCount;
     double noisePercent = 0.0;  // of the measured GPU times when the series stopped
+    std::string traceNote;      // why CUPTI was asked for and not used (runs then hold event spans only); or empty
 };
 
 }  // namespace asyncscope

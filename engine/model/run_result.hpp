@@ -9,14 +9,39 @@
 
 namespace asyncscope {
 
-// GPU operations (copies, kernels) are timed by CUDA events; CPU ones by the host's steady clock.
-enum class SpanKind { H2D, Kernel, D2H, Submit, Wait, Check };
+// GPU operations (copies, kernels) are timed by CUDA events or, traced, by CUPTI; CPU ones by the host's steady clock.
+// Api: one CUDA runtime call on the CPU, as CUPTI traced it (Span::call says which).
+enum class SpanKind { H2D, Kernel, D2H, Submit, Wait, Check, Api };
 
 template <>
 struct EnumNames<SpanKind> {
     static constexpr std::array entries { std::pair { SpanKind::H2D, "h2d" }, std::pair { SpanKind::Kernel, "kernel" },
         std::pair { SpanKind::D2H, "d2h" }, std::pair { SpanKind::Submit, "submit" },
-        std::pair { SpanKind::Wait, "wait" }, std::pair { SpanKind::Check, "check" } };
+        std::pair { SpanKind::Wait, "wait" }, std::pair { SpanKind::Check, "check" },
+        std::pair { SpanKind::Api, "api" } };
+};
+
+// The CUDA runtime calls a run makes, for spans of kind Api.
+enum class ApiCall : std::uint8_t {
+    None,
+    MemcpyAsync,
+    LaunchKernel,
+    EventRecord,
+    StreamWaitEvent,
+    GraphLaunch,
+    EventQuery,
+    EventSynchronize,
+    Other
+};
+
+template <>
+struct EnumNames<ApiCall> {
+    static constexpr std::array entries { std::pair { ApiCall::None, "none" },
+        std::pair { ApiCall::MemcpyAsync, "cudaMemcpyAsync" }, std::pair { ApiCall::LaunchKernel, "cudaLaunchKernel" },
+        std::pair { ApiCall::EventRecord, "cudaEventRecord" },
+        std::pair { ApiCall::StreamWaitEvent, "cudaStreamWaitEvent" },
+        std::pair { ApiCall::GraphLaunch, "cudaGraphLaunch" }, std::pair { ApiCall::EventQuery, "cudaEventQuery" },
+        std::pair { ApiCall::EventSynchronize, "cudaEventSynchronize" }, std::pair { ApiCall::Other, "other" } };
 };
 
 constexpr bool onGpu(SpanKind kind)
@@ -24,10 +49,11 @@ constexpr bool onGpu(SpanKind kind)
     return kind == SpanKind::H2D || kind == SpanKind::Kernel || kind == SpanKind::D2H;
 }
 
-// One timed operation. Times are ms from the run's start: the start event for GPU spans, the host clock reading
-// taken as that event was recorded for CPU spans. `stream` is the CUDA stream's number within the run (CPU spans:
-// the host thread's, 0 for the thread that submits and waits); `bytes` what the operation moved (a kernel: read plus
-// written).
+// One timed operation. Times are ms from the run's start: the start event for GPU spans timed by events, the host
+// clock reading taken as submission began for CPU spans, and for traced spans (RunResult::traced) the CUPTI clock
+// reading taken at that same moment. `stream` is the CUDA stream's number within the run (CPU spans: the host
+// thread's, 0 for the thread that submits and waits, 1 for the check threads); `bytes` what the operation moved
+// (a kernel: read plus written); `call` the runtime call of an Api span.
 struct Span {
     SpanKind kind = SpanKind::H2D;
     int device = 0;
@@ -36,6 +62,7 @@ struct Span {
     std::uint64_t bytes = 0;
     double beginMs = 0.0;
     double endMs = 0.0;
+    ApiCall call = ApiCall::None;
 
     double ms() const { return endMs - beginMs; }
 };
@@ -43,6 +70,7 @@ struct Span {
 struct RunResult {
     int index = 0;                // 0-based, counting warm-up runs
     bool warmup = false;          // warm-up runs are kept and shown but left out of statistics
+    double startMs = 0.0;         // when submission began, host clock, ms from the series' first run's (0: unknown)
     double gpuMs = 0.0;           // start event to stop event: also timed when there are no events between stages
     std::uint64_t pollIterations = 0;  // cudaEventQuery(stop) == cudaErrorNotReady count (spin wait)
     double waitCpuMs = 0.0;       // CPU time the waiting thread used while waiting
@@ -51,6 +79,9 @@ struct RunResult {
     std::int64_t firstWrongIndex = -1;  // -1 when verified
     int firstWrongValue = 0;
     std::vector<Span> spans;
+    // With CUPTI as the trace source: the run as CUPTI saw it, GPU operations and the runtime calls that submitted
+    // them on one clock. Empty otherwise. Statistics use `spans`; the timeline and the trace prefer these.
+    std::vector<Span> traced;
 
     bool has(SpanKind kind) const;
     double totalMs(SpanKind kind) const;              // summed over the run's spans of this kind; 0 when none

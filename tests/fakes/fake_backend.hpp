@@ -147,7 +147,7 @@ public:
             sink(r);
             ++runsDelivered;
         }
-        return SeriesOutcome { config.runs, StopReason::RunCount, 0.1 };
+        return SeriesOutcome { config.runs, StopReason::RunCount, 0.1, {} };
     }
 
 private:
