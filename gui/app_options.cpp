@@ -33,6 +33,8 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         QString::fromStdString("Issue order: " + acceptedNames<IssueOrder>() + "."), "ORDER");
     const QCommandLineOption submit("submit",
         QString::fromStdString("Submission: " + acceptedNames<Submission>() + "."), "HOW");
+    const QCommandLineOption traceSource("trace-source",
+        QString::fromStdString("Where the timeline comes from: " + acceptedNames<TraceSource>() + "."), "SOURCE");
     const QCommandLineOption compare("compare",
         QString::fromStdString("Run a comparison: " + acceptedNames<Comparison>() + "."), "KIND");
     const QCommandLineOption sweepMin("sweep-min", "Smallest size of --compare size.", "SIZE", "4KiB");
@@ -41,7 +43,7 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption exportPng("export-png", "Run, export the time chart as PNG to FILE, quit.", "FILE");
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
-    parser.addOptions({ device, size, runs, chunks, streams, order, submit, run, compare, sweepMin, sweepMax, overlay, exportPng, screenshot, exportSize });
+    parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, run, compare, sweepMin, sweepMax, overlay, exportPng, screenshot, exportSize });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -111,6 +113,12 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
             return usage(QString::fromStdString("--submit takes " + acceptedNames<Submission>() + ", not '") +
                 parser.value(submit) + "'");
     }
+    if (parser.isSet(traceSource)) {
+        options.traceSource = parseName<TraceSource>(parser.value(traceSource).toStdString());
+        if (!options.traceSource)
+            return usage(QString::fromStdString("--trace-source takes " + acceptedNames<TraceSource>() + ", not '") +
+                parser.value(traceSource) + "'");
+    }
     const QStringList wh = parser.value(exportSize).split('x');
     const int w = wh.value(0).toInt(&ok);
     bool okH = false;
@@ -145,6 +153,7 @@ void AppOptions::applyShape(PipelineConfig& config) const
     config.streams = streams.value_or(config.streams);
     config.order = order.value_or(config.order);
     config.submission = submission.value_or(config.submission);
+    config.traceSource = traceSource.value_or(config.traceSource);
 }
 
 }  // namespace asyncscope

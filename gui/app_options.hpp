@@ -22,6 +22,7 @@ struct AppOptions {
     std::optional<int> streams;
     std::optional<IssueOrder> order;
     std::optional<Submission> submission;
+    std::optional<TraceSource> traceSource;
     bool runNow = false;
     std::optional<Comparison> comparison;  // run this comparison instead of one series
     std::size_t sweepMinBytes = kSweepMinBytes;  // the range of --compare size, as the CLI takes it

@@ -238,6 +238,16 @@ ConfigPanel::ConfigPanel(QWidget* parent)
                                 "bandwidths. Off, only the total GPU time is measured.")));
     form->addRow(m_stages);
 
+    m_traceSource = new QComboBox;
+    m_traceSource->setObjectName("traceSource");
+    m_traceSource->addItem(tr("CUDA events"), int(TraceSource::Events));
+    m_traceSource->addItem(tr("CUPTI, where it loads"), int(TraceSource::Cupti));
+    m_traceSource->setToolTip(tip(tr("Where the timeline's spans come from. CUDA events time the GPU work and the host "
+                                     "clock the CPU work, aligned where submission begins. CUPTI records every copy, "
+                                     "kernel and runtime call on one clock; where it cannot load, or another profiler "
+                                     "holds it, the run keeps to events and the timeline says why.")));
+    form->addRow(tr("T&imeline from:"), m_traceSource);
+
     m_stopRule = new QComboBox;
     m_stopRule->setObjectName("stopRule");
     m_stopRule->addItem(tr("after the runs"), int(StopRule::Fixed));
@@ -256,7 +266,7 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     auto* stopLabel = new QLabel(tr("St&op:"));
     stopLabel->setBuddy(m_stopRule);
     form->addRow(stopLabel, stopRow);
-    for (QComboBox* box : { m_hostMemory, m_wait, m_check, m_stopRule, m_order, m_submission })
+    for (QComboBox* box : { m_hostMemory, m_wait, m_check, m_stopRule, m_order, m_submission, m_traceSource })
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             setRunning(m_running);
             emit changed();
@@ -407,6 +417,7 @@ PipelineConfig ConfigPanel::config() const
     c.waitMode = dataOf<WaitMode>(m_wait);
     c.checkMode = dataOf<CheckMode>(m_check);
     c.stageEvents = m_stages->isChecked();
+    c.traceSource = dataOf<TraceSource>(m_traceSource);
     c.stopRule = dataOf<StopRule>(m_stopRule);
     c.targetNoisePercent = m_noiseTarget->value();
     return c;
@@ -440,6 +451,7 @@ void ConfigPanel::applySettings(const GuiSettings& s)
     selectData(m_wait, s.config.waitMode);
     selectData(m_check, s.config.checkMode);
     m_stages->setChecked(s.config.stageEvents);
+    selectData(m_traceSource, s.config.traceSource);
     selectData(m_stopRule, s.config.stopRule);
     m_noiseTarget->setValue(s.config.targetNoisePercent);
     setRunning(false);
@@ -470,7 +482,7 @@ void ConfigPanel::setRunning(bool running)
     m_run->setEnabled(!running && m_devicesKnown && m_inputValid);
     m_cancel->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*> { m_size, m_value, m_chunksBox, m_streamsBox, m_submission,
-             m_runs, m_warmup, m_hostMemory, m_wait, m_check, m_stages, m_stopRule })
+             m_runs, m_warmup, m_hostMemory, m_wait, m_check, m_stages, m_traceSource, m_stopRule })
         w->setEnabled(!running);
     m_order->setEnabled(!running && m_chunksBox->value() > 1);  // one chunk has one order
     m_device->setEnabled(!running && m_devicesKnown);

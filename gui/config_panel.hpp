@@ -86,6 +86,7 @@ private:
     QComboBox* m_wait = nullptr;
     QComboBox* m_check = nullptr;
     QCheckBox* m_stages = nullptr;
+    QComboBox* m_traceSource = nullptr;
     QComboBox* m_stopRule = nullptr;
     QDoubleSpinBox* m_noiseTarget = nullptr;
     QPushButton* m_run = nullptr;

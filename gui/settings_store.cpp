@@ -51,6 +51,7 @@ GuiSettings loadSettings()
     s.config.waitMode = choice(q, "run/wait", d.config.waitMode);
     s.config.checkMode = choice(q, "run/check", d.config.checkMode);
     s.config.stageEvents = q.value("run/stageEvents", d.config.stageEvents).toBool();
+    s.config.traceSource = choice(q, "run/traceSource", d.config.traceSource);
     s.config.stopRule = choice(q, "run/stopRule", d.config.stopRule);
     s.config.targetNoisePercent = q.value("run/noiseTarget", d.config.targetNoisePercent).toDouble();
     s.geometry = q.value("window/geometry").toByteArray();
@@ -91,6 +92,7 @@ void saveSettings(const GuiSettings& s)
     q.setValue("run/wait", QString(nameOf(s.config.waitMode)));
     q.setValue("run/check", QString(nameOf(s.config.checkMode)));
     q.setValue("run/stageEvents", s.config.stageEvents);
+    q.setValue("run/traceSource", QString(nameOf(s.config.traceSource)));
     q.setValue("run/stopRule", QString(nameOf(s.config.stopRule)));
     q.setValue("run/noiseTarget", s.config.targetNoisePercent);
     q.setValue("window/geometry", s.geometry);

@@ -2,6 +2,7 @@
 
 #include "engine/cuda/cuda_error.hpp"
 #include "engine/cuda/cuda_resources.hpp"
+#include "engine/cuda/cupti_trace.hpp"
 #include "engine/cuda/host_check.hpp"
 #include "engine/cuda/host_memory.hpp"
 #include "engine/cuda/increment_kernel.hpp"
@@ -94,6 +95,8 @@ struct PipelineSession::Resources {
     Clock::time_point checkBegin {};    // when the pending run's check began
     std::optional<Clock::time_point> firstStart;  // the session's first run's start: RunResult::startMs counts from it
     std::unique_ptr<HostChecker> checker;  // destroyed before the buffers its threads may still touch
+    std::unique_ptr<CuptiTrace> cupti;     // with CUPTI as the trace source, where it started
+    std::string traceNote;                 // why CUPTI was asked for and did not start
 
     int* host(std::size_t i) const { return pinned.empty() ? pageable[i].get() : pinned[i].get(); }
 
@@ -247,6 +250,11 @@ PipelineSession::PipelineSession(std::unique_ptr<Resources> resources)
 
 PipelineSession::~PipelineSession() = default;
 
+const std::string& PipelineSession::traceNote() const
+{
+    return m->traceNote;
+}
+
 const PipelineConfig& PipelineSession::config() const
 {
     return m->config;
@@ -343,6 +351,12 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
         if (auto failed = r->buildGraphs())
             return *failed;
     }
+    if (config.traceSource == TraceSource::Cupti) {
+        if (auto trace = CuptiTrace::start(config.device))
+            r->cupti = std::move(*trace);
+        else
+            r->traceNote = trace.error().message() + "; the timeline shows CUDA events";
+    }
     return std::unique_ptr<PipelineSession>(new PipelineSession(std::move(r)));
 }
 
@@ -373,6 +387,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     // does.)
     if (c.submission == Submission::Graph)
         ASYNCSCOPE_CUDA_TRY(cudaEventRecord(m->start.get(), stream));
+    const std::uint64_t tracedFrom = m->cupti ? m->cupti->now() : 0;
     const auto submitBegin = Clock::now();
     if (c.submission == Submission::Graph) {
         ASYNCSCOPE_CUDA_TRY(cudaGraphLaunch(m->graphs[buffer].get(), stream));
@@ -405,6 +420,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
         ASYNCSCOPE_CUDA_TRY(cudaEventSynchronize(m->stop.get()));
     }
     const auto waitEnd = Clock::now();
+    const std::uint64_t tracedTo = m->cupti ? m->cupti->now() : 0;
     result.waitCpuMs = threadCpuMilliseconds() - cpuBefore;
 
     if (cancelled) {
@@ -451,6 +467,9 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     const double submitMs = millisecondsBetween(submitBegin, submitEnd);
     result.spans.push_back({ SpanKind::Submit, c.device, 0, 0, 0, 0.0, submitMs });
     result.spans.push_back({ SpanKind::Wait, c.device, 0, 0, 0, submitMs, millisecondsBetween(submitBegin, waitEnd) });
+
+    if (m->cupti)
+        result.traced = m->cupti->take(tracedFrom, tracedTo, m->chunks, c.streams);
 
     result.expectedValue = expected;
     Step done { result, flush() };

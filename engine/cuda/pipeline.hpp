@@ -11,6 +11,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace asyncscope {
 
@@ -54,6 +55,8 @@ public:
     Result<ValueChange> setValue(int value);
 
     const PipelineConfig& config() const;
+    // With CUPTI asked for as the trace source: why it did not start (the runs then carry event spans only).
+    const std::string& traceNote() const;
 
 private:
     struct Resources;

@@ -99,7 +99,7 @@ Result<SeriesOutcome> runSeries(const PipelineConfig& config, const std::atomic<
         stop.add(timed->gpuMs);
         const double elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         if (auto reason = stop.reached(elapsedS))
-            return finish(SeriesOutcome { stop.count(), *reason, stop.noisePercent(), {} });
+            return finish(SeriesOutcome { stop.count(), *reason, stop.noisePercent(), session.traceNote() });
     }
 }
 

@@ -1,5 +1,6 @@
 // The real CUDA runtime on a machine without a driver: every entry point must answer with a clean error.
 #include "engine/cuda/cuda_backend.hpp"
+#include "engine/cuda/cupti_trace.hpp"
 #include "engine/cuda/pipeline.hpp"
 
 #include <cuda_runtime_api.h>
@@ -65,4 +66,24 @@ TEST_F(NoDriver, CalibrationFailsCleanlyAndWritesNoCache)
     ASSERT_FALSE(peak.ok());
     EXPECT_EQ(peak.error().kind, ErrorKind::NoDriver);
     EXPECT_FALSE(std::ifstream(dir + "/copy-peaks.json").good());
+}
+
+// CUPTI is optional: whether or not its library loads, a session that asks for it runs on events and says why.
+TEST_F(NoDriver, CuptiThatCannotStartSaysWhy)
+{
+    const auto trace = CuptiTrace::start(0);
+    ASSERT_FALSE(trace.ok()) << "CUPTI started without a driver";
+    EXPECT_NE(trace.error().message().find("CUPTI"), std::string::npos) << trace.error().message();
+}
+
+TEST(CuptiLibrary, AMissingLibrarySaysWhereItLooked)
+{
+    ::setenv("ASYNCSCOPE_CUPTI", "/nonexistent/libcupti.so.13", 1);
+    const auto trace = CuptiTrace::start(0);
+    ::unsetenv("ASYNCSCOPE_CUPTI");
+    ASSERT_FALSE(trace.ok());
+    EXPECT_NE(trace.error().message().find("libcupti.so.13 was not found (looked for /nonexistent/libcupti.so.13)"),
+        std::string::npos)
+        << trace.error().message();
+    EXPECT_NE(trace.error().advice.find("ASYNCSCOPE_CUPTI"), std::string::npos);
 }

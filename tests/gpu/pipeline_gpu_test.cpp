@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -463,3 +464,86 @@ TEST_F(Gpu, ChunksOverSeveralStreamsOverlap)
     std::printf("64 MiB median GPU time: K=1 %.3f ms, K=16 S=4 %.3f ms (%.2fx)\n", one, sixteen, one / sixteen);
     EXPECT_LT(sixteen, one);
 }
+
+// CUPTI as the trace source: every copy and kernel of every run traced, matched to its chunk and stream, on the clock
+// the runtime calls share. Where CUPTI cannot start here (not installed, or a profiler such as compute-sanitizer holds
+// it) the session says why and the runs carry event spans only.
+namespace {
+
+struct TracedShape {
+    int chunks;
+    int streams;
+    Submission submission;
+};
+
+class GpuTraced : public Gpu, public ::testing::WithParamInterface<TracedShape> { };
+
+TEST_P(GpuTraced, CuptiTracesEveryOperationOrSaysWhy)
+{
+    PipelineConfig config = configFor(std::size_t(16) << 20);
+    config.chunks = GetParam().chunks;
+    config.streams = GetParam().streams;
+    config.submission = GetParam().submission;
+    config.traceSource = TraceSource::Cupti;
+    auto session = PipelineSession::open(config);
+    ASSERT_TRUE(session.ok()) << session.error().message();
+    if (!(*session)->traceNote().empty()) {
+        for (int i = 0; i < 2; ++i) {
+            auto run = (*session)->run(i, false);
+            ASSERT_TRUE(run.ok() && run->verified);
+            EXPECT_TRUE(run->traced.empty());
+            EXPECT_TRUE(run->stagesTimed());
+        }
+        GTEST_SKIP() << "CUPTI not used: " << (*session)->traceNote();
+    }
+    const auto k = static_cast<std::size_t>(config.chunks);
+    for (int i = 0; i < 4; ++i) {
+        auto run = (*session)->run(i, i == 0);
+        ASSERT_TRUE(run.ok()) << run.error().message();
+        EXPECT_TRUE(run->verified);
+        std::map<SpanKind, std::vector<const Span*>> gpu;
+        std::map<ApiCall, int> calls;
+        for (const Span& s : run->traced) {
+            if (s.kind == SpanKind::Api)
+                ++calls[s.call];
+            else
+                gpu[s.kind].push_back(&s);
+        }
+        for (SpanKind kind : { SpanKind::H2D, SpanKind::Kernel, SpanKind::D2H }) {
+            ASSERT_EQ(gpu[kind].size(), k) << nameOf(kind) << " in run " << i;
+            std::vector<bool> seen(k, false);
+            for (const Span* s : gpu[kind]) {
+                ASSERT_LT(static_cast<std::size_t>(s->chunk), k);
+                seen[static_cast<std::size_t>(s->chunk)] = true;
+                EXPECT_EQ(s->stream, s->chunk % config.streams);
+                EXPECT_GE(s->beginMs, 0.0) << "a GPU operation before submission began";
+                EXPECT_GT(s->ms(), 0.0);
+                // The event span of the same operation also holds any wait for its engine: never much shorter.
+                for (const Span& timed : run->spans) {
+                    if (timed.kind == kind && timed.chunk == s->chunk) {
+                        EXPECT_GE(timed.ms() + 0.005, s->ms()) << nameOf(kind) << " chunk " << s->chunk;
+                    }
+                }
+            }
+            EXPECT_EQ(std::count(seen.begin(), seen.end(), true), static_cast<long>(k));
+        }
+        if (config.submission == Submission::Graph) {
+            EXPECT_EQ(calls[ApiCall::GraphLaunch], 1);
+            EXPECT_EQ(calls[ApiCall::MemcpyAsync], 0);
+        } else {
+            EXPECT_EQ(calls[ApiCall::MemcpyAsync], static_cast<int>(2 * k));
+            EXPECT_EQ(calls[ApiCall::LaunchKernel], static_cast<int>(k));
+        }
+        EXPECT_EQ(calls[ApiCall::EventQuery], 0) << "polls are the wait span's, not calls of their own";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(ClassicAndChunked, GpuTraced,
+    ::testing::Values(TracedShape { 1, 1, Submission::Stream }, TracedShape { 16, 4, Submission::Stream },
+        TracedShape { 16, 4, Submission::Graph }),
+    [](const ::testing::TestParamInfo<TracedShape>& info) {
+        return "K" + std::to_string(info.param.chunks) + "_S" + std::to_string(info.param.streams) + "_" +
+            std::string(nameOf(info.param.submission));
+    });
+
+}  // namespace

@@ -64,7 +64,8 @@ private slots:
     void parsesTheShapeAsTheCliDoes()
     {
         const auto o = parseAppOptions(
-            { "asyncscope", "--chunks", "16", "--streams", "4", "--order", "stage", "--submit", "graph" });
+            { "asyncscope", "--chunks", "16", "--streams", "4", "--order", "stage", "--submit", "graph",
+                "--trace-source", "cupti" });
         QVERIFY2(o.ok(), o.ok() ? "" : o.error().message().c_str());
         PipelineConfig c;
         o->applyShape(c);
@@ -72,11 +73,13 @@ private slots:
         QCOMPARE(c.streams, 4);
         QCOMPARE(c.order, IssueOrder::ByStage);
         QCOMPARE(c.submission, Submission::Graph);
+        QCOMPARE(c.traceSource, TraceSource::Cupti);
         PipelineConfig untouched;  // options not given leave the configuration alone
         untouched.chunks = 8;
         parseAppOptions({ "asyncscope" })->applyShape(untouched);
         QCOMPARE(untouched.chunks, 8);
         QCOMPARE(untouched.submission, Submission::Stream);
+        QCOMPARE(untouched.traceSource, TraceSource::Events);
     }
 
     void rejectsBadInput_data()
@@ -95,6 +98,7 @@ private slots:
         QTest::newRow("streams word") << QStringList { "--streams", "four" };
         QTest::newRow("order unknown") << QStringList { "--order", "random" };
         QTest::newRow("submit unknown") << QStringList { "--submit", "magic" };
+        QTest::newRow("trace source unknown") << QStringList { "--trace-source", "nsys" };
     }
 
     void rejectsBadInput()

@@ -1,0 +1,378 @@
+#include "engine/cuda/cupti_trace.hpp"
+
+#include <cupti.h>
+#include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+
+namespace asyncscope {
+
+namespace {
+
+// The CUPTI entry points AsyncScope uses, looked up in the loaded library. Their types come from the toolkit's
+// headers; nothing is linked.
+struct CuptiApi {
+    decltype(&cuptiGetResultString) resultString = nullptr;
+    decltype(&cuptiActivityRegisterCallbacks) registerCallbacks = nullptr;
+    decltype(&cuptiActivityEnable) enable = nullptr;
+    decltype(&cuptiActivityDisable) disable = nullptr;
+    decltype(&cuptiActivityFlushAll) flushAll = nullptr;
+    decltype(&cuptiActivityGetNextRecord) nextRecord = nullptr;
+    decltype(&cuptiGetTimestamp) timestamp = nullptr;
+    decltype(&cuptiSetThreadIdType) setThreadIdType = nullptr;
+    decltype(&cuptiGetCallbackName) callbackName = nullptr;
+    decltype(&cuptiActivityEnableRuntimeApi) enableRuntimeApi = nullptr;  // optional: CUPTI 12.x and later
+};
+
+constexpr std::array kRecordedKinds { CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+    CUPTI_ACTIVITY_KIND_RUNTIME };
+constexpr std::size_t kBufferBytes = std::size_t(4) << 20;
+constexpr std::size_t kRecordAlignment = 8;
+
+// One activity record, copied out of CUPTI's buffer.
+struct Record {
+    SpanKind kind = SpanKind::H2D;  // H2D, Kernel, D2H or Api
+    ApiCall call = ApiCall::None;
+    std::uint32_t device = 0;       // GPU records
+    std::uint32_t thread = 0;       // Api records
+    std::uint32_t correlation = 0;
+    std::uint64_t graphNode = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+};
+
+ApiCall callNamed(std::string name)
+{
+    name.erase(0, name.find_first_not_of('_'));  // "__cudaLaunchKernel_v13000": the launch behind <<<...>>>
+    name = name.substr(0, name.find("_v"));
+    if (const auto ptsz = name.find("_pt"); ptsz != std::string::npos)
+        name.erase(ptsz);
+    if (name == "cudaEventRecordWithFlags")
+        return ApiCall::EventRecord;
+    if (name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC")
+        return ApiCall::LaunchKernel;
+    if (const auto call = parseName<ApiCall>(name); call && *call != ApiCall::None)
+        return *call;
+    return ApiCall::Other;
+}
+
+// Process-wide: CUPTI has one set of activity callbacks per process, so every trace shares one collector.
+class Collector {
+public:
+    static Collector& instance()
+    {
+        static Collector collector;
+        return collector;
+    }
+
+    // Loads the library (once) and starts recording (for the first user). The error says what went wrong.
+    Status acquire()
+    {
+        std::lock_guard lock(m_use);
+        if (!m_loaded) {
+            if (auto failed = load())
+                return failed;
+        }
+        if (m_users == 0) {
+            if (auto failed = startRecording())
+                return failed;
+        }
+        ++m_users;
+        return std::nullopt;
+    }
+
+    void release()
+    {
+        std::lock_guard lock(m_use);
+        if (--m_users > 0)
+            return;
+        for (CUpti_ActivityKind kind : kRecordedKinds)
+            m_api.disable(kind);
+        m_api.flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        std::lock_guard records(m_mutex);
+        m_records.clear();
+    }
+
+    std::uint64_t now() const
+    {
+        std::uint64_t ns = 0;
+        m_api.timestamp(&ns);
+        return ns;
+    }
+
+    // Flushes until the device's `gpuExpected` GPU records from `fromNs` on are in (or a short while has passed),
+    // then takes them and the thread's runtime calls in [fromNs, toNs]. Older records of the device or the thread
+    // are dropped: they belong to runs that are over.
+    std::vector<Record> take(std::uint32_t device, std::uint32_t thread, std::uint64_t fromNs, std::uint64_t toNs,
+        std::size_t gpuExpected)
+    {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+        for (;;) {
+            m_api.flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+            if (countGpu(device, fromNs) >= gpuExpected || std::chrono::steady_clock::now() > deadline)
+                break;
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        std::vector<Record> taken;
+        std::lock_guard lock(m_mutex);
+        auto mine = [&](const Record& r) {
+            return r.kind == SpanKind::Api ? r.thread == thread : r.device == device;
+        };
+        auto keep = std::remove_if(m_records.begin(), m_records.end(), [&](const Record& r) {
+            if (!mine(r))
+                return false;
+            const bool inRun = r.start >= fromNs && (r.kind != SpanKind::Api || r.start <= toNs);
+            if (inRun)
+                taken.push_back(r);
+            return true;
+        });
+        m_records.erase(keep, m_records.end());
+        return taken;
+    }
+
+private:
+    Collector() = default;
+
+    Status fail(const std::string& what, CUptiResult result) const
+    {
+        const char* text = nullptr;
+        if (m_api.resultString)
+            m_api.resultString(result, &text);
+        std::string message = what + ": " + (text ? text : "CUPTI error " + std::to_string(result));
+        if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+            message += " (another profiler, such as Nsight Systems or compute-sanitizer, holds CUPTI)";
+        return makeError(ErrorKind::Cuda, message);
+    }
+
+    static std::vector<std::string> candidates()
+    {
+        if (const char* chosen = std::getenv("ASYNCSCOPE_CUPTI"); chosen && *chosen)
+            return { chosen };  // chosen by hand: that one or none
+        std::vector<std::string> paths;
+        paths.emplace_back("libcupti.so.13");  // the loader's own search: LD_LIBRARY_PATH, ldconfig
+        std::error_code error;
+        const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
+        if (!error) {
+            paths.push_back((exe.parent_path() / "lib" / "libcupti.so.13").string());  // the portable bundle
+            paths.push_back((exe.parent_path().parent_path() / "lib" / "libcupti.so.13").string());
+        }
+        for (const char* root : std::array<const char*, 3> { std::getenv("CUDA_HOME"), std::getenv("CUDA_PATH"), "/usr/local/cuda" }) {
+            if (!root || !*root)
+                continue;
+            for (const char* dir : { "/extras/CUPTI/lib64/", "/lib64/", "/lib/", "/targets/x86_64-linux/lib/" })
+                paths.push_back(std::string(root) + dir + "libcupti.so.13");
+        }
+        return paths;
+    }
+
+    Status load()
+    {
+        std::string tried;
+        for (const std::string& path : candidates()) {
+            m_library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (m_library)
+                break;
+            tried += (tried.empty() ? "" : ", ") + path;
+        }
+        if (!m_library)
+            return makeError(ErrorKind::Cuda, "libcupti.so.13 was not found (looked for " + tried + ")",
+                "Install the CUDA toolkit's CUPTI, or set ASYNCSCOPE_CUPTI to the library's path.");
+        bool complete = true;
+        auto symbol = [&](auto& slot, const char* name, bool required = true) {
+            slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(dlsym(m_library, name));
+            complete = complete && (slot || !required);
+        };
+        symbol(m_api.resultString, "cuptiGetResultString");
+        symbol(m_api.registerCallbacks, "cuptiActivityRegisterCallbacks");
+        symbol(m_api.enable, "cuptiActivityEnable");
+        symbol(m_api.disable, "cuptiActivityDisable");
+        symbol(m_api.flushAll, "cuptiActivityFlushAll");
+        symbol(m_api.nextRecord, "cuptiActivityGetNextRecord");
+        symbol(m_api.timestamp, "cuptiGetTimestamp");
+        symbol(m_api.setThreadIdType, "cuptiSetThreadIdType");
+        symbol(m_api.callbackName, "cuptiGetCallbackName");
+        symbol(m_api.enableRuntimeApi, "cuptiActivityEnableRuntimeApi", false);
+        if (!complete)
+            return makeError(ErrorKind::Cuda, "the CUPTI library found lacks functions AsyncScope needs");
+        if (CUptiResult r = m_api.setThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM); r != CUPTI_SUCCESS)
+            return fail("CUPTI could not start", r);
+        if (CUptiResult r = m_api.registerCallbacks(&bufferRequested, &bufferCompleted); r != CUPTI_SUCCESS)
+            return fail("CUPTI could not start", r);
+        m_loaded = true;
+        return std::nullopt;
+    }
+
+    Status startRecording()
+    {
+        for (std::size_t i = 0; i < kRecordedKinds.size(); ++i) {
+            if (CUptiResult r = m_api.enable(kRecordedKinds[i]); r != CUPTI_SUCCESS) {
+                for (std::size_t j = 0; j < i; ++j)
+                    m_api.disable(kRecordedKinds[j]);
+                return fail("CUPTI could not start recording", r);
+            }
+        }
+        // The poll loop calls cudaEventQuery thousands of times a run: recording each would flood the buffers.
+        if (m_api.enableRuntimeApi)
+            m_api.enableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, 0);
+        return std::nullopt;
+    }
+
+    std::size_t countGpu(std::uint32_t device, std::uint64_t fromNs)
+    {
+        std::lock_guard lock(m_mutex);
+        return static_cast<std::size_t>(std::count_if(m_records.begin(), m_records.end(),
+            [&](const Record& r) { return r.kind != SpanKind::Api && r.device == device && r.start >= fromNs; }));
+    }
+
+    ApiCall callOf(CUpti_CallbackId cbid)
+    {
+        if (auto found = m_calls.find(cbid); found != m_calls.end())
+            return found->second;
+        const char* name = nullptr;
+        const ApiCall call = m_api.callbackName(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &name) == CUPTI_SUCCESS && name
+            ? callNamed(name)
+            : ApiCall::Other;
+        m_calls.emplace(cbid, call);
+        return call;
+    }
+
+    void parse(std::uint8_t* buffer, std::size_t valid)
+    {
+        std::lock_guard lock(m_mutex);
+        CUpti_Activity* record = nullptr;
+        while (m_api.nextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+            Record r;
+            if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+                const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+                if (copy->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD)
+                    r.kind = SpanKind::H2D;
+                else if (copy->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH)
+                    r.kind = SpanKind::D2H;
+                else
+                    continue;
+                r = { r.kind, ApiCall::None, copy->deviceId, 0, copy->correlationId, copy->graphNodeId, copy->bytes,
+                    copy->start, copy->end };
+            } else if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
+                const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+                r = { SpanKind::Kernel, ApiCall::None, kernel->deviceId, 0, kernel->correlationId,
+                    kernel->graphNodeId, 0, kernel->start, kernel->end };
+            } else if (record->kind == CUPTI_ACTIVITY_KIND_RUNTIME) {
+                const auto* api = reinterpret_cast<const CUpti_ActivityAPI*>(record);
+                const ApiCall call = callOf(api->cbid);
+                if (call == ApiCall::EventQuery)
+                    continue;
+                r = { SpanKind::Api, call, 0, api->threadId, api->correlationId, 0, 0, api->start, api->end };
+            } else {
+                continue;
+            }
+            m_records.push_back(r);
+        }
+    }
+
+    static void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxRecords)
+    {
+        *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kRecordAlignment, kBufferBytes));
+        *size = *buffer ? kBufferBytes : 0;
+        *maxRecords = 0;
+    }
+
+    static void CUPTIAPI bufferCompleted(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid)
+    {
+        if (!buffer)
+            return;
+        if (valid > 0)
+            instance().parse(buffer, valid);
+        std::free(buffer);
+    }
+
+    std::mutex m_use;  // loading, starting, stopping
+    void* m_library = nullptr;  // kept loaded for the process's life: CUPTI does not support unloading
+    bool m_loaded = false;
+    int m_users = 0;
+    CuptiApi m_api;
+
+    std::mutex m_mutex;  // the records and the call names, filled from CUPTI's callbacks on any thread
+    std::vector<Record> m_records;
+    std::unordered_map<CUpti_CallbackId, ApiCall> m_calls;
+};
+
+std::uint32_t currentThread()
+{
+    return static_cast<std::uint32_t>(::syscall(SYS_gettid));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CuptiTrace>> CuptiTrace::start(int device)
+{
+    if (auto failed = Collector::instance().acquire())
+        return *failed;
+    return std::unique_ptr<CuptiTrace>(new CuptiTrace(device, currentThread()));
+}
+
+CuptiTrace::CuptiTrace(int device, std::uint32_t thread)
+    : m_device(device)
+    , m_thread(thread)
+{
+}
+
+CuptiTrace::~CuptiTrace()
+{
+    Collector::instance().release();
+}
+
+std::uint64_t CuptiTrace::now() const
+{
+    return Collector::instance().now();
+}
+
+std::vector<Span> CuptiTrace::take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
+    int streams)
+{
+    std::vector<Record> records = Collector::instance().take(static_cast<std::uint32_t>(m_device), m_thread, fromNs,
+        toNs, 3 * chunks.size());
+    // Issue order: a stream call's correlation id grows with each call; a graph's operations share the launch's id
+    // and are numbered in the order they were captured.
+    std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
+        return std::tie(a.correlation, a.graphNode, a.start) < std::tie(b.correlation, b.graphNode, b.start);
+    });
+    auto ms = [fromNs](std::uint64_t ns) { return (static_cast<double>(ns) - static_cast<double>(fromNs)) / 1e6; };
+    std::vector<Span> spans;
+    spans.reserve(records.size());
+    std::array<std::size_t, 3> issued {};  // per GPU kind: how many were matched to chunks so far
+    for (const Record& r : records) {
+        Span s;
+        s.kind = r.kind;
+        s.device = m_device;
+        s.call = r.call;
+        s.beginMs = ms(r.start);
+        s.endMs = ms(r.end);
+        if (onGpu(r.kind)) {
+            const std::size_t stage = r.kind == SpanKind::H2D ? 0 : r.kind == SpanKind::Kernel ? 1 : 2;
+            const std::size_t chunk = issued[stage]++;
+            if (chunk >= chunks.size())
+                continue;  // not the pipeline's: another caller's work on this device
+            s.chunk = static_cast<int>(chunk);
+            s.stream = static_cast<int>(chunk % static_cast<std::size_t>(std::max(1, streams)));
+            const std::uint64_t chunkBytes = chunks[chunk].count * sizeof(int);
+            s.bytes = r.kind == SpanKind::Kernel ? 2 * chunkBytes : r.bytes;
+        }
+        spans.push_back(s);
+    }
+    std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.beginMs < b.beginMs; });
+    return spans;
+}
+
+}  // namespace asyncscope

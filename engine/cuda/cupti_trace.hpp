@@ -1,0 +1,41 @@
+// CUPTI's Activity API as an optional trace source. libcupti is loaded at run time (from the CUDA toolkit, beside
+// the executable, or where ASYNCSCOPE_CUPTI points), never linked: without it, or where another profiler holds it
+// (Nsight Systems, compute-sanitizer), start() says why and the pipeline keeps to its CUDA events.
+#pragma once
+
+#include "engine/model/config.hpp"
+#include "engine/model/error.hpp"
+#include "engine/model/run_result.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace asyncscope {
+
+class CuptiTrace {
+public:
+    // Loads libcupti once per process and starts recording copies, kernels and runtime calls; recording stops when
+    // the last CuptiTrace ends. The calling thread is the one whose runtime calls take() returns.
+    static Result<std::unique_ptr<CuptiTrace>> start(int device);
+    ~CuptiTrace();
+    CuptiTrace(const CuptiTrace&) = delete;
+    CuptiTrace& operator=(const CuptiTrace&) = delete;
+
+    // CUPTI's clock, in ns: the clock of every record.
+    std::uint64_t now() const;
+
+    // The records of one finished run as spans in ms from `fromNs`: the device's copies and kernels that began at
+    // or after `fromNs`, and this thread's runtime calls between `fromNs` and `toNs` (cudaEventQuery polls left out:
+    // the run's wait span covers them). Copies and kernels are matched to chunks in the order they were issued
+    // (or captured, for a graph): chunk c of `chunks` on stream c % `streams`, as the pipeline issues them.
+    std::vector<Span> take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
+        int streams);
+
+private:
+    CuptiTrace(int device, std::uint32_t thread);
+    int m_device;
+    std::uint32_t m_thread;
+};
+
+}  // namespace asyncscope
