@@ -96,6 +96,10 @@ std::string formatSummaryText(const Report& report)
         text += printf_("  (host peak from pinned copies of %s, %s; serial bound and modelled time for %s)\n",
             formatBytes(report.peak->bytes).c_str(), report.peak->fromCache ? "cached" : "measured now",
             formatBytes(report.config.bytes()).c_str());
+    if (report.outcome && !report.outcome->traceNote.empty())
+        text += "  CUPTI not used: " + report.outcome->traceNote + "\n";
+    else if (report.config.traceSource == TraceSource::Cupti)
+        text += "  traced by CUPTI: copies, kernels and runtime calls on one clock (JSON: traced_spans)\n";
     return text;
 }
 

@@ -104,6 +104,16 @@ TEST(TextReport, SummaryHasStatisticsAndBandwidth)
     EXPECT_NE(text.find("Host check"), std::string::npos) << text;
 }
 
+TEST(TextReport, SummarySaysWhyCuptiWasNotUsed)
+{
+    Report report = sampleReport();
+    report.config.traceSource = TraceSource::Cupti;
+    report.outcome->traceNote = "CUPTI could not start recording: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
+    EXPECT_NE(formatSummaryText(report).find("CUPTI not used: CUPTI could not start recording"), std::string::npos);
+    report.outcome->traceNote.clear();
+    EXPECT_NE(formatSummaryText(report).find("traced by CUPTI"), std::string::npos);
+}
+
 TEST(CopyCalibration, SerialBoundAddsBothCopies)
 {
     const CopyPeak peak { 50.0, 25.0, 0, false };
@@ -371,6 +381,11 @@ TEST(JsonReport, RoundTrips)
     original.config.streams = 4;
     original.config.order = IssueOrder::ByStage;
     original.config.submission = Submission::Graph;
+    original.config.traceSource = TraceSource::Cupti;
+    original.outcome->traceNote = "CUPTI could not start: (a note)";
+    original.runs[1].startMs = 2.75;
+    original.runs[1].traced = { { SpanKind::Api, 0, 0, 0, 0, 0.001, 0.004, ApiCall::GraphLaunch },
+        { SpanKind::H2D, 0, 2, 6, 4096, 0.01, 0.02, ApiCall::None } };
     std::stringstream buffer;
     writeJson(buffer, original);
     const auto read = readJson(buffer);
@@ -403,6 +418,13 @@ TEST(JsonReport, RoundTrips)
         EXPECT_EQ(read->runs[i].pollIterations, original.runs[i].pollIterations);
         EXPECT_EQ(read->runs[i].expectedValue, original.runs[i].expectedValue);
     }
+    EXPECT_EQ(read->config.traceSource, TraceSource::Cupti);
+    EXPECT_EQ(read->outcome->traceNote, original.outcome->traceNote);
+    EXPECT_DOUBLE_EQ(read->runs[1].startMs, 2.75);
+    ASSERT_EQ(read->runs[1].traced.size(), 2u);
+    EXPECT_EQ(read->runs[1].traced[0].call, ApiCall::GraphLaunch);
+    EXPECT_EQ(read->runs[1].traced[1].chunk, 6);
+    EXPECT_TRUE(read->runs[0].traced.empty());
     ASSERT_TRUE(read->peak.has_value());
     EXPECT_DOUBLE_EQ(read->peak->h2dGBps, 54.9);
     EXPECT_DOUBLE_EQ(read->peak->bidirectionalGBps, original.peak->bidirectionalGBps);
