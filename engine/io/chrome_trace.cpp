@@ -1,0 +1,362 @@
+#include "engine/io/chrome_trace.hpp"
+
+#include "engine/model/size_parse.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace asyncscope {
+
+// Keys in the order they are written: name, category, phase and times first, as the format's own examples have them.
+using json = nlohmann::ordered_json;
+
+namespace {
+
+// The tracks of a device's process, as thread ids; streams take kStreamTid0 + their number.
+constexpr int kRunsTid = 1;
+constexpr int kSubmitTid = 2;
+constexpr int kCallsTid = 3;
+constexpr int kCheckTid = 4;
+constexpr int kStreamTid0 = 100;
+
+// Runs, then the submitting thread and its runtime calls, then the streams, then the check threads.
+int sortIndex(int tid)
+{
+    return tid == kCheckTid ? std::numeric_limits<int>::max() : tid;
+}
+
+std::string trackName(int tid)
+{
+    switch (tid) {
+    case kRunsTid: return "Runs";
+    case kSubmitTid: return "CPU · submit & wait";
+    case kCallsTid: return "CPU · runtime calls (CUPTI)";
+    case kCheckTid: return "CPU · check threads";
+    default: return "Stream " + std::to_string(tid - kStreamTid0);
+    }
+}
+
+// CPU spans: the check threads' (stream 1, or a Check span) or the thread's that submits and waits.
+int cpuTid(const Span& s)
+{
+    return s.kind == SpanKind::Check || s.stream == 1 ? kCheckTid : kSubmitTid;
+}
+
+bool hasGpuSpans(const std::vector<Span>& spans)
+{
+    return std::any_of(spans.begin(), spans.end(), [](const Span& s) { return onGpu(s.kind); });
+}
+
+// The spans a run shows: GPU operations from CUPTI where it saw them, else from the events; submit, wait and check
+// from the host clock; runtime calls where CUPTI traced them.
+struct RunSpans {
+    explicit RunSpans(const RunResult& r)
+        : run(r)
+        , traced(hasGpuSpans(r.traced))
+    {
+    }
+
+    // Calls f(span, tid) for each span in a fixed order: GPU, CPU, runtime calls.
+    template <class F>
+    void forEach(F&& f) const
+    {
+        for (const Span& s : traced ? run.traced : run.spans) {
+            if (onGpu(s.kind))
+                f(s, kStreamTid0 + s.stream);
+        }
+        for (const Span& s : run.spans) {
+            if (!onGpu(s.kind) && s.kind != SpanKind::Api)
+                f(s, cpuTid(s));
+        }
+        for (const Span& s : run.traced) {
+            if (s.kind == SpanKind::Api)
+                f(s, kCallsTid);
+        }
+    }
+
+    const RunResult& run;
+    bool traced;  // its GPU spans come from CUPTI
+};
+
+// A run's extent in ms from its start: of all its spans, and of the run event (everything but the check, which
+// may overlap the next run).
+struct Extent {
+    double first = 0.0, last = 0.0;
+    double runBegin = 0.0, runEnd = 0.0;
+};
+
+Extent extentOf(const RunSpans& spans)
+{
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double first = inf, last = -inf, runBegin = inf, runEnd = -inf;
+    spans.forEach([&](const Span& s, int tid) {
+        first = std::min(first, s.beginMs);
+        last = std::max(last, s.endMs);
+        if (tid != kCheckTid) {
+            runBegin = std::min(runBegin, s.beginMs);
+            runEnd = std::max(runEnd, s.endMs);
+        }
+    });
+    Extent e;
+    e.runBegin = runBegin <= runEnd ? runBegin : 0.0;
+    e.runEnd = runBegin <= runEnd ? runEnd : std::max(spans.run.gpuMs, 0.0);
+    e.first = first <= last ? std::min(first, e.runBegin) : e.runBegin;
+    e.last = first <= last ? std::max(last, e.runEnd) : e.runEnd;
+    return e;
+}
+
+bool hasStartTimes(const Report& report)
+{
+    return std::any_of(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.startMs != 0.0; });
+}
+
+// Calls f(spans, extent, at) for each run of the series, `at` being where it begins on the series' axis in ms: its
+// start time, or where the run before it ended when the report holds no start times.
+template <class F>
+void forEachPlacedRun(const Report& report, F&& f)
+{
+    const bool byStart = hasStartTimes(report);
+    double cursor = 0.0;
+    for (const RunResult& run : report.runs) {
+        const RunSpans spans(run);
+        const Extent extent = extentOf(spans);
+        const double at = byStart ? run.startMs : cursor;
+        cursor = std::max(cursor, at + extent.last);
+        f(spans, extent, at);
+    }
+}
+
+// What the first pass over a series finds: the tracks it uses, its earliest moment, where its GPU spans come from.
+struct Scan {
+    std::set<int> tracks;
+    double earliestMs = 0.0;
+    std::size_t tracedRuns = 0;
+};
+
+Scan scan(const Report& report)
+{
+    Scan s;
+    forEachPlacedRun(report, [&](const RunSpans& spans, const Extent& extent, double at) {
+        s.tracks.insert(kRunsTid);
+        s.earliestMs = std::min(s.earliestMs, at + extent.first);
+        s.tracedRuns += spans.traced ? 1 : 0;
+        spans.forEach([&](const Span&, int tid) { s.tracks.insert(tid); });
+    });
+    return s;
+}
+
+std::string deviceName(const Report& report)
+{
+    return "GPU " + std::to_string(report.device.index) + ": " + report.device.name;
+}
+
+std::string configText(const PipelineConfig& c)
+{
+    std::string text = formatBytes(c.bytes()) + ", K = " + std::to_string(c.chunks) + ", S = " +
+        std::to_string(c.streams);
+    if (c.chunks > 1)
+        text += c.order == IssueOrder::ByChunk ? ", by chunk" : ", by stage";
+    text += c.submission == Submission::Graph ? ", CUDA Graph" : ", stream calls";
+    return text + ", " + nameOf(c.hostMemory) + " host memory, " + nameOf(c.waitMode) + " wait, " +
+        nameOf(c.checkMode) + " check";
+}
+
+// The series as otherData describes it: device, configuration, where the spans come from and how they line up.
+json seriesInfo(const Report& report, const Scan& found)
+{
+    const PipelineConfig& c = report.config;
+    const std::size_t runs = report.runs.size();
+    const auto warmups = std::count_if(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.warmup; });
+    json j = { { "device", deviceName(report) }, { "config", configText(c) }, { "size", formatBytes(c.bytes()) },
+        { "bytes", c.bytes() }, { "chunks", c.chunks }, { "streams", c.streams }, { "order", nameOf(c.order) },
+        { "submission", nameOf(c.submission) }, { "host_memory", nameOf(c.hostMemory) }, { "wait", nameOf(c.waitMode) },
+        { "check", nameOf(c.checkMode) }, { "runs", runs }, { "warmup_runs", warmups } };
+    const char* events = "GPU spans: CUDA events, 0 = start event recorded as submission begins; CPU spans: host "
+                         "steady clock, 0 = submission begins";
+    const char* cupti = "CUPTI: one clock for GPU spans and runtime calls, 0 = its reading as submission begins; "
+                        "submit, wait and check: host steady clock, 0 = submission begins";
+    if (found.tracedRuns == 0) {
+        j["trace_source"] = nameOf(TraceSource::Events);
+        j["clock_alignment"] = events;
+    } else if (found.tracedRuns == runs) {
+        j["trace_source"] = nameOf(TraceSource::Cupti);
+        j["clock_alignment"] = cupti;
+    } else {
+        j["trace_source"] = "cupti where a run was traced, events otherwise";
+        j["clock_alignment"] = std::string(cupti) + ". Runs without traced spans: " + events;
+    }
+    if (report.outcome && !report.outcome->traceNote.empty())
+        j["trace_note"] = report.outcome->traceNote;
+    j["layout"] = hasStartTimes(report)
+        ? "each run at its start: host clock, ms since the series' first submission"
+        : "runs end to end: the report holds no start times";
+    return j;
+}
+
+json header(const char* source)
+{
+    json j = { { "format", kChromeTraceFormatName }, { "format_version", kChromeTraceFormatVersion } };
+#ifdef ASYNCSCOPE_VERSION
+    j["asyncscope_version"] = ASYNCSCOPE_VERSION;
+#endif
+    j["source"] = source;
+    return j;
+}
+
+// The trace file: otherData, then the events one at a time, each dumped by nlohmann.
+class TraceWriter {
+public:
+    TraceWriter(std::ostream& out, const json& otherData)
+        : m_out(out)
+    {
+        m_out << "{\"otherData\": " << dumped(otherData) << ",\n\"displayTimeUnit\": \"ms\",\n\"traceEvents\": [";
+    }
+    ~TraceWriter() { m_out << "\n]}\n"; }
+    TraceWriter(const TraceWriter&) = delete;
+    TraceWriter& operator=(const TraceWriter&) = delete;
+
+    void event(const json& e)
+    {
+        m_out << (m_first ? "\n" : ",\n") << dumped(e);
+        m_first = false;
+    }
+
+    // The process's name and place, and each of its tracks'.
+    void names(int pid, const std::string& process, const std::set<int>& tracks)
+    {
+        event({ { "name", "process_name" }, { "ph", "M" }, { "pid", pid }, { "args", { { "name", process } } } });
+        event({ { "name", "process_sort_index" }, { "ph", "M" }, { "pid", pid }, { "args", { { "sort_index", pid } } } });
+        for (int tid : tracks) {
+            event({ { "name", "thread_name" }, { "ph", "M" }, { "pid", pid }, { "tid", tid },
+                { "args", { { "name", trackName(tid) } } } });
+            event({ { "name", "thread_sort_index" }, { "ph", "M" }, { "pid", pid }, { "tid", tid },
+                { "args", { { "sort_index", sortIndex(tid) } } } });
+        }
+    }
+
+    // One "X" event, ts and dur in µs. The event's object is reused: only its values change.
+    void complete(const char* name, const char* category, double beginMs, double endMs, int pid, int tid, json args)
+    {
+        m_x["name"] = name;
+        m_x["cat"] = category;
+        m_x["ts"] = beginMs * 1000.0;
+        m_x["dur"] = std::max(endMs - beginMs, 0.0) * 1000.0;
+        m_x["pid"] = pid;
+        m_x["tid"] = tid;
+        m_x["args"] = std::move(args);
+        event(m_x);
+    }
+
+private:
+    // A device name or a label that is not valid UTF-8 (from a CSV file) is written with replacement characters.
+    static std::string dumped(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+    std::ostream& m_out;
+    bool m_first = true;
+    json m_x = { { "name", "" }, { "cat", "" }, { "ph", "X" }, { "ts", 0.0 }, { "dur", 0.0 }, { "pid", 0 }, { "tid", 0 },
+        { "args", json::object() } };
+};
+
+const char* spanName(const Span& s, WaitMode wait)
+{
+    switch (s.kind) {
+    case SpanKind::H2D: return "H2D";
+    case SpanKind::Kernel: return "kernel";
+    case SpanKind::D2H: return "D2H";
+    case SpanKind::Submit: return "submit";
+    case SpanKind::Wait: return wait == WaitMode::Spin ? "wait (poll)" : "wait (blocking sync)";
+    case SpanKind::Check: return "check";
+    case SpanKind::Api: return nameOf(s.call);
+    }
+    return "span";
+}
+
+json spanArgs(const RunResult& run, const Span& s, WaitMode wait)
+{
+    json args = { { "run", run.index }, { "warmup", run.warmup } };
+    if (onGpu(s.kind)) {
+        args["stream"] = s.stream;
+        args["chunk"] = s.chunk;
+    }
+    if (s.bytes > 0) {
+        args["bytes"] = s.bytes;
+        if (onGpu(s.kind) && s.ms() > 0.0)
+            args["GB/s"] = double(s.bytes) / (s.ms() * 1e6);
+    }
+    if (s.kind == SpanKind::Wait && wait == WaitMode::Spin)
+        args["poll_iterations"] = run.pollIterations;
+    return args;
+}
+
+// Every run of the series in process `pid`, `shiftMs` added to every time so that none is below 0.
+void writeRuns(TraceWriter& writer, const Report& report, int pid, double shiftMs)
+{
+    const WaitMode wait = report.config.waitMode;
+    forEachPlacedRun(report, [&](const RunSpans& spans, const Extent& extent, double at) {
+        const RunResult& run = spans.run;
+        const double origin = shiftMs + at;
+        json args = { { "run", run.index }, { "warmup", run.warmup }, { "gpu_time_ms", run.gpuMs },
+            { "cpu_submit_ms", run.cpuSubmitMs() }, { "verified", run.verified },
+            { "gpu_spans", spans.traced ? "cupti" : "events" } };
+        if (!run.verified)
+            args["first_wrong_index"] = run.firstWrongIndex;
+        const std::string name = "run " + std::to_string(run.index);
+        writer.complete(name.c_str(), "run", origin + extent.runBegin, origin + extent.runEnd, pid, kRunsTid,
+            std::move(args));
+        spans.forEach([&](const Span& s, int tid) {
+            writer.complete(spanName(s, wait), nameOf(s.kind), origin + s.beginMs, origin + s.endMs, pid, tid,
+                spanArgs(run, s, wait));
+        });
+    });
+}
+
+}  // namespace
+
+void writeChromeTrace(std::ostream& out, const Report& report)
+{
+    const Scan found = scan(report);
+    json other = header("series");
+    other.update(seriesInfo(report, found));
+    TraceWriter writer(out, other);
+    constexpr int pid = 1;
+    if (!report.runs.empty())
+        writer.names(pid, deviceName(report), found.tracks);
+    writeRuns(writer, report, pid, -found.earliestMs);
+}
+
+void writeChromeTrace(std::ostream& out, const PlanReport& plan)
+{
+    std::vector<Scan> scans;
+    double earliestMs = 0.0;
+    json variants = json::array();
+    for (const VariantResult& v : plan.variants) {
+        scans.push_back(scan(v.report));
+        earliestMs = std::min(earliestMs, scans.back().earliestMs);
+        json info = seriesInfo(v.report, scans.back());
+        info["variant"] = v.label;
+        if (v.notRun)
+            info["not_run"] = v.notRun->message();
+        if (v.failure)
+            info["failure"] = v.failure->message();
+        variants.push_back(std::move(info));
+    }
+    json other = header(plan.comparison ? nameOf(*plan.comparison) : "series");
+    other["planned"] = plan.planned;
+    other["layout"] = "one process per variant; each variant's series starts at 0, so variants line up";
+    other["variants"] = std::move(variants);
+    TraceWriter writer(out, other);
+    for (std::size_t i = 0; i < plan.variants.size(); ++i) {
+        const VariantResult& v = plan.variants[i];
+        if (!v.report.runs.empty())
+            writer.names(int(i) + 1, v.label + " · " + deviceName(v.report), scans[i].tracks);
+    }
+    for (std::size_t i = 0; i < plan.variants.size(); ++i)
+        writeRuns(writer, plan.variants[i].report, int(i) + 1, -earliestMs);
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,31 @@
+// A series or a comparison as a Chrome trace: the trace-event JSON format that Perfetto UI (ui.perfetto.dev) and
+// chrome://tracing open. One process per device (in a comparison, per variant), one track per CUDA stream and per
+// CPU thread, a track of runs; every run of a series on one time axis.
+#pragma once
+
+#include "engine/model/report.hpp"
+#include "engine/run/plan.hpp"
+
+#include <ostream>
+
+namespace asyncscope {
+
+constexpr const char* kChromeTraceFormatName = "asyncscope-trace";
+constexpr int kChromeTraceFormatVersion = 1;
+
+// Writes {"otherData": {...}, "displayTimeUnit": "ms", "traceEvents": [...]}: "M" events naming the processes and
+// tracks and ordering them, then one "X" event per span and per run (ts and dur in µs).
+//
+// Tracks: "Runs" (one event per run, submission to the end of its GPU work and wait), "CPU · submit & wait" (the
+// thread that submits and waits), "CPU · runtime calls (CUPTI)" (that thread's CUDA runtime calls, where CUPTI
+// traced them: on CUPTI's clock, so a track of their own rather than nested in submit and wait), "Stream 0" … (the
+// GPU's copies and kernels, from CUPTI where a run holds traced GPU spans, else from the CUDA events), "CPU · check
+// threads" (the host check).
+//
+// Run r is placed at its start (RunResult::startMs); where every run's start is 0 (reports from before start times
+// were kept) each run begins where the one before it ended. In a comparison each variant's series starts at 0, so
+// variants line up. Events are written one by one as they are made: memory does not grow with the series.
+void writeChromeTrace(std::ostream& out, const Report& report);
+void writeChromeTrace(std::ostream& out, const PlanReport& plan);
+
+}  // namespace asyncscope

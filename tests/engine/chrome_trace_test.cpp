@@ -1,0 +1,440 @@
+// The trace export against the Chrome trace-event format (what Perfetto UI and chrome://tracing read): its shape,
+// its tracks, its time axis, and that every span becomes one event.
+#include "engine/io/chrome_trace.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace asyncscope;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::uint64_t kBytes = std::uint64_t(64) << 20;
+
+Report emptyReport(int chunks = 1, int streams = 1)
+{
+    Report r;
+    r.device.index = 0;
+    r.device.name = "NVIDIA H200";
+    r.config.elements = kBytes / sizeof(int);
+    r.config.chunks = chunks;
+    r.config.streams = streams;
+    return r;
+}
+
+// The classic pipeline: H2D 1.5 ms, kernel 0.1 ms, D2H 1.4 ms; submit 0.02 ms, wait to 3 ms; then the check.
+RunResult classicRun(int index, double startMs)
+{
+    RunResult run;
+    run.index = index;
+    run.warmup = index == 0;
+    run.startMs = startMs;
+    run.gpuMs = 3.0;
+    run.verified = true;
+    SerialDurations d;
+    d.bytes = kBytes;
+    d.h2dMs = 1.5;
+    d.kernelMs = 0.1;
+    d.d2hMs = 1.4;
+    d.submitMs = 0.02;
+    d.waitMs = 2.98;
+    run.spans = serialSpans(0, d);
+    run.spans.push_back({ SpanKind::Check, 0, 1, 0, kBytes, 3.1, 4.0 });
+    return run;
+}
+
+// K = 16 on S = 4, by chunk: event spans, and traced spans as CUPTI gives them (the GPU's operations a little later
+// on its own clock, the runtime calls that submitted them, the wait's synchronisation).
+RunResult chunkedRun(int index, double startMs)
+{
+    constexpr int k = 16, s = 4;
+    const std::uint64_t chunkBytes = kBytes / k;
+    RunResult run;
+    run.index = index;
+    run.startMs = startMs;
+    run.verified = true;
+    std::vector<double> streamAt(s, 0.0);
+    for (int c = 0; c < k; ++c) {
+        const int stream = c % s;
+        double& at = streamAt[std::size_t(stream)];
+        const std::pair<SpanKind, double> stages[] = { { SpanKind::H2D, 0.1 }, { SpanKind::Kernel, 0.01 },
+            { SpanKind::D2H, 0.1 } };
+        for (const auto& [kind, ms] : stages) {
+            const std::uint64_t bytes = kind == SpanKind::Kernel ? 2 * chunkBytes : chunkBytes;
+            run.spans.push_back({ kind, 0, stream, c, bytes, at, at + ms });
+            run.traced.push_back({ kind, 0, stream, c, bytes, at + 0.005, at + ms + 0.004 });
+            at += ms;
+        }
+    }
+    run.gpuMs = *std::max_element(streamAt.begin(), streamAt.end());
+    double callAt = 0.001;
+    for (int c = 0; c < k; ++c) {
+        for (ApiCall call : { ApiCall::MemcpyAsync, ApiCall::LaunchKernel, ApiCall::MemcpyAsync }) {
+            run.traced.push_back({ SpanKind::Api, 0, 0, c, 0, callAt, callAt + 0.002, call });
+            callAt += 0.0025;
+        }
+    }
+    run.traced.push_back({ SpanKind::Api, 0, 0, 0, 0, 0.2, run.gpuMs, ApiCall::EventSynchronize });
+    run.spans.push_back({ SpanKind::Submit, 0, 0, 0, 0, 0.0, callAt });
+    run.spans.push_back({ SpanKind::Wait, 0, 0, 0, 0, callAt, run.gpuMs + 0.01 });
+    run.spans.push_back({ SpanKind::Check, 0, 1, 0, kBytes, run.gpuMs + 0.02, run.gpuMs + 0.5 });
+    return run;
+}
+
+json exported(const Report& report)
+{
+    std::ostringstream out;
+    writeChromeTrace(out, report);
+    return json::parse(out.str());
+}
+
+json exported(const PlanReport& plan)
+{
+    std::ostringstream out;
+    writeChromeTrace(out, plan);
+    return json::parse(out.str());
+}
+
+// The X events a report should give: its GPU spans (traced where CUPTI saw the GPU), its submit, wait and check,
+// its traced runtime calls, and one per run.
+std::size_t spansCounted(const Report& report)
+{
+    std::size_t n = 0;
+    for (const RunResult& run : report.runs) {
+        const bool traced =
+            std::any_of(run.traced.begin(), run.traced.end(), [](const Span& s) { return onGpu(s.kind); });
+        for (const Span& s : traced ? run.traced : run.spans)
+            n += onGpu(s.kind);
+        for (const Span& s : run.spans)
+            n += !onGpu(s.kind);
+        for (const Span& s : run.traced)
+            n += s.kind == SpanKind::Api;
+        n += 1;
+    }
+    return n;
+}
+
+struct Tracks {
+    std::map<std::pair<std::int64_t, std::int64_t>, std::string> threads;  // (pid, tid) -> thread_name
+    std::map<std::int64_t, std::string> processes;
+    std::vector<json> x;
+};
+
+// Checks the file against the trace-event format and what Perfetto needs to draw it; returns its tracks and X events.
+Tracks checkFormat(const json& trace)
+{
+    Tracks t;
+    EXPECT_TRUE(trace.is_object());
+    EXPECT_TRUE(trace.contains("traceEvents") && trace.at("traceEvents").is_array());
+    EXPECT_EQ(trace.value("displayTimeUnit", ""), "ms");
+    EXPECT_EQ(trace.at("otherData").value("format", ""), kChromeTraceFormatName);
+    for (const json& e : trace.at("traceEvents")) {
+        const std::string ph = e.at("ph");
+        EXPECT_TRUE(ph == "X" || ph == "M") << e;
+        EXPECT_TRUE(e.at("pid").is_number_integer()) << e;
+        EXPECT_TRUE(e.at("name").is_string() && !e.at("name").get<std::string>().empty()) << e;
+        if (ph == "M") {
+            const std::string name = e.at("name");
+            if (name == "process_name")
+                t.processes[e.at("pid")] = e.at("args").at("name");
+            else if (name == "thread_name")
+                t.threads[{ e.at("pid"), e.at("tid") }] = e.at("args").at("name");
+            else
+                EXPECT_TRUE(name == "process_sort_index" || name == "thread_sort_index") << e;
+            continue;
+        }
+        EXPECT_TRUE(e.at("tid").is_number_integer()) << e;
+        EXPECT_TRUE(e.at("ts").is_number()) << e;
+        EXPECT_TRUE(e.at("dur").is_number()) << e;
+        EXPECT_GE(e.at("ts").get<double>(), 0.0) << e;
+        EXPECT_GE(e.at("dur").get<double>(), 0.0) << e;
+        EXPECT_TRUE(e.at("cat").is_string() && !e.at("cat").get<std::string>().empty()) << e;
+        EXPECT_TRUE(e.at("args").is_object()) << e;
+        t.x.push_back(e);
+    }
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::pair<double, double>>> slices;
+    for (const json& e : t.x) {
+        const std::pair<std::int64_t, std::int64_t> track { e.at("pid"), e.at("tid") };
+        EXPECT_TRUE(t.threads.count(track)) << "no thread_name for " << e;
+        EXPECT_TRUE(t.processes.count(track.first)) << "no process_name for " << e;
+        const double ts = e.at("ts");
+        slices[track].push_back({ ts, ts + e.at("dur").get<double>() });
+    }
+    // Slices on one track nest or follow one another: what the viewers draw without dropping any.
+    for (auto& [track, list] : slices) {
+        std::sort(list.begin(), list.end(),
+            [](auto a, auto b) { return a.first < b.first || (a.first == b.first && a.second > b.second); });
+        std::vector<double> open;
+        for (const auto& [begin, end] : list) {
+            while (!open.empty() && open.back() <= begin + 1e-9)
+                open.pop_back();
+            if (!open.empty()) {
+                EXPECT_LE(end, open.back() + 1e-9)
+                    << t.threads[track] << ": a slice at " << begin << " µs overlaps one it is not inside";
+            }
+            open.push_back(end);
+        }
+    }
+    return t;
+}
+
+std::vector<json> named(const Tracks& t, const std::string& name)
+{
+    std::vector<json> found;
+    std::copy_if(t.x.begin(), t.x.end(), std::back_inserter(found), [&](const json& e) { return e.at("name") == name; });
+    return found;
+}
+
+std::string trackOf(const Tracks& t, const json& e)
+{
+    return t.threads.at({ e.at("pid"), e.at("tid") });
+}
+
+}  // namespace
+
+TEST(ChromeTrace, AClassicRunHasItsStagesInMicroseconds)
+{
+    Report report = emptyReport();
+    report.runs.push_back(classicRun(0, 0.0));
+    const json trace = exported(report);
+    const Tracks t = checkFormat(trace);
+    EXPECT_EQ(t.x.size(), spansCounted(report));
+    EXPECT_EQ(t.processes.at(1), "GPU 0: NVIDIA H200");
+
+    const auto h2d = named(t, "H2D");
+    const auto kernel = named(t, "kernel");
+    ASSERT_EQ(h2d.size(), 1u);
+    ASSERT_EQ(kernel.size(), 1u);
+    EXPECT_NEAR(h2d[0].at("ts").get<double>(), 0.0, 1e-6);
+    EXPECT_NEAR(h2d[0].at("dur").get<double>(), 1500.0, 1e-6);
+    EXPECT_NEAR(kernel[0].at("ts").get<double>(), 1500.0, 1e-6);  // the H2D's 1.5 ms
+    EXPECT_EQ(h2d[0].at("cat"), "h2d");
+    EXPECT_EQ(trackOf(t, h2d[0]), "Stream 0");
+    EXPECT_EQ(h2d[0].at("args").at("bytes"), kBytes);
+    EXPECT_NEAR(h2d[0].at("args").at("GB/s").get<double>(), double(kBytes) / 1.5e6, 1e-9);
+    EXPECT_EQ(kernel[0].at("args").at("bytes"), 2 * kBytes);
+
+    const auto submit = named(t, "submit");
+    const auto wait = named(t, "wait (poll)");
+    const auto check = named(t, "check");
+    ASSERT_EQ(submit.size(), 1u);
+    ASSERT_EQ(wait.size(), 1u);
+    ASSERT_EQ(check.size(), 1u);
+    EXPECT_EQ(trackOf(t, submit[0]), "CPU · submit & wait");
+    EXPECT_EQ(trackOf(t, wait[0]), "CPU · submit & wait");
+    EXPECT_EQ(trackOf(t, check[0]), "CPU · check threads");
+    EXPECT_NEAR(wait[0].at("ts").get<double>(), 20.0, 1e-6);
+
+    const auto run = named(t, "run 0");
+    ASSERT_EQ(run.size(), 1u);
+    EXPECT_EQ(trackOf(t, run[0]), "Runs");
+    EXPECT_EQ(run[0].at("cat"), "run");
+    EXPECT_EQ(run[0].at("args").at("gpu_time_ms"), 3.0);
+    EXPECT_EQ(run[0].at("args").at("verified"), true);
+    EXPECT_EQ(run[0].at("args").at("warmup"), true);
+    EXPECT_NEAR(run[0].at("dur").get<double>(), 3000.0, 1e-6);  // submission to the end of the wait, not the check
+
+    const json& other = trace.at("otherData");
+    EXPECT_EQ(other.at("device"), "GPU 0: NVIDIA H200");
+    EXPECT_EQ(other.at("trace_source"), "events");
+    EXPECT_EQ(other.at("chunks"), 1);
+    EXPECT_NE(other.at("clock_alignment").get<std::string>().find("CUDA events"), std::string::npos);
+    EXPECT_EQ(other.at("asyncscope_version"), ASYNCSCOPE_VERSION);
+}
+
+TEST(ChromeTrace, ChunkedTracedRunsPutEachOperationOnItsStream)
+{
+    Report report = emptyReport(16, 4);
+    report.config.traceSource = TraceSource::Cupti;
+    report.runs.push_back(chunkedRun(0, 0.0));
+    report.runs.push_back(chunkedRun(1, 2.25));
+    const json trace = exported(report);
+    const Tracks t = checkFormat(trace);
+    EXPECT_EQ(t.x.size(), spansCounted(report));
+    EXPECT_EQ(trace.at("otherData").at("trace_source"), "cupti");
+    EXPECT_NE(trace.at("otherData").at("clock_alignment").get<std::string>().find("CUPTI"), std::string::npos);
+
+    std::set<std::string> tracks;
+    for (const auto& [key, name] : t.threads)
+        tracks.insert(name);
+    EXPECT_EQ(tracks,
+        (std::set<std::string> { "Runs", "CPU · submit & wait", "CPU · runtime calls (CUPTI)", "CPU · check threads",
+            "Stream 0", "Stream 1", "Stream 2", "Stream 3" }));
+
+    std::size_t gpu = 0;
+    for (const json& e : t.x) {
+        const std::string cat = e.at("cat");
+        if (cat != "h2d" && cat != "kernel" && cat != "d2h")
+            continue;
+        ++gpu;
+        EXPECT_EQ(trackOf(t, e), "Stream " + std::to_string(e.at("args").at("stream").get<int>())) << e;
+        EXPECT_EQ(e.at("args").at("stream"), e.at("args").at("chunk").get<int>() % 4) << e;
+    }
+    EXPECT_EQ(gpu, 2u * 48u);
+
+    // The GPU's operations come from the traced spans: chunk 0's H2D began 5 µs after submission, on CUPTI's clock.
+    const auto h2d = named(t, "H2D");
+    ASSERT_FALSE(h2d.empty());
+    EXPECT_NEAR(h2d[0].at("ts").get<double>(), 5.0, 1e-6);
+    EXPECT_NEAR(h2d[0].at("dur").get<double>(), 99.0, 1e-6);
+
+    // Runtime calls by name, on the submitting thread's CUPTI track.
+    const auto memcpy = named(t, "cudaMemcpyAsync");
+    const auto launch = named(t, "cudaLaunchKernel");
+    const auto sync = named(t, "cudaEventSynchronize");
+    EXPECT_EQ(memcpy.size(), 2u * 32u);
+    EXPECT_EQ(launch.size(), 2u * 16u);
+    ASSERT_EQ(sync.size(), 2u);
+    EXPECT_EQ(memcpy[0].at("cat"), "api");
+    EXPECT_EQ(trackOf(t, memcpy[0]), "CPU · runtime calls (CUPTI)");
+
+    // Run 1 starts 2.25 ms after run 0: its first H2D too.
+    const auto run1 = named(t, "run 1");
+    ASSERT_EQ(run1.size(), 1u);
+    EXPECT_NEAR(run1[0].at("ts").get<double>(), 2250.0, 1e-6);
+    const auto firstOfRun1 =
+        std::find_if(h2d.begin(), h2d.end(), [](const json& e) { return e.at("args").at("run") == 1; });
+    ASSERT_NE(firstOfRun1, h2d.end());
+    EXPECT_NEAR(firstOfRun1->at("ts").get<double>(), 2255.0, 1e-6);
+}
+
+TEST(ChromeTrace, RunsAreAtTheirStartTimes)
+{
+    Report report = emptyReport();
+    for (int i = 0; i < 4; ++i)
+        report.runs.push_back(classicRun(i, 5.0 * i));
+    const Tracks t = checkFormat(exported(report));
+    EXPECT_EQ(t.x.size(), spansCounted(report));
+    const auto h2d = named(t, "H2D");
+    ASSERT_EQ(h2d.size(), 4u);
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(h2d[std::size_t(i)].at("args").at("run"), i);
+        EXPECT_NEAR(h2d[std::size_t(i)].at("ts").get<double>(), 5000.0 * i, 1e-6);
+    }
+}
+
+TEST(ChromeTrace, RunsWithoutStartTimesFollowOneAnother)
+{
+    Report report = emptyReport();
+    for (int i = 0; i < 3; ++i)
+        report.runs.push_back(classicRun(i, 0.0));
+    const json trace = exported(report);
+    const Tracks t = checkFormat(trace);
+    EXPECT_EQ(t.x.size(), spansCounted(report));
+    EXPECT_NE(trace.at("otherData").at("layout").get<std::string>().find("end to end"), std::string::npos);
+
+    // Each run begins where the one before it ended: its check, 4 ms after its start.
+    std::map<int, double> runEnd, h2dAt;
+    for (const json& e : t.x) {
+        const int run = e.at("args").at("run");
+        runEnd[run] = std::max(runEnd[run], e.at("ts").get<double>() + e.at("dur").get<double>());
+        if (e.at("name") == "H2D")
+            h2dAt[run] = e.at("ts");
+    }
+    ASSERT_EQ(h2dAt.size(), 3u);
+    EXPECT_NEAR(h2dAt[0], 0.0, 1e-6);
+    EXPECT_NEAR(h2dAt[1], 4000.0, 1e-6);
+    EXPECT_NEAR(h2dAt[2], 8000.0, 1e-6);
+    EXPECT_GE(h2dAt[1], runEnd[0] - 1e-6);
+    EXPECT_GE(h2dAt[2], runEnd[1] - 1e-6);
+}
+
+TEST(ChromeTrace, SpansBeforeTheRunsStartMoveTheAxisNotBelowZero)
+{
+    Report report = emptyReport();
+    RunResult run = classicRun(0, 0.0);
+    run.spans.push_back({ SpanKind::Check, 0, 1, 0, kBytes, -0.25, -0.1 });  // a check of an earlier series' run
+    report.runs.push_back(run);
+    const Tracks t = checkFormat(exported(report));
+    const auto h2d = named(t, "H2D");
+    ASSERT_EQ(h2d.size(), 1u);
+    EXPECT_NEAR(h2d[0].at("ts").get<double>(), 250.0, 1e-6);
+}
+
+TEST(ChromeTrace, AComparisonHasAProcessPerVariant)
+{
+    PlanReport plan;
+    plan.comparison = Comparison::HostMemory;
+    plan.planned = 3;
+    for (const char* label : { "pinned", "pageable" }) {
+        VariantResult v;
+        v.label = label;
+        v.report = emptyReport();
+        v.report.runs.push_back(classicRun(0, 0.0));
+        v.report.runs.push_back(classicRun(1, 4.5));
+        plan.variants.push_back(v);
+    }
+    VariantResult notRun;
+    notRun.label = "huge";
+    notRun.report = emptyReport();
+    notRun.notRun = makeError(ErrorKind::TooLarge, "does not fit");
+    plan.variants.push_back(notRun);
+
+    const json trace = exported(plan);
+    const Tracks t = checkFormat(trace);
+    EXPECT_EQ(t.x.size(), spansCounted(plan.variants[0].report) + spansCounted(plan.variants[1].report));
+    EXPECT_EQ(t.processes.size(), 2u);
+    EXPECT_EQ(t.processes.at(1), "pinned · GPU 0: NVIDIA H200");
+    EXPECT_EQ(t.processes.at(2), "pageable · GPU 0: NVIDIA H200");
+
+    // Both variants start at 0.
+    std::map<std::int64_t, double> firstH2d;
+    for (const json& e : named(t, "H2D")) {
+        const std::int64_t pid = e.at("pid");
+        if (!firstH2d.count(pid))
+            firstH2d[pid] = e.at("ts");
+    }
+    EXPECT_NEAR(firstH2d[1], 0.0, 1e-6);
+    EXPECT_NEAR(firstH2d[2], 0.0, 1e-6);
+
+    const json& other = trace.at("otherData");
+    EXPECT_EQ(other.at("source"), "host-memory");
+    ASSERT_EQ(other.at("variants").size(), 3u);
+    EXPECT_EQ(other.at("variants")[2].at("variant"), "huge");
+    EXPECT_NE(other.at("variants")[2].at("not_run").get<std::string>().find("does not fit"), std::string::npos);
+}
+
+TEST(ChromeTrace, ATraceNoteAndBlockingWaitAreKept)
+{
+    Report report = emptyReport();
+    report.config.waitMode = WaitMode::Blocking;
+    report.config.traceSource = TraceSource::Cupti;
+    report.outcome = SeriesOutcome { 1, StopReason::RunCount, 0.0, "CUPTI is held by another profiler" };
+    report.runs.push_back(classicRun(0, 0.0));
+    const json trace = exported(report);
+    const Tracks t = checkFormat(trace);
+    EXPECT_EQ(named(t, "wait (blocking sync)").size(), 1u);
+    EXPECT_EQ(trace.at("otherData").at("trace_source"), "events");
+    EXPECT_EQ(trace.at("otherData").at("trace_note"), "CUPTI is held by another profiler");
+}
+
+TEST(ChromeTrace, AnEmptySeriesIsAValidTrace)
+{
+    const json trace = exported(emptyReport());
+    const Tracks t = checkFormat(trace);
+    EXPECT_TRUE(t.x.empty());
+    EXPECT_TRUE(t.processes.empty());
+}
+
+TEST(ChromeTrace, AHundredChunkedRunsAreQuick)
+{
+    Report report = emptyReport(16, 4);
+    for (int i = 0; i < 100; ++i)
+        report.runs.push_back(chunkedRun(i, 2.5 * i));
+    const auto begin = std::chrono::steady_clock::now();
+    std::ostringstream out;
+    writeChromeTrace(out, report);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    const json trace = json::parse(out.str());
+    const Tracks t = checkFormat(trace);
+    EXPECT_EQ(t.x.size(), spansCounted(report));
+    EXPECT_GT(t.x.size(), 10000u);
+    EXPECT_LT(seconds, 2.0) << t.x.size() << " events";
+}
