@@ -1,10 +1,14 @@
 #include "cli/cli_app.hpp"
 
+#include "engine/io/chrome_trace.hpp"
 #include "engine/io/csv_report.hpp"
 #include "engine/io/json_report.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
 #include "engine/run/plan_runner.hpp"
+
+#include <filesystem>
+#include <fstream>
 
 namespace asyncscope {
 
@@ -91,6 +95,27 @@ void writeComparison(std::ostream& out, ReportFormat format, const PlanReport& p
     }
 }
 
+// Writes the trace of what ran to `file`, opened before the plan started; a failed write is an Io error. With
+// nothing to show, the file is removed rather than left empty.
+Status writeTrace(std::ofstream& file, const std::string& path, bool series, const PlanReport& result)
+{
+    const bool ran = series ? !result.variants.front().report.runs.empty() : result.ranCount() > 0;
+    if (!ran) {
+        file.close();
+        std::error_code ignored;
+        std::filesystem::remove(path, ignored);
+        return std::nullopt;
+    }
+    if (series)
+        writeChromeTrace(file, result.variants.front().report);
+    else
+        writeChromeTrace(file, result);
+    file.close();
+    if (!file)
+        return makeError(ErrorKind::Io, "writing the trace to '" + path + "' failed", "Check free disk space.");
+    return std::nullopt;
+}
+
 }  // namespace
 
 int reportFailure(const Error& error, std::ostream& err)
@@ -126,6 +151,16 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
     if (!plan)
         return reportFailure(plan.error(), err);
 
+    // The trace's file is opened before anything runs: a path that cannot be written costs no series.
+    std::ofstream trace;
+    if (!options.tracePath.empty()) {
+        trace.open(options.tracePath, std::ios::binary | std::ios::trunc);
+        if (!trace)
+            return reportFailure(makeError(ErrorKind::Usage, "cannot write the trace to '" + options.tracePath + "'",
+                                     "Choose a path in a folder that exists and that you may write to."),
+                err);
+    }
+
     const bool series = !options.comparison;
     CliSink sink(series && options.format == ReportFormat::Text ? &out : nullptr, err, plan->variants.size());
     const PlanReport result = runPlan(backend, *platform, *plan, cancel, sink);
@@ -139,6 +174,9 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
         writeComparison(out, options.format, result);
     }
     out.flush();
+    const Status traceFailed = trace.is_open() ? writeTrace(trace, options.tracePath, series, result) : std::nullopt;
+    // A trace that could not be written is said at once; how the runs went still decides first.
+    const int traceCode = traceFailed ? reportFailure(*traceFailed, err) : kExitOk;
     if (!out)
         return reportFailure(makeError(ErrorKind::Io, "writing the report failed", "Check free disk space."), err);
 
@@ -158,7 +196,7 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
             }
         }
     }
-    return code;
+    return code != kExitOk ? code : traceCode;
 }
 
 }  // namespace asyncscope

@@ -67,6 +67,8 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     app.add_option("--timeout", c.timeoutS, "Longest a --stop noise series runs, in s");
     app.add_option("--format", format, "Output: text, csv or json")->check(CLI::IsMember(allNames<ReportFormat>()));
     app.add_option("--output", options.outputPath, "Write the report to this file instead of standard output");
+    app.add_option("--trace", options.tracePath, "Also write the series or comparison to this file as a Chrome trace "
+                                                 "(open it in Perfetto UI or chrome://tracing)");
     std::string compare;
     std::string sweepMin = "4KiB";
     std::string sweepMax = "1GiB";

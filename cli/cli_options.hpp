@@ -17,6 +17,7 @@ struct CliOptions {
     bool listDevices = false;
     ReportFormat format = ReportFormat::Text;
     std::string outputPath;               // empty: standard output
+    std::string tracePath;                // also write a Chrome trace (Perfetto UI, chrome://tracing) here; empty: none
     std::optional<Comparison> comparison;  // run the variants of a comparison instead of one series
     std::size_t sweepMinBytes = kSweepMinBytes;
     std::size_t sweepMaxBytes = kSweepMaxBytes;

@@ -4,7 +4,11 @@
 #include "fake_backend.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <sstream>
 #include <streambuf>
 
@@ -120,4 +124,107 @@ TEST(CliApp, SeriesPrintsTheSamplesLinesAndASummary)
     EXPECT_EQ(run.out.rfind("device 1: Fake Big GPU", 0), 0u) << run.out;  // the fastest is the default
     EXPECT_NE(run.out.find("time spent by CPU in CUDA calls: 0.05"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find("summary: 3 measured runs, 1 warm-up, 4 of 4 verified"), std::string::npos) << run.out;
+}
+
+namespace {
+
+// The trace file's X events by name, and the names of its processes and tracks.
+struct TraceFile {
+    bool parsed = false;
+    std::multiset<std::string> events;
+    std::set<std::string> processes, tracks;
+};
+
+TraceFile readTrace(const std::string& path)
+{
+    std::ifstream in(path);
+    const nlohmann::json trace = nlohmann::json::parse(in, nullptr, false);
+    TraceFile file;
+    if (trace.is_discarded() || !trace.contains("traceEvents"))
+        return file;
+    file.parsed = true;
+    for (const auto& e : trace.at("traceEvents")) {
+        if (e.at("ph") == "X")
+            file.events.insert(e.at("name").get<std::string>());
+        else if (e.at("name") == "process_name")
+            file.processes.insert(e.at("args").at("name").get<std::string>());
+        else if (e.at("name") == "thread_name")
+            file.tracks.insert(e.at("args").at("name").get<std::string>());
+    }
+    return file;
+}
+
+std::string tracePath(const char* name)
+{
+    const auto path = std::filesystem::path(::testing::TempDir()) / name;
+    std::filesystem::remove(path);
+    return path.string();
+}
+
+}  // namespace
+
+TEST(CliApp, TraceWritesTheSeriesBesideItsReport)
+{
+    FakeBackend backend;
+    const std::string path = tracePath("asyncscope-cli-series-trace.json");
+    const CliRun run = runWith(backend,
+        { "--runs", "3", "--chunks", "4", "--streams", "2", "--format", "json", "--trace", path.c_str() });
+    EXPECT_EQ(run.code, kExitOk) << run.err;
+    EXPECT_NE(run.out.find("\"format\": \"asyncscope-report\""), std::string::npos) << run.out;  // the report as asked
+
+    const TraceFile trace = readTrace(path);
+    ASSERT_TRUE(trace.parsed);
+    EXPECT_EQ(trace.processes, std::set<std::string> { "GPU 1: Fake Big GPU" });
+    EXPECT_EQ(trace.tracks, (std::set<std::string> { "Runs", "CPU · submit & wait", "Stream 0", "Stream 1" }));
+    // 4 runs (one warm-up), each: 4 chunks x H2D, kernel, D2H, a submit, a wait, the run itself.
+    EXPECT_EQ(trace.events.size(), 4u * 15u);
+    EXPECT_EQ(trace.events.count("H2D"), 16u);
+    EXPECT_EQ(trace.events.count("wait (poll)"), 4u);
+    EXPECT_EQ(trace.events.count("run 3"), 1u);
+}
+
+TEST(CliApp, TraceWritesAComparisonAsAProcessPerVariant)
+{
+    FakeBackend backend;
+    const std::string path = tracePath("asyncscope-cli-comparison-trace.json");
+    const CliRun run = runWith(backend, { "--compare", "wait", "--runs", "2", "--trace", path.c_str() });
+    EXPECT_EQ(run.code, kExitOk) << run.err;
+    EXPECT_NE(run.out.find("spin"), std::string::npos) << run.out;
+    const TraceFile trace = readTrace(path);
+    ASSERT_TRUE(trace.parsed);
+    EXPECT_EQ(trace.processes,
+        (std::set<std::string> { "spin · GPU 1: Fake Big GPU", "blocking · GPU 1: Fake Big GPU" }));
+    EXPECT_EQ(trace.events.count("wait (poll)"), 3u);
+    EXPECT_EQ(trace.events.count("wait (blocking sync)"), 3u);
+}
+
+TEST(CliApp, AnUnwritableTracePathIsAUsageErrorBeforeAnythingRuns)
+{
+    FakeBackend backend;
+    const CliRun run = runWith(backend, { "--runs", "2", "--trace", "/nonexistent/dir/t.json" });
+    EXPECT_EQ(run.code, kExitUsage);
+    EXPECT_NE(run.err.find("asyncscope-cli: error: cannot write the trace to '/nonexistent/dir/t.json'"),
+        std::string::npos)
+        << run.err;
+    EXPECT_EQ(backend.seriesStarted.load(), 0);
+    EXPECT_FALSE(std::filesystem::exists("/nonexistent/dir/t.json"));
+}
+
+TEST(CliApp, ASeriesThatCannotStartLeavesNoTrace)
+{
+    FakeBackend backend;
+    const std::string path = tracePath("asyncscope-cli-no-trace.json");
+    const CliRun run = runWith(backend, { "--size", "60GiB", "--trace", path.c_str() });  // two host buffers: no room
+    EXPECT_EQ(run.code, kExitUsage) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST(CliApp, HelpNamesTheTraceOption)
+{
+    const char* args[] = { "asyncscope-cli", "--help" };
+    const auto options = parseCommandLine(2, args);
+    ASSERT_TRUE(options.ok());
+    ASSERT_TRUE(options->helpText);
+    EXPECT_NE(options->helpText->find("--trace"), std::string::npos);
+    EXPECT_NE(options->helpText->find("Perfetto"), std::string::npos);
 }
