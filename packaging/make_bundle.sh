@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes the portable bundle: a relocatable folder and tarball holding asyncscope and asyncscope-cli, the Qt
-# libraries and plugins they load (offscreen and xcb platforms, SVG and JPEG images, SVG icons), fonts with a
+# libraries and plugins they load (offscreen and xcb platforms, SVG and JPEG images, SVG icons), CUPTI, fonts with a
 # fontconfig file, and launchers that set the paths. It runs on Linux x86-64 with glibc 2.36 or newer and no Qt
 # installed; the NVIDIA driver is the only other need.
 #
@@ -40,6 +40,17 @@ while read -r soname path; do
     [ -e "$dest/$soname" ] || install -m 644 "$(readlink -f "$path")" "$dest/$soname"
 done
 strip --strip-unneeded "$root"/lib/*.so* "$root"/lib/gl-fallback/*.so* 2>/dev/null || true
+
+# CUPTI, for the timeline's optional CUPTI source: loaded at run time from lib/, never linked (redistributable
+# under the CUDA Toolkit's licence). Without it the bundle still works and the timeline says why it keeps to events.
+cuda=${CUDA_HOME:-/usr/local/cuda}
+cupti=$(ls "$cuda"/extras/CUPTI/lib64/libcupti.so.13 "$cuda"/lib64/libcupti.so.13 "$cuda"/lib/libcupti.so.13 \
+    "$cuda"/targets/x86_64-linux/lib/libcupti.so.13 2>/dev/null | head -n 1 || true)
+if [ -n "$cupti" ]; then
+    install -m 644 "$(readlink -f "$cupti")" "$root/lib/libcupti.so.13"
+else
+    echo "make_bundle: no libcupti.so.13 under $cuda: the bundle's timeline will use CUDA events only" >&2
+fi
 
 for f in DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf; do
     install -m 644 "/usr/share/fonts/truetype/dejavu/$f" "$root/fonts/$f"
