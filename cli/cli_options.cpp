@@ -28,6 +28,7 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     std::string order = nameOf(c.order);
     std::string submission = nameOf(c.submission);
     std::string stop = nameOf(c.stopRule);
+    std::string traceSource = nameOf(c.traceSource);
     std::string format = nameOf(options.format);
     bool noStages = false;
 
@@ -69,6 +70,10 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     app.add_option("--output", options.outputPath, "Write the report to this file instead of standard output");
     app.add_option("--trace", options.tracePath, "Also write the series or comparison to this file as a Chrome trace "
                                                  "(open it in Perfetto UI or chrome://tracing)");
+    app.add_option("--trace-source", traceSource, "Where the trace's spans come from: events (CUDA events and the "
+                                                  "host clock) or cupti (CUPTI records copies, kernels and runtime "
+                                                  "calls on one clock; falls back to events, saying why)")
+        ->check(CLI::IsMember(allNames<TraceSource>()));
     std::string compare;
     std::string sweepMin = "4KiB";
     std::string sweepMax = "1GiB";
@@ -102,6 +107,7 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     c.order = *parseName<IssueOrder>(order);
     c.submission = *parseName<Submission>(submission);
     c.stopRule = *parseName<StopRule>(stop);
+    c.traceSource = *parseName<TraceSource>(traceSource);
     c.stageEvents = !noStages;
     options.format = *parseName<ReportFormat>(format);
     if (!compare.empty())

@@ -40,7 +40,7 @@ TEST(CliOptions, EverythingParses)
 {
     const auto options = parse({ "--size", "64MiB", "--value", "7", "--threads", "256", "--runs", "20", "--warmup",
         "3", "--host-memory", "pageable", "--wait", "blocking", "--check", "serial", "--check-threads", "4", "--no-stages", "--chunks", "16", "--streams", "4", "--order", "stage", "--submit", "graph", "--format", "json", "--output",
-        "out.json", "--stop", "noise", "--noise-target", "1.5" });
+        "out.json", "--stop", "noise", "--noise-target", "1.5", "--trace-source", "cupti" });
     ASSERT_TRUE(options.ok()) << options.error().message();
     const PipelineConfig& c = options->config;
     EXPECT_EQ(c.elements, 16u << 20);
@@ -57,6 +57,7 @@ TEST(CliOptions, EverythingParses)
     EXPECT_EQ(c.streams, 4);
     EXPECT_EQ(c.order, IssueOrder::ByStage);
     EXPECT_EQ(c.submission, Submission::Graph);
+    EXPECT_EQ(c.traceSource, TraceSource::Cupti);
     EXPECT_EQ(c.stopRule, StopRule::Noise);
     EXPECT_DOUBLE_EQ(c.targetNoisePercent, 1.5);
     EXPECT_EQ(options->format, ReportFormat::Json);
@@ -84,7 +85,7 @@ INSTANTIATE_TEST_SUITE_P(BadInput, CliUsageError,
         std::vector<const char*> { "--device", "-1" }, std::vector<const char*> { "--chunks", "0" },
         std::vector<const char*> { "--chunks", "4", "--streams", "8" }, std::vector<const char*> { "--order", "random" },
         std::vector<const char*> { "--submit", "magic" }, std::vector<const char*> { "--size", "3", "--chunks", "4" },
-        std::vector<const char*> { "--compare", "chunks" }));
+        std::vector<const char*> { "--compare", "chunks" }, std::vector<const char*> { "--trace-source", "nsys" }));
 
 TEST(CliOptions, HelpAndVersionExitCleanly)
 {
