@@ -5,11 +5,75 @@
 #include "gui/pixel_size_dialog.hpp"
 #include "gui/session_model.hpp"
 
+#include "engine/io/chrome_trace.hpp"
+
 #include <QDir>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QWidget>
 
+#include <ostream>
+#include <streambuf>
+
 namespace asyncscope {
+
+namespace {
+
+// An ostream's buffer over a QIODevice: a long series' trace goes to the file as it is made, not through a string.
+class DeviceBuffer final : public std::streambuf {
+public:
+    explicit DeviceBuffer(QIODevice& device)
+        : m_device(device)
+    {
+        setp(m_buffer, m_buffer + sizeof m_buffer);
+    }
+
+protected:
+    int_type overflow(int_type c) override
+    {
+        if (sync() != 0)
+            return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+
+    int sync() override
+    {
+        const qint64 size = pptr() - pbase();
+        if (size > 0 && m_device.write(pbase(), size) != size)
+            return -1;
+        setp(m_buffer, m_buffer + sizeof m_buffer);
+        return 0;
+    }
+
+private:
+    QIODevice& m_device;
+    char m_buffer[1 << 16];
+};
+
+// Writes through QSaveFile, so a failed export leaves an existing file as it was. Empty on success, else why not.
+template <class Data>
+QString saveTrace(const QString& path, const Data& data)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return FileActions::tr("Cannot write %1: %2. Choose a folder you may write to.")
+            .arg(QDir::toNativeSeparators(path), file.errorString());
+    DeviceBuffer buffer(file);
+    std::ostream out(&buffer);
+    writeChromeTrace(out, data);
+    out.flush();
+    if (!out)
+        file.cancelWriting();
+    if (!out || !file.commit())
+        return FileActions::tr("Writing %1 failed: %2.").arg(QDir::toNativeSeparators(path), file.errorString());
+    return {};
+}
+
+}  // namespace
 
 FileActions::FileActions(SessionModel* session, GuiSettings& settings,
     std::function<std::optional<RunCharts::Kind>()> shownChart, QWidget* window)
@@ -56,6 +120,17 @@ bool FileActions::exportComparisonTo(const QString& path)
         tr("Saved %1").arg(QDir::toNativeSeparators(path)));
 }
 
+bool FileActions::exportTraceTo(const QString& path, bool comparisonShown)
+{
+    const auto& comparison = m_session->lastComparison();
+    const Report& series = m_session->report();
+    const QString saved = tr("Saved %1: open it in Perfetto UI or chrome://tracing").arg(QDir::toNativeSeparators(path));
+    if (comparison && (comparisonShown || series.runs.empty()))
+        return finish(path, saveTrace(path, *comparison), saved);
+    return finish(path, series.runs.empty() ? tr("Run a series first: the trace shows its runs.") : saveTrace(path, series),
+        saved);
+}
+
 bool FileActions::openSaved(const QString& path)
 {
     const Status problem = m_session->openSaved(path);
@@ -89,6 +164,14 @@ void FileActions::exportDataInteractive(const QString& format, bool comparison)
         format == "csv" ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
     if (!path.isEmpty())
         comparison ? exportComparisonTo(path) : exportDataTo(path);
+}
+
+void FileActions::exportTraceInteractive(bool comparisonShown)
+{
+    const QString path = askSavePath(m_window, m_settings.lastFolder, tr("Export trace"), "asyncscope-trace.json",
+        tr("Chrome traces (*.json)"));
+    if (!path.isEmpty())
+        exportTraceTo(path, comparisonShown);
 }
 
 void FileActions::openSavedInteractive()

@@ -1,5 +1,5 @@
-// What the window does with files: export the shown chart, the data or the comparison; open a saved run or
-// overlay one. Each asks for a path where a person is at the window, writes or reads, and says how it went. The
+// What the window does with files: export the shown chart, the data, the comparison or a trace; open a saved run
+// or overlay one. Each asks for a path where a person is at the window, writes or reads, and says how it went. The
 // folder of a file written or read is remembered; one where saving failed is not.
 #pragma once
 
@@ -28,11 +28,14 @@ public:
     bool exportChartTo(const QString& path, QSize pixels);
     bool exportDataTo(const QString& path);
     bool exportComparisonTo(const QString& path);
+    // The comparison where the window shows it (`comparisonShown`) or where there is no series, else the series.
+    bool exportTraceTo(const QString& path, bool comparisonShown);
     bool openSaved(const QString& path);
     bool addOverlay(const QString& path);
 
     void exportChartInteractive(const QString& format);
     void exportDataInteractive(const QString& format, bool comparison);
+    void exportTraceInteractive(bool comparisonShown);
     void openSavedInteractive();
     void addOverlayInteractive();
 

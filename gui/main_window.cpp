@@ -139,6 +139,8 @@ void MainWindow::wireActions()
     connect(a.exportSvg, &QAction::triggered, f, [f] { f->exportChartInteractive("svg"); });
     connect(a.exportCsv, &QAction::triggered, f, [f] { f->exportDataInteractive("csv", false); });
     connect(a.exportJson, &QAction::triggered, f, [f] { f->exportDataInteractive("json", false); });
+    connect(a.exportTrace, &QAction::triggered, f,
+        [this, f] { f->exportTraceInteractive(m_tabs->currentWidget() == m_comparisonView); });
     connect(a.openSaved, &QAction::triggered, f, &FileActions::openSavedInteractive);
     connect(a.addOverlay, &QAction::triggered, f, &FileActions::addOverlayInteractive);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);

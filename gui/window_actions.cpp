@@ -36,6 +36,9 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     exportCsv = add(file, m_all, tr("Export data as &CSV…"), tr("Save every run, one row each, as CSV"),
         QKeySequence(Qt::CTRL | Qt::Key_S));
     exportJson = add(file, m_all, tr("Export data as &JSON…"), tr("Save the device, configuration, summary and runs"));
+    exportTrace = add(file, m_all, tr("Export &trace…"),
+        tr("Save every run as a Chrome trace, one track per stream and CPU thread: open it in Perfetto UI or "
+           "chrome://tracing"));
     file->addSeparator();
     openSaved = add(file, m_all, tr("&Open saved run…"),
         tr("Show a saved run (JSON or CSV) in every tab, in place of the current one"), QKeySequence::Open);
@@ -91,6 +94,7 @@ void WindowActions::update(const State& s)
     exportSvg->setEnabled(s.chartShown);
     exportCsv->setEnabled(s.runs);
     exportJson->setEnabled(s.runs);
+    exportTrace->setEnabled(s.runs || s.comparison);
     openSaved->setEnabled(idle);
     removeOverlays->setEnabled(s.overlays);
     for (QAction* a : { compareHostMemory, compareWait, sweep, compareOverlap, compareSubmission })

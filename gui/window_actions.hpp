@@ -31,6 +31,7 @@ public:
     QAction* exportSvg;
     QAction* exportCsv;
     QAction* exportJson;
+    QAction* exportTrace;
     QAction* openSaved;
     QAction* addOverlay;
     QAction* removeOverlays;

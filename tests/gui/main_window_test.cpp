@@ -843,6 +843,64 @@ private slots:
         QCOMPARE(kept, QString("0"));
     }
 
+    // File › Export trace: the series as a Chrome trace, or the comparison where the window shows it.
+    void exportsTheSeriesOrTheComparisonAsATrace()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        const WindowActions& a = window.actions();
+        QVERIFY(!a.exportTrace->isEnabled());  // no run: nothing to export
+        QVERIFY(!window.files().exportTraceTo(m_dir.filePath("nothing.json"), false));
+        delete window.findChild<QMessageBox*>();  // it said why; the next one is looked for below
+        QVERIFY(!QFileInfo::exists(m_dir.filePath("nothing.json")));
+
+        window.findChild<QSpinBox*>("runs")->setValue(4);
+        window.findChild<QSpinBox*>("warmup")->setValue(1);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.startRun();
+        QVERIFY(ended.wait(10000));
+        QVERIFY(a.exportTrace->isEnabled());
+        const auto processes = [](const QString& path) {
+            std::ifstream in(path.toStdString());
+            const auto trace = nlohmann::json::parse(in, nullptr, false);
+            QStringList names;
+            int runs = 0;
+            if (trace.is_discarded())
+                return std::pair { names, -1 };
+            for (const auto& e : trace.at("traceEvents")) {
+                if (e.at("name") == "process_name")
+                    names << QString::fromStdString(e.at("args").at("name").get<std::string>());
+                runs += e.at("ph") == "X" && e.at("cat") == "run";
+            }
+            return std::pair { names, runs };
+        };
+        const QString series = m_dir.filePath("series-trace.json");
+        QVERIFY(window.files().exportTraceTo(series, false));
+        QCOMPARE(processes(series), std::pair(QStringList { "GPU 1: Fake Big GPU" }, 5));
+        QVERIFY2(window.statusText().startsWith("Saved ") && window.statusText().contains("Perfetto"),
+            qPrintable(window.statusText()));
+
+        window.startComparison(Comparison::HostMemory);
+        QVERIFY(ended.wait(10000));
+        const QString comparison = m_dir.filePath("comparison-trace.json");
+        QVERIFY(window.files().exportTraceTo(comparison, true));
+        QCOMPARE(processes(comparison),
+            std::pair(QStringList { "pinned · GPU 1: Fake Big GPU", "pageable · GPU 1: Fake Big GPU" }, 10));
+        // Elsewhere the window shows the series: its last variant.
+        QVERIFY(window.files().exportTraceTo(series, false));
+        QCOMPARE(processes(series), std::pair(QStringList { "GPU 1: Fake Big GPU" }, 5));
+
+        // A path that cannot be written says so and leaves the remembered folder alone.
+        const QString folder = window.settings().lastFolder;
+        QVERIFY(!window.files().exportTraceTo("/proc/asyncscope-trace.json", false));
+        auto* box = window.findChild<QMessageBox*>();
+        QVERIFY(box);
+        QVERIFY2(box->text().contains("Cannot write"), qPrintable(box->text()));
+        box->close();
+        QCOMPARE(window.settings().lastFolder, folder);
+    }
+
     // The no-driver state is one plain sentence; the technical one is in its tooltip.
     void noDriverSaysSoPlainly()
     {
