@@ -1,5 +1,7 @@
 #include "gui/comparison_view.hpp"
 
+#include "gui/kind_colours.hpp"
+
 #include "engine/model/size_parse.hpp"
 #include "engine/run/plan_summary.hpp"
 
@@ -29,9 +31,11 @@ namespace asyncscope {
 
 namespace {
 
-const QColor kGpu(0, 114, 178), kCpu(230, 159, 0), kWait(0, 158, 115), kH2d(86, 180, 233), kD2h(213, 94, 0);
+// Quantities take the colours of their kinds (gui/kind_colours.hpp), as in the run charts and the timeline.
+const QColor kGpu = gpuTimeColour(), kCpu = kindColour(SpanKind::Submit), kWait = kindColour(SpanKind::Wait),
+             kH2d = kindColour(SpanKind::H2D), kD2h = kindColour(SpanKind::D2H);
 // An overlap chart's lines, one per stream count, and the model drawn dashed beside them.
-const QColor kStreamColours[] = { kGpu, kD2h, kWait, QColor(204, 121, 167) };
+const QColor kStreamColours[] = { QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167) };
 const QColor kModel(90, 90, 90);
 
 // "4K", "64K", "1M", "1G": short labels for a sweep's size axis.

@@ -1,5 +1,7 @@
 #include "gui/run_charts.hpp"
 
+#include "gui/kind_colours.hpp"
+
 #include <QLegendMarker>
 #include <QPalette>
 #include <QPen>
@@ -109,17 +111,18 @@ namespace {
 const std::vector<Quantity>& quantities(RunCharts::Kind kind)
 {
     static const std::vector<Quantity> time {
-        { "GPU time", QColor(0, 114, 178), [](const RunResult& r) { return r.gpuMs; }, always },
-        { "CPU submit time", QColor(230, 159, 0), [](const RunResult& r) { return r.cpuSubmitMs(); }, always },
+        { "GPU time", gpuTimeColour(), [](const RunResult& r) { return r.gpuMs; }, always },
+        { "CPU submit time", kindColour(SpanKind::Submit), [](const RunResult& r) { return r.cpuSubmitMs(); },
+            always },
     };
     static const std::vector<Quantity> polls {
         { "cudaEventQuery polls", QColor(0, 158, 115),
             [](const RunResult& r) { return static_cast<double>(r.pollIterations); }, always },
     };
     static const std::vector<Quantity> stages {
-        { "H2D copy", QColor(86, 180, 233), spanMs<SpanKind::H2D>, staged },
-        { "kernel", QColor(204, 121, 167), spanMs<SpanKind::Kernel>, staged },
-        { "D2H copy", QColor(213, 94, 0), spanMs<SpanKind::D2H>, staged },
+        { "H2D copy", kindColour(SpanKind::H2D), spanMs<SpanKind::H2D>, staged },
+        { "kernel", kindColour(SpanKind::Kernel), spanMs<SpanKind::Kernel>, staged },
+        { "D2H copy", kindColour(SpanKind::D2H), spanMs<SpanKind::D2H>, staged },
     };
     switch (kind) {
     case RunCharts::Time: return time;

@@ -1,0 +1,24 @@
+#include "gui/kind_colours.hpp"
+
+namespace asyncscope {
+
+QColor kindColour(SpanKind kind)
+{
+    switch (kind) {
+    case SpanKind::H2D: return QColor(86, 180, 233);
+    case SpanKind::Kernel: return QColor(204, 121, 167);
+    case SpanKind::D2H: return QColor(213, 94, 0);
+    case SpanKind::Submit: return QColor(230, 159, 0);
+    case SpanKind::Wait: return QColor(0, 158, 115);
+    case SpanKind::Check: return QColor(240, 228, 66);
+    case SpanKind::Api: return QColor(230, 159, 0).darker(135);
+    }
+    return QColor(128, 128, 128);
+}
+
+QColor gpuTimeColour()
+{
+    return QColor(0, 114, 178);
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,17 @@
+// One colour per kind of span, and one for the GPU time, the same in every chart and in the timeline. Okabe-Ito
+// colours: told apart by colour-blind readers, readable on light and dark backgrounds.
+#pragma once
+
+#include "engine/model/run_result.hpp"
+
+#include <QColor>
+
+namespace asyncscope {
+
+// H2D sky blue, kernel reddish purple, D2H vermilion, CPU submit orange, CPU wait bluish green, host check yellow;
+// a runtime call (CUPTI) a darker shade of the submit colour: the calls are the submission, one by one.
+QColor kindColour(SpanKind kind);
+// The GPU time, start event to stop event: blue.
+QColor gpuTimeColour();
+
+}  // namespace asyncscope
