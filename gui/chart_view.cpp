@@ -21,7 +21,8 @@ ChartView::ChartView(QChart* chart, QWidget* parent)
     : QChartView(chart, parent)
 {
     setRenderHint(QPainter::Antialiasing);
-    setRubberBand(QChartView::RectangleRubberBand);
+    // A click without a drag reaches the chart's points (the time chart's pick a run for the timeline).
+    setRubberBand(QChartView::RubberBands(QChartView::RectangleRubberBand | QChartView::ClickThroughRubberBand));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setToolTip(tr("<p>Drag to zoom into a rectangle, turn the wheel to zoom around the pointer, + and - to zoom, "

@@ -13,6 +13,7 @@
 #include "gui/summary_table.hpp"
 #include "gui/sweep_range_dialog.hpp"
 #include "gui/text_page_dialog.hpp"
+#include "gui/timeline_panel.hpp"
 #include "gui/window_actions.hpp"
 
 #include "engine/cuda/cuda_error.hpp"
@@ -56,11 +57,15 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         ChartView* chart = currentChart();
         return chart ? std::optional(RunCharts::Kind(m_tabs->indexOf(chart))) : std::nullopt;
     }, this);
-    connect(m_files, &FileActions::problem, this, &MainWindow::showProblem);
-    connect(m_files, &FileActions::done, this, [this](const QString& message) {
+    const auto saved = [this](const QString& message) {
         saveSettingsNow();
         m_status->showTransient(message, kTransientMs);
-    });
+    };
+    connect(m_files, &FileActions::problem, this, &MainWindow::showProblem);
+    connect(m_files, &FileActions::done, this, saved);
+    connect(m_timeline, &TimelinePanel::problem, this, &MainWindow::showProblem);
+    connect(m_timeline, &TimelinePanel::done, this, saved);
+    m_charts->onRunClicked([this](int run) { m_timeline->showRun(run); });
     m_actions = new WindowActions(menuBar(), this);
     wireActions();
     m_charts->applyPalette(palette());
@@ -116,6 +121,8 @@ void MainWindow::buildViews()
         m_tabs->addTab(m_views[k], tabNames[k]);
         connect(m_views[k], &ChartView::resetRequested, this, [this, k] { m_charts->resetZoom(RunCharts::Kind(k)); });
     }
+    m_timeline = new TimelinePanel(m_session, m_settings);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
     m_summary = new SummaryTable;
     m_tabs->addTab(m_summary, tr("Summary"));
     m_comparisonView = new ComparisonView;
@@ -226,6 +233,7 @@ void MainWindow::startPlan(const Result<Plan>& plan)
         return showProblem(QString::fromStdString(refused->message()));
     for (int k = 0; k < RunCharts::kKindCount; ++k)
         m_charts->resetZoom(RunCharts::Kind(k));
+    m_timeline->followLatest();
     updateActions();
     m_status->showStart(*plan, QString::fromStdString(m_session->report().device.name));
 }

@@ -25,6 +25,7 @@ class HeadlessRunner;
 class RunStatus;
 class SessionModel;
 class SummaryTable;
+class TimelinePanel;
 class WindowActions;
 
 class MainWindow : public QMainWindow {
@@ -86,6 +87,7 @@ private:
     ComparisonView* m_comparisonView = nullptr;
     QTabWidget* m_tabs = nullptr;
     ChartView* m_views[RunCharts::kKindCount] = {};
+    TimelinePanel* m_timeline = nullptr;
     SummaryTable* m_summary = nullptr;
     RunStatus* m_status = nullptr;
 };

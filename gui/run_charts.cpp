@@ -428,6 +428,19 @@ void RunCharts::updateLegend()
     }
 }
 
+void RunCharts::onRunClicked(std::function<void(int)> handler)
+{
+    // Runs sit at whole x values: the nearest one is the run clicked, wherever on its mark the click fell.
+    const Lines& current = m_lines[Time][0];
+    std::vector<QXYSeries*> clickable(current.series.begin(), current.series.end());
+    if (current.warmups)
+        clickable.push_back(current.warmups);
+    for (QXYSeries* series : clickable) {
+        QObject::connect(series, &QXYSeries::clicked, series,
+            [handler](const QPointF& point) { handler(int(std::lround(point.x()))); });
+    }
+}
+
 int RunCharts::pointCount(Kind kind) const
 {
     return static_cast<int>(m_lines[kind][0].series[0]->count());

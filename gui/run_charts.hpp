@@ -16,6 +16,7 @@
 #include <QValueAxis>
 
 #include <array>
+#include <functional>
 #include <vector>
 
 class QPalette;
@@ -45,6 +46,9 @@ public:
     void resetZoom(Kind kind);
     // Light or dark, following the palette (the window's, or the system's).
     void applyPalette(const QPalette& palette);
+    // A click on a point of the time chart's current runs (GPU time, CPU submit time, a warm-up mark) calls
+    // `handler` with that run's RunResult::index.
+    void onRunClicked(std::function<void(int)> handler);
 
     int pointCount(Kind kind) const;  // points in the chart's first series
     QStringList legendNames(Kind kind) const { return m_legendNames[kind]; }  // the entries the legend lists

@@ -1,0 +1,102 @@
+// What the timeline shows of one run, worked out without painting: its rows, a block per span, the time range in
+// view and its zoom, where each block lies at a given size, which block a point falls on, the ticks of the time
+// axis, and what a block's tooltip says.
+#pragma once
+
+#include "engine/model/run_result.hpp"
+
+#include <QRectF>
+#include <QString>
+
+#include <vector>
+
+namespace asyncscope {
+
+struct TimelineRow {
+    enum Kind { Cpu, Check, Stream, GpuTime };
+    Kind kind = Cpu;
+    int stream = 0;  // of a Stream row
+    QString label;
+};
+
+struct TimelineBlock {
+    Span span;
+    int row = 0;
+    bool gpuTime = false;  // the GPU time as a whole (start event to stop event): a run without stage events
+    QString label;         // what the block says where it is wide enough: "H2D #3", "cudaMemcpyAsync"
+    QRectF rect;           // where it lies in the plot as placed last (see TimelineLayout::setPlot)
+};
+
+struct TimelineTicks {
+    double step = 1.0;
+    int decimals = 0;         // for labels of multiples of `step`
+    std::vector<double> at;   // in ms, inside the range in view
+};
+
+class TimelineLayout {
+public:
+    // The rows and blocks of `run`. The CPU row holds stream 0's submit and wait spans; when `run.traced` is not
+    // empty, its runtime calls (Api) and the wait instead. The check row holds the check spans. GPU operations come
+    // from `run.traced` when it holds any (CUPTI), otherwise from `run.spans` (CUDA events), on one row per stream
+    // (at least `streams` rows). A run without GPU spans (stage events off) has one GPU time row instead, its block
+    // from 0 to the GPU time. The range in view is fitted to the run unless the user zoomed.
+    void setRun(const RunResult& run, int streams = 1);
+    void clear();
+
+    bool empty() const { return m_rows.empty(); }
+    const std::vector<TimelineRow>& rows() const { return m_rows; }
+    const std::vector<TimelineBlock>& blocks() const { return m_blocks; }
+    bool gpuTraced() const { return m_gpuTraced; }  // GPU blocks from CUPTI
+    bool cpuTraced() const { return m_cpuTraced; }  // CPU row from CUPTI's runtime calls
+    bool stagesOff() const { return m_stagesOff; }
+
+    // The run's whole time range, and the part in view.
+    double fullBegin() const { return m_fullBegin; }
+    double fullEnd() const { return m_fullEnd; }
+    double visibleBegin() const { return m_begin; }
+    double visibleEnd() const { return m_end; }
+    bool zoomed() const { return m_zoomed; }
+    // `factor` above 1 zooms in, keeping `ms` where it is on the screen.
+    void zoomAround(double ms, double factor);
+    void zoomTo(double begin, double end);
+    // Moves the range in view by `ms` (later when positive), within the run's range.
+    void pan(double ms);
+    void resetZoom();
+
+    // The rectangle the rows share, in pixels: places every block in it.
+    void setPlot(const QRectF& plot);
+    const QRectF& plot() const { return m_plot; }
+    QRectF rowRect(int row) const;
+    double xOf(double ms) const;
+    double msAt(double x) const;
+    // The index of the block under `point`, or -1. Blocks narrower than a few pixels are hit across that width.
+    int blockAt(const QPointF& point) const;
+    // Round ticks (1, 2 or 5 times a power of ten) about `pixelsPerTick` apart over the range in view.
+    TimelineTicks ticks(double pixelsPerTick = 90.0) const;
+
+    static constexpr double kLeastVisibleMs = 1e-4;  // zooming stops at 0.1 µs across the plot
+    static constexpr double kMaxRowHeight = 64.0;     // rows share the plot's height up to this, from its top
+
+private:
+    void setVisible(double begin, double end);
+    void place();
+
+    std::vector<TimelineRow> m_rows;
+    std::vector<TimelineBlock> m_blocks;
+    bool m_gpuTraced = false;
+    bool m_cpuTraced = false;
+    bool m_stagesOff = false;
+    double m_fullBegin = 0.0, m_fullEnd = 1.0;
+    double m_begin = 0.0, m_end = 1.0;
+    bool m_zoomed = false;
+    QRectF m_plot;
+};
+
+// "H2D copy", "kernel", "D2H copy", "CPU submit", "CPU wait", "host check", "runtime call".
+QString spanKindName(SpanKind kind);
+// "412 µs", "2.49 ms", "12.3 ms".
+QString formatDuration(double ms);
+// Kind, chunk, stream, bytes, duration, GB/s (copies and kernels), the runtime call (Api), begin and end.
+QString blockToolTip(const TimelineBlock& block);
+
+}  // namespace asyncscope

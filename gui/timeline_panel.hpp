@@ -1,0 +1,68 @@
+// The Timeline tab: one run of the session's series on a time axis (TimelineView), named in a line above it. It
+// follows the latest run as a series runs, or stays on a run picked elsewhere (a point of the time chart) until
+// "Latest run"; it redraws when the session's throttled refresh brings another run to show, not on every refresh.
+// Its own buttons reset the zoom and export the timeline as PNG or SVG at a chosen pixel size.
+#pragma once
+
+#include "gui/settings_store.hpp"
+
+#include "engine/model/run_result.hpp"
+
+#include <QSize>
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QPushButton;
+
+namespace asyncscope {
+
+class SessionModel;
+class TimelineView;
+
+class TimelinePanel : public QWidget {
+    Q_OBJECT
+public:
+    // The export folder and pixel size are `settings`' (remembered as the window's other exports are).
+    TimelinePanel(const SessionModel* session, GuiSettings& settings, QWidget* parent = nullptr);
+
+    const TimelineView& view() const { return *m_view; }
+    QString title() const;
+    bool following() const { return !m_chosen.has_value(); }
+    // RunResult::index of the run shown; empty when there is none.
+    std::optional<int> shownRun() const { return m_shownIndex; }
+
+    // Writes the timeline as shown to `path` (PNG or SVG by suffix) at `pixels`; says how it went (done/problem).
+    bool exportTo(const QString& path, QSize pixels);
+
+public slots:
+    // Shows the run with this RunResult::index and stays on it while runs arrive.
+    void showRun(int index);
+    // Shows the latest run, and each new one as it arrives.
+    void followLatest();
+    // The session's report changed: redraws only when the run to show is another.
+    void refresh();
+
+signals:
+    void done(const QString& message);     // a picture was written; the settings changed
+    void problem(const QString& message);  // nothing was written
+
+private:
+    void exportInteractive(const QString& format);
+
+    const SessionModel* m_session;
+    GuiSettings& m_settings;
+    TimelineView* m_view = nullptr;
+    QLabel* m_title = nullptr;
+    QPushButton* m_latest = nullptr;
+    QPushButton* m_reset = nullptr;
+    std::optional<int> m_chosen;      // a run picked elsewhere; empty while following the latest
+    std::optional<int> m_shownIndex;  // what the view shows, to tell whether a refresh brings another run
+    RunResult m_shown;
+    bool m_blank = false;  // the view says there is no run
+    int m_shownStreams = 0;
+    QString m_shownNote;
+};
+
+}  // namespace asyncscope
