@@ -124,11 +124,13 @@ bool FileActions::exportTraceTo(const QString& path, bool comparisonShown)
 {
     const auto& comparison = m_session->lastComparison();
     const Report& series = m_session->report();
-    const QString saved = tr("Saved %1: open it in Perfetto UI or chrome://tracing").arg(QDir::toNativeSeparators(path));
+    const QString saved =
+        tr("Saved %1: open it in Perfetto UI or chrome://tracing").arg(QDir::toNativeSeparators(path));
     if (comparison && (comparisonShown || series.runs.empty()))
         return finish(path, saveTrace(path, *comparison), saved);
-    return finish(path, series.runs.empty() ? tr("Run a series first: the trace shows its runs.") : saveTrace(path, series),
-        saved);
+    if (series.runs.empty())
+        return finish(path, tr("Run a series first: the trace shows its runs."), saved);
+    return finish(path, saveTrace(path, series), saved);
 }
 
 bool FileActions::openSaved(const QString& path)

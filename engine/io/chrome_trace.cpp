@@ -171,7 +171,8 @@ json seriesInfo(const Report& report, const Scan& found)
 {
     const PipelineConfig& c = report.config;
     const std::size_t runs = report.runs.size();
-    const auto warmups = std::count_if(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.warmup; });
+    const auto warmups =
+        std::count_if(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.warmup; });
     json j = { { "device", deviceName(report) }, { "config", configText(c) }, { "size", formatBytes(c.bytes()) },
         { "bytes", c.bytes() }, { "chunks", c.chunks }, { "streams", c.streams }, { "order", nameOf(c.order) },
         { "submission", nameOf(c.submission) }, { "host_memory", nameOf(c.hostMemory) }, { "wait", nameOf(c.waitMode) },
@@ -230,7 +231,8 @@ public:
     void names(int pid, const std::string& process, const std::set<int>& tracks)
     {
         event({ { "name", "process_name" }, { "ph", "M" }, { "pid", pid }, { "args", { { "name", process } } } });
-        event({ { "name", "process_sort_index" }, { "ph", "M" }, { "pid", pid }, { "args", { { "sort_index", pid } } } });
+        event({ { "name", "process_sort_index" }, { "ph", "M" }, { "pid", pid },
+            { "args", { { "sort_index", pid } } } });
         for (int tid : tracks) {
             event({ { "name", "thread_name" }, { "ph", "M" }, { "pid", pid }, { "tid", tid },
                 { "args", { { "name", trackName(tid) } } } });
@@ -258,8 +260,8 @@ private:
 
     std::ostream& m_out;
     bool m_first = true;
-    json m_x = { { "name", "" }, { "cat", "" }, { "ph", "X" }, { "ts", 0.0 }, { "dur", 0.0 }, { "pid", 0 }, { "tid", 0 },
-        { "args", json::object() } };
+    json m_x = { { "name", "" }, { "cat", "" }, { "ph", "X" }, { "ts", 0.0 }, { "dur", 0.0 }, { "pid", 0 },
+        { "tid", 0 }, { "args", json::object() } };
 };
 
 const char* spanName(const Span& s, WaitMode wait)

@@ -188,7 +188,8 @@ Tracks checkFormat(const json& trace)
 std::vector<json> named(const Tracks& t, const std::string& name)
 {
     std::vector<json> found;
-    std::copy_if(t.x.begin(), t.x.end(), std::back_inserter(found), [&](const json& e) { return e.at("name") == name; });
+    std::copy_if(
+        t.x.begin(), t.x.end(), std::back_inserter(found), [&](const json& e) { return e.at("name") == name; });
     return found;
 }
 
