@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <string>
@@ -241,13 +242,16 @@ public:
         }
     }
 
-    // One "X" event, ts and dur in µs. The event's object is reused: only its values change.
+    // One "X" event, ts and dur in µs to the ns (what the spans resolve; no float noise in the file), a span that
+    // ends where another begins ending at the same ns. The event's object is reused: only its values change.
     void complete(const char* name, const char* category, double beginMs, double endMs, int pid, int tid, json args)
     {
+        const double beginNs = std::round(beginMs * 1e6);
+        const double endNs = std::max(std::round(endMs * 1e6), beginNs);
         m_x["name"] = name;
         m_x["cat"] = category;
-        m_x["ts"] = beginMs * 1000.0;
-        m_x["dur"] = std::max(endMs - beginMs, 0.0) * 1000.0;
+        m_x["ts"] = beginNs / 1e3;
+        m_x["dur"] = (endNs - beginNs) / 1e3;
         m_x["pid"] = pid;
         m_x["tid"] = tid;
         m_x["args"] = std::move(args);

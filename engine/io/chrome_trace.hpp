@@ -14,7 +14,7 @@ constexpr const char* kChromeTraceFormatName = "asyncscope-trace";
 constexpr int kChromeTraceFormatVersion = 1;
 
 // Writes {"otherData": {...}, "displayTimeUnit": "ms", "traceEvents": [...]}: "M" events naming the processes and
-// tracks and ordering them, then one "X" event per span and per run (ts and dur in µs).
+// tracks and ordering them, then one "X" event per span and per run (ts and dur in µs, to the ns).
 //
 // Tracks: "Runs" (one event per run, submission to the end of its GPU work and wait), "CPU · submit & wait" (the
 // thread that submits and waits), "CPU · runtime calls (CUPTI)" (that thread's CUDA runtime calls, where CUPTI

@@ -359,6 +359,20 @@ TEST(ChromeTrace, SpansBeforeTheRunsStartMoveTheAxisNotBelowZero)
     EXPECT_NEAR(h2d[0].at("ts").get<double>(), 250.0, 1e-6);
 }
 
+TEST(ChromeTrace, TimesKeepTheirNanoseconds)
+{
+    Report report = emptyReport();
+    RunResult run = classicRun(0, 0.0);
+    run.traced = { { SpanKind::Api, 0, 0, 0, 0, 0.0012345, 0.0034567, ApiCall::LaunchKernel } };
+    report.runs.push_back(run);
+    const Tracks t = checkFormat(exported(report));
+    const auto launch = named(t, "cudaLaunchKernel");
+    ASSERT_EQ(launch.size(), 1u);
+    EXPECT_NEAR(launch[0].at("ts").get<double>(), 1.235, 1e-9);  // µs, to the ns
+    EXPECT_NEAR(launch[0].at("dur").get<double>(), 2.222, 1e-9);
+    EXPECT_EQ(launch[0].at("args").at("run"), 0);
+}
+
 TEST(ChromeTrace, AComparisonHasAProcessPerVariant)
 {
     PlanReport plan;
