@@ -3,8 +3,10 @@
 #include "engine/run/plan_summary.hpp"
 #include "engine/model/statistics.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -58,7 +60,7 @@ std::string quoted(const std::string& field)
     return q + '"';
 }
 
-// Splits one CSV line into fields; empty when a quote is left open.
+// Splits one CSV line into fields; empty when a quote is left open. For the header: once a file.
 std::optional<std::vector<std::string>> splitLine(std::string_view line)
 {
     std::vector<std::string> fields(1);
@@ -85,6 +87,91 @@ std::optional<std::vector<std::string>> splitLine(std::string_view line)
     return fields;
 }
 
+// Splits the rows: each field a view into the line, or, for a quoted field with a doubled quote in it, into a
+// string of its own. The strings are kept from row to row, so a row costs no allocation.
+class RowSplitter {
+public:
+    // False when a quote is left open.
+    bool split(std::string_view line)
+    {
+        m_fields.clear();
+        m_unquoted = 0;
+        std::size_t i = 0;
+        for (;;) {
+            const std::size_t fieldBegin = i;
+            if (i < line.size() && line[i] == '"') {
+                // A quoted field: up to the quote that is not doubled.
+                const std::size_t begin = i + 1;
+                std::size_t at = begin;
+                bool doubled = false;
+                for (;;) {
+                    at = line.find('"', at);
+                    if (at == std::string_view::npos)
+                        return false;
+                    if (at + 1 < line.size() && line[at + 1] == '"') {
+                        doubled = true;
+                        at += 2;
+                        continue;
+                    }
+                    break;
+                }
+                i = at + 1;
+                if (i < line.size() && line[i] != ',')
+                    return rest(line.substr(fieldBegin));  // text after the closing quote
+                m_fields.push_back(doubled ? unquote(line.substr(begin, at - begin)) : line.substr(begin, at - begin));
+                if (i == line.size())
+                    return true;
+                ++i;
+                continue;
+            }
+            const std::size_t comma = line.find(',', i);
+            const std::size_t length = comma == std::string_view::npos ? std::string_view::npos : comma - i;
+            const std::string_view field = line.substr(i, length);
+            if (field.find('"') != std::string_view::npos)
+                return rest(line.substr(fieldBegin));  // a quote inside an unquoted field
+            m_fields.push_back(field);
+            if (comma == std::string_view::npos)
+                return true;
+            i = comma + 1;
+        }
+    }
+    const std::vector<std::string_view>& fields() const { return m_fields; }
+
+private:
+    // The rest of a line that no exporter writes, split as the header is (a quote opens or closes quoting anywhere).
+    bool rest(std::string_view line)
+    {
+        auto fields = splitLine(line);
+        if (!fields)
+            return false;
+        for (const std::string& f : *fields)
+            m_fields.push_back(scratch() = f);
+        return true;
+    }
+
+    std::string& scratch()
+    {
+        if (m_unquoted == m_strings.size())
+            m_strings.push_back(std::make_unique<std::string>());
+        return *m_strings[m_unquoted++];
+    }
+    std::string_view unquote(std::string_view quoted)
+    {
+        std::string& out = scratch();
+        out.clear();
+        for (std::size_t i = 0; i < quoted.size(); ++i) {
+            out += quoted[i];
+            if (quoted[i] == '"')
+                ++i;  // the second of a doubled quote
+        }
+        return out;
+    }
+
+    std::vector<std::string_view> m_fields;
+    std::vector<std::unique_ptr<std::string>> m_strings;  // stable: a view into one outlives growth of the list
+    std::size_t m_unquoted = 0;
+};
+
 // A row as it is read: the run, and the durations its spans are rebuilt from once the whole row is in.
 struct Row {
     RunResult run;
@@ -94,135 +181,205 @@ struct Row {
 // One column: its name, how a run's row writes it, and how a read field goes back into the report (false when the
 // text is malformed). Columns without `read` are derived from others and not read back. `accepted` lists the names
 // a choice column takes, for the message about a value it does not. A column that is not `required` came later:
-// files written before it keep the configuration's default.
+// files written before it keep the configuration's default. A column that is not `perRun` holds the device or the
+// configuration, the same on every row.
 struct CsvColumn {
     const char* name;
-    std::function<std::string(const Report&, const RunResult&)> write;
+    std::function<void(const Report&, const RunResult&, std::string&)> write;
     std::function<bool(std::string_view, Report&, Row&)> read;
     std::string accepted;
     bool required = true;
+    bool perRun = true;
 };
+
+void appendNumber(std::string& out, double v)
+{
+    char text[32];
+    out.append(text, std::to_chars(text, text + sizeof text, v).ptr);
+}
+
+template <class T>
+void appendWhole(std::string& out, T v)
+{
+    char text[24];
+    out.append(text, std::to_chars(text, text + sizeof text, v).ptr);
+}
+
+// The device's and the configuration's columns.
+template <class Write>
+CsvColumn fixed(const char* name, Write write, std::function<bool(std::string_view, Report&)> read,
+    std::string accepted = {}, bool required = true)
+{
+    std::function<bool(std::string_view, Report&, Row&)> readInto;
+    if (read)
+        readInto = [read](std::string_view t, Report& r, Row&) { return read(t, r); };
+    return { name, [write](const Report& r, const RunResult&, std::string& out) { out += quoted(write(r)); },
+        std::move(readInto), std::move(accepted), required, false };
+}
 
 template <class Enum>
 CsvColumn choice(const char* name, Enum PipelineConfig::*field, bool required = true)
 {
-    return { name, [field](const Report& r, const RunResult&) { return std::string(nameOf(r.config.*field)); },
-        [field](std::string_view t, Report& r, Row&) { return parseChoice(t, r.config.*field); },
-        acceptedNames<Enum>(), required };
+    return fixed(
+        name, [field](const Report& r) { return std::string(nameOf(r.config.*field)); },
+        [field](std::string_view t, Report& r) { return parseChoice(t, r.config.*field); }, acceptedNames<Enum>(),
+        required);
 }
 
-CsvColumn count(const char* name, int PipelineConfig::*field)
+// A run's own columns.
+template <class Write, class Read>
+CsvColumn run(const char* name, Write write, Read read)
 {
-    return { name, [field](const Report& r, const RunResult&) { return std::to_string(r.config.*field); },
-        [field](std::string_view t, Report& r, Row&) { return parseNumber(t, r.config.*field); }, {}, false };
+    return { name, write, read, {}, true, true };
+}
+
+template <class T>
+CsvColumn runWhole(const char* name, T RunResult::*field)
+{
+    return run(
+        name, [field](const Report&, const RunResult& x, std::string& out) { appendWhole(out, x.*field); },
+        [field](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.*field); });
+}
+
+CsvColumn runFlag(const char* name, bool RunResult::*field)
+{
+    return run(
+        name, [field](const Report&, const RunResult& x, std::string& out) { out += x.*field ? '1' : '0'; },
+        [field](std::string_view t, Report&, Row& row) { return parseFlag(t, row.run.*field); });
 }
 
 // A stage's time from its spans; empty when the run has none (no events between stages).
 CsvColumn stage(const char* name, SpanKind kind, double SerialDurations::*ms)
 {
-    return { name, [kind](const Report&, const RunResult& x) { return x.has(kind) ? number(x.totalMs(kind)) : std::string(); },
-        [ms](std::string_view t, Report&, Row& row) { return t.empty() || parseNumber(t, row.durations.*ms); }, {} };
+    return run(
+        name,
+        [kind](const Report&, const RunResult& x, std::string& out) {
+            if (x.has(kind))
+                appendNumber(out, x.totalMs(kind));
+        },
+        [ms](std::string_view t, Report&, Row& row) { return t.empty() || parseNumber(t, row.durations.*ms); });
 }
 
 CsvColumn rate(const char* name, SpanKind kind)
 {
-    return { name, [kind](const Report&, const RunResult& x) {
-                return x.has(kind) ? number(gigabytesPerSecond(double(x.totalBytes(kind)), x.totalMs(kind))) : std::string();
-            },
-        nullptr, {} };
+    return run(
+        name,
+        [kind](const Report&, const RunResult& x, std::string& out) {
+            if (x.has(kind))
+                appendNumber(out, gigabytesPerSecond(double(x.totalBytes(kind)), x.totalMs(kind)));
+        },
+        nullptr);
 }
 
 const std::vector<CsvColumn>& runColumns()
 {
     using R = const Report&;
-    using X = const RunResult&;
     static const std::vector<CsvColumn> all = {
-        { "Device Index", [](R r, X) { return std::to_string(r.device.index); },
-            [](std::string_view t, Report& r, Row&) { return parseNumber(t, r.device.index); }, {} },
-        { "Device", [](R r, X) { return r.device.name; },
-            [](std::string_view t, Report& r, Row&) {
+        fixed("Device Index", [](R r) { return std::to_string(r.device.index); },
+            [](std::string_view t, Report& r) { return parseNumber(t, r.device.index); }),
+        fixed("Device", [](R r) { return r.device.name; },
+            [](std::string_view t, Report& r) {
                 r.device.name = t;
                 return !t.empty();
-            }, {} },
-        { "UUID", [](R r, X) { return r.device.uuid; },
-            [](std::string_view t, Report& r, Row&) {
+            }),
+        fixed("UUID", [](R r) { return r.device.uuid; },
+            [](std::string_view t, Report& r) {
                 r.device.uuid = t;
                 return true;
-            }, {} },
-        { "PCI Bus Id", [](R r, X) { return r.device.pciBusId; },
-            [](std::string_view t, Report& r, Row&) {
+            }),
+        fixed("PCI Bus Id", [](R r) { return r.device.pciBusId; },
+            [](std::string_view t, Report& r) {
                 r.device.pciBusId = t;
                 return true;
-            }, {} },
-        { "Compute Capability", [](R r, X) { return r.device.computeCapability(); },
-            [](std::string_view t, Report& r, Row&) {
+            }),
+        fixed("Compute Capability", [](R r) { return r.device.computeCapability(); },
+            [](std::string_view t, Report& r) {
                 const auto dot = t.find('.');
                 return dot != std::string_view::npos && parseNumber(t.substr(0, dot), r.device.computeMajor) &&
                     parseNumber(t.substr(dot + 1), r.device.computeMinor);
-            }, {} },
-        { "Driver Version", [](R r, X) { return std::to_string(r.driverVersion); },
-            [](std::string_view t, Report& r, Row&) { return parseNumber(t, r.driverVersion); }, {} },
-        { "Runtime Version", [](R r, X) { return std::to_string(r.runtimeVersion); },
-            [](std::string_view t, Report& r, Row&) { return parseNumber(t, r.runtimeVersion); }, {} },
-        { "Elements", [](R r, X) { return std::to_string(r.config.elements); },
-            [](std::string_view t, Report& r, Row&) { return parseNumber(t, r.config.elements); }, {} },
-        { "Size (B)", [](R r, X) { return std::to_string(r.config.bytes()); }, nullptr, {} },
-        { "Value", [](R r, X) { return std::to_string(r.config.value); },
-            [](std::string_view t, Report& r, Row&) { return parseNumber(t, r.config.value); }, {} },
-        { "Threads/Block", [](R r, X) { return std::to_string(r.config.threadsPerBlock); },
-            [](std::string_view t, Report& r, Row&) { return parseNumber(t, r.config.threadsPerBlock); }, {} },
-        count("Chunks", &PipelineConfig::chunks),
-        count("Streams", &PipelineConfig::streams),
+            }),
+        fixed("Driver Version", [](R r) { return std::to_string(r.driverVersion); },
+            [](std::string_view t, Report& r) { return parseNumber(t, r.driverVersion); }),
+        fixed("Runtime Version", [](R r) { return std::to_string(r.runtimeVersion); },
+            [](std::string_view t, Report& r) { return parseNumber(t, r.runtimeVersion); }),
+        fixed("Elements", [](R r) { return std::to_string(r.config.elements); },
+            [](std::string_view t, Report& r) { return parseNumber(t, r.config.elements); }),
+        fixed("Size (B)", [](R r) { return std::to_string(r.config.bytes()); }, nullptr),
+        fixed("Value", [](R r) { return std::to_string(r.config.value); },
+            [](std::string_view t, Report& r) { return parseNumber(t, r.config.value); }),
+        fixed("Threads/Block", [](R r) { return std::to_string(r.config.threadsPerBlock); },
+            [](std::string_view t, Report& r) { return parseNumber(t, r.config.threadsPerBlock); }),
+        fixed("Chunks", [](R r) { return std::to_string(r.config.chunks); },
+            [](std::string_view t, Report& r) { return parseNumber(t, r.config.chunks); }, {}, false),
+        fixed("Streams", [](R r) { return std::to_string(r.config.streams); },
+            [](std::string_view t, Report& r) { return parseNumber(t, r.config.streams); }, {}, false),
         choice("Issue Order", &PipelineConfig::order, false),
         choice("Submission", &PipelineConfig::submission, false),
         choice("Host Memory", &PipelineConfig::hostMemory),
         choice("Wait", &PipelineConfig::waitMode),
         choice("Check", &PipelineConfig::checkMode),
-        { "Run", [](R, X x) { return std::to_string(x.index); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.index); }, {} },
-        { "Warm-up", [](R, X x) { return std::string(x.warmup ? "1" : "0"); },
-            [](std::string_view t, Report&, Row& row) { return parseFlag(t, row.run.warmup); }, {} },
-        { "GPU Time (ms)", [](R, X x) { return number(x.gpuMs); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.gpuMs); }, {} },
-        { "CPU Time (ms)", [](R, X x) { return number(x.cpuSubmitMs()); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.durations.submitMs); }, {} },
-        { "Poll Iterations", [](R, X x) { return std::to_string(x.pollIterations); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.pollIterations); }, {} },
-        { "Wait Time (ms)", [](R, X x) { return number(x.waitMs()); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.durations.waitMs); }, {} },
-        { "Wait CPU Time (ms)", [](R, X x) { return number(x.waitCpuMs); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.waitCpuMs); }, {} },
+        runWhole("Run", &RunResult::index),
+        runFlag("Warm-up", &RunResult::warmup),
+        run("GPU Time (ms)", [](R, const RunResult& x, std::string& out) { appendNumber(out, x.gpuMs); },
+            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.gpuMs); }),
+        run("CPU Time (ms)", [](R, const RunResult& x, std::string& out) { appendNumber(out, x.cpuSubmitMs()); },
+            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.durations.submitMs); }),
+        runWhole("Poll Iterations", &RunResult::pollIterations),
+        run("Wait Time (ms)", [](R, const RunResult& x, std::string& out) { appendNumber(out, x.waitMs()); },
+            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.durations.waitMs); }),
+        run("Wait CPU Time (ms)", [](R, const RunResult& x, std::string& out) { appendNumber(out, x.waitCpuMs); },
+            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.waitCpuMs); }),
         stage("H2D Time (ms)", SpanKind::H2D, &SerialDurations::h2dMs),
         stage("Kernel Time (ms)", SpanKind::Kernel, &SerialDurations::kernelMs),
         stage("D2H Time (ms)", SpanKind::D2H, &SerialDurations::d2hMs),
         rate("H2D GB/s", SpanKind::H2D),
         rate("D2H GB/s", SpanKind::D2H),
-        { "Expected Value", [](R, X x) { return std::to_string(x.expectedValue); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.expectedValue); }, {} },
-        { "Verified", [](R, X x) { return std::string(x.verified ? "1" : "0"); },
-            [](std::string_view t, Report&, Row& row) { return parseFlag(t, row.run.verified); }, {} },
-        { "First Wrong Index", [](R, X x) { return std::to_string(x.firstWrongIndex); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.firstWrongIndex); }, {} },
-        { "First Wrong Value", [](R, X x) { return x.verified ? std::string() : std::to_string(x.firstWrongValue); },
-            [](std::string_view t, Report&, Row& row) { return t.empty() || parseNumber(t, row.run.firstWrongValue); },
-            {} },
+        runWhole("Expected Value", &RunResult::expectedValue),
+        runFlag("Verified", &RunResult::verified),
+        runWhole("First Wrong Index", &RunResult::firstWrongIndex),
+        run("First Wrong Value",
+            [](R, const RunResult& x, std::string& out) {
+                if (!x.verified)
+                    appendWhole(out, x.firstWrongValue);
+            },
+            [](std::string_view t, Report&, Row& row) { return t.empty() || parseNumber(t, row.run.firstWrongValue); }),
     };
     return all;
 }
+
+constexpr std::size_t kBlock = std::size_t(4) << 20;
 
 }  // namespace
 
 void writeCsv(std::ostream& out, const Report& report)
 {
     const auto& all = runColumns();
+    std::string text;
     for (std::size_t i = 0; i < all.size(); ++i)
-        out << (i ? "," : "") << quoted(all[i].name);
-    out << '\n';
-    for (const RunResult& run : report.runs) {
-        for (std::size_t i = 0; i < all.size(); ++i)
-            out << (i ? "," : "") << quoted(all[i].write(report, run));
-        out << '\n';
+        text += (i ? "," : "") + quoted(all[i].name);
+    text += '\n';
+    // The device's and the configuration's columns are the same on every row: written once, then copied.
+    std::string fixedPart;
+    const RunResult none;
+    std::size_t first = 0;
+    for (; first < all.size() && !all[first].perRun; ++first) {
+        all[first].write(report, none, fixedPart);
+        fixedPart += ',';
     }
+    for (const RunResult& run : report.runs) {
+        text += fixedPart;
+        for (std::size_t i = first; i < all.size(); ++i) {
+            if (i > first)
+                text += ',';
+            all[i].write(report, run, text);
+        }
+        text += '\n';
+        if (text.size() >= kBlock) {
+            out.write(text.data(), std::streamsize(text.size()));
+            text.clear();
+        }
+    }
+    out.write(text.data(), std::streamsize(text.size()));
 }
 
 void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
@@ -248,24 +405,61 @@ void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
     }
 }
 
-Result<Report> readCsv(std::istream& in)
+Result<Report> readCsv(std::istream& in, const ReadControl& control)
 {
-    std::string line;
-    if (!std::getline(in, line))
-        return makeError(ErrorKind::Io, "the file is empty");
-    if (line.rfind("\xEF\xBB\xBF", 0) == 0)  // a byte-order mark, as spreadsheets write
-        line.erase(0, 3);
-    auto strip = [](std::string& l) {
-        if (!l.empty() && l.back() == '\r')
-            l.pop_back();
+    ReadMeter meter(control);
+    if (!meter.advance(0))
+        return makeError(ErrorKind::Cancelled, "reading was cancelled");
+    std::string buffer;
+    std::size_t pos = 0;  // where the next line begins in `buffer`
+    bool ended = false;
+    // The next line, without its end; empty at the end of the file, false when cancelled.
+    auto nextLine = [&](std::string_view& line) -> std::optional<bool> {
+        for (;;) {
+            const std::size_t end = buffer.find('\n', pos);
+            if (end != std::string::npos || (ended && pos < buffer.size())) {
+                const std::size_t stop = end == std::string::npos ? buffer.size() : end;
+                line = std::string_view(buffer).substr(pos, stop - pos);
+                if (!line.empty() && line.back() == '\r')
+                    line.remove_suffix(1);
+                pos = stop + 1;
+                return true;
+            }
+            if (ended)
+                return false;
+            buffer.erase(0, pos);
+            pos = 0;
+            const std::size_t had = buffer.size();
+            buffer.resize(had + kBlock);
+            in.read(buffer.data() + had, std::streamsize(kBlock));
+            const std::size_t got = std::size_t(in.gcount());
+            buffer.resize(had + got);
+            ended = got == 0;
+            if (!meter.advance(got))
+                return std::nullopt;
+        }
     };
-    strip(line);
+
+    std::string_view line;
+    auto more = nextLine(line);
+    if (!more)
+        return makeError(ErrorKind::Cancelled, "reading was cancelled");
+    if (!*more)
+        return makeError(ErrorKind::Io, "the file is empty");
+    if (line.substr(0, 3) == "\xEF\xBB\xBF")  // a byte-order mark, as spreadsheets write
+        line.remove_prefix(3);
     const auto header = splitLine(line);
     if (!header)
         return makeError(ErrorKind::Io, "line 1 has an unterminated quote");
 
     // Where each readable column sits in this file.
-    std::vector<std::pair<const CsvColumn*, std::size_t>> found;
+    struct Found {
+        const CsvColumn* column;
+        std::size_t at;
+        std::string last;  // a device or configuration column: its text on the row read before
+        bool read = false;
+    };
+    std::vector<Found> found;
     for (const CsvColumn& column : runColumns()) {
         if (!column.read)
             continue;
@@ -277,27 +471,42 @@ Result<Report> readCsv(std::istream& in)
         if (at == header->size())
             return makeError(ErrorKind::Io,
                 std::string("the CSV has no '") + column.name + "' column, so it is not an AsyncScope run export");
-        found.emplace_back(&column, at);
+        found.push_back({ &column, at, {} });
     }
 
     Report report;
-    for (int lineNumber = 2; std::getline(in, line); ++lineNumber) {
-        strip(line);
+    if (control.totalBytes > 0 && line.size() > 0)
+        report.runs.reserve(std::size_t(std::min<std::uintmax_t>(control.totalBytes / (line.size() + 1), 1u << 28)));
+    RowSplitter splitter;
+    for (std::size_t lineNumber = 2;; ++lineNumber) {
+        more = nextLine(line);
+        if (!more)
+            return makeError(ErrorKind::Cancelled, "reading was cancelled");
+        if (!*more)
+            break;
         if (line.empty())
             continue;
-        const auto fields = splitLine(line);
-        if (!fields)
+        if (!splitter.split(line))
             return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + " has an unterminated quote");
-        if (fields->size() != header->size())
+        const auto& fields = splitter.fields();
+        if (fields.size() != header->size())
             return makeError(ErrorKind::Io,
-                "line " + std::to_string(lineNumber) + " has " + std::to_string(fields->size()) + " fields, the header " +
+                "line " + std::to_string(lineNumber) + " has " + std::to_string(fields.size()) +
+                    " fields, the header " +
                     std::to_string(header->size()));
         Row row;
-        for (const auto& [column, at] : found) {
-            if (!column->read((*fields)[at], report, row))
-                return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ", column '" + column->name +
-                        "': '" + (*fields)[at] + "' is not " +
-                        (column->accepted.empty() ? std::string("a valid value") : column->accepted));
+        for (Found& f : found) {
+            const std::string_view text = fields[f.at];
+            if (!f.column->perRun) {
+                if (f.read && text == f.last)
+                    continue;  // as on the row before: read already
+                f.last = text;
+                f.read = true;
+            }
+            if (!f.column->read(text, report, row))
+                return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ", column '" + f.column->name +
+                        "': '" + std::string(text) + "' is not " +
+                        (f.column->accepted.empty() ? std::string("a valid value") : f.column->accepted));
         }
         row.durations.bytes = report.config.bytes();
         row.run.spans = serialSpans(report.device.index, row.durations);

@@ -3,6 +3,7 @@
 // And reading it back, for overlaying a saved series.
 #pragma once
 
+#include "engine/io/read_control.hpp"
 #include "engine/model/report.hpp"
 #include "engine/run/plan.hpp"
 
@@ -19,7 +20,8 @@ void writeComparisonCsv(std::ostream& out, const PlanReport& plan);
 
 // Reads what writeCsv wrote: the device, the configuration and every run (a CSV has no summary, outcome or
 // calibration). Columns are found by name, so their order and extra columns do not matter. A file that is not such
-// a CSV is an ErrorKind::Io error naming the line and column at fault.
-Result<Report> readCsv(std::istream& in);
+// a CSV is an ErrorKind::Io error naming the line and column at fault. Cancelled through `control`:
+// ErrorKind::Cancelled.
+Result<Report> readCsv(std::istream& in, const ReadControl& control = {});
 
 }  // namespace asyncscope

@@ -1,25 +1,53 @@
 #include "engine/io/report_file.hpp"
 
+#include "engine/cuda/host_memory.hpp"
 #include "engine/io/csv_report.hpp"
 #include "engine/io/json_report.hpp"
+#include "engine/model/size_parse.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 
 namespace asyncscope {
 
-Result<Report> readReportFile(const std::string& path)
+std::uintmax_t memoryToRead(std::uintmax_t fileBytes)
+{
+    // A run of the classic pipeline takes about 420 bytes once read (the run, six spans and their allocation); its
+    // line takes about 330 in JSON and 320 in CSV. Half as much again as the file, and room for the read's buffers.
+    return fileBytes + fileBytes / 2 + (std::uintmax_t(64) << 20);
+}
+
+Status checkFitsMemory(const std::string& name, std::uintmax_t fileBytes, std::uintmax_t availableBytes)
+{
+    const std::uintmax_t needed = memoryToRead(fileBytes);
+    if (needed <= availableBytes)
+        return std::nullopt;
+    return makeError(ErrorKind::TooLarge,
+        name + ": too big to open here: its " + formatBytes(fileBytes) + " need about " + formatBytes(needed) +
+            " of memory once read, and " + formatBytes(availableBytes) + " are available",
+        "Close other programs, or open a shorter series.");
+}
+
+Result<Report> readReportFile(const std::string& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
 {
     const std::filesystem::path file(path);
     const std::string name = file.filename().string();
     std::ifstream in(file, std::ios::binary);
     if (!in)
         return makeError(ErrorKind::Io, name + ": cannot be opened", "Check that the file exists and is readable.");
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(file, ec);
+    if (ec)
+        return makeError(ErrorKind::Io, name + ": cannot be read: " + ec.message());
+    if (auto tooBig = checkFitsMemory(name, size, availableHostMemory()))
+        return *tooBig;
     std::string suffix = file.extension().string();
     std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
-    auto report = suffix == ".csv" ? readCsv(in) : readJson(in);
+    const ReadControl control { progress, cancel, size };
+    auto report = suffix == ".csv" ? readCsv(in, control) : readJson(in, control);
     if (report)
         return report;
     Error error = report.error();

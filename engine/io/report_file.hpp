@@ -1,14 +1,28 @@
 // Saved reports as files: CSV or JSON by the file's suffix, each error naming the file.
 #pragma once
 
+#include "engine/io/read_control.hpp"
 #include "engine/model/report.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 
 namespace asyncscope {
 
-// Reads a report written as CSV (.csv) or JSON (anything else). Errors are ErrorKind::Io and begin with the file's
-// name: "h200.csv: line 3, column 'Host Memory': 'bogus' is not pinned or pageable".
-Result<Report> readReportFile(const std::string& path);
+// Reads a report written as CSV (.csv) or JSON (anything else). Errors begin with the file's name:
+// "h200.csv: line 3, column 'Host Memory': 'bogus' is not pinned or pageable", "big.json: run 51234: end_ms missing
+// in span 3" (ErrorKind::Io). A file whose runs would not fit the memory available now is refused before it is read
+// (ErrorKind::TooLarge). `progress` hears the fraction of the file read, at most about a hundred times, on this
+// thread; when `cancel` turns true the read stops with ErrorKind::Cancelled.
+Result<Report> readReportFile(const std::string& path, const ReadProgress& progress = {},
+    const std::atomic<bool>* cancel = nullptr);
+
+// About how much memory the report in a file of `fileBytes` takes once read (its runs and their spans take a little
+// more than the file's compact lines).
+std::uintmax_t memoryToRead(std::uintmax_t fileBytes);
+
+// ErrorKind::TooLarge, naming `name`, when reading a file of `fileBytes` needs more than `availableBytes`.
+Status checkFitsMemory(const std::string& name, std::uintmax_t fileBytes, std::uintmax_t availableBytes);
 
 }  // namespace asyncscope

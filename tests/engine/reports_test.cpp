@@ -4,9 +4,12 @@
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
 
+#include "classic_runs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <sstream>
 
@@ -294,14 +297,25 @@ TEST(JsonReport, HasDeviceConfigSummaryAndRuns)
     EXPECT_EQ(j.at("runs").size(), 3u);
     EXPECT_EQ(j.at("outcome").at("stop_reason"), "run count");
     EXPECT_EQ(j.at("format_version"), kReportFormatVersion);
-    // Every run carries its spans; the summary has each distribution by key and the figures.
-    const nlohmann::json& spans = j.at("runs").at(1).at("spans");
+    // Every run carries its spans, runs and spans as arrays of the fields the document names once; the summary has
+    // each distribution by key and the figures.
+    const auto field = [&](const char* list, const char* name) {
+        const auto& names = j.at("fields").at(list);
+        return std::size_t(std::find(names.begin(), names.end(), name) - names.begin());
+    };
+    EXPECT_EQ(j.at("fields").at("run").size(), 12u);
+    // No device, chunk or call: no span has them.
+    EXPECT_EQ(j.at("fields").at("span"), nlohmann::json({ "kind", "stream", "bytes", "begin_ms", "end_ms" }));
+    const nlohmann::json& run = j.at("runs").at(1);
+    EXPECT_EQ(run.at(field("run", "run")), 1);
+    EXPECT_EQ(run.size(), 11u);  // no traced spans
+    const nlohmann::json& spans = run.at(field("run", "spans"));
     ASSERT_EQ(spans.size(), 6u);
-    EXPECT_EQ(spans.at(0).at("kind"), "h2d");
-    EXPECT_EQ(spans.at(0).at("bytes"), sampleReport().config.bytes());
-    EXPECT_DOUBLE_EQ(spans.at(1).at("begin_ms").get<double>(), 1.2);
-    EXPECT_EQ(spans.at(5).at("kind"), "check");
-    EXPECT_EQ(spans.at(5).at("stream"), 1);
+    EXPECT_EQ(spans.at(0).at(field("span", "kind")), "h2d");
+    EXPECT_EQ(spans.at(0).at(field("span", "bytes")), sampleReport().config.bytes());
+    EXPECT_DOUBLE_EQ(spans.at(1).at(field("span", "begin_ms")).get<double>(), 1.2);
+    EXPECT_EQ(spans.at(5).at(field("span", "kind")), "check");
+    EXPECT_EQ(spans.at(5).at(field("span", "stream")), 1);
     EXPECT_DOUBLE_EQ(j.at("summary").at("h2d_ms").at("median").get<double>(), 1.2);
     EXPECT_DOUBLE_EQ(j.at("summary").at("cpu_submit_time_ms").at("median").get<double>(), 0.02);
     EXPECT_TRUE(j.at("summary").contains("check_ms"));
@@ -352,7 +366,7 @@ INSTANTIATE_TEST_SUITE_P(UnknownNames, JsonRejectsAChoice,
         std::pair<std::string, std::string> { "/config/check", "config.check: 'bogus' is not overlapped or serial" },
         std::pair<std::string, std::string> { "/config/stop_rule", "config.stop_rule: 'bogus' is not fixed or noise" },
         std::pair<std::string, std::string> { "/outcome/stop_reason", "outcome.stop_reason: 'bogus' is not run count" },
-        std::pair<std::string, std::string> { "/runs/0/spans/0/kind", "'bogus' is not h2d, kernel" }));
+        std::pair<std::string, std::string> { "/runs/0/10/0/0", "run 0: span 0: kind 'bogus' is not h2d, kernel" }));
 
 TEST(ReportFile, ErrorsNameTheFile)
 {
@@ -443,4 +457,341 @@ TEST(JsonReport, RejectsWhatIsNotAReport)
         EXPECT_EQ(read.error().kind, ErrorKind::Io);
         EXPECT_FALSE(read.error().detail.empty());
     }
+}
+
+namespace {
+
+std::string writtenJson(const Report& report)
+{
+    std::ostringstream out;
+    writeJson(out, report);
+    return out.str();
+}
+
+std::string tempFile(const std::string& name, const std::string& text)
+{
+    const std::string path = ::testing::TempDir() + "/" + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+template <class Run>
+void expectSameRun(const Run& a, const Run& b)
+{
+    EXPECT_EQ(b.index, a.index);
+    EXPECT_EQ(b.warmup, a.warmup);
+    EXPECT_EQ(b.startMs, a.startMs);
+    EXPECT_EQ(b.gpuMs, a.gpuMs);
+    EXPECT_EQ(b.pollIterations, a.pollIterations);
+    EXPECT_EQ(b.waitCpuMs, a.waitCpuMs);
+    EXPECT_EQ(b.expectedValue, a.expectedValue);
+    EXPECT_EQ(b.verified, a.verified);
+    EXPECT_EQ(b.firstWrongIndex, a.firstWrongIndex);
+    EXPECT_EQ(b.firstWrongValue, a.firstWrongValue);
+    for (std::vector<Span> RunResult::*lists : { &RunResult::spans, &RunResult::traced }) {
+        ASSERT_EQ((b.*lists).size(), (a.*lists).size());
+        for (std::size_t k = 0; k < (a.*lists).size(); ++k) {
+            const Span& x = (a.*lists)[k];
+            const Span& y = (b.*lists)[k];
+            EXPECT_EQ(y.kind, x.kind);
+            EXPECT_EQ(y.device, x.device);
+            EXPECT_EQ(y.stream, x.stream);
+            EXPECT_EQ(y.chunk, x.chunk);
+            EXPECT_EQ(y.bytes, x.bytes);
+            EXPECT_EQ(y.beginMs, x.beginMs);
+            EXPECT_EQ(y.endMs, x.endMs);
+            EXPECT_EQ(y.call, x.call);
+        }
+    }
+}
+
+// A report whose spans use every field: two devices, streams, chunks, api calls.
+Report everyFieldReport()
+{
+    Report r = sampleReport();
+    r.runs[1].spans.push_back({ SpanKind::Kernel, 1, 3, 7, 4096, 0.25, 0.5 });
+    r.runs[2].traced = { { SpanKind::Api, 0, 0, 0, 0, 0.001, 0.004, ApiCall::MemcpyAsync },
+        { SpanKind::D2H, 0, 2, 6, 4096, 0.01, 0.02, ApiCall::None } };
+    r.runs[2].verified = false;
+    r.runs[2].firstWrongIndex = 513;
+    r.runs[2].firstWrongValue = 25;
+    return r;
+}
+
+}  // namespace
+
+TEST(JsonReport, WritesEachRunOnOneLineBelowAnIndentedHeader)
+{
+    const Report report = everyFieldReport();
+    const std::string text = writtenJson(report);
+    EXPECT_NE(text.find("{\n  \"format\": \"asyncscope-report\",\n  \"format_version\": 3,\n  \"device\": {\n    \""),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("\n  \"fields\": {\n    \"run\": [\"run\",\"warmup\",\"start_ms\",\"gpu_time_ms\","
+                        "\"poll_iterations\","
+                        "\"wait_cpu_ms\",\"expected_value\",\"verified\",\"first_wrong_index\",\"first_wrong_value\","
+                        "\"spans\",\"traced_spans\"],\n    \"span\": [\"kind\",\"device\",\"stream\",\"chunk\","
+                        "\"bytes\","
+                        "\"begin_ms\",\"end_ms\",\"call\"]\n  },\n  \"runs\": [\n    [0,true,"),
+        std::string::npos)
+        << text;
+    // One run a line, spans inside it, nothing after the runs but the closing brackets.
+    const std::size_t runs = text.find("  \"runs\": [\n") + 12;
+    std::istringstream lines(text.substr(runs));
+    std::vector<std::string> runLines;
+    for (std::string line; std::getline(lines, line);)
+        runLines.push_back(line);
+    ASSERT_EQ(runLines.size(), 5u);
+    EXPECT_EQ(runLines[0].rfind("    [0,true,0,2.5,12345,0,26,true,-1,0,[[\"h2d\",0,0,0,67108864,0,1.2],", 0), 0u)
+        << runLines[0];
+    EXPECT_EQ(runLines[1].back(), ',');
+    EXPECT_NE(runLines[2].find(",false,513,25,[["), std::string::npos) << runLines[2];
+    EXPECT_NE(runLines[2].find("],[[\"api\",0,0,0,0,0.001,0.004,\"cudaMemcpyAsync\"],[\"d2h\",0,2,6,4096,0.01,0.02]]]"),
+        std::string::npos)
+        << runLines[2];
+    EXPECT_EQ(runLines[3], "  ]");
+    EXPECT_EQ(runLines[4], "}");
+    // The same document toJson gives.
+    EXPECT_EQ(nlohmann::json::parse(text), toJson(report));
+}
+
+TEST(JsonReport, LeavesOutSpanFieldsNoSpanUses)
+{
+    const std::string text = writtenJson(sampleReport());
+    EXPECT_NE(text.find("\"span\": [\"kind\",\"stream\",\"bytes\",\"begin_ms\",\"end_ms\"]"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("[[\"h2d\",0,67108864,0,1.2],"), std::string::npos) << text;
+}
+
+TEST(JsonReport, EveryFieldRoundTripsInItsOwnLayoutAndInAnyOther)
+{
+    const Report original = everyFieldReport();
+    const std::string written = writtenJson(original);
+    const nlohmann::json document = toJson(original);
+    // Its own layout; indented all through; on one line with the keys sorted ("fields" before "runs"), as a tool
+    // that rewrites the file leaves it.
+    for (const std::string& text : { written, document.dump(2), document.dump(), document.dump(-1) + "\n\n" }) {
+        std::istringstream in(text);
+        const auto read = readJson(in);
+        ASSERT_TRUE(read.ok()) << read.error().message() << "\n" << text.substr(0, 200);
+        ASSERT_EQ(read->runs.size(), original.runs.size());
+        for (std::size_t i = 0; i < original.runs.size(); ++i)
+            expectSameRun(original.runs[i], read->runs[i]);
+        EXPECT_EQ(toJson(*read), document);
+    }
+}
+
+TEST(JsonReport, ReadsAVersionTwoReportWithSpansAndTracedSpans)
+{
+    // As the release before compact runs wrote it: every run and span an object, indented like the rest.
+    const char* text = R"({
+  "calibration": {"bidirectional_gbps": 99.7, "bytes": 268435456, "cached": true, "d2h_gbps": 55.0, "h2d_gbps": 54.9},
+  "config": {
+    "bytes": 67108864, "check": "overlapped", "check_threads": 0, "chunks": 2, "device": 0, "elements": 16777216,
+    "host_memory": "pinned", "order": "chunk", "runs": 1, "stage_events": true, "streams": 2, "submission": "stream",
+    "threads_per_block": 512, "trace_source": "cupti", "value": 26, "wait": "spin", "warmup_runs": 1
+  },
+  "device": {"compute_capability": "9.0", "index": 0, "name": "NVIDIA H200", "uuid": "GPU-1"},
+  "format": "asyncscope-report",
+  "format_version": 2,
+  "outcome": {"measured_runs": 1, "noise_percent": 0.0, "stop_reason": "run count"},
+  "runs": [
+    {
+      "expected_value": 26,
+      "first_wrong_index": -1,
+      "gpu_time_ms": 2.5,
+      "poll_iterations": 9000,
+      "run": 0,
+      "spans": [
+        {"begin_ms": 0.0, "bytes": 33554432, "chunk": 0, "device": 0, "end_ms": 0.61, "kind": "h2d", "stream": 0},
+        {"begin_ms": 0.0, "bytes": 33554432, "chunk": 1, "device": 0, "end_ms": 1.22, "kind": "h2d", "stream": 1},
+        {"begin_ms": 0.0, "bytes": 0, "chunk": 0, "device": 0, "end_ms": 0.03, "kind": "submit", "stream": 0}
+      ],
+      "start_ms": 0.0,
+      "verified": true,
+      "wait_cpu_ms": 2.4,
+      "warmup": true
+    },
+    {
+      "expected_value": 52,
+      "first_wrong_index": 513,
+      "first_wrong_value": 25,
+      "gpu_time_ms": 2.51,
+      "poll_iterations": 9100,
+      "run": 1,
+      "spans": [
+        {"begin_ms": 0.0, "bytes": 33554432, "chunk": 0, "device": 0, "end_ms": 0.62, "kind": "h2d", "stream": 0}
+      ],
+      "start_ms": 2.75,
+      "traced_spans": [
+        {"begin_ms": 0.001, "bytes": 0, "call": "cudaMemcpyAsync", "chunk": 0, "device": 0, "end_ms": 0.004,
+         "kind": "api", "stream": 0},
+        {"begin_ms": 0.01, "bytes": 33554432, "chunk": 1, "device": 0, "end_ms": 0.6, "kind": "h2d", "stream": 1}
+      ],
+      "verified": false,
+      "wait_cpu_ms": 2.41,
+      "warmup": false
+    }
+  ],
+  "summary": {"samples": 1}
+})";
+    std::istringstream in(text);
+    const auto read = readJson(in);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    EXPECT_EQ(read->device.name, "NVIDIA H200");
+    EXPECT_EQ(read->config.chunks, 2);
+    EXPECT_EQ(read->config.traceSource, TraceSource::Cupti);
+    ASSERT_TRUE(read->peak.has_value());
+    EXPECT_DOUBLE_EQ(read->peak->bidirectionalGBps, 99.7);
+    ASSERT_EQ(read->runs.size(), 2u);
+    const RunResult& first = read->runs[0];
+    EXPECT_TRUE(first.warmup);
+    ASSERT_EQ(first.spans.size(), 3u);
+    EXPECT_EQ(first.spans[1].chunk, 1);
+    EXPECT_EQ(first.spans[1].stream, 1);
+    EXPECT_DOUBLE_EQ(first.spans[1].endMs, 1.22);
+    EXPECT_EQ(first.spans[2].kind, SpanKind::Submit);
+    EXPECT_TRUE(first.traced.empty());
+    const RunResult& second = read->runs[1];
+    EXPECT_FALSE(second.verified);
+    EXPECT_EQ(second.firstWrongIndex, 513);
+    EXPECT_EQ(second.firstWrongValue, 25);
+    EXPECT_DOUBLE_EQ(second.startMs, 2.75);
+    ASSERT_EQ(second.traced.size(), 2u);
+    EXPECT_EQ(second.traced[0].kind, SpanKind::Api);
+    EXPECT_EQ(second.traced[0].call, ApiCall::MemcpyAsync);
+    EXPECT_EQ(second.traced[1].bytes, 33554432u);
+    EXPECT_DOUBLE_EQ(second.traced[1].endMs, 0.6);
+}
+
+class JsonFileRejects : public ::testing::TestWithParam<std::pair<std::string, std::string>> { };
+
+// Each case: how the sample's file is spoiled (a text to find, then what to put in its place, or "cut N" to keep
+// the first N bytes, or "cut line N" to keep its first N lines), and what the message says after the file's name.
+TEST_P(JsonFileRejects, NamingTheFileAndThePlace)
+{
+    const auto& [spoil, expected] = GetParam();
+    std::string text = writtenJson(everyFieldReport());
+    if (spoil.rfind("cut line ", 0) == 0) {
+        std::size_t at = 0;
+        for (int n = std::stoi(spoil.substr(9)); n > 0; --n)
+            at = text.find('\n', at) + 1;
+        text.resize(at);
+    } else if (spoil.rfind("cut ", 0) == 0) {
+        text.resize(std::size_t(std::stoi(spoil.substr(4))) + text.find("\"runs\": ["));
+    } else {
+        const std::size_t bar = spoil.find('|');
+        const std::string from = spoil.substr(0, bar);
+        ASSERT_NE(text.find(from), std::string::npos) << from;
+        text.replace(text.find(from), from.size(), spoil.substr(bar + 1));
+    }
+    const auto read = readReportFile(tempFile("spoilt.json", text));
+    ASSERT_FALSE(read.ok()) << spoil;
+    EXPECT_EQ(read.error().kind, ErrorKind::Io);
+    EXPECT_EQ(read.error().message().rfind("spoilt.json: " + expected, 0), 0u) << read.error().message();
+}
+
+INSTANTIATE_TEST_SUITE_P(Malformed, JsonFileRejects,
+    ::testing::Values(std::pair<std::string, std::string> { "cut 400", "the file ends inside run 1: it is cut short" },
+        std::pair<std::string, std::string> { "cut line 2", "the file ends early" },
+        std::pair<std::string, std::string> { "\"asyncscope-report\"|\"something-else\"",
+            "the file is JSON but not an AsyncScope report" },
+        std::pair<std::string, std::string> { "\"format_version\": 3|\"format_version\": 4",
+            "format_version 4 is not one this AsyncScope reads (1 to 3)" },
+        std::pair<std::string, std::string> { "[1,false,0,2.51,|[1,false,0,\"fast\",",
+            "run 1: gpu_time_ms is not a number" },
+        std::pair<std::string, std::string> { "[1,false,0,2.51,|[1,false,0,2.51.1,", "run 1: not valid JSON" },
+        std::pair<std::string, std::string> { "[\"check\",0,1,0,67108864,2.6,4.6]|[\"check\",0,1,0,67108864,2.6]",
+            "run 1: end_ms missing in span 5" },
+        std::pair<std::string, std::string> { "[\"d2h\",0,2,6,4096,0.01,0.02]|[\"d2x\",0,2,6,4096,0.01,0.02]",
+            "run 2: traced span 1: kind 'd2x' is not h2d, kernel" },
+        std::pair<std::string, std::string> { "\"host_memory\": \"pinned\"|\"host_memory\": \"bogus\"",
+            "config.host_memory: 'bogus' is not pinned or pageable" }));
+
+TEST(JsonReport, AFileCutAfterARunLineSaysSo)
+{
+    std::string text = writtenJson(sampleReport());
+    text.resize(text.find("\n  ]") + 1);
+    std::istringstream in(text);
+    const auto read = readJson(in);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().detail, "the file ends after run 2, before the list of runs is closed: it is cut short");
+    // And an indented one (the document reader): the run it ends in.
+    const std::string indented = toJson(sampleReport()).dump(2);
+    std::istringstream cut(indented.substr(0, indented.find("\"runs\": [") + 40));
+    const auto early = readJson(cut);
+    ASSERT_FALSE(early.ok());
+    EXPECT_EQ(early.error().detail, "the file ends inside run 0: it is cut short");
+}
+
+TEST(ReportFile, ProgressIsAFractionThatGrowsToOneAtMostAHundredAndOneTimes)
+{
+    const Report report = asyncscope::testing::classicReport(60000);
+    for (const std::string suffix : { "json", "csv" }) {
+        std::ostringstream text;
+        suffix == "csv" ? writeCsv(text, report) : writeJson(text, report);
+        const std::string path = tempFile("progress." + suffix, text.str());
+        std::vector<double> seen;
+        const auto read = readReportFile(path, [&seen](double f) { seen.push_back(f); });
+        ASSERT_TRUE(read.ok()) << read.error().message();
+        EXPECT_EQ(read->runs.size(), report.runs.size());
+        ASSERT_GE(seen.size(), 3u) << suffix;
+        EXPECT_LE(seen.size(), 101u);
+        EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+        EXPECT_EQ(seen.front(), 0.0);
+        EXPECT_EQ(seen.back(), 1.0);
+    }
+}
+
+TEST(ReportFile, ACancelFromTheProgressCallbackStopsTheRead)
+{
+    const Report report = asyncscope::testing::classicReport(60000);
+    for (const std::string suffix : { "json", "csv" }) {
+        std::ostringstream text;
+        suffix == "csv" ? writeCsv(text, report) : writeJson(text, report);
+        const std::string path = tempFile("cancelled." + suffix, text.str());
+        std::atomic<bool> cancel { false };
+        double last = 0.0;
+        const auto read = readReportFile(path,
+            [&](double f) {
+                last = f;
+                if (f > 0.0)
+                    cancel = true;
+            },
+            &cancel);
+        ASSERT_FALSE(read.ok()) << suffix;
+        EXPECT_EQ(read.error().kind, ErrorKind::Cancelled);
+        EXPECT_EQ(read.error().message().rfind("cancelled." + suffix + ": ", 0), 0u) << read.error().message();
+        EXPECT_LT(last, 1.0);  // stopped before the end
+    }
+}
+
+TEST(ReportFile, AFileTooBigForTheMemoryIsRefusedBeforeItIsRead)
+{
+    const auto refused = checkFitsMemory("big.json", std::uintmax_t(12) << 30, std::uintmax_t(8) << 30);
+    ASSERT_TRUE(refused.has_value());
+    EXPECT_EQ(refused->kind, ErrorKind::TooLarge);
+    EXPECT_EQ(refused->message(),
+        "big.json: too big to open here: its 12.0 GiB need about 18.1 GiB of memory once read, and 8.0 GiB are "
+        "available. Close other programs, or open a shorter series.");
+    EXPECT_FALSE(checkFitsMemory("small.json", std::uintmax_t(300) << 20, std::uintmax_t(8) << 30).has_value());
+    EXPECT_GT(memoryToRead(std::uintmax_t(330) << 20), std::uintmax_t(420) << 20);  // a million classic runs
+}
+
+TEST(CsvReport, RowsWithQuotesSplitAsTheHeaderDoes)
+{
+    Report original = sampleReport();
+    original.device.name = "Lab \"big\" GPU, rack 2";
+    original.device.uuid = "plain";
+    std::ostringstream out;
+    writeCsv(out, original);
+    std::string text = out.str();
+    // A quote in the middle of an unquoted field opens quoting there, as a spreadsheet may write it.
+    for (std::size_t at; (at = text.find(",plain,")) != std::string::npos;)
+        text.replace(at, 7, ",pl\"ai,\"n,");
+    std::istringstream in(text);
+    const auto read = readCsv(in);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    EXPECT_EQ(read->device.name, original.device.name);
+    EXPECT_EQ(read->device.uuid, "plai,n");
 }
