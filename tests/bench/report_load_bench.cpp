@@ -1,0 +1,83 @@
+// Benchmark (not a test): how long a big series takes to save and to open. Builds a series of the classic pipeline
+// (six spans a run, as the CLI records it), writes it as JSON and as CSV with the engine's writers into a temporary
+// folder, reads both back as the app does, and prints the seconds of every step, the file sizes and the read rate.
+// Usage: asyncscope_bench_report_load [runs]   (1000000 by default)
+#include "classic_runs.hpp"
+
+#include "engine/io/csv_report.hpp"
+#include "engine/io/json_report.hpp"
+#include "engine/io/report_file.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+using namespace asyncscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+bool write(const fs::path& path, const Report& report, ReportFormat format)
+{
+    std::ofstream out(path, std::ios::binary);
+    format == ReportFormat::Csv ? writeCsv(out, report) : writeJson(out, report);
+    out.flush();
+    return bool(out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const long runs = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 1000000;
+    if (runs < 1) {
+        std::fprintf(stderr, "usage: asyncscope_bench_report_load [runs]\n");
+        return 2;
+    }
+    const fs::path dir = fs::temp_directory_path() / ("asyncscope-bench-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+
+    auto start = Clock::now();
+    const Report report = testing::classicReport(std::size_t(runs));
+    std::printf("%ld runs built in %.2f s\n", runs, secondsSince(start));
+
+    int status = 0;
+    for (const ReportFormat format : { ReportFormat::Json, ReportFormat::Csv }) {
+        const fs::path path = dir / (std::string("series.") + nameOf(format));
+        start = Clock::now();
+        if (!write(path, report, format)) {
+            std::fprintf(stderr, "cannot write %s\n", path.c_str());
+            status = 1;
+            continue;
+        }
+        const double writeS = secondsSince(start);
+        const double megabytes = double(fs::file_size(path)) / 1e6;
+        int calls = 0;
+        start = Clock::now();
+        const auto read = readReportFile(path.string(), [&calls](double) { ++calls; });
+        const double readS = secondsSince(start);
+        if (!read) {
+            std::fprintf(stderr, "%s\n", read.error().message().c_str());
+            status = 1;
+        } else if (read->runs.size() != report.runs.size()) {
+            std::fprintf(stderr, "%s: %zu runs read of %zu\n", path.c_str(), read->runs.size(), report.runs.size());
+            status = 1;
+        }
+        std::printf("%-4s %8.1f MB  write %6.2f s  read %6.2f s  (%.0f MB/s, %d progress calls)\n", nameOf(format),
+            megabytes, writeS, readS, megabytes / readS, calls);
+    }
+    fs::remove_all(dir);
+    return status;
+}
