@@ -39,11 +39,17 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         QString::fromStdString("Run a comparison: " + acceptedNames<Comparison>() + "."), "KIND");
     const QCommandLineOption sweepMin("sweep-min", "Smallest size of --compare size.", "SIZE", "4KiB");
     const QCommandLineOption sweepMax("sweep-max", "Largest size of --compare size.", "SIZE", "1GiB");
+    const QCommandLineOption open("open",
+        "Show a saved series (JSON or CSV export) in every tab; no GPU needed. With --export-png: export its time "
+        "chart, quit.",
+        "FILE");
     const QCommandLineOption overlay("overlay", "Overlay a saved run (JSON or CSV export) on the time chart.", "FILE");
-    const QCommandLineOption exportPng("export-png", "Run, export the time chart as PNG to FILE, quit.", "FILE");
+    const QCommandLineOption exportPng("export-png",
+        "Run (or read --open's file), export the time chart as PNG to FILE, quit.", "FILE");
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
-    parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, run, compare, sweepMin, sweepMax, overlay, exportPng, screenshot, exportSize });
+    parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, run, compare, sweepMin,
+        sweepMax, open, overlay, exportPng, screenshot, exportSize });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -126,6 +132,7 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     if (wh.size() != 2 || !ok || !okH || w < 16 || h < 16 || w > 16384 || h > 16384)
         return usage("--export-size needs WIDTHxHEIGHT between 16 and 16384 pixels, not '" + parser.value(exportSize) + "'");
     options.exportSize = QSize(w, h);
+    options.open = parser.value(open);
     options.overlay = parser.value(overlay);
     if (parser.isSet(compare)) {
         options.comparison = parseName<Comparison>(parser.value(compare).toStdString());
@@ -144,6 +151,9 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.screenshot = parser.value(screenshot);
     if (!options.screenshot.isEmpty() && options.exportPng.isEmpty())
         return usage("--screenshot goes with --export-png");
+    if (!options.open.isEmpty() && (options.runNow || options.comparison))
+        return usage(QStringLiteral("--open shows a saved series; it does not go with --%1")
+                         .arg(options.runNow ? QStringLiteral("run") : QStringLiteral("compare")));
     return options;
 }
 

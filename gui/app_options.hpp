@@ -27,8 +27,9 @@ struct AppOptions {
     std::optional<Comparison> comparison;  // run this comparison instead of one series
     std::size_t sweepMinBytes = kSweepMinBytes;  // the range of --compare size, as the CLI takes it
     std::size_t sweepMaxBytes = kSweepMaxBytes;
+    QString open;        // a saved series (JSON or CSV) to show from the start, in place of a run; no GPU needed
     QString overlay;     // a saved run (JSON or CSV) to overlay on the time chart from the start
-    QString exportPng;   // run, export the time chart here, quit
+    QString exportPng;   // run (or, with `open`, read the saved series), export the time chart here, quit
     QString screenshot;  // with --export-png: also save a picture of the whole window
     QSize exportSize { 1600, 900 };
     std::optional<QString> earlyExitText;  // --help / --version

@@ -2,6 +2,7 @@
 
 #include "gui/chart_exporter.hpp"
 #include "gui/file_dialogs.hpp"
+#include "gui/load_progress.hpp"
 #include "gui/pixel_size_dialog.hpp"
 #include "gui/session_model.hpp"
 
@@ -83,6 +84,10 @@ FileActions::FileActions(SessionModel* session, GuiSettings& settings,
     , m_shownChart(std::move(shownChart))
     , m_window(window)
 {
+    new LoadProgress(session, window);
+    connect(session, &SessionModel::savedLoaded, this, &FileActions::onLoaded);
+    connect(session, &SessionModel::loadFailed, this,
+        [this](const QString& path, bool, const Error& error) { onLoadFailed(path, error); });
 }
 
 bool FileActions::finish(const QString& path, const QString& failure, const QString& message)
@@ -135,16 +140,33 @@ bool FileActions::exportTraceTo(const QString& path, bool comparisonShown)
 
 bool FileActions::openSaved(const QString& path)
 {
-    const Status problem = m_session->openSaved(path);
-    return finish(path, problem ? QString::fromStdString(problem->message()) : QString(),
-        tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source()));
+    const Status refused = m_session->openSaved(path);
+    if (refused)
+        emit problem(QString::fromStdString(refused->message()));
+    return !refused;
 }
 
 bool FileActions::addOverlay(const QString& path)
 {
-    const Status problem = m_session->addOverlay(path);
-    return finish(path, problem ? QString::fromStdString(problem->message()) : QString(),
-        problem ? QString() : tr("Overlaid %1").arg(m_session->overlays().back().label));
+    const Status refused = m_session->addOverlay(path);
+    if (refused)
+        emit problem(QString::fromStdString(refused->message()));
+    return !refused;
+}
+
+void FileActions::onLoaded(const QString& path, bool overlay)
+{
+    finish(path, QString(),
+        overlay ? tr("Overlaid %1").arg(m_session->overlays().back().label)
+                : tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source()));
+}
+
+void FileActions::onLoadFailed(const QString& path, const Error& error)
+{
+    if (error.kind == ErrorKind::Cancelled)
+        emit done(tr("Stopped reading %1").arg(QDir::toNativeSeparators(path)));  // asked for: no message box
+    else
+        emit problem(QString::fromStdString(error.message()));
 }
 
 void FileActions::exportChartInteractive(const QString& format)

@@ -6,6 +6,8 @@
 #include "gui/run_charts.hpp"
 #include "gui/settings_store.hpp"
 
+#include "engine/model/error.hpp"
+
 #include <QObject>
 #include <QSize>
 
@@ -30,6 +32,8 @@ public:
     bool exportComparisonTo(const QString& path);
     // The comparison where the window shows it (`comparisonShown`) or where there is no series, else the series.
     bool exportTraceTo(const QString& path, bool comparisonShown);
+    // Start reading a saved run to show or to overlay (off the GUI thread, with a progress dialog once it takes a
+    // while); false, with `problem`, when it cannot start. How the read went comes later: done or problem.
     bool openSaved(const QString& path);
     bool addOverlay(const QString& path);
 
@@ -45,6 +49,8 @@ signals:
 
 private:
     bool finish(const QString& path, const QString& failure, const QString& message);
+    void onLoaded(const QString& path, bool overlay);
+    void onLoadFailed(const QString& path, const Error& error);
 
     SessionModel* m_session;
     GuiSettings& m_settings;

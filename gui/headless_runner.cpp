@@ -35,17 +35,43 @@ HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidge
     , m_makePlan(std::move(makePlan))
     , m_startupProblem(std::move(startupProblem))
 {
-    connect(session, &SessionModel::devicesAvailable, this, &HeadlessRunner::start);
-    connect(session, &SessionModel::discoveryFailed, this, [this](const Error& error) { finish(1, text(error)); });
-    // Queued: the views lay out what the plan's end changed (legend, ticks, the comparison tab) in events posted
-    // as it ended, and the screenshot must show them.
+    connect(session, &SessionModel::devicesAvailable, this, [this] {
+        m_devicesKnown = true;
+        proceed();
+    });
+    connect(session, &SessionModel::discoveryFailed, this, [this](const Error& error) {
+        if (m_options.open.isEmpty())  // a saved series needs no GPU
+            finish(1, text(error));
+    });
+    connect(session, &SessionModel::loadFailed, this,
+        [this](const QString&, bool, const Error& error) { finish(2, text(error)); });
+    // Queued: the views lay out what the plan's end, or the saved run read, changed (legend, ticks, the comparison
+    // tab) in events posted as it ended, and the screenshot must show them.
+    connect(session, &SessionModel::savedLoaded, this, &HeadlessRunner::proceed, Qt::QueuedConnection);
     connect(session, &SessionModel::planFinished, this, &HeadlessRunner::onPlanFinished, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, &HeadlessRunner::proceed, Qt::QueuedConnection);  // once the window is built
+}
+
+void HeadlessRunner::proceed()
+{
+    if (m_done || m_started)
+        return;
+    if (!m_startupProblem.isEmpty())
+        return finish(2, m_startupProblem);
+    if (m_session->isLoading())
+        return;  // a saved run is still being read
+    if (!m_options.open.isEmpty()) {
+        m_started = true;
+        return saveShown(tr("%1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source()));
+    }
+    if (m_devicesKnown) {
+        m_started = true;
+        start();
+    }
 }
 
 void HeadlessRunner::start()
 {
-    if (!m_startupProblem.isEmpty())
-        return finish(2, m_startupProblem);
     if (m_options.device) {
         if (auto found = findDevice(m_session->platform(), *m_options.device); !found)
             return finish(exitCodeOf(found.error()), text(found.error()));
@@ -55,6 +81,18 @@ void HeadlessRunner::start()
         return finish(exitCodeOf(plan.error()), text(plan.error()));
     if (auto refused = m_session->start(*plan))
         return finish(exitCodeOf(*refused), text(*refused));
+}
+
+void HeadlessRunner::saveShown(const QString& summary)
+{
+    QCoreApplication::sendPostedEvents();  // layout requests of the charts and widgets
+    if (!m_options.screenshot.isEmpty() && !m_window->grab().save(m_options.screenshot))
+        return finish(1, tr("Cannot write the screenshot %1.").arg(m_options.screenshot));
+    const QString problem = exportChart(m_session->report(), m_session->source(), m_session->overlays(),
+        RunCharts::Time, m_options.exportPng, m_options.exportSize);
+    if (!problem.isEmpty())
+        return finish(1, problem);
+    finish(0, summary + tr("; chart saved to %1").arg(m_options.exportPng));
 }
 
 void HeadlessRunner::onPlanFinished(const PlanReport& plan)

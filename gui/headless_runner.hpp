@@ -1,6 +1,8 @@
-// The app driven from its command line with no one at the window (--export-png): start once the devices are known,
-// wait for the plan to end, save the screenshot and the chart, and say how it went with an exit code. Every way it
-// can end (no driver, a refused start, a failed or cancelled run, nothing that fits) finishes with a message.
+// The app driven from its command line with no one at the window (--export-png): start once the devices are known
+// and the saved runs asked for are read, wait for the plan to end, save the screenshot and the chart, and say how it
+// went with an exit code. With --open no plan runs and no GPU is needed: once the saved series is read, its chart is
+// saved. Every way it can end (no driver, a file that cannot be read, a refused start, a failed or cancelled run,
+// nothing that fits) finishes with a message.
 #pragma once
 
 #include "gui/app_options.hpp"
@@ -21,7 +23,8 @@ class HeadlessRunner : public QObject {
     Q_OBJECT
 public:
     // `makePlan` builds the plan from the window's configuration when the devices are known; `window` is what the
-    // screenshot shows. `startupProblem` (an overlay that could not be read) ends the run with exit code 2.
+    // screenshot shows. `startupProblem` (a file that could not be asked for) ends the run with exit code 2, as does
+    // a saved run (--open, --overlay) that cannot be read.
     HeadlessRunner(AppOptions options, SessionModel* session, QWidget* window,
         std::function<Result<Plan>()> makePlan, QString startupProblem, QObject* parent = nullptr);
 
@@ -29,7 +32,9 @@ signals:
     void finished(int exitCode);
 
 private:
+    void proceed();  // starts the plan, or saves the saved series' chart, once what it waits for is there
     void start();
+    void saveShown(const QString& summary);
     void onPlanFinished(const PlanReport& plan);
     void finish(int exitCode, const QString& message);
 
@@ -38,6 +43,8 @@ private:
     QWidget* m_window;
     std::function<Result<Plan>()> m_makePlan;
     QString m_startupProblem;
+    bool m_devicesKnown = false;
+    bool m_started = false;
     bool m_done = false;
 };
 

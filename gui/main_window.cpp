@@ -91,6 +91,8 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         refreshViews();
     });
     QString startupProblem;
+    if (!m_options.open.isEmpty() && !m_files->openSaved(m_options.open))
+        startupProblem = tr("Cannot open %1.").arg(m_options.open);
     if (!m_options.overlay.isEmpty() && !m_files->addOverlay(m_options.overlay))
         startupProblem = tr("Cannot overlay %1.").arg(m_options.overlay);
     if (m_options.headless()) {

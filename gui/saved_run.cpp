@@ -6,9 +6,9 @@
 
 namespace asyncscope {
 
-Result<SavedRun> readSavedRun(const QString& path)
+Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
 {
-    auto report = readReportFile(path.toStdString());
+    auto report = readReportFile(path.toStdString(), progress, cancel);
     if (!report)
         return report.error();
     QString gpu = QString::fromStdString(report->device.name);

@@ -1,9 +1,12 @@
 // A run saved by this app or the CLI (JSON or CSV), read back to be shown in every tab or overlaid on the charts.
 #pragma once
 
+#include "engine/io/read_control.hpp"
 #include "engine/model/report.hpp"
 
 #include <QString>
+
+#include <atomic>
 
 namespace asyncscope {
 
@@ -13,7 +16,8 @@ struct SavedRun {
     QString path;
 };
 
-// Errors name the file and what in it is wrong.
-Result<SavedRun> readSavedRun(const QString& path);
+// Errors name the file and what in it is wrong. `progress` and `cancel` as readReportFile takes them; any thread.
+Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress = {},
+    const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace asyncscope

@@ -1,5 +1,6 @@
 #include "gui/session_model.hpp"
 
+#include "gui/report_loader.hpp"
 #include "gui/run_controller.hpp"
 
 
@@ -14,7 +15,10 @@ constexpr int kRefreshIntervalMs = 100;  // views redraw at most ten times a sec
 SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     : QObject(parent)
     , m_controller(new RunController(std::move(backend), this))
+    , m_loader(new ReportLoader(this))
 {
+    connect(m_loader, &ReportLoader::progress, this, &SessionModel::loadProgress);  // queued from the reading thread
+    connect(m_loader, &ReportLoader::finished, this, &SessionModel::onLoaded);
     m_refresh.setSingleShot(true);
     m_refresh.setInterval(kRefreshIntervalMs);
     connect(&m_refresh, &QTimer::timeout, this, &SessionModel::reportChanged);
@@ -96,6 +100,7 @@ void SessionModel::cancel()
 
 void SessionModel::shutdown()
 {
+    cancelLoad();
     m_controller->shutdown();
 }
 
@@ -121,24 +126,58 @@ Status SessionModel::openSaved(const QString& path)
 {
     if (isRunning())
         return makeError(ErrorKind::Usage, "a run is in progress", "Open the saved run when it has ended.");
-    auto saved = readSavedRun(path);
-    if (!saved)
-        return saved.error();
-    m_report = saved->report;
-    m_lastRan = m_report;
-    m_source = tr("saved: %1").arg(saved->label);
-    emit reportChanged();
+    m_loads.push_back({ path, false });
+    if (m_loads.size() == 1)
+        loadNext();
     return std::nullopt;
 }
 
 Status SessionModel::addOverlay(const QString& path)
 {
-    auto saved = readSavedRun(path);
-    if (!saved)
-        return saved.error();
-    m_overlays.push_back(std::move(*saved));
-    emit overlayChanged();
+    m_loads.push_back({ path, true });
+    if (m_loads.size() == 1)
+        loadNext();
     return std::nullopt;
+}
+
+void SessionModel::cancelLoad()
+{
+    if (m_loads.empty())
+        return;
+    m_loads.erase(m_loads.begin() + 1, m_loads.end());
+    m_loader->cancel();
+}
+
+void SessionModel::loadNext()
+{
+    if (m_loads.empty())
+        return;
+    m_loader->start(m_loads.front().path);
+    emit loadStarted(m_loads.front().path);
+}
+
+void SessionModel::onLoaded()
+{
+    if (m_loads.empty())
+        return;
+    const Load load = m_loads.front();
+    m_loads.pop_front();
+    auto saved = m_loader->takeResult();
+    if (saved && !load.overlay && isRunning())
+        saved = makeError(ErrorKind::Usage, "a run started while it was read", "Open the saved run when it has ended.");
+    loadNext();  // before anyone hears of this one, so isLoading() says whether more are coming
+    if (!saved)
+        return emit loadFailed(load.path, load.overlay, saved.error());
+    if (load.overlay) {
+        m_overlays.push_back(std::move(*saved));
+        emit overlayChanged();
+    } else {
+        m_report = std::move(saved->report);
+        m_lastRan = Report {};  // a plan sets it when it starts
+        m_source = tr("saved: %1").arg(saved->label);
+        emit reportChanged();
+    }
+    emit savedLoaded(load.path, load.overlay);
 }
 
 void SessionModel::clearOverlays()

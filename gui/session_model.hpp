@@ -1,6 +1,6 @@
 // The window's state, apart from its widgets: the devices, the plan running and what it delivered, the last
-// comparison, the overlaid saved run, and a throttle so views redraw at most ten times a second whatever the run
-// rate. Views read from it and listen to its signals; none of them talks to another.
+// comparison, the overlaid saved run, the saved runs being read, and a throttle so views redraw at most ten times a
+// second whatever the run rate. Views read from it and listen to its signals; none of them talks to another.
 #pragma once
 
 #include "gui/metatypes.hpp"
@@ -12,11 +12,13 @@
 #include <QObject>
 #include <QTimer>
 
+#include <deque>
 #include <memory>
 #include <optional>
 
 namespace asyncscope {
 
+class ReportLoader;
 class RunController;
 
 class SessionModel : public QObject {
@@ -47,12 +49,17 @@ public:
     int expectedRuns() const;
     double runsPerSecond() const;
 
-    // Reads a saved run (JSON or CSV by suffix) and shows it in place of the current report; refused while a plan
-    // runs. A file that cannot be read changes nothing and returns why.
+    // Reads a saved run (JSON or CSV by suffix) on a thread of its own and then shows it in place of the current
+    // report; refused while a plan runs. Files are read one at a time, in the order asked for: savedLoaded or
+    // loadFailed says how each went. A file that cannot be read changes nothing.
     Status openSaved(const QString& path);
-    // Reads a saved run and adds it to the overlays; a file that cannot be read changes nothing and returns why.
+    // Reads a saved run the same way and then adds it to the overlays.
     Status addOverlay(const QString& path);
     void clearOverlays();
+    // A file asked for is being read or waits its turn.
+    bool isLoading() const { return !m_loads.empty(); }
+    // Stops the read in progress (loadFailed, ErrorKind::Cancelled) and forgets the files waiting their turn.
+    void cancelLoad();
 
 signals:
     void devicesAvailable(const asyncscope::Platform& platform);
@@ -62,11 +69,25 @@ signals:
     void calibrationFailed(const asyncscope::Error& error);
     void planFinished(const asyncscope::PlanReport& report);  // done, failed, cancelled, or nothing could run
     void overlayChanged();
+    void loadStarted(const QString& path);
+    void loadProgress(double fraction);  // of the file being read
+    // The file was read and is shown (reportChanged) or overlaid (overlayChanged); or it was not, and why.
+    void savedLoaded(const QString& path, bool overlay);
+    void loadFailed(const QString& path, bool overlay, const asyncscope::Error& error);
 
 private:
     void scheduleRefresh();
+    void loadNext();
+    void onLoaded();
+
+    struct Load {
+        QString path;
+        bool overlay = false;
+    };
 
     RunController* m_controller;
+    ReportLoader* m_loader;
+    std::deque<Load> m_loads;  // the first is being read
     Platform m_platform;
     bool m_devicesKnown = false;
     Report m_report;

@@ -21,6 +21,23 @@ private slots:
         QCOMPARE(o->overlay, QString("h200.csv"));
     }
 
+    // --open: a saved series in place of a run, headless or not; it does not go with a run.
+    void parsesOpen()
+    {
+        const auto o = parseAppOptions({ "asyncscope", "--open", "h200.json", "--export-png", "out.png" });
+        QVERIFY2(o.ok(), o.ok() ? "" : o.error().message().c_str());
+        QCOMPARE(o->open, QString("h200.json"));
+        QVERIFY(o->headless());
+        QVERIFY(!o->runNow);
+        for (const QStringList& extra : { QStringList { "--run" }, QStringList { "--compare", "wait" } }) {
+            const auto refused = parseAppOptions(QStringList { "asyncscope", "--open", "h200.json" } + extra);
+            QVERIFY(!refused.ok());
+            QCOMPARE(refused.error().kind, ErrorKind::Usage);
+            QVERIFY2(QString::fromStdString(refused.error().message()).contains("--open shows a saved series"),
+                refused.error().message().c_str());
+        }
+    }
+
     // Qt's own options are left to QApplication, and short options still work beside them.
     void acceptsQtOptionsAndShortOnes()
     {

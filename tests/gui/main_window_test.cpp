@@ -63,6 +63,12 @@ void typeInto(QLineEdit* edit, const QString& text)
     QTest::keyClicks(edit, text);
 }
 
+// Saved runs are read off the GUI thread: waits until those asked for are in.
+bool loaded(const MainWindow& window)
+{
+    return QTest::qWaitFor([&] { return !window.session().isLoading(); }, 30000);
+}
+
 QString readAll(const QString& path)
 {
     QFile f(path);
@@ -444,6 +450,7 @@ private slots:
         noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
         MainWindow viewer(noGpu, options);
         viewer.show();
+        QVERIFY(loaded(viewer));
         QStringList names;
         for (QAbstractSeries* series : viewer.charts().chart(RunCharts::Time)->series())
             names << series->name();
@@ -479,6 +486,7 @@ private slots:
         QChart* chart = window->charts().chart(RunCharts::Time);
         const auto before = chart->series().size();
         QVERIFY(window->files().addOverlay(saved));
+        QVERIFY(loaded(*window));
         QVERIFY(chart->series().size() > before);
         QVERIFY2(window->statusText().contains("Fake Big GPU"), qPrintable(window->statusText()));
         // The overlay's GPU line: the first series named for it, with the saved values.
@@ -500,7 +508,8 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(junk);
         }
-        QVERIFY(!window->files().addOverlay(bad));
+        QVERIFY(window->files().addOverlay(bad));  // read on its thread: how it went comes later
+        QVERIFY(loaded(*window));
         auto* box = window->findChild<QMessageBox*>();
         QVERIFY(box);
         QVERIFY2(box->text().contains("junk." + suffix), qPrintable(box->text()));
@@ -721,6 +730,7 @@ private slots:
         const QString saved = m_dir.filePath("enabled.csv");
         QVERIFY(window.files().exportDataTo(saved));
         QVERIFY(window.files().addOverlay(saved));
+        QVERIFY(loaded(window));
         QVERIFY(a.removeOverlays->isEnabled());
         a.removeOverlays->trigger();
         QVERIFY(!a.removeOverlays->isEnabled());
@@ -768,6 +778,7 @@ private slots:
         window.show();
         QVERIFY(waitForDevices(window));
         QVERIFY(window.files().openSaved(first));
+        QVERIFY(loaded(window));
         QCOMPARE(window.charts().pointCount(RunCharts::Time), 10);
         QCOMPARE(window.charts().pointCount(RunCharts::Polls), 10);
         QCOMPARE(window.charts().pointCount(RunCharts::Stages), 10);
@@ -779,7 +790,8 @@ private slots:
         QVERIFY(window.actions().exportCsv->isEnabled());
 
         QVERIFY(window.files().addOverlay(first));
-        QVERIFY(window.files().addOverlay(second));
+        QVERIFY(window.files().addOverlay(second));  // waits its turn
+        QVERIFY(loaded(window));
         QCOMPARE(window.session().overlays().size(), std::size_t(2));
         const QStringList legend = window.charts().legendNames(RunCharts::Time);
         QVERIFY2(legend.contains("h200-run · Fake Big GPU") && legend.contains("a100-run · Fake Big GPU"),

@@ -1,0 +1,207 @@
+// Saved runs read off the GUI thread: the loader's thread, its progress, cancel and teardown; the session reading
+// files in turn; the window's progress dialog; `--open` with and without a display, with no GPU.
+#include "classic_runs.hpp"
+#include "fake_backend.hpp"
+
+#include "gui/file_actions.hpp"
+#include "gui/main_window.hpp"
+#include "gui/report_loader.hpp"
+#include "gui/session_model.hpp"
+
+#include "engine/io/csv_report.hpp"
+#include "engine/io/json_report.hpp"
+
+#include <QFile>
+#include <QImage>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <atomic>
+#include <fstream>
+
+using namespace asyncscope;
+using asyncscope::testing::FakeBackend;
+
+namespace {
+
+// A series of the classic pipeline saved as the CLI saves it.
+QString saveSeries(const QTemporaryDir& dir, const QString& name, std::size_t runs)
+{
+    const QString path = dir.filePath(name);
+    const Report report = asyncscope::testing::classicReport(runs);
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    path.endsWith(".csv") ? writeCsv(out, report) : writeJson(out, report);
+    return path;
+}
+
+std::shared_ptr<FakeBackend> noGpu()
+{
+    auto backend = std::make_shared<FakeBackend>();
+    backend->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+    return backend;
+}
+
+}  // namespace
+
+class ReportLoaderTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // The file is read on a thread of the loader's own, which reports progress as it reads.
+    void readsOffTheGuiThread()
+    {
+        const QString path = saveSeries(m_dir, "small.json", 5000);
+        ReportLoader loader;
+        std::atomic<QThread*> reader { nullptr };
+        std::vector<double> fractions;
+        connect(&loader, &ReportLoader::progress, &loader, [&](double) { reader = QThread::currentThread(); },
+            Qt::DirectConnection);
+        connect(&loader, &ReportLoader::progress, this, [&](double f) { fractions.push_back(f); });
+        QSignalSpy finished(&loader, &ReportLoader::finished);
+        QVERIFY(loader.start(path));
+        QVERIFY(loader.isRunning());
+        QVERIFY(!loader.start(path));  // one read at a time
+        QVERIFY(finished.wait(30000));
+        QVERIFY(!loader.isRunning());
+        QVERIFY(reader.load() != nullptr);
+        QVERIFY(reader.load() != QThread::currentThread());
+        QVERIFY(reader.load() != qApp->thread());
+        QVERIFY(!fractions.empty());
+        QCOMPARE(fractions.back(), 1.0);
+        auto saved = loader.takeResult();
+        QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().message().c_str());
+        QCOMPARE(saved->report.runs.size(), std::size_t(5000));
+        QCOMPARE(saved->label, QString("small · H200"));
+        QVERIFY(!loader.takeResult().ok());  // taken once
+    }
+
+    // A cancel from the reading thread itself (the progress callback) stops the read: Cancelled, nothing kept.
+    void aReadCanBeCancelled()
+    {
+        const QString path = saveSeries(m_dir, "cancelled.csv", 150000);
+        ReportLoader loader;
+        const auto cancelling = connect(&loader, &ReportLoader::progress, &loader, [&](double f) {
+            if (f > 0.0)
+                loader.cancel();
+        }, Qt::DirectConnection);
+        QSignalSpy finished(&loader, &ReportLoader::finished);
+        QVERIFY(loader.start(path));
+        QVERIFY(finished.wait(30000));
+        const auto saved = loader.takeResult();
+        QVERIFY(!saved.ok());
+        QCOMPARE(saved.error().kind, ErrorKind::Cancelled);
+        QVERIFY(QString::fromStdString(saved.error().message()).startsWith("cancelled.csv: "));
+        // And the loader reads again afterwards.
+        disconnect(cancelling);
+        QVERIFY(loader.start(saveSeries(m_dir, "again.csv", 10)));
+        QVERIFY(finished.wait(30000));
+        QVERIFY(loader.takeResult().ok());
+    }
+
+    // A loader destroyed during a read cancels it and waits for its thread.
+    void destroyedWhileReadingIsClean()
+    {
+        const QString path = saveSeries(m_dir, "destroyed.json", 150000);
+        auto loader = std::make_unique<ReportLoader>();
+        QVERIFY(loader->start(path));
+        QTest::qWait(20);
+        loader.reset();
+    }
+
+    // The session reads the files asked for one after the other; one that cannot be read leaves the rest alone.
+    void theSessionReadsFilesInTurn()
+    {
+        const QString shown = saveSeries(m_dir, "shown.json", 300);
+        const QString overlaid = saveSeries(m_dir, "overlaid.csv", 200);
+        SessionModel session(noGpu());
+        QSignalSpy started(&session, &SessionModel::loadStarted);
+        QSignalSpy loaded(&session, &SessionModel::savedLoaded);
+        QSignalSpy failed(&session, &SessionModel::loadFailed);
+        QVERIFY(!session.openSaved(shown));
+        QVERIFY(!session.addOverlay(m_dir.filePath("missing.json")));
+        QVERIFY(!session.addOverlay(overlaid));
+        QVERIFY(session.isLoading());
+        QVERIFY(session.report().runs.empty());  // nothing is shown before it is read
+        QVERIFY(QTest::qWaitFor([&] { return !session.isLoading(); }, 30000));
+        QCOMPARE(started.size(), 3);
+        QCOMPARE(loaded.size(), 2);
+        QCOMPARE(loaded.at(0).at(0).toString(), shown);
+        QCOMPARE(loaded.at(0).at(1).toBool(), false);
+        QCOMPARE(loaded.at(1).at(0).toString(), overlaid);
+        QCOMPARE(failed.size(), 1);
+        const Error error = failed.first().at(2).value<Error>();
+        QVERIFY2(error.message().rfind("missing.json: cannot be opened", 0) == 0, error.message().c_str());
+        QCOMPARE(session.report().runs.size(), std::size_t(300));
+        QCOMPARE(session.source(), QString("saved: shown · H200"));
+        QCOMPARE(session.overlays().size(), std::size_t(1));
+        QCOMPARE(session.overlays().front().report.runs.size(), std::size_t(200));
+    }
+
+    // The window shows a progress dialog that does not block it; Cancel stops the read without a message box.
+    void theWindowsProgressDialogCancels()
+    {
+        const QString big = saveSeries(m_dir, "big.json", 150000);
+        MainWindow window(noGpu());
+        window.show();
+        QVERIFY(window.files().openSaved(big));
+        auto* dialog = window.findChild<QProgressDialog*>("loadProgress");
+        QVERIFY(dialog);
+        QCOMPARE(dialog->windowModality(), Qt::NonModal);
+        auto* cancel = dialog->findChild<QPushButton*>();
+        QVERIFY(cancel);
+        cancel->click();
+        QVERIFY(QTest::qWaitFor([&] { return !window.session().isLoading(); }, 30000));
+        QVERIFY(window.session().report().runs.empty());
+        QVERIFY(!window.findChild<QMessageBox*>());
+        QVERIFY2(window.statusText().contains("Stopped reading"), qPrintable(window.statusText()));
+        QTRY_VERIFY(!window.findChild<QProgressDialog*>("loadProgress"));
+
+        // Read to the end, the series is shown and the dialog goes.
+        QVERIFY(window.files().openSaved(saveSeries(m_dir, "read.json", 2000)));
+        QVERIFY(QTest::qWaitFor([&] { return !window.session().isLoading(); }, 30000));
+        QCOMPARE(window.session().report().runs.size(), std::size_t(2000));
+        QTRY_VERIFY(!window.findChild<QProgressDialog*>("loadProgress"));
+    }
+
+    // --open shows a saved series with no GPU at all; headless, it saves the chart and quits; a file that cannot be
+    // read ends a headless run with 2.
+    void openFromTheCommandLine()
+    {
+        AppOptions options;
+        options.open = saveSeries(m_dir, "opened.csv", 40);
+        MainWindow viewer(noGpu(), options);
+        viewer.show();
+        QVERIFY(QTest::qWaitFor([&] { return !viewer.session().isLoading(); }, 30000));
+        QCOMPARE(viewer.session().report().runs.size(), std::size_t(40));
+        QVERIFY2(viewer.windowTitle().contains("saved: opened"), qPrintable(viewer.windowTitle()));
+
+        options.exportPng = m_dir.filePath("opened.png");
+        MainWindow headless(noGpu(), options);
+        QSignalSpy finished(&headless, &MainWindow::headlessFinished);
+        headless.show();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toInt(), 0);
+        QCOMPARE(QImage(options.exportPng).size(), options.exportSize);
+
+        options.open = m_dir.filePath("nothing-here.json");
+        options.exportPng = m_dir.filePath("never.png");
+        MainWindow missing(noGpu(), options);
+        QSignalSpy ended(&missing, &MainWindow::headlessFinished);
+        missing.show();
+        QVERIFY(ended.wait(30000));
+        QCOMPARE(ended.first().first().toInt(), 2);
+        QVERIFY(!QFile::exists(options.exportPng));
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(ReportLoaderTest)
+#include "report_loader_test.moc"
