@@ -47,9 +47,11 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption exportPng("export-png",
         "Run (or read --open's file), export the time chart as PNG to FILE, quit.", "FILE");
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
+    const QCommandLineOption exportTimeline("export-timeline",
+        "With --export-png: also export the last run's timeline to FILE (PNG or SVG by suffix).", "FILE");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
     parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, run, compare, sweepMin,
-        sweepMax, open, overlay, exportPng, screenshot, exportSize });
+        sweepMax, open, overlay, exportPng, screenshot, exportTimeline, exportSize });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -151,6 +153,11 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.screenshot = parser.value(screenshot);
     if (!options.screenshot.isEmpty() && options.exportPng.isEmpty())
         return usage("--screenshot goes with --export-png");
+    options.exportTimeline = parser.value(exportTimeline);
+    if (!options.exportTimeline.isEmpty() && options.exportPng.isEmpty())
+        return usage("--export-timeline goes with --export-png");
+    if (!options.exportTimeline.isEmpty() && options.comparison)
+        return usage("--export-timeline shows one run of a series; it does not go with --compare");
     if (!options.open.isEmpty() && (options.runNow || options.comparison))
         return usage(QStringLiteral("--open shows a saved series; it does not go with --%1")
                          .arg(options.runNow ? QStringLiteral("run") : QStringLiteral("compare")));

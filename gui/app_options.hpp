@@ -31,6 +31,7 @@ struct AppOptions {
     QString overlay;     // a saved run (JSON or CSV) to overlay on the time chart from the start
     QString exportPng;   // run (or, with `open`, read the saved series), export the time chart here, quit
     QString screenshot;  // with --export-png: also save a picture of the whole window
+    QString exportTimeline;  // with --export-png: also export the last run's timeline (PNG or SVG)
     QSize exportSize { 1600, 900 };
     std::optional<QString> earlyExitText;  // --help / --version
 

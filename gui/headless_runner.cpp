@@ -27,12 +27,14 @@ QString text(const Error& error)
 }  // namespace
 
 HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidget* window,
-    std::function<Result<Plan>()> makePlan, QString startupProblem, QObject* parent)
+    std::function<Result<Plan>()> makePlan, std::function<QString(const QString&, QSize)> exportTimeline,
+    QString startupProblem, QObject* parent)
     : QObject(parent)
     , m_options(std::move(options))
     , m_session(session)
     , m_window(window)
     , m_makePlan(std::move(makePlan))
+    , m_exportTimeline(std::move(exportTimeline))
     , m_startupProblem(std::move(startupProblem))
 {
     connect(session, &SessionModel::devicesAvailable, this, [this] {
@@ -85,9 +87,8 @@ void HeadlessRunner::start()
 
 void HeadlessRunner::saveShown(const QString& summary)
 {
-    QCoreApplication::sendPostedEvents();  // layout requests of the charts and widgets
-    if (!m_options.screenshot.isEmpty() && !m_window->grab().save(m_options.screenshot))
-        return finish(1, tr("Cannot write the screenshot %1.").arg(m_options.screenshot));
+    if (const QString failure = savePictures(); !failure.isEmpty())
+        return finish(1, failure);
     const QString problem = exportChart(m_session->report(), m_session->source(), m_session->overlays(),
         RunCharts::Time, m_options.exportPng, m_options.exportSize);
     if (!problem.isEmpty())
@@ -95,14 +96,28 @@ void HeadlessRunner::saveShown(const QString& summary)
     finish(0, summary + tr("; chart saved to %1").arg(m_options.exportPng));
 }
 
+QString HeadlessRunner::savePictures()
+{
+    QCoreApplication::sendPostedEvents();  // layout requests of the charts and widgets
+    if (!m_options.screenshot.isEmpty() && !m_window->grab().save(m_options.screenshot))
+        return tr("Cannot write the screenshot %1.").arg(m_options.screenshot);
+    if (!m_options.exportTimeline.isEmpty()) {
+        if (m_session->report().runs.empty())
+            return tr("No run to draw in %1.").arg(m_options.exportTimeline);
+        if (const QString failure = m_exportTimeline(m_options.exportTimeline, m_options.exportSize);
+            !failure.isEmpty())
+            return failure;
+    }
+    return {};
+}
+
 void HeadlessRunner::onPlanFinished(const PlanReport& plan)
 {
     const PlanVerdict verdict = judgePlan(plan);
     if (plan.failure() || plan.ranCount() == 0)
         return finish(verdict.exitCode, verdict.summary);
-    QCoreApplication::sendPostedEvents();  // layout requests of the charts and widgets
-    if (!m_options.screenshot.isEmpty() && !m_window->grab().save(m_options.screenshot))
-        return finish(1, tr("Cannot write the screenshot %1.").arg(m_options.screenshot));
+    if (const QString failure = savePictures(); !failure.isEmpty())
+        return finish(1, failure);
     const QString problem = plan.comparison
         ? exportComparisonChart(plan, m_options.exportPng, m_options.exportSize)
         : exportChart(m_session->report(), m_session->source(), m_session->overlays(), RunCharts::Time,

@@ -25,8 +25,10 @@ public:
     // `makePlan` builds the plan from the window's configuration when the devices are known; `window` is what the
     // screenshot shows. `startupProblem` (a file that could not be asked for) ends the run with exit code 2, as does
     // a saved run (--open, --overlay) that cannot be read.
+    // `exportTimeline` writes the last run's timeline to a path at a pixel size and says why not (--export-timeline).
     HeadlessRunner(AppOptions options, SessionModel* session, QWidget* window,
-        std::function<Result<Plan>()> makePlan, QString startupProblem, QObject* parent = nullptr);
+        std::function<Result<Plan>()> makePlan, std::function<QString(const QString&, QSize)> exportTimeline,
+        QString startupProblem, QObject* parent = nullptr);
 
 signals:
     void finished(int exitCode);
@@ -35,6 +37,7 @@ private:
     void proceed();  // starts the plan, or saves the saved series' chart, once what it waits for is there
     void start();
     void saveShown(const QString& summary);
+    QString savePictures();  // the screenshot and the timeline asked for; empty, or why one could not be written
     void onPlanFinished(const PlanReport& plan);
     void finish(int exitCode, const QString& message);
 
@@ -42,6 +45,7 @@ private:
     SessionModel* m_session;
     QWidget* m_window;
     std::function<Result<Plan>()> m_makePlan;
+    std::function<QString(const QString&, QSize)> m_exportTimeline;
     QString m_startupProblem;
     bool m_devicesKnown = false;
     bool m_started = false;

@@ -98,6 +98,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     if (m_options.headless()) {
         m_headless = new HeadlessRunner(m_options, m_session, this,
             [this] { return m_panel->plan(m_options.comparison, m_options.sweepMinBytes, m_options.sweepMaxBytes); },
+            [this](const QString& path, QSize pixels) {
+                m_timeline->refresh();  // the last run, whatever the views' throttle has drawn so far
+                return m_timeline->exportPicture(path, pixels);
+            },
             startupProblem, this);
         connect(m_headless, &HeadlessRunner::finished, this, &MainWindow::headlessFinished);
     }

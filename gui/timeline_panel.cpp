@@ -157,10 +157,15 @@ void TimelinePanel::refresh()
     m_view->setRun(*run, streams, note);
 }
 
-bool TimelinePanel::exportTo(const QString& path, QSize pixels)
+QString TimelinePanel::exportPicture(const QString& path, QSize pixels)
 {
     m_view->setTitle(m_title->text());
-    if (const QString failure = m_view->exportPicture(path, pixels); !failure.isEmpty()) {
+    return m_view->exportPicture(path, pixels);
+}
+
+bool TimelinePanel::exportTo(const QString& path, QSize pixels)
+{
+    if (const QString failure = exportPicture(path, pixels); !failure.isEmpty()) {
         emit problem(failure);
         return false;
     }

@@ -35,6 +35,8 @@ public:
 
     // Writes the timeline as shown to `path` (PNG or SVG by suffix) at `pixels`; says how it went (done/problem).
     bool exportTo(const QString& path, QSize pixels);
+    // The same, quietly: empty when written, else why not.
+    QString exportPicture(const QString& path, QSize pixels);
 
 public slots:
     // Shows the run with this RunResult::index and stays on it while runs arrive.

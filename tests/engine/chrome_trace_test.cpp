@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -452,4 +455,26 @@ TEST(ChromeTrace, AHundredChunkedRunsAreQuick)
     EXPECT_EQ(t.x.size(), spansCounted(report));
     EXPECT_GT(t.x.size(), 10000u);
     EXPECT_LT(seconds, 2.0) << t.x.size() << " events";
+}
+
+// A trace written elsewhere (by `asyncscope-cli --trace` on a GPU machine, say) checked against the same format:
+// ASYNCSCOPE_TRACE_TO_CHECK names the file. Skipped when it is not set.
+TEST(ChromeTrace, AFileNamedByTheEnvironmentMatchesTheFormat)
+{
+    const char* path = std::getenv("ASYNCSCOPE_TRACE_TO_CHECK");
+    if (!path || !*path)
+        GTEST_SKIP() << "ASYNCSCOPE_TRACE_TO_CHECK names no file";
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in) << "cannot read " << path;
+    const json trace = json::parse(in, nullptr, false);
+    ASSERT_FALSE(trace.is_discarded()) << path << " is not JSON";
+    const Tracks t = checkFormat(trace);
+    EXPECT_FALSE(t.x.empty()) << path << " has no spans";
+    std::map<std::string, std::size_t> perTrack;
+    for (const json& e : t.x)
+        ++perTrack[t.processes.at(e.at("pid")) + " / " + trackOf(t, e)];
+    std::cout << path << ": " << t.x.size() << " spans, " << t.processes.size() << " process(es), "
+              << t.threads.size() << " tracks\n";
+    for (const auto& [track, count] : perTrack)
+        std::cout << "  " << track << ": " << count << '\n';
 }

@@ -109,6 +109,9 @@ private slots:
         QTest::newRow("device word") << QStringList { "--device", "first" };
         QTest::newRow("export size") << QStringList { "--export-png", "x.png", "--export-size", "10" };
         QTest::newRow("screenshot alone") << QStringList { "--screenshot", "x.png" };
+        QTest::newRow("timeline alone") << QStringList { "--export-timeline", "t.png" };
+        QTest::newRow("timeline of a comparison")
+            << QStringList { "--export-png", "x.png", "--export-timeline", "t.png", "--compare", "wait" };
         QTest::newRow("unknown option") << QStringList { "--frobnicate" };
         QTest::newRow("stray argument") << QStringList { "extra" };
         QTest::newRow("chunks 0") << QStringList { "--chunks", "0" };

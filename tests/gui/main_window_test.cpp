@@ -609,7 +609,8 @@ private slots:
         QCOMPARE(finished.first().first().toInt(), 2);
     }
 
-    // A headless series runs, exports and exits 0; a wrong element makes it 1.
+    // A headless series runs, exports (the chart, the window, the last run's timeline) and exits 0; a wrong element
+    // makes it 1.
     void headlessSeriesExportsAndSaysHowItWent()
     {
         for (const int wrongRun : { -1, 2 }) {
@@ -619,6 +620,7 @@ private slots:
             options.runs = 4;
             options.exportPng = m_dir.filePath(QString("headless-%1.png").arg(wrongRun));
             options.screenshot = m_dir.filePath(QString("headless-window%1.png").arg(wrongRun));
+            options.exportTimeline = m_dir.filePath(QString("headless-timeline%1.png").arg(wrongRun));
             MainWindow window(backend, options);
             QSignalSpy finished(&window, &MainWindow::headlessFinished);
             window.show();
@@ -626,6 +628,7 @@ private slots:
             QCOMPARE(finished.first().first().toInt(), wrongRun < 0 ? 0 : 1);
             QCOMPARE(QImage(options.exportPng).size(), options.exportSize);
             QCOMPARE(QImage(options.screenshot).size(), QSize(1280, 800));  // whatever the virtual screen
+            QCOMPARE(QImage(options.exportTimeline).size(), options.exportSize);
             QVERIFY(window.charts().legendNames(RunCharts::Time).contains("GPU time"));
         }
     }
