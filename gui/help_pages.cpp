@@ -40,6 +40,8 @@ QString guidePage()
         "<p><b>File › Open saved run</b> shows a JSON or CSV export in every tab, marked as saved. <b>File › Add "
         "overlay</b> draws saved runs beside the current one: a colour is a quantity, a line pattern is a run. Both "
         "work without a GPU, to study another machine's figures.</p>"
+        "<p><b>File › Export trace</b> writes the series, or the comparison shown, as a Chrome trace: every run's "
+        "spans on one time axis, a track per stream and per CPU thread, for Perfetto UI or chrome://tracing.</p>"
         "<p>The command line does the same headless: <tt>asyncscope --help</tt>, and <tt>asyncscope-cli</tt> for "
         "terminals; <tt>man asyncscope</tt> describes both.</p>");
 }
