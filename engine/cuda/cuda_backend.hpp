@@ -1,21 +1,39 @@
-// The Backend that runs on CUDA: discovery, the pipeline's series, the cached copy calibration.
+// The Backend that runs on CUDA: discovery (with each device's place in the host, from sysfs), the pipeline's series,
+// the cached copy calibration.
 #pragma once
 
 #include "engine/cuda/copy_calibration.hpp"
 #include "engine/cuda/device_discovery.hpp"
+#include "engine/host/sysfs_topology.hpp"
 #include "engine/run/backend.hpp"
 
 namespace asyncscope {
 
 class CudaBackend final : public Backend {
 public:
-    Result<Platform> discover() override { return discoverPlatform(); }
+    explicit CudaBackend(std::string sysfsRoot = kSysfsRoot)
+        : m_sysfsRoot(std::move(sysfsRoot))
+    {
+    }
+
+    Result<Platform> discover() override
+    {
+        auto platform = discoverPlatform();
+        if (platform) {
+            for (DeviceInfo& device : platform->devices)
+                device.topology = readTopology(device.pciBusId, m_sysfsRoot);
+        }
+        return platform;
+    }
     Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel,
         const RunSink& sink) override
     {
         return runSeries(config, cancel, sink);
     }
     Result<CopyPeak> copyPeak(const DeviceInfo& device) override { return cachedCopyPeak(device, defaultCacheDir()); }
+
+private:
+    std::string m_sysfsRoot;
 };
 
 }  // namespace asyncscope

@@ -100,13 +100,37 @@ std::vector<std::string> namesOf(const char* const (&names)[N], const std::vecto
 
 // ---- Writing -------------------------------------------------------------------------------------------------
 
+json linkJson(const PcieLink& l)
+{
+    return { { "speed", l.speed }, { "generation", l.generation }, { "width", l.width } };
+}
+
 json deviceJson(const Report& r)
 {
     const DeviceInfo& d = r.device;
+    const DeviceTopology& t = d.topology;
+    json topology = { { "numa_node", t.numaNode ? json(*t.numaNode) : json(nullptr) }, { "local_cpus", t.localCpus },
+        { "current_link", linkJson(t.current) }, { "max_link", linkJson(t.max) },
+        { "nominal_gbps", t.nominalGBps() } };
+    if (!t.note.empty())
+        topology["note"] = t.note;
     return { { "index", d.index }, { "name", d.name }, { "uuid", d.uuid }, { "pci_bus_id", d.pciBusId },
         { "compute_capability", d.computeCapability() }, { "multiprocessors", d.multiprocessors },
         { "total_memory_bytes", d.totalMemoryBytes }, { "async_engine_count", d.asyncEngineCount },
-        { "clock_khz", d.clockKHz }, { "driver_version", r.driverVersion }, { "runtime_version", r.runtimeVersion } };
+        { "clock_khz", d.clockKHz }, { "driver_version", r.driverVersion }, { "runtime_version", r.runtimeVersion },
+        { "topology", std::move(topology) } };
+}
+
+json bindingJson(const CpuBinding& b)
+{
+    json j = { { "bound", b.bound }, { "text", b.text() } };
+    if (b.bound) {
+        j["cpus"] = b.cpus;
+        j["numa_node"] = b.numaNode ? json(*b.numaNode) : json(nullptr);
+    } else {
+        j["why"] = b.why;
+    }
+    return j;
 }
 
 json configJson(const PipelineConfig& c)
@@ -181,7 +205,11 @@ ordered_json headerJson(const Report& report, const SeriesSummary& summary, cons
     ordered_json j;
     j["format"] = kFormatName;
     j["format_version"] = kReportFormatVersion;
+    if (!report.host.empty())
+        j["host"] = report.host;
     j["device"] = deviceJson(report);
+    if (report.binding)
+        j["binding"] = bindingJson(*report.binding);
     j["config"] = configJson(report.config);
     j["summary"] = summaryJson(summary);
     if (report.peak)
@@ -388,6 +416,34 @@ Report readHeader(const json& j)
     r.device.clockKHz = d.value("clock_khz", 0);
     r.driverVersion = d.value("driver_version", 0);
     r.runtimeVersion = d.value("runtime_version", 0);
+    if (d.contains("topology")) {  // reports from before topology leave it unknown
+        const json& t = d.at("topology");
+        DeviceTopology& topology = r.device.topology;
+        if (t.contains("numa_node") && !t.at("numa_node").is_null())
+            topology.numaNode = t.at("numa_node").get<int>();
+        topology.localCpus = t.value("local_cpus", "");
+        for (auto [key, link] :
+            { std::pair { "current_link", &topology.current }, std::pair { "max_link", &topology.max } }) {
+            if (!t.contains(key))
+                continue;
+            const json& l = t.at(key);
+            link->speed = l.value("speed", "");
+            link->generation = l.value("generation", 0);
+            link->width = l.value("width", 0);
+        }
+        topology.note = t.value("note", "");
+    }
+    r.host = j.value("host", "");
+    if (j.contains("binding")) {
+        const json& b = j.at("binding");
+        CpuBinding binding;
+        binding.bound = b.at("bound");
+        binding.cpus = b.value("cpus", "");
+        if (b.contains("numa_node") && !b.at("numa_node").is_null())
+            binding.numaNode = b.at("numa_node").get<int>();
+        binding.why = b.value("why", "");
+        r.binding = binding;
+    }
 
     const json& c = j.at("config");
     PipelineConfig& config = r.config;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/model/error.hpp"
+#include "engine/model/topology.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -22,6 +23,7 @@ struct DeviceInfo {
     int asyncEngineCount = 0;      // copy engines: 2 or more can copy both directions at once
     int clockKHz = 0;              // peak SM clock
     bool computeProhibited = false;  // compute mode "prohibited": no context can be made on it
+    DeviceTopology topology;         // where it sits: PCIe link, NUMA node, local CPUs (from sysfs; may be unknown)
 
     std::string computeCapability() const;  // "9.0"
     std::string summary() const;            // "0: NVIDIA H200 (sm 9.0, 132 SMs, 139.8 GiB)"

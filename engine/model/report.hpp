@@ -7,13 +7,16 @@
 #include "engine/model/names.hpp"
 #include "engine/model/outcome.hpp"
 #include "engine/model/run_result.hpp"
+#include "engine/model/topology.hpp"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace asyncscope {
 
 struct Report {
+    std::string host;  // the short name of the host it ran on; empty in files from before hosts were recorded
     DeviceInfo device;
     int driverVersion = 0;
     int runtimeVersion = 0;
@@ -21,6 +24,7 @@ struct Report {
     std::vector<RunResult> runs;
     std::optional<SeriesOutcome> outcome;  // empty when the series did not finish
     std::optional<CopyPeak> peak;          // this host's calibrated copy peak, when known
+    std::optional<CpuBinding> binding;     // the CPUs the series' thread was bound to, or why not; empty: not asked
 };
 
 enum class ReportFormat { Text, Csv, Json };
