@@ -88,10 +88,14 @@ cat >"$root/asyncscope-cli" <<'LAUNCH'
 exec "$(cd "$(dirname "$0")" && pwd)/bin/asyncscope-cli" "$@"
 LAUNCH
 chmod 755 "$root/asyncscope" "$root/asyncscope-cli"
+# The Slurm batch script: started from the bundle's folder it submits itself and runs the bundle's CLI on each node.
+install -m 755 "$(dirname "$0")/asyncscope-slurm.sbatch" "$root/asyncscope-slurm.sbatch"
 cat >"$root/README.txt" <<TXT
 AsyncScope $version, portable bundle for Linux x86-64 (glibc 2.36 or newer).
 Needs only the NVIDIA driver. Start ./asyncscope (the window; offscreen when there is no display) or
 ./asyncscope-cli. Headless chart: ./asyncscope --runs 50 --export-png chart.png --screenshot window.png
+On a Slurm cluster, with this folder on a file system every node sees: ASYNCSCOPE_NODES=4 ./asyncscope-slurm.sbatch
+runs the CLI on every GPU of 4 nodes and merges their records (results/) into one table (asyncscope-JOBID.out).
 TXT
 
 tar -C "$out" -czf "$out/$name.tar.gz" "$name"
