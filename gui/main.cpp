@@ -1,6 +1,7 @@
 // asyncscope: the desktop app.
 #include "gui/app_options.hpp"
 #include "gui/main_window.hpp"
+#include "gui/quit_signals.hpp"
 
 #include "engine/cuda/cuda_backend.hpp"
 
@@ -45,7 +46,13 @@ int main(int argc, char* argv[])
     QApplication::setDesktopFileName(QStringLiteral("io.github.asyncscope.AsyncScope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/asyncscope.svg")));
 
+    // SIGINT and SIGTERM close the window as its close button does and end with 128 + the signal's number; a second
+    // one while it closes ends the process at once (gui/quit_signals.hpp).
+    asyncscope::QuitSignals quitSignals;
+    if (!quitSignals.problem().isEmpty())
+        std::cerr << "asyncscope: " << quitSignals.problem().toStdString() << '\n';
     asyncscope::MainWindow window(std::make_shared<asyncscope::CudaBackend>(), *options);
+    asyncscope::closeOnQuitSignal(quitSignals, window);
     QObject::connect(&window, &asyncscope::MainWindow::headlessFinished, &app, [&window](int code) {
         window.close();
         QApplication::exit(code);

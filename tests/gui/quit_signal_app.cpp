@@ -1,0 +1,56 @@
+// The app as gui/main.cpp wires it, on the fake backend, for quit_signals_test to stop with a signal: a long series
+// starts at once (runs every 20 ms); "running" is printed once its first runs are in. On leaving it prints the exit
+// code and what the fake backend saw: series still inside run() and runs delivered. Test code only.
+// Usage: quit_signal_app [--headless PNG]
+#include "fake_backend.hpp"
+
+#include "gui/app_options.hpp"
+#include "gui/main_window.hpp"
+#include "gui/quit_signals.hpp"
+#include "gui/session_model.hpp"
+
+#include <QApplication>
+
+#include <iostream>
+
+using namespace asyncscope;
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("AsyncScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("QuitSignalApp"));
+
+    QuitSignals quitSignals;
+    if (!quitSignals.problem().isEmpty()) {
+        std::cerr << quitSignals.problem().toStdString() << '\n';
+        return 1;
+    }
+    auto backend = std::make_shared<testing::FakeBackend>();
+    backend->runDelay = std::chrono::milliseconds(20);
+    AppOptions options;
+    options.runs = 1000000;  // far more than the test waits for
+    options.runNow = true;
+    const QStringList arguments = QCoreApplication::arguments();
+    if (const auto at = arguments.indexOf(QStringLiteral("--headless")); at > 0 && at + 1 < arguments.size())
+        options.exportPng = arguments[at + 1];
+
+    MainWindow window(backend, options);
+    closeOnQuitSignal(quitSignals, window);
+    QObject::connect(&window, &MainWindow::headlessFinished, &app, [&window](int code) {
+        window.close();
+        QApplication::exit(code);
+    });
+    bool told = false;
+    QObject::connect(&window.session(), &SessionModel::reportChanged, &app, [&] {
+        if (!told && window.session().isRunning() && !window.session().report().runs.empty()) {
+            told = true;
+            std::cout << "running" << std::endl;
+        }
+    });
+    window.show();
+    const int code = app.exec();
+    std::cout << "exit code " << code << ", series still running " << backend->activeSeries.load()
+              << ", runs delivered " << backend->runsDelivered.load() << std::endl;
+    return code;
+}
