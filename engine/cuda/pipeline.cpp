@@ -440,7 +440,8 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     result.spans.reserve(m->opEnds.size() + 3);
     if (c.stageEvents) {
         // An operation's span begins where the one before it on its stream ended (the run's start for a stream's
-        // first): from when it could start, so with several streams it includes any wait for a busy engine.
+        // first), and a copy no earlier than the end of the copy the same way before it: the copies one way share an
+        // engine, so the span of one that waited for it begins when it had the engine.
         std::vector<double> streamAt(m->streams.size(), 0.0);
         bool failed = false;
         Error failure;
@@ -463,6 +464,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
         });
         if (failed)
             return failure;
+        queueCopiesByDirection(result.spans);
     }
     const double submitMs = millisecondsBetween(submitBegin, submitEnd);
     result.spans.push_back({ SpanKind::Submit, c.device, 0, 0, 0, 0.0, submitMs });

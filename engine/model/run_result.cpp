@@ -1,6 +1,28 @@
 #include "engine/model/run_result.hpp"
 
+#include <algorithm>
+#include <tuple>
+
 namespace asyncscope {
+
+void queueCopiesByDirection(std::vector<Span>& spans)
+{
+    std::vector<Span*> copies;
+    for (Span& s : spans) {
+        if (s.kind == SpanKind::H2D || s.kind == SpanKind::D2H)
+            copies.push_back(&s);
+    }
+    // By device and direction, in the order the copies ended: each one's engine was free once the one before ended.
+    std::sort(copies.begin(), copies.end(), [](const Span* a, const Span* b) {
+        return std::tie(a->device, a->kind, a->endMs) < std::tie(b->device, b->kind, b->endMs);
+    });
+    const Span* before = nullptr;
+    for (Span* s : copies) {
+        if (before && before->device == s->device && before->kind == s->kind)
+            s->beginMs = std::clamp(before->endMs, s->beginMs, s->endMs);
+        before = s;
+    }
+}
 
 bool RunResult::has(SpanKind kind) const
 {

@@ -101,4 +101,10 @@ struct SerialDurations {
 };
 std::vector<Span> serialSpans(int device, const SerialDurations& durations);
 
+// Copies one way run one at a time on a device (one copy engine per direction, and the PCIe link's bandwidth that
+// way shared): a copy whose span begins where the operation before it on its stream ended also holds its wait for
+// the copies ahead of it. Moves each H2D and D2H span's begin to no earlier than the end of the copy the same way on
+// the same device that ended before it. Spans of other kinds are left as they are.
+void queueCopiesByDirection(std::vector<Span>& spans);
+
 }  // namespace asyncscope

@@ -73,6 +73,36 @@ TEST(ChunkRanges, MoreChunksThanElementsIsAUsageErrorThatSaysSo)
     EXPECT_FALSE(validate(c).has_value());
 }
 
+// Four chunks on four streams, timed by events from the run's start: every copy's span began at 0, though the copy
+// engine took them one at a time. Queued by direction, each copy begins where the one before it that way ended.
+TEST(EventSpans, CopiesOneWayQueueOnTheirEngine)
+{
+    std::vector<Span> spans;
+    for (int c = 0; c < 4; ++c) {
+        const double h2dEnd = 1.0 + c;
+        spans.push_back({ SpanKind::H2D, 0, c, c, 100, 0.0, h2dEnd });
+        spans.push_back({ SpanKind::Kernel, 0, c, c, 200, h2dEnd, h2dEnd + 0.1 });
+        spans.push_back({ SpanKind::D2H, 0, c, c, 100, h2dEnd + 0.1, h2dEnd + 1.5 });  // each overlaps the next
+    }
+    spans.push_back({ SpanKind::H2D, 1, 0, 0, 100, 0.0, 2.5 });  // another device's copy queues on its own engine
+    queueCopiesByDirection(spans);
+    for (int c = 0; c < 4; ++c) {
+        const Span& h2d = spans[static_cast<std::size_t>(3 * c)];
+        EXPECT_DOUBLE_EQ(h2d.beginMs, c == 0 ? 0.0 : c) << "chunk " << c;  // from the end of the H2D before it
+        EXPECT_DOUBLE_EQ(h2d.endMs, 1.0 + c);
+        const Span& kernel = spans[static_cast<std::size_t>(3 * c + 1)];
+        EXPECT_DOUBLE_EQ(kernel.beginMs, 1.0 + c);  // kernels are left as they were
+        const Span& d2h = spans[static_cast<std::size_t>(3 * c + 2)];
+        EXPECT_DOUBLE_EQ(d2h.beginMs, c == 0 ? 1.1 : 1.5 + c) << "chunk " << c;
+    }
+    EXPECT_DOUBLE_EQ(spans.back().beginMs, 0.0);
+    // A copy that ended before the one ahead of it by end time: its begin never passes its own end.
+    std::vector<Span> odd { { SpanKind::H2D, 0, 0, 0, 1, 0.0, 3.0 }, { SpanKind::H2D, 0, 1, 1, 1, 2.9, 3.0 } };
+    queueCopiesByDirection(odd);
+    for (const Span& s : odd)
+        EXPECT_LE(s.beginMs, s.endMs);
+}
+
 TEST(WorkloadShape, StreamsMustBeBetweenOneAndTheChunks)
 {
     PipelineConfig c;

@@ -527,6 +527,16 @@ TEST_P(GpuTraced, CuptiTracesEveryOperationOrSaysWhy)
             }
             EXPECT_EQ(std::count(seen.begin(), seen.end(), true), static_cast<long>(k));
         }
+        // What the event spans take as given (queueCopiesByDirection): copies one way run one at a time.
+        for (SpanKind kind : { SpanKind::H2D, SpanKind::D2H }) {
+            std::vector<const Span*> copies = gpu[kind];
+            std::sort(copies.begin(), copies.end(), [](const Span* a, const Span* b) { return a->beginMs < b->beginMs; });
+            for (std::size_t c = 1; c < copies.size(); ++c) {
+                EXPECT_LE(copies[c - 1]->endMs, copies[c]->beginMs + 0.001)
+                    << nameOf(kind) << " copies of chunks " << copies[c - 1]->chunk << " and " << copies[c]->chunk
+                    << " overlap";
+            }
+        }
         if (config.submission == Submission::Graph) {
             EXPECT_EQ(calls[ApiCall::GraphLaunch], 1);
             EXPECT_EQ(calls[ApiCall::MemcpyAsync], 0);
