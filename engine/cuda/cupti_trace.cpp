@@ -9,12 +9,14 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 namespace asyncscope {
 
@@ -37,8 +39,68 @@ struct CuptiApi {
 
 constexpr std::array kRecordedKinds { CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_RUNTIME };
-constexpr std::size_t kBufferBytes = std::size_t(4) << 20;
+// Small buffers, kept and handed out again: every run ends with a forced flush, so CUPTI asks for a buffer inside
+// the next run's first runtime call, and a fresh multi-megabyte allocation there (its pages faulted in as CUPTI
+// fills it) delays that run's first operation by a fraction of a millisecond. A run that records more asks for more.
+constexpr std::size_t kBufferBytes = std::size_t(256) << 10;
+constexpr std::size_t kBuffersKept = 16;
 constexpr std::size_t kRecordAlignment = 8;
+
+// Buffers for CUPTI, touched once when made so that handing one out costs no page faults.
+class BufferPool {
+public:
+    ~BufferPool()
+    {
+        for (std::uint8_t* buffer : m_free)
+            std::free(buffer);
+    }
+
+    std::uint8_t* take()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            if (!m_free.empty()) {
+                std::uint8_t* buffer = m_free.back();
+                m_free.pop_back();
+                return buffer;
+            }
+        }
+        return make();
+    }
+
+    void give(std::uint8_t* buffer)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_free.size() < kBuffersKept) {
+                m_free.push_back(buffer);
+                return;
+            }
+        }
+        std::free(buffer);
+    }
+
+    // Makes buffers ahead of the first run, outside anything timed.
+    void fill(std::size_t count)
+    {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (std::uint8_t* buffer = make())
+                give(buffer);
+        }
+    }
+
+private:
+    static std::uint8_t* make()
+    {
+        auto* buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kRecordAlignment, kBufferBytes));
+        if (buffer)
+            std::memset(buffer, 0, kBufferBytes);
+        return buffer;
+    }
+
+    std::mutex m_mutex;
+    std::vector<std::uint8_t*> m_free;
+};
 
 // One activity record, copied out of CUPTI's buffer.
 struct Record {
@@ -216,6 +278,7 @@ private:
 
     Status startRecording()
     {
+        m_buffers.fill(4);
         for (std::size_t i = 0; i < kRecordedKinds.size(); ++i) {
             if (CUptiResult r = m_api.enable(kRecordedKinds[i]); r != CUPTI_SUCCESS) {
                 for (std::size_t j = 0; j < i; ++j)
@@ -283,7 +346,7 @@ private:
 
     static void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxRecords)
     {
-        *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kRecordAlignment, kBufferBytes));
+        *buffer = instance().m_buffers.take();
         *size = *buffer ? kBufferBytes : 0;
         *maxRecords = 0;
     }
@@ -294,9 +357,10 @@ private:
             return;
         if (valid > 0)
             instance().parse(buffer, valid);
-        std::free(buffer);
+        instance().m_buffers.give(buffer);
     }
 
+    BufferPool m_buffers;
     std::mutex m_use;  // loading, starting, stopping
     void* m_library = nullptr;  // kept loaded for the process's life: CUPTI does not support unloading
     bool m_loaded = false;
