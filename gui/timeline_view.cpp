@@ -71,8 +71,9 @@ void TimelineView::setRun(const RunResult& run, int streams, const QString& trac
         m_clock = tr("Runtime calls: CUPTI, 0 = submission begins; GPU spans: CUDA events, 0 = the start event, "
                      "recorded as submission begins");
     else
-        m_clock = tr("GPU spans: CUDA events, 0 = the start event, recorded as submission begins; CPU spans: host "
-                     "steady clock, 0 = submission begins");
+        m_clock = tr("GPU spans: CUDA events, 0 = the start event, recorded as submission begins, each from the end "
+                     "of the operation before it on its stream (a copy: of the copy before it the same way); CPU "
+                     "spans: host steady clock, 0 = submission begins");
     QStringList notes;
     if (m_layout.stagesOff())
         notes << tr("The stage events were off: copies and kernels were not timed one by one; the bar is the GPU "
