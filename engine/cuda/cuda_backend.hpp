@@ -25,10 +25,11 @@ public:
         }
         return platform;
     }
-    Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel,
-        const RunSink& sink) override
+    using Backend::run;
+    Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink,
+        const SeriesReady& ready) override
     {
-        return runSeries(config, cancel, sink);
+        return runSeries(config, cancel, sink, ready);
     }
     Result<CopyPeak> copyPeak(const DeviceInfo& device) override { return cachedCopyPeak(device, defaultCacheDir()); }
 

@@ -398,6 +398,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     if (!m->firstStart)
         m->firstStart = submitBegin;
     result.startMs = millisecondsBetween(*m->firstStart, submitBegin);
+    result.hostClockNs = std::chrono::duration_cast<std::chrono::nanoseconds>(submitBegin.time_since_epoch()).count();
     if (c.submission == Submission::Graph)
         ASYNCSCOPE_CUDA_TRY(cudaEventRecord(m->stop.get(), stream));
 

@@ -71,6 +71,9 @@ struct RunResult {
     int index = 0;                // 0-based, counting warm-up runs
     bool warmup = false;          // warm-up runs are kept and shown but left out of statistics
     double startMs = 0.0;         // when submission began, host clock, ms from the series' first run's (0: unknown)
+    // When submission began on this process's steady clock, in ns since its epoch: lines up the runs of devices that
+    // ran at once. 0 when unknown; not saved (a file's runs have only startMs).
+    std::int64_t hostClockNs = 0;
     double gpuMs = 0.0;           // start event to stop event: also timed when there are no events between stages
     std::uint64_t pollIterations = 0;  // cudaEventQuery(stop) == cudaErrorNotReady count (spin wait)
     double waitCpuMs = 0.0;       // CPU time the waiting thread used while waiting

@@ -12,10 +12,15 @@ class Backend {
 public:
     virtual ~Backend() = default;
     virtual Result<Platform> discover() = 0;
-    // Runs one series, handing each run to `sink` on the calling thread. A configuration that does not fit the
-    // device's or the host's memory fails with ErrorKind::TooLarge (or OutOfMemory) before any run.
+    // Runs one series, handing each run to `sink` on the calling thread, and calling `ready` (where given) once the
+    // series is ready to run, before its first run. A configuration that does not fit the device's or the host's
+    // memory fails with ErrorKind::TooLarge (or OutOfMemory) before any run, without calling `ready`.
     virtual Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel,
-        const RunSink& sink) = 0;
+        const RunSink& sink, const SeriesReady& ready) = 0;
+    Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink)
+    {
+        return run(config, cancel, sink, {});
+    }
     // This host's pinned copy peak for the device, calibrated once and cached.
     virtual Result<CopyPeak> copyPeak(const DeviceInfo& device) = 0;
 };

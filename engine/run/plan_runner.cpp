@@ -1,5 +1,6 @@
 #include "engine/run/plan_runner.hpp"
 
+#include "engine/host/host_name.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <map>
@@ -22,11 +23,13 @@ PlanReport runPlan(Backend& backend, const Platform& platform, const Plan& plan,
     result.comparison = plan.comparison;
     result.planned = plan.variants.size();
     std::map<std::string, std::optional<CopyPeak>> peaks;  // by device UUID; empty when calibration failed
+    const std::string host = shortHostName();
 
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const Variant& variant = plan.variants[i];
         VariantResult& v = result.variants.emplace_back();
         v.label = variant.label;
+        v.report.host = host;
         v.report.config = variant.config;
         v.report.driverVersion = platform.driverVersion;
         v.report.runtimeVersion = platform.runtimeVersion;

@@ -60,12 +60,15 @@ std::optional<StopReason> StopCondition::reached(double elapsedS) const
     return std::nullopt;
 }
 
-Result<SeriesOutcome> runSeries(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink)
+Result<SeriesOutcome> runSeries(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink,
+    const SeriesReady& ready)
 {
     auto opened = PipelineSession::open(config);
     if (!opened)
         return opened.error();
     PipelineSession& session = **opened;
+    if (ready)
+        ready();
 
     // Every way out delivers the run whose check may still be running, so no timed run is lost.
     auto finish = [&](auto outcome) -> Result<SeriesOutcome> {

@@ -17,6 +17,10 @@ namespace asyncscope {
 // overlapped checking a run arrives during the step after it, or when the series ends.
 using RunSink = std::function<void(const RunResult&)>;
 
+// Called once on the thread that runs the series, when it is ready to run (buffers allocated, graphs built) and
+// before its first run: a runner of several devices at once lines their series up there.
+using SeriesReady = std::function<void()>;
+
 // Decides, after each measured run, whether a series is done. Separate from CUDA so it can be tested alone.
 class StopCondition {
 public:
@@ -44,7 +48,8 @@ private:
 };
 
 // Cancellation is checked inside every poll loop and between runs; a cancelled series returns
-// ErrorKind::Cancelled after the runs already delivered.
-Result<SeriesOutcome> runSeries(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink);
+// ErrorKind::Cancelled after the runs already delivered. `ready`, when given, is called once the session is open.
+Result<SeriesOutcome> runSeries(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink,
+    const SeriesReady& ready = {});
 
 }  // namespace asyncscope

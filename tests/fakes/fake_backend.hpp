@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -21,6 +22,7 @@ public:
     int wrongRun = -1;                         // this run index comes back with a wrong element
     double pipelineGBps = 0.0;                 // when set, the GPU time grows with the size, as on a real GPU
     std::atomic<int> activeSeries { 0 };       // series currently inside run()
+    std::atomic<int> mostActiveSeries { 0 };   // the most series ever inside run() at once
     std::atomic<int> runsDelivered { 0 };
     std::atomic<int> seriesStarted { 0 };
     std::atomic<std::thread::id> discoveryThread {};
@@ -41,6 +43,29 @@ public:
         return d;
     }
 
+    // The devices discovery finds: by default a small and a big GPU whose place in the host is unknown.
+    std::vector<DeviceInfo> devices { device(0, "Fake Small GPU", 20), device(1, "Fake Big GPU", 132) };
+    // Per device index: the rate in GB/s its H2D and D2H copies run at (a GPU time that follows). A device not
+    // named here runs the fake's usual times.
+    std::map<int, double> copyGBps;
+
+    // `count` identical GPUs on PCIe Gen5 x16 links (63.0 GB/s nominal), four to a NUMA node, copying at 55 GB/s.
+    void useHostOf(int count)
+    {
+        devices.clear();
+        copyGBps.clear();
+        for (int i = 0; i < count; ++i) {
+            DeviceInfo d = device(i, "Fake H200", 132);
+            d.pciBusId = "0000:" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ":00.0";
+            d.topology.numaNode = i / 4;
+            d.topology.localCpus = std::to_string(32 * (i / 4)) + "-" + std::to_string(32 * (i / 4) + 31);
+            d.topology.current = { "32.0 GT/s PCIe", 5, 16 };
+            d.topology.max = d.topology.current;
+            devices.push_back(d);
+            copyGBps[i] = 55.0;
+        }
+    }
+
     Result<Platform> discover() override
     {
         discoveryThread = std::this_thread::get_id();
@@ -49,12 +74,32 @@ public:
         Platform p;
         p.driverVersion = 13000;
         p.runtimeVersion = 13000;
-        p.devices = { device(0, "Fake Small GPU", 20), device(1, "Fake Big GPU", 132) };
+        p.devices = devices;
         return p;
     }
 
+    // The thread that ran the latest series on `device`.
+    std::thread::id threadOf(int device) const
+    {
+        std::lock_guard lock(m_mutex);
+        const auto at = m_threads.find(device);
+        return at == m_threads.end() ? std::thread::id() : at->second;
+    }
+
     static CopyPeak copyPeakValue() { return CopyPeak { 55.0, 55.0, std::size_t(256) << 20, true, 100.0 }; }
-    Result<CopyPeak> copyPeak(const DeviceInfo&) override { return copyPeakValue(); }
+    std::chrono::milliseconds calibrationDelay { 0 };  // how long each calibration "takes"
+    std::atomic<int> activeCalibrations { 0 };
+    std::atomic<int> mostActiveCalibrations { 0 };
+    Result<CopyPeak> copyPeak(const DeviceInfo&) override
+    {
+        const int active = ++activeCalibrations;
+        int most = mostActiveCalibrations.load();
+        while (active > most && !mostActiveCalibrations.compare_exchange_weak(most, active)) {
+        }
+        std::this_thread::sleep_for(calibrationDelay);
+        --activeCalibrations;
+        return copyPeakValue();
+    }
 
     // A chunked run's GPU spans, evenly paced so that the last D2H ends at `gpuMs`; none without stage events.
     static std::vector<Span> chunkedSpans(const PipelineConfig& config, double gpuMs)
@@ -82,17 +127,28 @@ public:
         return m_lastConfig;
     }
 
-    Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink) override
+    using Backend::run;
+    Result<SeriesOutcome> run(const PipelineConfig& config, const std::atomic<bool>& cancel, const RunSink& sink,
+        const SeriesReady& ready) override
     {
         runThread = std::this_thread::get_id();
+        double gbps = 0.0;
         {
             std::lock_guard lock(m_mutex);
             m_lastConfig = config;
+            m_threads[config.device] = std::this_thread::get_id();
+            if (const auto rate = copyGBps.find(config.device); rate != copyGBps.end())
+                gbps = rate->second;
         }
         if (auto tooBig = checkFitsHost(config, hostBytes))
             return *tooBig;
         ++seriesStarted;
-        ++activeSeries;
+        const int active = ++activeSeries;
+        int most = mostActiveSeries.load();
+        while (active > most && !mostActiveSeries.compare_exchange_weak(most, active)) {
+        }
+        if (ready)
+            ready();
         struct Leave {
             std::atomic<int>& count;
             ~Leave() { --count; }
@@ -112,6 +168,10 @@ public:
             RunResult r;
             r.index = i;
             r.warmup = i < config.warmupRuns;
+            // It "ran" for the delay just waited: its window on the host clock ends now.
+            const auto endedAt = std::chrono::steady_clock::now();
+            r.hostClockNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                (endedAt - runDelay).time_since_epoch()).count();
             r.gpuMs = 2.5 + 0.01 * (i % 7) + (r.warmup ? 1.0 : 0.0);
             if (pipelineGBps > 0.0)
                 r.gpuMs = 2.0 * double(bytes) / (pipelineGBps * 1e6) * (1.0 + 0.01 * (i % 7));
@@ -130,11 +190,13 @@ public:
                 SerialDurations d;
                 d.bytes = bytes;
                 d.submitMs = submitMs;
+                if (gbps > 0.0)
+                    r.gpuMs = 2.0 * double(bytes) / (gbps * 1e6) * (1.0 + 0.001 * (i % 7)) + 0.06;
                 d.waitMs = r.gpuMs - d.submitMs;
                 if (config.stageEvents) {
-                    d.h2dMs = 1.22;
+                    d.h2dMs = gbps > 0.0 ? double(bytes) / (gbps * 1e6) * (1.0 + 0.001 * (i % 7)) : 1.22;
                     d.kernelMs = 0.06;
-                    d.d2hMs = std::max(0.0, r.gpuMs - 1.28);
+                    d.d2hMs = std::max(0.0, r.gpuMs - d.h2dMs - d.kernelMs);
                 }
                 r.spans = serialSpans(config.device, d);
             }
@@ -153,6 +215,7 @@ public:
 private:
     mutable std::mutex m_mutex;
     PipelineConfig m_lastConfig;
+    std::map<int, std::thread::id> m_threads;
 };
 
 }  // namespace asyncscope::testing
