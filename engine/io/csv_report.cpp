@@ -351,6 +351,11 @@ constexpr std::size_t kBlock = std::size_t(4) << 20;
 
 }  // namespace
 
+std::string csvField(const std::string& field)
+{
+    return quoted(field);
+}
+
 void writeCsv(std::ostream& out, const Report& report)
 {
     const auto& all = runColumns();

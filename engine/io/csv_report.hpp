@@ -12,6 +12,9 @@
 
 namespace asyncscope {
 
+// A field as these files write it: quoted only where it needs it (RFC 4180).
+std::string csvField(const std::string& field);
+
 void writeCsv(std::ostream& out, const Report& report);
 
 // A comparison: one row per variant with its configuration, Samples, the median of every distribution and every

@@ -107,29 +107,9 @@ json linkJson(const PcieLink& l)
 
 json deviceJson(const Report& r)
 {
-    const DeviceInfo& d = r.device;
-    const DeviceTopology& t = d.topology;
-    json topology = { { "numa_node", t.numaNode ? json(*t.numaNode) : json(nullptr) }, { "local_cpus", t.localCpus },
-        { "current_link", linkJson(t.current) }, { "max_link", linkJson(t.max) },
-        { "nominal_gbps", t.nominalGBps() } };
-    if (!t.note.empty())
-        topology["note"] = t.note;
-    return { { "index", d.index }, { "name", d.name }, { "uuid", d.uuid }, { "pci_bus_id", d.pciBusId },
-        { "compute_capability", d.computeCapability() }, { "multiprocessors", d.multiprocessors },
-        { "total_memory_bytes", d.totalMemoryBytes }, { "async_engine_count", d.asyncEngineCount },
-        { "clock_khz", d.clockKHz }, { "driver_version", r.driverVersion }, { "runtime_version", r.runtimeVersion },
-        { "topology", std::move(topology) } };
-}
-
-json bindingJson(const CpuBinding& b)
-{
-    json j = { { "bound", b.bound }, { "text", b.text() } };
-    if (b.bound) {
-        j["cpus"] = b.cpus;
-        j["numa_node"] = b.numaNode ? json(*b.numaNode) : json(nullptr);
-    } else {
-        j["why"] = b.why;
-    }
+    json j = deviceToJson(r.device);
+    j["driver_version"] = r.driverVersion;
+    j["runtime_version"] = r.runtimeVersion;
     return j;
 }
 
@@ -209,7 +189,7 @@ ordered_json headerJson(const Report& report, const SeriesSummary& summary, cons
         j["host"] = report.host;
     j["device"] = deviceJson(report);
     if (report.binding)
-        j["binding"] = bindingJson(*report.binding);
+        j["binding"] = bindingToJson(*report.binding);
     j["config"] = configJson(report.config);
     j["summary"] = summaryJson(summary);
     if (report.peak)
@@ -403,47 +383,12 @@ Report readHeader(const json& j)
     formatVersion(j);
     Report r;
     const json& d = j.at("device");
-    r.device.index = d.at("index");
-    r.device.name = d.at("name");
-    r.device.uuid = d.value("uuid", "");
-    r.device.pciBusId = d.value("pci_bus_id", "");
-    const std::string cc = d.value("compute_capability", "0.0");
-    r.device.computeMajor = std::stoi(cc);
-    r.device.computeMinor = std::stoi(cc.substr(cc.find('.') + 1));
-    r.device.multiprocessors = d.value("multiprocessors", 0);
-    r.device.totalMemoryBytes = d.value("total_memory_bytes", std::size_t(0));
-    r.device.asyncEngineCount = d.value("async_engine_count", 0);
-    r.device.clockKHz = d.value("clock_khz", 0);
+    r.device = deviceFromJson(d);
     r.driverVersion = d.value("driver_version", 0);
     r.runtimeVersion = d.value("runtime_version", 0);
-    if (d.contains("topology")) {  // reports from before topology leave it unknown
-        const json& t = d.at("topology");
-        DeviceTopology& topology = r.device.topology;
-        if (t.contains("numa_node") && !t.at("numa_node").is_null())
-            topology.numaNode = t.at("numa_node").get<int>();
-        topology.localCpus = t.value("local_cpus", "");
-        for (auto [key, link] :
-            { std::pair { "current_link", &topology.current }, std::pair { "max_link", &topology.max } }) {
-            if (!t.contains(key))
-                continue;
-            const json& l = t.at(key);
-            link->speed = l.value("speed", "");
-            link->generation = l.value("generation", 0);
-            link->width = l.value("width", 0);
-        }
-        topology.note = t.value("note", "");
-    }
     r.host = j.value("host", "");
-    if (j.contains("binding")) {
-        const json& b = j.at("binding");
-        CpuBinding binding;
-        binding.bound = b.at("bound");
-        binding.cpus = b.value("cpus", "");
-        if (b.contains("numa_node") && !b.at("numa_node").is_null())
-            binding.numaNode = b.at("numa_node").get<int>();
-        binding.why = b.value("why", "");
-        r.binding = binding;
-    }
+    if (j.contains("binding"))
+        r.binding = bindingFromJson(j.at("binding"));
 
     const json& c = j.at("config");
     PipelineConfig& config = r.config;
@@ -1351,6 +1296,77 @@ std::size_t readerThreads()
 }
 
 }  // namespace
+
+json deviceToJson(const DeviceInfo& d)
+{
+    const DeviceTopology& t = d.topology;
+    json topology = { { "numa_node", t.numaNode ? json(*t.numaNode) : json(nullptr) }, { "local_cpus", t.localCpus },
+        { "current_link", linkJson(t.current) }, { "max_link", linkJson(t.max) },
+        { "nominal_gbps", t.nominalGBps() } };
+    if (!t.note.empty())
+        topology["note"] = t.note;
+    return { { "index", d.index }, { "name", d.name }, { "uuid", d.uuid }, { "pci_bus_id", d.pciBusId },
+        { "compute_capability", d.computeCapability() }, { "multiprocessors", d.multiprocessors },
+        { "total_memory_bytes", d.totalMemoryBytes }, { "async_engine_count", d.asyncEngineCount },
+        { "clock_khz", d.clockKHz }, { "topology", std::move(topology) } };
+}
+
+DeviceInfo deviceFromJson(const json& d)
+{
+    DeviceInfo device;
+    device.index = d.at("index");
+    device.name = d.at("name");
+    device.uuid = d.value("uuid", "");
+    device.pciBusId = d.value("pci_bus_id", "");
+    const std::string cc = d.value("compute_capability", "0.0");
+    device.computeMajor = std::stoi(cc);
+    device.computeMinor = std::stoi(cc.substr(cc.find('.') + 1));
+    device.multiprocessors = d.value("multiprocessors", 0);
+    device.totalMemoryBytes = d.value("total_memory_bytes", std::size_t(0));
+    device.asyncEngineCount = d.value("async_engine_count", 0);
+    device.clockKHz = d.value("clock_khz", 0);
+    if (d.contains("topology")) {  // reports from before topology leave it unknown
+        const json& t = d.at("topology");
+        DeviceTopology& topology = device.topology;
+        if (t.contains("numa_node") && !t.at("numa_node").is_null())
+            topology.numaNode = t.at("numa_node").get<int>();
+        topology.localCpus = t.value("local_cpus", "");
+        for (auto [key, link] :
+            { std::pair { "current_link", &topology.current }, std::pair { "max_link", &topology.max } }) {
+            if (!t.contains(key))
+                continue;
+            const json& l = t.at(key);
+            link->speed = l.value("speed", "");
+            link->generation = l.value("generation", 0);
+            link->width = l.value("width", 0);
+        }
+        topology.note = t.value("note", "");
+    }
+    return device;
+}
+
+json bindingToJson(const CpuBinding& b)
+{
+    json j = { { "bound", b.bound }, { "text", b.text() } };
+    if (b.bound) {
+        j["cpus"] = b.cpus;
+        j["numa_node"] = b.numaNode ? json(*b.numaNode) : json(nullptr);
+    } else {
+        j["why"] = b.why;
+    }
+    return j;
+}
+
+CpuBinding bindingFromJson(const json& b)
+{
+    CpuBinding binding;
+    binding.bound = b.at("bound");
+    binding.cpus = b.value("cpus", "");
+    if (b.contains("numa_node") && !b.at("numa_node").is_null())
+        binding.numaNode = b.at("numa_node").get<int>();
+    binding.why = b.value("why", "");
+    return binding;
+}
 
 json toJson(const Report& report)
 {

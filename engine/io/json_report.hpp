@@ -21,6 +21,14 @@ namespace asyncscope {
 // indented them like the rest; version 1 (no spans) gave stage and CPU times as fields of each run. All three read.
 constexpr int kReportFormatVersion = 3;
 
+// A device block (its place in the host included) and a CPU binding as reports write them, and back, for records
+// that hold them outside a report. The readers throw nlohmann::json's exceptions for a field missing or of the wrong
+// type.
+nlohmann::json deviceToJson(const DeviceInfo& device);
+DeviceInfo deviceFromJson(const nlohmann::json& device);
+nlohmann::json bindingToJson(const CpuBinding& binding);
+CpuBinding bindingFromJson(const nlohmann::json& binding);
+
 // The report as a document, runs and all, as writeJson writes it (but for the layout).
 nlohmann::json toJson(const Report& report);
 // The device, configuration and summary indented, then "runs" last, one run a line.

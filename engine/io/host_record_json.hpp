@@ -1,0 +1,32 @@
+// A host's record as JSON: the host, the mode, the aggregate bandwidth, and per device its place, its binding and
+// each variant's full series report; or only the error that kept anything from running. And reading one back.
+#pragma once
+
+#include "engine/model/error.hpp"
+#include "engine/run/device_plan.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <istream>
+#include <ostream>
+
+namespace asyncscope {
+
+// {"format": "asyncscope-host", "format_version": 1, "host", "mode", "comparison", "driver_version",
+// "runtime_version", "error" (only when nothing ran), "aggregate" (all at once), "devices": [{"device", "binding",
+// "variants": [{"label", "not_run", "failure", "report": a series report as writeJson writes it}]}]}.
+constexpr const char* kHostRecordFormat = "asyncscope-host";
+constexpr int kHostRecordVersion = 1;
+
+void writeHostRecordJson(std::ostream& out, const HostReport& host);
+
+// An error as records carry it: {"kind", "message", and "api", "code", "code_name", "detail", "advice" where set},
+// and back (a kind this version does not know reads as a CUDA error).
+nlohmann::json errorToJson(const Error& error);
+Error errorFromJson(const nlohmann::json& error);
+
+// Reads what writeHostRecordJson wrote. A document that is not such a record is an ErrorKind::Io error naming the
+// field at fault ("devices[2].variants[0].report: run 3: end_ms missing in span 1").
+Result<HostReport> readHostRecordJson(std::istream& in);
+
+}  // namespace asyncscope

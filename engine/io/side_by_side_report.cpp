@@ -1,0 +1,204 @@
+#include "engine/io/side_by_side_report.hpp"
+
+#include "engine/io/csv_report.hpp"
+#include "engine/io/text_report.hpp"
+#include "engine/model/size_parse.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace asyncscope {
+
+namespace {
+
+std::string fixed(double value, int places)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", places, value);
+    return text;
+}
+
+// A figure for a table; "-" (or empty for CSV) when unknown.
+std::string figure(double value, int places, const char* unknown = "-")
+{
+    return value > 0.0 ? fixed(value, places) : unknown;
+}
+
+std::string numaText(const SideBySideRow& r, const char* unknown = "-")
+{
+    return r.numaNode ? std::to_string(*r.numaNode) : unknown;
+}
+
+std::string linkText(const PcieLink& l, const char* unknown = "-")
+{
+    return l.generation == 0 && l.width == 0 ? unknown : l.text();
+}
+
+nlohmann::json number(double value)
+{
+    return value > 0.0 ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json linkJson(const PcieLink& l)
+{
+    return { { "speed", l.speed }, { "generation", l.generation }, { "width", l.width } };
+}
+
+std::string aggregateText(const HostAggregate& a)
+{
+    const AggregateBandwidth& b = a.bandwidth;
+    if (b.overlapMs <= 0.0)
+        return a.host + ": all at once, " + std::to_string(b.devices) + " GPUs: their measured runs did not overlap";
+    return a.host + ": all at once, " + std::to_string(b.devices) + " GPUs copied " +
+        fixed(double(b.bytes) / 1e9, 3) + " GB in the " + fixed(b.overlapMs, 1) + " ms they all ran: aggregate " +
+        fixed(b.gbps, 1) + " GB/s";
+}
+
+}  // namespace
+
+std::string formatSideBySideText(const std::vector<SideBySideRow>& rows, const std::vector<HostAggregate>& aggregates)
+{
+    const std::vector<std::string> headers { "host", "GPU", "name", "bus id", "NUMA", "link", "link GB/s",
+        "H2D GB/s", "D2H GB/s", "GPU time (ms)", "flags" };
+    const std::size_t columns = headers.size();
+    const std::size_t firstNumber = 6;  // right-aligned from "link GB/s" on, but the flags
+    std::vector<std::vector<std::string>> cells;
+    for (const SideBySideRow& r : rows) {
+        if (r.device < 0) {
+            cells.push_back({ r.host, "-", "error: " + r.errorKind + ": " + r.error });
+            continue;
+        }
+        std::string flags = r.flagsText();
+        if (!r.error.empty())
+            flags += (flags.empty() ? "" : " ") + r.errorKind + ": " + r.error;
+        cells.push_back({ r.host, std::to_string(r.device), r.name, r.pciBusId.empty() ? "-" : r.pciBusId,
+            numaText(r), linkText(r.link), figure(r.linkGBps(), 1), figure(r.h2dGBps, 1), figure(r.d2hGBps, 1),
+            figure(r.gpuMs, 4), flags });
+    }
+    std::vector<std::size_t> widths(columns);
+    for (std::size_t c = 0; c < columns; ++c)
+        widths[c] = headers[c].size();
+    for (const auto& line : cells) {
+        if (line.size() < columns)
+            continue;  // a host's error runs across the columns
+        for (std::size_t c = 0; c < columns; ++c)
+            widths[c] = std::max(widths[c], line[c].size());
+    }
+    auto render = [&](const std::vector<std::string>& line) {
+        std::string text;
+        for (std::size_t c = 0; c < line.size(); ++c) {
+            const bool last = c + 1 == line.size();
+            const std::size_t pad = line[c].size() < widths[c] ? widths[c] - line[c].size() : 0;
+            if (c > 0)
+                text += "  ";
+            if (c >= firstNumber && c + 1 < columns && !last)
+                text += std::string(pad, ' ') + line[c];
+            else
+                text += line[c] + (last ? "" : std::string(pad, ' '));
+        }
+        text.erase(text.find_last_not_of(' ') + 1);
+        return text + "\n";
+    };
+    std::string text = render(headers);
+    for (const auto& line : cells)
+        text += render(line);
+    for (const HostAggregate& a : aggregates)
+        text += aggregateText(a) + "\n";
+    const bool flagged = std::any_of(rows.begin(), rows.end(), [](const SideBySideRow& r) { return !r.flags.empty(); });
+    if (flagged)
+        text += "flags: slow = H2D or D2H at least " + fixed(kSlowFraction * 100.0, 0) +
+            " % below the host's median; below-link = below " + fixed(kBelowLinkFraction * 100.0, 0) +
+            " % of the link's nominal rate; slow-in-set = at least " + fixed(kSlowFraction * 100.0, 0) +
+            " % below the median of every GPU listed\n";
+    return text;
+}
+
+void writeSideBySideCsv(std::ostream& out, const std::vector<SideBySideRow>& rows)
+{
+    out << "Host,Device,Name,PCI Bus Id,NUMA Node,Link,Max Link,Link GB/s,Binding,Runs,H2D GB/s,D2H GB/s,"
+           "GPU Time (ms),Flags,Error Kind,Error\n";
+    for (const SideBySideRow& r : rows) {
+        const bool device = r.device >= 0;
+        out << csvField(r.host) << ',' << (device ? std::to_string(r.device) : "") << ',' << csvField(r.name) << ','
+            << r.pciBusId << ',' << numaText(r, "") << ',' << linkText(r.link, "") << ','
+            << linkText(r.maxLink, "") << ',' << figure(r.linkGBps(), 3, "") << ',' << csvField(r.binding) << ','
+            << (device ? std::to_string(r.runs) : "") << ',' << figure(r.h2dGBps, 3, "") << ','
+            << figure(r.d2hGBps, 3, "") << ',' << figure(r.gpuMs, 6, "") << ',' << r.flagsText() << ','
+            << r.errorKind << ',' << csvField(r.error) << '\n';
+    }
+}
+
+void writeSideBySideJson(std::ostream& out, const std::vector<SideBySideRow>& rows,
+    const std::vector<HostAggregate>& aggregates)
+{
+    using nlohmann::ordered_json;
+    ordered_json list = ordered_json::array();
+    for (const SideBySideRow& r : rows) {
+        ordered_json j;
+        j["host"] = r.host;
+        j["device"] = r.device >= 0 ? ordered_json(r.device) : ordered_json(nullptr);
+        if (r.device >= 0) {
+            j["name"] = r.name;
+            j["pci_bus_id"] = r.pciBusId;
+            j["numa_node"] = r.numaNode ? ordered_json(*r.numaNode) : ordered_json(nullptr);
+            j["link"] = linkJson(r.link);
+            j["max_link"] = linkJson(r.maxLink);
+            j["link_gbps"] = number(r.linkGBps());
+            j["binding"] = r.binding;
+            j["runs"] = r.runs;
+            j["h2d_gbps"] = number(r.h2dGBps);
+            j["d2h_gbps"] = number(r.d2hGBps);
+            j["gpu_time_ms"] = number(r.gpuMs);
+            ordered_json flags = ordered_json::array();
+            for (const RowFlag f : r.flags)
+                flags.push_back(nameOf(f));
+            j["flags"] = std::move(flags);
+        }
+        if (!r.error.empty())
+            j["error"] = { { "kind", r.errorKind }, { "message", r.error } };
+        list.push_back(std::move(j));
+    }
+    ordered_json totals = ordered_json::array();
+    for (const HostAggregate& a : aggregates)
+        totals.push_back({ { "host", a.host }, { "devices", a.bandwidth.devices },
+            { "overlap_ms", a.bandwidth.overlapMs }, { "bytes", a.bandwidth.bytes },
+            { "gbps", number(a.bandwidth.gbps) } });
+    ordered_json j;
+    j["format"] = "asyncscope-side-by-side";
+    j["format_version"] = 1;
+    j["thresholds"] = { { "slow_fraction", kSlowFraction }, { "below_link_fraction", kBelowLinkFraction } };
+    j["rows"] = std::move(list);
+    j["aggregates"] = std::move(totals);
+    out << j.dump(2) << '\n';
+}
+
+std::string formatHostReportText(const HostReport& host)
+{
+    std::string text = "host " + host.host;
+    if (host.error) {
+        return text + ": nothing ran: " + host.error->message() + "\n";
+    }
+    text += ": " + std::to_string(host.devices.size()) + (host.devices.size() == 1 ? " GPU, " : " GPUs, ") +
+        (host.mode == DeviceMode::AllAtOnce ? "all at once" : "one at a time") + "\n";
+    for (const DeviceResult& d : host.devices) {
+        text += "\n" + formatDeviceText(d.device, host.driverVersion, host.runtimeVersion);
+        text += "  " + d.device.topology.text() + "\n";
+        text += "  worker thread " + d.binding.text() + "\n";
+        for (const VariantResult& v : d.plan.variants) {
+            if (host.comparison)
+                text += "  " + v.label + ":\n";
+            if (v.notRun)
+                text += "  not run: " + v.notRun->message() + "\n";
+            else if (!v.report.runs.empty())
+                text += formatSummaryText(v.report);
+            if (v.failure)
+                text += std::string(v.failure->kind == ErrorKind::Cancelled ? "  cancelled: " : "  failed: ") +
+                    v.failure->message() + "\n";
+        }
+    }
+    return text + "\n" + formatSideBySideText(sideBySideRows(host), aggregatesOf({ host }));
+}
+
+}  // namespace asyncscope
