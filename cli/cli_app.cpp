@@ -1,14 +1,22 @@
 #include "cli/cli_app.hpp"
 
+#include "cli/output_pattern.hpp"
+
+#include "engine/host/host_name.hpp"
 #include "engine/io/chrome_trace.hpp"
 #include "engine/io/csv_report.hpp"
+#include "engine/io/host_record_json.hpp"
 #include "engine/io/json_report.hpp"
+#include "engine/io/side_by_side_report.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
-#include "engine/run/plan_runner.hpp"
+#include "engine/run/device_plan_runner.hpp"
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 
 namespace asyncscope {
 
@@ -22,58 +30,96 @@ void listDevices(const Platform& platform, std::ostream& out)
         out << "    UUID " << d.uuid << ", clock " << d.clockKHz / 1000 << " MHz"
             << (best && *best == d.index ? ", default" : "") << (d.computeProhibited ? ", compute prohibited" : "")
             << '\n';
+        out << "    " << d.topology.text() << '\n';
+        if (!d.topology.note.empty())
+            out << "    (" << d.topology.note << ")\n";
     }
 }
 
-// A single series in text format prints each run as it arrives, after a header printed with the first run (so a
-// series that cannot start prints its error alone). A comparison prints a line per variant on `err` as it ends.
-class CliSink final : public PlanSink {
+// Progress of a device plan. With one device, a series in text format prints each run as it arrives, after a header
+// printed with the first run (so a series that cannot start prints its error alone), and a comparison prints a line
+// per variant on `err` as it ends. With several devices each device says on `err` where it runs and how it went.
+// Calls come from the devices' worker threads, several at once when they run at once.
+class CliSink final : public DevicePlanSink {
 public:
-    CliSink(std::ostream* runText, std::ostream& err, std::size_t planned)
+    CliSink(std::ostream* runText, std::ostream& err, std::size_t planned, bool severalDevices)
         : m_runText(runText)
         , m_err(err)
         , m_planned(planned)
+        , m_several(severalDevices)
     {
     }
 
-    void runAvailable(std::size_t, const RunResult& run) override
+    void deviceStarting(const DeviceInfo& device, const CpuBinding& binding) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_bindings[device.index] = binding;
+        if (m_several)
+            m_err << "[GPU " << device.index << "] " << device.name << ", PCI " << device.pciBusId << ": "
+                  << device.topology.text() << "; worker thread " << binding.text() << '\n';
+    }
+
+    void variantStarting(int device, std::size_t, const VariantResult& variant) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_current[device] = variant.report;
+    }
+
+    void runAvailable(int device, std::size_t, const RunResult& run) override
     {
         if (!m_runText)
             return;
+        std::lock_guard lock(m_mutex);
         if (!m_headerShown) {
-            *m_runText << formatDeviceText(m_current.device, m_current.driverVersion, m_current.runtimeVersion)
-                       << formatConfigText(m_current.config);
+            const Report& r = m_current[device];
+            *m_runText << formatDeviceText(r.device, r.driverVersion, r.runtimeVersion) << "  "
+                       << r.device.topology.text() << "\n  worker thread " << m_bindings[device].text() << '\n'
+                       << formatConfigText(r.config);
             m_headerShown = true;
         }
         *m_runText << formatRunText(run) << std::flush;
     }
 
-    void variantStarting(std::size_t, const VariantResult& variant) override { m_current = variant.report; }
-
-    void variantEnded(std::size_t index, const VariantResult& v) override
+    void variantEnded(int device, std::size_t index, const VariantResult& v) override
     {
-        if (m_planned < 2)
+        if (m_planned < 2 && !m_several)
             return;
-        m_err << "[" << index + 1 << "/" << m_planned << "] " << v.label << ": ";
+        std::lock_guard lock(m_mutex);
+        if (m_several)
+            m_err << "[GPU " << device << "] ";
+        if (m_planned > 1)
+            m_err << "[" << index + 1 << "/" << m_planned << "] " << v.label << ": ";
         if (v.notRun) {
             m_err << "not run: " << v.notRun->message() << '\n';
             return;
         }
+        if (v.failure && v.report.runs.empty()) {
+            m_err << v.failure->message() << '\n';
+            return;
+        }
         const SeriesSummary s = summarizeSeries(v.report);
-        m_err << "median GPU time " << s.median(keys::kGpuTime) << " ms, CPU submit time " << s.median(keys::kCpuSubmit)
-              << " ms\n";
+        m_err << "median GPU time " << s.median(keys::kGpuTime) << " ms, CPU submit time "
+              << s.median(keys::kCpuSubmit) << " ms";
+        if (m_several && s.figure(keys::kH2dRate))
+            m_err << ", H2D " << s.value(keys::kH2dRate) << " GB/s, D2H " << s.value(keys::kD2hRate) << " GB/s";
+        m_err << (v.failure ? "; " + v.failure->message() : std::string()) << '\n';
     }
 
-    void calibrationFailed(const Error& error) override
+    void calibrationFailed(int device, const Error& error) override
     {
-        m_err << "asyncscope-cli: no copy calibration: " << error.message() << '\n';
+        std::lock_guard lock(m_mutex);
+        m_err << "asyncscope-cli: " << (m_several ? "GPU " + std::to_string(device) + ": " : std::string())
+              << "no copy calibration: " << error.message() << '\n';
     }
 
 private:
+    std::mutex m_mutex;
     std::ostream* m_runText;
     std::ostream& m_err;
     std::size_t m_planned;
-    Report m_current;
+    bool m_several;
+    std::map<int, Report> m_current;
+    std::map<int, CpuBinding> m_bindings;
     bool m_headerShown = false;
 };
 
@@ -92,6 +138,16 @@ void writeComparison(std::ostream& out, ReportFormat format, const PlanReport& p
     case ReportFormat::Text: out << formatComparisonText(plan); break;
     case ReportFormat::Csv: writeComparisonCsv(out, plan); break;
     case ReportFormat::Json: writeComparisonJson(out, plan); break;
+    }
+}
+
+// A host's record in the chosen format, showing `rows` (flagged against the whole host) in the table.
+void writeHost(std::ostream& out, ReportFormat format, const HostReport& host, const std::vector<SideBySideRow>& rows)
+{
+    switch (format) {
+    case ReportFormat::Text: out << formatHostReportText(host, rows); break;
+    case ReportFormat::Csv: writeSideBySideCsv(out, rows); break;
+    case ReportFormat::Json: writeHostRecordJson(out, host); break;
     }
 }
 
@@ -116,6 +172,116 @@ Status writeTrace(std::ofstream& file, const std::string& path, bool series, con
     return std::nullopt;
 }
 
+// Where the report goes: standard output, or the files --output names, opened before anything runs.
+class Outputs {
+public:
+    explicit Outputs(std::ostream& standard)
+        : m_standard(standard)
+    {
+    }
+
+    // Opens the file for `device` ("none" where no device ran; ignored by a pattern without %d).
+    Status open(const std::string& pattern, const std::string& host, const std::string& device)
+    {
+        const std::string path = expandOutputPattern(pattern, host, device);
+        m_paths[device] = path;
+        if (m_files.count(path))
+            return std::nullopt;
+        auto file = openOutput(path);
+        if (!file)
+            return file.error();
+        m_files[path] = std::move(*file);
+        return std::nullopt;
+    }
+
+    // The stream for `device`; standard output when no file was opened.
+    std::ostream& at(const std::string& device)
+    {
+        if (m_files.empty())
+            return m_standard;
+        const auto named = m_paths.find(device);
+        return *m_files.at(named != m_paths.end() ? named->second : m_paths.begin()->second);
+    }
+
+    // Flushes everything; an Io error when a write failed.
+    Status finish()
+    {
+        m_standard.flush();
+        bool failed = !m_standard;
+        for (auto& [path, file] : m_files) {
+            file->close();
+            failed = failed || !*file;
+        }
+        if (failed)
+            return makeError(ErrorKind::Io, "writing the report failed", "Check free disk space.");
+        return std::nullopt;
+    }
+
+private:
+    std::ostream& m_standard;
+    std::map<std::string, std::string> m_paths;                     // device -> path
+    std::map<std::string, std::unique_ptr<std::ofstream>> m_files;  // path -> file
+};
+
+// Discovery failed: with --output the host's record still says so (%d is "none"), so that a fleet's merge shows the
+// host; the exit status is the error's.
+int reportDiscoveryFailure(const CliOptions& options, const Error& error, std::ostream& out, std::ostream& err)
+{
+    if (!options.outputPath.empty() && !options.listDevices) {
+        Outputs outputs(out);
+        const HostReport host = hostError(shortHostName(), error);
+        Status failed = outputs.open(options.outputPath, host.host, kNoDevice);
+        if (!failed) {
+            writeHost(outputs.at(kNoDevice), options.format, host, sideBySideRows(host));
+            failed = outputs.finish();
+        }
+        if (failed)
+            reportFailure(*failed, err);
+    }
+    return reportFailure(error, err);
+}
+
+// The exit status of what ran on one device (or every device): its failure, all variants not run, a wrong element.
+int verdict(const std::vector<const DeviceResult*>& devices, bool series, bool several, std::ostream& err)
+{
+    for (const DeviceResult* d : devices) {
+        if (const Error* failure = d->plan.failure()) {
+            Error e = *failure;
+            if (several)
+                e.detail = "GPU " + std::to_string(d->device.index) + ": " + e.detail;
+            return reportFailure(e, err);
+        }
+    }
+    int code = kExitOk;
+    std::size_t ran = 0;
+    for (const DeviceResult* d : devices) {
+        const PlanReport& plan = d->plan;
+        ran += plan.ranCount();
+        const std::string prefix = several ? "GPU " + std::to_string(d->device.index) + ": " : std::string();
+        if (plan.ranCount() > 0 && plan.ranCount() < plan.planned)
+            err << "asyncscope-cli: " << prefix << plan.notRunText() << '\n';
+        else if (plan.ranCount() == 0 && several && !plan.variants.empty() && plan.variants.front().notRun)
+            err << "asyncscope-cli: " << prefix << "not run: " << plan.variants.front().notRun->message() << '\n';
+        for (const VariantResult& v : plan.variants) {
+            for (const RunResult& run : v.report.runs) {
+                if (!run.verified) {
+                    err << "asyncscope-cli: " << prefix << (series ? "" : v.label + ": ") << formatWrongElement(run)
+                        << '\n';
+                    code = kExitFailure;
+                    break;
+                }
+            }
+        }
+    }
+    if (ran == 0) {
+        for (const DeviceResult* d : devices) {
+            if (!d->plan.variants.empty() && d->plan.variants.front().notRun)
+                return reportFailure(*d->plan.variants.front().notRun, err);
+        }
+    }
+    return code;
+}
+
 }  // namespace
 
 int reportFailure(const Error& error, std::ostream& err)
@@ -129,29 +295,35 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
 {
     auto platform = backend.discover();
     if (!platform)
-        return reportFailure(platform.error(), err);
+        return reportDiscoveryFailure(options, platform.error(), out, err);
     if (options.listDevices) {
         listDevices(*platform, out);
         out.flush();
         return out ? kExitOk : reportFailure(makeError(ErrorKind::Io, "writing the device list failed"), err);
     }
 
+    auto devices = resolveDevices(options.devices, *platform);
+    if (!devices)
+        return reportDiscoveryFailure(options, devices.error(), out, err);
     PipelineConfig config = options.config;
-    if (!options.deviceGiven) {
-        const auto best = chooseDefaultDevice(platform->devices);
-        if (!best)
-            return reportFailure(makeError(ErrorKind::NoDevice, "every CUDA device is in compute-prohibited mode",
-                                     "Ask the administrator to change the compute mode (nvidia-smi -c)."),
-                err);
-        config.device = *best;
-    }
+    config.device = devices->front();
     auto plan = options.comparison
         ? comparisonPlan(*options.comparison, config, options.sweepMinBytes, options.sweepMaxBytes)
         : Result<Plan>(seriesPlan(config));
     if (!plan)
         return reportFailure(plan.error(), err);
+    const bool several = options.devices.several();
+    const bool series = !options.comparison;
 
-    // The trace's file is opened before anything runs: a path that cannot be written costs no series.
+    // Files are opened before anything runs: a path that cannot be written costs no series.
+    Outputs outputs(out);
+    const std::string host = shortHostName();
+    if (!options.outputPath.empty()) {
+        for (const int device : *devices) {
+            if (auto failed = outputs.open(options.outputPath, host, std::to_string(device)))
+                return reportFailure(*failed, err);
+        }
+    }
     std::ofstream trace;
     if (!options.tracePath.empty()) {
         trace.open(options.tracePath, std::ios::binary | std::ios::trunc);
@@ -161,41 +333,48 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
                 err);
     }
 
-    const bool series = !options.comparison;
-    CliSink sink(series && options.format == ReportFormat::Text ? &out : nullptr, err, plan->variants.size());
-    const PlanReport result = runPlan(backend, *platform, *plan, cancel, sink);
+    DevicePlan devicePlan;
+    devicePlan.devices = *devices;
+    devicePlan.mode = options.deviceMode;
+    devicePlan.bindToLocalCpus = options.numaBinding;
+    devicePlan.plan = *plan;
+    const bool runText = !several && series && options.format == ReportFormat::Text;
+    CliSink sink(runText ? &outputs.at(std::to_string(devices->front())) : nullptr, err, plan->variants.size(),
+        several);
+    const HostReport result = runDevicePlan(backend, *platform, devicePlan, cancel, sink);
 
     // Whatever ran is reported, also after an error or a cancel.
-    if (series) {
-        const VariantResult& only = result.variants.front();
-        if (!only.report.runs.empty())
-            writeSeries(out, options.format, only.report);
-    } else if (result.ranCount() > 0) {
-        writeComparison(out, options.format, result);
-    }
-    out.flush();
-    const Status traceFailed = trace.is_open() ? writeTrace(trace, options.tracePath, series, result) : std::nullopt;
-    // A trace that could not be written is said at once; how the runs went still decides first.
-    const int traceCode = traceFailed ? reportFailure(*traceFailed, err) : kExitOk;
-    if (!out)
-        return reportFailure(makeError(ErrorKind::Io, "writing the report failed", "Check free disk space."), err);
-
-    if (const Error* failure = result.failure())
-        return reportFailure(*failure, err);
-    if (result.ranCount() == 0)
-        return reportFailure(*result.variants.front().notRun, err);
-    if (!series && result.ranCount() < result.planned)
-        err << "asyncscope-cli: " << result.notRunText() << '\n';
-    int code = kExitOk;
-    for (const VariantResult& v : result.variants) {
-        for (const RunResult& run : v.report.runs) {
-            if (!run.verified) {
-                err << "asyncscope-cli: " << (series ? "" : v.label + ": ") << formatWrongElement(run) << '\n';
-                code = kExitFailure;
-                break;
+    std::vector<const DeviceResult*> ran;
+    for (const DeviceResult& d : result.devices)
+        ran.push_back(&d);
+    Status traceFailed;
+    if (!several) {
+        const PlanReport& only = result.devices.front().plan;
+        std::ostream& to = outputs.at(std::to_string(devices->front()));
+        if (series && !only.variants.front().report.runs.empty())
+            writeSeries(to, options.format, only.variants.front().report);
+        else if (!series && only.ranCount() > 0)
+            writeComparison(to, options.format, only);
+        if (trace.is_open())
+            traceFailed = writeTrace(trace, options.tracePath, series, only);
+    } else {
+        const std::vector<SideBySideRow> rows = sideBySideRows(result);
+        if (namesDevice(options.outputPath)) {
+            for (std::size_t i = 0; i < result.devices.size(); ++i) {
+                HostReport one = result;
+                one.devices = { result.devices[i] };
+                writeHost(outputs.at(std::to_string(result.devices[i].device.index)), options.format, one, { rows[i] });
             }
+        } else {
+            writeHost(outputs.at(std::to_string(devices->front())), options.format, result, rows);
         }
     }
+    const Status writeFailed = outputs.finish();
+    // A trace that could not be written is said at once; how the runs went still decides first.
+    const int traceCode = traceFailed ? reportFailure(*traceFailed, err) : kExitOk;
+    if (writeFailed)
+        return reportFailure(*writeFailed, err);
+    const int code = verdict(ran, series, several, err);
     return code != kExitOk ? code : traceCode;
 }
 

@@ -1,5 +1,7 @@
 #include "cli/cli_options.hpp"
 
+#include "cli/output_pattern.hpp"
+
 #include "engine/model/size_parse.hpp"
 
 #include <CLI/CLI.hpp>
@@ -32,9 +34,21 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     std::string format = nameOf(options.format);
     bool noStages = false;
 
-    app.add_flag("--list-devices", options.listDevices, "List CUDA devices and exit");
-    auto* device = app.add_option("--device", c.device, "Device index (default: highest peak throughput)")
-                       ->default_str("best");
+    app.add_flag("--list-devices", options.listDevices,
+        "List CUDA devices with their PCI bus id, NUMA node, local CPUs and PCIe link, and exit");
+    std::string device = "best";
+    app.add_option("--device", device, "Device: best (the highest peak throughput), all, an index, or a list such as "
+                                       "0,2,5. With all or a list the series runs on each device, one worker thread "
+                                       "per device, and the report sets the GPUs side by side (comparisons run on "
+                                       "one device)");
+    bool allAtOnce = false;
+    app.add_flag("--all-at-once", allAtOnce, "With several devices: run them all at the same time (the report gives "
+                                             "the host's aggregate bandwidth; contention shows) instead of one at a "
+                                             "time");
+    bool noBinding = false;
+    app.add_flag("--no-numa-binding", noBinding, "Leave each device's worker thread unbound instead of running it on "
+                                                 "the GPU's local CPUs, with its host buffers from the GPU's NUMA "
+                                                 "node");
     app.add_option("--size", size, "Elements (16777216) or bytes with a unit (64MiB, 4KiB, 1GB)");
     app.add_option("--value", c.value, "Value the kernel adds to every element");
     app.add_option("--threads", c.threadsPerBlock, "Threads per block");
@@ -67,7 +81,11 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     app.add_option("--min-time", c.minGpuMs, "Least accumulated GPU time with --stop noise, in ms");
     app.add_option("--timeout", c.timeoutS, "Longest a --stop noise series runs, in s");
     app.add_option("--format", format, "Output: text, csv or json")->check(CLI::IsMember(allNames<ReportFormat>()));
-    app.add_option("--output", options.outputPath, "Write the report to this file instead of standard output");
+    app.add_option("--output", options.outputPath, "Write the report to this file instead of standard output: %h "
+                                                   "becomes the host's short name, %d the device index (a file per "
+                                                   "device; 'none' when no device could run), %% a percent sign. "
+                                                   "Missing parent folders are created. Where no device can run (no "
+                                                   "driver, no GPU), the file still holds the host and the error");
     app.add_option("--trace", options.tracePath, "Also write the series or comparison to this file as a Chrome trace "
                                                  "(open it in Perfetto UI or chrome://tracing)");
     app.add_option("--trace-source", traceSource, "Where the trace's spans come from: events (CUDA events and the "
@@ -96,7 +114,15 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
         return makeError(ErrorKind::Usage, e.what(), "See asyncscope-cli --help.");
     }
 
-    options.deviceGiven = device->count() > 0;
+    auto selection = parseDeviceSelection(device);
+    if (!selection)
+        return selection.error();
+    options.devices = *selection;
+    options.deviceGiven = options.devices.kind != DeviceSelection::Kind::Best;
+    if (!options.devices.indices.empty())
+        c.device = options.devices.indices.front();
+    options.deviceMode = allAtOnce ? DeviceMode::AllAtOnce : DeviceMode::OneAtATime;
+    options.numaBinding = !noBinding;
     auto elements = parseElementCount(size);
     if (!elements)
         return elements.error();
@@ -120,6 +146,14 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     }
     if (auto invalid = validate(c))
         return *invalid;
+    if (auto bad = checkOutputPattern(options.outputPath))
+        return *bad;
+    if (options.devices.several() && options.comparison)
+        return makeError(ErrorKind::Usage, "comparisons run on one device, and --device names several",
+            "Give --device best or one index with --compare.");
+    if (options.devices.several() && !options.tracePath.empty())
+        return makeError(ErrorKind::Usage, "--trace writes one device's series, and --device names several",
+            "Give --device best or one index with --trace.");
     return options;
 }
 

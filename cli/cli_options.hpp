@@ -1,6 +1,7 @@
 // asyncscope-cli's command line: parsed with CLI11 into a pipeline configuration and output choices.
 #pragma once
 
+#include "engine/run/device_plan.hpp"
 #include "engine/run/plan.hpp"
 #include "engine/model/config.hpp"
 #include "engine/model/error.hpp"
@@ -8,15 +9,20 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace asyncscope {
 
 struct CliOptions {
-    PipelineConfig config;
+    PipelineConfig config;     // config.device: the device given as one index
     bool deviceGiven = false;  // otherwise the default device is chosen after discovery
+    DeviceSelection devices;   // --device: best, all, one index or a list
+    DeviceMode deviceMode = DeviceMode::OneAtATime;  // with several devices
+    bool numaBinding = true;   // each device's worker thread on the GPU's local CPUs
     bool listDevices = false;
     ReportFormat format = ReportFormat::Text;
-    std::string outputPath;               // empty: standard output
+    // Empty: standard output. A pattern: %h the host's short name, %d the device index (a file per device), %% a %.
+    std::string outputPath;
     std::string tracePath;                // also write a Chrome trace (Perfetto UI, chrome://tracing) here; empty: none
     std::optional<Comparison> comparison;  // run the variants of a comparison instead of one series
     std::size_t sweepMinBytes = kSweepMinBytes;

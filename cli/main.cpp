@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <csignal>
-#include <fstream>
 #include <iostream>
 
 namespace {
@@ -32,17 +31,9 @@ int main(int argc, char* argv[])
         std::cout << *options->helpText;
         return kExitOk;
     }
-    std::ofstream file;
-    if (!options->outputPath.empty()) {
-        file.open(options->outputPath);
-        if (!file)
-            return reportFailure(makeError(ErrorKind::Io, "cannot write '" + options->outputPath + "'",
-                                     "Choose a path in a folder that exists and that you may write to."),
-                std::cerr);
-    }
     CudaBackend backend;
-    std::signal(SIGINT, onInterrupt);  // Ctrl+C cancels between polls; what ran is still printed
-    const int code = runCli(*options, backend, g_cancel, options->outputPath.empty() ? std::cout : file, std::cerr);
+    std::signal(SIGINT, onInterrupt);  // Ctrl+C cancels every device between polls; what ran is still printed
+    const int code = runCli(*options, backend, g_cancel, std::cout, std::cerr);
     std::signal(SIGINT, SIG_DFL);
     return code;
 }

@@ -49,9 +49,10 @@ nlohmann::json linkJson(const PcieLink& l)
 std::string aggregateText(const HostAggregate& a)
 {
     const AggregateBandwidth& b = a.bandwidth;
+    const std::string gpus = std::to_string(b.devices) + (b.devices == 1 ? " GPU" : " GPUs");
     if (b.overlapMs <= 0.0)
-        return a.host + ": all at once, " + std::to_string(b.devices) + " GPUs: their measured runs did not overlap";
-    return a.host + ": all at once, " + std::to_string(b.devices) + " GPUs copied " +
+        return a.host + ": all at once, " + gpus + ": their measured runs did not overlap";
+    return a.host + ": all at once, " + gpus + " copied " +
         fixed(double(b.bytes) / 1e9, 3) + " GB in the " + fixed(b.overlapMs, 1) + " ms they all ran: aggregate " +
         fixed(b.gbps, 1) + " GB/s";
 }
@@ -176,6 +177,11 @@ void writeSideBySideJson(std::ostream& out, const std::vector<SideBySideRow>& ro
 
 std::string formatHostReportText(const HostReport& host)
 {
+    return formatHostReportText(host, sideBySideRows(host));
+}
+
+std::string formatHostReportText(const HostReport& host, const std::vector<SideBySideRow>& rows)
+{
     std::string text = "host " + host.host;
     if (host.error) {
         return text + ": nothing ran: " + host.error->message() + "\n";
@@ -198,7 +204,7 @@ std::string formatHostReportText(const HostReport& host)
                     v.failure->message() + "\n";
         }
     }
-    return text + "\n" + formatSideBySideText(sideBySideRows(host), aggregatesOf({ host }));
+    return text + "\n" + formatSideBySideText(rows, aggregatesOf({ host }));
 }
 
 }  // namespace asyncscope

@@ -29,5 +29,7 @@ void writeSideBySideJson(std::ostream& out, const std::vector<SideBySideRow>& ro
 // A host's record for a terminal: the host and the mode, each device's place, binding and series summary (what did
 // not run says why), then the side-by-side table.
 std::string formatHostReportText(const HostReport& host);
+// The same with `rows` as the table (a device's row flagged against its whole host, in a file of its own).
+std::string formatHostReportText(const HostReport& host, const std::vector<SideBySideRow>& rows);
 
 }  // namespace asyncscope
