@@ -7,6 +7,7 @@
 #include "engine/io/csv_report.hpp"
 #include "engine/io/host_record_json.hpp"
 #include "engine/io/json_report.hpp"
+#include "engine/io/result_file.hpp"
 #include "engine/io/side_by_side_report.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
@@ -282,6 +283,40 @@ int verdict(const std::vector<const DeviceResult*>& devices, bool series, bool s
     return code;
 }
 
+int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
+{
+    std::vector<HostReport> hosts;
+    int code = kExitOk;
+    for (const std::string& path : options.mergeFiles) {
+        auto host = readResultFile(path);
+        if (!host) {
+            err << "asyncscope-cli: cannot merge " << host.error().message() << '\n';
+            code = kExitFailure;
+            continue;
+        }
+        hosts.push_back(std::move(*host));
+    }
+    if (hosts.empty()) {
+        err << "asyncscope-cli: none of the " << options.mergeFiles.size() << " files could be read\n";
+        return kExitFailure;
+    }
+    Outputs outputs(out);
+    if (!options.outputPath.empty()) {
+        if (auto failed = outputs.open(options.outputPath, shortHostName(), kNoDevice))
+            return reportFailure(*failed, err);
+    }
+    const std::vector<SideBySideRow> rows = mergeRows(hosts);
+    std::ostream& to = outputs.at(kNoDevice);
+    switch (options.format) {
+    case ReportFormat::Text: to << formatSideBySideText(rows, aggregatesOf(hosts)); break;
+    case ReportFormat::Csv: writeSideBySideCsv(to, rows); break;
+    case ReportFormat::Json: writeSideBySideJson(to, rows, aggregatesOf(hosts)); break;
+    }
+    if (auto failed = outputs.finish())
+        return reportFailure(*failed, err);
+    return code;
+}
+
 }  // namespace
 
 int reportFailure(const Error& error, std::ostream& err)
@@ -293,6 +328,9 @@ int reportFailure(const Error& error, std::ostream& err)
 int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>& cancel, std::ostream& out,
     std::ostream& err)
 {
+    if (!options.mergeFiles.empty())
+        return runMerge(options, out, err);
+
     auto platform = backend.discover();
     if (!platform)
         return reportDiscoveryFailure(options, platform.error(), out, err);

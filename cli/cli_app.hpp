@@ -18,7 +18,7 @@ constexpr int kExitUsage = 2;    // a bad request: options, a device that is not
 // Prints `error` on `err` as one line and returns its exit code.
 int reportFailure(const Error& error, std::ostream& err);
 
-// Runs what `options` ask for: the device list, or a plan on one device or several. The
+// Runs what `options` ask for: a merge of result files, the device list, or a plan on one device or several. The
 // report goes to the files --output names (opened, their folders created, before anything runs) or else to `out`
 // (checked after writing); progress and problems to `err`. Where discovery fails, --output still gets the host's
 // record of the error.

@@ -101,6 +101,12 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
         ->check(CLI::IsMember(allNames<Comparison>()));
     app.add_option("--sweep-min", sweepMin, "Smallest size of --compare size");
     app.add_option("--sweep-max", sweepMax, "Largest size of --compare size");
+    app.add_option("--merge", options.mergeFiles, "Run nothing: read these result files (JSON this CLI wrote: host "
+                                                  "records, series reports, error records) and print one table, a "
+                                                  "row per host and GPU, outliers marked against each host's median "
+                                                  "and the median of all; --format and --output apply")
+        ->expected(1, -1)
+        ->default_str("");
 
     try {
         app.parse(argc, argv);
@@ -148,6 +154,9 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
         return *invalid;
     if (auto bad = checkOutputPattern(options.outputPath))
         return *bad;
+    if (!options.mergeFiles.empty() && namesDevice(options.outputPath))
+        return makeError(ErrorKind::Usage, "--merge writes one table: --output cannot name a file per device (%d)",
+            "Leave %d out of the --output pattern.");
     if (options.devices.several() && options.comparison)
         return makeError(ErrorKind::Usage, "comparisons run on one device, and --device names several",
             "Give --device best or one index with --compare.");

@@ -28,6 +28,7 @@ struct CliOptions {
     std::size_t sweepMinBytes = kSweepMinBytes;
     std::size_t sweepMaxBytes = kSweepMaxBytes;
     std::optional<std::string> helpText;  // --help or --version: print this and exit 0
+    std::vector<std::string> mergeFiles;  // --merge: read these result files and print one table; nothing runs
 };
 
 // Usage errors come back as ErrorKind::Usage with CLI11's or our own message.

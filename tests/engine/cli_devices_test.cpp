@@ -1,5 +1,5 @@
 // asyncscope-cli on several devices: --device lists and all, both modes, --output patterns, the record a host
-// without a driver still writes, and cancel; driven with the fake backend.
+// without a driver still writes, --merge, and cancel; driven with the fake backend.
 #include "cli/cli_app.hpp"
 #include "cli/output_pattern.hpp"
 
@@ -116,6 +116,7 @@ TEST(CliDevices, BadDeviceListsAreUsageErrorsThatSayWhy)
         { { "--device", "0,1", "--trace", "t.json" }, "--trace writes one device's series" },
         { { "--output", "r/%h-%x.json" }, "'%x' is not a placeholder" },
         { { "--output", "r/50%" }, "'%' is not a placeholder" },
+        { { "--merge", "a.json", "--output", "m-%d.csv" }, "--merge writes one table" },
     };
     for (const auto& [args, why] : cases) {
         const auto options = parse(args);
@@ -260,6 +261,65 @@ TEST(CliDevices, WithoutADriverTheHostStillWritesItsRecord)
     std::getline(csv, row);
     EXPECT_EQ(row.rfind(shortHostName() + ",,", 0), 0u) << row;
     EXPECT_NE(row.find(",no-driver,"), std::string::npos) << row;
+}
+
+TEST(CliDevices, MergeOfTwoRecordsAndAnErrorRecordPrintsOneTable)
+{
+    TempDir dir;
+    for (const auto& [name, host] : { std::pair { "a.json", twoGpus("a", 55.0) },
+             std::pair { "b.json", twoGpus("b", 45.0) }, std::pair { "c.json", hostError("c", noDriver()) } }) {
+        std::ofstream out(dir.path(name));
+        writeHostRecordJson(out, host);
+    }
+    const std::string a = dir.path("a.json"), b = dir.path("b.json"), c = dir.path("c.json");
+    FakeBackend backend;
+    backend.discoveryError = noDriver();  // a merge needs no GPU
+    const CliRun text = runWith(backend, { "--merge", a.c_str(), b.c_str(), c.c_str() });
+    EXPECT_EQ(text.code, kExitOk) << text.err;
+    EXPECT_TRUE(text.err.empty()) << text.err;
+    std::istringstream lines(text.out);
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line.rfind("host  GPU  name", 0), 0u) << text.out;
+    std::vector<std::string> rows;
+    while (std::getline(lines, line))
+        rows.push_back(line);
+    ASSERT_GE(rows.size(), 5u) << text.out;
+    EXPECT_EQ(rows[0].rfind("a     0", 0), 0u) << text.out;
+    EXPECT_EQ(rows[2].find("slow-in-set") != std::string::npos, true) << rows[2];
+    EXPECT_EQ(rows[0].find("slow"), std::string::npos) << rows[0];
+    EXPECT_NE(rows[4].find("error: no-driver: cudaGetDeviceCount failed"), std::string::npos) << rows[4];
+
+    const CliRun csv = runWith(backend, { "--merge", a.c_str(), b.c_str(), c.c_str(), "--format", "csv" });
+    EXPECT_EQ(csv.code, kExitOk);
+    EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 6) << csv.out;
+    const CliRun json = runWith(backend, { "--merge", a.c_str(), c.c_str(), "--format", "json" });
+    EXPECT_EQ(json.code, kExitOk);
+    const auto j = nlohmann::json::parse(json.out);
+    ASSERT_EQ(j.at("rows").size(), 3u);
+    EXPECT_EQ(j.at("rows")[2].at("error").at("kind"), "no-driver");
+}
+
+TEST(CliDevices, AMergeNamesTheFilesItCannotReadAndStillPrintsTheOthers)
+{
+    TempDir dir;
+    {
+        std::ofstream out(dir.path("a.json"));
+        writeHostRecordJson(out, twoGpus("a", 55.0));
+    }
+    std::ofstream(dir.path("broken.json")) << "{\"format\": \"asyncscope-host\", \"devi";
+    const std::string a = dir.path("a.json"), broken = dir.path("broken.json"), missing = dir.path("gone.json");
+    FakeBackend backend;
+    const CliRun run = runWith(backend, { "--merge", a.c_str(), broken.c_str(), missing.c_str() });
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("asyncscope-cli: cannot merge broken.json: "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("asyncscope-cli: cannot merge gone.json: cannot be opened"), std::string::npos) << run.err;
+    EXPECT_NE(run.out.find("\na     0"), std::string::npos) << run.out;
+
+    const CliRun none = runWith(backend, { "--merge", missing.c_str() });
+    EXPECT_EQ(none.code, kExitFailure);
+    EXPECT_TRUE(none.out.empty());
+    EXPECT_NE(none.err.find("none of the 1 files could be read"), std::string::npos) << none.err;
 }
 
 TEST(CliDevices, ListDevicesSaysWhereEachGpuSits)

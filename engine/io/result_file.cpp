@@ -1,0 +1,115 @@
+#include "engine/io/result_file.hpp"
+
+#include "engine/io/host_record_json.hpp"
+#include "engine/io/report_file.hpp"
+#include "engine/model/size_parse.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
+namespace asyncscope {
+
+namespace {
+
+// Finds the document's top-level "format" without reading further: the parse stops once it is known, or once the
+// document's first nested value shows the format comes later (or never).
+class FormatSniffer final : public nlohmann::json_sax<nlohmann::json> {
+public:
+    std::string format;
+    bool found = false;
+
+    bool null() override { return value({}); }
+    bool boolean(bool) override { return value({}); }
+    bool number_integer(number_integer_t) override { return value({}); }
+    bool number_unsigned(number_unsigned_t) override { return value({}); }
+    bool number_float(number_float_t, const string_t&) override { return value({}); }
+    bool string(string_t& s) override { return value(s); }
+    bool binary(binary_t&) override { return value({}); }
+    bool start_object(std::size_t) override { return ++m_depth <= 1; }
+    bool key(string_t& k) override
+    {
+        m_formatNext = m_depth == 1 && k == "format";
+        return true;
+    }
+    bool end_object() override { return --m_depth >= 0; }
+    bool start_array(std::size_t) override { return false; }  // the format is among the first scalar fields
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    bool value(const std::string& text)
+    {
+        if (!m_formatNext)
+            return true;
+        format = text;
+        found = true;
+        return false;  // known: stop here
+    }
+    int m_depth = 0;
+    bool m_formatNext = false;
+};
+
+HostReport fromSeries(Report report, const std::string& fileName)
+{
+    HostReport host;
+    host.host = report.host.empty() ? fileName : report.host;
+    host.driverVersion = report.driverVersion;
+    host.runtimeVersion = report.runtimeVersion;
+    DeviceResult d;
+    d.device = report.device;
+    if (report.binding)
+        d.binding = *report.binding;
+    VariantResult v;
+    v.label = formatBytes(report.config.bytes());
+    v.report = std::move(report);
+    d.plan.variants.push_back(std::move(v));
+    d.plan.planned = 1;
+    host.devices.push_back(std::move(d));
+    return host;
+}
+
+}  // namespace
+
+Result<HostReport> readResultFile(const std::string& path)
+{
+    const std::filesystem::path file(path);
+    const std::string name = file.filename().string();
+    std::string suffix = file.extension().string();
+    std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::string format;
+    if (suffix != ".csv") {
+        std::ifstream in(file, std::ios::binary);
+        if (!in)
+            return makeError(ErrorKind::Io, name + ": cannot be opened", "Check that the file exists and is readable.");
+        FormatSniffer sniffer;
+        nlohmann::json::sax_parse(in, &sniffer, nlohmann::json::input_format_t::json, false);
+        format = sniffer.format;
+        if (format == kHostRecordFormat) {
+            in.clear();
+            in.seekg(0);
+            auto host = readHostRecordJson(in);
+            if (!host) {
+                Error error = host.error();
+                error.detail = name + ": " + error.detail;
+                return error;
+            }
+            return host;
+        }
+        if (format == "asyncscope-comparison")
+            return makeError(ErrorKind::Io, name + ": a comparison, which a merge does not take",
+                "Merge series reports and host records (asyncscope-cli --format json, with or without --device all).");
+        if (format == "asyncscope-side-by-side")
+            return makeError(ErrorKind::Io, name + ": a merged table, which a merge does not take",
+                "Merge the records it was made from.");
+    }
+    auto report = readReportFile(path);
+    if (!report)
+        return report.error();
+    return fromSeries(std::move(*report), name);
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,17 @@
+// Result files as a merge reads them: a host's record (several devices, or the error that kept a host from running),
+// or a single-device series report of any format version, each as one host's record.
+#pragma once
+
+#include "engine/model/error.hpp"
+#include "engine/run/device_plan.hpp"
+
+#include <string>
+
+namespace asyncscope {
+
+// Reads the file at `path`. A series report becomes a host's record of one device, its host the one it names (the
+// file's name for reports from before hosts were recorded). A comparison is refused: a merge puts devices side by
+// side, not variants. Errors begin with the file's name, as readReportFile's do.
+Result<HostReport> readResultFile(const std::string& path);
+
+}  // namespace asyncscope
