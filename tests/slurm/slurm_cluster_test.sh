@@ -214,15 +214,15 @@ if [ -n "$expected_error" ]; then
     record="results/$host-none.json"
     check "the job failed as the node's run did (exit status 1, was $job_status)" test "$job_status" -eq 1
     check "the node left its record $record" test -s "$record"
-    check "the record names the host" contains "$record" "\"$host\""
-    check "the record carries $expected_error" contains "$record" "$expected_error"
+    check "the record names the host" grep -Eq "\"host\": *\"$host\"" "$record"
+    check "the record carries $expected_error" grep -Eq "\"code_name\": *\"$expected_error\"" "$record"
     check "the merged table in the job's output shows $expected_error" contains job.out "$expected_error"
     check "the merged table has a row for $host with the error" \
         grep -q "$host.*$expected_error\|$expected_error.*$host" job.out
-    for f in merged.csv merged.json; do
-        check "results/$f names $host" contains "results/$f" "$host"
-        check "results/$f carries $expected_error" contains "results/$f" "$expected_error"
-    done
+    check "results/merged.csv has a row for $host with $expected_error" \
+        grep -q "^$host,.*$expected_error" results/merged.csv
+    check "results/merged.json has a row for $host" grep -Eq "\"host\": *\"$host\"" results/merged.json
+    check "results/merged.json carries $expected_error" contains results/merged.json "$expected_error"
 else
     check "the job succeeded (exit status 0, was $job_status)" test "$job_status" -eq 0
     check "the node left a record per GPU" compgen -G "results/$host-[0-9]*.json"
