@@ -13,9 +13,12 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
         return report.error();
     QString gpu = QString::fromStdString(report->device.name);
     gpu.remove(QStringLiteral("NVIDIA "));
-    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path };
+    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, std::nullopt };
     if (!gpu.isEmpty())
         saved.label += QStringLiteral(" · ") + gpu;
+    if (cancel && cancel->load())
+        return makeError(ErrorKind::Cancelled, "reading was cancelled");
+    saved.summary = summarizeSeries(saved.report);
     return saved;
 }
 

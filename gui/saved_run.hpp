@@ -3,10 +3,12 @@
 
 #include "engine/io/read_control.hpp"
 #include "engine/model/report.hpp"
+#include "engine/model/series_summary.hpp"
 
 #include <QString>
 
 #include <atomic>
+#include <optional>
 
 namespace asyncscope {
 
@@ -14,9 +16,12 @@ struct SavedRun {
     Report report;
     QString label;  // "h200-5runs · H200": the file's base name and the GPU it ran on, short enough for a legend
     QString path;
+    // The report's summary, made as it was read: off the GUI thread, where a million runs take seconds to summarise.
+    // Empty for a saved run put together otherwise; views then make it.
+    std::optional<SeriesSummary> summary;
 };
 
-// Errors name the file and what in it is wrong. `progress` and `cancel` as readReportFile takes them; any thread.
+// Reads the file and summarises its runs. Errors name the file and what in it is wrong. `progress` and `cancel` as readReportFile takes them; any thread.
 Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress = {},
     const std::atomic<bool>* cancel = nullptr);
 

@@ -9,6 +9,7 @@ namespace asyncscope {
 namespace {
 
 constexpr int kRefreshIntervalMs = 100;  // views redraw at most ten times a second, whatever the run rate
+constexpr std::size_t kFreeOffThreadRuns = 10000;  // a series this long is freed off the GUI thread
 
 }  // namespace
 
@@ -59,7 +60,11 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     });
 }
 
-SessionModel::~SessionModel() = default;
+SessionModel::~SessionModel()
+{
+    if (m_retiring.joinable())
+        m_retiring.join();
+}
 
 void SessionModel::discover()
 {
@@ -83,11 +88,13 @@ Status SessionModel::start(const Plan& plan)
     if (!m_controller->start(plan, m_platform))
         return makeError(ErrorKind::Usage, "the run thread is not available");
     m_planned = plan.variants.size();
-    m_report = Report {};
+    retire(m_report);
     m_report.config = plan.variants.front().config;
     m_report.device = *findDevice(m_platform, m_report.config.device);
+    retire(m_lastRan);
     m_lastRan = m_report;
     m_source.clear();
+    m_shownSummary.reset();
     m_clock.start();
     emit reportChanged();
     return std::nullopt;
@@ -172,8 +179,10 @@ void SessionModel::onLoaded()
         m_overlays.push_back(std::move(*saved));
         emit overlayChanged();
     } else {
+        retire(m_report);
         m_report = std::move(saved->report);
-        m_lastRan = Report {};  // a plan sets it when it starts
+        m_shownSummary = std::move(saved->summary);
+        retire(m_lastRan);  // a plan sets it when it starts
         m_source = tr("saved: %1").arg(saved->label);
         emit reportChanged();
     }
@@ -184,6 +193,16 @@ void SessionModel::clearOverlays()
 {
     m_overlays.clear();
     emit overlayChanged();
+}
+
+void SessionModel::retire(Report& report)
+{
+    if (report.runs.size() >= kFreeOffThreadRuns) {
+        if (m_retiring.joinable())
+            m_retiring.join();
+        m_retiring = std::thread([gone = std::move(report)]() mutable { Report freed = std::move(gone); });
+    }
+    report = Report {};
 }
 
 void SessionModel::scheduleRefresh()

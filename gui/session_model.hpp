@@ -6,6 +6,7 @@
 #include "gui/metatypes.hpp"
 #include "gui/saved_run.hpp"
 
+#include "engine/model/series_summary.hpp"
 #include "engine/run/backend.hpp"
 
 #include <QElapsedTimer>
@@ -15,6 +16,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <thread>
 
 namespace asyncscope {
 
@@ -42,6 +44,9 @@ public:
     const Report& report() const { return m_report; }
     // Where report() comes from when it was not measured here: the saved run's label; empty otherwise.
     const QString& source() const { return m_source; }
+    // report()'s summary where it was made off the GUI thread (a saved series is summarised as it is read); null when
+    // the views make it.
+    const SeriesSummary* shownSummary() const { return m_shownSummary ? &*m_shownSummary : nullptr; }
     // The last plan of several variants, once it ended.
     const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
     const std::vector<SavedRun>& overlays() const { return m_overlays; }
@@ -79,6 +84,8 @@ private:
     void scheduleRefresh();
     void loadNext();
     void onLoaded();
+    // Empties `report`; a big one is freed on a thread of its own (a million runs take a fifth of a second).
+    void retire(Report& report);
 
     struct Load {
         QString path;
@@ -93,6 +100,8 @@ private:
     Report m_report;
     Report m_lastRan;  // the plan's last variant that ran, or the empty report it started with
     QString m_source;
+    std::optional<SeriesSummary> m_shownSummary;
+    std::thread m_retiring;  // freeing a replaced series; joined before the next and on destruction
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;
     std::vector<SavedRun> m_overlays;

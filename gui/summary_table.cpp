@@ -24,11 +24,11 @@ SummaryTable::SummaryTable(QWidget* parent)
     setToolTip(tr("Statistics of the measured runs (warm-up runs left out); single figures sit in the median column"));
 }
 
-void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays)
+void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays, const SeriesSummary* known)
 {
-    std::vector<SeriesSummary> summaries { summarizeSeries(report) };
+    std::vector<SeriesSummary> summaries { known ? *known : summarizeSeries(report) };
     for (const SavedRun& saved : overlays)
-        summaries.push_back(summarizeSeries(saved.report));
+        summaries.push_back(saved.summary ? *saved.summary : summarizeSeries(saved.report));
     const SeriesSummary& s = summaries.front();
 
     QStringList headers = kColumns;

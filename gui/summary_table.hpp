@@ -6,6 +6,7 @@
 #include "gui/saved_run.hpp"
 
 #include "engine/model/report.hpp"
+#include "engine/model/series_summary.hpp"
 
 #include <QTableWidget>
 
@@ -15,7 +16,10 @@ class SummaryTable : public QTableWidget {
     Q_OBJECT
 public:
     explicit SummaryTable(QWidget* parent = nullptr);
-    void setReport(const Report& report, const std::vector<SavedRun>& overlays = {});
+    // `known` is the report's summary where it was made already (a saved series is summarised as it is read, off the
+    // GUI thread); otherwise it is made here. Overlays bring theirs.
+    void setReport(const Report& report, const std::vector<SavedRun>& overlays = {},
+        const SeriesSummary* known = nullptr);
 };
 
 }  // namespace asyncscope

@@ -1,0 +1,244 @@
+// Benchmark (not a test): does the window's GUI thread keep answering while it takes in a lot of runs? A heartbeat
+// timer on the GUI thread (every 5 ms) records how late each beat comes; a beat later than its interval is a stall of
+// the event loop, which a person at the window feels as a frozen window. Measured while the real MainWindow
+//   (a) runs a series of 10 000 runs on the fake backend at full speed (no pause between runs), and
+//   (b) opens a series of 1 000 000 runs of the classic pipeline, written first as the CLI writes it, in JSON and in
+//       CSV, through the window's file actions, until the series is shown and drawn.
+// Prints one table: scenario, duration, longest stall, p99 stall, heartbeats; the goal is a longest stall of 50 ms.
+// It uses no Qt Test, so it runs with the Qt libraries of the portable bundle on a host without Qt:
+//   B=BUNDLE; LD_LIBRARY_PATH=$B/lib QT_PLUGIN_PATH=$B/plugins FONTCONFIG_FILE=$B/etc/fonts.conf
+//   QT_QPA_PLATFORM=offscreen ./asyncscope_bench_gui_stall [session runs] [file runs]   (one line)
+#include "classic_runs.hpp"
+#include "fake_backend.hpp"
+
+#include "gui/file_actions.hpp"
+#include "gui/main_window.hpp"
+#include "gui/session_model.hpp"
+
+#include "engine/io/csv_report.hpp"
+#include "engine/io/json_report.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace asyncscope;
+
+namespace {
+
+constexpr int kBeatMs = 5;
+constexpr double kGoalMs = 50.0;
+constexpr int kSettleMs = 1000;  // after the work is done: the repaints it asked for are measured too
+
+struct Figures {
+    double seconds = 0.0;
+    double longestMs = 0.0;
+    double p99Ms = 0.0;
+    std::size_t beats = 0;
+};
+
+// A timer on the GUI thread that notes how late each of its beats comes.
+class Heartbeat {
+public:
+    Heartbeat()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(kBeatMs);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] { beat(); });
+    }
+
+    void start()
+    {
+        m_stallsNs.clear();
+        m_clock.start();
+        m_last = 0;
+        m_timer.start();
+    }
+
+    // The figures since start(); `seconds` is the work's duration, measured by the caller.
+    Figures stop(double seconds)
+    {
+        beat();  // the gap since the last beat counts too
+        m_timer.stop();
+        Figures f;
+        f.seconds = seconds;
+        f.beats = m_stallsNs.size();
+        if (m_stallsNs.empty())
+            return f;
+        std::vector<qint64> sorted = m_stallsNs;
+        std::sort(sorted.begin(), sorted.end());
+        f.longestMs = double(sorted.back()) / 1e6;
+        f.p99Ms = double(sorted[std::min(sorted.size() - 1, sorted.size() * 99 / 100)]) / 1e6;
+        return f;
+    }
+
+private:
+    void beat()
+    {
+        const qint64 now = m_clock.nsecsElapsed();
+        m_stallsNs.push_back(std::max<qint64>(0, now - m_last - qint64(kBeatMs) * 1000000));
+        m_last = now;
+    }
+
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    std::vector<qint64> m_stallsNs;
+};
+
+// Runs the event loop until `sender` emits `signal`; false after `timeoutMs` without it.
+template <class Sender, class Signal>
+bool waitFor(const Sender* sender, Signal signal, int timeoutMs)
+{
+    QEventLoop loop;
+    QTimer::singleShot(timeoutMs, &loop, [&loop] { loop.exit(1); });
+    QObject::connect(sender, signal, &loop, [&loop] { loop.exit(0); });
+    return loop.exec() == 0;
+}
+
+void settle(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+bool writeSeries(const std::string& json, const std::string& csv, std::size_t runs)
+{
+    const Report report = testing::classicReport(runs);
+    std::ofstream jsonOut(json, std::ios::binary);
+    writeJson(jsonOut, report);
+    std::ofstream csvOut(csv, std::ios::binary);
+    writeCsv(csvOut, report);
+    jsonOut.flush();
+    csvOut.flush();
+    return bool(jsonOut) && bool(csvOut);
+}
+
+struct Row {
+    std::string scenario;
+    Figures figures;
+    bool ok = true;
+};
+
+Row session(MainWindow& window, int runs)
+{
+    Row row { "session of " + std::to_string(runs) + " runs, fake GPU at full speed", {}, false };
+    window.findChild<QSpinBox*>(QStringLiteral("runs"))->setValue(runs);
+    window.findChild<QSpinBox*>(QStringLiteral("warmup"))->setValue(0);
+    Heartbeat heartbeat;
+    heartbeat.start();
+    QElapsedTimer clock;
+    clock.start();
+    window.startRun();
+    const bool ended = waitFor(&window, &MainWindow::planEnded, 600000);
+    const double seconds = double(clock.nsecsElapsed()) / 1e9;
+    settle(kSettleMs);
+    row.figures = heartbeat.stop(seconds);
+    row.ok = ended && window.session().report().runs.size() == std::size_t(runs);
+    if (!row.ok)
+        std::fprintf(stderr, "the session ended with %zu runs of %d\n", window.session().report().runs.size(), runs);
+    return row;
+}
+
+Row open(MainWindow& window, const QString& path, const char* format, std::size_t runs)
+{
+    Row row { "open a " + std::to_string(runs) + "-run " + format + " file", {}, false };
+    const SessionModel* model = &window.session();
+    bool failed = false;
+    QObject::connect(model, &SessionModel::loadFailed, model, [&failed](const QString&, bool, const Error& error) {
+        failed = true;
+        std::fprintf(stderr, "%s\n", error.message().c_str());
+    });
+    Heartbeat heartbeat;
+    heartbeat.start();
+    QElapsedTimer clock;
+    clock.start();
+    if (!window.files().openSaved(path))
+        return row;
+    QEventLoop loop;
+    QTimer::singleShot(600000, &loop, [&loop] { loop.exit(1); });
+    QObject::connect(model, &SessionModel::savedLoaded, &loop, [&loop] { loop.exit(0); });
+    QObject::connect(model, &SessionModel::loadFailed, &loop, [&loop] { loop.exit(1); });
+    const bool loaded = loop.exec() == 0;
+    const double seconds = double(clock.nsecsElapsed()) / 1e9;
+    settle(kSettleMs);
+    row.figures = heartbeat.stop(seconds);
+    row.ok = loaded && !failed && model->report().runs.size() == runs;
+    QObject::disconnect(model, &SessionModel::loadFailed, model, nullptr);
+    return row;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("AsyncScopeBench"));
+    QCoreApplication::setApplicationName(QStringLiteral("GuiStallBench"));
+    QSettings().clear();  // the window starts from the defaults every time
+
+    const long sessionRuns = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 10000;
+    const long fileRuns = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 1000000;
+    if (sessionRuns < 1 || sessionRuns > 1000000 || fileRuns < 1) {
+        std::fprintf(stderr, "usage: asyncscope_bench_gui_stall [session runs, 1..1000000] [file runs]\n");
+        return 2;
+    }
+    QTemporaryDir dir;
+    if (!dir.isValid()) {
+        std::fprintf(stderr, "no temporary folder: %s\n", qPrintable(dir.errorString()));
+        return 1;
+    }
+    const QString json = dir.filePath(QStringLiteral("series.json"));
+    const QString csv = dir.filePath(QStringLiteral("series.csv"));
+    QElapsedTimer clock;
+    clock.start();
+    if (!writeSeries(json.toStdString(), csv.toStdString(), std::size_t(fileRuns))) {
+        std::fprintf(stderr, "cannot write the series into %s\n", qPrintable(dir.path()));
+        return 1;
+    }
+    std::printf("%ld-run series written as JSON and CSV in %.1f s\n", fileRuns, double(clock.elapsed()) / 1e3);
+
+    auto backend = std::make_shared<testing::FakeBackend>();  // runDelay 0: runs come as fast as they are made
+    MainWindow window(backend);
+    window.show();
+    QElapsedTimer waited;
+    waited.start();
+    while (!window.runEnabled() && waited.elapsed() < 30000)
+        settle(10);
+    if (!window.runEnabled()) {
+        std::fprintf(stderr, "the fake devices never came: %s\n", qPrintable(window.deviceMessage()));
+        return 1;
+    }
+
+    std::vector<Row> rows;
+    rows.push_back(session(window, int(sessionRuns)));
+    rows.push_back(open(window, json, "JSON", std::size_t(fileRuns)));
+    rows.push_back(open(window, csv, "CSV", std::size_t(fileRuns)));
+    window.close();
+
+    std::printf("\nGUI thread heartbeat every %d ms, %s platform, %d cores\n", kBeatMs,
+        qPrintable(QGuiApplication::platformName()), QThread::idealThreadCount());
+    std::printf("%-48s %10s %15s %11s %11s\n", "scenario", "duration", "longest stall", "p99 stall", "heartbeats");
+    bool allOk = true, goal = true;
+    for (const Row& r : rows) {
+        std::printf("%-48s %8.2f s %12.1f ms %8.1f ms %11zu%s\n", r.scenario.c_str(), r.figures.seconds,
+            r.figures.longestMs, r.figures.p99Ms, r.figures.beats, r.ok ? "" : "  (failed)");
+        allOk = allOk && r.ok;
+        goal = goal && r.figures.longestMs <= kGoalMs;
+    }
+    std::printf("goal, longest stall <= %.0f ms: %s\n", kGoalMs, goal ? "met" : "missed");
+    return allOk ? 0 : 1;
+}

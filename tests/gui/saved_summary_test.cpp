@@ -1,0 +1,149 @@
+// A saved series comes summarised from the thread that read it, so the window's GUI thread never sorts a million
+// runs: the summary matches the engine's, the session keeps it while it shows the series and drops it when a run
+// starts, and the Summary tab shows the summary it is given rather than making its own.
+#include "classic_runs.hpp"
+#include "fake_backend.hpp"
+
+#include "gui/file_actions.hpp"
+#include "gui/main_window.hpp"
+#include "gui/saved_run.hpp"
+#include "gui/session_model.hpp"
+#include "gui/summary_table.hpp"
+
+#include "engine/io/csv_report.hpp"
+#include "engine/io/json_report.hpp"
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+using namespace asyncscope;
+using asyncscope::testing::FakeBackend;
+
+namespace {
+
+QString saveSeries(const QTemporaryDir& dir, const QString& name, const Report& report)
+{
+    const QString path = dir.filePath(name);
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    path.endsWith(".csv") ? writeCsv(out, report) : writeJson(out, report);
+    return path;
+}
+
+int rowNamed(const QTableWidget& table, const QString& name)
+{
+    for (int r = 0; r < table.rowCount(); ++r) {
+        if (table.verticalHeaderItem(r) && table.verticalHeaderItem(r)->text() == name)
+            return r;
+    }
+    return -1;
+}
+
+}  // namespace
+
+class SavedSummaryTest : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("AsyncScopeTests");
+        QCoreApplication::setApplicationName("SavedSummaryTest");
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void aSavedRunComesSummarised_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("JSON") << "series.json";
+        QTest::newRow("CSV") << "series.csv";
+    }
+
+    void aSavedRunComesSummarised()
+    {
+        QFETCH(QString, name);
+        const Report report = testing::classicReport(301);
+        const auto saved = readSavedRun(saveSeries(m_dir, name, report));
+        QVERIFY2(saved, saved ? "" : saved.error().message().c_str());
+        QVERIFY(saved->summary.has_value());
+        const SeriesSummary expected = summarizeSeries(saved->report);
+        QCOMPARE(saved->summary->measuredRuns, std::size_t(300));
+        QCOMPARE(saved->summary->warmupRuns, std::size_t(1));
+        QCOMPARE(saved->summary->distributions.size(), expected.distributions.size());
+        for (const Distribution& d : expected.distributions) {
+            const Distribution* got = saved->summary->distribution(d.key);
+            QVERIFY2(got, d.key.c_str());
+            QCOMPARE(got->stats.median, d.stats.median);
+            QCOMPARE(got->stats.p95, d.stats.p95);
+            QCOMPARE(got->stats.mean, d.stats.mean);
+        }
+    }
+
+    void aCancelledReadGivesNoSummary()
+    {
+        const QString path = saveSeries(m_dir, "cancelled.json", testing::classicReport(50));
+        const std::atomic<bool> cancel { true };
+        const auto saved = readSavedRun(path, {}, &cancel);
+        QVERIFY(!saved);
+        QCOMPARE(saved.error().kind, ErrorKind::Cancelled);
+    }
+
+    void theTableShowsTheSummaryItIsGiven()
+    {
+        const Report report = testing::classicReport(20);
+        SeriesSummary known = summarizeSeries(report);
+        for (Distribution& d : known.distributions) {
+            if (d.key == keys::kGpuTime)
+                d.stats.median = 123.25;  // no run has it: only a table that took this summary shows it
+        }
+        SavedRun overlay { report, "other", "other.json", known };
+        SummaryTable table;
+        table.setReport(report, { overlay }, &known);
+        const int row = rowNamed(table, QString::fromStdString(headerOf("GPU time", ValueKind::Duration)));
+        QVERIFY(row >= 0);
+        QCOMPARE(table.item(row, 1)->text(), QStringLiteral("123.2500"));
+        QCOMPARE(table.item(row, table.columnCount() - 1)->text(), QStringLiteral("123.2500"));  // the overlay's
+
+        table.setReport(report);  // nothing known: made from the runs
+        QVERIFY(table.item(row, 1)->text() != QStringLiteral("123.2500"));
+    }
+
+    void theSessionKeepsTheSavedSummaryUntilARunStarts()
+    {
+        const QString path = saveSeries(m_dir, "shown.json", testing::classicReport(40));
+        MainWindow window(std::make_shared<FakeBackend>());
+        QVERIFY(QTest::qWaitFor([&] { return window.runEnabled(); }, 5000));
+        QVERIFY(!window.session().shownSummary());
+        QSignalSpy loaded(&window.session(), &SessionModel::savedLoaded);
+        QVERIFY(window.files().openSaved(path));
+        QVERIFY(loaded.wait(30000));
+        const SeriesSummary* shown = window.session().shownSummary();
+        QVERIFY(shown);
+        QCOMPARE(shown->measuredRuns, std::size_t(39));
+        QCOMPARE(shown->median(keys::kGpuTime), summarizeSeries(window.session().report()).median(keys::kGpuTime));
+
+        // A second saved series replaces the first, with its own summary.
+        const QString longer = saveSeries(m_dir, "longer.csv", testing::classicReport(12001));
+        QVERIFY(window.files().openSaved(longer));
+        QVERIFY(loaded.wait(30000));
+        QCOMPARE(window.session().report().runs.size(), std::size_t(12001));
+        QVERIFY(window.session().shownSummary());
+        QCOMPARE(window.session().shownSummary()->measuredRuns, std::size_t(12000));
+
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.startRun();
+        QVERIFY(!window.session().shownSummary());  // the runs to come are summarised as they arrive
+        QVERIFY(window.session().report().runs.empty());  // the 12 001 saved runs were let go
+        QVERIFY(ended.wait(30000));
+        QVERIFY(!window.session().report().runs.empty());
+    }
+};
+
+QTEST_MAIN(SavedSummaryTest)
+#include "saved_summary_test.moc"
