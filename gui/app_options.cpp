@@ -49,9 +49,13 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
     const QCommandLineOption exportTimeline("export-timeline",
         "With --export-png: also export the last run's timeline to FILE (PNG or SVG by suffix).", "FILE");
+    const QCommandLineOption allGpus("all-gpus",
+        "Run the series on every GPU, one at a time, and show them side by side (All GPUs tab); with --export-png "
+        "export their chart.");
+    const QCommandLineOption allAtOnce("all-at-once", "With --all-gpus: every GPU at the same time.");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
     parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, run, compare, sweepMin,
-        sweepMax, open, overlay, exportPng, screenshot, exportTimeline, exportSize });
+        sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, exportSize });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -161,6 +165,13 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     if (!options.open.isEmpty() && (options.runNow || options.comparison))
         return usage(QStringLiteral("--open shows a saved series; it does not go with --%1")
                          .arg(options.runNow ? QStringLiteral("run") : QStringLiteral("compare")));
+    options.allGpus = parser.isSet(allGpus);
+    options.allAtOnce = parser.isSet(allAtOnce);
+    if (options.allAtOnce && !options.allGpus)
+        return usage("--all-at-once goes with --all-gpus");
+    if (options.allGpus && (options.comparison || !options.open.isEmpty() || !options.exportTimeline.isEmpty()))
+        return usage("--all-gpus runs one series on every GPU; it does not go with --compare, --open or "
+                     "--export-timeline");
     return options;
 }
 

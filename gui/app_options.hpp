@@ -32,6 +32,8 @@ struct AppOptions {
     QString exportPng;   // run (or, with `open`, read the saved series), export the time chart here, quit
     QString screenshot;  // with --export-png: also save a picture of the whole window
     QString exportTimeline;  // with --export-png: also export the last run's timeline (PNG or SVG)
+    bool allGpus = false;    // run the series on every GPU, side by side (with --export-png: their chart)
+    bool allAtOnce = false;  // with allGpus: every GPU at the same time
     QSize exportSize { 1600, 900 };
     std::optional<QString> earlyExitText;  // --help / --version
 

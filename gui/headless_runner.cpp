@@ -1,5 +1,6 @@
 #include "gui/headless_runner.hpp"
 
+#include "gui/all_gpus_panel.hpp"
 #include "gui/chart_exporter.hpp"
 #include "gui/plan_verdict.hpp"
 #include "gui/session_model.hpp"
@@ -81,6 +82,12 @@ void HeadlessRunner::start()
     auto plan = m_makePlan();
     if (!plan)
         return finish(exitCodeOf(plan.error()), text(plan.error()));
+    if (m_allGpus) {
+        m_allGpus->setMode(m_options.allAtOnce ? DeviceMode::AllAtOnce : DeviceMode::OneAtATime);
+        if (auto refused = m_allGpus->start(*plan, m_session->platform()))
+            return finish(exitCodeOf(*refused), text(*refused));
+        return;
+    }
     if (auto refused = m_session->start(*plan))
         return finish(exitCodeOf(*refused), text(*refused));
 }
@@ -128,6 +135,28 @@ void HeadlessRunner::onPlanFinished(const PlanReport& plan)
     if (plan.ranCount() < plan.planned)
         summary += "; " + QString::fromStdString(plan.notRunText());
     finish(verdict.exitCode, summary + tr("; chart saved to %1").arg(m_options.exportPng));
+}
+
+void HeadlessRunner::runAllGpus(AllGpusPanel* panel)
+{
+    m_allGpus = panel;
+    // Queued, as the plan's end is: the tab lays out the last rows before the screenshot.
+    connect(panel, &AllGpusPanel::finished, this, &HeadlessRunner::onHostFinished, Qt::QueuedConnection);
+}
+
+void HeadlessRunner::onHostFinished(const HostReport& host)
+{
+    if (host.error)
+        return finish(exitCodeOf(*host.error), text(*host.error));
+    if (host.ranCount() == 0) {
+        const Error* failure = host.failure();
+        return finish(failure ? exitCodeOf(*failure) : 1, failure ? text(*failure) : tr("No GPU ran."));
+    }
+    if (const QString failure = savePictures(); !failure.isEmpty())
+        return finish(1, failure);
+    if (const QString problem = m_allGpus->exportChart(m_options.exportPng, m_options.exportSize); !problem.isEmpty())
+        return finish(1, problem);
+    finish(host.failure() ? 1 : 0, m_allGpus->summaryText() + tr("; chart saved to %1").arg(m_options.exportPng));
 }
 
 void HeadlessRunner::finish(int exitCode, const QString& message)

@@ -7,6 +7,7 @@
 
 #include "gui/app_options.hpp"
 
+#include "engine/run/device_plan.hpp"
 #include "engine/run/plan.hpp"
 
 #include <QObject>
@@ -17,6 +18,7 @@ class QWidget;
 
 namespace asyncscope {
 
+class AllGpusPanel;
 class SessionModel;
 
 class HeadlessRunner : public QObject {
@@ -30,6 +32,9 @@ public:
         std::function<Result<Plan>()> makePlan, std::function<QString(const QString&, QSize)> exportTimeline,
         QString startupProblem, QObject* parent = nullptr);
 
+    // With --all-gpus: the series runs on every GPU through `panel`, and the chart exported is theirs.
+    void runAllGpus(AllGpusPanel* panel);
+
 signals:
     void finished(int exitCode);
 
@@ -39,6 +44,7 @@ private:
     void saveShown(const QString& summary);
     QString savePictures();  // the screenshot and the timeline asked for; empty, or why one could not be written
     void onPlanFinished(const PlanReport& plan);
+    void onHostFinished(const HostReport& host);
     void finish(int exitCode, const QString& message);
 
     AppOptions m_options;
@@ -47,6 +53,7 @@ private:
     std::function<Result<Plan>()> m_makePlan;
     std::function<QString(const QString&, QSize)> m_exportTimeline;
     QString m_startupProblem;
+    AllGpusPanel* m_allGpus = nullptr;
     bool m_devicesKnown = false;
     bool m_started = false;
     bool m_done = false;

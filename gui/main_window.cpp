@@ -1,6 +1,7 @@
 #include "gui/main_window.hpp"
 
 #include "gui/about_dialog.hpp"
+#include "gui/all_gpus_panel.hpp"
 #include "gui/chart_view.hpp"
 #include "gui/comparison_view.hpp"
 #include "gui/config_panel.hpp"
@@ -8,6 +9,7 @@
 #include "gui/headless_runner.hpp"
 #include "gui/help_pages.hpp"
 #include "gui/plan_verdict.hpp"
+#include "gui/results_window.hpp"
 #include "gui/run_status.hpp"
 #include "gui/session_model.hpp"
 #include "gui/summary_table.hpp"
@@ -45,7 +47,7 @@ constexpr int kTransientMs = 6000;  // how long a "Saved …" line stays in the 
 MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWidget* parent)
     : QMainWindow(parent)
     , m_options(std::move(options))
-    , m_session(new SessionModel(std::move(backend), this))
+    , m_session(new SessionModel(backend, this))
     , m_charts(std::make_unique<RunCharts>())
     , m_settings(loadSettings())
 {
@@ -53,6 +55,8 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     setWindowTitle(QStringLiteral("AsyncScope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/asyncscope.svg")));
     buildViews();
+    m_allGpus = new AllGpusPanel(backend);
+    m_tabs->addTab(m_allGpus, tr("All GPUs"));
     m_files = new FileActions(m_session, m_settings, [this] {
         ChartView* chart = currentChart();
         return chart ? std::optional(RunCharts::Kind(m_tabs->indexOf(chart))) : std::nullopt;
@@ -65,6 +69,16 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_files, &FileActions::done, this, saved);
     connect(m_timeline, &TimelinePanel::problem, this, &MainWindow::showProblem);
     connect(m_timeline, &TimelinePanel::done, this, saved);
+    connect(m_allGpus, &AllGpusPanel::problem, this, &MainWindow::showProblem);
+    connect(m_allGpus, &AllGpusPanel::done, this, saved);
+    connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
+    connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {
+        if (running)
+            m_tabs->setCurrentWidget(m_allGpus);
+        else
+            m_status->showMessage(m_allGpus->summaryText());
+        updateActions();
+    });
     m_charts->onRunClicked([this](int run) { m_timeline->showRun(run); });
     m_actions = new WindowActions(menuBar(), this);
     wireActions();
@@ -104,6 +118,8 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
             },
             startupProblem, this);
         connect(m_headless, &HeadlessRunner::finished, this, &MainWindow::headlessFinished);
+        if (m_options.allGpus)
+            m_headless->runAllGpus(m_allGpus);
     }
     m_status->showMessage(tr("Looking for CUDA devices…"));
     updateActions();
@@ -155,6 +171,8 @@ void MainWindow::wireActions()
     connect(a.exportTrace, &QAction::triggered, f,
         [this, f] { f->exportTraceInteractive(m_tabs->currentWidget() == m_comparisonView); });
     connect(a.openSaved, &QAction::triggered, f, &FileActions::openSavedInteractive);
+    connect(a.openResults, &QAction::triggered, this, [this] { openResultsInteractive(this); });
+    connect(a.runAllGpus, &QAction::triggered, this, &MainWindow::startAllGpus);
     connect(a.addOverlay, &QAction::triggered, f, &FileActions::addOverlayInteractive);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
@@ -197,9 +215,11 @@ void MainWindow::updateActions()
     const bool runs = !m_session->report().runs.empty();
     const bool overlays = !m_session->overlays().empty();
     const bool drawn = currentChart() ? runs || overlays : m_tabs->currentWidget() == m_comparisonView && comparison;
-    m_actions->update({ m_session->isRunning(), m_session->devicesKnown(), runs, drawn, currentChart() != nullptr,
+    const bool running = m_session->isRunning() || m_allGpus->isRunning();
+    m_actions->update({ running, m_session->devicesKnown(), runs, drawn, currentChart() != nullptr,
         comparison.has_value(), overlays });
-    m_panel->setRunning(m_session->isRunning());
+    m_panel->setRunning(running);
+    m_allGpus->setCanRun(!running && m_session->devicesKnown());
 }
 
 ChartView* MainWindow::currentChart() const
@@ -244,8 +264,20 @@ void MainWindow::startPlan(const Result<Plan>& plan)
     m_status->showStart(*plan, QString::fromStdString(m_session->report().device.name));
 }
 
+void MainWindow::startAllGpus()
+{
+    if (m_session->isRunning())
+        return showProblem(tr("A run is going; cancel it before running every GPU."));
+    const Result<Plan> plan = m_panel->plan(std::nullopt);
+    const Status refused = plan ? m_allGpus->start(*plan, m_session->platform()) : Status(plan.error());
+    if (refused)
+        showProblem(QString::fromStdString(refused->message()));
+}
+
 void MainWindow::cancelRun()
 {
+    if (m_allGpus->isRunning())
+        return m_allGpus->cancel();
     if (!m_session->isRunning())
         return;
     m_session->cancel();
@@ -272,6 +304,8 @@ void MainWindow::onDevicesAvailable(const Platform& platform)
         return;  // the headless runner starts it
     if (m_options.comparison)
         startComparison(*m_options.comparison, m_options.sweepMinBytes, m_options.sweepMaxBytes);
+    else if (m_options.allGpus)
+        startAllGpus();
     else if (m_options.runNow)
         startRun();
 }
@@ -352,6 +386,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveSettingsNow();
     m_session->shutdown();  // cancels the plan and waits for the run thread
+    m_allGpus->shutdown();  // the same for every GPU of an All GPUs run
     event->accept();
 }
 

@@ -17,6 +17,7 @@ class QTabWidget;
 
 namespace asyncscope {
 
+class AllGpusPanel;
 class ChartView;
 class ComparisonView;
 class ConfigPanel;
@@ -63,6 +64,7 @@ private:
     void wireActions();
     void updateActions();
     void startPlan(const Result<Plan>& plan);
+    void startAllGpus();  // the configured series on every GPU, in the All GPUs tab
     void refreshViews();
     ChartView* currentChart() const;
     void showProblem(const QString& text);  // nothing when `text` is empty
@@ -90,6 +92,7 @@ private:
     TimelinePanel* m_timeline = nullptr;
     SummaryTable* m_summary = nullptr;
     RunStatus* m_status = nullptr;
+    AllGpusPanel* m_allGpus = nullptr;
 };
 
 }  // namespace asyncscope

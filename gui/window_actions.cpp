@@ -46,6 +46,8 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
         tr("Draw a saved run (JSON or CSV) beside the current one; add several to compare machines"),
         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     removeOverlays = add(file, m_all, tr("&Remove overlays"), tr("Take every overlaid saved run off the charts"));
+    openResults = add(file, m_all, tr("Open res&ults…"),
+        tr("Show result files of asyncscope-cli (hosts, GPUs, series) merged in one table, a row per host and GPU"));
     file->addSeparator();
     quit = add(file, m_all, tr("&Quit"), tr("Close AsyncScope"), QKeySequence::Quit);
 
@@ -61,6 +63,9 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     compareSubmission = add(compare, m_all, tr("S&ubmission: stream calls vs CUDA Graph"),
         tr("Run the configuration submitted as stream calls and as a CUDA Graph, at one chunk and at its own shape: "
            "CPU submit time and GPU time"));
+    runAllGpus = add(compare, m_all, tr("All &GPUs side by side"),
+        tr("Run the configuration on every GPU of this host, one at a time or all at once (All GPUs tab)"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
     compare->addSeparator();
     exportComparisonCsv = add(compare, m_all, tr("Export comparison as &CSV…"), tr("One row per variant"));
     exportComparisonJson = add(compare, m_all, tr("Export comparison as &JSON…"), tr("Every variant's report"));
@@ -97,7 +102,7 @@ void WindowActions::update(const State& s)
     exportTrace->setEnabled(s.runs || s.comparison);
     openSaved->setEnabled(idle);
     removeOverlays->setEnabled(s.overlays);
-    for (QAction* a : { compareHostMemory, compareWait, sweep, compareOverlap, compareSubmission })
+    for (QAction* a : { compareHostMemory, compareWait, sweep, compareOverlap, compareSubmission, runAllGpus })
         a->setEnabled(idle && s.devices);
     exportComparisonCsv->setEnabled(s.comparison);
     exportComparisonJson->setEnabled(s.comparison);

@@ -33,6 +33,7 @@ public:
     QAction* exportJson;
     QAction* exportTrace;
     QAction* openSaved;
+    QAction* openResults;
     QAction* addOverlay;
     QAction* removeOverlays;
     QAction* quit;
@@ -41,6 +42,7 @@ public:
     QAction* sweep;
     QAction* compareOverlap;
     QAction* compareSubmission;
+    QAction* runAllGpus;
     QAction* exportComparisonCsv;
     QAction* exportComparisonJson;
     QAction* zoomIn;

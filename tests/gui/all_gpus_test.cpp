@@ -1,0 +1,282 @@
+// The All GPUs tab on eight fake GPUs, one of them slow, in both modes; cancelling and closing during such a run;
+// File › Open results… of files the engine's writers wrote: rows, numeric sorting, CSV as the engine prints it. With
+// ALL_GPUS_SHOTS set to a folder, the headless case leaves its chart and screenshot there.
+#include "fake_backend.hpp"
+#include "fake_hosts.hpp"
+
+#include "gui/all_gpus_panel.hpp"
+#include "gui/main_window.hpp"
+#include "gui/results_window.hpp"
+#include "gui/window_actions.hpp"
+
+#include "engine/io/host_record_json.hpp"
+#include "engine/io/result_file.hpp"
+#include "engine/io/side_by_side_report.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QBrush>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace asyncscope;
+using asyncscope::testing::FakeBackend;
+
+namespace {
+
+constexpr int kSlowGpu = 5;
+
+// Eight GPUs on Gen5 x16 links at 55 GB/s; GPU 5 copies at 38.
+std::shared_ptr<FakeBackend> eightFakes()
+{
+    auto backend = std::make_shared<FakeBackend>();
+    backend->useHostOf(8);
+    backend->copyGBps[kSlowGpu] = 38.0;
+    return backend;
+}
+
+AppOptions fewRuns(int runs = 6)
+{
+    AppOptions options;
+    options.runs = runs;
+    options.elements = std::size_t(1) << 20;
+    return options;
+}
+
+AllGpusPanel* panelOf(MainWindow& window)
+{
+    return window.findChild<AllGpusPanel*>();
+}
+
+bool waitForDevices(MainWindow& window)
+{
+    return QTest::qWaitFor([&] { return window.runEnabled(); }, 5000);
+}
+
+bool tinted(const QTableView* table, int row)
+{
+    return table->model()->index(row, 0).data(Qt::BackgroundRole).value<QBrush>().style() != Qt::NoBrush;
+}
+
+QString readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+void writeRecord(const QString& path, const HostReport& host)
+{
+    std::ofstream out(path.toStdString());
+    writeHostRecordJson(out, host);
+}
+
+}  // namespace
+
+class AllGpusTest : public QObject {
+    Q_OBJECT
+private slots:
+    void theSlowGpuAndOnlyItIsFlagged_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::newRow("one at a time") << int(DeviceMode::OneAtATime);
+        QTest::newRow("all at once") << int(DeviceMode::AllAtOnce);
+    }
+
+    void theSlowGpuAndOnlyItIsFlagged()
+    {
+        QFETCH(int, mode);
+        auto backend = eightFakes();
+        MainWindow window(backend, fewRuns());
+        QVERIFY(waitForDevices(window));
+        AllGpusPanel* panel = panelOf(window);
+        QVERIFY(panel);
+        panel->setMode(DeviceMode(mode));
+        QSignalSpy finished(panel, &AllGpusPanel::finished);
+        QVERIFY(window.actions().runAllGpus->isEnabled());
+        window.actions().runAllGpus->trigger();
+        QVERIFY(panel->isRunning());
+        QVERIFY(!window.runEnabled());  // one thing at a time on the GPUs
+        QVERIFY(finished.wait(30000));
+        QVERIFY(!panel->isRunning());
+
+        const HostReport& host = panel->host();
+        QCOMPARE(host.devices.size(), std::size_t(8));
+        QCOMPARE(host.ranCount(), std::size_t(8));
+        QCOMPARE(backend->seriesStarted.load(), 8);
+        if (DeviceMode(mode) == DeviceMode::AllAtOnce) {
+            QVERIFY(host.aggregate.has_value());
+            QVERIFY(backend->mostActiveSeries.load() > 1);
+            QVERIFY(panel->summaryText().contains("aggregate"));
+        } else {
+            QVERIFY(!host.aggregate);
+            QCOMPARE(backend->mostActiveSeries.load(), 1);
+        }
+
+        const QTableView* table = panel->table();
+        QCOMPARE(table->model()->rowCount(), 8);
+        int flaggedRows = 0;
+        for (int row = 0; row < 8; ++row) {
+            const int gpu = table->model()->index(row, SideBySideModel::Gpu).data().toInt();
+            const QString flags = table->model()->index(row, SideBySideModel::Flags).data().toString();
+            const double h2d =
+                table->model()->index(row, SideBySideModel::H2d).data(SideBySideModel::kSortRole).toDouble();
+            if (gpu == kSlowGpu) {
+                QVERIFY2(flags.contains("slow"), qPrintable(flags));
+                QVERIFY(h2d < 45.0);
+                QVERIFY(tinted(table, row));
+            } else {
+                QVERIFY2(flags.isEmpty(), qPrintable(QString("GPU %1: %2").arg(gpu).arg(flags)));
+                QVERIFY(h2d > 50.0);
+                QVERIFY(!tinted(table, row));
+            }
+            flaggedRows += flags.isEmpty() ? 0 : 1;
+        }
+        QCOMPARE(flaggedRows, 1);
+        QVERIFY(window.runEnabled());
+
+        // The tab's CSV is the engine's printer's, of the same rows.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("all-gpus.csv");
+        QCOMPARE(panel->exportCsv(csv), QString());
+        std::ostringstream expected;
+        writeSideBySideCsv(expected, sideBySideRows(host));
+        QCOMPARE(readAll(csv), QString::fromStdString(expected.str()));
+        const QString png = dir.filePath("all-gpus.png");
+        QCOMPARE(panel->exportChart(png, QSize(800, 450)), QString());
+        QCOMPARE(QImage(png).size(), QSize(800, 450));
+    }
+
+    void headlessAllGpusSavesTheirChartAndTheWindow()
+    {
+        QTemporaryDir dir;
+        const QString out = qEnvironmentVariableIsSet("ALL_GPUS_SHOTS") ? qEnvironmentVariable("ALL_GPUS_SHOTS")
+                                                                         : dir.path();
+        AppOptions options = fewRuns();
+        options.allGpus = true;
+        options.allAtOnce = true;
+        options.exportPng = out + "/all-gpus-chart.png";
+        options.screenshot = out + "/all-gpus-window.png";
+        options.exportSize = QSize(1600, 900);
+        auto backend = eightFakes();
+        backend->runDelay = std::chrono::milliseconds(3);  // runs long enough to overlap: an aggregate bandwidth
+        MainWindow window(backend, options);
+        QSignalSpy finished(&window, &MainWindow::headlessFinished);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toInt(), 0);
+        QCOMPARE(QImage(options.exportPng).size(), QSize(1600, 900));
+        QVERIFY(!QImage(options.screenshot).isNull());
+        QCOMPARE(panelOf(window)->rows().size(), std::size_t(8));
+        QVERIFY(panelOf(window)->host().aggregate.has_value());
+        QVERIFY(panelOf(window)->host().aggregate->gbps > 0.0);
+    }
+
+    void cancelStopsEveryGpu()
+    {
+        auto backend = eightFakes();
+        backend->runDelay = std::chrono::milliseconds(20);
+        MainWindow window(backend, fewRuns(100000));
+        QVERIFY(waitForDevices(window));
+        AllGpusPanel* panel = panelOf(window);
+        panel->setMode(DeviceMode::AllAtOnce);
+        QSignalSpy finished(panel, &AllGpusPanel::finished);
+        window.actions().runAllGpus->trigger();
+        QVERIFY(QTest::qWaitFor([&] { return backend->runsDelivered.load() > 8; }, 10000));
+        window.cancelRun();
+        QVERIFY(finished.wait(10000));
+        QVERIFY(!panel->isRunning());
+        QCOMPARE(backend->activeSeries.load(), 0);
+        const Error* failure = panel->host().failure();
+        QVERIFY(failure);
+        QCOMPARE(failure->kind, ErrorKind::Cancelled);
+        QVERIFY(window.runEnabled());
+    }
+
+    void closingDuringARunEndsIt()
+    {
+        auto backend = eightFakes();
+        backend->runDelay = std::chrono::milliseconds(20);
+        auto window = std::make_unique<MainWindow>(backend, fewRuns(100000));
+        QVERIFY(waitForDevices(*window));
+        window->show();
+        window->actions().runAllGpus->trigger();
+        QVERIFY(QTest::qWaitFor([&] { return backend->runsDelivered.load() > 2; }, 10000));
+        QElapsedTimer clock;
+        clock.start();
+        window->close();
+        window.reset();
+        QVERIFY(clock.elapsed() < 5000);
+        QCOMPARE(backend->activeSeries.load(), 0);
+    }
+
+    void openResultsMergesSortsAndExports()
+    {
+        QTemporaryDir dir;
+        const QString eight = dir.filePath("node-a.json");
+        const QString failed = dir.filePath("node-b.json");
+        const QString slowHost = dir.filePath("node-c.json");
+        const QString broken = dir.filePath("broken.json");
+        writeRecord(eight, testing::eightGpus("node-a"));
+        writeRecord(failed, hostError("node-b", testing::noDriver()));
+        writeRecord(slowHost, testing::twoGpus("node-c", 9.5));  // one digit before the point: sorts as a number
+        {
+            QFile f(broken);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{ not json");
+        }
+
+        ResultsWindow results;
+        const QStringList problems = results.openFiles({ eight, failed, broken, slowHost });
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.first().contains("broken.json"), qPrintable(problems.first()));
+        QVERIFY(results.problemsText().contains("broken.json"));
+        QCOMPARE(results.hosts().size(), std::size_t(3));
+        QTableView* table = results.table();
+        QAbstractItemModel* shown = table->model();
+        QCOMPARE(shown->rowCount(), 8 + 1 + 2);
+
+        // The host without a driver is a row saying so, tinted.
+        int errorRow = -1;
+        for (int row = 0; row < shown->rowCount(); ++row) {
+            if (shown->index(row, SideBySideModel::Host).data().toString() == "node-b")
+                errorRow = row;
+        }
+        QVERIFY(errorRow >= 0);
+        QVERIFY(shown->index(errorRow, SideBySideModel::Flags).data().toString().contains("no-driver"));
+        QVERIFY(tinted(table, errorRow));
+
+        // By H2D, as numbers: node-c's 9.5 GB/s before node-a's 40 and 55.
+        table->sortByColumn(SideBySideModel::H2d, Qt::AscendingOrder);
+        double previous = -1.0;
+        QStringList order;
+        for (int row = 0; row < shown->rowCount(); ++row) {
+            const double h2d = shown->index(row, SideBySideModel::H2d).data(SideBySideModel::kSortRole).toDouble();
+            QVERIFY(h2d >= previous);
+            previous = h2d;
+            order << shown->index(row, SideBySideModel::Host).data().toString();
+        }
+        QCOMPARE(order.mid(0, 3), QStringList({ "node-b", "node-c", "node-c" }));
+        QCOMPARE(order.mid(3, 1), QStringList({ "node-a" }));  // its slow GPU 3 first
+        QCOMPARE(shown->index(3, SideBySideModel::Gpu).data().toInt(), 3);
+        table->sortByColumn(SideBySideModel::H2d, Qt::DescendingOrder);
+        QCOMPARE(shown->index(shown->rowCount() - 1, SideBySideModel::Host).data().toString(), QString("node-b"));
+
+        // The CSV is the engine's printer's for the files as the engine reads them.
+        std::vector<HostReport> hosts;
+        for (const QString& path : { eight, failed, slowHost })
+            hosts.push_back(*readResultFile(path.toStdString()));
+        std::ostringstream expected;
+        writeSideBySideCsv(expected, mergeRows(hosts));
+        const QString csv = dir.filePath("merged.csv");
+        QCOMPARE(results.exportCsv(csv), QString());
+        QCOMPARE(readAll(csv), QString::fromStdString(expected.str()));
+    }
+};
+
+QTEST_MAIN(AllGpusTest)
+#include "all_gpus_test.moc"
