@@ -1,6 +1,6 @@
 // The All GPUs tab on eight fake GPUs, one of them slow, in both modes; cancelling and closing during such a run;
-// File › Open results… of files the engine's writers wrote: rows, numeric sorting, CSV as the engine prints it. With
-// ALL_GPUS_SHOTS set to a folder, the headless case leaves its chart and screenshot there.
+// File › Open results… of files the engine's writers wrote: rows, numeric sorting, CSV as the engine prints it.
+// With ALL_GPUS_SHOTS set to a folder, the headless case and the results window leave their pictures there.
 #include "fake_backend.hpp"
 #include "fake_hosts.hpp"
 
@@ -275,6 +275,26 @@ private slots:
         const QString csv = dir.filePath("merged.csv");
         QCOMPARE(results.exportCsv(csv), QString());
         QCOMPARE(readAll(csv), QString::fromStdString(expected.str()));
+
+        if (qEnvironmentVariableIsSet("ALL_GPUS_SHOTS")) {
+            table->sortByColumn(SideBySideModel::H2d, Qt::AscendingOrder);
+            results.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&results));
+            QVERIFY(results.grab().save(qEnvironmentVariable("ALL_GPUS_SHOTS") + "/open-results.png"));
+        }
+    }
+
+    void commandLineOptions()
+    {
+        auto options = parseAppOptions({ "asyncscope", "--all-gpus", "--all-at-once", "--export-png", "g.png" });
+        QVERIFY(options);
+        QVERIFY(options->allGpus);
+        QVERIFY(options->allAtOnce);
+        QVERIFY(options->headless());
+        const auto alone = parseAppOptions({ "asyncscope", "--all-at-once" });
+        QVERIFY(!alone);
+        QVERIFY(QString::fromStdString(alone.error().message()).contains("--all-gpus"));
+        QVERIFY(!parseAppOptions({ "asyncscope", "--all-gpus", "--compare", "wait" }));
     }
 };
 
