@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 using namespace asyncscope;
@@ -685,10 +686,12 @@ TEST_P(JsonFileRejects, NamingTheFileAndThePlace)
         ASSERT_NE(text.find(from), std::string::npos) << from;
         text.replace(text.find(from), from.size(), spoil.substr(bar + 1));
     }
-    const auto read = readReportFile(tempFile("spoilt.json", text));
+    // A file per case: ctest runs the cases as processes of their own, side by side.
+    const std::string name = "spoilt-" + std::to_string(std::hash<std::string> {}(spoil) % 1000000) + ".json";
+    const auto read = readReportFile(tempFile(name, text));
     ASSERT_FALSE(read.ok()) << spoil;
     EXPECT_EQ(read.error().kind, ErrorKind::Io);
-    EXPECT_EQ(read.error().message().rfind("spoilt.json: " + expected, 0), 0u) << read.error().message();
+    EXPECT_EQ(read.error().message().rfind(name + ": " + expected, 0), 0u) << read.error().message();
 }
 
 INSTANTIATE_TEST_SUITE_P(Malformed, JsonFileRejects,
