@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QImageWriter>
@@ -47,7 +48,8 @@ QString writeText(const QString& path, const std::string& text)
 
 }  // namespace
 
-QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, const QString& path, QSize pixels)
+QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, const QString& path, QSize pixels,
+    const std::function<void(double scale)>& laidOut)
 {
     if (pixels.width() < 16 || pixels.height() < 16 || pixels.width() > 16384 || pixels.height() > 16384)
         return QObject::tr("The picture size %1 x %2 is outside 16 to 16384 pixels.")
@@ -70,6 +72,15 @@ QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, co
         charts[i]->setGeometry(QRectF(i * width, 0, width, area.height()));
     }
     scene.setSceneRect(area);
+    if (laidOut) {
+        laidOut(scale);
+        // Axes whose ticks changed ask for a new layout on the event loop's next turn, which a picture rendered now
+        // would not see.
+        for (QChart* chart : charts) {
+            if (QGraphicsLayout* layout = chart->layout())
+                layout->activate();
+        }
+    }
 
     QSaveFile file(path);
     bool written = file.open(QIODevice::WriteOnly);
@@ -110,7 +121,9 @@ QString exportChart(const Report& report, const QString& source, const std::vect
     RunCharts charts;
     charts.setOverlays(overlays);
     charts.setRuns(report, source);
-    return saveChartsPicture({ charts.chart(kind) }, RunCharts::title(kind), path, pixels);
+    // Decimated from every run for the picture's own width.
+    return saveChartsPicture({ charts.chart(kind) }, RunCharts::title(kind), path, pixels,
+        [&charts](double scale) { charts.setPixelScale(scale); });
 }
 
 QString exportComparisonChart(const PlanReport& comparison, const QString& path, QSize pixels)

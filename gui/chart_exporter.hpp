@@ -11,12 +11,17 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
+
 namespace asyncscope {
 
 // Each returns an empty string on success, otherwise a sentence saying what went wrong.
 
-// Renders charts that belong to no view or scene side by side into one picture of `pixels`.
-QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, const QString& path, QSize pixels);
+// Renders charts that belong to no view or scene side by side into one picture of `pixels`. `laidOut`, when given,
+// is called once the charts have their size in the picture, with the picture's pixels per unit of that size (charts
+// are laid out at a screen's size and scaled up): lines decimated per pixel column are drawn again for it there.
+QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, const QString& path, QSize pixels,
+    const std::function<void(double scale)>& laidOut = {});
 
 // The chart of `kind` for these runs (from `source` when not measured now) with the saved runs overlaid.
 QString exportChart(const Report& report, const QString& source, const std::vector<SavedRun>& overlays,

@@ -1,8 +1,14 @@
 #include "gui/run_charts.hpp"
 
 #include "gui/kind_colours.hpp"
+#include "gui/nice_axis.hpp"
+#include "gui/nice_ticks.hpp"
 
+#include <QEvent>
+#include <QGraphicsScene>
+#include <QGraphicsView>
 #include <QLegendMarker>
+#include <QMetaObject>
 #include <QPalette>
 #include <QPen>
 
@@ -11,9 +17,36 @@
 
 namespace asyncscope {
 
+// Receives the charts' signals, and the Show events of their views: a chart not drawn while hidden is drawn then.
+class RunCharts::Context : public QObject {
+public:
+    explicit Context(RunCharts* charts)
+        : m_charts(charts)
+    {
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Show) {
+            for (int k = 0; k < kKindCount; ++k) {
+                const QGraphicsScene* scene = m_charts->m_charts[k]->scene();
+                if (scene && scene->views().contains(watched))
+                    m_charts->update(Kind(k));
+            }
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    RunCharts* m_charts;
+};
+
 struct RunCharts::Lines {
     std::vector<QLineSeries*> series;  // one per quantity of the chart
     QScatterSeries* warmups = nullptr;
+    std::vector<LinePoints> points;         // every run's value, per quantity
+    std::vector<LinePoints> warmupPoints;   // the warm-up runs' values, per quantity
     double maxX = 0.0;
     double maxY = 0.0;
 };
@@ -29,11 +62,8 @@ struct Quantity {
     bool (*has)(const RunResult&);
 };
 
-constexpr double kTicksX = 8;  // about this many ticks along the run axis before the chart has a size
-constexpr double kTicksY = 5;
-constexpr double kPixelsPerTickX = 80.0;  // room for a label like "10000" between ticks
-constexpr double kPixelsPerTickY = 50.0;
-constexpr int kPointsShownUpTo = 100;  // markers on every point while runs are few enough to see them apart
+constexpr int kPointsShownUpTo = 100;  // markers on every point while runs in view are few enough to see apart
+constexpr int kColumnsUnlaidOut = 1920;  // pixel columns assumed before a chart has a size
 const QColor kWarmupColour(128, 128, 128);
 
 bool always(const RunResult&)
@@ -58,50 +88,11 @@ Qt::PenStyle patternOf(std::size_t overlay)
     return patterns[overlay % std::size(patterns)];
 }
 
-// Ticks at 1, 2 or 5 times a power of ten, about `count` of them over `span`; never below `least`.
-double niceStep(double span, double count, double least)
+// After a resize: ticks for the axes' ranges as they are, as many as the plot has room for now.
+void tidyAxes(const QChart* chart, QValueAxis* x, QValueAxis* y)
 {
-    const double raw = std::max(span / count, least);
-    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : { 1.0, 2.0, 5.0 }) {
-        if (raw <= m * decade)
-            return m * decade;
-    }
-    return 10.0 * decade;
-}
-
-// Puts ticks on round values for the range [low, high], once the axis has that range.
-void tidyTicks(QValueAxis* axis, double low, double high, double count, double least)
-{
-    const double span = high - low;
-    if (!(span > 0.0))
-        return;
-    const double step = niceStep(span, count, least);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0.0);
-    axis->setTickInterval(step);
-    const int decimals = std::max(0, int(-std::floor(std::log10(step))));
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
-}
-
-// How many ticks fit the chart's plot area along an axis: about one per label's width.
-double tickCount(const QChart* chart, Qt::Orientation along)
-{
-    const QRectF plot = chart->plotArea();
-    const double pixels = along == Qt::Horizontal ? plot.width() : plot.height();
-    if (!(pixels > 0.0))
-        return along == Qt::Horizontal ? kTicksX : kTicksY;
-    return std::clamp(pixels / (along == Qt::Horizontal ? kPixelsPerTickX : kPixelsPerTickY), 3.0, 10.0);
-}
-
-// After a resize. An axis with fixed ticks is between two ranges (RunCharts::setRange), which tidies it once the
-// new ranges are in (`rangesSet`).
-void tidyAxes(const QChart* chart, QValueAxis* x, QValueAxis* y, bool rangesSet = false)
-{
-    if (rangesSet || x->tickType() == QValueAxis::TicksDynamic)
-        tidyTicks(x, x->min(), x->max(), tickCount(chart, Qt::Horizontal), 1.0);
-    if (rangesSet || y->tickType() == QValueAxis::TicksDynamic)
-        tidyTicks(y, y->min(), y->max(), tickCount(chart, Qt::Vertical), 0.0);
+    setNiceTicks(x, tickRoom(chart, Qt::Horizontal), 1.0);
+    setNiceTicks(y, tickRoom(chart, Qt::Vertical), 0.0);
 }
 
 }  // namespace
@@ -145,6 +136,7 @@ QString RunCharts::title(Kind kind)
 }
 
 RunCharts::RunCharts()
+    : m_context(std::make_unique<Context>(this))
 {
     build(Time, QStringLiteral("ms"));
     build(Polls, QStringLiteral("iterations"));
@@ -155,6 +147,7 @@ RunCharts::RunCharts()
 
 RunCharts::~RunCharts()
 {
+    m_context.reset();  // nothing the charts signal from here on reaches this object
     for (QLineSeries* key : m_currentKey) {
         if (!key->chart())
             delete key;
@@ -181,15 +174,18 @@ void RunCharts::build(Kind kind, const QString& yTitle)
     m_y[kind]->setTitleText(yTitle);
     chart->addAxis(m_x[kind], Qt::AlignBottom);
     chart->addAxis(m_y[kind], Qt::AlignLeft);
-    // Zooming and resizing keep the ticks on round values, as many as the plot has room for.
-    QObject::connect(m_x[kind], &QValueAxis::rangeChanged, m_x[kind], [chart, axis = m_x[kind]](double low, double high) {
-        tidyTicks(axis, low, high, tickCount(chart, Qt::Horizontal), 1.0);
+    // Zooming, scrolling and resizing keep the ticks on round values, as many as the plot has room for, and draw the
+    // lines again from every run for the runs now in view.
+    QObject::connect(m_x[kind], &QValueAxis::rangeChanged, m_context.get(), [this, kind] {
+        setNiceTicks(m_x[kind], tickRoom(m_charts[kind], Qt::Horizontal), 1.0);
+        drawLater(kind);
     });
-    QObject::connect(m_y[kind], &QValueAxis::rangeChanged, m_y[kind], [chart, axis = m_y[kind]](double low, double high) {
-        tidyTicks(axis, low, high, tickCount(chart, Qt::Vertical), 0.0);
+    QObject::connect(m_y[kind], &QValueAxis::rangeChanged, m_context.get(),
+        [this, kind] { setNiceTicks(m_y[kind], tickRoom(m_charts[kind], Qt::Vertical), 0.0); });
+    QObject::connect(chart, &QChart::plotAreaChanged, m_context.get(), [this, kind] {
+        tidyAxes(m_charts[kind], m_x[kind], m_y[kind]);
+        drawLater(kind);
     });
-    QObject::connect(chart, &QChart::plotAreaChanged, chart,
-        [chart, x = m_x[kind], y = m_y[kind]] { tidyAxes(chart, x, y); });
 
     m_lines[kind].push_back(addLines(kind, {}));
     m_currentKey[kind] = new QLineSeries;  // a legend entry only, in the chart while overlays need telling apart
@@ -211,6 +207,8 @@ RunCharts::Lines RunCharts::addLines(Kind kind, const QString& overlay)
         lines.series.push_back(new QLineSeries);
         attach(lines.series.back(), QString::fromLatin1(q.name));
     }
+    lines.points.resize(lines.series.size());
+    lines.warmupPoints.resize(lines.series.size());
     if (kind == Time) {
         lines.warmups = new QScatterSeries;
         lines.warmups->setMarkerSize(9.0);
@@ -219,31 +217,31 @@ RunCharts::Lines RunCharts::addLines(Kind kind, const QString& overlay)
     return lines;
 }
 
-void RunCharts::fill(Lines& lines, Kind kind, const std::vector<RunResult>& runs)
+void RunCharts::read(Lines& lines, Kind kind, const std::vector<RunResult>& runs, std::size_t from)
 {
     const auto& qs = quantities(kind);
-    std::vector<QList<QPointF>> points(qs.size());
-    QList<QPointF> warmups;
-    lines.maxX = runs.empty() ? 0.0 : runs.back().index;  // the last run sits at the right edge, no empty ticks
-    lines.maxY = 0.0;
-    for (const RunResult& r : runs) {
-        const double x = r.index;
+    if (from == 0) {
         for (std::size_t i = 0; i < qs.size(); ++i) {
-            if (!qs[i].has(r))
-                continue;
-            const double y = qs[i].read(r);
-            points[i].append({ x, y });
-            lines.maxY = std::max(lines.maxY, y);
-            if (r.warmup && lines.warmups)
-                warmups.append({ x, y });
+            lines.points[i].clear();
+            lines.points[i].reserve(runs.size());  // only here: as a series grows, vectors grow by doubling
+            lines.warmupPoints[i].clear();
         }
+        lines.maxY = 0.0;
     }
     for (std::size_t i = 0; i < qs.size(); ++i) {
-        lines.series[i]->replace(points[i]);
-        lines.series[i]->setPointsVisible(points[i].size() <= kPointsShownUpTo);
+        LinePoints& points = lines.points[i];
+        for (std::size_t r = from; r < runs.size(); ++r) {
+            const RunResult& run = runs[r];
+            if (!qs[i].has(run))
+                continue;
+            const double y = qs[i].read(run);
+            points.append(run.index, y);
+            if (run.warmup && lines.warmups)
+                lines.warmupPoints[i].append(run.index, y);
+        }
+        lines.maxY = std::max(lines.maxY, points.maxY());
     }
-    if (lines.warmups)
-        lines.warmups->replace(warmups);
+    lines.maxX = runs.empty() ? 0.0 : runs.back().index;  // the last run sits at the right edge, no empty ticks
 }
 
 void RunCharts::setRuns(const Report& report, const QString& source)
@@ -254,12 +252,18 @@ void RunCharts::setRuns(const Report& report, const QString& source)
     if (const std::string shape = shapeText(report.config); !shape.empty())
         about << QString::fromStdString(shape);
     const QString suffix = about.isEmpty() ? QString() : QStringLiteral(" — ") + about.join(QStringLiteral(" · "));
+    const std::size_t from = m_read.firstUnread(report.runs);
+    const bool grown = from < report.runs.size() || (from == 0 && m_read.count() > 0);
     for (int k = 0; k < kKindCount; ++k) {
         const Kind kind = Kind(k);
-        fill(m_lines[k][0], kind, report.runs);
+        if (grown) {
+            read(m_lines[k][0], kind, report.runs, from);
+            ++m_version[k];
+        }
         m_charts[k]->setTitle(m_baseTitles[k] + suffix);
-        rescale(kind);
+        update(kind);
     }
+    m_read.read(report.runs);
     updateLegend();
 }
 
@@ -287,46 +291,47 @@ void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
 
         for (const SavedRun& saved : overlays) {
             Lines added = addLines(Kind(k), saved.label);
-            fill(added, Kind(k), saved.report.runs);
+            read(added, Kind(k), saved.report.runs, 0);
             lines.push_back(added);
             auto* key = new QLineSeries;
             key->setName(saved.label);
             chart->addSeries(key);
             m_overlayKeys[k].push_back(key);
         }
-        rescale(Kind(k));
+        ++m_version[k];
+        update(Kind(k));
     }
     restyle();
     updateLegend();
+}
+
+QRectF RunCharts::fullRange(Kind kind) const
+{
+    double maxX = 0.0, maxY = 0.0;
+    for (const Lines& l : m_lines[kind]) {
+        maxX = std::max(maxX, l.maxX);
+        maxY = std::max(maxY, l.maxY);
+    }
+    // The run axis ends at the last run; the value axis at the first tick above the highest value and a margin.
+    const double right = std::max(1.0, maxX);
+    const double top = maxY > 0.0 ? maxY * 1.1 : 1.0;
+    const double stepY = niceStep(top, tickRoom(m_charts[kind], Qt::Vertical), 0.0);
+    return QRectF(QPointF(0.0, 0.0), QPointF(right, niceCeil(top, stepY)));
 }
 
 void RunCharts::rescale(Kind kind)
 {
     if (m_charts[kind]->isZoomed())
         return;
-    double maxX = 0.0, maxY = 0.0;
-    for (const Lines& l : m_lines[kind]) {
-        maxX = std::max(maxX, l.maxX);
-        maxY = std::max(maxY, l.maxY);
-    }
-    const double spanX = std::max(4.0, maxX);
-    const double stepX = niceStep(spanX, tickCount(m_charts[kind], Qt::Horizontal), 1.0);
-    const double top = maxY > 0.0 ? maxY * 1.1 : 1.0;
-    const double stepY = niceStep(top, tickCount(m_charts[kind], Qt::Vertical), 0.0);
-    m_full[kind] = QRectF(QPointF(0.0, 0.0), QPointF(std::ceil(spanX / stepX) * stepX, std::ceil(top / stepY) * stepY));
+    m_full[kind] = fullRange(kind);
     setRange(kind, m_full[kind]);
 }
 
 void RunCharts::setRange(Kind kind, const QRectF& range)
 {
-    // An interval that suits one range can mean tens of thousands of ticks over another (a sweep's 1 MiB and
-    // 32 GiB runs differ by 10^4), and the chart lays out every tick it is given. So the axes jump with a fixed
-    // handful of ticks; the rangeChanged handlers then put ticks on round values for the new range.
-    for (QValueAxis* axis : { m_x[kind], m_y[kind] })
-        axis->setTickType(QValueAxis::TicksFixed);
-    m_x[kind]->setRange(range.left(), range.right());
-    m_y[kind]->setRange(range.top(), range.bottom());
-    tidyAxes(m_charts[kind], m_x[kind], m_y[kind], true);  // also where the range did not change (no signal)
+    const QChart* chart = m_charts[kind];
+    setNiceRange(m_x[kind], range.left(), range.right(), tickRoom(chart, Qt::Horizontal), 1.0);
+    setNiceRange(m_y[kind], range.top(), range.bottom(), tickRoom(chart, Qt::Vertical), 0.0);
 }
 
 void RunCharts::resetZoom(Kind kind)
@@ -334,6 +339,111 @@ void RunCharts::resetZoom(Kind kind)
     setRange(kind, m_full[kind]);  // with a few ticks, so the reset does not lay out the zoomed interval
     m_charts[kind]->zoomReset();
     rescale(kind);
+    draw(kind);
+}
+
+void RunCharts::setPixelScale(double scale)
+{
+    m_pixelScale = std::max(scale, 1e-3);
+    for (int k = 0; k < kKindCount; ++k) {
+        rescale(Kind(k));  // the plot has its size now: as many ticks as it has room for
+        draw(Kind(k));
+    }
+}
+
+bool RunCharts::Drawn::operator==(const Drawn& other) const
+{
+    return low == other.low && high == other.high && columns == other.columns && version == other.version;
+}
+
+int RunCharts::columns(Kind kind) const
+{
+    const double width = m_charts[kind]->plotArea().width();
+    if (!(width > 0.0))
+        return kColumnsUnlaidOut;
+    return std::max(1, int(std::ceil(width * m_pixelScale)));
+}
+
+void RunCharts::drawLater(Kind kind)
+{
+    // A zoom changes the x axis's range while the chart is still taking in the new one: the lines follow once it
+    // has, and one zoom's several signals draw once.
+    if (m_drawPending[kind])
+        return;
+    m_drawPending[kind] = true;
+    QMetaObject::invokeMethod(m_context.get(), [this, kind] { draw(kind); }, Qt::QueuedConnection);
+}
+
+void RunCharts::update(Kind kind)
+{
+    // A hidden chart's axes and lines are left as they are: every change to them costs Qt Charts a pass over the
+    // lines' points (their outline for clicks), on every refresh of a running series.
+    if (hidden(kind))
+        return;  // updated when one of its views shows
+    const QRectF full = fullRange(kind);
+    if (!m_charts[kind]->isZoomed() &&
+        (full.right() != m_x[kind]->max() || full.top() != m_y[kind]->min() || full.bottom() != m_y[kind]->max())) {
+        // New axes would lay the lines out for the new range with their old points, and drawing once more with the
+        // new ones: emptied first, they are laid out once, with the points they will show.
+        for (Lines& lines : m_lines[kind]) {
+            for (QLineSeries* series : lines.series)
+                series->clear();
+        }
+        m_drawn[kind] = {};
+    }
+    rescale(kind);
+    draw(kind);
+}
+
+bool RunCharts::hidden(Kind kind)
+{
+    // A chart in views that are all hidden (another tab is shown) is drawn when one of them shows; one in no view is
+    // being exported and is drawn now.
+    const QGraphicsScene* scene = m_charts[kind]->scene();
+    if (!scene || scene->views().isEmpty())
+        return false;
+    bool shown = false;
+    for (QGraphicsView* view : scene->views()) {
+        shown = shown || view->isVisible();
+        if (!m_watched.contains(view)) {
+            m_watched.append(view);
+            view->installEventFilter(m_context.get());
+        }
+    }
+    return !shown;
+}
+
+void RunCharts::draw(Kind kind)
+{
+    m_drawPending[kind] = false;
+    const Drawn now { m_x[kind]->min(), m_x[kind]->max(), columns(kind), m_version[kind] };
+    if (now == m_drawn[kind] || hidden(kind))
+        return;
+    m_drawn[kind] = now;
+    QList<QPointF> points;
+    for (Lines& lines : m_lines[kind]) {
+        for (std::size_t i = 0; i < lines.series.size(); ++i) {
+            const LinePoints& all = lines.points[i];
+            const std::vector<std::size_t> kept = all.decimate(now.low, now.high, now.columns);
+            points.clear();
+            points.reserve(qsizetype(kept.size()));
+            for (const std::size_t p : kept)
+                points.append({ all.x(p), all.y(p) });
+            lines.series[i]->replace(points);
+            lines.series[i]->setPointsVisible(points.size() <= kPointsShownUpTo);
+        }
+        if (!lines.warmups)
+            continue;
+        // Every quantity's warm-up marks, in order of run as the hover's search needs them.
+        points.clear();
+        for (const LinePoints& all : lines.warmupPoints) {
+            for (const std::size_t p : all.decimate(now.low, now.high, now.columns))
+                points.append({ all.x(p), all.y(p) });
+        }
+        std::stable_sort(
+            points.begin(), points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+        lines.warmups->replace(points);
+    }
 }
 
 void RunCharts::applyPalette(const QPalette& palette)
@@ -382,11 +492,11 @@ void RunCharts::updateLegend()
     for (int k = 0; k < kKindCount; ++k) {
         QLegend* legend = m_charts[k]->legend();
         const auto& lines = m_lines[k];
-        const bool currentShown = lines[0].series[0]->count() > 0;
+        const bool currentShown = !lines[0].points[0].empty();
         const bool overlays = lines.size() > 1;
         bool warmupShown = false;
         for (const Lines& l : lines)
-            warmupShown = warmupShown || (l.warmups && l.warmups->count() > 0);
+            warmupShown = warmupShown || (l.warmups && !l.warmupPoints[0].empty());
         m_legendNames[k].clear();
         auto show = [this, k, legend](QAbstractSeries* series, bool visible) {
             for (QLegendMarker* marker : legend->markers(series))
@@ -442,6 +552,11 @@ void RunCharts::onRunClicked(std::function<void(int)> handler)
 }
 
 int RunCharts::pointCount(Kind kind) const
+{
+    return static_cast<int>(m_lines[kind][0].points[0].size());
+}
+
+int RunCharts::drawnCount(Kind kind) const
 {
     return static_cast<int>(m_lines[kind][0].series[0]->count());
 }

@@ -1,8 +1,12 @@
 // The charts of a series: time per run (GPU vs CPU submit, warm-ups marked), poll iterations, stage times; saved
 // runs overlaid on each with a line pattern of their own. Used by the window (inside chart views) and by the
-// exporter (rendered off-screen at a fixed size).
+// exporter (rendered off-screen at a fixed size). Every run is kept here, and each line hands the chart only the
+// lowest and highest point per pixel column of the runs in view (chart_decimation): a million runs draw as fast as
+// a thousand. Zooming, scrolling and resizing decimate again from every run.
 #pragma once
 
+#include "gui/chart_decimation.hpp"
+#include "gui/new_runs.hpp"
 #include "gui/saved_run.hpp"
 
 #include "engine/model/report.hpp"
@@ -17,8 +21,10 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <vector>
 
+class QGraphicsView;
 class QPalette;
 
 namespace asyncscope {
@@ -36,31 +42,51 @@ public:
 
     QChart* chart(Kind kind) const { return m_charts[kind]; }
 
-    // Replaces every series' points with the report's runs in one go (QXYSeries::replace) and rescales axes that are
-    // not zoomed. `source` names where the runs come from when they are not measured now ("saved: h200-5runs · H200");
-    // the titles name it and the workload's shape when it is not the classic pipeline ("K = 16, S = 4, by chunk").
+    // Shows the report's runs, rescales axes that are not zoomed and redraws (QXYSeries::replace, once per series).
+    // Runs already shown are not read again as a series grows: a refresh reads the runs that arrived since.
+    // `source` names where the runs come from when they are not measured now ("saved: h200-5runs · H200"); the
+    // titles name it and the workload's shape when it is not the classic pipeline ("K = 16, S = 4, by chunk").
     void setRuns(const Report& report, const QString& source = {});
     // Saved runs drawn beside the current one, each in its own line pattern, warm-ups marked.
     void setOverlays(const std::vector<SavedRun>& overlays);
     // Back to every run, with tidy ticks.
     void resetZoom(Kind kind);
+    // The charts are drawn at `scale` pixels per unit of their size (an export larger than its layout): lines keep
+    // that many more points, one pair per pixel column of the picture.
+    void setPixelScale(double scale);
     // Light or dark, following the palette (the window's, or the system's).
     void applyPalette(const QPalette& palette);
     // A click on a point of the time chart's current runs (GPU time, CPU submit time, a warm-up mark) calls
     // `handler` with that run's RunResult::index.
     void onRunClicked(std::function<void(int)> handler);
 
-    int pointCount(Kind kind) const;  // points in the chart's first series
+    int pointCount(Kind kind) const;  // runs the chart's first line holds (every one, not only those drawn)
+    int drawnCount(Kind kind) const;  // points the chart's first series was handed: a few per pixel column at most
     QStringList legendNames(Kind kind) const { return m_legendNames[kind]; }  // the entries the legend lists
 
 private:
     struct Lines;  // the series of one run (the current one or an overlay) on one chart
+    class Context;
+
+    // What a chart's series were last drawn from: drawing again for the same is skipped.
+    struct Drawn {
+        double low = 0.0, high = -1.0;
+        int columns = 0;
+        unsigned version = 0;
+        bool operator==(const Drawn& other) const;
+    };
 
     void build(Kind kind, const QString& yTitle);
     Lines addLines(Kind kind, const QString& overlay);  // the series of one run on one chart, added to it
-    static void fill(Lines& lines, Kind kind, const std::vector<RunResult>& runs);
-    void rescale(Kind kind);
+    static void read(Lines& lines, Kind kind, const std::vector<RunResult>& runs, std::size_t from);
+    QRectF fullRange(Kind kind) const;  // every run's range: from run 0 to the last, from 0 to a tick above the values
+    void rescale(Kind kind);             // to the full range, unless zoomed
     void setRange(Kind kind, const QRectF& range);  // x from left to right, y from top to bottom (top the lower)
+    int columns(Kind kind) const;                   // pixel columns of the plot
+    void draw(Kind kind);                           // decimates every line of the chart for its x range and width
+    void update(Kind kind);                         // rescales and draws, unless hidden
+    bool hidden(Kind kind);                         // in views, none of them shown: updated when one shows
+    void drawLater(Kind kind);                      // once the zoom or resize under way is done
     void restyle();
     void styleKeys(int kind);  // the legend-only series: a neutral colour and each run's pattern
     void updateLegend();
@@ -72,9 +98,16 @@ private:
     std::array<QLineSeries*, kKindCount> m_currentKey {};  // legend entry "this run"
     std::array<std::vector<QLineSeries*>, kKindCount> m_overlayKeys;  // legend entries, one per overlay
     std::array<QString, kKindCount> m_baseTitles;
-    std::array<QRectF, kKindCount> m_full;
-    std::array<QStringList, kKindCount> m_legendNames;  // every run's range, as rescale() last set it
+    std::array<QRectF, kKindCount> m_full;  // every run's range, as rescale() last set it
+    std::array<QStringList, kKindCount> m_legendNames;
+    std::array<Drawn, kKindCount> m_drawn;
+    std::array<unsigned, kKindCount> m_version {};  // counts changes to the chart's lines
+    std::array<bool, kKindCount> m_drawPending {};
+    NewRuns m_read;  // the current series' runs in the lines
+    double m_pixelScale = 1.0;
     bool m_dark = false;
+    QList<QPointer<QGraphicsView>> m_watched;  // the views whose Show events draw their chart
+    std::unique_ptr<Context> m_context;        // gets the charts' signals and views' events while this lives
 };
 
 }  // namespace asyncscope

@@ -1,0 +1,52 @@
+// Min/max decimation of a chart's line: for each pixel column of the x range shown, the lowest and the highest
+// point of the line in that column, so a line through what is kept covers the pixels a line through every point
+// would, with at most two points per column handed to the chart. No Qt: tested on its own.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace asyncscope {
+
+// Every point of one line, in order of x (a run's index), with each block of points' lowest and highest kept as
+// points arrive: a decimation reads the blocks a column covers whole instead of their points, so redrawing a
+// million points at a thousand columns reads a few hundred thousand values, not the million.
+class LinePoints {
+public:
+    // `x` must not be below the last point's.
+    void append(double x, double y);
+    void clear();
+    void reserve(std::size_t points);
+
+    std::size_t size() const { return m_x.size(); }
+    bool empty() const { return m_x.empty(); }
+    double x(std::size_t i) const { return m_x[i]; }
+    double y(std::size_t i) const { return m_y[i]; }
+    double maxY() const { return m_maxY; }  // 0 when empty or nothing is above 0
+
+    // The points to draw for x from `low` to `high` at `columns` pixel columns, as indices in order: in each column
+    // its lowest and highest point, the first and last point within the range, and the nearest point outside it on
+    // either side (the line runs on to the plot's edges). When the range holds no more than two points per column
+    // they are all kept, untouched. `columns` below 1 counts as 1.
+    std::vector<std::size_t> decimate(double low, double high, int columns) const;
+
+private:
+    // The first index in [from, end) whose x is not below `x`; `end` when there is none.
+    std::size_t firstAtOrAbove(std::size_t from, std::size_t end, double x) const;
+    // Indices of the lowest and the highest y in [begin, end) (not empty); the first of equals.
+    std::pair<std::size_t, std::size_t> extremes(std::size_t begin, std::size_t end) const;
+
+    // A block of points: its lowest and highest point, their values beside their indices so that reading a column's
+    // blocks reads one array in order.
+    struct Block {
+        double lowY, highY;
+        std::size_t low, high;
+    };
+
+    std::vector<double> m_x;
+    std::vector<double> m_y;
+    std::vector<Block> m_blocks;  // one per kBlock points
+    double m_maxY = 0.0;
+};
+
+}  // namespace asyncscope

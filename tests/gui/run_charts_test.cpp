@@ -1,0 +1,300 @@
+// The run charts at scale: a long series hands Qt Charts a few points per pixel column and keeps every column's
+// lowest and highest run; zooming (keys, a rectangle) draws the runs in view again from every run, a reset goes back;
+// an export is decimated at the picture's own width; the run axis ends at the last run and both axes tick at 1, 2
+// or 5 × 10^n. Runs are invented (tests/fakes/classic_runs.hpp), not measured.
+#include "classic_runs.hpp"
+
+#include "gui/chart_exporter.hpp"
+#include "gui/chart_view.hpp"
+#include "gui/new_runs.hpp"
+#include "gui/run_charts.hpp"
+
+#include <QApplication>
+#include <QImage>
+#include <QLineSeries>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QValueAxis>
+
+#include <cmath>
+
+using namespace asyncscope;
+using asyncscope::testing::classicReport;
+
+namespace {
+
+constexpr int kSpikeRun = 123457;
+constexpr double kSpikeMs = 40.0;
+constexpr int kDipRun = 77777;
+constexpr double kDipMs = 0.5;
+
+// A long series with one run far above the rest and one far below: what decimation must never lose.
+const Report& longSeries()
+{
+    static const Report report = [] {
+        Report r = classicReport(200000);
+        r.runs[kSpikeRun].gpuMs = kSpikeMs;
+        r.runs[kDipRun].gpuMs = kDipMs;
+        return r;
+    }();
+    return report;
+}
+
+QLineSeries* gpuLine(const RunCharts& charts)
+{
+    return qobject_cast<QLineSeries*>(charts.chart(RunCharts::Time)->series().first());
+}
+
+bool draws(const QLineSeries* line, double x, double y)
+{
+    const QList<QPointF> points = line->points();
+    return std::any_of(points.begin(), points.end(), [&](const QPointF& p) { return p.x() == x && p.y() == y; });
+}
+
+QValueAxis* axis(const QChart* chart, Qt::Orientation along)
+{
+    return qobject_cast<QValueAxis*>(chart->axes(along).first());
+}
+
+// 1, 2 or 5 × 10^n.
+bool nice(double step)
+{
+    const double m = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+    return std::fabs(m - 1.0) < 1e-6 || std::fabs(m - 2.0) < 1e-6 || std::fabs(m - 5.0) < 1e-6;
+}
+
+// At most two points per pixel column of the plot, and the ends.
+int mostPoints(const QChart* chart, double scale = 1.0)
+{
+    return 2 * int(std::ceil(chart->plotArea().width() * scale)) + 4;
+}
+
+}  // namespace
+
+class RunChartsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void aLongSeriesIsDecimatedAndKeepsItsExtremes()
+    {
+        RunCharts charts;
+        ChartView view(charts.chart(RunCharts::Time));
+        view.resize(1000, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        charts.setRuns(longSeries());
+        QCOMPARE(charts.pointCount(RunCharts::Time), 200000);
+        QChart* chart = charts.chart(RunCharts::Time);
+        QTRY_VERIFY(chart->plotArea().width() > 100.0);
+        QTRY_VERIFY2(charts.drawnCount(RunCharts::Time) <= mostPoints(chart),
+            qPrintable(QString::number(charts.drawnCount(RunCharts::Time))));
+        QVERIFY(charts.drawnCount(RunCharts::Time) > 100);
+        const QLineSeries* gpu = gpuLine(charts);
+        QVERIFY(draws(gpu, kSpikeRun, kSpikeMs));
+        QVERIFY(draws(gpu, kDipRun, kDipMs));
+        QCOMPARE(gpu->at(0).x(), 0.0);
+        QCOMPARE(gpu->at(gpu->count() - 1).x(), 199999.0);
+        QVERIFY(!gpu->pointsVisible());  // no marker per point at this density
+        for (const RunCharts::Kind kind : { RunCharts::Polls, RunCharts::Stages })
+            QVERIFY(charts.drawnCount(kind) <= mostPoints(charts.chart(kind)));
+    }
+
+    void zoomingDrawsTheRunsInViewFromEveryRun()
+    {
+        RunCharts charts;
+        ChartView view(charts.chart(RunCharts::Time));
+        view.resize(1000, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        charts.setRuns(longSeries());
+        QChart* chart = charts.chart(RunCharts::Time);
+        QValueAxis* x = axis(chart, Qt::Horizontal);
+        QTRY_VERIFY(charts.drawnCount(RunCharts::Time) <= mostPoints(chart));
+
+        // + zooms to the middle half: the spike is in view, and only runs in view (and one beyond each edge) drawn.
+        view.setFocus();
+        QTest::keyClick(&view, Qt::Key_Plus);
+        QVERIFY(chart->isZoomed());
+        const double low = x->min(), high = x->max();
+        QVERIFY(low > 1000.0 && high < 199000.0);
+        QTRY_VERIFY(gpuLine(charts)->at(1).x() >= low);
+        const QLineSeries* gpu = gpuLine(charts);
+        QVERIFY(gpu->at(0).x() < low);
+        QVERIFY(gpu->at(gpu->count() - 1).x() > high);
+        QVERIFY(gpu->at(gpu->count() - 2).x() <= high);
+        QVERIFY(draws(gpu, kSpikeRun, kSpikeMs));
+        QVERIFY(charts.drawnCount(RunCharts::Time) <= mostPoints(chart));
+
+        // Back to every run (0, Home or a right click: the window answers the view's request so).
+        charts.resetZoom(RunCharts::Time);
+        QVERIFY(!chart->isZoomed());
+        QCOMPARE(x->max(), 199999.0);
+        QVERIFY(charts.drawnCount(RunCharts::Time) <= mostPoints(chart));
+        QVERIFY(draws(gpuLine(charts), kSpikeRun, kSpikeMs));
+        QVERIFY(draws(gpuLine(charts), kDipRun, kDipMs));
+
+        // A rectangle around 80 runs: every one of them, as measured, with markers.
+        const QPointF from = chart->mapToPosition(QPointF(1000.5, 0.0));
+        const QPointF to = chart->mapToPosition(QPointF(1079.5, 0.0));
+        chart->zoomIn(QRectF(QPointF(from.x(), chart->plotArea().top()), QPointF(to.x(), chart->plotArea().bottom())));
+        QTRY_COMPARE(charts.drawnCount(RunCharts::Time), 81);  // 1001 to 1079, and 1000 and 1080 beyond the edges
+        gpu = gpuLine(charts);
+        for (int i = 0; i < gpu->count(); ++i) {
+            QCOMPARE(gpu->at(i).x(), 1000.0 + i);
+            QCOMPARE(gpu->at(i).y(), longSeries().runs[std::size_t(1000 + i)].gpuMs);
+        }
+        QVERIFY(gpu->pointsVisible());
+        charts.resetZoom(RunCharts::Time);
+        QVERIFY(charts.drawnCount(RunCharts::Time) <= mostPoints(chart));
+
+    }
+
+    void theRunAxisEndsAtTheLastRun_data()
+    {
+        QTest::addColumn<int>("runs");
+        QTest::newRow("5") << 5;
+        QTest::newRow("42") << 42;
+        QTest::newRow("10000") << 10000;
+        QTest::newRow("10001") << 10001;
+        QTest::newRow("12345") << 12345;
+    }
+
+    void theRunAxisEndsAtTheLastRun()
+    {
+        QFETCH(int, runs);
+        RunCharts charts;
+        ChartView view(charts.chart(RunCharts::Time));
+        view.resize(1000, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        charts.setRuns(classicReport(std::size_t(runs)));
+        QApplication::processEvents();
+        for (int k = 0; k < RunCharts::kKindCount; ++k) {
+            const QChart* chart = charts.chart(RunCharts::Kind(k));
+            const QValueAxis* x = axis(chart, Qt::Horizontal);
+            const QValueAxis* y = axis(chart, Qt::Vertical);
+            QCOMPARE(x->min(), 0.0);
+            QCOMPARE(x->max(), double(runs - 1));
+            for (const QValueAxis* a : { x, y }) {
+                QCOMPARE(a->tickType(), QValueAxis::TicksDynamic);
+                QCOMPARE(a->tickAnchor(), 0.0);
+                QVERIFY2(nice(a->tickInterval()), qPrintable(QString::number(a->tickInterval())));
+                const double ticks = (a->max() - a->min()) / a->tickInterval();
+                QVERIFY2(ticks >= 1.0 && ticks <= 11.0, qPrintable(QString::number(ticks)));
+            }
+            QVERIFY(x->tickInterval() >= 1.0);  // no tick between two runs
+            // The value axis ends on a tick, above every value, labelled with the step's digits.
+            QVERIFY(std::fabs(y->max() / y->tickInterval() - std::round(y->max() / y->tickInterval())) < 1e-6);
+            const int decimals = std::max(0, int(-std::floor(std::log10(y->tickInterval()) + 1e-9)));
+            QCOMPARE(y->labelFormat(), QString("%.%1f").arg(decimals));
+        }
+        QCOMPARE(axis(charts.chart(RunCharts::Time), Qt::Vertical)->labelFormat(), QString("%.1f"));  // 2.5 ms
+    }
+
+    void anExportIsDecimatedAtThePicturesWidth()
+    {
+        QTemporaryDir dir;
+        RunCharts charts;
+        charts.setRuns(longSeries());
+        QChart* chart = charts.chart(RunCharts::Time);
+        int drawn = 0, atScreenSize = 0;
+        double width = 0.0;
+        const QString path = dir.filePath("long.png");
+        const QString failure = saveChartsPicture({ chart }, "long", path, QSize(3840, 2160), [&](double scale) {
+            QCOMPARE(scale, 3.0);
+            charts.setPixelScale(1.0);
+            atScreenSize = charts.drawnCount(RunCharts::Time);
+            charts.setPixelScale(scale);
+            drawn = charts.drawnCount(RunCharts::Time);
+            width = chart->plotArea().width();
+        });
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QVERIFY(width > 500.0);  // laid out at 1280 x 720, scaled three times
+        QVERIFY2(drawn <= mostPoints(chart, 3.0), qPrintable(QString::number(drawn)));
+        QVERIFY2(drawn > mostPoints(chart), qPrintable(QString("%1 of %2").arg(drawn).arg(atScreenSize)));
+        QVERIFY(atScreenSize <= mostPoints(chart));
+        QCOMPARE(QImage(path).size(), QSize(3840, 2160));
+
+        // The exporter does the same for the window's charts.
+        const QString viaExporter = dir.filePath("exported.png");
+        QVERIFY(exportChart(longSeries(), {}, {}, RunCharts::Time, viaExporter, QSize(1920, 1080)).isEmpty());
+        QCOMPARE(QImage(viaExporter).size(), QSize(1920, 1080));
+    }
+
+    void overlaysAreDecimatedToo()
+    {
+        RunCharts charts;
+        SavedRun saved;
+        saved.report = longSeries();
+        saved.label = "long · H200";
+        charts.setOverlays({ saved });
+        charts.setRuns(classicReport(50));
+        QCOMPARE(charts.pointCount(RunCharts::Time), 50);
+        QCOMPARE(charts.drawnCount(RunCharts::Time), 50);  // few: untouched
+        const auto series = charts.chart(RunCharts::Time)->series();
+        const auto overlay = std::find_if(series.begin(), series.end(), [](QAbstractSeries* s) {
+            return s->name() == "long · H200" && qobject_cast<QLineSeries*>(s);
+        });
+        QVERIFY(overlay != series.end());
+        const auto* line = qobject_cast<QLineSeries*>(*overlay);
+        QVERIFY2(line->count() <= 2 * 1920 + 4, qPrintable(QString::number(line->count())));  // not laid out yet
+        QVERIFY(draws(line, kSpikeRun, kSpikeMs));
+        QCOMPARE(axis(charts.chart(RunCharts::Time), Qt::Horizontal)->max(), 199999.0);
+    }
+
+    void aGrowingSeriesIsReadRunByRun()
+    {
+        RunCharts charts;
+        Report report = classicReport(1000);
+        charts.setRuns(report);
+        QCOMPARE(charts.pointCount(RunCharts::Time), 1000);
+        const Report more = classicReport(1500);
+        report.runs.insert(report.runs.end(), more.runs.begin() + 1000, more.runs.end());
+        charts.setRuns(report);
+        QCOMPARE(charts.pointCount(RunCharts::Time), 1500);
+        QCOMPARE(charts.pointCount(RunCharts::Stages), 1500);
+        QCOMPARE(axis(charts.chart(RunCharts::Time), Qt::Horizontal)->max(), 1499.0);
+
+        // Another series of as many runs (another plan, a saved run opened) is read again whole.
+        Report other = classicReport(1500);
+        for (RunResult& run : other.runs)
+            run.gpuMs += 1.0;
+        charts.setRuns(other);
+        QCOMPARE(charts.pointCount(RunCharts::Time), 1500);
+        QCOMPARE(gpuLine(charts)->at(0).y(), other.runs.front().gpuMs);
+        charts.setRuns(classicReport(10));
+        QCOMPARE(charts.pointCount(RunCharts::Time), 10);
+        QCOMPARE(charts.drawnCount(RunCharts::Time), 10);
+        charts.setRuns(Report {});
+        QCOMPARE(charts.pointCount(RunCharts::Time), 0);
+    }
+
+    void newRunsAreTheRunsNotReadYet()
+    {
+        NewRuns read;
+        std::vector<RunResult> runs = classicReport(100).runs;
+        QCOMPARE(read.firstUnread(runs), std::size_t(0));
+        read.read(runs);
+        QCOMPARE(read.firstUnread(runs), std::size_t(100));
+        const Report more = classicReport(130);
+        runs.insert(runs.end(), more.runs.begin() + 100, more.runs.end());
+        QCOMPARE(read.firstUnread(runs), std::size_t(100));
+        read.read(runs);
+        QCOMPARE(read.firstUnread(runs), std::size_t(130));
+
+        // Another run where one was read: the first, one at a power of two, the last; or fewer runs.
+        for (const std::size_t changed : { std::size_t(0), std::size_t(63), std::size_t(129) }) {
+            std::vector<RunResult> other = runs;
+            other[changed].gpuMs += 0.5;
+            QCOMPARE(read.firstUnread(other), std::size_t(0));
+        }
+        runs.pop_back();
+        QCOMPARE(read.firstUnread(runs), std::size_t(0));
+        read.read(runs);
+        QCOMPARE(read.firstUnread(runs), std::size_t(129));
+        read.read({});
+        QCOMPARE(read.count(), std::size_t(0));
+    }
+};
+
+QTEST_MAIN(RunChartsTest)
+#include "run_charts_test.moc"
