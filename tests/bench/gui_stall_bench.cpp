@@ -5,9 +5,10 @@
 //   (b) opens a series of 1 000 000 runs of the classic pipeline, written first as the CLI writes it, in JSON and in
 //       CSV, through the window's file actions, until the series is shown and drawn.
 // Prints one table: scenario, duration, longest stall, p99 stall, heartbeats; the goal is a longest stall of 50 ms.
-// It uses no Qt Test, so it runs with the Qt libraries of the portable bundle on a host without Qt:
-//   B=BUNDLE; LD_LIBRARY_PATH=$B/lib QT_PLUGIN_PATH=$B/plugins FONTCONFIG_FILE=$B/etc/fonts.conf
-//   QT_QPA_PLATFORM=offscreen ./asyncscope_bench_gui_stall [session runs] [file runs]   (one line)
+// It uses no Qt Test and needs no library the app does not, so it runs with the Qt libraries of the portable bundle
+// on a host without Qt (lib/gl-fallback holds the GL dispatch libraries such a host may lack), on one line:
+//   B=BUNDLE; LD_LIBRARY_PATH=$B/lib:$B/lib/gl-fallback QT_PLUGIN_PATH=$B/plugins FONTCONFIG_FILE=$B/etc/fonts.conf
+//   QT_QPA_PLATFORM=offscreen ./asyncscope_bench_gui_stall [session runs] [file runs]
 #include "classic_runs.hpp"
 #include "fake_backend.hpp"
 
