@@ -1,5 +1,7 @@
 #include "gui/kind_colours.hpp"
 
+#include <iterator>
+
 namespace asyncscope {
 
 QColor kindColour(SpanKind kind)
@@ -19,6 +21,12 @@ QColor kindColour(SpanKind kind)
 QColor gpuTimeColour()
 {
     return QColor(0, 114, 178);
+}
+
+QColor overlayColour(std::size_t overlay)
+{
+    const QColor colours[] = { QColor(0, 158, 115), QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0) };
+    return colours[overlay % std::size(colours)];
 }
 
 }  // namespace asyncscope

@@ -6,6 +6,8 @@
 
 #include <QColor>
 
+#include <cstddef>
+
 namespace asyncscope {
 
 // H2D sky blue, kernel reddish purple, D2H vermilion, CPU submit orange, CPU wait bluish green, host check yellow;
@@ -13,5 +15,8 @@ namespace asyncscope {
 QColor kindColour(SpanKind kind);
 // The GPU time, start event to stop event: blue.
 QColor gpuTimeColour();
+// Where a chart shows one quantity for several runs (the distributions), a colour per saved run beside the current
+// one's quantity colour: bluish green, reddish purple, sky blue, vermilion, then again.
+QColor overlayColour(std::size_t overlay);
 
 }  // namespace asyncscope

@@ -5,6 +5,7 @@
 #include "gui/chart_view.hpp"
 #include "gui/comparison_view.hpp"
 #include "gui/config_panel.hpp"
+#include "gui/distribution_panel.hpp"
 #include "gui/file_actions.hpp"
 #include "gui/headless_runner.hpp"
 #include "gui/help_pages.hpp"
@@ -69,6 +70,8 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_files, &FileActions::done, this, saved);
     connect(m_timeline, &TimelinePanel::problem, this, &MainWindow::showProblem);
     connect(m_timeline, &TimelinePanel::done, this, saved);
+    connect(m_distribution, &DistributionPanel::problem, this, &MainWindow::showProblem);
+    connect(m_distribution, &DistributionPanel::done, this, saved);
     connect(m_allGpus, &AllGpusPanel::problem, this, &MainWindow::showProblem);
     connect(m_allGpus, &AllGpusPanel::done, this, saved);
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
@@ -145,6 +148,8 @@ void MainWindow::buildViews()
     }
     m_timeline = new TimelinePanel(m_session, m_settings);
     m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_distribution = new DistributionPanel(m_session, m_settings);
+    m_tabs->addTab(m_distribution, tr("Distribution"));
     m_summary = new SummaryTable;
     m_tabs->addTab(m_summary, tr("Summary"));
     m_comparisonView = new ComparisonView;

@@ -21,6 +21,7 @@ class AllGpusPanel;
 class ChartView;
 class ComparisonView;
 class ConfigPanel;
+class DistributionPanel;
 class FileActions;
 class HeadlessRunner;
 class RunStatus;
@@ -89,6 +90,7 @@ private:
     ComparisonView* m_comparisonView = nullptr;
     QTabWidget* m_tabs = nullptr;
     ChartView* m_views[RunCharts::kKindCount] = {};
+    DistributionPanel* m_distribution = nullptr;
     TimelinePanel* m_timeline = nullptr;
     SummaryTable* m_summary = nullptr;
     RunStatus* m_status = nullptr;

@@ -17,7 +17,7 @@ Summary summarize(std::vector<double> values)
     s.min = values.front();
     s.max = values.back();
     s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(n);
-    s.median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+    s.median = sortedMedian(values);
     if (n > 1) {
         double squares = 0.0;
         for (const double v : values)
@@ -25,9 +25,24 @@ Summary summarize(std::vector<double> values)
         s.stddev = std::sqrt(squares / static_cast<double>(n - 1));
     }
     s.noisePercent = s.mean != 0.0 ? 100.0 * s.stddev / std::fabs(s.mean) : 0.0;
-    const auto rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n)));
-    s.p95 = values[std::max<std::size_t>(rank, 1) - 1];
+    s.p95 = sortedPercentile(values, 0.95);
     return s;
+}
+
+double sortedMedian(const std::vector<double>& sorted)
+{
+    const std::size_t n = sorted.size();
+    if (n == 0)
+        return 0.0;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}
+
+double sortedPercentile(const std::vector<double>& sorted, double fraction)
+{
+    if (sorted.empty())
+        return 0.0;
+    const auto rank = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(sorted.size())));
+    return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
 }
 
 double gigabytesPerSecond(double bytes, double ms)

@@ -19,6 +19,11 @@ struct Summary {
 
 Summary summarize(std::vector<double> values);
 
+// The median and the nearest-rank percentile (`fraction` 0.95 for p95) of values sorted in ascending order, as
+// summarize() reports them: for views that keep their values sorted as they arrive. 0 when there are none.
+double sortedMedian(const std::vector<double>& sorted);
+double sortedPercentile(const std::vector<double>& sorted, double fraction);
+
 // Decimal gigabytes per second (1 GB = 1e9 bytes) for `bytes` moved in `ms`; 0 when ms is not positive.
 double gigabytesPerSecond(double bytes, double ms);
 

@@ -1,0 +1,136 @@
+#include "gui/distribution_panel.hpp"
+
+#include "gui/chart_exporter.hpp"
+#include "gui/file_dialogs.hpp"
+#include "gui/pixel_size_dialog.hpp"
+#include "gui/session_model.hpp"
+
+#include <QChartView>
+#include <QCursor>
+#include <QDir>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace asyncscope {
+
+DistributionPanel::DistributionPanel(const SessionModel* session, GuiSettings& settings, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_settings(settings)
+{
+    setObjectName(QStringLiteral("distribution"));
+    auto* png = new QPushButton(tr("Export PN&G…"));
+    png->setObjectName(QStringLiteral("exportDistributionPng"));
+    png->setToolTip(tr("Save both histograms, with every run and overlay, as a PNG picture of the size you choose."));
+    auto* svg = new QPushButton(tr("Export S&VG…"));
+    svg->setObjectName(QStringLiteral("exportDistributionSvg"));
+    svg->setToolTip(tr("Save both histograms, with every run and overlay, as an SVG picture of the size you choose."));
+    auto* bar = new QHBoxLayout;
+    bar->addStretch(1);
+    for (QPushButton* button : { png, svg }) {
+        button->setAutoDefault(false);
+        bar->addWidget(button);
+    }
+    auto* charts = new QHBoxLayout;
+    for (int k = 0; k < DistributionCharts::kKindCount; ++k) {
+        const auto kind = DistributionCharts::Kind(k);
+        auto* view = new QChartView(m_charts.chart(kind));
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setToolTip(tr("<p>Measured runs per bin, as a share of the series' measured runs; warm-up runs are "
+                            "left out. Point at a bin for its range and every series' share of it.</p>"));
+        m_views[k] = view;
+        charts->addWidget(view, 1);
+        // The current series' bars name their bin; the tooltip lists every series' share of it.
+        const auto hover = [this, kind, view](const QPointF& at, bool on) {
+            if (on)
+                QToolTip::showText(QCursor::pos(), m_charts.describe(kind, at.x()), view);
+            else
+                QToolTip::hideText();
+        };
+        QObject::connect(m_charts.bars(kind), &QAreaSeries::hovered, view, hover);
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addLayout(charts, 1);
+
+    connect(png, &QPushButton::clicked, this, [this] { exportInteractive(QStringLiteral("png")); });
+    connect(svg, &QPushButton::clicked, this, [this] { exportInteractive(QStringLiteral("svg")); });
+    connect(session, &SessionModel::reportChanged, this, [this] {
+        m_runsStale = true;
+        refresh();
+    });
+    connect(session, &SessionModel::overlayChanged, this, [this] {
+        m_overlaysStale = true;
+        refresh();
+    });
+    m_charts.applyPalette(palette());
+}
+
+void DistributionPanel::refresh()
+{
+    if (isVisible())
+        catchUp();
+}
+
+void DistributionPanel::catchUp()
+{
+    if (m_overlaysStale) {
+        m_overlaysStale = false;
+        m_charts.setOverlays(m_session->overlays());
+    }
+    if (m_runsStale) {
+        m_runsStale = false;
+        m_charts.setRuns(m_session->report(), m_session->source());
+    }
+}
+
+void DistributionPanel::showEvent(QShowEvent* event)
+{
+    catchUp();
+    QWidget::showEvent(event);
+}
+
+void DistributionPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        m_charts.applyPalette(palette());
+    QWidget::changeEvent(event);
+}
+
+QString DistributionPanel::exportPicture(const QString& path, QSize pixels) const
+{
+    DistributionCharts charts;  // off-screen, every run and overlay as they are now
+    charts.setOverlays(m_session->overlays());
+    charts.setRuns(m_session->report(), m_session->source());
+    return saveChartsPicture({ charts.chart(DistributionCharts::GpuTime), charts.chart(DistributionCharts::CpuSubmit) },
+        tr("AsyncScope distributions"), path, pixels);
+}
+
+bool DistributionPanel::exportTo(const QString& path, QSize pixels)
+{
+    if (const QString failure = exportPicture(path, pixels); !failure.isEmpty()) {
+        emit problem(failure);
+        return false;
+    }
+    m_settings.lastFolder = QFileInfo(path).absolutePath();
+    emit done(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void DistributionPanel::exportInteractive(const QString& format)
+{
+    const QString path = askSavePath(window(), m_settings.lastFolder, tr("Export distributions"),
+        "asyncscope-distribution." + format, format == "svg" ? tr("SVG pictures (*.svg)") : tr("PNG pictures (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (const auto size = askPixelSize(window(), m_settings.exportSize)) {
+        m_settings.exportSize = *size;
+        exportTo(path, *size);
+    }
+}
+
+}  // namespace asyncscope

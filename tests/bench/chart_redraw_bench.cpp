@@ -1,0 +1,105 @@
+// Benchmark (not a test): what redrawing a long series costs the window's thread. Builds a series of the classic
+// pipeline (tests/fakes/classic_runs.hpp), shows it in the run charts and the distributions as the window does, then
+// times a first read of every run, refreshes as runs arrive (the session model's ten a second), a zoom, and painting
+// the time chart at a window's size; prints milliseconds per step.
+// Usage: QT_QPA_PLATFORM=offscreen asyncscope_bench_chart_redraw [runs]   (1000000 by default)
+#include "classic_runs.hpp"
+
+#include "gui/chart_view.hpp"
+#include "gui/distribution_charts.hpp"
+#include "gui/run_charts.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+#include <QTabWidget>
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace asyncscope;
+
+namespace {
+
+double msSince(const QElapsedTimer& clock)
+{
+    return double(clock.nsecsElapsed()) / 1e6;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    const long runs = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 1000000;
+    constexpr long kArriving = 1000;  // runs that arrive between two refreshes (10 000 runs/s at ten refreshes/s)
+    constexpr int kRefreshes = 20;
+    if (runs < 1) {
+        std::fprintf(stderr, "usage: asyncscope_bench_chart_redraw [runs]\n");
+        return 2;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    const Report whole = testing::classicReport(std::size_t(runs + kArriving * kRefreshes));
+    Report report = whole;
+    report.runs.resize(std::size_t(runs));
+    std::printf("%ld runs built in %.0f ms\n", runs, msSince(clock));
+
+    // As in the window: each chart in a view of its own tab, the time chart's shown; the distributions on a tab
+    // of their own, shown while their refresh is timed.
+    RunCharts charts;
+    QTabWidget tabs;
+    for (int k = 0; k < RunCharts::kKindCount; ++k)
+        tabs.addTab(new ChartView(charts.chart(RunCharts::Kind(k))), RunCharts::title(RunCharts::Kind(k)));
+    auto* time = qobject_cast<ChartView*>(tabs.widget(RunCharts::Time));
+    tabs.resize(1280, 720);
+    tabs.show();
+    app.processEvents();
+    DistributionCharts distributions;
+
+    clock.restart();
+    charts.setRuns(report);
+    app.processEvents();
+    std::printf("run charts, first read of every run:   %8.1f ms (%d points of %d drawn)\n", msSince(clock),
+        charts.drawnCount(RunCharts::Time), charts.pointCount(RunCharts::Time));
+    clock.restart();
+    distributions.setRuns(report);
+    std::printf("distributions, first read:             %8.1f ms\n", msSince(clock));
+
+    double chartsMs = 0.0, distributionsMs = 0.0, paintMs = 0.0;
+    QImage image(time->size(), QImage::Format_ARGB32_Premultiplied);
+    for (int i = 0; i < kRefreshes; ++i) {
+        const auto from = whole.runs.begin() + std::ptrdiff_t(report.runs.size());
+        report.runs.insert(report.runs.end(), from, from + kArriving);
+        clock.restart();
+        charts.setRuns(report);
+        chartsMs += msSince(clock);
+        clock.restart();
+        distributions.setRuns(report);
+        distributionsMs += msSince(clock);
+        clock.restart();
+        {
+            QPainter painter(&image);
+            time->render(&painter);
+        }
+        paintMs += msSince(clock);
+    }
+    std::printf("run charts, refresh with %ld new runs:  %8.2f ms (the time chart shown)\n", kArriving,
+        chartsMs / kRefreshes);
+    std::printf("distributions, refresh:                %8.2f ms (both charts)\n", distributionsMs / kRefreshes);
+    std::printf("painting the time chart:               %8.2f ms (%d x %d)\n", paintMs / kRefreshes, time->width(),
+        time->height());
+
+    clock.restart();
+    charts.chart(RunCharts::Time)->zoomIn();
+    app.processEvents();
+    std::printf("zoom in (+) and redraw from every run: %8.2f ms\n", msSince(clock));
+    clock.restart();
+    charts.resetZoom(RunCharts::Time);
+    std::printf("reset zoom:                            %8.2f ms\n", msSince(clock));
+    clock.restart();
+    tabs.setCurrentIndex(RunCharts::Stages);
+    std::printf("showing the stages tab, drawn then:    %8.2f ms\n", msSince(clock));
+    return 0;
+}

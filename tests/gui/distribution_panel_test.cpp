@@ -1,0 +1,311 @@
+// The Distribution tab: histograms whose bins count every measured run once (warm-ups left out), median and p95
+// lines where the statistics put them, an overlay's histogram beside the current one on the same bins, a growing
+// series read run by run to the same result as a whole one, bins fitted to the data (Freedman–Diaconis, round
+// edges, far outliers left out and counted), and the tab in the window, caught up when shown and exported. Runs are
+// invented (tests/fakes), not measured.
+#include "classic_runs.hpp"
+#include "fake_backend.hpp"
+
+#include "gui/distribution_panel.hpp"
+#include "gui/histogram.hpp"
+#include "gui/main_window.hpp"
+#include "gui/nice_ticks.hpp"
+#include "gui/session_model.hpp"
+
+#include "engine/model/statistics.hpp"
+
+#include <QChartView>
+#include <QImage>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace asyncscope;
+using asyncscope::testing::classicReport;
+using asyncscope::testing::FakeBackend;
+
+namespace {
+
+constexpr DistributionCharts::Kind kKinds[] = { DistributionCharts::GpuTime, DistributionCharts::CpuSubmit };
+
+std::vector<double> measured(const Report& report, DistributionCharts::Kind kind)
+{
+    std::vector<double> values;
+    for (const RunResult& r : report.runs) {
+        if (!r.warmup)
+            values.push_back(kind == DistributionCharts::GpuTime ? r.gpuMs : r.cpuSubmitMs());
+    }
+    return values;
+}
+
+// Each value's bin found one by one, for comparison with the counts from sorted values.
+Histogram countOneByOne(const std::vector<double>& values, const HistogramBins& bins)
+{
+    Histogram h;
+    h.bins = bins;
+    h.counts.assign(std::size_t(bins.count), 0);
+    for (const double v : values) {
+        if (v < bins.low)
+            ++h.below;
+        else if (v > bins.high())
+            ++h.above;
+        else
+            ++h.counts[std::size_t(bins.binOf(v))];
+    }
+    return h;
+}
+
+bool niceWidth(double width)
+{
+    const double m = width / std::pow(10.0, std::floor(std::log10(width) + 1e-9));
+    return std::fabs(m - 1.0) < 1e-6 || std::fabs(m - 2.0) < 1e-6 || std::fabs(m - 5.0) < 1e-6;
+}
+
+SavedRun savedSlower(std::size_t runs, double slowerMs, const QString& label)
+{
+    SavedRun saved;
+    saved.report = classicReport(runs);
+    for (RunResult& r : saved.report.runs)
+        r.gpuMs += slowerMs;
+    saved.label = label;
+    return saved;
+}
+
+}  // namespace
+
+class DistributionPanelTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName("AsyncScopeTests");
+        QCoreApplication::setApplicationName("DistributionPanelTest");
+        QSettings().clear();
+    }
+
+    void binsCountEveryMeasuredRunOnce()
+    {
+        Report report = classicReport(5000);  // run 0 is a warm-up
+        report.runs[0].gpuMs = 50.0;          // a slow warm-up: left out, not counted anywhere
+        DistributionCharts charts;
+        charts.setRuns(report);
+        for (const auto kind : kKinds) {
+            const std::vector<double> values = measured(report, kind);
+            QCOMPARE(charts.measuredRuns(kind), std::size_t(4999));
+            QCOMPARE(charts.histogramCount(kind), std::size_t(1));
+            const Histogram& h = charts.histogram(kind, 0);
+            QCOMPARE(h.total(), std::size_t(4999));
+            QCOMPARE(h.below + h.above, std::size_t(0));  // no far outliers here: every run in a bin
+            const Histogram direct = countOneByOne(values, h.bins);
+            QCOMPARE(h.counts, direct.counts);
+            QVERIFY(h.bins.count >= 5 && h.bins.count <= kMostBins);
+            QVERIFY2(niceWidth(h.bins.width), qPrintable(QString::number(h.bins.width)));
+            QVERIFY(std::fabs(h.bins.low / h.bins.width - std::round(h.bins.low / h.bins.width)) < 1e-6);
+            // The bars: a step line over the bins, up to each bin's share.
+            const QList<QPointF> steps = charts.bars(kind)->upperSeries()->points();
+            QCOMPARE(steps.size(), qsizetype(2 * h.bins.count + 2));
+            double shares = 0.0;
+            for (int i = 0; i < h.bins.count; ++i)
+                shares += steps[1 + 2 * i].y();
+            QVERIFY(std::fabs(shares - 100.0) < 1e-6);
+        }
+        QVERIFY(charts.chart(DistributionCharts::GpuTime)->title().startsWith("GPU time · 4999 measured runs"));
+
+        // Runs that waited for something, far beyond the rest: counted, named in the title, not drawn.
+        for (const std::size_t slow : { 100, 2000, 3000 })
+            report.runs[slow].gpuMs = 9.0;
+        DistributionCharts outliers;
+        outliers.setRuns(report);
+        const Histogram& h = outliers.histogram(DistributionCharts::GpuTime, 0);
+        QCOMPARE(h.above, std::size_t(3));
+        QCOMPARE(h.total(), std::size_t(4999));
+        QVERIFY(h.bins.high() < 3.0);
+        QVERIFY2(outliers.chart(DistributionCharts::GpuTime)->title().contains(" · 3 above "),
+            qPrintable(outliers.chart(DistributionCharts::GpuTime)->title()));
+    }
+
+    void medianAndP95LinesStandAtTheStatistics()
+    {
+        const Report report = classicReport(3001);
+        DistributionCharts charts;
+        QVERIFY(!charts.medianMarker(DistributionCharts::GpuTime));  // nothing measured: no line
+        charts.setRuns(report);
+        for (const auto kind : kKinds) {
+            const Summary s = summarize(measured(report, kind));
+            QCOMPARE(*charts.medianMarker(kind), s.median);
+            QCOMPARE(*charts.p95Marker(kind), s.p95);
+            // Each line is named on the plot, at its top: "median 2.5071 ms", "p95 2.5409 ms".
+            const std::pair<QString, double> lines[] = { { "median ", s.median }, { "p95 ", s.p95 } };
+            for (const auto& [prefix, at] : lines) {
+                const auto series = charts.chart(kind)->series();
+                const auto line = std::find_if(series.begin(), series.end(),
+                    [&](QAbstractSeries* x) { return x->name().startsWith(prefix) && x->isVisible(); });
+                QVERIFY2(line != series.end(), qPrintable(prefix));
+                const auto* marker = qobject_cast<QLineSeries*>(*line);
+                QCOMPARE(marker->count(), 2);
+                QCOMPARE(marker->at(1).x(), at);
+                QVERIFY(marker->at(1).y() > marker->at(0).y());
+                QCOMPARE(marker->pointLabelsFormat(), marker->name());
+                const int decimals = niceDecimals(charts.histogram(kind, 0).bins.width) + 1;  // finer than a bin
+                QCOMPARE(marker->name(), prefix + QString::number(at, 'f', decimals) + " ms");
+            }
+        }
+    }
+
+    void anOverlayAppearsBesideOnTheSameBins()
+    {
+        DistributionCharts charts;
+        charts.setRuns(classicReport(2000));
+        const SavedRun saved = savedSlower(800, 0.3, "a100-run · A100");
+        charts.setOverlays({ saved });
+        const auto kind = DistributionCharts::GpuTime;
+        QCOMPARE(charts.histogramCount(kind), std::size_t(2));
+        const Histogram& current = charts.histogram(kind, 0);
+        const Histogram& overlay = charts.histogram(kind, 1);
+        QCOMPARE(overlay.bins.low, current.bins.low);
+        QCOMPARE(overlay.bins.width, current.bins.width);
+        QCOMPARE(overlay.bins.count, current.bins.count);
+        QCOMPARE(overlay.total(), std::size_t(799));
+        QCOMPARE(current.total(), std::size_t(1999));
+        QCOMPARE(overlay.below + overlay.above + current.below + current.above, std::size_t(0));
+        // Its histogram lies to the right of the current one: both are drawn, each in its own range of bins.
+        const double currentTop = sortedPercentile(
+            [&] { auto v = measured(classicReport(2000), kind); std::sort(v.begin(), v.end()); return v; }(), 1.0);
+        QVERIFY(current.bins.binOf(currentTop) < overlay.bins.binOf(currentTop + 0.3));
+        QLineSeries* step = nullptr;
+        for (QAbstractSeries* series : charts.chart(kind)->series()) {
+            if (series->name() == saved.label)
+                step = qobject_cast<QLineSeries*>(series);
+        }
+        QVERIFY(step);
+        QCOMPARE(step->count(), 2 * current.bins.count + 2);
+        QVERIFY(step->pen().color() != charts.bars(kind)->borderColor());  // a colour of its own
+        const QStringList legend = charts.legendNames(kind);
+        QVERIFY2(legend.contains("this run") && legend.contains(saved.label), qPrintable(legend.join(" | ")));
+        QVERIFY(charts.describe(kind, *charts.medianMarker(kind)).contains("a100-run · A100"));
+
+        charts.setOverlays({});
+        QCOMPARE(charts.histogramCount(kind), std::size_t(1));
+        QVERIFY(charts.legendNames(kind).isEmpty());  // one series: nothing to tell apart
+        QCOMPARE(charts.bars(kind)->name(), QString("GPU time"));
+    }
+
+    void aGrowingSeriesGivesWhatTheWholeOneGives()
+    {
+        const Report whole = classicReport(3000);
+        Report growing = whole;
+        growing.runs.resize(1000);
+        DistributionCharts charts;
+        charts.setRuns(growing);
+        for (std::size_t n = 1000; n < whole.runs.size(); n += 250) {
+            growing.runs.insert(growing.runs.end(), whole.runs.begin() + std::ptrdiff_t(n),
+                whole.runs.begin() + std::ptrdiff_t(n + 250));
+            charts.setRuns(growing);
+        }
+        DistributionCharts fresh;
+        fresh.setRuns(whole);
+        for (const auto kind : kKinds) {
+            QCOMPARE(charts.measuredRuns(kind), std::size_t(2999));
+            QCOMPARE(charts.histogram(kind, 0).counts, fresh.histogram(kind, 0).counts);
+            QCOMPARE(charts.medianMarker(kind), fresh.medianMarker(kind));
+            QCOMPARE(charts.p95Marker(kind), fresh.p95Marker(kind));
+        }
+        // Another series in its place is counted whole again.
+        const SavedRun other = savedSlower(500, 1.0, "other");
+        charts.setRuns(other.report);
+        QCOMPARE(charts.measuredRuns(DistributionCharts::GpuTime), std::size_t(499));
+        QCOMPARE(*charts.medianMarker(DistributionCharts::GpuTime),
+            summarize(measured(other.report, DistributionCharts::GpuTime)).median);
+        charts.setRuns(Report {});
+        QCOMPARE(charts.measuredRuns(DistributionCharts::GpuTime), std::size_t(0));
+        QVERIFY(!charts.p95Marker(DistributionCharts::GpuTime));
+    }
+
+    void binsFitTheData()
+    {
+        // Evenly spread values in [0, 1): IQR 0.5, n = 1000, so 2 × 0.5 / 10 = 0.1 wide.
+        std::vector<double> even;
+        for (int i = 0; i < 1000; ++i)
+            even.push_back(i / 1000.0);
+        HistogramBins bins = fitBins({ &even });
+        QCOMPARE(bins.width, 0.1);
+        QCOMPARE(bins.low, 0.0);
+        QCOMPARE(bins.count, 10);
+        QCOMPARE(countSorted(even, bins).counts, std::vector<std::size_t>(10, 100));
+
+        // A far outlier would take thousands of bins: left out and counted above.
+        std::vector<double> spiky = even;
+        spiky.push_back(5000.0);
+        bins = fitBins({ &spiky });
+        QVERIFY(bins.count <= kMostBins);
+        const Histogram h = countSorted(spiky, bins);
+        QCOMPARE(h.above, std::size_t(1));
+        QCOMPARE(h.total(), spiky.size());
+
+        // All equal: one bin around them. Nothing at all: no counts.
+        const std::vector<double> same(50, 2.5);
+        bins = fitBins({ &same });
+        QCOMPARE(bins.count, 1);
+        QVERIFY(bins.low <= 2.5 && bins.high() >= 2.5);
+        QCOMPARE(countSorted(same, bins).counts, std::vector<std::size_t> { 50 });
+        const std::vector<double> none;
+        bins = fitBins({ &none });
+        QCOMPARE(countSorted(none, bins).total(), std::size_t(0));
+        const std::vector<double> zeros(3, 0.0);
+        QCOMPARE(countSorted(zeros, fitBins({ &zeros })).counts.front(), std::size_t(3));
+
+        // A few runs and a wide range: never more bins than allowed, a value on the last edge counted.
+        const std::vector<double> wide { 0.001, 0.5, 2.0, 9.0, 10.0 };
+        bins = fitBins({ &wide }, 4);
+        QVERIFY(bins.count <= 4);
+        QCOMPARE(countSorted(wide, bins).total(), wide.size());
+    }
+
+    void theWindowsTabCatchesUpWhenShownAndExports()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.runEnabled(); }, 5000));
+        window.findChild<QSpinBox*>("runs")->setValue(60);
+        window.findChild<QSpinBox*>("warmup")->setValue(3);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.findChild<QPushButton*>("run")->click();
+        QVERIFY(ended.wait(60000));
+
+        auto* panel = window.findChild<DistributionPanel*>();
+        QVERIFY(panel);
+        auto* tabs = window.findChild<QTabWidget*>();
+        QCOMPARE(tabs->tabText(tabs->indexOf(panel)), QString("Distribution"));
+        QCOMPARE(panel->charts().measuredRuns(DistributionCharts::GpuTime), std::size_t(0));  // hidden: no work
+        tabs->setCurrentWidget(panel);
+        QCOMPARE(panel->charts().measuredRuns(DistributionCharts::GpuTime), std::size_t(60));
+        const Summary gpu = summarize(measured(window.session().report(), DistributionCharts::GpuTime));
+        QCOMPARE(*panel->charts().medianMarker(DistributionCharts::GpuTime), gpu.median);
+        QCOMPARE(*panel->charts().p95Marker(DistributionCharts::GpuTime), gpu.p95);
+
+        QTemporaryDir dir;
+        QSignalSpy done(panel, &DistributionPanel::done);
+        const QString png = dir.filePath("distribution.png");
+        QVERIFY(panel->exportTo(png, QSize(1600, 700)));
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(QImage(png).size(), QSize(1600, 700));
+        const QString svg = dir.filePath("distribution.svg");
+        QVERIFY(panel->exportTo(svg, QSize(1600, 700)));
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("<svg"));
+        QSignalSpy problem(panel, &DistributionPanel::problem);
+        QVERIFY(!panel->exportTo(dir.filePath("distribution.nope"), QSize(1600, 700)));
+        QCOMPARE(problem.count(), 1);
+        window.close();
+    }
+};
+
+QTEST_MAIN(DistributionPanelTest)
+#include "distribution_panel_test.moc"
