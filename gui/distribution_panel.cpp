@@ -2,7 +2,6 @@
 
 #include "gui/chart_exporter.hpp"
 #include "gui/file_dialogs.hpp"
-#include "gui/pixel_size_dialog.hpp"
 #include "gui/session_model.hpp"
 
 #include <QChartView>
@@ -123,14 +122,10 @@ bool DistributionPanel::exportTo(const QString& path, QSize pixels)
 
 void DistributionPanel::exportInteractive(const QString& format)
 {
-    const QString path = askSavePath(window(), m_settings.lastFolder, tr("Export distributions"),
-        "asyncscope-distribution." + format, format == "svg" ? tr("SVG pictures (*.svg)") : tr("PNG pictures (*.png)"));
-    if (path.isEmpty())
-        return;
-    if (const auto size = askPixelSize(window(), m_settings.exportSize)) {
-        m_settings.exportSize = *size;
-        exportTo(path, *size);
-    }
+    const QString path = askPicturePath(window(), m_settings.lastFolder, tr("Export distributions"), "asyncscope-distribution", format,
+        m_settings.exportSize);
+    if (!path.isEmpty())
+        exportTo(path, m_settings.exportSize);
 }
 
 }  // namespace asyncscope

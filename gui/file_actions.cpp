@@ -3,7 +3,6 @@
 #include "gui/chart_exporter.hpp"
 #include "gui/file_dialogs.hpp"
 #include "gui/load_progress.hpp"
-#include "gui/pixel_size_dialog.hpp"
 #include "gui/session_model.hpp"
 
 #include "engine/io/chrome_trace.hpp"
@@ -171,14 +170,10 @@ void FileActions::onLoadFailed(const QString& path, const Error& error)
 
 void FileActions::exportChartInteractive(const QString& format)
 {
-    const QString path = askSavePath(m_window, m_settings.lastFolder, tr("Export chart"),
-        "asyncscope-chart." + format, format == "svg" ? tr("SVG pictures (*.svg)") : tr("PNG pictures (*.png)"));
-    if (path.isEmpty())
-        return;
-    if (const auto size = askPixelSize(m_window, m_settings.exportSize)) {
-        m_settings.exportSize = *size;
-        exportChartTo(path, *size);
-    }
+    const QString path = askPicturePath(m_window, m_settings.lastFolder, tr("Export chart"), "asyncscope-chart", format,
+        m_settings.exportSize);
+    if (!path.isEmpty())
+        exportChartTo(path, m_settings.exportSize);
 }
 
 void FileActions::exportDataInteractive(const QString& format, bool comparison)

@@ -1,5 +1,7 @@
 #include "gui/file_dialogs.hpp"
 
+#include "gui/pixel_size_dialog.hpp"
+
 #include <QFileDialog>
 #include <QFileInfo>
 
@@ -35,6 +37,20 @@ QString askSavedRunPath(QWidget* parent, const QString& folder, const QString& t
     dialog.setAcceptMode(QFileDialog::AcceptOpen);
     dialog.setFileMode(QFileDialog::ExistingFile);
     return run(dialog);
+}
+
+QString askPicturePath(QWidget* parent, const QString& folder, const QString& title, const QString& name,
+    const QString& format, QSize& size)
+{
+    const QString path = askSavePath(parent, folder, title, name + "." + format,
+        format == "svg" ? QObject::tr("SVG pictures (*.svg)") : QObject::tr("PNG pictures (*.png)"));
+    if (path.isEmpty())
+        return {};
+    const auto chosen = askPixelSize(parent, size);
+    if (!chosen)
+        return {};
+    size = *chosen;
+    return path;
 }
 
 }  // namespace asyncscope

@@ -3,6 +3,7 @@
 // written or read.
 #pragma once
 
+#include <QSize>
 #include <QString>
 
 class QWidget;
@@ -13,5 +14,9 @@ namespace asyncscope {
 QString askSavePath(QWidget* parent, const QString& folder, const QString& title, const QString& name,
     const QString& filter);
 QString askSavedRunPath(QWidget* parent, const QString& folder, const QString& title);
+// Where and how large to save a picture, PNG or SVG by `format`: the path (suggested as `name`.`format` in `folder`),
+// then the pixel size, starting from `size`, which takes the size chosen. Empty when the user cancels either.
+QString askPicturePath(QWidget* parent, const QString& folder, const QString& title, const QString& name,
+    const QString& format, QSize& size);
 
 }  // namespace asyncscope

@@ -1,7 +1,6 @@
 #include "gui/timeline_panel.hpp"
 
 #include "gui/file_dialogs.hpp"
-#include "gui/pixel_size_dialog.hpp"
 #include "gui/session_model.hpp"
 #include "gui/timeline_view.hpp"
 
@@ -176,14 +175,10 @@ bool TimelinePanel::exportTo(const QString& path, QSize pixels)
 
 void TimelinePanel::exportInteractive(const QString& format)
 {
-    const QString path = askSavePath(window(), m_settings.lastFolder, tr("Export timeline"),
-        "asyncscope-timeline." + format, format == "svg" ? tr("SVG pictures (*.svg)") : tr("PNG pictures (*.png)"));
-    if (path.isEmpty())
-        return;
-    if (const auto size = askPixelSize(window(), m_settings.exportSize)) {
-        m_settings.exportSize = *size;
-        exportTo(path, *size);
-    }
+    const QString path = askPicturePath(window(), m_settings.lastFolder, tr("Export timeline"), "asyncscope-timeline", format,
+        m_settings.exportSize);
+    if (!path.isEmpty())
+        exportTo(path, m_settings.exportSize);
 }
 
 }  // namespace asyncscope
