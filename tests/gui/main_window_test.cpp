@@ -1,6 +1,7 @@
 // The window: device states, runs into charts, exports, settings. The fake backend stands in for the GPU,
 // except in noDriverStateWithTheRealEngine, which uses the real CUDA runtime of a machine without a driver.
 #include "fake_backend.hpp"
+#include "window_waits.hpp"
 
 #include "gui/comparison_view.hpp"
 #include "gui/config_panel.hpp"
@@ -48,13 +49,9 @@
 
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
+using asyncscope::testing::waitForDevices;
 
 namespace {
-
-bool waitForDevices(MainWindow& window)
-{
-    return QTest::qWaitFor([&] { return window.runEnabled() || !window.deviceMessage().isEmpty(); }, 5000);
-}
 
 void typeInto(QLineEdit* edit, const QString& text)
 {

@@ -2,6 +2,7 @@
 // submission comparisons it runs, their charts, and the same headless. The fake backend stands in for the GPU; its
 // GPU time follows the overlap model and its submit time grows with the stream calls a shape needs.
 #include "fake_backend.hpp"
+#include "window_waits.hpp"
 
 #include "gui/app_options.hpp"
 #include "gui/comparison_view.hpp"
@@ -39,13 +40,9 @@
 
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
+using asyncscope::testing::waitForDevices;
 
 namespace {
-
-bool waitForDevices(MainWindow& window)
-{
-    return QTest::qWaitFor([&] { return window.runEnabled() || !window.deviceMessage().isEmpty(); }, 5000);
-}
 
 // Types into a spin box as a person would: the text replaced keystroke by keystroke.
 void typeInto(QAbstractSpinBox* box, const QString& text)

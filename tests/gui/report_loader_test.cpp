@@ -2,6 +2,7 @@
 // files in turn; the window's progress dialog; `--open` with and without a display, with no GPU.
 #include "classic_runs.hpp"
 #include "fake_backend.hpp"
+#include "window_waits.hpp"
 
 #include "gui/file_actions.hpp"
 #include "gui/main_window.hpp"
@@ -26,6 +27,7 @@
 
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
+using asyncscope::testing::waitForDevices;
 
 namespace {
 
@@ -149,6 +151,7 @@ private slots:
         const QString big = saveSeries(m_dir, "big.json", 150000);
         MainWindow window(noGpu());
         window.show();
+        QVERIFY(waitForDevices(window));  // else the search's "No GPU can run here" may come after the read's word
         QVERIFY(window.files().openSaved(big));
         auto* dialog = window.findChild<QProgressDialog*>("loadProgress");
         QVERIFY(dialog);
