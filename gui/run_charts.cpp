@@ -45,42 +45,21 @@ private:
 struct RunCharts::Lines {
     std::vector<QLineSeries*> series;  // one per quantity of the chart
     QScatterSeries* warmups = nullptr;
-    std::vector<LinePoints> points;         // every run's value, per quantity
-    std::vector<LinePoints> warmupPoints;   // the warm-up runs' values, per quantity
-    double maxX = 0.0;
-    double maxY = 0.0;
 };
 
 namespace {
 
 // Colours picked for contrast on light and dark backgrounds and for colour-blind readers (Okabe-Ito). A colour
-// means a quantity; a line pattern means a run: solid for the current one, dashes and dots for saved ones.
+// means a quantity; a line pattern means a run: solid for the current one, dashes and dots for saved ones. In the
+// order of SeriesPoints' quantities.
 struct Quantity {
     const char* name;
     QColor colour;
-    double (*read)(const RunResult&);
-    bool (*has)(const RunResult&);
 };
 
 constexpr int kPointsShownUpTo = 100;  // markers on every point while runs in view are few enough to see apart
 constexpr int kColumnsUnlaidOut = 1920;  // pixel columns assumed before a chart has a size
 const QColor kWarmupColour(128, 128, 128);
-
-bool always(const RunResult&)
-{
-    return true;
-}
-
-bool staged(const RunResult& r)
-{
-    return r.stagesTimed();
-}
-
-template <SpanKind Kind>
-double spanMs(const RunResult& r)
-{
-    return r.totalMs(Kind);
-}
 
 Qt::PenStyle patternOf(std::size_t overlay)
 {
@@ -102,18 +81,16 @@ namespace {
 const std::vector<Quantity>& quantities(RunCharts::Kind kind)
 {
     static const std::vector<Quantity> time {
-        { "GPU time", gpuTimeColour(), [](const RunResult& r) { return r.gpuMs; }, always },
-        { "CPU submit time", kindColour(SpanKind::Submit), [](const RunResult& r) { return r.cpuSubmitMs(); },
-            always },
+        { "GPU time", gpuTimeColour() },
+        { "CPU submit time", kindColour(SpanKind::Submit) },
     };
     static const std::vector<Quantity> polls {
-        { "cudaEventQuery polls", QColor(0, 158, 115),
-            [](const RunResult& r) { return static_cast<double>(r.pollIterations); }, always },
+        { "cudaEventQuery polls", QColor(0, 158, 115) },
     };
     static const std::vector<Quantity> stages {
-        { "H2D copy", kindColour(SpanKind::H2D), spanMs<SpanKind::H2D>, staged },
-        { "kernel", kindColour(SpanKind::Kernel), spanMs<SpanKind::Kernel>, staged },
-        { "D2H copy", kindColour(SpanKind::D2H), spanMs<SpanKind::D2H>, staged },
+        { "H2D copy", kindColour(SpanKind::H2D) },
+        { "kernel", kindColour(SpanKind::Kernel) },
+        { "D2H copy", kindColour(SpanKind::D2H) },
     };
     switch (kind) {
     case RunCharts::Time: return time;
@@ -136,7 +113,8 @@ QString RunCharts::title(Kind kind)
 }
 
 RunCharts::RunCharts()
-    : m_context(std::make_unique<Context>(this))
+    : m_points { std::make_shared<SeriesPoints>() }
+    , m_context(std::make_unique<Context>(this))
 {
     build(Time, QStringLiteral("ms"));
     build(Polls, QStringLiteral("iterations"));
@@ -202,13 +180,12 @@ RunCharts::Lines RunCharts::addLines(Kind kind, const QString& overlay)
         series->attachAxis(m_x[kind]);
         series->attachAxis(m_y[kind]);
     };
+    Q_ASSERT(int(quantities(kind).size()) == SeriesPoints::quantityCount(kind));
     Lines lines;
     for (const Quantity& q : quantities(kind)) {
         lines.series.push_back(new QLineSeries);
         attach(lines.series.back(), QString::fromLatin1(q.name));
     }
-    lines.points.resize(lines.series.size());
-    lines.warmupPoints.resize(lines.series.size());
     if (kind == Time) {
         lines.warmups = new QScatterSeries;
         lines.warmups->setMarkerSize(9.0);
@@ -217,34 +194,7 @@ RunCharts::Lines RunCharts::addLines(Kind kind, const QString& overlay)
     return lines;
 }
 
-void RunCharts::read(Lines& lines, Kind kind, const std::vector<RunResult>& runs, std::size_t from)
-{
-    const auto& qs = quantities(kind);
-    if (from == 0) {
-        for (std::size_t i = 0; i < qs.size(); ++i) {
-            lines.points[i].clear();
-            lines.points[i].reserve(runs.size());  // only here: as a series grows, vectors grow by doubling
-            lines.warmupPoints[i].clear();
-        }
-        lines.maxY = 0.0;
-    }
-    for (std::size_t i = 0; i < qs.size(); ++i) {
-        LinePoints& points = lines.points[i];
-        for (std::size_t r = from; r < runs.size(); ++r) {
-            const RunResult& run = runs[r];
-            if (!qs[i].has(run))
-                continue;
-            const double y = qs[i].read(run);
-            points.append(run.index, y);
-            if (run.warmup && lines.warmups)
-                lines.warmupPoints[i].append(run.index, y);
-        }
-        lines.maxY = std::max(lines.maxY, points.maxY());
-    }
-    lines.maxX = runs.empty() ? 0.0 : runs.back().index;  // the last run sits at the right edge, no empty ticks
-}
-
-void RunCharts::setRuns(const Report& report, const QString& source)
+void RunCharts::setRuns(const Report& report, const QString& source, std::shared_ptr<const SeriesPoints> prepared)
 {
     QStringList about;
     if (!source.isEmpty())
@@ -252,23 +202,41 @@ void RunCharts::setRuns(const Report& report, const QString& source)
     if (const std::string shape = shapeText(report.config); !shape.empty())
         about << QString::fromStdString(shape);
     const QString suffix = about.isEmpty() ? QString() : QStringLiteral(" — ") + about.join(QStringLiteral(" · "));
-    const std::size_t from = m_read.firstUnread(report.runs);
-    const bool grown = from < report.runs.size() || (from == 0 && m_read.count() > 0);
+    bool changed = false;
+    if (prepared && prepared->isOf(report.runs)) {
+        changed = m_points[0] != prepared;
+        m_points[0] = std::move(prepared);
+        m_measured.reset();  // a series measured before is read again whole if it comes back
+    } else {
+        if (!m_measured || m_points[0] != m_measured) {
+            m_measured = std::make_shared<SeriesPoints>();
+            changed = true;  // even with no runs: the lines shown before go
+        }
+        changed = m_measured->update(report.runs) || changed;
+        m_points[0] = m_measured;
+    }
     for (int k = 0; k < kKindCount; ++k) {
         const Kind kind = Kind(k);
-        if (grown) {
-            read(m_lines[k][0], kind, report.runs, from);
+        if (changed)
             ++m_version[k];
-        }
         m_charts[k]->setTitle(m_baseTitles[k] + suffix);
         update(kind);
     }
-    m_read.read(report.runs);
     updateLegend();
 }
 
 void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
 {
+    m_points.resize(1);
+    for (const SavedRun& saved : overlays) {
+        if (saved.points && saved.points->isOf(saved.report.runs)) {
+            m_points.push_back(saved.points);
+        } else {
+            auto read = std::make_shared<SeriesPoints>();
+            read->update(saved.report.runs);
+            m_points.push_back(std::move(read));
+        }
+    }
     for (int k = 0; k < kKindCount; ++k) {
         QChart* chart = m_charts[k];
         auto& lines = m_lines[k];
@@ -290,9 +258,7 @@ void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
         m_overlayKeys[k].clear();
 
         for (const SavedRun& saved : overlays) {
-            Lines added = addLines(Kind(k), saved.label);
-            read(added, Kind(k), saved.report.runs, 0);
-            lines.push_back(added);
+            lines.push_back(addLines(Kind(k), saved.label));
             auto* key = new QLineSeries;
             key->setName(saved.label);
             chart->addSeries(key);
@@ -308,9 +274,9 @@ void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
 QRectF RunCharts::fullRange(Kind kind) const
 {
     double maxX = 0.0, maxY = 0.0;
-    for (const Lines& l : m_lines[kind]) {
-        maxX = std::max(maxX, l.maxX);
-        maxY = std::max(maxY, l.maxY);
+    for (const auto& points : m_points) {
+        maxX = std::max(maxX, points->lines(kind).maxX);
+        maxY = std::max(maxY, points->lines(kind).maxY);
     }
     // The run axis ends at the last run; the value axis at the first tick above the highest value and a margin.
     const double right = std::max(1.0, maxX);
@@ -421,9 +387,11 @@ void RunCharts::draw(Kind kind)
         return;
     m_drawn[kind] = now;
     QList<QPointF> points;
-    for (Lines& lines : m_lines[kind]) {
+    for (std::size_t o = 0; o < m_lines[kind].size(); ++o) {
+        Lines& lines = m_lines[kind][o];
+        const SeriesPoints::Lines& read = m_points[o]->lines(kind);
         for (std::size_t i = 0; i < lines.series.size(); ++i) {
-            const LinePoints& all = lines.points[i];
+            const LinePoints& all = read.points[i];
             const std::vector<std::size_t> kept = all.decimate(now.low, now.high, now.columns);
             points.clear();
             points.reserve(qsizetype(kept.size()));
@@ -436,7 +404,7 @@ void RunCharts::draw(Kind kind)
             continue;
         // Every quantity's warm-up marks, in order of run as the hover's search needs them.
         points.clear();
-        for (const LinePoints& all : lines.warmupPoints) {
+        for (const LinePoints& all : read.warmupPoints) {
             for (const std::size_t p : all.decimate(now.low, now.high, now.columns))
                 points.append({ all.x(p), all.y(p) });
         }
@@ -492,11 +460,11 @@ void RunCharts::updateLegend()
     for (int k = 0; k < kKindCount; ++k) {
         QLegend* legend = m_charts[k]->legend();
         const auto& lines = m_lines[k];
-        const bool currentShown = !lines[0].points[0].empty();
+        const bool currentShown = !m_points[0]->lines(Kind(k)).points[0].empty();
         const bool overlays = lines.size() > 1;
         bool warmupShown = false;
-        for (const Lines& l : lines)
-            warmupShown = warmupShown || (l.warmups && !l.warmupPoints[0].empty());
+        for (const auto& points : m_points)
+            warmupShown = warmupShown || (k == Time && !points->lines(Kind(k)).warmupPoints[0].empty());
         m_legendNames[k].clear();
         auto show = [this, k, legend](QAbstractSeries* series, bool visible) {
             for (QLegendMarker* marker : legend->markers(series))
@@ -553,7 +521,7 @@ void RunCharts::onRunClicked(std::function<void(int)> handler)
 
 int RunCharts::pointCount(Kind kind) const
 {
-    return static_cast<int>(m_lines[kind][0].points[0].size());
+    return static_cast<int>(m_points[0]->lines(kind).points[0].size());
 }
 
 int RunCharts::drawnCount(Kind kind) const

@@ -5,9 +5,8 @@
 // a thousand. Zooming, scrolling and resizing decimate again from every run.
 #pragma once
 
-#include "gui/chart_decimation.hpp"
-#include "gui/new_runs.hpp"
 #include "gui/saved_run.hpp"
+#include "gui/series_points.hpp"
 
 #include "engine/model/report.hpp"
 #include "engine/model/run_result.hpp"
@@ -31,8 +30,11 @@ namespace asyncscope {
 
 class RunCharts {
 public:
-    enum Kind { Time, Polls, Stages };
-    static constexpr int kKindCount = 3;
+    using Kind = SeriesPoints::Chart;
+    static constexpr Kind Time = SeriesPoints::Time;
+    static constexpr Kind Polls = SeriesPoints::Polls;
+    static constexpr Kind Stages = SeriesPoints::Stages;
+    static constexpr int kKindCount = SeriesPoints::kChartCount;
     static QString title(Kind kind);
 
     RunCharts();
@@ -46,8 +48,12 @@ public:
     // Runs already shown are not read again as a series grows: a refresh reads the runs that arrived since.
     // `source` names where the runs come from when they are not measured now ("saved: h200-5runs · H200"); the
     // titles name it and the workload's shape when it is not the classic pipeline ("K = 16, S = 4, by chunk").
-    void setRuns(const Report& report, const QString& source = {});
-    // Saved runs drawn beside the current one, each in its own line pattern, warm-ups marked.
+    // `prepared`, when it holds the points of exactly these runs (a saved run's, read with its file), is drawn as it
+    // is and shared, not read again.
+    void setRuns(const Report& report, const QString& source = {},
+        std::shared_ptr<const SeriesPoints> prepared = nullptr);
+    // Saved runs drawn beside the current one, each in its own line pattern, warm-ups marked; their prepared
+    // points are used where they have them.
     void setOverlays(const std::vector<SavedRun>& overlays);
     // Back to every run, with tidy ticks.
     void resetZoom(Kind kind);
@@ -78,7 +84,6 @@ private:
 
     void build(Kind kind, const QString& yTitle);
     Lines addLines(Kind kind, const QString& overlay);  // the series of one run on one chart, added to it
-    static void read(Lines& lines, Kind kind, const std::vector<RunResult>& runs, std::size_t from);
     QRectF fullRange(Kind kind) const;  // every run's range: from run 0 to the last, from 0 to a tick above the values
     void rescale(Kind kind);             // to the full range, unless zoomed
     void setRange(Kind kind, const QRectF& range);  // x from left to right, y from top to bottom (top the lower)
@@ -95,6 +100,8 @@ private:
     std::array<QValueAxis*, kKindCount> m_x {};
     std::array<QValueAxis*, kKindCount> m_y {};
     std::array<std::vector<Lines>, kKindCount> m_lines;  // [0] the current run, then one per overlay
+    std::vector<std::shared_ptr<const SeriesPoints>> m_points;  // what they draw: [0] the current run, then overlays
+    std::shared_ptr<SeriesPoints> m_measured;  // the points of a series read here as its runs arrive
     std::array<QLineSeries*, kKindCount> m_currentKey {};  // legend entry "this run"
     std::array<std::vector<QLineSeries*>, kKindCount> m_overlayKeys;  // legend entries, one per overlay
     std::array<QString, kKindCount> m_baseTitles;
@@ -103,7 +110,6 @@ private:
     std::array<Drawn, kKindCount> m_drawn;
     std::array<unsigned, kKindCount> m_version {};  // counts changes to the chart's lines
     std::array<bool, kKindCount> m_drawPending {};
-    NewRuns m_read;  // the current series' runs in the lines
     double m_pixelScale = 1.0;
     bool m_dark = false;
     QList<QPointer<QGraphicsView>> m_watched;  // the views whose Show events draw their chart

@@ -13,12 +13,15 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
         return report.error();
     QString gpu = QString::fromStdString(report->device.name);
     gpu.remove(QStringLiteral("NVIDIA "));
-    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, std::nullopt };
+    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, std::nullopt, nullptr };
     if (!gpu.isEmpty())
         saved.label += QStringLiteral(" · ") + gpu;
     if (cancel && cancel->load())
         return makeError(ErrorKind::Cancelled, "reading was cancelled");
     saved.summary = summarizeSeries(saved.report);
+    auto points = std::make_shared<SeriesPoints>();
+    points->update(saved.report.runs);
+    saved.points = std::move(points);
     return saved;
 }
 

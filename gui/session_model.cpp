@@ -95,6 +95,7 @@ Status SessionModel::start(const Plan& plan)
     m_lastRan = m_report;
     m_source.clear();
     m_shownSummary.reset();
+    m_shownPoints.reset();
     m_clock.start();
     emit reportChanged();
     return std::nullopt;
@@ -182,6 +183,7 @@ void SessionModel::onLoaded()
         retire(m_report);
         m_report = std::move(saved->report);
         m_shownSummary = std::move(saved->summary);
+        m_shownPoints = std::move(saved->points);
         retire(m_lastRan);  // a plan sets it when it starts
         m_source = tr("saved: %1").arg(saved->label);
         emit reportChanged();

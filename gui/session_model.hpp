@@ -47,6 +47,8 @@ public:
     // report()'s summary where it was made off the GUI thread (a saved series is summarised as it is read); null when
     // the views make it.
     const SeriesSummary* shownSummary() const { return m_shownSummary ? &*m_shownSummary : nullptr; }
+    // The chart points of the saved run shown, read with its file; null while a series is measured.
+    std::shared_ptr<const SeriesPoints> shownPoints() const { return m_shownPoints; }
     // The last plan of several variants, once it ended.
     const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
     const std::vector<SavedRun>& overlays() const { return m_overlays; }
@@ -101,6 +103,7 @@ private:
     Report m_lastRan;  // the plan's last variant that ran, or the empty report it started with
     QString m_source;
     std::optional<SeriesSummary> m_shownSummary;
+    std::shared_ptr<const SeriesPoints> m_shownPoints;
     std::thread m_retiring;  // freeing a replaced series; joined before the next and on destruction
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;

@@ -80,6 +80,8 @@ private slots:
         QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().message().c_str());
         QCOMPARE(saved->report.runs.size(), std::size_t(5000));
         QCOMPARE(saved->label, QString("small · H200"));
+        QVERIFY(saved->summary);  // made as it was read, and so are the charts' points
+        QVERIFY(saved->points && saved->points->isOf(saved->report.runs));
         QVERIFY(!loader.takeResult().ok());  // taken once
     }
 
@@ -140,6 +142,7 @@ private slots:
         const Error error = failed.first().at(2).value<Error>();
         QVERIFY2(error.message().rfind("missing.json: cannot be opened", 0) == 0, error.message().c_str());
         QCOMPARE(session.report().runs.size(), std::size_t(300));
+        QVERIFY(session.shownPoints() && session.shownPoints()->isOf(session.report().runs));
         QCOMPARE(session.source(), QString("saved: shown · H200"));
         QCOMPARE(session.overlays().size(), std::size_t(1));
         QCOMPARE(session.overlays().front().report.runs.size(), std::size_t(200));

@@ -8,6 +8,7 @@
 #include "gui/chart_view.hpp"
 #include "gui/new_runs.hpp"
 #include "gui/run_charts.hpp"
+#include "gui/series_points.hpp"
 
 #include <QApplication>
 #include <QImage>
@@ -17,6 +18,8 @@
 #include <QValueAxis>
 
 #include <cmath>
+#include <memory>
+#include <thread>
 
 using namespace asyncscope;
 using asyncscope::testing::classicReport;
@@ -266,6 +269,38 @@ private slots:
         QCOMPARE(charts.drawnCount(RunCharts::Time), 10);
         charts.setRuns(Report {});
         QCOMPARE(charts.pointCount(RunCharts::Time), 0);
+    }
+
+    // A saved run's points are read with its file, off the GUI thread: the charts draw them as they are, shared, and
+    // read the runs themselves when the points are of other runs.
+    void preparedPointsAreDrawnAsTheyAre()
+    {
+        Report report = classicReport(3000);
+        report.runs[1234].gpuMs = kSpikeMs;
+        auto prepared = std::make_shared<SeriesPoints>();
+        std::thread([&] { prepared->update(report.runs); }).join();
+        QVERIFY(prepared->isOf(report.runs));
+        RunCharts charts;
+        charts.setRuns(report, {}, prepared);
+        QCOMPARE(prepared.use_count(), 2L);  // shared, not copied
+        QCOMPARE(charts.pointCount(RunCharts::Time), 3000);
+        QVERIFY(draws(gpuLine(charts), 1234, kSpikeMs));
+        QCOMPARE(axis(charts.chart(RunCharts::Time), Qt::Horizontal)->max(), 2999.0);
+
+        Report other = classicReport(3000);
+        for (RunResult& run : other.runs)
+            run.gpuMs += 1.0;
+        QVERIFY(!prepared->isOf(other.runs));
+        charts.setRuns(other, {}, prepared);
+        QCOMPARE(prepared.use_count(), 1L);
+        QCOMPARE(charts.pointCount(RunCharts::Time), 3000);
+        QCOMPARE(gpuLine(charts)->at(0).y(), other.runs.front().gpuMs);
+        QVERIFY(!draws(gpuLine(charts), 1234, kSpikeMs));
+
+        // A measured series after a saved one is read as its runs arrive.
+        charts.setRuns(report, {}, prepared);
+        charts.setRuns(classicReport(10));
+        QCOMPARE(charts.pointCount(RunCharts::Time), 10);
     }
 
     void newRunsAreTheRunsNotReadYet()
