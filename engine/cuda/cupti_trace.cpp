@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -35,6 +36,7 @@ struct CuptiApi {
     decltype(&cuptiSetThreadIdType) setThreadIdType = nullptr;
     decltype(&cuptiGetCallbackName) callbackName = nullptr;
     decltype(&cuptiActivityEnableRuntimeApi) enableRuntimeApi = nullptr;  // optional: CUPTI 12.x and later
+    decltype(&cuptiActivitySetAttribute) setAttribute = nullptr;          // optional
 };
 
 constexpr std::array kRecordedKinds { CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
@@ -102,6 +104,33 @@ private:
     std::vector<std::uint8_t*> m_free;
 };
 
+// How the collector works with CUPTI, from the environment where a person measuring CUPTI's own cost asks for
+// something else (asyncscope_bench_trace_source compares them):
+//   ASYNCSCOPE_CUPTI_FLUSH=complete  each run's records are collected by a plain flush, which hands back only the
+//                                    buffers whose records are all complete (a forced flush, the default, hands back
+//                                    every buffer, and is used anyway once records are late);
+//   ASYNCSCOPE_CUPTI_PRIME=1         after each run's records are collected, a 4-byte device copy, outside any run,
+//                                    takes whatever CUPTI does again at the first GPU operation after a flush;
+//   ASYNCSCOPE_CUPTI_PINNED=1        CUPTI keeps the GPU operations' timestamps in pinned host memory rather than in
+//                                    device memory (its default since CUDA 12.0 Update 1);
+//   ASYNCSCOPE_CUPTI_OVERHEAD=1      CUPTI's overhead records are tallied by kind (CuptiTrace::overheads()).
+struct Tuning {
+    bool completeFlush = false;
+    bool prime = false;
+    bool pinned = false;
+    bool overhead = false;
+
+    static Tuning fromEnvironment()
+    {
+        auto said = [](const char* name, const char* value) {
+            const char* set = std::getenv(name);
+            return set && std::strcmp(set, value) == 0;
+        };
+        return { said("ASYNCSCOPE_CUPTI_FLUSH", "complete"), said("ASYNCSCOPE_CUPTI_PRIME", "1"),
+            said("ASYNCSCOPE_CUPTI_PINNED", "1"), said("ASYNCSCOPE_CUPTI_OVERHEAD", "1") };
+    }
+};
+
 // One activity record, copied out of CUPTI's buffer.
 struct Record {
     SpanKind kind = SpanKind::H2D;  // H2D, Kernel, D2H or Api
@@ -130,6 +159,22 @@ ApiCall callNamed(std::string name)
     return ApiCall::Other;
 }
 
+std::string overheadName(CUpti_ActivityOverheadKind kind)
+{
+    switch (kind) {
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER: return "driver compiler";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH: return "buffer flush";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION: return "instrumentation";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE: return "resource";
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING: return "module loading";
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING: return "lazy function loading";
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL: return "command buffer full";
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return "activity buffer request";
+    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT: return "UVM activity init";
+    default: return "kind " + std::to_string(static_cast<unsigned>(kind));
+    }
+}
+
 // Process-wide: CUPTI has one set of activity callbacks per process, so every trace shares one collector.
 class Collector {
 public:
@@ -148,6 +193,7 @@ public:
                 return failed;
         }
         if (m_users == 0) {
+            m_tuning = Tuning::fromEnvironment();
             if (auto failed = startRecording())
                 return failed;
         }
@@ -162,6 +208,8 @@ public:
             return;
         for (CUpti_ActivityKind kind : kRecordedKinds)
             m_api.disable(kind);
+        if (m_tuning.overhead)
+            m_api.disable(CUPTI_ACTIVITY_KIND_OVERHEAD);
         m_api.flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         std::lock_guard records(m_mutex);
         m_records.clear();
@@ -180,9 +228,12 @@ public:
     std::vector<Record> take(std::uint32_t device, std::uint32_t thread, std::uint64_t fromNs, std::uint64_t toNs,
         std::size_t gpuExpected)
     {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+        const auto start = std::chrono::steady_clock::now();
+        const auto forcedAfter = start + std::chrono::milliseconds(m_tuning.completeFlush ? 10 : 0);
+        const auto deadline = start + std::chrono::milliseconds(50);
         for (;;) {
-            m_api.flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+            const auto now = std::chrono::steady_clock::now();
+            m_api.flushAll(now >= forcedAfter ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
             if (countGpu(device, fromNs) >= gpuExpected || std::chrono::steady_clock::now() > deadline)
                 break;
             std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -202,6 +253,21 @@ public:
         });
         m_records.erase(keep, m_records.end());
         return taken;
+    }
+
+    bool primes() const { return m_tuning.prime; }
+
+    // The overhead records since the last call, tallied by kind, as one line.
+    std::string overheads()
+    {
+        std::lock_guard lock(m_mutex);
+        std::string text;
+        for (const auto& [kind, tally] : m_overheads) {
+            text += (text.empty() ? "" : "; ") + overheadName(kind) + " x" + std::to_string(tally.first) + ", " +
+                std::to_string(tally.second / 1000) + " us";
+        }
+        m_overheads.clear();
+        return text.empty() ? std::string(m_tuning.overhead ? "none" : "not recorded") : text;
     }
 
 private:
@@ -266,6 +332,7 @@ private:
         symbol(m_api.setThreadIdType, "cuptiSetThreadIdType");
         symbol(m_api.callbackName, "cuptiGetCallbackName");
         symbol(m_api.enableRuntimeApi, "cuptiActivityEnableRuntimeApi", false);
+        symbol(m_api.setAttribute, "cuptiActivitySetAttribute", false);
         if (!complete)
             return makeError(ErrorKind::Cuda, "the CUPTI library found lacks functions AsyncScope needs");
         if (CUptiResult r = m_api.setThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM); r != CUPTI_SUCCESS)
@@ -279,6 +346,13 @@ private:
     Status startRecording()
     {
         m_buffers.fill(4);
+        if (m_tuning.pinned && m_api.setAttribute) {
+            std::uint8_t pinned = 1;
+            std::size_t size = sizeof(pinned);
+            if (CUptiResult r = m_api.setAttribute(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, &size, &pinned);
+                r != CUPTI_SUCCESS)
+                return fail("CUPTI refused pinned timestamp buffers", r);
+        }
         for (std::size_t i = 0; i < kRecordedKinds.size(); ++i) {
             if (CUptiResult r = m_api.enable(kRecordedKinds[i]); r != CUPTI_SUCCESS) {
                 for (std::size_t j = 0; j < i; ++j)
@@ -289,9 +363,10 @@ private:
         // The poll loop calls cudaEventQuery thousands of times a run: recording each would flood the buffers.
         if (m_api.enableRuntimeApi)
             m_api.enableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, 0);
+        if (m_tuning.overhead)
+            m_api.enable(CUPTI_ACTIVITY_KIND_OVERHEAD);  // a diagnosis only: it may be refused
         return std::nullopt;
     }
-
     std::size_t countGpu(std::uint32_t device, std::uint64_t fromNs)
     {
         std::lock_guard lock(m_mutex);
@@ -331,6 +406,12 @@ private:
                 const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
                 r = { SpanKind::Kernel, ApiCall::None, kernel->deviceId, 0, kernel->correlationId,
                     kernel->graphNodeId, 0, kernel->start, kernel->end };
+            } else if (record->kind == CUPTI_ACTIVITY_KIND_OVERHEAD) {
+                const auto* overhead = reinterpret_cast<const CUpti_ActivityOverhead3*>(record);
+                auto& tally = m_overheads[overhead->overheadKind];
+                ++tally.first;
+                tally.second += overhead->end - overhead->start;
+                continue;
             } else if (record->kind == CUPTI_ACTIVITY_KIND_RUNTIME) {
                 const auto* api = reinterpret_cast<const CUpti_ActivityAPI*>(record);
                 const ApiCall call = callOf(api->cbid);
@@ -365,6 +446,8 @@ private:
     void* m_library = nullptr;  // kept loaded for the process's life: CUPTI does not support unloading
     bool m_loaded = false;
     int m_users = 0;
+    Tuning m_tuning;
+    std::map<CUpti_ActivityOverheadKind, std::pair<std::uint64_t, std::uint64_t>> m_overheads;  // count, ns
     CuptiApi m_api;
 
     std::mutex m_mutex;  // the records and the call names, filled from CUPTI's callbacks on any thread
@@ -395,6 +478,16 @@ CuptiTrace::CuptiTrace(int device, std::uint32_t thread)
 CuptiTrace::~CuptiTrace()
 {
     Collector::instance().release();
+}
+
+bool CuptiTrace::primes() const
+{
+    return Collector::instance().primes();
+}
+
+std::string CuptiTrace::overheads()
+{
+    return Collector::instance().overheads();
 }
 
 std::uint64_t CuptiTrace::now() const

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace asyncscope {
@@ -31,6 +32,12 @@ public:
     // (or captured, for a graph): chunk c of `chunks` on stream c % `streams`, as the pipeline issues them.
     std::vector<Span> take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
         int streams);
+
+    // Whether the caller is to issue one small device copy after take(), outside anything timed
+    // (ASYNCSCOPE_CUPTI_PRIME=1; cupti_trace.cpp lists the settings that measure CUPTI's own cost).
+    bool primes() const;
+    // CUPTI's overhead records since the last call, tallied by kind (ASYNCSCOPE_CUPTI_OVERHEAD=1), as one line.
+    static std::string overheads();
 
 private:
     CuptiTrace(int device, std::uint32_t thread);
