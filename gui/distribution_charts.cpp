@@ -38,24 +38,6 @@ QString quantityName(DistributionCharts::Kind kind)
     return kind == DistributionCharts::GpuTime ? QObject::tr("GPU time") : QObject::tr("CPU submit time");
 }
 
-// The measured runs' values from position `from` on, sorted, merged into `sorted`.
-void mergeMeasured(DistributionCharts::Kind kind, const std::vector<RunResult>& runs, std::size_t from,
-    std::vector<double>& sorted)
-{
-    const auto middle = std::ptrdiff_t(sorted.size());
-    for (std::size_t i = from; i < runs.size(); ++i) {
-        const RunResult& r = runs[i];
-        if (r.warmup)
-            continue;
-        if (kind == DistributionCharts::GpuTime)
-            sorted.push_back(r.gpuMs);
-        else if (r.has(SpanKind::Submit))
-            sorted.push_back(r.cpuSubmitMs());
-    }
-    std::sort(sorted.begin() + middle, sorted.end());
-    std::inplace_merge(sorted.begin(), sorted.begin() + middle, sorted.end());
-}
-
 // A histogram as a step line of shares in percent: up at the first bin's left edge, across each bin at its share,
 // down at the last bin's right edge. Empty when nothing was counted.
 QList<QPointF> stepsOf(const Histogram& h)
@@ -163,21 +145,27 @@ void DistributionCharts::build(Kind kind)
     }
 }
 
-void DistributionCharts::setRuns(const Report& report, const QString& source)
+void DistributionCharts::setRuns(
+    const Report& report, const QString& source, std::shared_ptr<const SortedTimes> prepared)
 {
-    const std::size_t from = m_read.firstUnread(report.runs);
-    const bool again = from == 0;
-    const bool grown = from < report.runs.size() || (again && m_read.count() > 0);
-    m_read.read(report.runs);
-    if (!grown && source == m_source && !m_histograms[0].empty())
+    bool changed = false;
+    if (prepared && prepared->isOf(report.runs)) {
+        changed = m_current != prepared;
+        m_current = std::move(prepared);
+        m_measured.reset();  // a series measured before is read again whole if it comes back
+    } else {
+        if (!m_measured || m_current != m_measured) {
+            m_measured = std::make_shared<SortedTimes>();
+            changed = true;
+        }
+        changed = m_measured->update(report.runs) || changed;
+        m_current = m_measured;
+    }
+    if (!changed && source == m_source && !m_histograms[0].empty())
         return;  // nothing new to count
     m_source = source;
-    for (int k = 0; k < kKindCount; ++k) {
-        if (again)
-            m_current[k].clear();
-        mergeMeasured(Kind(k), report.runs, from, m_current[k]);
+    for (int k = 0; k < kKindCount; ++k)
         redraw(Kind(k));
-    }
 }
 
 void DistributionCharts::setOverlays(const std::vector<SavedRun>& overlays)
@@ -192,8 +180,14 @@ void DistributionCharts::setOverlays(const std::vector<SavedRun>& overlays)
     for (const SavedRun& saved : overlays) {
         Overlay overlay;
         overlay.label = saved.label;
+        if (saved.prepared.times && saved.prepared.times->isOf(saved.report.runs)) {
+            overlay.times = saved.prepared.times;
+        } else {
+            auto times = std::make_shared<SortedTimes>();
+            times->update(saved.report.runs);
+            overlay.times = std::move(times);
+        }
         for (int k = 0; k < kKindCount; ++k) {
-            mergeMeasured(Kind(k), saved.report.runs, 0, overlay.sorted[k]);
             overlay.steps[k] = new QLineSeries;
             overlay.steps[k]->setName(saved.label);
             m_charts[k]->addSeries(overlay.steps[k]);
@@ -209,9 +203,9 @@ void DistributionCharts::setOverlays(const std::vector<SavedRun>& overlays)
 
 void DistributionCharts::redraw(Kind kind)
 {
-    std::vector<const std::vector<double>*> samples { &m_current[kind] };
+    std::vector<const std::vector<double>*> samples { &m_current->values(kind) };
     for (const Overlay& overlay : m_overlays)
-        samples.push_back(&overlay.sorted[kind]);
+        samples.push_back(&overlay.times->values(kind));
     const HistogramBins bins = fitBins(samples);
     std::vector<Histogram>& histograms = m_histograms[kind];
     histograms.clear();
@@ -232,7 +226,7 @@ void DistributionCharts::redraw(Kind kind)
     setNiceRange(m_x[kind], bins.low, bins.high(), tickRoom(chart, Qt::Horizontal), 0.0);
     setNiceRange(m_y[kind], 0.0, shareTop, tickRoom(chart, Qt::Vertical), 0.0);
 
-    const std::vector<double>& current = m_current[kind];
+    const std::vector<double>& current = m_current->values(kind);
     const bool measured = !current.empty();
     if (measured) {
         const double median = sortedMedian(current), p95 = sortedPercentile(current, 0.95);

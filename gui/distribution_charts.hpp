@@ -6,8 +6,8 @@
 #pragma once
 
 #include "gui/histogram.hpp"
-#include "gui/new_runs.hpp"
 #include "gui/saved_run.hpp"
+#include "gui/sorted_times.hpp"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -18,6 +18,7 @@
 #include <QValueAxis>
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -27,8 +28,10 @@ namespace asyncscope {
 
 class DistributionCharts {
 public:
-    enum Kind { GpuTime, CpuSubmit };
-    static constexpr int kKindCount = 2;
+    using Kind = SortedTimes::Quantity;
+    static constexpr Kind GpuTime = SortedTimes::GpuTime;
+    static constexpr Kind CpuSubmit = SortedTimes::CpuSubmit;
+    static constexpr int kKindCount = SortedTimes::kQuantityCount;
     static QString title(Kind kind);
 
     DistributionCharts();
@@ -40,9 +43,10 @@ public:
 
     // Shows the report's measured runs. As a series grows only the runs that arrived since are read: their values
     // are merged into the values kept sorted, and the bins are counted from those (no pass over every run).
-    // `source` names where the runs come from when they are not measured now.
-    void setRuns(const Report& report, const QString& source = {});
-    // Saved runs drawn beside the current one.
+    // `source` names where the runs come from when they are not measured now. `prepared`, when it holds the values
+    // of exactly these runs (a saved run's, sorted as its file was read), is counted as it is, shared.
+    void setRuns(const Report& report, const QString& source = {}, std::shared_ptr<const SortedTimes> prepared = nullptr);
+    // Saved runs drawn beside the current one; their prepared values are used where they have them.
     void setOverlays(const std::vector<SavedRun>& overlays);
     // Light or dark, following the palette.
     void applyPalette(const QPalette& palette);
@@ -50,7 +54,7 @@ public:
     // What the charts show, for tests and tooltips. Histogram 0 is the current series', then one per overlay.
     std::size_t histogramCount(Kind kind) const { return m_histograms[kind].size(); }
     const Histogram& histogram(Kind kind, std::size_t which) const { return m_histograms[kind][which]; }
-    std::size_t measuredRuns(Kind kind) const { return m_current[kind].size(); }
+    std::size_t measuredRuns(Kind kind) const { return m_current->values(kind).size(); }
     // Where the current series' median and p95 lines stand; empty when it has no measured run.
     std::optional<double> medianMarker(Kind kind) const;
     std::optional<double> p95Marker(Kind kind) const;
@@ -63,7 +67,7 @@ public:
 private:
     struct Overlay {
         QString label;
-        std::array<std::vector<double>, kKindCount> sorted;
+        std::shared_ptr<const SortedTimes> times;
         std::array<QLineSeries*, kKindCount> steps {};
     };
 
@@ -77,11 +81,11 @@ private:
     std::array<QAreaSeries*, kKindCount> m_bars {};
     std::array<QLineSeries*, kKindCount> m_median {};
     std::array<QLineSeries*, kKindCount> m_p95 {};
-    std::array<std::vector<double>, kKindCount> m_current;  // the current series' measured values, sorted
+    std::shared_ptr<const SortedTimes> m_current = std::make_shared<SortedTimes>();  // the current series' values
+    std::shared_ptr<SortedTimes> m_measured;       // those of a series read here as its runs arrive
     std::array<std::vector<Histogram>, kKindCount> m_histograms;
     std::vector<Overlay> m_overlays;
     std::array<QStringList, kKindCount> m_legendNames;
-    NewRuns m_read;
     QString m_source;
     bool m_dark = false;
 };

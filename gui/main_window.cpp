@@ -291,7 +291,7 @@ void MainWindow::cancelRun()
 
 void MainWindow::refreshViews()
 {
-    m_charts->setRuns(m_session->report(), m_session->source(), m_session->shownPoints());
+    m_charts->setRuns(m_session->report(), m_session->source(), m_session->prepared().points);
     m_summary->setReport(m_session->report(), m_session->overlays(), m_session->shownSummary());
     setWindowTitle(m_session->source().isEmpty() ? QStringLiteral("AsyncScope")
                                                  : QStringLiteral("AsyncScope — %1").arg(m_session->source()));

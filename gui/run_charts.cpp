@@ -229,8 +229,8 @@ void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
 {
     m_points.resize(1);
     for (const SavedRun& saved : overlays) {
-        if (saved.points && saved.points->isOf(saved.report.runs)) {
-            m_points.push_back(saved.points);
+        if (saved.prepared.points && saved.prepared.points->isOf(saved.report.runs)) {
+            m_points.push_back(saved.prepared.points);
         } else {
             auto read = std::make_shared<SeriesPoints>();
             read->update(saved.report.runs);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gui/series_points.hpp"
+#include "gui/sorted_times.hpp"
 
 #include "engine/io/read_control.hpp"
 #include "engine/model/report.hpp"
@@ -15,19 +16,23 @@
 
 namespace asyncscope {
 
+// What the views make of a series' runs, made as a saved run is read: off the GUI thread, where a million runs take
+// a second to summarise and a few tenths of a second to lay out for the charts. A part left empty (a saved run put
+// together otherwise) is made by its view.
+struct PreparedViews {
+    std::optional<SeriesSummary> summary;       // the summary table's
+    std::shared_ptr<const SeriesPoints> points;  // the run charts'
+    std::shared_ptr<const SortedTimes> times;    // the distributions'
+};
+
 struct SavedRun {
     Report report;
     QString label;  // "h200-5runs · H200": the file's base name and the GPU it ran on, short enough for a legend
     QString path;
-    // The report's summary, made as it was read: off the GUI thread, where a million runs take seconds to summarise.
-    // Empty for a saved run put together otherwise; views then make it.
-    std::optional<SeriesSummary> summary;
-    // The points the run charts draw, read with the file for the same reason. Null for a saved run put together
-    // otherwise; the charts then read its runs.
-    std::shared_ptr<const SeriesPoints> points;
+    PreparedViews prepared;
 };
 
-// Reads the file, summarises its runs and reads their chart points. Errors name the file and what in it is wrong. `progress` and `cancel` as readReportFile takes them; any thread.
+// Reads the file and prepares every view of its runs. Errors name the file and what in it is wrong. `progress` and `cancel` as readReportFile takes them; any thread.
 Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress = {},
     const std::atomic<bool>* cancel = nullptr);
 

@@ -94,8 +94,7 @@ Status SessionModel::start(const Plan& plan)
     retire(m_lastRan);
     m_lastRan = m_report;
     m_source.clear();
-    m_shownSummary.reset();
-    m_shownPoints.reset();
+    m_prepared = {};
     m_clock.start();
     emit reportChanged();
     return std::nullopt;
@@ -182,8 +181,7 @@ void SessionModel::onLoaded()
     } else {
         retire(m_report);
         m_report = std::move(saved->report);
-        m_shownSummary = std::move(saved->summary);
-        m_shownPoints = std::move(saved->points);
+        m_prepared = std::move(saved->prepared);
         retire(m_lastRan);  // a plan sets it when it starts
         m_source = tr("saved: %1").arg(saved->label);
         emit reportChanged();

@@ -44,11 +44,10 @@ public:
     const Report& report() const { return m_report; }
     // Where report() comes from when it was not measured here: the saved run's label; empty otherwise.
     const QString& source() const { return m_source; }
-    // report()'s summary where it was made off the GUI thread (a saved series is summarised as it is read); null when
-    // the views make it.
-    const SeriesSummary* shownSummary() const { return m_shownSummary ? &*m_shownSummary : nullptr; }
-    // The chart points of the saved run shown, read with its file; null while a series is measured.
-    std::shared_ptr<const SeriesPoints> shownPoints() const { return m_shownPoints; }
+    // What the views make of report()'s runs where it was made off the GUI thread (a saved series, as it was read);
+    // empty while a series is measured: the views make it as its runs arrive.
+    const PreparedViews& prepared() const { return m_prepared; }
+    const SeriesSummary* shownSummary() const { return m_prepared.summary ? &*m_prepared.summary : nullptr; }
     // The last plan of several variants, once it ended.
     const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
     const std::vector<SavedRun>& overlays() const { return m_overlays; }
@@ -102,8 +101,7 @@ private:
     Report m_report;
     Report m_lastRan;  // the plan's last variant that ran, or the empty report it started with
     QString m_source;
-    std::optional<SeriesSummary> m_shownSummary;
-    std::shared_ptr<const SeriesPoints> m_shownPoints;
+    PreparedViews m_prepared;
     std::thread m_retiring;  // freeing a replaced series; joined before the next and on destruction
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;

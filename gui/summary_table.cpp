@@ -28,7 +28,7 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
 {
     std::vector<SeriesSummary> summaries { known ? *known : summarizeSeries(report) };
     for (const SavedRun& saved : overlays)
-        summaries.push_back(saved.summary ? *saved.summary : summarizeSeries(saved.report));
+        summaries.push_back(saved.prepared.summary ? *saved.prepared.summary : summarizeSeries(saved.report));
     const SeriesSummary& s = summaries.front();
 
     QStringList headers = kColumns;

@@ -3,7 +3,9 @@
 // the event loop, which a person at the window feels as a frozen window. Measured while the real MainWindow
 //   (a) runs a series of 10 000 runs on the fake backend at full speed (no pause between runs), and
 //   (b) opens a series of 1 000 000 runs of the classic pipeline, written first as the CLI writes it, in JSON and in
-//       CSV, through the window's file actions, until the series is shown and drawn.
+//       CSV, through the window's file actions, until the series is shown and drawn;
+//   (c) overlays the JSON file on the CSV one, then shows the Distribution tab (both series counted into bins), then
+//       opens the CSV file again with that tab shown.
 // Prints one table: scenario, duration, longest stall, p99 stall, heartbeats; the goal is a longest stall of 50 ms.
 // It uses no Qt Test and needs no library the app does not, so it runs with the Qt libraries of the portable bundle
 // on a host without Qt (lib/gl-fallback holds the GL dispatch libraries such a host may lack), on one line:
@@ -24,6 +26,7 @@
 #include <QEventLoop>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
@@ -154,9 +157,13 @@ Row session(MainWindow& window, int runs)
     return row;
 }
 
-Row open(MainWindow& window, const QString& path, const char* format, std::size_t runs)
+// Opens the file, or overlays it, through the window's file actions, and waits until it is shown and drawn.
+Row open(MainWindow& window, const QString& path, const char* format, std::size_t runs, bool overlay = false,
+    const char* where = "")
 {
-    Row row { "open a " + std::to_string(runs) + "-run " + format + " file", {}, false };
+    Row row { std::string(overlay ? "overlay" : "open") + " a " + std::to_string(runs) + "-run " + format + " file" +
+            where,
+        {}, false };
     const SessionModel* model = &window.session();
     bool failed = false;
     QObject::connect(model, &SessionModel::loadFailed, model, [&failed](const QString&, bool, const Error& error) {
@@ -167,7 +174,7 @@ Row open(MainWindow& window, const QString& path, const char* format, std::size_
     heartbeat.start();
     QElapsedTimer clock;
     clock.start();
-    if (!window.files().openSaved(path))
+    if (!(overlay ? window.files().addOverlay(path) : window.files().openSaved(path)))
         return row;
     QEventLoop loop;
     QTimer::singleShot(600000, &loop, [&loop] { loop.exit(1); });
@@ -177,8 +184,36 @@ Row open(MainWindow& window, const QString& path, const char* format, std::size_
     const double seconds = double(clock.nsecsElapsed()) / 1e9;
     settle(kSettleMs);
     row.figures = heartbeat.stop(seconds);
-    row.ok = loaded && !failed && model->report().runs.size() == runs;
+    row.ok = loaded && !failed &&
+        (overlay ? !model->overlays().empty() && model->overlays().back().report.runs.size() == runs
+                 : model->report().runs.size() == runs);
     QObject::disconnect(model, &SessionModel::loadFailed, model, nullptr);
+    return row;
+}
+
+// Shows the window's tab named `name`: a hidden view catches up with the series when it shows.
+Row showTab(MainWindow& window, const QString& name)
+{
+    Row row { "show the " + name.toStdString() + " tab", {}, false };
+    auto* tabs = window.findChild<QTabWidget*>();
+    int index = -1;
+    for (int i = 0; tabs && i < tabs->count(); ++i) {
+        if (tabs->tabText(i).remove(QLatin1Char('&')) == name)
+            index = i;
+    }
+    if (index < 0) {
+        std::fprintf(stderr, "the window has no %s tab\n", qPrintable(name));
+        return row;
+    }
+    Heartbeat heartbeat;
+    heartbeat.start();
+    QElapsedTimer clock;
+    clock.start();
+    tabs->setCurrentIndex(index);
+    const double seconds = double(clock.nsecsElapsed()) / 1e9;
+    settle(kSettleMs);
+    row.figures = heartbeat.stop(seconds);
+    row.ok = true;
     return row;
 }
 
@@ -228,14 +263,17 @@ int main(int argc, char* argv[])
     rows.push_back(session(window, int(sessionRuns)));
     rows.push_back(open(window, json, "JSON", std::size_t(fileRuns)));
     rows.push_back(open(window, csv, "CSV", std::size_t(fileRuns)));
+    rows.push_back(open(window, json, "JSON", std::size_t(fileRuns), true));
+    rows.push_back(showTab(window, QStringLiteral("Distribution")));
+    rows.push_back(open(window, csv, "CSV", std::size_t(fileRuns), false, ", Distribution shown"));
     window.close();
 
     std::printf("\nGUI thread heartbeat every %d ms, %s platform, %d cores\n", kBeatMs,
         qPrintable(QGuiApplication::platformName()), QThread::idealThreadCount());
-    std::printf("%-48s %10s %15s %11s %11s\n", "scenario", "duration", "longest stall", "p99 stall", "heartbeats");
+    std::printf("%-60s %10s %15s %11s %11s\n", "scenario", "duration", "longest stall", "p99 stall", "heartbeats");
     bool allOk = true, goal = true;
     for (const Row& r : rows) {
-        std::printf("%-48s %8.2f s %12.1f ms %8.1f ms %11zu%s\n", r.scenario.c_str(), r.figures.seconds,
+        std::printf("%-60s %8.2f s %12.1f ms %8.1f ms %11zu%s\n", r.scenario.c_str(), r.figures.seconds,
             r.figures.longestMs, r.figures.p99Ms, r.figures.beats, r.ok ? "" : "  (failed)");
         allOk = allOk && r.ok;
         goal = goal && r.figures.longestMs <= kGoalMs;

@@ -11,6 +11,7 @@
 #include "gui/main_window.hpp"
 #include "gui/nice_ticks.hpp"
 #include "gui/session_model.hpp"
+#include "gui/sorted_times.hpp"
 
 #include "engine/model/statistics.hpp"
 
@@ -24,7 +25,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
+#include <thread>
 
 using namespace asyncscope;
 using asyncscope::testing::classicReport;
@@ -225,6 +229,34 @@ private slots:
         charts.setRuns(Report {});
         QCOMPARE(charts.measuredRuns(DistributionCharts::GpuTime), std::size_t(0));
         QVERIFY(!charts.p95Marker(DistributionCharts::GpuTime));
+    }
+
+    // A saved run's values are sorted as its file is read, off the GUI thread: the charts count them as they are,
+    // shared, and read the runs themselves when the values are of other runs.
+    void preparedValuesAreCountedAsTheyAre()
+    {
+        const Report report = classicReport(3000);
+        auto prepared = std::make_shared<SortedTimes>();
+        std::thread([&] { prepared->update(report.runs); }).join();
+        QVERIFY(prepared->isOf(report.runs));
+        QVERIFY(std::is_sorted(prepared->values(SortedTimes::GpuTime).begin(),
+            prepared->values(SortedTimes::GpuTime).end()));
+        DistributionCharts charts;
+        charts.setRuns(report, {}, prepared);
+        QCOMPARE(prepared.use_count(), 2L);  // shared, not copied
+        DistributionCharts fresh;
+        fresh.setRuns(report);
+        for (const auto kind : kKinds) {
+            QCOMPARE(charts.measuredRuns(kind), std::size_t(2999));
+            QCOMPARE(charts.histogram(kind, 0).counts, fresh.histogram(kind, 0).counts);
+            QCOMPARE(charts.medianMarker(kind), fresh.medianMarker(kind));
+        }
+
+        const SavedRun other = savedSlower(500, 1.0, "other");
+        QVERIFY(!prepared->isOf(other.report.runs));
+        charts.setRuns(other.report, {}, prepared);
+        QCOMPARE(prepared.use_count(), 1L);
+        QCOMPARE(charts.measuredRuns(DistributionCharts::GpuTime), std::size_t(499));
     }
 
     void binsFitTheData()

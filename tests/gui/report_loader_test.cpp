@@ -80,8 +80,9 @@ private slots:
         QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().message().c_str());
         QCOMPARE(saved->report.runs.size(), std::size_t(5000));
         QCOMPARE(saved->label, QString("small · H200"));
-        QVERIFY(saved->summary);  // made as it was read, and so are the charts' points
-        QVERIFY(saved->points && saved->points->isOf(saved->report.runs));
+        QVERIFY(saved->prepared.summary);  // made as it was read, and so are the charts' points and values
+        QVERIFY(saved->prepared.points && saved->prepared.points->isOf(saved->report.runs));
+        QVERIFY(saved->prepared.times && saved->prepared.times->isOf(saved->report.runs));
         QVERIFY(!loader.takeResult().ok());  // taken once
     }
 
@@ -142,7 +143,8 @@ private slots:
         const Error error = failed.first().at(2).value<Error>();
         QVERIFY2(error.message().rfind("missing.json: cannot be opened", 0) == 0, error.message().c_str());
         QCOMPARE(session.report().runs.size(), std::size_t(300));
-        QVERIFY(session.shownPoints() && session.shownPoints()->isOf(session.report().runs));
+        QVERIFY(session.prepared().points && session.prepared().points->isOf(session.report().runs));
+        QVERIFY(session.prepared().times && session.prepared().times->isOf(session.report().runs));
         QCOMPARE(session.source(), QString("saved: shown · H200"));
         QCOMPARE(session.overlays().size(), std::size_t(1));
         QCOMPARE(session.overlays().front().report.runs.size(), std::size_t(200));

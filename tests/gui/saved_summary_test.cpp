@@ -71,13 +71,13 @@ private slots:
         const Report report = testing::classicReport(301);
         const auto saved = readSavedRun(saveSeries(m_dir, name, report));
         QVERIFY2(saved, saved ? "" : saved.error().message().c_str());
-        QVERIFY(saved->summary.has_value());
+        QVERIFY(saved->prepared.summary.has_value());
         const SeriesSummary expected = summarizeSeries(saved->report);
-        QCOMPARE(saved->summary->measuredRuns, std::size_t(300));
-        QCOMPARE(saved->summary->warmupRuns, std::size_t(1));
-        QCOMPARE(saved->summary->distributions.size(), expected.distributions.size());
+        QCOMPARE(saved->prepared.summary->measuredRuns, std::size_t(300));
+        QCOMPARE(saved->prepared.summary->warmupRuns, std::size_t(1));
+        QCOMPARE(saved->prepared.summary->distributions.size(), expected.distributions.size());
         for (const Distribution& d : expected.distributions) {
-            const Distribution* got = saved->summary->distribution(d.key);
+            const Distribution* got = saved->prepared.summary->distribution(d.key);
             QVERIFY2(got, d.key.c_str());
             QCOMPARE(got->stats.median, d.stats.median);
             QCOMPARE(got->stats.p95, d.stats.p95);
@@ -102,7 +102,7 @@ private slots:
             if (d.key == keys::kGpuTime)
                 d.stats.median = 123.25;  // no run has it: only a table that took this summary shows it
         }
-        SavedRun overlay { report, "other", "other.json", known, nullptr };
+        SavedRun overlay { report, "other", "other.json", { known, nullptr, nullptr } };
         SummaryTable table;
         table.setReport(report, { overlay }, &known);
         const int row = rowNamed(table, QString::fromStdString(headerOf("GPU time", ValueKind::Duration)));
