@@ -36,12 +36,12 @@ struct CuptiApi {
     decltype(&cuptiSetThreadIdType) setThreadIdType = nullptr;
     decltype(&cuptiGetCallbackName) callbackName = nullptr;
     decltype(&cuptiActivityEnableRuntimeApi) enableRuntimeApi = nullptr;  // optional: CUPTI 12.x and later
-    decltype(&cuptiActivitySetAttribute) setAttribute = nullptr;          // optional
 };
 
 constexpr std::array kRecordedKinds { CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_RUNTIME };
-// Small buffers, kept and handed out again: every run ends with a forced flush, so CUPTI asks for a buffer inside
+// Small buffers, kept and handed out again: every run ends with a flush that hands back the buffer CUPTI was filling,
+// so CUPTI asks for a buffer inside
 // the next run's first runtime call, and a fresh multi-megabyte allocation there (its pages faulted in as CUPTI
 // fills it) delays that run's first operation by a fraction of a millisecond. A run that records more asks for more.
 constexpr std::size_t kBufferBytes = std::size_t(256) << 10;
@@ -104,20 +104,16 @@ private:
     std::vector<std::uint8_t*> m_free;
 };
 
-// How the collector works with CUPTI, from the environment where a person measuring CUPTI's own cost asks for
-// something else (asyncscope_bench_trace_source compares them):
-//   ASYNCSCOPE_CUPTI_FLUSH=complete  each run's records are collected by a plain flush, which hands back only the
-//                                    buffers whose records are all complete (a forced flush, the default, hands back
-//                                    every buffer, and is used anyway once records are late);
-//   ASYNCSCOPE_CUPTI_PRIME=1         after each run's records are collected, a 4-byte device copy, outside any run,
-//                                    takes whatever CUPTI does again at the first GPU operation after a flush;
-//   ASYNCSCOPE_CUPTI_PINNED=1        CUPTI keeps the GPU operations' timestamps in pinned host memory rather than in
-//                                    device memory (its default since CUDA 12.0 Update 1);
-//   ASYNCSCOPE_CUPTI_OVERHEAD=1      CUPTI's overhead records are tallied by kind (CuptiTrace::overheads()).
+// How the collector flushes, and what it says of CUPTI's own cost. Each run's records are collected with a plain
+// flush, which hands back the buffers whose records are all complete; a forced flush, which hands back every buffer,
+// comes only when records are still missing after 10 ms. A forced flush after every run made the next run's first
+// GPU operation start a few tenths of a millisecond late: on an H200, GPU time with CUPTI was 1.12 x that of events
+// alone for the classic pipeline and 1.18 x at K = 16, S = 4, against 1.005 x and 1.04 x with the plain flush. For
+// measuring that cost (asyncscope_bench_trace_source), from the environment:
+//   ASYNCSCOPE_CUPTI_FLUSH=forced   a forced flush after every run;
+//   ASYNCSCOPE_CUPTI_OVERHEAD=1     CUPTI's overhead records tallied by kind (CuptiTrace::overheads()).
 struct Tuning {
-    bool completeFlush = false;
-    bool prime = false;
-    bool pinned = false;
+    bool forcedFlush = false;
     bool overhead = false;
 
     static Tuning fromEnvironment()
@@ -126,8 +122,7 @@ struct Tuning {
             const char* set = std::getenv(name);
             return set && std::strcmp(set, value) == 0;
         };
-        return { said("ASYNCSCOPE_CUPTI_FLUSH", "complete"), said("ASYNCSCOPE_CUPTI_PRIME", "1"),
-            said("ASYNCSCOPE_CUPTI_PINNED", "1"), said("ASYNCSCOPE_CUPTI_OVERHEAD", "1") };
+        return { said("ASYNCSCOPE_CUPTI_FLUSH", "forced"), said("ASYNCSCOPE_CUPTI_OVERHEAD", "1") };
     }
 };
 
@@ -229,7 +224,7 @@ public:
         std::size_t gpuExpected)
     {
         const auto start = std::chrono::steady_clock::now();
-        const auto forcedAfter = start + std::chrono::milliseconds(m_tuning.completeFlush ? 10 : 0);
+        const auto forcedAfter = start + std::chrono::milliseconds(m_tuning.forcedFlush ? 0 : 10);
         const auto deadline = start + std::chrono::milliseconds(50);
         for (;;) {
             const auto now = std::chrono::steady_clock::now();
@@ -254,8 +249,6 @@ public:
         m_records.erase(keep, m_records.end());
         return taken;
     }
-
-    bool primes() const { return m_tuning.prime; }
 
     // The overhead records since the last call, tallied by kind, as one line.
     std::string overheads()
@@ -332,7 +325,6 @@ private:
         symbol(m_api.setThreadIdType, "cuptiSetThreadIdType");
         symbol(m_api.callbackName, "cuptiGetCallbackName");
         symbol(m_api.enableRuntimeApi, "cuptiActivityEnableRuntimeApi", false);
-        symbol(m_api.setAttribute, "cuptiActivitySetAttribute", false);
         if (!complete)
             return makeError(ErrorKind::Cuda, "the CUPTI library found lacks functions AsyncScope needs");
         if (CUptiResult r = m_api.setThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM); r != CUPTI_SUCCESS)
@@ -346,13 +338,6 @@ private:
     Status startRecording()
     {
         m_buffers.fill(4);
-        if (m_tuning.pinned && m_api.setAttribute) {
-            std::uint8_t pinned = 1;
-            std::size_t size = sizeof(pinned);
-            if (CUptiResult r = m_api.setAttribute(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, &size, &pinned);
-                r != CUPTI_SUCCESS)
-                return fail("CUPTI refused pinned timestamp buffers", r);
-        }
         for (std::size_t i = 0; i < kRecordedKinds.size(); ++i) {
             if (CUptiResult r = m_api.enable(kRecordedKinds[i]); r != CUPTI_SUCCESS) {
                 for (std::size_t j = 0; j < i; ++j)
@@ -478,11 +463,6 @@ CuptiTrace::CuptiTrace(int device, std::uint32_t thread)
 CuptiTrace::~CuptiTrace()
 {
     Collector::instance().release();
-}
-
-bool CuptiTrace::primes() const
-{
-    return Collector::instance().primes();
 }
 
 std::string CuptiTrace::overheads()

@@ -33,10 +33,8 @@ public:
     std::vector<Span> take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
         int streams);
 
-    // Whether the caller is to issue one small device copy after take(), outside anything timed
-    // (ASYNCSCOPE_CUPTI_PRIME=1; cupti_trace.cpp lists the settings that measure CUPTI's own cost).
-    bool primes() const;
-    // CUPTI's overhead records since the last call, tallied by kind (ASYNCSCOPE_CUPTI_OVERHEAD=1), as one line.
+    // CUPTI's overhead records since the last call, tallied by kind, as one line: recorded where the environment
+    // asks for them (ASYNCSCOPE_CUPTI_OVERHEAD=1; cupti_trace.cpp lists the settings that measure CUPTI's cost).
     static std::string overheads();
 
 private:

@@ -471,17 +471,8 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     result.spans.push_back({ SpanKind::Submit, c.device, 0, 0, 0, 0.0, submitMs });
     result.spans.push_back({ SpanKind::Wait, c.device, 0, 0, 0, submitMs, millisecondsBetween(submitBegin, waitEnd) });
 
-    if (m->cupti) {
+    if (m->cupti)
         result.traced = m->cupti->take(tracedFrom, tracedTo, m->chunks, c.streams);
-        if (m->cupti->primes()) {
-            // Outside any run: a copy of one element within the device buffer, which the next run sets again
-            // before using it. Its record falls before the next run's and is dropped.
-            const std::size_t half = c.elements / 2;
-            ASYNCSCOPE_CUDA_TRY(cudaMemcpyAsync(m->device.get(), m->device.get() + half, sizeof(int) * (half > 0),
-                cudaMemcpyDeviceToDevice, stream));
-            ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
-        }
-    }
 
     result.expectedValue = expected;
     Step done { result, flush() };

@@ -107,8 +107,7 @@ int main(int argc, char** argv)
         return 2;
     }
     std::printf("CUPTI settings:");
-    for (const char* name : { "ASYNCSCOPE_CUPTI_FLUSH", "ASYNCSCOPE_CUPTI_PRIME", "ASYNCSCOPE_CUPTI_PINNED",
-             "ASYNCSCOPE_CUPTI_OVERHEAD" }) {
+    for (const char* name : { "ASYNCSCOPE_CUPTI_FLUSH", "ASYNCSCOPE_CUPTI_OVERHEAD" }) {
         const char* value = std::getenv(name);
         std::printf(" %s=%s", name, value ? value : "(unset)");
     }
