@@ -33,15 +33,16 @@ bool sameRun(const RunResult& a, const RunResult& b)
         sameSpans(a.traced, b.traced);
 }
 
-// "Run 12 of 50 · 64.0 MiB · K = 16, S = 4, by chunk, stream · GPU 2.49 ms", counted as the status line counts.
+// "Run 12 of 0–49 · 64.0 MiB · K = 16, S = 4, by chunk, stream · GPU 2.49 ms": the run's index, as the charts' run
+// axis, the reports and the traces number runs, and the series' range of indices where it is known.
 QString titleOf(const Report& report, const RunResult& run, const QString& source)
 {
     const PipelineConfig& c = report.config;
     const int planned = c.stopRule == StopRule::Fixed ? c.warmupRuns + c.runs
         : report.outcome                              ? int(report.runs.size())
                                                       : 0;
-    QString which = planned > 0 ? QObject::tr("Run %1 of %2").arg(run.index + 1).arg(planned)
-                                : QObject::tr("Run %1").arg(run.index + 1);
+    QString which = planned > 0 ? QObject::tr("Run %1 of 0–%2").arg(run.index).arg(planned - 1)
+                                : QObject::tr("Run %1").arg(run.index);
     if (run.warmup)
         which += QObject::tr(" (warm-up)");
     QStringList parts { which };
