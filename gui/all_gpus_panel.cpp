@@ -22,7 +22,6 @@ namespace asyncscope {
 
 namespace {
 
-constexpr QSize kExportPixels { 1600, 900 };
 
 }  // namespace
 
@@ -46,7 +45,7 @@ AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
                           "memory and CPUs between them and gives the aggregate bandwidth"));
     m_run->setToolTip(tr("Run the configured series on every GPU of this host"));
     m_cancel->setToolTip(tr("Stop every GPU"));
-    m_exportChart->setToolTip(tr("Save the chart as a picture (PNG, JPG or SVG)"));
+    m_exportChart->setToolTip(tr("Save the chart as a picture (PNG; SVG from the File menu)"));
     m_exportCsv->setToolTip(tr("Save the table as CSV, as asyncscope-cli writes it"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -88,15 +87,7 @@ AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
 
     connect(m_run, &QPushButton::clicked, this, &AllGpusPanel::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &AllGpusPanel::cancel);
-    connect(m_exportChart, &QPushButton::clicked, this, [this] {
-        const QString path = askSavePath(this, m_folder, tr("Export the GPUs' chart"), QStringLiteral("all-gpus.png"),
-            tr("Pictures (*.png *.jpg *.svg)"));
-        if (path.isEmpty())
-            return;
-        m_folder = QFileInfo(path).absolutePath();
-        const QString failure = exportChart(path, kExportPixels);
-        failure.isEmpty() ? emit done(tr("Saved %1").arg(path)) : emit problem(failure);
-    });
+    connect(m_exportChart, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("png")); });
     connect(m_exportCsv, &QPushButton::clicked, this, [this] {
         const QString path = askSavePath(this, m_folder, tr("Export the GPUs' table"), QStringLiteral("all-gpus.csv"),
             tr("CSV (*.csv)"));

@@ -58,7 +58,8 @@ signals:
     void runningChanged(bool running);
     void finished(const asyncscope::HostReport& host);
     void problem(const QString& text);
-    void done(const QString& text);  // an export was written
+    void done(const QString& text);               // an export was written
+    void exportRequested(const QString& format);  // the chart as a picture: "png" or "svg"
 
 private:
     void onDeviceEnded(const DeviceResult& result);

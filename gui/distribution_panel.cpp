@@ -1,14 +1,11 @@
 #include "gui/distribution_panel.hpp"
 
 #include "gui/chart_exporter.hpp"
-#include "gui/file_dialogs.hpp"
 #include "gui/session_model.hpp"
 
 #include <QChartView>
 #include <QCursor>
-#include <QDir>
 #include <QEvent>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QPushButton>
 #include <QToolTip>
@@ -16,10 +13,9 @@
 
 namespace asyncscope {
 
-DistributionPanel::DistributionPanel(const SessionModel* session, GuiSettings& settings, QWidget* parent)
+DistributionPanel::DistributionPanel(const SessionModel* session, QWidget* parent)
     : QWidget(parent)
     , m_session(session)
-    , m_settings(settings)
 {
     setObjectName(QStringLiteral("distribution"));
     auto* png = new QPushButton(tr("Export PN&G…"));
@@ -56,8 +52,8 @@ DistributionPanel::DistributionPanel(const SessionModel* session, GuiSettings& s
     layout->addLayout(bar);
     layout->addLayout(charts, 1);
 
-    connect(png, &QPushButton::clicked, this, [this] { exportInteractive(QStringLiteral("png")); });
-    connect(svg, &QPushButton::clicked, this, [this] { exportInteractive(QStringLiteral("svg")); });
+    connect(png, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("png")); });
+    connect(svg, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("svg")); });
     connect(session, &SessionModel::reportChanged, this, [this] {
         m_runsStale = true;
         refresh();
@@ -107,25 +103,6 @@ QString DistributionPanel::exportPicture(const QString& path, QSize pixels) cons
     charts.setRuns(m_session->report(), m_session->source(), m_session->prepared().times);
     return saveChartsPicture({ charts.chart(DistributionCharts::GpuTime), charts.chart(DistributionCharts::CpuSubmit) },
         tr("AsyncScope distributions"), path, pixels);
-}
-
-bool DistributionPanel::exportTo(const QString& path, QSize pixels)
-{
-    if (const QString failure = exportPicture(path, pixels); !failure.isEmpty()) {
-        emit problem(failure);
-        return false;
-    }
-    m_settings.lastFolder = QFileInfo(path).absolutePath();
-    emit done(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    return true;
-}
-
-void DistributionPanel::exportInteractive(const QString& format)
-{
-    const QString path = askPicturePath(window(), m_settings.lastFolder, tr("Export distributions"), "asyncscope-distribution", format,
-        m_settings.exportSize);
-    if (!path.isEmpty())
-        exportTo(path, m_settings.exportSize);
 }
 
 }  // namespace asyncscope

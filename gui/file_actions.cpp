@@ -75,12 +75,12 @@ QString saveTrace(const QString& path, const Data& data)
 
 }  // namespace
 
-FileActions::FileActions(SessionModel* session, GuiSettings& settings,
-    std::function<std::optional<RunCharts::Kind>()> shownChart, QWidget* window)
+FileActions::FileActions(
+    SessionModel* session, GuiSettings& settings, std::function<Picture()> shownPicture, QWidget* window)
     : QObject(window)
     , m_session(session)
     , m_settings(settings)
-    , m_shownChart(std::move(shownChart))
+    , m_shownPicture(std::move(shownPicture))
     , m_window(window)
 {
     new LoadProgress(session, window);
@@ -100,15 +100,11 @@ bool FileActions::finish(const QString& path, const QString& failure, const QStr
     return true;
 }
 
-bool FileActions::exportChartTo(const QString& path, QSize pixels)
+bool FileActions::exportPictureTo(const QString& path, QSize pixels)
 {
-    const QString saved = tr("Saved %1").arg(QDir::toNativeSeparators(path));
-    if (const auto kind = m_shownChart())
-        return finish(path,
-            exportChart(m_session->report(), m_session->source(), m_session->overlays(), *kind, path, pixels), saved);
-    const auto& comparison = m_session->lastComparison();
-    return finish(path,
-        comparison ? exportComparisonChart(*comparison, path, pixels) : tr("The current tab has no chart."), saved);
+    const Picture picture = m_shownPicture();
+    return finish(path, picture.draw ? picture.draw(path, pixels) : tr("The current tab shows nothing to export yet."),
+        tr("Saved %1").arg(QDir::toNativeSeparators(path)));
 }
 
 bool FileActions::exportDataTo(const QString& path)
@@ -168,12 +164,17 @@ void FileActions::onLoadFailed(const QString& path, const Error& error)
         emit problem(QString::fromStdString(error.message()));
 }
 
-void FileActions::exportChartInteractive(const QString& format)
+void FileActions::exportPictureInteractive(const QString& format)
 {
-    const QString path = askPicturePath(m_window, m_settings.lastFolder, tr("Export chart"), "asyncscope-chart", format,
-        m_settings.exportSize);
+    const Picture picture = m_shownPicture();
+    if (!picture.draw) {
+        exportPictureTo({}, m_settings.exportSize);  // says why there is nothing to export
+        return;
+    }
+    const QString path =
+        askPicturePath(m_window, m_settings.lastFolder, picture.title, picture.name, format, m_settings.exportSize);
     if (!path.isEmpty())
-        exportChartTo(path, m_settings.exportSize);
+        exportPictureTo(path, m_settings.exportSize);
 }
 
 void FileActions::exportDataInteractive(const QString& format, bool comparison)

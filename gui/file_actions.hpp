@@ -1,9 +1,8 @@
-// What the window does with files: export the shown chart, the data, the comparison or a trace; open a saved run
-// or overlay one. Each asks for a path where a person is at the window, writes or reads, and says how it went. The
+// What the window does with files: export a picture of the shown tab, the data, the comparison or a trace; open a
+// saved run or overlay one. Each asks for a path where a person is at the window, writes or reads, and says how it went. The
 // folder of a file written or read is remembered; one where saving failed is not.
 #pragma once
 
-#include "gui/run_charts.hpp"
 #include "gui/settings_store.hpp"
 
 #include "engine/model/error.hpp"
@@ -12,7 +11,6 @@
 #include <QSize>
 
 #include <functional>
-#include <optional>
 
 class QWidget;
 
@@ -23,11 +21,18 @@ class SessionModel;
 class FileActions : public QObject {
     Q_OBJECT
 public:
-    // `shownChart` says which run chart the window shows; empty when it shows the comparison (or no chart).
-    FileActions(SessionModel* session, GuiSettings& settings, std::function<std::optional<RunCharts::Kind>()> shownChart,
-        QWidget* window);
+    // A picture of what a tab shows: how the save dialog names it, and how it is drawn into a file at a pixel size
+    // (PNG, JPG or SVG by the path's suffix): empty when written, else why not. No `draw` where the tab shows none.
+    struct Picture {
+        QString title;  // "Export timeline"
+        QString name;   // "asyncscope-timeline": the file name suggested, before its suffix
+        std::function<QString(const QString& path, QSize pixels)> draw;
+    };
 
-    bool exportChartTo(const QString& path, QSize pixels);
+    // `shownPicture` gives the picture of the tab the window shows.
+    FileActions(SessionModel* session, GuiSettings& settings, std::function<Picture()> shownPicture, QWidget* window);
+
+    bool exportPictureTo(const QString& path, QSize pixels);
     bool exportDataTo(const QString& path);
     bool exportComparisonTo(const QString& path);
     // The comparison where the window shows it (`comparisonShown`) or where there is no series, else the series.
@@ -37,7 +42,7 @@ public:
     bool openSaved(const QString& path);
     bool addOverlay(const QString& path);
 
-    void exportChartInteractive(const QString& format);
+    void exportPictureInteractive(const QString& format);
     void exportDataInteractive(const QString& format, bool comparison);
     void exportTraceInteractive(bool comparisonShown);
     void openSavedInteractive();
@@ -54,7 +59,7 @@ private:
 
     SessionModel* m_session;
     GuiSettings& m_settings;
-    std::function<std::optional<RunCharts::Kind>()> m_shownChart;
+    std::function<Picture()> m_shownPicture;
     QWidget* m_window;
 };
 

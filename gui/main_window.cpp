@@ -5,8 +5,8 @@
 #include "gui/chart_view.hpp"
 #include "gui/comparison_view.hpp"
 #include "gui/config_panel.hpp"
+#include "gui/chart_exporter.hpp"
 #include "gui/distribution_panel.hpp"
-#include "gui/file_actions.hpp"
 #include "gui/headless_runner.hpp"
 #include "gui/help_pages.hpp"
 #include "gui/plan_verdict.hpp"
@@ -58,20 +58,18 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     buildViews();
     m_allGpus = new AllGpusPanel(backend);
     m_tabs->addTab(m_allGpus, tr("All GPUs"));
-    m_files = new FileActions(m_session, m_settings, [this] {
-        ChartView* chart = currentChart();
-        return chart ? std::optional(RunCharts::Kind(m_tabs->indexOf(chart))) : std::nullopt;
-    }, this);
+    m_files = new FileActions(m_session, m_settings, [this] { return shownPicture(); }, this);
     const auto saved = [this](const QString& message) {
         saveSettingsNow();
         m_status->showTransient(message, kTransientMs);
     };
     connect(m_files, &FileActions::problem, this, &MainWindow::showProblem);
     connect(m_files, &FileActions::done, this, saved);
-    connect(m_timeline, &TimelinePanel::problem, this, &MainWindow::showProblem);
-    connect(m_timeline, &TimelinePanel::done, this, saved);
-    connect(m_distribution, &DistributionPanel::problem, this, &MainWindow::showProblem);
-    connect(m_distribution, &DistributionPanel::done, this, saved);
+    // The tabs' own export buttons go the File menu's way: the shown tab's picture, where and as large as asked.
+    const auto exportShown = [this](const QString& format) { m_files->exportPictureInteractive(format); };
+    connect(m_timeline, &TimelinePanel::exportRequested, this, exportShown);
+    connect(m_distribution, &DistributionPanel::exportRequested, this, exportShown);
+    connect(m_allGpus, &AllGpusPanel::exportRequested, this, exportShown);
     connect(m_allGpus, &AllGpusPanel::problem, this, &MainWindow::showProblem);
     connect(m_allGpus, &AllGpusPanel::done, this, saved);
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
@@ -146,9 +144,9 @@ void MainWindow::buildViews()
         m_tabs->addTab(m_views[k], tabNames[k]);
         connect(m_views[k], &ChartView::resetRequested, this, [this, k] { m_charts->resetZoom(RunCharts::Kind(k)); });
     }
-    m_timeline = new TimelinePanel(m_session, m_settings);
+    m_timeline = new TimelinePanel(m_session);
     m_tabs->addTab(m_timeline, tr("Timeline"));
-    m_distribution = new DistributionPanel(m_session, m_settings);
+    m_distribution = new DistributionPanel(m_session);
     m_tabs->addTab(m_distribution, tr("Distribution"));
     m_summary = new SummaryTable;
     m_tabs->addTab(m_summary, tr("Summary"));
@@ -169,8 +167,8 @@ void MainWindow::wireActions()
 {
     WindowActions& a = *m_actions;
     FileActions* f = m_files;
-    connect(a.exportPng, &QAction::triggered, f, [f] { f->exportChartInteractive("png"); });
-    connect(a.exportSvg, &QAction::triggered, f, [f] { f->exportChartInteractive("svg"); });
+    connect(a.exportPng, &QAction::triggered, f, [f] { f->exportPictureInteractive("png"); });
+    connect(a.exportSvg, &QAction::triggered, f, [f] { f->exportPictureInteractive("svg"); });
     connect(a.exportCsv, &QAction::triggered, f, [f] { f->exportDataInteractive("csv", false); });
     connect(a.exportJson, &QAction::triggered, f, [f] { f->exportDataInteractive("json", false); });
     connect(a.exportTrace, &QAction::triggered, f,
@@ -219,12 +217,38 @@ void MainWindow::updateActions()
     const auto& comparison = m_session->lastComparison();
     const bool runs = !m_session->report().runs.empty();
     const bool overlays = !m_session->overlays().empty();
-    const bool drawn = currentChart() ? runs || overlays : m_tabs->currentWidget() == m_comparisonView && comparison;
+    const bool drawn = bool(shownPicture().draw);
     const bool running = m_session->isRunning() || m_allGpus->isRunning();
     m_actions->update({ running, m_session->devicesKnown(), runs, drawn, currentChart() != nullptr,
         comparison.has_value(), overlays });
     m_panel->setRunning(running);
     m_allGpus->setCanRun(!running && m_session->devicesKnown());
+}
+
+FileActions::Picture MainWindow::shownPicture() const
+{
+    QWidget* tab = m_tabs->currentWidget();
+    const SessionModel* s = m_session;
+    const bool runs = !s->report().runs.empty() || !s->overlays().empty();
+    if (ChartView* chart = currentChart(); chart && runs) {
+        const auto kind = RunCharts::Kind(m_tabs->indexOf(chart));
+        return { tr("Export chart"), QStringLiteral("asyncscope-chart"), [s, kind](const QString& path, QSize pixels) {
+                    return exportChart(s->report(), s->source(), s->overlays(), kind, path, pixels);
+                } };
+    }
+    if (tab == m_comparisonView && s->lastComparison())
+        return { tr("Export comparison"), QStringLiteral("asyncscope-comparison"),
+            [s](const QString& path, QSize pixels) { return exportComparisonChart(*s->lastComparison(), path, pixels); } };
+    if (tab == m_timeline && m_timeline->shownRun())
+        return { tr("Export timeline"), QStringLiteral("asyncscope-timeline"),
+            [this](const QString& path, QSize pixels) { return m_timeline->exportPicture(path, pixels); } };
+    if (tab == m_distribution && runs)
+        return { tr("Export distributions"), QStringLiteral("asyncscope-distribution"),
+            [this](const QString& path, QSize pixels) { return m_distribution->exportPicture(path, pixels); } };
+    if (tab == m_allGpus && !m_allGpus->rows().empty() && !m_allGpus->isRunning())
+        return { tr("Export the GPUs' chart"), QStringLiteral("asyncscope-all-gpus"),
+            [this](const QString& path, QSize pixels) { return m_allGpus->exportChart(path, pixels); } };
+    return {};
 }
 
 ChartView* MainWindow::currentChart() const

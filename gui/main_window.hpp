@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gui/app_options.hpp"
+#include "gui/file_actions.hpp"
 #include "gui/run_charts.hpp"
 #include "gui/settings_store.hpp"
 
@@ -22,7 +23,6 @@ class ChartView;
 class ComparisonView;
 class ConfigPanel;
 class DistributionPanel;
-class FileActions;
 class HeadlessRunner;
 class RunStatus;
 class SessionModel;
@@ -68,6 +68,7 @@ private:
     void startAllGpus();  // the configured series on every GPU, in the All GPUs tab
     void refreshViews();
     ChartView* currentChart() const;
+    FileActions::Picture shownPicture() const;  // of the tab shown; no `draw` where it shows nothing yet
     void showProblem(const QString& text);  // nothing when `text` is empty
     void saveSettingsNow();
     void placeOnScreen();

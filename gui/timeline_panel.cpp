@@ -1,13 +1,10 @@
 #include "gui/timeline_panel.hpp"
 
-#include "gui/file_dialogs.hpp"
 #include "gui/session_model.hpp"
 #include "gui/timeline_view.hpp"
 
 #include "engine/model/size_parse.hpp"
 
-#include <QDir>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -57,10 +54,9 @@ QString titleOf(const Report& report, const RunResult& run, const QString& sourc
 
 }  // namespace
 
-TimelinePanel::TimelinePanel(const SessionModel* session, GuiSettings& settings, QWidget* parent)
+TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     : QWidget(parent)
     , m_session(session)
-    , m_settings(settings)
 {
     setObjectName(QStringLiteral("timeline"));
     m_title = new QLabel;
@@ -95,8 +91,8 @@ TimelinePanel::TimelinePanel(const SessionModel* session, GuiSettings& settings,
     connect(m_latest, &QPushButton::clicked, this, &TimelinePanel::followLatest);
     connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetZoom);
     connect(m_view, &TimelineView::zoomChanged, m_reset, &QWidget::setEnabled);
-    connect(png, &QPushButton::clicked, this, [this] { exportInteractive(QStringLiteral("png")); });
-    connect(svg, &QPushButton::clicked, this, [this] { exportInteractive(QStringLiteral("svg")); });
+    connect(png, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("png")); });
+    connect(svg, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("svg")); });
     connect(session, &SessionModel::reportChanged, this, &TimelinePanel::refresh);
     m_reset->setEnabled(false);
     refresh();
@@ -161,25 +157,6 @@ QString TimelinePanel::exportPicture(const QString& path, QSize pixels)
 {
     m_view->setTitle(m_title->text());
     return m_view->exportPicture(path, pixels);
-}
-
-bool TimelinePanel::exportTo(const QString& path, QSize pixels)
-{
-    if (const QString failure = exportPicture(path, pixels); !failure.isEmpty()) {
-        emit problem(failure);
-        return false;
-    }
-    m_settings.lastFolder = QFileInfo(path).absolutePath();
-    emit done(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    return true;
-}
-
-void TimelinePanel::exportInteractive(const QString& format)
-{
-    const QString path = askPicturePath(window(), m_settings.lastFolder, tr("Export timeline"), "asyncscope-timeline", format,
-        m_settings.exportSize);
-    if (!path.isEmpty())
-        exportTo(path, m_settings.exportSize);
 }
 
 }  // namespace asyncscope

@@ -1,10 +1,9 @@
 // The Timeline tab: one run of the session's series on a time axis (TimelineView), named in a line above it. It
 // follows the latest run as a series runs, or stays on a run picked elsewhere (a point of the time chart) until
 // "Latest run"; it redraws when the session's throttled refresh brings another run to show, not on every refresh.
-// Its own buttons reset the zoom and export the timeline as PNG or SVG at a chosen pixel size.
+// Its own buttons reset the zoom and ask for the timeline to be exported as PNG or SVG (the window's file actions
+// ask where and how large).
 #pragma once
-
-#include "gui/settings_store.hpp"
 
 #include "engine/model/run_result.hpp"
 
@@ -24,8 +23,7 @@ class TimelineView;
 class TimelinePanel : public QWidget {
     Q_OBJECT
 public:
-    // The export folder and pixel size are `settings`' (remembered as the window's other exports are).
-    TimelinePanel(const SessionModel* session, GuiSettings& settings, QWidget* parent = nullptr);
+    explicit TimelinePanel(const SessionModel* session, QWidget* parent = nullptr);
 
     const TimelineView& view() const { return *m_view; }
     QString title() const;
@@ -33,9 +31,7 @@ public:
     // RunResult::index of the run shown; empty when there is none.
     std::optional<int> shownRun() const { return m_shownIndex; }
 
-    // Writes the timeline as shown to `path` (PNG or SVG by suffix) at `pixels`; says how it went (done/problem).
-    bool exportTo(const QString& path, QSize pixels);
-    // The same, quietly: empty when written, else why not.
+    // Writes the timeline as shown to `path` (PNG or SVG by suffix) at `pixels`: empty when written, else why not.
     QString exportPicture(const QString& path, QSize pixels);
 
 public slots:
@@ -47,14 +43,10 @@ public slots:
     void refresh();
 
 signals:
-    void done(const QString& message);     // a picture was written; the settings changed
-    void problem(const QString& message);  // nothing was written
+    void exportRequested(const QString& format);  // "png" or "svg"
 
 private:
-    void exportInteractive(const QString& format);
-
     const SessionModel* m_session;
-    GuiSettings& m_settings;
     TimelineView* m_view = nullptr;
     QLabel* m_title = nullptr;
     QPushButton* m_latest = nullptr;

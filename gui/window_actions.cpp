@@ -29,9 +29,10 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     : QObject(parent)
 {
     QMenu* file = bar->addMenu(tr("&File"));
-    exportPng = add(file, m_all, tr("&Export chart as PNG…"), tr("Save the chart on the current tab as a picture"),
+    exportPng = add(file, m_all, tr("&Export picture as PNG…"),
+        tr("Save what the current tab shows (a chart, the timeline, the distributions) as a picture"),
         QKeySequence(Qt::CTRL | Qt::Key_E));
-    exportSvg = add(file, m_all, tr("Export chart as S&VG…"), tr("Save the chart on the current tab as SVG"),
+    exportSvg = add(file, m_all, tr("Export picture as S&VG…"), tr("Save what the current tab shows as SVG"),
         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     exportCsv = add(file, m_all, tr("Export data as &CSV…"), tr("Save every run, one row each, as CSV"),
         QKeySequence(Qt::CTRL | Qt::Key_S));

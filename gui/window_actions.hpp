@@ -20,7 +20,7 @@ public:
         bool running = false;
         bool devices = false;    // a GPU answered
         bool runs = false;       // the current report has runs (measured here or opened)
-        bool chartShown = false; // the current tab shows a chart with something drawn on it
+        bool chartShown = false; // the current tab shows a picture to export: a chart, the timeline, the GPUs' chart
         bool runChart = false;   // the current tab is one of the run charts (zoomable)
         bool comparison = false; // a comparison has ended with variants that ran
         bool overlays = false;

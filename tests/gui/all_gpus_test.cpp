@@ -5,6 +5,7 @@
 #include "fake_hosts.hpp"
 
 #include "gui/all_gpus_panel.hpp"
+#include "gui/file_actions.hpp"
 #include "gui/main_window.hpp"
 #include "gui/results_window.hpp"
 #include "gui/window_actions.hpp"
@@ -19,6 +20,7 @@
 #include <QImage>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -150,6 +152,13 @@ private slots:
         const QString png = dir.filePath("all-gpus.png");
         QCOMPARE(panel->exportChart(png, QSize(800, 450)), QString());
         QCOMPARE(QImage(png).size(), QSize(800, 450));
+        // File › Export picture with this tab shown saves its chart (the tab's button asks the same way).
+        auto* tabs = window.findChild<QTabWidget*>();
+        tabs->setCurrentWidget(panel);
+        QVERIFY(window.actions().exportPng->isEnabled());
+        const QString viaMenu = dir.filePath("all-gpus-menu.png");
+        QVERIFY(window.files().exportPictureTo(viaMenu, QSize(900, 500)));
+        QCOMPARE(QImage(viaMenu).size(), QSize(900, 500));
     }
 
     void headlessAllGpusSavesTheirChartAndTheWindow()

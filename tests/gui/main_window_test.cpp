@@ -247,7 +247,7 @@ private slots:
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 30, 1);
         QVERIFY(window);
         const QString png = m_dir.filePath("chart.png");
-        QVERIFY(window->files().exportChartTo(png, QSize(1000, 500)));
+        QVERIFY(window->files().exportPictureTo(png, QSize(1000, 500)));
         QImage image(png);
         QCOMPARE(image.size(), QSize(1000, 500));
         // The chart was drawn: the picture is not one flat colour.
@@ -258,7 +258,7 @@ private slots:
         QVERIFY(colours.size() > 5);
 
         const QString svg = m_dir.filePath("chart.svg");
-        QVERIFY(window->files().exportChartTo(svg, QSize(1200, 600)));
+        QVERIFY(window->files().exportPictureTo(svg, QSize(1200, 600)));
         const QString svgText = readAll(svg);
         QVERIFY(svgText.contains("<svg"));
         QVERIFY(svgText.contains("viewBox=\"0 0 1200 600\""));
@@ -292,7 +292,7 @@ private slots:
     {
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 5, 0);
         QVERIFY(window);
-        QVERIFY(!window->files().exportChartTo(m_dir.filePath("missing/folder/chart.png"), QSize(800, 400)));
+        QVERIFY(!window->files().exportPictureTo(m_dir.filePath("missing/folder/chart.png"), QSize(800, 400)));
         auto* box = window->findChild<QMessageBox*>();
         QVERIFY(box);
         QVERIFY2(box->text().contains("Cannot write"), qPrintable(box->text()));
@@ -304,8 +304,8 @@ private slots:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write("precious");
         }
-        QVERIFY(!window->files().exportChartTo(m_dir.filePath("keep.xyz"), QSize(800, 400)));  // unknown format
-        QVERIFY(!window->files().exportChartTo(existing, QSize(8, 8)));                        // size out of range
+        QVERIFY(!window->files().exportPictureTo(m_dir.filePath("keep.xyz"), QSize(800, 400)));  // unknown format
+        QVERIFY(!window->files().exportPictureTo(existing, QSize(8, 8)));                        // size out of range
         QCOMPARE(readAll(existing), QString("precious"));
         QCOMPARE(window->session().report().runs.size(), std::size_t(5));  // the data is still there to export
     }
@@ -346,7 +346,7 @@ private slots:
         QCOMPARE(window.findChild<ComparisonView*>()->chartCount(), 1);
 
         const QString png = m_dir.filePath("compare.png");
-        QVERIFY(window.files().exportChartTo(png, QSize(900, 500)));  // the comparison tab is current
+        QVERIFY(window.files().exportPictureTo(png, QSize(900, 500)));  // the comparison tab is current
         QCOMPARE(QImage(png).size(), QSize(900, 500));
         const QString csv = m_dir.filePath("compare.csv");
         QVERIFY(window.files().exportComparisonTo(csv));
@@ -383,7 +383,7 @@ private slots:
         QCOMPARE(j.at("comparison").get<std::string>(), std::string("size"));
         QCOMPARE(j.at("variants").size(), std::size_t(19));
         const QString svg = m_dir.filePath("sweep.svg");
-        QVERIFY(window.files().exportChartTo(svg, QSize(1600, 600)));
+        QVERIFY(window.files().exportPictureTo(svg, QSize(1600, 600)));
         QVERIFY(readAll(svg).contains("Bandwidth over size"));
     }
 

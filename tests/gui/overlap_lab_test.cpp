@@ -485,7 +485,7 @@ private slots:
 
         // The picture: both charts, through the window's export.
         const QString png = m_dir.filePath("overlap.png");
-        QVERIFY(window->files().exportChartTo(png, QSize(1400, 600)));
+        QVERIFY(window->files().exportPictureTo(png, QSize(1400, 600)));
         const QImage image(png);
         QCOMPARE(image.size(), QSize(1400, 600));
         QSet<QRgb> colours;
@@ -579,7 +579,7 @@ private slots:
             }
         }
         const QString png = m_dir.filePath("submission.png");
-        QVERIFY(window->files().exportChartTo(png, QSize(1200, 500)));
+        QVERIFY(window->files().exportPictureTo(png, QSize(1200, 500)));
         QCOMPARE(QImage(png).size(), QSize(1200, 500));
     }
 

@@ -5,12 +5,15 @@
 #include "fake_backend.hpp"
 
 #include "gui/chart_view.hpp"
+#include "gui/file_actions.hpp"
 #include "gui/main_window.hpp"
 #include "gui/session_model.hpp"
 #include "gui/timeline_layout.hpp"
 #include "gui/timeline_panel.hpp"
 #include "gui/timeline_view.hpp"
+#include "gui/window_actions.hpp"
 
+#include <QAction>
 #include <QApplication>
 #include <QImage>
 #include <QPushButton>
@@ -521,6 +524,13 @@ private slots:
         const TimelineLayout& t = panel->view().timeline();
         QCOMPARE(t.rows().size(), std::size_t(6));
         QCOMPARE(gpuBlocks(t), 48);
+
+        // File › Export picture, with this tab shown, saves the timeline as shown; so do the tab's own buttons.
+        tabs->setCurrentWidget(panel);
+        QVERIFY(window.actions().exportPng->isEnabled());
+        const QString png = m_dir.filePath("timeline-from-menu.png");
+        QVERIFY(window.files().exportPictureTo(png, QSize(1300, 600)));
+        QCOMPARE(QImage(png).size(), QSize(1300, 600));
 
         // A click on run 2's point of the time chart (its GPU time) shows that run; the tab stays.
         tabs->setCurrentIndex(0);
