@@ -4,13 +4,10 @@
 #pragma once
 
 #include "gui/metatypes.hpp"
+#include "gui/worker_thread.hpp"
 
 #include "engine/run/backend.hpp"
 #include "engine/run/device_plan.hpp"
-
-#include <QObject>
-#include <QPointer>
-#include <QThread>
 
 #include <atomic>
 #include <memory>
@@ -22,29 +19,21 @@ namespace asyncscope {
 
 class DevicePlanWorker;
 
-class DevicePlanController : public QObject {
+class DevicePlanController : public WorkerThread {
     Q_OBJECT
 public:
     explicit DevicePlanController(std::shared_ptr<Backend> backend, QObject* parent = nullptr);
-    ~DevicePlanController() override;  // cancels and waits (bounded) for the run thread
 
-    // Starts the plan on the run thread; refused (false) while one is running.
+    // Starts the plan on the run thread; refused (false) while one is running. cancel() stops every device within
+    // one poll of its current run.
     bool start(const DevicePlan& plan, const Platform& platform);
-    // Asks every device to stop: within one poll of each device's current run.
-    void cancel();
-    bool isRunning() const { return m_running; }
-    // Cancels, stops the thread and waits up to `timeoutMs`. True when the thread has ended.
-    bool shutdown(unsigned long timeoutMs = 10000);
 
 signals:
     void deviceEnded(const asyncscope::DeviceResult& result);
     void hostFinished(const asyncscope::HostReport& host);  // however it ended: done, failed or cancelled
 
 private:
-    QThread* m_thread;  // on the heap: a thread that will not stop is left running, never destroyed
-    QPointer<DevicePlanWorker> m_worker;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    bool m_running = false;
+    DevicePlanWorker* m_worker;  // lives on the run thread; deleted when it finishes
 };
 
 // Lives on the controller's run thread.
