@@ -5,6 +5,7 @@
 #include "gui/file_dialogs.hpp"
 
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -29,6 +30,7 @@ AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
     : QWidget(parent)
     , m_controller(new DevicePlanController(std::move(backend), this))
     , m_mode(new QComboBox)
+    , m_bind(new QCheckBox(tr("Local CPUs")))
     , m_run(new QPushButton(tr("Run on all GPUs")))
     , m_cancel(new QPushButton(tr("Cancel")))
     , m_exportChart(new QPushButton(tr("Export chart…")))
@@ -43,6 +45,9 @@ AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
     m_mode->addItem(tr("All at once"), int(DeviceMode::AllAtOnce));
     m_mode->setToolTip(tr("One at a time gives each GPU's clean figures; all at once shares the host's PCIe switches, "
                           "memory and CPUs between them and gives the aggregate bandwidth"));
+    m_bind->setChecked(true);
+    m_bind->setToolTip(tr("Run each GPU's worker thread on the CPUs of its own NUMA node, where its host buffers then "
+                          "come from; the table's tooltips say what each got"));
     m_run->setToolTip(tr("Run the configured series on every GPU of this host"));
     m_cancel->setToolTip(tr("Stop every GPU"));
     m_exportChart->setToolTip(tr("Save the chart as a picture (PNG; SVG from the File menu)"));
@@ -70,6 +75,7 @@ AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_mode);
+    controls->addWidget(m_bind);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
     controls->addStretch(1);
@@ -112,6 +118,16 @@ void AllGpusPanel::setMode(DeviceMode mode)
     m_mode->setCurrentIndex(m_mode->findData(int(mode)));
 }
 
+bool AllGpusPanel::bindsToLocalCpus() const
+{
+    return m_bind->isChecked();
+}
+
+void AllGpusPanel::setBindToLocalCpus(bool bind)
+{
+    m_bind->setChecked(bind);
+}
+
 void AllGpusPanel::setCanRun(bool canRun)
 {
     m_canRun = canRun;
@@ -133,6 +149,7 @@ Status AllGpusPanel::start(const Plan& plan, const Platform& platform)
     for (const DeviceInfo& d : platform.devices)
         devices.devices.push_back(d.index);
     devices.mode = mode();
+    devices.bindToLocalCpus = bindsToLocalCpus();
     devices.plan = plan;
     if (!m_controller->start(devices, platform))
         return makeError(ErrorKind::Usage, "the GPUs' run thread is not available");
@@ -240,6 +257,7 @@ void AllGpusPanel::updateButtons()
     const bool running = isRunning();
     m_run->setEnabled(!running && m_canRun);
     m_mode->setEnabled(!running);
+    m_bind->setEnabled(!running);
     m_cancel->setEnabled(running);
     const bool rows = !m_model->rows().empty();
     m_exportChart->setEnabled(rows && !running);

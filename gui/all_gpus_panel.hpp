@@ -16,6 +16,7 @@
 #include <memory>
 
 class QChartView;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -31,6 +32,9 @@ public:
 
     DeviceMode mode() const;
     void setMode(DeviceMode mode);
+    // Each GPU's worker thread on its local CPUs, host buffers from its NUMA node (on by default, as in the CLI).
+    bool bindsToLocalCpus() const;
+    void setBindToLocalCpus(bool bind);
     // Whether a run may start now: devices are known and nothing else runs.
     void setCanRun(bool canRun);
 
@@ -74,6 +78,7 @@ private:
     QString m_folder;  // where the last export went
 
     QComboBox* m_mode;
+    QCheckBox* m_bind;
     QPushButton* m_run;
     QPushButton* m_cancel;
     QPushButton* m_exportChart;

@@ -53,9 +53,11 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         "Run the series on every GPU, one at a time, and show them side by side (All GPUs tab); with --export-png "
         "export their chart.");
     const QCommandLineOption allAtOnce("all-at-once", "With --all-gpus: every GPU at the same time.");
+    const QCommandLineOption noNumaBinding("no-numa-binding",
+        "With --all-gpus: leave each GPU's worker thread unbound instead of on its NUMA node's CPUs.");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
     parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, run, compare, sweepMin,
-        sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, exportSize });
+        sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -169,6 +171,9 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.allAtOnce = parser.isSet(allAtOnce);
     if (options.allAtOnce && !options.allGpus)
         return usage("--all-at-once goes with --all-gpus");
+    options.numaBinding = !parser.isSet(noNumaBinding);
+    if (!options.numaBinding && !options.allGpus)
+        return usage("--no-numa-binding goes with --all-gpus");
     if (options.allGpus && (options.comparison || !options.open.isEmpty() || !options.exportTimeline.isEmpty()))
         return usage("--all-gpus runs one series on every GPU; it does not go with --compare, --open or "
                      "--export-timeline");

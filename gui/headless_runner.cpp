@@ -83,7 +83,6 @@ void HeadlessRunner::start()
     if (!plan)
         return finish(exitCodeOf(plan.error()), text(plan.error()));
     if (m_allGpus) {
-        m_allGpus->setMode(m_options.allAtOnce ? DeviceMode::AllAtOnce : DeviceMode::OneAtATime);
         if (auto refused = m_allGpus->start(*plan, m_session->platform()))
             return finish(exitCodeOf(*refused), text(*refused));
         return;

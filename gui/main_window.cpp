@@ -58,6 +58,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     buildViews();
     m_allGpus = new AllGpusPanel(backend);
     m_tabs->addTab(m_allGpus, tr("All GPUs"));
+    if (m_options.allGpus) {
+        m_allGpus->setMode(m_options.allAtOnce ? DeviceMode::AllAtOnce : DeviceMode::OneAtATime);
+        m_allGpus->setBindToLocalCpus(m_options.numaBinding);
+    }
     m_files = new FileActions(m_session, m_settings, [this] { return shownPicture(); }, this);
     const auto saved = [this](const QString& message) {
         saveSettingsNow();

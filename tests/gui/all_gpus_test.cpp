@@ -161,6 +161,31 @@ private slots:
         QCOMPARE(QImage(viaMenu).size(), QSize(900, 500));
     }
 
+    // Binding each worker thread to its GPU's local CPUs is on by default and can be turned off, as the CLI's
+    // --no-numa-binding does; each row says what its worker thread got. The command line's --all-gpus options set
+    // the tab's mode and binding in the window too, not only headless.
+    void bindingToLocalCpusCanBeTurnedOff()
+    {
+        {
+            MainWindow window(eightFakes(), fewRuns());
+            QVERIFY(panelOf(window)->bindsToLocalCpus());
+            QCOMPARE(panelOf(window)->mode(), DeviceMode::OneAtATime);
+        }
+        AppOptions options = fewRuns();
+        options.allGpus = true;  // runs once the devices are found
+        options.allAtOnce = true;
+        options.numaBinding = false;
+        MainWindow window(eightFakes(), options);
+        AllGpusPanel* panel = panelOf(window);
+        QCOMPARE(panel->mode(), DeviceMode::AllAtOnce);
+        QVERIFY(!panel->bindsToLocalCpus());
+        QSignalSpy finished(panel, &AllGpusPanel::finished);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(panel->rows().size(), std::size_t(8));
+        for (const SideBySideRow& row : panel->rows())
+            QVERIFY2(row.binding.find("turned off") != std::string::npos, row.binding.c_str());
+    }
+
     void headlessAllGpusSavesTheirChartAndTheWindow()
     {
         QTemporaryDir dir;
@@ -304,6 +329,10 @@ private slots:
         QVERIFY(!alone);
         QVERIFY(QString::fromStdString(alone.error().message()).contains("--all-gpus"));
         QVERIFY(!parseAppOptions({ "asyncscope", "--all-gpus", "--compare", "wait" }));
+        QVERIFY(options->numaBinding);
+        const auto unbound = parseAppOptions({ "asyncscope", "--all-gpus", "--no-numa-binding" });
+        QVERIFY(unbound && !unbound->numaBinding);
+        QVERIFY(!parseAppOptions({ "asyncscope", "--no-numa-binding" }));
     }
 };
 
