@@ -148,19 +148,7 @@ void DistributionCharts::build(Kind kind)
 void DistributionCharts::setRuns(
     const Report& report, const QString& source, std::shared_ptr<const SortedTimes> prepared)
 {
-    bool changed = false;
-    if (prepared && prepared->isOf(report.runs)) {
-        changed = m_current != prepared;
-        m_current = std::move(prepared);
-        m_measured.reset();  // a series measured before is read again whole if it comes back
-    } else {
-        if (!m_measured || m_current != m_measured) {
-            m_measured = std::make_shared<SortedTimes>();
-            changed = true;
-        }
-        changed = m_measured->update(report.runs) || changed;
-        m_current = m_measured;
-    }
+    const bool changed = m_current.show(report.runs, std::move(prepared));
     if (!changed && source == m_source && !m_histograms[0].empty())
         return;  // nothing new to count
     m_source = source;
@@ -180,13 +168,7 @@ void DistributionCharts::setOverlays(const std::vector<SavedRun>& overlays)
     for (const SavedRun& saved : overlays) {
         Overlay overlay;
         overlay.label = saved.label;
-        if (saved.prepared.times && saved.prepared.times->isOf(saved.report.runs)) {
-            overlay.times = saved.prepared.times;
-        } else {
-            auto times = std::make_shared<SortedTimes>();
-            times->update(saved.report.runs);
-            overlay.times = std::move(times);
-        }
+        overlay.times = preparedFor(saved.report.runs, saved.prepared.times);
         for (int k = 0; k < kKindCount; ++k) {
             overlay.steps[k] = new QLineSeries;
             overlay.steps[k]->setName(saved.label);
@@ -203,7 +185,7 @@ void DistributionCharts::setOverlays(const std::vector<SavedRun>& overlays)
 
 void DistributionCharts::redraw(Kind kind)
 {
-    std::vector<const std::vector<double>*> samples { &m_current->values(kind) };
+    std::vector<const std::vector<double>*> samples { &m_current.get().values(kind) };
     for (const Overlay& overlay : m_overlays)
         samples.push_back(&overlay.times->values(kind));
     const HistogramBins bins = fitBins(samples);
@@ -226,7 +208,7 @@ void DistributionCharts::redraw(Kind kind)
     setNiceRange(m_x[kind], bins.low, bins.high(), tickRoom(chart, Qt::Horizontal), 0.0);
     setNiceRange(m_y[kind], 0.0, shareTop, tickRoom(chart, Qt::Vertical), 0.0);
 
-    const std::vector<double>& current = m_current->values(kind);
+    const std::vector<double>& current = m_current.get().values(kind);
     const bool measured = !current.empty();
     if (measured) {
         const double median = sortedMedian(current), p95 = sortedPercentile(current, 0.95);

@@ -7,6 +7,7 @@
 
 #include "gui/histogram.hpp"
 #include "gui/saved_run.hpp"
+#include "gui/shown_series.hpp"
 #include "gui/sorted_times.hpp"
 
 #include <QAreaSeries>
@@ -54,7 +55,7 @@ public:
     // What the charts show, for tests and tooltips. Histogram 0 is the current series', then one per overlay.
     std::size_t histogramCount(Kind kind) const { return m_histograms[kind].size(); }
     const Histogram& histogram(Kind kind, std::size_t which) const { return m_histograms[kind][which]; }
-    std::size_t measuredRuns(Kind kind) const { return m_current->values(kind).size(); }
+    std::size_t measuredRuns(Kind kind) const { return m_current.get().values(kind).size(); }
     // Where the current series' median and p95 lines stand; empty when it has no measured run.
     std::optional<double> medianMarker(Kind kind) const;
     std::optional<double> p95Marker(Kind kind) const;
@@ -81,8 +82,7 @@ private:
     std::array<QAreaSeries*, kKindCount> m_bars {};
     std::array<QLineSeries*, kKindCount> m_median {};
     std::array<QLineSeries*, kKindCount> m_p95 {};
-    std::shared_ptr<const SortedTimes> m_current = std::make_shared<SortedTimes>();  // the current series' values
-    std::shared_ptr<SortedTimes> m_measured;       // those of a series read here as its runs arrive
+    ShownSeries<SortedTimes> m_current;  // the current series' measured values, sorted
     std::array<std::vector<Histogram>, kKindCount> m_histograms;
     std::vector<Overlay> m_overlays;
     std::array<QStringList, kKindCount> m_legendNames;

@@ -113,8 +113,7 @@ QString RunCharts::title(Kind kind)
 }
 
 RunCharts::RunCharts()
-    : m_points { std::make_shared<SeriesPoints>() }
-    , m_context(std::make_unique<Context>(this))
+    : m_context(std::make_unique<Context>(this))
 {
     build(Time, QStringLiteral("ms"));
     build(Polls, QStringLiteral("iterations"));
@@ -202,19 +201,7 @@ void RunCharts::setRuns(const Report& report, const QString& source, std::shared
     if (const std::string shape = shapeText(report.config); !shape.empty())
         about << QString::fromStdString(shape);
     const QString suffix = about.isEmpty() ? QString() : QStringLiteral(" — ") + about.join(QStringLiteral(" · "));
-    bool changed = false;
-    if (prepared && prepared->isOf(report.runs)) {
-        changed = m_points[0] != prepared;
-        m_points[0] = std::move(prepared);
-        m_measured.reset();  // a series measured before is read again whole if it comes back
-    } else {
-        if (!m_measured || m_points[0] != m_measured) {
-            m_measured = std::make_shared<SeriesPoints>();
-            changed = true;  // even with no runs: the lines shown before go
-        }
-        changed = m_measured->update(report.runs) || changed;
-        m_points[0] = m_measured;
-    }
+    const bool changed = m_current.show(report.runs, std::move(prepared));
     for (int k = 0; k < kKindCount; ++k) {
         const Kind kind = Kind(k);
         if (changed)
@@ -227,16 +214,9 @@ void RunCharts::setRuns(const Report& report, const QString& source, std::shared
 
 void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
 {
-    m_points.resize(1);
-    for (const SavedRun& saved : overlays) {
-        if (saved.prepared.points && saved.prepared.points->isOf(saved.report.runs)) {
-            m_points.push_back(saved.prepared.points);
-        } else {
-            auto read = std::make_shared<SeriesPoints>();
-            read->update(saved.report.runs);
-            m_points.push_back(std::move(read));
-        }
-    }
+    m_overlayPoints.clear();
+    for (const SavedRun& saved : overlays)
+        m_overlayPoints.push_back(preparedFor(saved.report.runs, saved.prepared.points));
     for (int k = 0; k < kKindCount; ++k) {
         QChart* chart = m_charts[k];
         auto& lines = m_lines[k];
@@ -274,9 +254,9 @@ void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
 QRectF RunCharts::fullRange(Kind kind) const
 {
     double maxX = 0.0, maxY = 0.0;
-    for (const auto& points : m_points) {
-        maxX = std::max(maxX, points->lines(kind).maxX);
-        maxY = std::max(maxY, points->lines(kind).maxY);
+    for (std::size_t run = 0; run < m_lines[kind].size(); ++run) {
+        maxX = std::max(maxX, pointsOf(run, kind).maxX);
+        maxY = std::max(maxY, pointsOf(run, kind).maxY);
     }
     // The run axis ends at the last run; the value axis at the first tick above the highest value and a margin.
     const double right = std::max(1.0, maxX);
@@ -389,7 +369,7 @@ void RunCharts::draw(Kind kind)
     QList<QPointF> points;
     for (std::size_t o = 0; o < m_lines[kind].size(); ++o) {
         Lines& lines = m_lines[kind][o];
-        const SeriesPoints::Lines& read = m_points[o]->lines(kind);
+        const SeriesPoints::Lines& read = pointsOf(o, kind);
         for (std::size_t i = 0; i < lines.series.size(); ++i) {
             const LinePoints& all = read.points[i];
             const std::vector<std::size_t> kept = all.decimate(now.low, now.high, now.columns);
@@ -460,11 +440,11 @@ void RunCharts::updateLegend()
     for (int k = 0; k < kKindCount; ++k) {
         QLegend* legend = m_charts[k]->legend();
         const auto& lines = m_lines[k];
-        const bool currentShown = !m_points[0]->lines(Kind(k)).points[0].empty();
+        const bool currentShown = !pointsOf(0, Kind(k)).points[0].empty();
         const bool overlays = lines.size() > 1;
         bool warmupShown = false;
-        for (const auto& points : m_points)
-            warmupShown = warmupShown || (k == Time && !points->lines(Kind(k)).warmupPoints[0].empty());
+        for (std::size_t run = 0; run < lines.size(); ++run)
+            warmupShown = warmupShown || (k == Time && !pointsOf(run, Kind(k)).warmupPoints[0].empty());
         m_legendNames[k].clear();
         auto show = [this, k, legend](QAbstractSeries* series, bool visible) {
             for (QLegendMarker* marker : legend->markers(series))
@@ -521,7 +501,12 @@ void RunCharts::onRunClicked(std::function<void(int)> handler)
 
 int RunCharts::pointCount(Kind kind) const
 {
-    return static_cast<int>(m_points[0]->lines(kind).points[0].size());
+    return static_cast<int>(pointsOf(0, kind).points[0].size());
+}
+
+const SeriesPoints::Lines& RunCharts::pointsOf(std::size_t run, Kind kind) const
+{
+    return (run == 0 ? m_current.get() : *m_overlayPoints[run - 1]).lines(kind);
 }
 
 int RunCharts::drawnCount(Kind kind) const

@@ -7,6 +7,7 @@
 
 #include "gui/saved_run.hpp"
 #include "gui/series_points.hpp"
+#include "gui/shown_series.hpp"
 
 #include "engine/model/report.hpp"
 #include "engine/model/run_result.hpp"
@@ -95,13 +96,14 @@ private:
     void restyle();
     void styleKeys(int kind);  // the legend-only series: a neutral colour and each run's pattern
     void updateLegend();
+    const SeriesPoints::Lines& pointsOf(std::size_t run, Kind kind) const;  // run 0 the current one, then overlays
 
     std::array<QPointer<QChart>, kKindCount> m_charts;
     std::array<QValueAxis*, kKindCount> m_x {};
     std::array<QValueAxis*, kKindCount> m_y {};
     std::array<std::vector<Lines>, kKindCount> m_lines;  // [0] the current run, then one per overlay
-    std::vector<std::shared_ptr<const SeriesPoints>> m_points;  // what they draw: [0] the current run, then overlays
-    std::shared_ptr<SeriesPoints> m_measured;  // the points of a series read here as its runs arrive
+    ShownSeries<SeriesPoints> m_current;                              // what the current run's lines draw
+    std::vector<std::shared_ptr<const SeriesPoints>> m_overlayPoints;  // what each overlay's lines draw
     std::array<QLineSeries*, kKindCount> m_currentKey {};  // legend entry "this run"
     std::array<std::vector<QLineSeries*>, kKindCount> m_overlayKeys;  // legend entries, one per overlay
     std::array<QString, kKindCount> m_baseTitles;
