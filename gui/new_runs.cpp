@@ -24,6 +24,11 @@ std::size_t NewRuns::firstUnread(const std::vector<RunResult>& runs) const
     return m_count;
 }
 
+bool NewRuns::readAll(const std::vector<RunResult>& runs) const
+{
+    return m_count == runs.size() && (runs.empty() || firstUnread(runs) == runs.size());
+}
+
 void NewRuns::read(const std::vector<RunResult>& runs)
 {
     if (firstUnread(runs) == 0)

@@ -18,6 +18,8 @@ public:
     // a pass over the series: the runs read are recognised by some of them (the first, those at powers of two,
     // the last).
     std::size_t firstUnread(const std::vector<RunResult>& runs) const;
+    // Whether `runs` is the series read so far, every run of it read.
+    bool readAll(const std::vector<RunResult>& runs) const;
     // Every run of `runs` is read now (when it is not the series read so far, only its runs).
     void read(const std::vector<RunResult>& runs);
     void forget();

@@ -66,9 +66,9 @@ SeriesPoints::SeriesPoints()
 
 bool SeriesPoints::update(const std::vector<RunResult>& runs)
 {
+    if (m_read.readAll(runs))
+        return false;
     const std::size_t from = m_read.firstUnread(runs);
-    if (from == runs.size() && (from > 0 || m_read.count() == 0))
-        return false;  // read already
     for (int c = 0; c < kChartCount; ++c) {
         const auto& qs = quantities(Chart(c));
         Lines& lines = m_lines[c];
@@ -101,7 +101,7 @@ bool SeriesPoints::update(const std::vector<RunResult>& runs)
 
 bool SeriesPoints::isOf(const std::vector<RunResult>& runs) const
 {
-    return m_read.count() == runs.size() && (runs.empty() || m_read.firstUnread(runs) == runs.size());
+    return m_read.readAll(runs);
 }
 
 }  // namespace asyncscope

@@ -6,9 +6,9 @@ namespace asyncscope {
 
 bool SortedTimes::update(const std::vector<RunResult>& runs)
 {
+    if (m_read.readAll(runs))
+        return false;
     const std::size_t from = m_read.firstUnread(runs);
-    if (from == runs.size() && (from > 0 || m_read.count() == 0))
-        return false;  // read already
     for (int q = 0; q < kQuantityCount; ++q) {
         std::vector<double>& sorted = m_sorted[q];
         if (from == 0)
@@ -32,7 +32,7 @@ bool SortedTimes::update(const std::vector<RunResult>& runs)
 
 bool SortedTimes::isOf(const std::vector<RunResult>& runs) const
 {
-    return m_read.count() == runs.size() && (runs.empty() || m_read.firstUnread(runs) == runs.size());
+    return m_read.readAll(runs);
 }
 
 }  // namespace asyncscope
