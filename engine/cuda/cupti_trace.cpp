@@ -41,9 +41,9 @@ struct CuptiApi {
 constexpr std::array kRecordedKinds { CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_RUNTIME };
 // Small buffers, kept and handed out again: every run ends with a flush that hands back the buffer CUPTI was filling,
-// so CUPTI asks for a buffer inside
-// the next run's first runtime call, and a fresh multi-megabyte allocation there (its pages faulted in as CUPTI
-// fills it) delays that run's first operation by a fraction of a millisecond. A run that records more asks for more.
+// so CUPTI asks for a buffer inside the next run's first runtime call, and a fresh multi-megabyte allocation there
+// (its pages faulted in as CUPTI fills it) would delay that run's first operation. A run that records more asks for
+// more.
 constexpr std::size_t kBufferBytes = std::size_t(256) << 10;
 constexpr std::size_t kBuffersKept = 16;
 constexpr std::size_t kRecordAlignment = 8;
@@ -352,6 +352,7 @@ private:
             m_api.enable(CUPTI_ACTIVITY_KIND_OVERHEAD);  // a diagnosis only: it may be refused
         return std::nullopt;
     }
+
     std::size_t countGpu(std::uint32_t device, std::uint64_t fromNs)
     {
         std::lock_guard lock(m_mutex);
