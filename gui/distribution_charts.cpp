@@ -130,7 +130,9 @@ void DistributionCharts::build(Kind kind)
         setNiceTicks(y, tickRoom(chart, Qt::Vertical), 0.0);
     });
 
-    m_bars[kind] = new QAreaSeries(new QLineSeries);  // the upper line, owned by the area; the lower edge is 0
+    auto* upper = new QLineSeries;  // the bars' top; the lower edge is 0
+    m_bars[kind] = new QAreaSeries(upper);
+    upper->setParent(m_bars[kind]);  // an area series does not own its lines: this one goes with it
     m_median[kind] = new QLineSeries;
     m_p95[kind] = new QLineSeries;
     const std::initializer_list<QAbstractSeries*> drawn { m_bars[kind], m_median[kind], m_p95[kind] };
