@@ -60,7 +60,7 @@ AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
                            .arg(int(kBelowLinkFraction * 100)));
 
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setChart(buildAllGpusChart({}, chartTitle()).release());
+    showChart(buildAllGpusChart({}, chartTitle()));
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SideBySideModel::kSortRole);
     m_table->setModel(m_proxy);
@@ -201,9 +201,7 @@ void AllGpusPanel::showHost(const HostReport& host)
     if (&host != &m_host)
         m_host = host;
     std::vector<SideBySideRow> rows = sideBySideRows(m_host);
-    QChart* old = m_chartView->chart();
-    m_chartView->setChart(buildAllGpusChart(rows, chartTitle()).release());
-    delete old;
+    showChart(buildAllGpusChart(rows, chartTitle()));
     m_model->setRows(std::move(rows));
     m_table->resizeColumnsToContents();
     m_summary->setText(summaryText());
@@ -250,6 +248,14 @@ QString AllGpusPanel::exportChart(const QString& path, QSize pixels) const
 QString AllGpusPanel::exportCsv(const QString& path) const
 {
     return exportSideBySideCsv(m_model->rows(), path);
+}
+
+void AllGpusPanel::showChart(std::unique_ptr<QChart> chart)
+{
+    // The view owns its chart (a default one from the start) and lets go of it when given another.
+    QChart* old = m_chartView->chart();
+    m_chartView->setChart(chart.release());
+    delete old;
 }
 
 void AllGpusPanel::updateButtons()

@@ -15,6 +15,7 @@
 
 #include <memory>
 
+class QChart;
 class QChartView;
 class QCheckBox;
 class QComboBox;
@@ -69,6 +70,7 @@ private:
     void onDeviceEnded(const DeviceResult& result);
     void onHostFinished(const HostReport& host);
     void updateButtons();
+    void showChart(std::unique_ptr<QChart> chart);
     QString chartTitle() const;
 
     DevicePlanController* m_controller;
