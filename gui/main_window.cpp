@@ -2,10 +2,10 @@
 
 #include "gui/about_dialog.hpp"
 #include "gui/all_gpus_panel.hpp"
+#include "gui/chart_exporter.hpp"
 #include "gui/chart_view.hpp"
 #include "gui/comparison_view.hpp"
 #include "gui/config_panel.hpp"
-#include "gui/chart_exporter.hpp"
 #include "gui/distribution_panel.hpp"
 #include "gui/headless_runner.hpp"
 #include "gui/help_pages.hpp"
