@@ -1,5 +1,7 @@
 #include "gui/config_panel.hpp"
 
+#include "gui/kind_colours.hpp"
+
 #include "engine/model/size_parse.hpp"
 
 #include <QCheckBox>
@@ -504,7 +506,7 @@ void ConfigPanel::changeEvent(QEvent* event)
 void ConfigPanel::updateBanner()
 {
     // A problem's colours from the palette, so dark themes get a dark banner with light text.
-    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    const bool dark = isDark(palette());
     const QString colours = dark ? QStringLiteral("background: #5c1f1b; color: #fbe3e0;")
                                  : QStringLiteral("background: #fdecea; color: #611a15;");
     m_deviceMessage->setStyleSheet(QStringLiteral("QLabel { %1 padding: 6px; border-radius: 4px; }").arg(colours));

@@ -300,12 +300,10 @@ QString DistributionCharts::describe(Kind kind, double ms) const
 
 void DistributionCharts::applyPalette(const QPalette& palette)
 {
-    m_dark = palette.color(QPalette::Window).lightness() < 128;
-    for (const auto& chart : m_charts) {
-        chart->setTheme(m_dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-        chart->setAnimationOptions(QChart::NoAnimation);
-    }
-    restyle();  // a theme resets every series' colours
+    m_dark = isDark(palette);
+    for (const auto& chart : m_charts)
+        applyChartTheme(chart, m_dark);
+    restyle();
 }
 
 void DistributionCharts::restyle()

@@ -1,6 +1,7 @@
 #include "gui/distribution_panel.hpp"
 
 #include "gui/chart_exporter.hpp"
+#include "gui/file_dialogs.hpp"
 #include "gui/session_model.hpp"
 
 #include <QChartView>
@@ -18,18 +19,12 @@ DistributionPanel::DistributionPanel(const SessionModel* session, QWidget* paren
     , m_session(session)
 {
     setObjectName(QStringLiteral("distribution"));
-    auto* png = new QPushButton(tr("Export PN&G…"));
-    png->setObjectName(QStringLiteral("exportDistributionPng"));
-    png->setToolTip(tr("Save both histograms, with every run and overlay, as a PNG picture of the size you choose."));
-    auto* svg = new QPushButton(tr("Export S&VG…"));
-    svg->setObjectName(QStringLiteral("exportDistributionSvg"));
-    svg->setToolTip(tr("Save both histograms, with every run and overlay, as an SVG picture of the size you choose."));
     auto* bar = new QHBoxLayout;
     bar->addStretch(1);
-    for (QPushButton* button : { png, svg }) {
-        button->setAutoDefault(false);
+    for (QPushButton* button : makePictureButtons(QStringLiteral("exportDistribution"),
+             tr("both histograms, with every run and overlay,"),
+             [this](const QString& format) { emit exportRequested(format); }))
         bar->addWidget(button);
-    }
     auto* charts = new QHBoxLayout;
     for (int k = 0; k < DistributionCharts::kKindCount; ++k) {
         const auto kind = DistributionCharts::Kind(k);
@@ -52,8 +47,6 @@ DistributionPanel::DistributionPanel(const SessionModel* session, QWidget* paren
     layout->addLayout(bar);
     layout->addLayout(charts, 1);
 
-    connect(png, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("png")); });
-    connect(svg, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("svg")); });
     connect(session, &SessionModel::reportChanged, this, [this] {
         m_runsStale = true;
         refresh();

@@ -4,6 +4,7 @@
 
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QPushButton>
 
 namespace asyncscope {
 
@@ -51,6 +52,23 @@ QString askPicturePath(QWidget* parent, const QString& folder, const QString& ti
         return {};
     size = *chosen;
     return path;
+}
+
+std::array<QPushButton*, 2> makePictureButtons(
+    const QString& stem, const QString& what, std::function<void(const QString& format)> request)
+{
+    std::array<QPushButton*, 2> buttons { new QPushButton(QObject::tr("Export PN&G…")),
+        new QPushButton(QObject::tr("Export S&VG…")) };
+    const std::array<QString, 2> formats { QStringLiteral("png"), QStringLiteral("svg") };
+    for (std::size_t i = 0; i < buttons.size(); ++i) {
+        QPushButton* button = buttons[i];
+        const QString format = formats[i];
+        button->setObjectName(stem + (i == 0 ? QStringLiteral("Png") : QStringLiteral("Svg")));
+        button->setToolTip(QObject::tr("Save %1 as a %2 picture of the size you choose.").arg(what, format.toUpper()));
+        button->setAutoDefault(false);
+        QObject::connect(button, &QPushButton::clicked, button, [request, format] { request(format); });
+    }
+    return buttons;
 }
 
 }  // namespace asyncscope

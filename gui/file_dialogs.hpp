@@ -6,6 +6,10 @@
 #include <QSize>
 #include <QString>
 
+#include <array>
+#include <functional>
+
+class QPushButton;
 class QWidget;
 
 namespace asyncscope {
@@ -18,5 +22,9 @@ QString askSavedRunPath(QWidget* parent, const QString& folder, const QString& t
 // then the pixel size, starting from `size`, which takes the size chosen. Empty when the user cancels either.
 QString askPicturePath(QWidget* parent, const QString& folder, const QString& title, const QString& name,
     const QString& format, QSize& size);
+// A tab's "Export PNG…" and "Export SVG…" buttons, named `stem`Png and `stem`Svg, their tooltips saying they save
+// `what`; a click calls `request` with "png" or "svg" (the window's file actions then ask where and how large).
+std::array<QPushButton*, 2> makePictureButtons(
+    const QString& stem, const QString& what, std::function<void(const QString& format)> request);
 
 }  // namespace asyncscope

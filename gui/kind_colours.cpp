@@ -1,5 +1,8 @@
 #include "gui/kind_colours.hpp"
 
+#include <QChart>
+#include <QPalette>
+
 #include <iterator>
 
 namespace asyncscope {
@@ -27,6 +30,17 @@ QColor overlayColour(std::size_t overlay)
 {
     const QColor colours[] = { QColor(0, 158, 115), QColor(204, 121, 167), QColor(86, 180, 233), QColor(213, 94, 0) };
     return colours[overlay % std::size(colours)];
+}
+
+bool isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+void applyChartTheme(QChart* chart, bool dark)
+{
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setAnimationOptions(QChart::NoAnimation);
 }
 
 }  // namespace asyncscope

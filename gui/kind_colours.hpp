@@ -8,7 +8,16 @@
 
 #include <cstddef>
 
+class QChart;
+class QPalette;
+
 namespace asyncscope {
+
+// Whether a palette's windows are dark (a dark desktop theme): charts and banners follow it.
+bool isDark(const QPalette& palette);
+// Qt Charts' dark or light theme for `chart`, its animations kept off (a theme turns them back on). A theme resets
+// every series' colours: the caller styles its series again.
+void applyChartTheme(QChart* chart, bool dark);
 
 // H2D sky blue, kernel reddish purple, D2H vermilion, CPU submit orange, CPU wait bluish green, host check yellow;
 // a runtime call (CUPTI) a darker shade of the submit colour: the calls are the submission, one by one.

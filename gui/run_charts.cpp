@@ -396,12 +396,10 @@ void RunCharts::draw(Kind kind)
 
 void RunCharts::applyPalette(const QPalette& palette)
 {
-    m_dark = palette.color(QPalette::Window).lightness() < 128;
-    for (const auto& chart : m_charts) {
-        chart->setTheme(m_dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-        chart->setAnimationOptions(QChart::NoAnimation);
-    }
-    restyle();  // a theme resets every series' colours
+    m_dark = isDark(palette);
+    for (const auto& chart : m_charts)
+        applyChartTheme(chart, m_dark);
+    restyle();
     updateLegend();
 }
 

@@ -1,5 +1,6 @@
 #include "gui/timeline_panel.hpp"
 
+#include "gui/file_dialogs.hpp"
 #include "gui/session_model.hpp"
 #include "gui/timeline_view.hpp"
 
@@ -70,20 +71,18 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     m_reset = new QPushButton(tr("Reset &zoom"));
     m_reset->setObjectName(QStringLiteral("resetTimelineZoom"));
     m_reset->setToolTip(tr("Show the whole run (also a double click or Home on the timeline)."));
-    auto* png = new QPushButton(tr("Export PN&G…"));
-    png->setObjectName(QStringLiteral("exportTimelinePng"));
-    png->setToolTip(tr("Save the timeline as shown, zoom and all, as a PNG picture of the size you choose."));
-    auto* svg = new QPushButton(tr("Export S&VG…"));
-    svg->setObjectName(QStringLiteral("exportTimelineSvg"));
-    svg->setToolTip(tr("Save the timeline as shown, zoom and all, as an SVG picture of the size you choose."));
     m_view = new TimelineView;
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_title, 1);
-    for (QPushButton* button : { m_latest, m_reset, png, svg }) {
+    for (QPushButton* button : { m_latest, m_reset }) {
         button->setAutoDefault(false);
         bar->addWidget(button);
     }
+    for (QPushButton* button : makePictureButtons(QStringLiteral("exportTimeline"),
+             tr("the timeline as shown, zoom and all,"),
+             [this](const QString& format) { emit exportRequested(format); }))
+        bar->addWidget(button);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
@@ -91,8 +90,6 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     connect(m_latest, &QPushButton::clicked, this, &TimelinePanel::followLatest);
     connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetZoom);
     connect(m_view, &TimelineView::zoomChanged, m_reset, &QWidget::setEnabled);
-    connect(png, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("png")); });
-    connect(svg, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("svg")); });
     connect(session, &SessionModel::reportChanged, this, &TimelinePanel::refresh);
     m_reset->setEnabled(false);
     refresh();

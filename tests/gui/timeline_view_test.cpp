@@ -497,6 +497,23 @@ private slots:
         QVERIFY(view.exportPicture(m_dir.filePath("timeline.xyz"), QSize(100, 100)).contains("Unknown picture format"));
     }
 
+    // The tab's own export buttons ask for a picture in their format (the window's file actions then ask where).
+    void exportButtonsAskForTheirFormat()
+    {
+        SessionModel session(std::make_shared<FakeBackend>());
+        TimelinePanel panel(&session);
+        QSignalSpy requested(&panel, &TimelinePanel::exportRequested);
+        auto* png = panel.findChild<QPushButton*>("exportTimelinePng");
+        auto* svg = panel.findChild<QPushButton*>("exportTimelineSvg");
+        QVERIFY(png && svg);
+        QVERIFY(svg->toolTip().contains("SVG picture"));
+        svg->click();
+        png->click();
+        QCOMPARE(requested.size(), 2);
+        QCOMPARE(requested.at(0).at(0).toString(), QString("svg"));
+        QCOMPARE(requested.at(1).at(0).toString(), QString("png"));
+    }
+
     void windowTabShowsTheLastRunAndATimeChartClickPicksOne()
     {
         auto backend = std::make_shared<FakeBackend>();
