@@ -1,5 +1,6 @@
 // One colour per kind of span, and one for the GPU time, the same in every chart and in the timeline. Okabe-Ito
 // colours: told apart by colour-blind readers, readable on light and dark backgrounds.
+// Whether the palette is dark, and the Qt Charts theme that follows it.
 #pragma once
 
 #include "engine/model/run_result.hpp"
