@@ -18,7 +18,9 @@
 #include <QValueAxis>
 
 #include <cmath>
+#include <map>
 #include <memory>
+#include <set>
 #include <thread>
 
 using namespace asyncscope;
@@ -242,6 +244,36 @@ private slots:
         QVERIFY2(line->count() <= 2 * 1920 + 4, qPrintable(QString::number(line->count())));  // not laid out yet
         QVERIFY(draws(line, kSpikeRun, kSpikeMs));
         QCOMPARE(axis(charts.chart(RunCharts::Time), Qt::Horizontal)->max(), 199999.0);
+    }
+
+    void overlaysAreToldApartByPatternsDrawnAPixelWide()
+    {
+        // A patterned pen wider than a pixel makes QPainter outline and fill the whole decimated line on every
+        // repaint; a cosmetic pen of one pixel draws it dash by dash.
+        RunCharts charts;
+        SavedRun first, second;
+        first.report = second.report = classicReport(3000);
+        first.label = "first";
+        second.label = "second";
+        charts.setOverlays({ first, second });
+        charts.setRuns(classicReport(50));
+        std::map<QString, std::set<Qt::PenStyle>> patterns;
+        int overlayLines = 0;
+        for (QAbstractSeries* s : charts.chart(RunCharts::Time)->series()) {
+            const auto* line = qobject_cast<QLineSeries*>(s);
+            if (!line || (line->name() != "first" && line->name() != "second"))
+                continue;
+            ++overlayLines;
+            const QPen pen = line->pen();
+            QVERIFY2(pen.style() != Qt::SolidLine, qPrintable(line->name()));
+            QVERIFY(pen.isCosmetic());
+            QVERIFY(pen.widthF() <= 1.0);
+            patterns[line->name()].insert(pen.style());
+        }
+        QVERIFY(overlayLines >= 4);  // two quantities and a legend entry per overlay at least
+        QCOMPARE(patterns["first"].size(), std::size_t(1));  // one pattern per run, on every line and its key
+        QCOMPARE(patterns["second"].size(), std::size_t(1));
+        QVERIFY(*patterns["first"].begin() != *patterns["second"].begin());
     }
 
     void aGrowingSeriesIsReadRunByRun()
