@@ -43,7 +43,8 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         "Show a saved series (JSON or CSV export) in every tab; no GPU needed. With --export-png: export its time "
         "chart, quit.",
         "FILE");
-    const QCommandLineOption overlay("overlay", "Overlay a saved run (JSON or CSV export) on the time chart.", "FILE");
+    const QCommandLineOption overlay(
+        "overlay", "Overlay a saved run (JSON or CSV export) on the run charts; give it again for more.", "FILE");
     const QCommandLineOption exportPng("export-png",
         "Run (or read --open's file), export the time chart as PNG to FILE, quit.", "FILE");
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
@@ -141,7 +142,7 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         return usage("--export-size needs WIDTHxHEIGHT between 16 and 16384 pixels, not '" + parser.value(exportSize) + "'");
     options.exportSize = QSize(w, h);
     options.open = parser.value(open);
-    options.overlay = parser.value(overlay);
+    options.overlays = parser.values(overlay);
     if (parser.isSet(compare)) {
         options.comparison = parseName<Comparison>(parser.value(compare).toStdString());
         if (!options.comparison)

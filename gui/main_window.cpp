@@ -112,8 +112,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     QString startupProblem;
     if (!m_options.open.isEmpty() && !m_files->openSaved(m_options.open))
         startupProblem = tr("Cannot open %1.").arg(m_options.open);
-    if (!m_options.overlay.isEmpty() && !m_files->addOverlay(m_options.overlay))
-        startupProblem = tr("Cannot overlay %1.").arg(m_options.overlay);
+    for (const QString& overlay : m_options.overlays) {
+        if (!m_files->addOverlay(overlay))
+            startupProblem = tr("Cannot overlay %1.").arg(overlay);
+    }
     if (m_options.headless()) {
         m_headless = new HeadlessRunner(m_options, m_session, this,
             [this] { return m_panel->plan(m_options.comparison, m_options.sweepMinBytes, m_options.sweepMaxBytes); },

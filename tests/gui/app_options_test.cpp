@@ -10,7 +10,8 @@ private slots:
     void parsesHeadlessRun()
     {
         const auto o = parseAppOptions({ "asyncscope", "--device", "1", "--size", "64MiB", "--runs", "50",
-            "--export-png", "out.png", "--export-size", "1920x1080", "--screenshot", "win.png", "--overlay", "h200.csv" });
+            "--export-png", "out.png", "--export-size", "1920x1080", "--screenshot", "win.png", "--overlay", "h200.csv",
+            "--overlay", "a100.json" });
         QVERIFY(o.ok());
         QCOMPARE(*o->device, 1);
         QCOMPARE(*o->elements, std::size_t(16) << 20);
@@ -18,7 +19,7 @@ private slots:
         QVERIFY(o->headless());
         QCOMPARE(o->exportSize, QSize(1920, 1080));
         QCOMPARE(o->screenshot, QString("win.png"));
-        QCOMPARE(o->overlay, QString("h200.csv"));
+        QCOMPARE(o->overlays, QStringList({ "h200.csv", "a100.json" }));  // in order, each one
     }
 
     // --open: a saved series in place of a run, headless or not; it does not go with a run.

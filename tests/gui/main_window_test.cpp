@@ -433,16 +433,19 @@ private slots:
         QCOMPARE(window.session().report().config.checkMode, CheckMode::Serial);
     }
 
-    // --overlay: shown from the start, with or without a GPU; a headless run with an unreadable one ends with 2.
+    // --overlay, as often as given: shown from the start, with or without a GPU; a headless run with an unreadable
+    // one ends with 2.
     void overlayFromTheCommandLine()
     {
         auto first = runFinishedWindow(std::make_shared<FakeBackend>(), 6, 0);
         QVERIFY(first);
         const QString saved = m_dir.filePath("other-host.csv");
         QVERIFY(first->files().exportDataTo(saved));
+        const QString savedJson = m_dir.filePath("third-host.json");
+        QVERIFY(first->files().exportDataTo(savedJson));
 
         AppOptions options;
-        options.overlay = saved;
+        options.overlays = QStringList { saved, savedJson };
         auto noGpu = std::make_shared<FakeBackend>();
         noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
         MainWindow viewer(noGpu, options);
@@ -452,8 +455,10 @@ private slots:
         for (QAbstractSeries* series : viewer.charts().chart(RunCharts::Time)->series())
             names << series->name();
         QVERIFY2(names.contains("other-host · Fake Big GPU"), qPrintable(names.join(" | ")));
+        QVERIFY2(names.contains("third-host · Fake Big GPU"), qPrintable(names.join(" | ")));
+        QCOMPARE(viewer.session().overlays().size(), std::size_t(2));
 
-        options.overlay = m_dir.filePath("missing.json");
+        options.overlays = QStringList { saved, m_dir.filePath("missing.json") };
         options.exportPng = m_dir.filePath("never.png");
         MainWindow headless(std::make_shared<FakeBackend>(), options);
         QSignalSpy finished(&headless, &MainWindow::headlessFinished);
