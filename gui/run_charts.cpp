@@ -131,9 +131,9 @@ RunCharts::RunCharts()
 RunCharts::~RunCharts()
 {
     m_context.reset();  // nothing the charts signal from here on reaches this object
-    for (QLineSeries* key : m_currentKey) {
-        if (!key->chart())
-            delete key;
+    for (const auto& key : m_currentKey) {
+        if (key && !key->chart())
+            delete key.data();
     }
     for (const auto& chart : m_charts) {
         if (chart && !chart->scene())

@@ -104,7 +104,8 @@ private:
     std::array<std::vector<Lines>, kKindCount> m_lines;  // [0] the current run, then one per overlay
     ShownSeries<SeriesPoints> m_current;                              // what the current run's lines draw
     std::vector<std::shared_ptr<const SeriesPoints>> m_overlayPoints;  // what each overlay's lines draw
-    std::array<QLineSeries*, kKindCount> m_currentKey {};  // legend entry "this run"
+    // Legend entry "this run": owned by its chart while in it, so gone with the chart when the chart's view goes first.
+    std::array<QPointer<QLineSeries>, kKindCount> m_currentKey {};
     std::array<std::vector<QLineSeries*>, kKindCount> m_overlayKeys;  // legend entries, one per overlay
     std::array<QString, kKindCount> m_baseTitles;
     std::array<QRectF, kKindCount> m_full;  // every run's range, as rescale() last set it

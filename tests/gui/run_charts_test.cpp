@@ -276,6 +276,22 @@ private slots:
         QVERIFY(*patterns["first"].begin() != *patterns["second"].begin());
     }
 
+    void theChartsMayOutliveTheirViews()
+    {
+        // A view's scene owns the chart and every series in it, "this run"'s legend entry included once an overlay
+        // needs it: the charts, gone before them, must not touch it again.
+        auto charts = std::make_unique<RunCharts>();
+        auto view = std::make_unique<ChartView>(charts->chart(RunCharts::Time));
+        SavedRun other;
+        other.report = classicReport(40);
+        other.label = "other";
+        charts->setOverlays({ other });
+        charts->setRuns(classicReport(30));
+        QVERIFY(charts->legendNames(RunCharts::Time).contains("this run"));
+        view.reset();
+        charts.reset();  // crashed here, or under AddressSanitizer reported a use after free
+    }
+
     void aGrowingSeriesIsReadRunByRun()
     {
         RunCharts charts;
