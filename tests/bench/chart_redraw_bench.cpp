@@ -1,13 +1,16 @@
 // Benchmark (not a test): what redrawing a long series costs the window's thread. Builds a series of the classic
 // pipeline (tests/fakes/classic_runs.hpp), shows it in the run charts and the distributions as the window does, then
-// times a first read of every run, refreshes as runs arrive (the session model's ten a second), a zoom, and painting
-// the time chart at a window's size; prints milliseconds per step.
+// times a first read of every run, refreshes as runs arrive (the session model's ten a second), a zoom, painting the
+// time chart at a window's size, and painting it with a noisier copy of the runs overlaid; prints milliseconds per
+// step.
 // Usage: QT_QPA_PLATFORM=offscreen asyncscope_bench_chart_redraw [runs]   (1000000 by default)
 #include "classic_runs.hpp"
 
 #include "gui/chart_view.hpp"
 #include "gui/distribution_charts.hpp"
 #include "gui/run_charts.hpp"
+#include "gui/saved_run.hpp"
+#include "gui/series_points.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -17,6 +20,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <vector>
 
 using namespace asyncscope;
 
@@ -98,6 +103,29 @@ int main(int argc, char** argv)
     clock.restart();
     charts.resetZoom(RunCharts::Time);
     std::printf("reset zoom:                            %8.2f ms\n", msSince(clock));
+    // An overlay: the same runs, each up to 20 % slower (a noisier machine), drawn as a band of per-column extremes
+    // in its line pattern.
+    std::vector<SavedRun> overlays(1);  // kept, as the session model keeps its overlays: the points are of these runs
+    SavedRun& noisier = overlays.front();
+    noisier.label = QStringLiteral("noisier");
+    noisier.report = report;
+    for (std::size_t i = 0; i < noisier.report.runs.size(); ++i)
+        noisier.report.runs[i].gpuMs *= 1.0 + 0.2 * double((i * 7919) % 101) / 100.0;
+    auto points = std::make_shared<SeriesPoints>();  // laid out as the window's reading thread does it
+    points->update(noisier.report.runs);
+    noisier.prepared.points = std::move(points);
+    clock.restart();
+    charts.setOverlays(overlays);
+    app.processEvents();
+    std::printf("overlay the runs, 20 %% noisier:        %8.2f ms\n", msSince(clock));
+    constexpr int kPaints = 5;
+    clock.restart();
+    for (int i = 0; i < kPaints; ++i) {
+        QPainter painter(&image);
+        time->render(&painter);
+    }
+    std::printf("painting the time chart, overlaid:     %8.2f ms\n", msSince(clock) / kPaints);
+
     clock.restart();
     tabs.setCurrentIndex(RunCharts::Stages);
     std::printf("showing the stages tab, drawn then:    %8.2f ms\n", msSince(clock));
