@@ -39,12 +39,14 @@ HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidge
     , m_startupProblem(std::move(startupProblem))
 {
     connect(session, &SessionModel::devicesAvailable, this, [this] {
-        m_devicesKnown = true;
+        m_devicesKnown = m_searchEnded = true;
         proceed();
     });
     connect(session, &SessionModel::discoveryFailed, this, [this](const Error& error) {
+        m_searchEnded = true;
         if (m_options.open.isEmpty())  // a saved series needs no GPU
-            finish(1, text(error));
+            return finish(1, text(error));
+        proceed();
     });
     connect(session, &SessionModel::loadFailed, this,
         [this](const QString&, bool, const Error& error) { finish(2, text(error)); });
@@ -63,6 +65,8 @@ void HeadlessRunner::proceed()
         return finish(2, m_startupProblem);
     if (m_session->isLoading())
         return;  // a saved run is still being read
+    if (!m_options.open.isEmpty() && !m_options.screenshot.isEmpty() && !m_searchEnded)
+        return;  // the window is pictured with its GPU list filled in, or saying why it is empty
     if (!m_options.open.isEmpty()) {
         m_started = true;
         return saveShown(tr("%1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source()));

@@ -55,6 +55,7 @@ private:
     QString m_startupProblem;
     AllGpusPanel* m_allGpus = nullptr;
     bool m_devicesKnown = false;
+    bool m_searchEnded = false;  // the device search found devices or said why there are none
     bool m_started = false;
     bool m_done = false;
 };

@@ -18,6 +18,7 @@ class FakeBackend final : public Backend {
 public:
     std::chrono::milliseconds runDelay { 0 };  // how long each invented run "takes"
     std::optional<Error> discoveryError;       // when set, discovery fails with it
+    std::chrono::milliseconds discoveryDelay { 0 };  // how long discovery "takes"
     std::size_t hostBytes = std::size_t(100) << 30;  // a series whose two host buffers exceed this cannot start
     int wrongRun = -1;                         // this run index comes back with a wrong element
     double pipelineGBps = 0.0;                 // when set, the GPU time grows with the size, as on a real GPU
@@ -69,6 +70,7 @@ public:
     Result<Platform> discover() override
     {
         discoveryThread = std::this_thread::get_id();
+        std::this_thread::sleep_for(discoveryDelay);
         if (discoveryError)
             return *discoveryError;
         Platform p;

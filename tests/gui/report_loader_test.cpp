@@ -12,6 +12,7 @@
 #include "engine/io/csv_report.hpp"
 #include "engine/io/json_report.hpp"
 
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QMessageBox>
@@ -196,6 +197,24 @@ private slots:
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.first().first().toInt(), 0);
         QCOMPARE(QImage(options.exportPng).size(), options.exportSize);
+
+        // A picture of the window waits for the device search: its GPU list is filled in, or says why it is empty.
+        for (const bool found : { true, false }) {
+            auto slowSearch = found ? std::make_shared<FakeBackend>() : noGpu();
+            slowSearch->discoveryDelay = std::chrono::milliseconds(1500);  // longer than reading 40 runs
+            options.screenshot = m_dir.filePath("opened-window.png");
+            MainWindow pictured(slowSearch, options);
+            QSignalSpy done(&pictured, &MainWindow::headlessFinished);
+            pictured.show();
+            QVERIFY(done.wait(30000));
+            QCOMPARE(done.first().first().toInt(), 0);
+            const QString gpu = pictured.findChild<QComboBox*>("device")->currentText();
+            QVERIFY2(!gpu.contains("Looking"), qPrintable(gpu));
+            QCOMPARE(pictured.runEnabled(), found);
+            QCOMPARE(pictured.deviceMessage().isEmpty(), found);
+            QVERIFY(!QImage(options.screenshot).isNull());
+        }
+        options.screenshot.clear();
 
         options.open = m_dir.filePath("nothing-here.json");
         options.exportPng = m_dir.filePath("never.png");
