@@ -2,12 +2,10 @@
 
 #include "gui/all_gpus_chart.hpp"
 #include "gui/device_plan_controller.hpp"
-#include "gui/file_dialogs.hpp"
 
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -94,15 +92,7 @@ AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
     connect(m_run, &QPushButton::clicked, this, &AllGpusPanel::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &AllGpusPanel::cancel);
     connect(m_exportChart, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("png")); });
-    connect(m_exportCsv, &QPushButton::clicked, this, [this] {
-        const QString path = askSavePath(this, m_folder, tr("Export the GPUs' table"), QStringLiteral("all-gpus.csv"),
-            tr("CSV (*.csv)"));
-        if (path.isEmpty())
-            return;
-        m_folder = QFileInfo(path).absolutePath();
-        const QString failure = exportCsv(path);
-        failure.isEmpty() ? emit done(tr("Saved %1").arg(path)) : emit problem(failure);
-    });
+    connect(m_exportCsv, &QPushButton::clicked, this, &AllGpusPanel::exportTableRequested);
     connect(m_controller, &DevicePlanController::deviceEnded, this, &AllGpusPanel::onDeviceEnded);
     connect(m_controller, &DevicePlanController::hostFinished, this, &AllGpusPanel::onHostFinished);
     updateButtons();

@@ -62,9 +62,8 @@ signals:
     void runRequested();  // the Run button: the window builds the plan and calls start()
     void runningChanged(bool running);
     void finished(const asyncscope::HostReport& host);
-    void problem(const QString& text);
-    void done(const QString& text);               // an export was written
     void exportRequested(const QString& format);  // the chart as a picture: "png" or "svg"
+    void exportTableRequested();                  // the table as CSV, written with exportCsv()
 
 private:
     void onDeviceEnded(const DeviceResult& result);
@@ -77,7 +76,6 @@ private:
     HostReport m_host;  // shown; while running, the devices that ended so far
     std::size_t m_planned = 0;
     bool m_canRun = false;
-    QString m_folder;  // where the last export went
 
     QComboBox* m_mode;
     QCheckBox* m_bind;

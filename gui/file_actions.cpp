@@ -3,12 +3,14 @@
 #include "gui/chart_exporter.hpp"
 #include "gui/file_dialogs.hpp"
 #include "gui/load_progress.hpp"
+#include "gui/results_window.hpp"
 #include "gui/session_model.hpp"
 
 #include "engine/io/chrome_trace.hpp"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QSaveFile>
 #include <QWidget>
 
@@ -204,6 +206,38 @@ void FileActions::addOverlayInteractive()
 {
     if (const QString path = askSavedRunPath(m_window, m_settings.lastFolder, tr("Add overlay")); !path.isEmpty())
         addOverlay(path);
+}
+
+void FileActions::exportTableInteractive(
+    const QString& title, const QString& name, const std::function<QString(const QString& path)>& write)
+{
+    const QString path = askSavePath(m_window, m_settings.lastFolder, title, name, tr("CSV files (*.csv)"));
+    if (!path.isEmpty())
+        finish(path, write(path), tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+}
+
+void FileActions::openResultsInteractive()
+{
+    const QStringList paths = askResultPaths(m_window, m_settings.lastFolder);
+    if (paths.isEmpty())
+        return;
+    auto* results = new ResultsWindow(QFileInfo(paths.first()).absolutePath(), m_window);
+    results->setAttribute(Qt::WA_DeleteOnClose);
+    const QStringList problems = results->openFiles(paths);
+    if (results->hosts().empty()) {
+        results->close();
+        emit problem(problems.join(QStringLiteral("\n")));
+        return;
+    }
+    finish(paths.first(), QString(), tr("Opened %n result file(s)", nullptr, int(paths.size() - problems.size())));
+    results->show();
+    if (!problems.isEmpty()) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"),
+            tr("Some files could not be read; the others are shown.\n\n%1").arg(problems.join(QStringLiteral("\n"))),
+            QMessageBox::Ok, results);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
 }
 
 }  // namespace asyncscope

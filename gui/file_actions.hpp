@@ -1,5 +1,5 @@
-// What the window does with files: export a picture of the shown tab, the data, the comparison or a trace; open a
-// saved run or overlay one. Each asks for a path where a person is at the window, writes or reads, and says how it went. The
+// What the window does with files: export a picture of the shown tab, the data, the comparison, a table or a trace;
+// open a saved run, overlay one or open result files. Each asks for a path where a person is at the window, writes or reads, and says how it went. The
 // folder of a file written or read is remembered; one where saving failed is not.
 #pragma once
 
@@ -47,6 +47,11 @@ public:
     void exportTraceInteractive(bool comparisonShown);
     void openSavedInteractive();
     void addOverlayInteractive();
+    // A table as CSV: asks where, then `write` writes it there (empty, or why not).
+    void exportTableInteractive(
+        const QString& title, const QString& name, const std::function<QString(const QString& path)>& write);
+    // File › Open results…: result files merged into a window of their own.
+    void openResultsInteractive();
 
 signals:
     void done(const QString& message);     // a file was written or read; the settings changed

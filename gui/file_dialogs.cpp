@@ -40,6 +40,15 @@ QString askSavedRunPath(QWidget* parent, const QString& folder, const QString& t
     return run(dialog);
 }
 
+QStringList askResultPaths(QWidget* parent, const QString& folder)
+{
+    QFileDialog dialog(parent, QObject::tr("Open results"), folder,
+        QObject::tr("Result files (*.json);;All files (*)"));
+    dialog.setAcceptMode(QFileDialog::AcceptOpen);
+    dialog.setFileMode(QFileDialog::ExistingFiles);
+    return run(dialog).isEmpty() ? QStringList() : dialog.selectedFiles();
+}
+
 QString askPicturePath(QWidget* parent, const QString& folder, const QString& title, const QString& name,
     const QString& format, QSize& size)
 {

@@ -1,10 +1,12 @@
-// The file dialogs of the window: where to save an export, which saved run to open or overlay. Each opens in the
+// The file dialogs of the window: where to save an export, which saved run to open or overlay, which result files
+// to merge. Each opens in the
 // folder it is given, large enough to show names whole; the window remembers a folder only once a file there was
 // written or read.
 #pragma once
 
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <array>
 #include <functional>
@@ -18,6 +20,8 @@ namespace asyncscope {
 QString askSavePath(QWidget* parent, const QString& folder, const QString& title, const QString& name,
     const QString& filter);
 QString askSavedRunPath(QWidget* parent, const QString& folder, const QString& title);
+// Result files the CLI wrote (JSON), one or many.
+QStringList askResultPaths(QWidget* parent, const QString& folder);
 // Where and how large to save a picture, PNG or SVG by `format`: the path (suggested as `name`.`format` in `folder`),
 // then the pixel size, starting from `size`, which takes the size chosen. Empty when the user cancels either.
 QString askPicturePath(QWidget* parent, const QString& folder, const QString& title, const QString& name,

@@ -74,8 +74,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_timeline, &TimelinePanel::exportRequested, this, exportShown);
     connect(m_distribution, &DistributionPanel::exportRequested, this, exportShown);
     connect(m_allGpus, &AllGpusPanel::exportRequested, this, exportShown);
-    connect(m_allGpus, &AllGpusPanel::problem, this, &MainWindow::showProblem);
-    connect(m_allGpus, &AllGpusPanel::done, this, saved);
+    connect(m_allGpus, &AllGpusPanel::exportTableRequested, this, [this] {
+        m_files->exportTableInteractive(tr("Export the GPUs' table"), QStringLiteral("all-gpus.csv"),
+            [this](const QString& path) { return m_allGpus->exportCsv(path); });
+    });
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
     connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {
         if (running)
@@ -180,7 +182,7 @@ void MainWindow::wireActions()
     connect(a.exportTrace, &QAction::triggered, f,
         [this, f] { f->exportTraceInteractive(m_tabs->currentWidget() == m_comparisonView); });
     connect(a.openSaved, &QAction::triggered, f, &FileActions::openSavedInteractive);
-    connect(a.openResults, &QAction::triggered, this, [this] { openResultsInteractive(this); });
+    connect(a.openResults, &QAction::triggered, m_files, &FileActions::openResultsInteractive);
     connect(a.runAllGpus, &QAction::triggered, this, &MainWindow::startAllGpus);
     connect(a.addOverlay, &QAction::triggered, f, &FileActions::addOverlayInteractive);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);

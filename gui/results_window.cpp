@@ -6,7 +6,6 @@
 #include "engine/io/result_file.hpp"
 
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -21,8 +20,9 @@
 
 namespace asyncscope {
 
-ResultsWindow::ResultsWindow(QWidget* parent)
+ResultsWindow::ResultsWindow(const QString& folder, QWidget* parent)
     : QDialog(parent)
+    , m_folder(folder)
     , m_model(new SideBySideModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_table(new QTableView)
@@ -113,31 +113,6 @@ QString ResultsWindow::problemsText() const
 QString ResultsWindow::exportCsv(const QString& path) const
 {
     return exportSideBySideCsv(m_model->rows(), path);
-}
-
-void openResultsInteractive(QWidget* parent)
-{
-    const QStringList paths = QFileDialog::getOpenFileNames(parent, QObject::tr("Open results"), QString(),
-        QObject::tr("Result files (*.json);;All files (*)"));
-    if (paths.isEmpty())
-        return;
-    auto* window = new ResultsWindow(parent);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    const QStringList problems = window->openFiles(paths);
-    if (window->hosts().empty()) {
-        QMessageBox::warning(parent, QObject::tr("AsyncScope"), problems.join(QStringLiteral("\n")));
-        window->close();
-        return;
-    }
-    window->show();
-    if (!problems.isEmpty()) {
-        auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("AsyncScope"),
-            QObject::tr("Some files could not be read; the others are shown.\n\n%1")
-                .arg(problems.join(QStringLiteral("\n"))),
-            QMessageBox::Ok, window);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
 }
 
 }  // namespace asyncscope

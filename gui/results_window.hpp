@@ -21,7 +21,8 @@ namespace asyncscope {
 class ResultsWindow : public QDialog {
     Q_OBJECT
 public:
-    explicit ResultsWindow(QWidget* parent = nullptr);
+    // Its table's CSV export first asks in `folder`.
+    explicit ResultsWindow(const QString& folder = {}, QWidget* parent = nullptr);
 
     // Reads the files and shows those read, merged. Returns one sentence per file that could not be read (empty
     // when every file was read); the window shows them as well.
@@ -45,8 +46,5 @@ private:
     QLabel* m_problemsLabel;
     QPushButton* m_exportCsv;
 };
-
-// Asks for result files and shows them in a window of their own; a file that cannot be read is named in a message.
-void openResultsInteractive(QWidget* parent);
 
 }  // namespace asyncscope
