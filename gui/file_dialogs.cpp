@@ -3,8 +3,14 @@
 #include "gui/pixel_size_dialog.hpp"
 
 #include <QFileDialog>
+#include <QHeaderView>
 #include <QFileInfo>
 #include <QPushButton>
+#include <QScreen>
+#include <QTimer>
+#include <QTreeView>
+
+#include <iterator>
 
 namespace asyncscope {
 
@@ -12,8 +18,25 @@ namespace {
 
 QString run(QFileDialog& dialog)
 {
+    // Wide enough for whole names and every column of the detail view (size, type, date), within the screen.
     const QFontMetrics metrics(dialog.font());
-    dialog.resize(metrics.averageCharWidth() * 110, metrics.lineSpacing() * 30);
+    QSize size(metrics.averageCharWidth() * 150, metrics.lineSpacing() * 30);
+    if (const QScreen* screen = dialog.screen())
+        size = size.boundedTo(screen->availableSize() * 9 / 10);
+    dialog.resize(size);
+    // Qt's own dialog (where the desktop offers none) sizes its columns for short texts ("97....KiB", "3 Dec ...:26");
+    // its widgets are made as it shows.
+    QTimer::singleShot(0, &dialog, [&dialog, metrics] {
+        const auto* view = dialog.findChild<QTreeView*>();
+        if (!view)
+            return;
+        QHeaderView* header = view->header();
+        header->setStretchLastSection(false);
+        header->setSectionResizeMode(0, QHeaderView::Stretch);
+        const int widths[] = { 0, 12, 20, 24 };  // characters: size, type, date modified
+        for (int column = 1; column < header->count() && column < int(std::size(widths)); ++column)
+            header->resizeSection(column, metrics.averageCharWidth() * widths[column]);
+    });
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return {};
     return dialog.selectedFiles().first();
