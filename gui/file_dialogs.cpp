@@ -3,8 +3,8 @@
 #include "gui/pixel_size_dialog.hpp"
 
 #include <QFileDialog>
-#include <QHeaderView>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QPushButton>
 #include <QScreen>
 #include <QTimer>

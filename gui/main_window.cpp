@@ -10,7 +10,6 @@
 #include "gui/headless_runner.hpp"
 #include "gui/help_pages.hpp"
 #include "gui/plan_verdict.hpp"
-#include "gui/results_window.hpp"
 #include "gui/run_status.hpp"
 #include "gui/session_model.hpp"
 #include "gui/summary_table.hpp"
@@ -182,7 +181,7 @@ void MainWindow::wireActions()
     connect(a.exportTrace, &QAction::triggered, f,
         [this, f] { f->exportTraceInteractive(m_tabs->currentWidget() == m_comparisonView); });
     connect(a.openSaved, &QAction::triggered, f, &FileActions::openSavedInteractive);
-    connect(a.openResults, &QAction::triggered, m_files, &FileActions::openResultsInteractive);
+    connect(a.openResults, &QAction::triggered, f, &FileActions::openResultsInteractive);
     connect(a.runAllGpus, &QAction::triggered, this, &MainWindow::startAllGpus);
     connect(a.addOverlay, &QAction::triggered, f, &FileActions::addOverlayInteractive);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);
