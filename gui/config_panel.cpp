@@ -14,7 +14,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 #include <climits>
 #include <functional>
@@ -105,7 +108,9 @@ private:
 ConfigPanel::ConfigPanel(QWidget* parent)
     : QGroupBox(tr("Pipeline"), parent)
 {
-    auto* form = new QFormLayout(this);
+    // The fields scroll where the window is short; Run and Cancel stay in view below them.
+    auto* fields = new QWidget;
+    auto* form = new QFormLayout(fields);
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     const auto refuse = [this](const QString& reason) { this->refuse(reason); };
 
@@ -287,10 +292,20 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     m_cancel->setToolTip(tip(tr("Stop within one poll of the current run; what ran is kept (Esc).")));
     connect(m_run, &QPushButton::clicked, this, &ConfigPanel::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ConfigPanel::cancelRequested);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(fields);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As narrow as the fields allow, their scroll bar beside them and a little room for the choices' texts.
+    scroll->setMinimumWidth(fields->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() +
+        fontMetrics().averageCharWidth());
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
-    form->addRow(buttons);
+    auto* column = new QVBoxLayout(this);
+    column->addWidget(scroll, 1);
+    column->addLayout(buttons);
     updateBanner();
     setRunning(false);
 }

@@ -25,7 +25,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -136,12 +135,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
 
 void MainWindow::buildViews()
 {
-    m_panel = new ConfigPanel;
-    auto* left = new QScrollArea;  // at small window sizes the controls scroll rather than being cut
-    left->setWidget(m_panel);
-    left->setWidgetResizable(true);
-    left->setFrameShape(QFrame::NoFrame);
-    left->setMinimumWidth(m_panel->minimumSizeHint().width() + 24);
+    m_panel = new ConfigPanel;  // its fields scroll at small window sizes rather than being cut
 
     m_tabs = new QTabWidget;
     m_tabs->setUsesScrollButtons(true);
@@ -161,10 +155,11 @@ void MainWindow::buildViews()
     m_tabs->addTab(m_comparisonView, tr("Comparison"));
 
     auto* splitter = new QSplitter;
-    splitter->addWidget(left);
+    splitter->addWidget(m_panel);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ left->minimumWidth(), 4 * left->minimumWidth() });  // the charts take what is left
+    const int panelWidth = m_panel->minimumSizeHint().width();
+    splitter->setSizes({ panelWidth, 4 * panelWidth });  // the charts take what is left
     setCentralWidget(splitter);
     m_status = new RunStatus(m_session);
     statusBar()->addWidget(m_status, 1);
