@@ -134,6 +134,22 @@ private slots:
         QVERIFY(window.findChild<QLabel*>("deviceMessage")->toolTip().contains("no CUDA-capable device"));
     }
 
+    // On a short screen the pipeline's fields scroll; Run and Cancel stay whole in view below them.
+    void runAndCancelStayInViewOnAShortWindow()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        window.resize(1000, 520);
+        QTest::qWait(50);  // the resize laid out
+        for (const char* name : { "run", "cancel" }) {
+            const auto* button = window.findChild<QPushButton*>(name);
+            QVERIFY(button);
+            QCOMPARE(button->visibleRegion().boundingRect(), button->rect());
+        }
+        QVERIFY(window.runEnabled());
+    }
+
     void listsDevicesAndPreselectsTheFastest()
     {
         MainWindow window(std::make_shared<FakeBackend>());
