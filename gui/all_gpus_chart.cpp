@@ -1,6 +1,8 @@
 #include "gui/all_gpus_chart.hpp"
 
 #include "gui/chart_exporter.hpp"
+#include "gui/nice_axis.hpp"
+#include "gui/nice_ticks.hpp"
 
 #include "engine/io/side_by_side_report.hpp"
 
@@ -69,9 +71,11 @@ std::unique_ptr<QChart> buildAllGpusChart(const std::vector<SideBySideRow>& rows
     xAxis->append(categories.isEmpty() ? QStringList { QObject::tr("no GPU") } : categories);
     auto* yAxis = new QValueAxis;
     yAxis->setTitleText(QObject::tr("GB/s"));
-    yAxis->setRange(0.0, top > 0.0 ? top * 1.12 : 1.0);
-    yAxis->setLabelFormat(QStringLiteral("%.0f"));
-    yAxis->applyNiceNumbers();
+    // Ticks on 1, 2 or 5 × 10^n GB/s, labelled with the digits that tell them apart (none yet: 0 to 1 in fifths),
+    // the axis ending on the first tick above the highest bar or link rate.
+    const double wanted = top > 0.0 ? top * 1.12 : 1.0;
+    const double ticks = tickRoom(chart.get(), Qt::Vertical);
+    setNiceRange(yAxis, 0.0, niceCeil(wanted, niceStep(wanted, ticks)), ticks, 0.0);
     chart->addAxis(xAxis, Qt::AlignBottom);
     chart->addAxis(yAxis, Qt::AlignLeft);
     bars->attachAxis(xAxis);

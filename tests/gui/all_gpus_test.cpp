@@ -4,6 +4,7 @@
 #include "fake_backend.hpp"
 #include "fake_hosts.hpp"
 
+#include "gui/all_gpus_chart.hpp"
 #include "gui/all_gpus_panel.hpp"
 #include "gui/file_actions.hpp"
 #include "gui/main_window.hpp"
@@ -17,13 +18,16 @@
 #include <QAction>
 #include <QApplication>
 #include <QBrush>
+#include <QChart>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -159,6 +163,37 @@ private slots:
         const QString viaMenu = dir.filePath("all-gpus-menu.png");
         QVERIFY(window.files().exportPictureTo(viaMenu, QSize(900, 500)));
         QCOMPARE(QImage(viaMenu).size(), QSize(900, 500));
+    }
+
+    // The GB/s axis ticks at 1, 2 or 5 × 10^n with labels that tell them apart, ending on the first tick above the
+    // highest bar; with no GPU yet, 0 to 1 in fifths (it read 0, 0, 0, 1, 1, 1).
+    void theChartsAxisHasNiceTicks()
+    {
+        const auto axisOf = [](const QChart& chart) {
+            return qobject_cast<QValueAxis*>(chart.axes(Qt::Vertical).first());
+        };
+        const auto empty = buildAllGpusChart({}, "none");
+        const QValueAxis* y = axisOf(*empty);
+        QCOMPARE(y->max(), 1.0);
+        QCOMPARE(y->tickInterval(), 0.2);
+        QCOMPARE(QString::asprintf(qPrintable(y->labelFormat()), 0.4), QString("0.4"));
+
+        SideBySideRow fast, slow;
+        fast.h2dGBps = 55.2;
+        fast.d2hGBps = 54.6;
+        slow.h2dGBps = 41.0;
+        slow.d2hGBps = 40.5;
+        fast.device = 0;
+        slow.device = 1;
+        const auto two = buildAllGpusChart({ fast, slow }, "two");
+        y = axisOf(*two);
+        QVERIFY(y->max() > 55.2);
+        const double step = y->tickInterval();
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        QVERIFY2(std::fabs(mantissa - 1) < 1e-9 || std::fabs(mantissa - 2) < 1e-9 || std::fabs(mantissa - 5) < 1e-9,
+            qPrintable(QString::number(step)));
+        QCOMPARE(std::remainder(y->max(), step), 0.0);  // ends on a tick
+        QVERIFY(y->max() - step < 55.2 * 1.12);         // the first one above the bars and some room
     }
 
     // Binding each worker thread to its GPU's local CPUs is on by default and can be turned off, as the CLI's
