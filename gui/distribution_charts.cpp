@@ -6,6 +6,7 @@
 
 #include "engine/model/statistics.hpp"
 
+#include <QFontMetricsF>
 #include <QLegendMarker>
 #include <QPalette>
 #include <QPen>
@@ -77,14 +78,33 @@ QString runsText(std::size_t n, const QString& one, const QString& many)
     return n == 1 ? one : many.arg(n);
 }
 
-// A vertical line from the axis up to `top`, labelled with its name at the top.
+// A vertical line from the axis up to `top`, named for what it marks.
 void placeMarker(QLineSeries* marker, double at, double top, const QString& name)
 {
     marker->setName(name);
-    marker->setPointLabelsFormat(name);  // no placeholders: the name itself
     marker->replace({ QPointF(at, 0.0), QPointF(at, top) });
-    marker->setPointConfiguration(0, QXYSeries::PointConfiguration::LabelVisibility, false);
-    marker->setPointConfiguration(1, QXYSeries::PointConfiguration::LabelVisibility, true);
+}
+
+// A marker line's name over its top, moved sideways as far as it must to stay inside the plot: a median near the
+// bins' low edge is named to the right of its line rather than over the axis's labels.
+void placeLabel(const QChart* chart, const QValueAxis* x, const QLineSeries* marker, QScatterSeries* label)
+{
+    if (marker->count() != 2) {
+        label->clear();
+        return;
+    }
+    const QPointF top = marker->at(1);
+    double at = top.x();
+    const double pixels = chart->plotArea().width(), span = x->max() - x->min();
+    if (pixels > 0.0 && span > 0.0) {
+        constexpr double kMarginPx = 4.0;
+        const double textPx = QFontMetricsF(label->pointLabelsFont()).horizontalAdvance(marker->name());
+        const double half = (textPx / 2.0 + kMarginPx) * span / pixels;
+        if (2.0 * half < span)
+            at = std::clamp(at, x->min() + half, x->max() - half);
+    }
+    label->setPointLabelsFormat(marker->name());  // no placeholders: the name itself
+    label->replace({ QPointF(at, top.y()) });
 }
 
 }  // namespace
@@ -125,26 +145,37 @@ void DistributionCharts::build(Kind kind)
     m_y[kind]->setTitleText(QObject::tr("share of measured runs, %"));
     chart->addAxis(m_x[kind], Qt::AlignBottom);
     chart->addAxis(m_y[kind], Qt::AlignLeft);
-    QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart, x = m_x[kind], y = m_y[kind]] {
-        setNiceTicks(x, tickRoom(chart, Qt::Horizontal), 0.0);
-        setNiceTicks(y, tickRoom(chart, Qt::Vertical), 0.0);
-    });
+
 
     auto* upper = new QLineSeries;  // the bars' top; the lower edge is 0
     m_bars[kind] = new QAreaSeries(upper);
     upper->setParent(m_bars[kind]);  // an area series does not own its lines: this one goes with it
     m_median[kind] = new QLineSeries;
     m_p95[kind] = new QLineSeries;
-    const std::initializer_list<QAbstractSeries*> drawn { m_bars[kind], m_median[kind], m_p95[kind] };
+    m_medianLabel[kind] = new QScatterSeries;
+    m_p95Label[kind] = new QScatterSeries;
+    const std::initializer_list<QAbstractSeries*> drawn { m_bars[kind], m_median[kind], m_p95[kind],
+        m_medianLabel[kind], m_p95Label[kind] };
     for (QAbstractSeries* series : drawn) {
         chart->addSeries(series);
         series->attachAxis(m_x[kind]);
         series->attachAxis(m_y[kind]);
     }
-    for (QLineSeries* marker : { m_median[kind], m_p95[kind] }) {
-        marker->setPointLabelsVisible(false);  // only the top point's label shows (placeMarker)
-        marker->setPointLabelsClipping(false);
+    for (QScatterSeries* label : { m_medianLabel[kind], m_p95Label[kind] }) {
+        label->setMarkerSize(1.0);  // the point is not drawn (restyle), only its label
+        label->setPointLabelsVisible(true);
+        label->setPointLabelsClipping(false);
     }
+    // Zooming, resizing: ticks for the room the plot has, the lines' names inside it. The chart's own objects only:
+    // it may outlive these charts in a view.
+    QObject::connect(chart, &QChart::plotAreaChanged, chart,
+        [chart, x = m_x[kind], y = m_y[kind], median = m_median[kind], p95 = m_p95[kind],
+            medianLabel = m_medianLabel[kind], p95Label = m_p95Label[kind]] {
+            setNiceTicks(x, tickRoom(chart, Qt::Horizontal), 0.0);
+            setNiceTicks(y, tickRoom(chart, Qt::Vertical), 0.0);
+            placeLabel(chart, x, median, medianLabel);
+            placeLabel(chart, x, p95, p95Label);
+        });
 }
 
 void DistributionCharts::setRuns(
@@ -220,6 +251,8 @@ void DistributionCharts::redraw(Kind kind)
         m_median[kind]->clear();
         m_p95[kind]->clear();
     }
+    placeLabel(chart, m_x[kind], m_median[kind], m_medianLabel[kind]);
+    placeLabel(chart, m_x[kind], m_p95[kind], m_p95Label[kind]);
     // "GPU time · 9999 measured runs · 18 above 2.605 ms not drawn · saved: …": what a narrow chart cuts is last.
     QStringList about { quantityName(kind) };
     if (measured) {
@@ -239,13 +272,15 @@ void DistributionCharts::redraw(Kind kind)
     // and p95 lines carry their names on the plot.
     m_bars[kind]->setName(m_overlays.empty() ? quantityName(kind) : QObject::tr("this run"));
     // A series shown again shows its legend entry again: entries are hidden after.
-    m_median[kind]->setVisible(measured);
-    m_p95[kind]->setVisible(measured);
+    for (QXYSeries* series : std::initializer_list<QXYSeries*> { m_median[kind], m_p95[kind], m_medianLabel[kind],
+             m_p95Label[kind] })
+        series->setVisible(measured);
     QLegend* legend = m_charts[kind]->legend();
     legend->setVisible(!m_overlays.empty());
     for (QLegendMarker* marker : legend->markers(m_bars[kind]))
         marker->setVisible(measured);
-    for (QAbstractSeries* series : std::initializer_list<QAbstractSeries*> { m_median[kind], m_p95[kind] }) {
+    for (QAbstractSeries* series : std::initializer_list<QAbstractSeries*> { m_median[kind], m_p95[kind],
+             m_medianLabel[kind], m_p95Label[kind] }) {
         for (QLegendMarker* marker : legend->markers(series))
             marker->setVisible(false);
     }
@@ -319,9 +354,12 @@ void DistributionCharts::restyle()
         m_bars[k]->setBorderColor(colour);
         m_median[k]->setPen(QPen(neutral, 1.5, Qt::SolidLine));
         m_p95[k]->setPen(QPen(neutral, 1.5, Qt::DashLine));
-        for (QLineSeries* marker : { m_median[k], m_p95[k] }) {
-            marker->setPointLabelsColor(neutral);
+        for (QLineSeries* marker : { m_median[k], m_p95[k] })
             marker->setColor(neutral);
+        for (QScatterSeries* label : { m_medianLabel[k], m_p95Label[k] }) {
+            label->setPointLabelsColor(neutral);
+            label->setColor(Qt::transparent);
+            label->setBorderColor(Qt::transparent);
         }
         for (std::size_t o = 0; o < m_overlays.size(); ++o) {
             m_overlays[o].steps[k]->setPen(QPen(overlayColour(o), 2.0, patternOf(o)));

@@ -14,6 +14,7 @@
 #include <QChart>
 #include <QLineSeries>
 #include <QPointer>
+#include <QScatterSeries>
 #include <QString>
 #include <QStringList>
 #include <QValueAxis>
@@ -82,6 +83,8 @@ private:
     std::array<QAreaSeries*, kKindCount> m_bars {};
     std::array<QLineSeries*, kKindCount> m_median {};
     std::array<QLineSeries*, kKindCount> m_p95 {};
+    std::array<QScatterSeries*, kKindCount> m_medianLabel {};  // each line's name, kept inside the plot
+    std::array<QScatterSeries*, kKindCount> m_p95Label {};
     ShownSeries<SortedTimes> m_current;  // the current series' measured values, sorted
     std::array<std::vector<Histogram>, kKindCount> m_histograms;
     std::vector<Overlay> m_overlays;

@@ -17,14 +17,17 @@
 #include "engine/model/statistics.hpp"
 
 #include <QChartView>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -92,6 +95,17 @@ bool sameCurrent(const DistributionCharts& a, const DistributionCharts& b, std::
             return false;
     }
     return true;
+}
+
+// The series that shows a marker line's name on the plot.
+const QScatterSeries* labelOf(const QChart* chart, const QString& name)
+{
+    for (const QAbstractSeries* s : chart->series()) {
+        const auto* label = qobject_cast<const QScatterSeries*>(s);
+        if (label && label->pointLabelsFormat() == name)
+            return label;
+    }
+    return nullptr;
 }
 
 }  // namespace
@@ -168,10 +182,48 @@ private slots:
                 QCOMPARE(marker->count(), 2);
                 QCOMPARE(marker->at(1).x(), at);
                 QVERIFY(marker->at(1).y() > marker->at(0).y());
-                QCOMPARE(marker->pointLabelsFormat(), marker->name());
+                const QScatterSeries* label = labelOf(charts.chart(kind), marker->name());
+                QVERIFY2(label, qPrintable(marker->name()));
+                QCOMPARE(label->count(), 1);
+                QCOMPARE(label->at(0).y(), marker->at(1).y());
+                QVERIFY(label->pointLabelsVisible());
                 const int decimals = niceDecimals(charts.histogram(kind, 0).bins.width) + 1;  // finer than a bin
                 QCOMPARE(marker->name(), prefix + QString::number(at, 'f', decimals) + " ms");
             }
+        }
+    }
+
+    // A line near the plot's edge is named inside the plot, beside it rather than over the axis's labels.
+    void theLinesNamesStayInsideThePlot()
+    {
+        // Most runs at the bins' low edge, a long tail: the median stands at the left edge of the plot.
+        Report report = classicReport(2001);
+        for (std::size_t i = 0; i < report.runs.size(); ++i)
+            report.runs[i].gpuMs = i % 10 == 0 ? 2.5 + 0.5 * double(i % 100) / 100.0 : 2.5;
+        DistributionCharts charts;
+        QChartView view(charts.chart(DistributionCharts::GpuTime));
+        view.resize(420, 320);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        charts.setRuns(report);
+        QTest::qWait(20);  // laid out
+        const QChart* chart = charts.chart(DistributionCharts::GpuTime);
+        const auto* x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).first());
+        const double pixelsPerMs = chart->plotArea().width() / (x->max() - x->min());
+        const double median = *charts.medianMarker(DistributionCharts::GpuTime);
+        QVERIFY2((median - x->min()) * pixelsPerMs < 20.0, qPrintable(QString::number(median)));  // at the edge
+        for (const char* prefix : { "median ", "p95 " }) {
+            const auto series = chart->series();
+            const auto line = std::find_if(
+                series.begin(), series.end(), [&](QAbstractSeries* s) { return s->name().startsWith(prefix); });
+            QVERIFY(line != series.end());
+            const QScatterSeries* label = labelOf(chart, (*line)->name());
+            QVERIFY(label);
+            const double halfPx = QFontMetricsF(label->pointLabelsFont()).horizontalAdvance(label->pointLabelsFormat()) / 2;
+            const double leftPx = (label->at(0).x() - x->min()) * pixelsPerMs - halfPx;
+            const double rightPx = (label->at(0).x() - x->min()) * pixelsPerMs + halfPx;
+            QVERIFY2(leftPx >= 0.0 && rightPx <= chart->plotArea().width(),
+                qPrintable(QString("%1: %2 to %3 px of %4").arg(prefix).arg(leftPx).arg(rightPx).arg(chart->plotArea().width())));
         }
     }
 
