@@ -146,7 +146,6 @@ void DistributionCharts::build(Kind kind)
     chart->addAxis(m_x[kind], Qt::AlignBottom);
     chart->addAxis(m_y[kind], Qt::AlignLeft);
 
-
     auto* upper = new QLineSeries;  // the bars' top; the lower edge is 0
     m_bars[kind] = new QAreaSeries(upper);
     upper->setParent(m_bars[kind]);  // an area series does not own its lines: this one goes with it
