@@ -1,6 +1,6 @@
 // What the window does with files: export a picture of the shown tab, the data, the comparison, a table or a trace;
-// open a saved run, overlay one or open result files. Each asks for a path where a person is at the window, writes or reads, and says how it went. The
-// folder of a file written or read is remembered; one where saving failed is not.
+// open a saved run, overlay one or open result files. Each asks for a path where a person is at the window, writes or
+// reads, and says how it went. The folder of a file written or read is remembered; one where saving failed is not.
 #pragma once
 
 #include "gui/settings_store.hpp"

@@ -219,11 +219,16 @@ private slots:
             QVERIFY(line != series.end());
             const QScatterSeries* label = labelOf(chart, (*line)->name());
             QVERIFY(label);
-            const double halfPx = QFontMetricsF(label->pointLabelsFont()).horizontalAdvance(label->pointLabelsFormat()) / 2;
+            const QFontMetricsF metrics(label->pointLabelsFont());
+            const double halfPx = metrics.horizontalAdvance(label->pointLabelsFormat()) / 2;
             const double leftPx = (label->at(0).x() - x->min()) * pixelsPerMs - halfPx;
             const double rightPx = (label->at(0).x() - x->min()) * pixelsPerMs + halfPx;
             QVERIFY2(leftPx >= 0.0 && rightPx <= chart->plotArea().width(),
-                qPrintable(QString("%1: %2 to %3 px of %4").arg(prefix).arg(leftPx).arg(rightPx).arg(chart->plotArea().width())));
+                qPrintable(QString("%1: %2 to %3 px of %4")
+                               .arg(prefix)
+                               .arg(leftPx)
+                               .arg(rightPx)
+                               .arg(chart->plotArea().width())));
         }
     }
 
