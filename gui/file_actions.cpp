@@ -102,24 +102,28 @@ bool FileActions::finish(const QString& path, const QString& failure, const QStr
     return true;
 }
 
+bool FileActions::finishSaved(const QString& path, const QString& failure)
+{
+    return finish(path, failure, tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+}
+
 bool FileActions::exportPictureTo(const QString& path, QSize pixels)
 {
     const Picture picture = m_shownPicture();
-    return finish(path, picture.draw ? picture.draw(path, pixels) : tr("The current tab shows nothing to export yet."),
-        tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    return finishSaved(
+        path, picture.draw ? picture.draw(path, pixels) : tr("The current tab shows nothing to export yet."));
 }
 
 bool FileActions::exportDataTo(const QString& path)
 {
-    return finish(path, exportData(m_session->report(), path), tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    return finishSaved(path, exportData(m_session->report(), path));
 }
 
 bool FileActions::exportComparisonTo(const QString& path)
 {
     const auto& comparison = m_session->lastComparison();
-    return finish(path,
-        comparison ? exportComparisonData(*comparison, path) : tr("Run a comparison first (Compare menu)."),
-        tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    return finishSaved(
+        path, comparison ? exportComparisonData(*comparison, path) : tr("Run a comparison first (Compare menu)."));
 }
 
 bool FileActions::exportTraceTo(const QString& path, bool comparisonShown)
@@ -213,7 +217,7 @@ void FileActions::exportTableInteractive(
 {
     const QString path = askSavePath(m_window, m_settings.lastFolder, title, name, tr("CSV files (*.csv)"));
     if (!path.isEmpty())
-        finish(path, write(path), tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+        finishSaved(path, write(path));
 }
 
 void FileActions::openResultsInteractive()

@@ -59,6 +59,7 @@ signals:
 
 private:
     bool finish(const QString& path, const QString& failure, const QString& message);
+    bool finishSaved(const QString& path, const QString& failure);  // finish(), saying "Saved PATH"
     void onLoaded(const QString& path, bool overlay);
     void onLoadFailed(const QString& path, const Error& error);
 
