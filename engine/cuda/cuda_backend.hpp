@@ -4,6 +4,7 @@
 
 #include "engine/cuda/copy_calibration.hpp"
 #include "engine/cuda/device_discovery.hpp"
+#include "engine/cuda/series_runner.hpp"
 #include "engine/host/sysfs_topology.hpp"
 #include "engine/run/backend.hpp"
 

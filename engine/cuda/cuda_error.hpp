@@ -1,35 +1,16 @@
-// Turning a cudaError_t into an Error with advice for the user.
+// Turning a cudaError_t into an Error with advice for the user (the mapping itself is engine/model/cuda_versions).
 #pragma once
 
-#include "engine/model/error.hpp"
+#include "engine/model/cuda_versions.hpp"
 
 #include <cuda_runtime_api.h>
 
 namespace asyncscope {
 
-// Versions as the CUDA runtime reports them (e.g. 13000); 0 for "no driver".
-struct CudaVersions {
-    int driver = 0;
-    int runtime = 0;
-};
-
-// Pure mapping, testable without a GPU: which kind of error this is and what to tell the user.
-Error classifyCudaError(const char* api, int code, const char* codeName, const char* text, CudaVersions versions);
-
 // Reads names and versions from the runtime and classifies `status`.
 Error cudaFailure(const char* api, cudaError_t status);
 
 CudaVersions queryCudaVersions();
-
-// "13.0" from 13000.
-std::string formatCudaVersion(int version);
-
-// "version 580 or newer (for CUDA 13.0)": the NVIDIA driver a CUDA runtime version needs.
-std::string minimumDriver(int runtimeVersion);
-
-// One plain sentence for a person at the window: what the state means and what to do, without API or error
-// names (those stay in Error::message()). Missing driver, old driver and no GPU each have their own.
-std::string plainSentence(const Error& error);
 
 }  // namespace asyncscope
 

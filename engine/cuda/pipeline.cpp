@@ -4,7 +4,7 @@
 #include "engine/cuda/cuda_resources.hpp"
 #include "engine/cuda/cupti_trace.hpp"
 #include "engine/cuda/host_check.hpp"
-#include "engine/cuda/host_memory.hpp"
+#include "engine/host/host_memory.hpp"
 #include "engine/cuda/increment_kernel.hpp"
 #include "engine/model/size_parse.hpp"
 

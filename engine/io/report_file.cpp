@@ -1,6 +1,6 @@
 #include "engine/io/report_file.hpp"
 
-#include "engine/cuda/host_memory.hpp"
+#include "engine/host/host_memory.hpp"
 #include "engine/io/csv_report.hpp"
 #include "engine/io/json_report.hpp"
 #include "engine/model/size_parse.hpp"

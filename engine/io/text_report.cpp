@@ -1,6 +1,6 @@
 #include "engine/io/text_report.hpp"
 
-#include "engine/cuda/cuda_error.hpp"
+#include "engine/model/cuda_versions.hpp"
 #include "engine/run/plan_summary.hpp"
 #include "engine/model/size_parse.hpp"
 

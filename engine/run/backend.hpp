@@ -4,7 +4,7 @@
 
 #include "engine/model/copy_peak.hpp"
 #include "engine/model/device.hpp"
-#include "engine/run/series_runner.hpp"
+#include "engine/run/stop_condition.hpp"
 
 namespace asyncscope {
 

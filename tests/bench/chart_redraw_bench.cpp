@@ -6,11 +6,11 @@
 // Usage: QT_QPA_PLATFORM=offscreen asyncscope_bench_chart_redraw [runs]   (1000000 by default)
 #include "classic_runs.hpp"
 
-#include "gui/chart_view.hpp"
-#include "gui/distribution_charts.hpp"
-#include "gui/run_charts.hpp"
-#include "gui/saved_run.hpp"
-#include "gui/series_points.hpp"
+#include "gui/charts/chart_view.hpp"
+#include "gui/charts/distribution_charts.hpp"
+#include "gui/charts/run_charts.hpp"
+#include "gui/series/saved_run.hpp"
+#include "gui/series/series_points.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "engine/cuda/cuda_error.hpp"
+#include "engine/model/cuda_versions.hpp"
 
 #include <gtest/gtest.h>
 
@@ -61,12 +61,4 @@ TEST(ErrorMapping, VersionsFormat)
     EXPECT_EQ(formatCudaVersion(13000), "13.0");
     EXPECT_EQ(formatCudaVersion(12040), "12.4");
     EXPECT_EQ(formatCudaVersion(0), "none");
-}
-
-TEST(ErrorMapping, RealRuntimeNamesTheError)
-{
-    const Error e = cudaFailure("cudaMalloc", cudaErrorMemoryAllocation);
-    EXPECT_EQ(e.codeName, "cudaErrorMemoryAllocation");
-    EXPECT_EQ(e.code, 2);
-    EXPECT_FALSE(e.detail.empty());
 }

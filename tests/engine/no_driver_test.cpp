@@ -1,5 +1,6 @@
 // The real CUDA runtime on a machine without a driver: every entry point must answer with a clean error.
 #include "engine/cuda/cuda_backend.hpp"
+#include "engine/cuda/cuda_error.hpp"
 #include "engine/cuda/cupti_trace.hpp"
 #include "engine/cuda/pipeline.hpp"
 
@@ -86,4 +87,12 @@ TEST(CuptiLibrary, AMissingLibrarySaysWhereItLooked)
         std::string::npos)
         << trace.error().message();
     EXPECT_NE(trace.error().advice.find("ASYNCSCOPE_CUPTI"), std::string::npos);
+}
+
+TEST(ErrorMapping, RealRuntimeNamesTheError)
+{
+    const Error e = cudaFailure("cudaMalloc", cudaErrorMemoryAllocation);
+    EXPECT_EQ(e.codeName, "cudaErrorMemoryAllocation");
+    EXPECT_EQ(e.code, 2);
+    EXPECT_FALSE(e.detail.empty());
 }

@@ -1,4 +1,4 @@
-#include "engine/run/series_runner.hpp"
+#include "engine/run/stop_condition.hpp"
 #include "engine/model/series_summary.hpp"
 #include "engine/model/statistics.hpp"
 

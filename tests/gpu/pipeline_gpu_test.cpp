@@ -1,6 +1,6 @@
 // The pipeline on a real GPU. Every test skips, printing the engine's reason, when no GPU answers.
 #include "engine/cuda/cuda_backend.hpp"
-#include "engine/cuda/host_memory.hpp"
+#include "engine/host/host_memory.hpp"
 #include "engine/cuda/increment_kernel.hpp"
 #include "engine/cuda/pipeline.hpp"
 

@@ -4,12 +4,12 @@
 #include "fake_backend.hpp"
 #include "fake_hosts.hpp"
 
-#include "gui/all_gpus_chart.hpp"
-#include "gui/all_gpus_panel.hpp"
-#include "gui/file_actions.hpp"
-#include "gui/main_window.hpp"
-#include "gui/results_window.hpp"
-#include "gui/window_actions.hpp"
+#include "gui/gpus/all_gpus_chart.hpp"
+#include "gui/gpus/all_gpus_panel.hpp"
+#include "gui/app/file_actions.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/gpus/results_window.hpp"
+#include "gui/app/window_actions.hpp"
 
 #include "engine/io/host_record_json.hpp"
 #include "engine/io/result_file.hpp"

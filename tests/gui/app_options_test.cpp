@@ -1,4 +1,4 @@
-#include "gui/app_options.hpp"
+#include "gui/app/app_options.hpp"
 
 #include <QTest>
 

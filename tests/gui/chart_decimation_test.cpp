@@ -1,7 +1,7 @@
 // Min/max decimation of a chart's line (gui/chart_decimation): every pixel column keeps its lowest and highest point,
 // the first and last points stay, a zoomed range keeps its neighbours outside, small series pass through untouched,
 // and no more than two points per column (and the ends) are handed on. Checked against a direct scan of the points.
-#include "gui/chart_decimation.hpp"
+#include "gui/series/chart_decimation.hpp"
 
 #include <QElapsedTimer>
 #include <QTest>

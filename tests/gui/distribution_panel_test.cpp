@@ -6,13 +6,13 @@
 #include "classic_runs.hpp"
 #include "fake_backend.hpp"
 
-#include "gui/distribution_panel.hpp"
-#include "gui/file_actions.hpp"
-#include "gui/histogram.hpp"
-#include "gui/main_window.hpp"
-#include "gui/nice_ticks.hpp"
-#include "gui/session_model.hpp"
-#include "gui/sorted_times.hpp"
+#include "gui/charts/distribution_panel.hpp"
+#include "gui/app/file_actions.hpp"
+#include "gui/series/histogram.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/series/nice_ticks.hpp"
+#include "gui/session/session_model.hpp"
+#include "gui/series/sorted_times.hpp"
 
 #include "engine/model/statistics.hpp"
 

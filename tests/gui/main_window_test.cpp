@@ -1,16 +1,16 @@
-// The window: device states, runs into charts, exports, settings. The fake backend stands in for the GPU,
-// except in noDriverStateWithTheRealEngine, which uses the real CUDA runtime of a machine without a driver.
+// The window: device states, runs into charts, exports, settings. The fake backend stands in for the GPU (the real
+// CUDA engine's no-driver state is window_real_engine_test's).
 #include "fake_backend.hpp"
 #include "window_waits.hpp"
 
-#include "gui/comparison_view.hpp"
-#include "gui/config_panel.hpp"
-#include "gui/file_actions.hpp"
-#include "gui/pixel_size_dialog.hpp"
-#include "gui/window_actions.hpp"
-#include "gui/main_window.hpp"
-#include "gui/session_model.hpp"
-#include "gui/summary_table.hpp"
+#include "gui/charts/comparison_view.hpp"
+#include "gui/config/config_panel.hpp"
+#include "gui/app/file_actions.hpp"
+#include "gui/files/pixel_size_dialog.hpp"
+#include "gui/app/window_actions.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/session/session_model.hpp"
+#include "gui/charts/summary_table.hpp"
 
 #include "cli/cli_options.hpp"
 
@@ -38,10 +38,8 @@
 #include <QTimer>
 #include <QTest>
 
-#include "engine/cuda/cuda_backend.hpp"
-#include "engine/cuda/cuda_error.hpp"
+#include "engine/model/cuda_versions.hpp"
 
-#include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -104,23 +102,6 @@ private slots:
     }
 
     void init() { QSettings().clear(); }
-
-    void noDriverStateWithTheRealEngine()
-    {
-        int driver = 0;
-        if (cudaDriverGetVersion(&driver) == cudaSuccess && driver != 0)
-            QSKIP("a CUDA driver is installed here; this checks the no-driver state");
-        MainWindow window(std::make_shared<CudaBackend>());
-        window.show();
-        QVERIFY(waitForDevices(window));
-        QVERIFY(!window.runEnabled());
-        QVERIFY2(window.deviceMessage().startsWith("This computer has no NVIDIA driver"), qPrintable(window.deviceMessage()));
-        QVERIFY(window.findChild<QLabel*>("deviceMessage")->toolTip().contains("No NVIDIA driver was found"));
-        QVERIFY2(window.statusText().startsWith("No GPU can run here"), qPrintable(window.statusText()));
-        QCOMPARE(window.findChild<QComboBox*>("device")->currentText(), QString("No NVIDIA driver"));
-        window.startRun();  // refused quietly: nothing to run on
-        QVERIFY(window.session().report().runs.empty());
-    }
 
     void noDeviceStateWithTheFake()
     {

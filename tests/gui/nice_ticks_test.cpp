@@ -1,7 +1,7 @@
 // Axis ticks on round values (gui/nice_ticks): steps of 1, 2 or 5 × 10^n over ranges across decades, tiny and huge
 // ranges, a single value and a zero range; every tick a multiple of the step inside the range, and labels at the
 // step's digits that read back as the tick (0.5, 1.0, 1.5; never 1.3).
-#include "gui/nice_ticks.hpp"
+#include "gui/series/nice_ticks.hpp"
 
 #include <QTest>
 

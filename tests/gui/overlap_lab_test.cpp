@@ -4,14 +4,14 @@
 #include "fake_backend.hpp"
 #include "window_waits.hpp"
 
-#include "gui/app_options.hpp"
-#include "gui/comparison_view.hpp"
-#include "gui/config_panel.hpp"
-#include "gui/file_actions.hpp"
-#include "gui/main_window.hpp"
-#include "gui/session_model.hpp"
-#include "gui/settings_store.hpp"
-#include "gui/window_actions.hpp"
+#include "gui/app/app_options.hpp"
+#include "gui/charts/comparison_view.hpp"
+#include "gui/config/config_panel.hpp"
+#include "gui/app/file_actions.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/session/session_model.hpp"
+#include "gui/config/settings_store.hpp"
+#include "gui/app/window_actions.hpp"
 
 #include "engine/run/plan_summary.hpp"
 

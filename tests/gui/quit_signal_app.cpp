@@ -4,10 +4,10 @@
 // Usage: quit_signal_app [--headless PNG]
 #include "fake_backend.hpp"
 
-#include "gui/app_options.hpp"
-#include "gui/main_window.hpp"
-#include "gui/quit_signals.hpp"
-#include "gui/session_model.hpp"
+#include "gui/app/app_options.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/app/quit_signals.hpp"
+#include "gui/session/session_model.hpp"
 
 #include <QApplication>
 

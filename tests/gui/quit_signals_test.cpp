@@ -1,7 +1,7 @@
 // SIGINT and SIGTERM: the bridge from a signal handler to the GUI thread, and the app (on the fake backend, in a
 // process of its own) stopped by a signal mid-run: it cancels the run, ends within the bound with 128 + the signal's
 // number, and leaves nothing running.
-#include "gui/quit_signals.hpp"
+#include "gui/app/quit_signals.hpp"
 
 #include <QDir>
 #include <QElapsedTimer>

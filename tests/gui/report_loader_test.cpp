@@ -4,10 +4,10 @@
 #include "fake_backend.hpp"
 #include "window_waits.hpp"
 
-#include "gui/file_actions.hpp"
-#include "gui/main_window.hpp"
-#include "gui/report_loader.hpp"
-#include "gui/session_model.hpp"
+#include "gui/app/file_actions.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/session/report_loader.hpp"
+#include "gui/session/session_model.hpp"
 
 #include "engine/io/csv_report.hpp"
 #include "engine/io/json_report.hpp"

@@ -4,11 +4,12 @@
 // or 5 × 10^n. Runs are invented (tests/fakes/classic_runs.hpp), not measured.
 #include "classic_runs.hpp"
 
-#include "gui/chart_exporter.hpp"
-#include "gui/chart_view.hpp"
-#include "gui/new_runs.hpp"
-#include "gui/run_charts.hpp"
-#include "gui/series_points.hpp"
+#include "gui/files/chart_picture.hpp"
+#include "gui/charts/chart_export.hpp"
+#include "gui/charts/chart_view.hpp"
+#include "gui/series/new_runs.hpp"
+#include "gui/charts/run_charts.hpp"
+#include "gui/series/series_points.hpp"
 
 #include <QApplication>
 #include <QImage>

@@ -1,7 +1,7 @@
 // The run thread: ordered delivery, cancel, teardown during a run. Uses the fake backend.
 #include "fake_backend.hpp"
 
-#include "gui/run_controller.hpp"
+#include "gui/session/run_controller.hpp"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -4,11 +4,11 @@
 #include "classic_runs.hpp"
 #include "fake_backend.hpp"
 
-#include "gui/file_actions.hpp"
-#include "gui/main_window.hpp"
-#include "gui/saved_run.hpp"
-#include "gui/session_model.hpp"
-#include "gui/summary_table.hpp"
+#include "gui/app/file_actions.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/series/saved_run.hpp"
+#include "gui/session/session_model.hpp"
+#include "gui/charts/summary_table.hpp"
 
 #include "engine/io/csv_report.hpp"
 #include "engine/io/json_report.hpp"

@@ -4,14 +4,14 @@
 // backend (invented runs, no CUDA) and picks a run through a click on the time chart.
 #include "fake_backend.hpp"
 
-#include "gui/chart_view.hpp"
-#include "gui/file_actions.hpp"
-#include "gui/main_window.hpp"
-#include "gui/session_model.hpp"
-#include "gui/timeline_layout.hpp"
-#include "gui/timeline_panel.hpp"
-#include "gui/timeline_view.hpp"
-#include "gui/window_actions.hpp"
+#include "gui/charts/chart_view.hpp"
+#include "gui/app/file_actions.hpp"
+#include "gui/app/main_window.hpp"
+#include "gui/session/session_model.hpp"
+#include "gui/timeline/timeline_layout.hpp"
+#include "gui/timeline/timeline_panel.hpp"
+#include "gui/timeline/timeline_view.hpp"
+#include "gui/app/window_actions.hpp"
 
 #include <QAction>
 #include <QApplication>

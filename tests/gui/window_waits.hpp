@@ -1,7 +1,7 @@
 // Waits the window tests share.
 #pragma once
 
-#include "gui/main_window.hpp"
+#include "gui/app/main_window.hpp"
 
 #include <QTest>
 

@@ -1,0 +1,193 @@
+#include "gui/app/app_options.hpp"
+
+#include "engine/model/size_parse.hpp"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace asyncscope {
+
+namespace {
+
+Error usage(const QString& text)
+{
+    return makeError(ErrorKind::Usage, text.toStdString(), "See asyncscope --help.");
+}
+
+}  // namespace
+
+Result<AppOptions> parseAppOptions(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("AsyncScope: see asynchronous CUDA execution, GPU time against CPU submit time."));
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    const QCommandLineOption device({ "d", "device" }, "CUDA device index.", "N");
+    const QCommandLineOption size({ "s", "size" }, "Elements (16777216) or bytes with a unit (64MiB).", "SIZE");
+    const QCommandLineOption runs({ "r", "runs" }, "Measured runs.", "N");
+    const QCommandLineOption run("run", "Start a run at once.");
+    const QCommandLineOption chunks("chunks", "Chunks the buffer is split into (1: the classic pipeline).", "K");
+    const QCommandLineOption streams("streams", "Streams the chunks take in turn (1 to K).", "S");
+    const QCommandLineOption order("order",
+        QString::fromStdString("Issue order: " + acceptedNames<IssueOrder>() + "."), "ORDER");
+    const QCommandLineOption submit("submit",
+        QString::fromStdString("Submission: " + acceptedNames<Submission>() + "."), "HOW");
+    const QCommandLineOption traceSource("trace-source",
+        QString::fromStdString("Where the timeline comes from: " + acceptedNames<TraceSource>() + "."), "SOURCE");
+    const QCommandLineOption compare("compare",
+        QString::fromStdString("Run a comparison: " + acceptedNames<Comparison>() + "."), "KIND");
+    const QCommandLineOption sweepMin("sweep-min", "Smallest size of --compare size.", "SIZE", "4KiB");
+    const QCommandLineOption sweepMax("sweep-max", "Largest size of --compare size.", "SIZE", "1GiB");
+    const QCommandLineOption open("open",
+        "Show a saved series (JSON or CSV export) in every tab; no GPU needed. With --export-png: export its time "
+        "chart, quit.",
+        "FILE");
+    const QCommandLineOption overlay(
+        "overlay", "Overlay a saved run (JSON or CSV export) on the run charts; give it again for more.", "FILE");
+    const QCommandLineOption exportPng("export-png",
+        "Run (or read --open's file), export the time chart as PNG to FILE, quit.", "FILE");
+    const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
+    const QCommandLineOption exportTimeline("export-timeline",
+        "With --export-png: also export the last run's timeline to FILE (PNG or SVG by suffix).", "FILE");
+    const QCommandLineOption allGpus("all-gpus",
+        "Run the series on every GPU, one at a time, and show them side by side (All GPUs tab); with --export-png "
+        "export their chart.");
+    const QCommandLineOption allAtOnce("all-at-once", "With --all-gpus: every GPU at the same time.");
+    const QCommandLineOption noNumaBinding("no-numa-binding",
+        "With --all-gpus: leave each GPU's worker thread unbound instead of on its NUMA node's CPUs.");
+    const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
+    parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, run, compare, sweepMin,
+        sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize });
+    // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
+    // parser has run; they are accepted here and left alone.
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    for (const char* name : { "platform", "platformpluginpath", "platformtheme", "plugin", "qwindowgeometry",
+             "qwindowicon", "qwindowtitle", "session", "display", "geometry", "style", "stylesheet" }) {
+        QCommandLineOption qt(QString::fromLatin1(name), QString(), QStringLiteral("value"));
+        qt.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(qt);
+    }
+    for (const char* name : { "reverse", "widgetcount", "nograb", "dograb", "sync" }) {
+        QCommandLineOption qt(QString::fromLatin1(name));
+        qt.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(qt);
+    }
+
+    if (!parser.parse(arguments))
+        return usage(parser.errorText());
+    AppOptions options;
+    if (parser.isSet(help)) {
+        options.earlyExitText = parser.helpText();
+        return options;
+    }
+    if (parser.isSet(version)) {
+        options.earlyExitText = QCoreApplication::applicationName() + ' ' + QCoreApplication::applicationVersion() + '\n';
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usage("unexpected argument '" + parser.positionalArguments().first() + "'");
+
+    bool ok = false;
+    if (parser.isSet(device)) {
+        const int index = parser.value(device).toInt(&ok);
+        if (!ok || index < 0)
+            return usage("--device needs a device index (0, 1, ...), not '" + parser.value(device) + "'");
+        options.device = index;
+    }
+    if (parser.isSet(size)) {
+        auto elements = parseElementCount(parser.value(size).toStdString());
+        if (!elements)
+            return elements.error();
+        options.elements = *elements;
+    }
+    if (parser.isSet(runs)) {
+        const int count = parser.value(runs).toInt(&ok);
+        if (!ok || count < 1)
+            return usage("--runs needs a whole number of at least 1, not '" + parser.value(runs) + "'");
+        options.runs = count;
+    }
+    for (auto [option, value] : { std::pair { &chunks, &options.chunks }, std::pair { &streams, &options.streams } }) {
+        if (!parser.isSet(*option))
+            continue;
+        const int count = parser.value(*option).toInt(&ok);
+        if (!ok || count < 1)
+            return usage("--" + option->names().constFirst() + " needs a whole number of at least 1, not '" +
+                parser.value(*option) + "'");
+        *value = count;
+    }
+    if (parser.isSet(order)) {
+        options.order = parseName<IssueOrder>(parser.value(order).toStdString());
+        if (!options.order)
+            return usage(QString::fromStdString("--order takes " + acceptedNames<IssueOrder>() + ", not '") +
+                parser.value(order) + "'");
+    }
+    if (parser.isSet(submit)) {
+        options.submission = parseName<Submission>(parser.value(submit).toStdString());
+        if (!options.submission)
+            return usage(QString::fromStdString("--submit takes " + acceptedNames<Submission>() + ", not '") +
+                parser.value(submit) + "'");
+    }
+    if (parser.isSet(traceSource)) {
+        options.traceSource = parseName<TraceSource>(parser.value(traceSource).toStdString());
+        if (!options.traceSource)
+            return usage(QString::fromStdString("--trace-source takes " + acceptedNames<TraceSource>() + ", not '") +
+                parser.value(traceSource) + "'");
+    }
+    const QStringList wh = parser.value(exportSize).split('x');
+    const int w = wh.value(0).toInt(&ok);
+    bool okH = false;
+    const int h = wh.value(1).toInt(&okH);
+    if (wh.size() != 2 || !ok || !okH || w < 16 || h < 16 || w > 16384 || h > 16384)
+        return usage("--export-size needs WIDTHxHEIGHT between 16 and 16384 pixels, not '" + parser.value(exportSize) + "'");
+    options.exportSize = QSize(w, h);
+    options.open = parser.value(open);
+    options.overlays = parser.values(overlay);
+    if (parser.isSet(compare)) {
+        options.comparison = parseName<Comparison>(parser.value(compare).toStdString());
+        if (!options.comparison)
+            return usage(QString::fromStdString("--compare takes " + acceptedNames<Comparison>() + ", not '") +
+                parser.value(compare) + "'");
+    }
+    for (auto [option, bytes] : { std::pair { &sweepMin, &options.sweepMinBytes }, std::pair { &sweepMax, &options.sweepMaxBytes } }) {
+        auto elements = parseElementCount(parser.value(*option).toStdString());
+        if (!elements)
+            return elements.error();
+        *bytes = *elements * sizeof(int);
+    }
+    options.runNow = parser.isSet(run);
+    options.exportPng = parser.value(exportPng);
+    options.screenshot = parser.value(screenshot);
+    if (!options.screenshot.isEmpty() && options.exportPng.isEmpty())
+        return usage("--screenshot goes with --export-png");
+    options.exportTimeline = parser.value(exportTimeline);
+    if (!options.exportTimeline.isEmpty() && options.exportPng.isEmpty())
+        return usage("--export-timeline goes with --export-png");
+    if (!options.exportTimeline.isEmpty() && options.comparison)
+        return usage("--export-timeline shows one run of a series; it does not go with --compare");
+    if (!options.open.isEmpty() && (options.runNow || options.comparison))
+        return usage(QStringLiteral("--open shows a saved series; it does not go with --%1")
+                         .arg(options.runNow ? QStringLiteral("run") : QStringLiteral("compare")));
+    options.allGpus = parser.isSet(allGpus);
+    options.allAtOnce = parser.isSet(allAtOnce);
+    if (options.allAtOnce && !options.allGpus)
+        return usage("--all-at-once goes with --all-gpus");
+    options.numaBinding = !parser.isSet(noNumaBinding);
+    if (!options.numaBinding && !options.allGpus)
+        return usage("--no-numa-binding goes with --all-gpus");
+    if (options.allGpus && (options.comparison || !options.open.isEmpty() || !options.exportTimeline.isEmpty()))
+        return usage("--all-gpus runs one series on every GPU; it does not go with --compare, --open or "
+                     "--export-timeline");
+    return options;
+}
+
+void AppOptions::applyShape(PipelineConfig& config) const
+{
+    config.chunks = chunks.value_or(config.chunks);
+    config.streams = streams.value_or(config.streams);
+    config.order = order.value_or(config.order);
+    config.submission = submission.value_or(config.submission);
+    config.traceSource = traceSource.value_or(config.traceSource);
+}
+
+}  // namespace asyncscope

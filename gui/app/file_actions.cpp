@@ -1,0 +1,199 @@
+#include "gui/app/file_actions.hpp"
+
+#include "gui/files/data_export.hpp"
+#include "gui/files/file_dialogs.hpp"
+#include "gui/files/load_progress.hpp"
+#include "gui/files/save_file.hpp"
+#include "gui/gpus/results_window.hpp"
+#include "gui/session/session_model.hpp"
+
+#include "engine/io/chrome_trace.hpp"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QWidget>
+
+#include <ostream>
+
+namespace asyncscope {
+
+namespace {
+
+// The trace goes to the file as it is made, not through a string.
+template <class Data>
+QString saveTrace(const QString& path, const Data& data)
+{
+    return saveStream(path, [&](std::ostream& out) { writeChromeTrace(out, data); });
+}
+
+}  // namespace
+
+FileActions::FileActions(
+    SessionModel* session, GuiSettings& settings, std::function<Picture()> shownPicture, QWidget* window)
+    : QObject(window)
+    , m_session(session)
+    , m_settings(settings)
+    , m_shownPicture(std::move(shownPicture))
+    , m_window(window)
+{
+    new LoadProgress(session, window);
+    connect(session, &SessionModel::savedLoaded, this, &FileActions::onLoaded);
+    connect(session, &SessionModel::loadFailed, this,
+        [this](const QString& path, bool, const Error& error) { onLoadFailed(path, error); });
+}
+
+bool FileActions::finish(const QString& path, const QString& failure, const QString& message)
+{
+    if (!failure.isEmpty()) {
+        emit problem(failure);
+        return false;
+    }
+    m_settings.lastFolder = QFileInfo(path).absolutePath();  // only a folder that took or gave a file
+    emit done(message);
+    return true;
+}
+
+bool FileActions::finishSaved(const QString& path, const QString& failure)
+{
+    return finish(path, failure, tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+}
+
+bool FileActions::exportPictureTo(const QString& path, QSize pixels)
+{
+    const Picture picture = m_shownPicture();
+    return finishSaved(
+        path, picture.draw ? picture.draw(path, pixels) : tr("The current tab shows nothing to export yet."));
+}
+
+bool FileActions::exportDataTo(const QString& path)
+{
+    return finishSaved(path, exportData(m_session->report(), path));
+}
+
+bool FileActions::exportComparisonTo(const QString& path)
+{
+    const auto& comparison = m_session->lastComparison();
+    return finishSaved(
+        path, comparison ? exportComparisonData(*comparison, path) : tr("Run a comparison first (Compare menu)."));
+}
+
+bool FileActions::exportTraceTo(const QString& path, bool comparisonShown)
+{
+    const auto& comparison = m_session->lastComparison();
+    const Report& series = m_session->report();
+    const QString saved =
+        tr("Saved %1: open it in Perfetto UI or chrome://tracing").arg(QDir::toNativeSeparators(path));
+    if (comparison && (comparisonShown || series.runs.empty()))
+        return finish(path, saveTrace(path, *comparison), saved);
+    if (series.runs.empty())
+        return finish(path, tr("Run a series first: the trace shows its runs."), saved);
+    return finish(path, saveTrace(path, series), saved);
+}
+
+bool FileActions::openSaved(const QString& path)
+{
+    const Status refused = m_session->openSaved(path);
+    if (refused)
+        emit problem(QString::fromStdString(refused->message()));
+    return !refused;
+}
+
+bool FileActions::addOverlay(const QString& path)
+{
+    const Status refused = m_session->addOverlay(path);
+    if (refused)
+        emit problem(QString::fromStdString(refused->message()));
+    return !refused;
+}
+
+void FileActions::onLoaded(const QString& path, bool overlay)
+{
+    finish(path, QString(),
+        overlay ? tr("Overlaid %1").arg(m_session->overlays().back().label)
+                : tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source()));
+}
+
+void FileActions::onLoadFailed(const QString& path, const Error& error)
+{
+    if (error.kind == ErrorKind::Cancelled)
+        emit done(tr("Stopped reading %1").arg(QDir::toNativeSeparators(path)));  // asked for: no message box
+    else
+        emit problem(QString::fromStdString(error.message()));
+}
+
+void FileActions::exportPictureInteractive(const QString& format)
+{
+    const Picture picture = m_shownPicture();
+    if (!picture.draw) {
+        exportPictureTo({}, m_settings.exportSize);  // says why there is nothing to export
+        return;
+    }
+    const QString path =
+        askPicturePath(m_window, m_settings.lastFolder, picture.title, picture.name, format, m_settings.exportSize);
+    if (!path.isEmpty())
+        exportPictureTo(path, m_settings.exportSize);
+}
+
+void FileActions::exportDataInteractive(const QString& format, bool comparison)
+{
+    const QString path = askSavePath(m_window, m_settings.lastFolder, tr("Export data"),
+        (comparison ? "asyncscope-comparison." : "asyncscope-runs.") + format,
+        format == "csv" ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
+    if (!path.isEmpty())
+        comparison ? exportComparisonTo(path) : exportDataTo(path);
+}
+
+void FileActions::exportTraceInteractive(bool comparisonShown)
+{
+    const QString path = askSavePath(m_window, m_settings.lastFolder, tr("Export trace"), "asyncscope-trace.json",
+        tr("Chrome traces (*.json)"));
+    if (!path.isEmpty())
+        exportTraceTo(path, comparisonShown);
+}
+
+void FileActions::openSavedInteractive()
+{
+    if (const QString path = askSavedRunPath(m_window, m_settings.lastFolder, tr("Open saved run")); !path.isEmpty())
+        openSaved(path);
+}
+
+void FileActions::addOverlayInteractive()
+{
+    if (const QString path = askSavedRunPath(m_window, m_settings.lastFolder, tr("Add overlay")); !path.isEmpty())
+        addOverlay(path);
+}
+
+void FileActions::exportTableInteractive(
+    const QString& title, const QString& name, const std::function<QString(const QString& path)>& write)
+{
+    const QString path = askSavePath(m_window, m_settings.lastFolder, title, name, tr("CSV files (*.csv)"));
+    if (!path.isEmpty())
+        finishSaved(path, write(path));
+}
+
+void FileActions::openResultsInteractive()
+{
+    const QStringList paths = askResultPaths(m_window, m_settings.lastFolder);
+    if (paths.isEmpty())
+        return;
+    auto* results = new ResultsWindow(QFileInfo(paths.first()).absolutePath(), m_window);
+    results->setAttribute(Qt::WA_DeleteOnClose);
+    const QStringList problems = results->openFiles(paths);
+    if (results->hosts().empty()) {
+        results->close();
+        emit problem(problems.join(QStringLiteral("\n")));
+        return;
+    }
+    finish(paths.first(), QString(), tr("Opened %n result file(s)", nullptr, int(paths.size() - problems.size())));
+    results->show();
+    if (!problems.isEmpty()) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"),
+            tr("Some files could not be read; the others are shown.\n\n%1").arg(problems.join(QStringLiteral("\n"))),
+            QMessageBox::Ok, results);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,72 @@
+// What the window does with files: export a picture of the shown tab, the data, the comparison, a table or a trace;
+// open a saved run, overlay one or open result files. Each asks for a path where a person is at the window, writes or
+// reads, and says how it went. The folder of a file written or read is remembered; one where saving failed is not.
+#pragma once
+
+#include "gui/config/settings_store.hpp"
+
+#include "engine/model/error.hpp"
+
+#include <QObject>
+#include <QSize>
+
+#include <functional>
+
+class QWidget;
+
+namespace asyncscope {
+
+class SessionModel;
+
+class FileActions : public QObject {
+    Q_OBJECT
+public:
+    // A picture of what a tab shows: how the save dialog names it, and how it is drawn into a file at a pixel size
+    // (PNG, JPG or SVG by the path's suffix): empty when written, else why not. No `draw` where the tab shows none.
+    struct Picture {
+        QString title;  // "Export timeline"
+        QString name;   // "asyncscope-timeline": the file name suggested, before its suffix
+        std::function<QString(const QString& path, QSize pixels)> draw;
+    };
+
+    // `shownPicture` gives the picture of the tab the window shows.
+    FileActions(SessionModel* session, GuiSettings& settings, std::function<Picture()> shownPicture, QWidget* window);
+
+    bool exportPictureTo(const QString& path, QSize pixels);
+    bool exportDataTo(const QString& path);
+    bool exportComparisonTo(const QString& path);
+    // The comparison where the window shows it (`comparisonShown`) or where there is no series, else the series.
+    bool exportTraceTo(const QString& path, bool comparisonShown);
+    // Start reading a saved run to show or to overlay (off the GUI thread, with a progress dialog once it takes a
+    // while); false, with `problem`, when it cannot start. How the read went comes later: done or problem.
+    bool openSaved(const QString& path);
+    bool addOverlay(const QString& path);
+
+    void exportPictureInteractive(const QString& format);
+    void exportDataInteractive(const QString& format, bool comparison);
+    void exportTraceInteractive(bool comparisonShown);
+    void openSavedInteractive();
+    void addOverlayInteractive();
+    // A table as CSV: asks where, then `write` writes it there (empty, or why not).
+    void exportTableInteractive(
+        const QString& title, const QString& name, const std::function<QString(const QString& path)>& write);
+    // File › Open results…: result files merged into a window of their own.
+    void openResultsInteractive();
+
+signals:
+    void done(const QString& message);     // a file was written or read; the settings changed
+    void problem(const QString& message);  // nothing was written or read
+
+private:
+    bool finish(const QString& path, const QString& failure, const QString& message);
+    bool finishSaved(const QString& path, const QString& failure);  // finish(), saying "Saved PATH"
+    void onLoaded(const QString& path, bool overlay);
+    void onLoadFailed(const QString& path, const Error& error);
+
+    SessionModel* m_session;
+    GuiSettings& m_settings;
+    std::function<Picture()> m_shownPicture;
+    QWidget* m_window;
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,174 @@
+#include "gui/app/headless_runner.hpp"
+
+#include "gui/gpus/all_gpus_panel.hpp"
+#include "gui/charts/chart_export.hpp"
+#include "gui/session/plan_verdict.hpp"
+#include "gui/session/session_model.hpp"
+
+
+#include <QCoreApplication>
+#include <QWidget>
+
+#include <iostream>
+
+namespace asyncscope {
+
+namespace {
+
+int exitCodeOf(const Error& error)
+{
+    return isRequestError(error.kind) ? 2 : 1;
+}
+
+QString text(const Error& error)
+{
+    return QString::fromStdString(error.message());
+}
+
+}  // namespace
+
+HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidget* window,
+    std::function<Result<Plan>()> makePlan, std::function<QString(const QString&, QSize)> exportTimeline,
+    QString startupProblem, QObject* parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_session(session)
+    , m_window(window)
+    , m_makePlan(std::move(makePlan))
+    , m_exportTimeline(std::move(exportTimeline))
+    , m_startupProblem(std::move(startupProblem))
+{
+    connect(session, &SessionModel::devicesAvailable, this, [this] {
+        m_devicesKnown = m_searchEnded = true;
+        proceed();
+    });
+    connect(session, &SessionModel::discoveryFailed, this, [this](const Error& error) {
+        m_searchEnded = true;
+        if (m_options.open.isEmpty())  // a saved series needs no GPU
+            return finish(1, text(error));
+        proceed();
+    });
+    connect(session, &SessionModel::loadFailed, this,
+        [this](const QString&, bool, const Error& error) { finish(2, text(error)); });
+    // Queued: the views lay out what the plan's end, or the saved run read, changed (legend, ticks, the comparison
+    // tab) in events posted as it ended, and the screenshot must show them.
+    connect(session, &SessionModel::savedLoaded, this, &HeadlessRunner::proceed, Qt::QueuedConnection);
+    connect(session, &SessionModel::planFinished, this, &HeadlessRunner::onPlanFinished, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, &HeadlessRunner::proceed, Qt::QueuedConnection);  // once the window is built
+}
+
+void HeadlessRunner::proceed()
+{
+    if (m_done || m_started)
+        return;
+    if (!m_startupProblem.isEmpty())
+        return finish(2, m_startupProblem);
+    if (m_session->isLoading())
+        return;  // a saved run is still being read
+    if (!m_options.open.isEmpty() && !m_options.screenshot.isEmpty() && !m_searchEnded)
+        return;  // the window is pictured with its GPU list filled in, or saying why it is empty
+    if (!m_options.open.isEmpty()) {
+        m_started = true;
+        return saveShown(tr("%1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source()));
+    }
+    if (m_devicesKnown) {
+        m_started = true;
+        start();
+    }
+}
+
+void HeadlessRunner::start()
+{
+    if (m_options.device) {
+        if (auto found = findDevice(m_session->platform(), *m_options.device); !found)
+            return finish(exitCodeOf(found.error()), text(found.error()));
+    }
+    auto plan = m_makePlan();
+    if (!plan)
+        return finish(exitCodeOf(plan.error()), text(plan.error()));
+    if (m_allGpus) {
+        if (auto refused = m_allGpus->start(*plan, m_session->platform()))
+            return finish(exitCodeOf(*refused), text(*refused));
+        return;
+    }
+    if (auto refused = m_session->start(*plan))
+        return finish(exitCodeOf(*refused), text(*refused));
+}
+
+void HeadlessRunner::saveShown(const QString& summary)
+{
+    if (const QString failure = savePictures(); !failure.isEmpty())
+        return finish(1, failure);
+    const QString problem = exportChart(m_session->report(), m_session->source(), m_session->overlays(),
+        RunCharts::Time, m_options.exportPng, m_options.exportSize);
+    if (!problem.isEmpty())
+        return finish(1, problem);
+    finish(0, summary + tr("; chart saved to %1").arg(m_options.exportPng));
+}
+
+QString HeadlessRunner::savePictures()
+{
+    QCoreApplication::sendPostedEvents();  // layout requests of the charts and widgets
+    if (!m_options.screenshot.isEmpty() && !m_window->grab().save(m_options.screenshot))
+        return tr("Cannot write the screenshot %1.").arg(m_options.screenshot);
+    if (!m_options.exportTimeline.isEmpty()) {
+        if (m_session->report().runs.empty())
+            return tr("No run to draw in %1.").arg(m_options.exportTimeline);
+        if (const QString failure = m_exportTimeline(m_options.exportTimeline, m_options.exportSize);
+            !failure.isEmpty())
+            return failure;
+    }
+    return {};
+}
+
+void HeadlessRunner::onPlanFinished(const PlanReport& plan)
+{
+    const PlanVerdict verdict = judgePlan(plan);
+    if (plan.failure() || plan.ranCount() == 0)
+        return finish(verdict.exitCode, verdict.summary);
+    if (const QString failure = savePictures(); !failure.isEmpty())
+        return finish(1, failure);
+    const QString problem = plan.comparison
+        ? exportComparisonChart(plan, m_options.exportPng, m_options.exportSize)
+        : exportChart(m_session->report(), m_session->source(), m_session->overlays(), RunCharts::Time,
+              m_options.exportPng, m_options.exportSize);
+    if (!problem.isEmpty())
+        return finish(1, problem);
+    QString summary = verdict.summary;
+    if (plan.ranCount() < plan.planned)
+        summary += "; " + QString::fromStdString(plan.notRunText());
+    finish(verdict.exitCode, summary + tr("; chart saved to %1").arg(m_options.exportPng));
+}
+
+void HeadlessRunner::runAllGpus(AllGpusPanel* panel)
+{
+    m_allGpus = panel;
+    // Queued, as the plan's end is: the tab lays out the last rows before the screenshot.
+    connect(panel, &AllGpusPanel::finished, this, &HeadlessRunner::onHostFinished, Qt::QueuedConnection);
+}
+
+void HeadlessRunner::onHostFinished(const HostReport& host)
+{
+    if (host.error)
+        return finish(exitCodeOf(*host.error), text(*host.error));
+    if (host.ranCount() == 0) {
+        const Error* failure = host.failure();
+        return finish(failure ? exitCodeOf(*failure) : 1, failure ? text(*failure) : tr("No GPU ran."));
+    }
+    if (const QString failure = savePictures(); !failure.isEmpty())
+        return finish(1, failure);
+    if (const QString problem = m_allGpus->exportChart(m_options.exportPng, m_options.exportSize); !problem.isEmpty())
+        return finish(1, problem);
+    finish(host.failure() ? 1 : 0, m_allGpus->summaryText() + tr("; chart saved to %1").arg(m_options.exportPng));
+}
+
+void HeadlessRunner::finish(int exitCode, const QString& message)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    std::cerr << "asyncscope: " << message.toStdString() << '\n';
+    emit finished(exitCode);
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,63 @@
+// The app driven from its command line with no one at the window (--export-png): start once the devices are known
+// and the saved runs asked for are read, wait for the plan to end, save the screenshot and the chart, and say how it
+// went with an exit code. With --open no plan runs and no GPU is needed: once the saved series is read, its chart is
+// saved. Every way it can end (no driver, a file that cannot be read, a refused start, a failed or cancelled run,
+// nothing that fits) finishes with a message.
+#pragma once
+
+#include "gui/app/app_options.hpp"
+
+#include "engine/run/device_plan.hpp"
+#include "engine/run/plan.hpp"
+
+#include <QObject>
+
+#include <functional>
+
+class QWidget;
+
+namespace asyncscope {
+
+class AllGpusPanel;
+class SessionModel;
+
+class HeadlessRunner : public QObject {
+    Q_OBJECT
+public:
+    // `makePlan` builds the plan from the window's configuration when the devices are known; `window` is what the
+    // screenshot shows. `startupProblem` (a file that could not be asked for) ends the run with exit code 2, as does
+    // a saved run (--open, --overlay) that cannot be read.
+    // `exportTimeline` writes the last run's timeline to a path at a pixel size and says why not (--export-timeline).
+    HeadlessRunner(AppOptions options, SessionModel* session, QWidget* window,
+        std::function<Result<Plan>()> makePlan, std::function<QString(const QString&, QSize)> exportTimeline,
+        QString startupProblem, QObject* parent = nullptr);
+
+    // With --all-gpus: the series runs on every GPU through `panel`, and the chart exported is theirs.
+    void runAllGpus(AllGpusPanel* panel);
+
+signals:
+    void finished(int exitCode);
+
+private:
+    void proceed();  // starts the plan, or saves the saved series' chart, once what it waits for is there
+    void start();
+    void saveShown(const QString& summary);
+    QString savePictures();  // the screenshot and the timeline asked for; empty, or why one could not be written
+    void onPlanFinished(const PlanReport& plan);
+    void onHostFinished(const HostReport& host);
+    void finish(int exitCode, const QString& message);
+
+    AppOptions m_options;
+    SessionModel* m_session;
+    QWidget* m_window;
+    std::function<Result<Plan>()> m_makePlan;
+    std::function<QString(const QString&, QSize)> m_exportTimeline;
+    QString m_startupProblem;
+    AllGpusPanel* m_allGpus = nullptr;
+    bool m_devicesKnown = false;
+    bool m_searchEnded = false;  // the device search found devices or said why there are none
+    bool m_started = false;
+    bool m_done = false;
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,101 @@
+// The AsyncScope window: wires the configuration panel, the session model, the views and the actions.
+#pragma once
+
+#include "gui/app/app_options.hpp"
+#include "gui/app/file_actions.hpp"
+#include "gui/charts/run_charts.hpp"
+#include "gui/config/settings_store.hpp"
+
+#include "engine/run/backend.hpp"
+#include "engine/run/plan.hpp"
+
+#include <QMainWindow>
+
+#include <memory>
+#include <optional>
+
+class QTabWidget;
+
+namespace asyncscope {
+
+class AllGpusPanel;
+class ChartView;
+class ComparisonView;
+class ConfigPanel;
+class DistributionPanel;
+class HeadlessRunner;
+class RunStatus;
+class SessionModel;
+class SummaryTable;
+class TimelinePanel;
+class WindowActions;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    MainWindow(std::shared_ptr<Backend> backend, AppOptions options = {}, QWidget* parent = nullptr);
+    ~MainWindow() override = default;
+
+    // For tests and headless use.
+    const SessionModel& session() const { return *m_session; }
+    const RunCharts& charts() const { return *m_charts; }
+    const WindowActions& actions() const { return *m_actions; }
+    const GuiSettings& settings() const { return m_settings; }
+    bool runEnabled() const;
+    QString statusText() const;
+    QString deviceMessage() const;
+    FileActions& files() const { return *m_files; }
+
+public slots:
+    void startRun();
+    void startComparison(asyncscope::Comparison comparison, std::size_t sweepMinBytes = kSweepMinBytes,
+        std::size_t sweepMaxBytes = kSweepMaxBytes);
+    void cancelRun();
+
+signals:
+    void headlessFinished(int exitCode);
+    void planEnded();  // a series or a comparison finished, failed, was cancelled or could not run
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void buildViews();
+    void wireActions();
+    void updateActions();
+    void startPlan(const Result<Plan>& plan);
+    void startAllGpus();  // the configured series on every GPU, in the All GPUs tab
+    void refreshViews();
+    ChartView* currentChart() const;
+    FileActions::Picture shownPicture() const;  // of the tab shown; no `draw` where it shows nothing yet
+    void showProblem(const QString& text);  // nothing when `text` is empty
+    void saveSettingsNow();
+    void placeOnScreen();
+
+    void onDevicesAvailable(const Platform& platform);
+    void onDiscoveryFailed(const Error& error);
+    void onPlanFinished(const PlanReport& plan);
+
+    void resetSettings();
+
+    AppOptions m_options;
+    SessionModel* m_session;
+    std::unique_ptr<RunCharts> m_charts;
+    GuiSettings m_settings;
+    HeadlessRunner* m_headless = nullptr;
+    WindowActions* m_actions = nullptr;
+    FileActions* m_files = nullptr;
+
+    ConfigPanel* m_panel = nullptr;
+    ComparisonView* m_comparisonView = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    ChartView* m_views[RunCharts::kKindCount] = {};
+    DistributionPanel* m_distribution = nullptr;
+    TimelinePanel* m_timeline = nullptr;
+    SummaryTable* m_summary = nullptr;
+    RunStatus* m_status = nullptr;
+    AllGpusPanel* m_allGpus = nullptr;
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,88 @@
+#include "gui/app/run_status.hpp"
+
+#include "gui/session/plan_verdict.hpp"
+#include "gui/session/session_model.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QTimer>
+
+namespace asyncscope {
+
+RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    m_text = new QLabel;
+    m_text->setObjectName("status");
+    m_progress = new QProgressBar;
+    m_progress->setObjectName("progress");
+    m_progress->setMaximumWidth(320);
+    m_progress->setFormat(tr("%v of %m runs"));
+    m_progress->hide();  // shown while a plan runs, not as an empty box
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_text, 1);
+    layout->addWidget(m_progress);
+
+    connect(session, &SessionModel::variantStarted, this, [this](int index, int count, const QString& label) {
+        if (count > 1)
+            showMessage(tr("Comparison %1 of %2: %3…").arg(index + 1).arg(count).arg(label));
+    });
+    connect(session, &SessionModel::reportChanged, this, &RunStatus::showProgress);
+    connect(session, &SessionModel::calibrationFailed, this, [this](const Error& error) {
+        showMessage(tr("No copy calibration: %1").arg(QString::fromStdString(error.message())));
+    });
+    connect(session, &SessionModel::planFinished, this,
+        [this](const PlanReport& plan) { showMessage(judgePlan(plan).summary); });
+}
+
+void RunStatus::showMessage(const QString& text)
+{
+    m_lasting = text;
+    m_text->setText(text);
+}
+
+void RunStatus::showStart(const Plan& plan, const QString& device)
+{
+    if (plan.variants.empty())
+        return;
+    const Variant& first = plan.variants.front();
+    const std::string shape = shapeText(first.config);
+    const QString what = QString::fromStdString(first.label) +
+        (shape.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(shape)));
+    showMessage(tr("Running %1 on %2…").arg(what, device));
+}
+
+void RunStatus::showTransient(const QString& text, int ms)
+{
+    m_text->setText(text);
+    const int mine = ++m_transients;
+    QTimer::singleShot(ms, this, [this, mine] {
+        if (mine == m_transients)
+            m_text->setText(m_lasting);
+    });
+}
+
+QString RunStatus::text() const
+{
+    return m_text->text();
+}
+
+void RunStatus::showProgress()
+{
+    const Report& report = m_session->report();
+    m_progress->setRange(0, m_session->expectedRuns());  // 0..0: busy, the noise rule decides when to stop
+    m_progress->setValue(static_cast<int>(report.runs.size()));
+    m_progress->setVisible(m_session->isRunning());
+    if (!m_session->isRunning() || report.runs.empty())
+        return;  // the plan's end, not progress, has the last word
+    const int expected = m_session->expectedRuns();
+    showMessage(tr("Run %1 of %2, %3 runs/s")
+                    .arg(report.runs.size())
+                    .arg(expected > 0 ? QString::number(expected) : tr("until the noise target"))
+                    .arg(m_session->runsPerSecond(), 0, 'f', 1));
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,139 @@
+#include "gui/app/window_actions.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QKeyEvent>
+#include <QMenuBar>
+
+namespace asyncscope {
+
+namespace {
+
+QAction* add(QMenu* menu, QList<QAction*>& all, const QString& text, const QString& tip,
+    const QKeySequence& shortcut = {})
+{
+    QAction* action = menu->addAction(text);
+    action->setStatusTip(tip);
+    action->setToolTip(tip);
+    if (!shortcut.isEmpty()) {
+        action->setShortcut(shortcut);
+        action->setShortcutContext(Qt::WindowShortcut);
+    }
+    all << action;
+    return action;
+}
+
+}  // namespace
+
+WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
+    : QObject(parent)
+{
+    QMenu* file = bar->addMenu(tr("&File"));
+    exportPng = add(file, m_all, tr("&Export picture as PNG…"),
+        tr("Save what the current tab shows (a chart, the timeline, the distributions) as a picture"),
+        QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportSvg = add(file, m_all, tr("Export picture as S&VG…"), tr("Save what the current tab shows as SVG"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    exportCsv = add(file, m_all, tr("Export data as &CSV…"), tr("Save every run, one row each, as CSV"),
+        QKeySequence(Qt::CTRL | Qt::Key_S));
+    exportJson = add(file, m_all, tr("Export data as &JSON…"), tr("Save the device, configuration, summary and runs"));
+    exportTrace = add(file, m_all, tr("Export &trace…"),
+        tr("Save every run as a Chrome trace, one track per stream and CPU thread: open it in Perfetto UI or "
+           "chrome://tracing"));
+    file->addSeparator();
+    openSaved = add(file, m_all, tr("&Open saved run…"),
+        tr("Show a saved run (JSON or CSV) in every tab, in place of the current one"), QKeySequence::Open);
+    addOverlay = add(file, m_all, tr("&Add overlay…"),
+        tr("Draw a saved run (JSON or CSV) beside the current one; add several to compare machines"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    removeOverlays = add(file, m_all, tr("&Remove overlays"), tr("Take every overlaid saved run off the charts"));
+    openResults = add(file, m_all, tr("Open res&ults…"),
+        tr("Show result files of asyncscope-cli (hosts, GPUs, series) merged in one table, a row per host and GPU"));
+    file->addSeparator();
+    quit = add(file, m_all, tr("&Quit"), tr("Close AsyncScope"), QKeySequence::Quit);
+
+    QMenu* compare = bar->addMenu(tr("&Compare"));
+    compareHostMemory = add(compare, m_all, tr("&Pinned vs pageable host memory"),
+        tr("Run the configuration with pinned and with pageable host buffers"));
+    compareWait = add(compare, m_all, tr("&Spin-poll vs blocking-sync wait"),
+        tr("Run the configuration spinning on cudaEventQuery and waiting on a blocking-sync event"));
+    sweep = add(compare, m_all, tr("Size s&weep…"), tr("Run the configuration at each power of two in a range"));
+    compareOverlap = add(compare, m_all, tr("&Overlap: chunks × streams"),
+        tr("Run the configuration in K = 1, 2, 4 … 64 chunks on 1, 2 and 4 streams: speed-up and copy throughput "
+           "against the overlap model"));
+    compareSubmission = add(compare, m_all, tr("S&ubmission: stream calls vs CUDA Graph"),
+        tr("Run the configuration submitted as stream calls and as a CUDA Graph, at one chunk and at its own shape: "
+           "CPU submit time and GPU time"));
+    runAllGpus = add(compare, m_all, tr("All &GPUs side by side"),
+        tr("Run the configuration on every GPU of this host, one at a time or all at once (All GPUs tab)"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    compare->addSeparator();
+    exportComparisonCsv = add(compare, m_all, tr("Export comparison as &CSV…"), tr("One row per variant"));
+    exportComparisonJson = add(compare, m_all, tr("Export comparison as &JSON…"), tr("Every variant's report"));
+
+    QMenu* view = bar->addMenu(tr("&View"));
+    zoomIn = add(view, m_all, tr("Zoom &in"), tr("Zoom into the chart on the current tab"), QKeySequence::ZoomIn);
+    zoomOut = add(view, m_all, tr("Zoom &out"), tr("Zoom out of the chart on the current tab"), QKeySequence::ZoomOut);
+    resetZoom = add(view, m_all, tr("&Reset zoom"), tr("Show every run again"), QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addSeparator();
+    nextTab = add(view, m_all, tr("&Next tab"), tr("Show the next tab"), QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    previousTab = add(view, m_all, tr("&Previous tab"), tr("Show the previous tab"),
+        QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+
+    QMenu* settings = bar->addMenu(tr("&Settings"));
+    resetSettings = add(settings, m_all, tr("&Reset to defaults"), tr("Forget every remembered choice"));
+
+    QMenu* help = bar->addMenu(tr("&Help"));
+    guide = add(help, m_all, tr("&Guide"), tr("What AsyncScope measures and how to read it"), QKeySequence::HelpContents);
+    shortcuts = add(help, m_all, tr("&Keyboard shortcuts"), tr("Every shortcut of the window and the charts"),
+        QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    licence = add(help, m_all, tr("&Licence"), tr("The licence AsyncScope is distributed under"));
+    about = add(help, m_all, tr("&About AsyncScope"), tr("Version, CUDA runtime and driver"));
+
+    qApp->installEventFilter(this);
+}
+
+void WindowActions::update(const State& s)
+{
+    const bool idle = !s.running;
+    exportPng->setEnabled(s.chartShown);
+    exportSvg->setEnabled(s.chartShown);
+    exportCsv->setEnabled(s.runs);
+    exportJson->setEnabled(s.runs);
+    exportTrace->setEnabled(s.runs || s.comparison);
+    openSaved->setEnabled(idle);
+    removeOverlays->setEnabled(s.overlays);
+    for (QAction* a : { compareHostMemory, compareWait, sweep, compareOverlap, compareSubmission, runAllGpus })
+        a->setEnabled(idle && s.devices);
+    exportComparisonCsv->setEnabled(s.comparison);
+    exportComparisonJson->setEnabled(s.comparison);
+    for (QAction* a : { zoomIn, zoomOut, resetZoom })
+        a->setEnabled(s.runChart);
+}
+
+QList<QAction*> WindowActions::withShortcuts() const
+{
+    QList<QAction*> list;
+    for (QAction* a : m_all) {
+        if (!a->shortcut().isEmpty())
+            list << a;
+    }
+    return list;
+}
+
+bool WindowActions::eventFilter(QObject* watched, QEvent* event)
+{
+    // A focused editor asks first whether it wants a key for itself (ShortcutOverride). For our shortcuts the
+    // answer is no: the event stops here unaccepted, and the shortcut fires.
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const QKeySequence pressed(key->keyCombination());
+        for (QAction* a : m_all) {
+            if (a->isEnabled() && a->shortcut() == pressed)
+                return true;
+        }
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,32 @@
+#include "gui/charts/chart_export.hpp"
+
+#include "gui/charts/comparison_view.hpp"
+#include "gui/files/chart_picture.hpp"
+
+#include <memory>
+
+namespace asyncscope {
+
+QString exportChart(const Report& report, const QString& source, const std::vector<SavedRun>& overlays,
+    RunCharts::Kind kind, const QString& path, QSize pixels)
+{
+    RunCharts charts;
+    charts.setOverlays(overlays);
+    charts.setRuns(report, source);
+    // Decimated from every run for the picture's own width.
+    return saveChartsPicture({ charts.chart(kind) }, RunCharts::title(kind), path, pixels,
+        [&charts](double scale) { charts.setPixelScale(scale); });
+}
+
+QString exportComparisonChart(const PlanReport& comparison, const QString& path, QSize pixels)
+{
+    std::vector<std::unique_ptr<QChart>> owned;
+    QList<QChart*> charts;
+    for (int i = 0; i < comparisonChartCount(comparison); ++i) {
+        owned.push_back(buildComparisonChart(comparison, i));
+        charts.append(owned.back().get());
+    }
+    return saveChartsPicture(charts, charts.first()->title(), path, pixels);
+}
+
+}  // namespace asyncscope

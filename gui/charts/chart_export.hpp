@@ -1,0 +1,21 @@
+// The run charts and a comparison's charts as pictures of a given pixel size (files/chart_picture), built for the
+// picture rather than grabbed from the screen.
+#pragma once
+
+#include "gui/charts/run_charts.hpp"
+
+#include "engine/model/report.hpp"
+#include "engine/run/plan.hpp"
+
+#include <QSize>
+#include <QString>
+
+namespace asyncscope {
+
+// The chart of `kind` for these runs (from `source` when not measured now) with the saved runs overlaid. Each
+// returns an empty string on success, otherwise a sentence saying what went wrong.
+QString exportChart(const Report& report, const QString& source, const std::vector<SavedRun>& overlays,
+    RunCharts::Kind kind, const QString& path, QSize pixels);
+QString exportComparisonChart(const PlanReport& comparison, const QString& path, QSize pixels);
+
+}  // namespace asyncscope

@@ -1,0 +1,520 @@
+#include "gui/charts/run_charts.hpp"
+
+#include "gui/charts/kind_colours.hpp"
+#include "gui/charts/nice_axis.hpp"
+#include "gui/series/nice_ticks.hpp"
+
+#include <QEvent>
+#include <QGraphicsScene>
+#include <QGraphicsView>
+#include <QLegendMarker>
+#include <QMetaObject>
+#include <QPalette>
+#include <QPen>
+
+#include <algorithm>
+#include <cmath>
+
+namespace asyncscope {
+
+// Receives the charts' signals, and the Show events of their views: a chart not drawn while hidden is drawn then.
+class RunCharts::Context : public QObject {
+public:
+    explicit Context(RunCharts* charts)
+        : m_charts(charts)
+    {
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Show) {
+            for (int k = 0; k < kKindCount; ++k) {
+                const QGraphicsScene* scene = m_charts->m_charts[k]->scene();
+                if (scene && scene->views().contains(watched))
+                    m_charts->update(Kind(k));
+            }
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    RunCharts* m_charts;
+};
+
+struct RunCharts::Lines {
+    std::vector<QLineSeries*> series;  // one per quantity of the chart
+    QScatterSeries* warmups = nullptr;
+};
+
+namespace {
+
+// Colours picked for contrast on light and dark backgrounds and for colour-blind readers (Okabe-Ito). A colour
+// means a quantity; a line pattern means a run: solid for the current one, dashes and dots for saved ones. In the
+// order of SeriesPoints' quantities.
+struct Quantity {
+    const char* name;
+    QColor colour;
+};
+
+constexpr int kPointsShownUpTo = 100;  // markers on every point while runs in view are few enough to see apart
+constexpr int kColumnsUnlaidOut = 1920;  // pixel columns assumed before a chart has a size
+const QColor kWarmupColour(128, 128, 128);
+
+// An overlay's pen: a line pattern per overlay, one pixel wide. Qt Charts draws a patterned line as one path, and
+// QPainter strokes a patterned path wider than a pixel by building its outline and filling that: for a decimated line
+// of a few thousand points (a band of per-column minima and maxima) that took 0.2-0.5 s a repaint. A cosmetic pen of
+// one pixel is drawn dash by dash in about a millisecond.
+QPen overlayPen(const QColor& colour, std::size_t overlay)
+{
+    const Qt::PenStyle patterns[] = { Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine };
+    QPen pen(colour, 1.0, patterns[overlay % std::size(patterns)]);
+    pen.setCosmetic(true);
+    return pen;
+}
+
+// After a resize: ticks for the axes' ranges as they are, as many as the plot has room for now.
+void tidyAxes(const QChart* chart, QValueAxis* x, QValueAxis* y)
+{
+    setNiceTicks(x, tickRoom(chart, Qt::Horizontal), 1.0);
+    setNiceTicks(y, tickRoom(chart, Qt::Vertical), 0.0);
+}
+
+}  // namespace
+
+namespace {
+
+const std::vector<Quantity>& quantities(RunCharts::Kind kind)
+{
+    static const std::vector<Quantity> time {
+        { "GPU time", gpuTimeColour() },
+        { "CPU submit time", kindColour(SpanKind::Submit) },
+    };
+    static const std::vector<Quantity> polls {
+        { "cudaEventQuery polls", QColor(0, 158, 115) },
+    };
+    static const std::vector<Quantity> stages {
+        { "H2D copy", kindColour(SpanKind::H2D) },
+        { "kernel", kindColour(SpanKind::Kernel) },
+        { "D2H copy", kindColour(SpanKind::D2H) },
+    };
+    switch (kind) {
+    case RunCharts::Time: return time;
+    case RunCharts::Polls: return polls;
+    case RunCharts::Stages: return stages;
+    }
+    return time;
+}
+
+}  // namespace
+
+QString RunCharts::title(Kind kind)
+{
+    switch (kind) {
+    case Time: return QStringLiteral("GPU time vs CPU submit time");
+    case Polls: return QStringLiteral("CPU poll iterations while waiting");
+    case Stages: return QStringLiteral("Stage times");
+    }
+    return {};
+}
+
+RunCharts::RunCharts()
+    : m_context(std::make_unique<Context>(this))
+{
+    build(Time, QStringLiteral("ms"));
+    build(Polls, QStringLiteral("iterations"));
+    build(Stages, QStringLiteral("ms"));
+    restyle();
+    setRuns(Report {});  // empty charts get sensible axes too
+}
+
+RunCharts::~RunCharts()
+{
+    m_context.reset();  // nothing the charts signal from here on reaches this object
+    for (const auto& key : m_currentKey) {
+        if (key && !key->chart())
+            delete key.data();
+    }
+    for (const auto& chart : m_charts) {
+        if (chart && !chart->scene())
+            delete chart.data();
+    }
+}
+
+void RunCharts::build(Kind kind, const QString& yTitle)
+{
+    auto* chart = new QChart;
+    m_charts[kind] = chart;
+    m_baseTitles[kind] = title(kind);
+    chart->setTitle(title(kind));
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignRight);  // a column of short names: fits narrow windows and large fonts
+    chart->legend()->setShowToolTips(true);         // a name cut short shows whole on hover
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // lines show their pattern, dots their dot
+    m_x[kind] = new QValueAxis;
+    m_x[kind]->setTitleText(QStringLiteral("run"));
+    m_y[kind] = new QValueAxis;
+    m_y[kind]->setTitleText(yTitle);
+    chart->addAxis(m_x[kind], Qt::AlignBottom);
+    chart->addAxis(m_y[kind], Qt::AlignLeft);
+    // Zooming, scrolling and resizing keep the ticks on round values, as many as the plot has room for, and draw the
+    // lines again from every run for the runs now in view.
+    QObject::connect(m_x[kind], &QValueAxis::rangeChanged, m_context.get(), [this, kind] {
+        setNiceTicks(m_x[kind], tickRoom(m_charts[kind], Qt::Horizontal), 1.0);
+        drawLater(kind);
+    });
+    QObject::connect(m_y[kind], &QValueAxis::rangeChanged, m_context.get(),
+        [this, kind] { setNiceTicks(m_y[kind], tickRoom(m_charts[kind], Qt::Vertical), 0.0); });
+    QObject::connect(chart, &QChart::plotAreaChanged, m_context.get(), [this, kind] {
+        tidyAxes(m_charts[kind], m_x[kind], m_y[kind]);
+        drawLater(kind);
+    });
+
+    m_lines[kind].push_back(addLines(kind, {}));
+    m_currentKey[kind] = new QLineSeries;  // a legend entry only, in the chart while overlays need telling apart
+    m_currentKey[kind]->setName(QStringLiteral("this run"));
+}
+
+RunCharts::Lines RunCharts::addLines(Kind kind, const QString& overlay)
+{
+    // The current run's series are named for their quantities; an overlay's all carry its label.
+    QChart* chart = m_charts[kind];
+    auto attach = [&](QXYSeries* series, const QString& name) {
+        series->setName(overlay.isEmpty() ? name : overlay);
+        chart->addSeries(series);
+        series->attachAxis(m_x[kind]);
+        series->attachAxis(m_y[kind]);
+    };
+    Q_ASSERT(int(quantities(kind).size()) == SeriesPoints::quantityCount(kind));
+    Lines lines;
+    for (const Quantity& q : quantities(kind)) {
+        lines.series.push_back(new QLineSeries);
+        attach(lines.series.back(), QString::fromLatin1(q.name));
+    }
+    if (kind == Time) {
+        lines.warmups = new QScatterSeries;
+        lines.warmups->setMarkerSize(9.0);
+        attach(lines.warmups, QStringLiteral("warm-up run"));
+    }
+    return lines;
+}
+
+void RunCharts::setRuns(const Report& report, const QString& source, std::shared_ptr<const SeriesPoints> prepared)
+{
+    QStringList about;
+    if (!source.isEmpty())
+        about << source;
+    if (const std::string shape = shapeText(report.config); !shape.empty())
+        about << QString::fromStdString(shape);
+    const QString suffix = about.isEmpty() ? QString() : QStringLiteral(" — ") + about.join(QStringLiteral(" · "));
+    const bool changed = m_current.show(report.runs, std::move(prepared));
+    for (int k = 0; k < kKindCount; ++k) {
+        const Kind kind = Kind(k);
+        if (changed)
+            ++m_version[k];
+        m_charts[k]->setTitle(m_baseTitles[k] + suffix);
+        update(kind);
+    }
+    updateLegend();
+}
+
+void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
+{
+    m_overlayPoints.clear();
+    for (const SavedRun& saved : overlays)
+        m_overlayPoints.push_back(preparedFor(saved.report.runs, saved.prepared.points));
+    for (int k = 0; k < kKindCount; ++k) {
+        QChart* chart = m_charts[k];
+        auto& lines = m_lines[k];
+        for (std::size_t o = 1; o < lines.size(); ++o) {
+            for (QLineSeries* s : lines[o].series) {
+                chart->removeSeries(s);
+                delete s;
+            }
+            if (lines[o].warmups) {
+                chart->removeSeries(lines[o].warmups);
+                delete lines[o].warmups;
+            }
+        }
+        lines.resize(1);
+        for (QLineSeries* key : m_overlayKeys[k]) {
+            chart->removeSeries(key);
+            delete key;
+        }
+        m_overlayKeys[k].clear();
+
+        for (const SavedRun& saved : overlays) {
+            lines.push_back(addLines(Kind(k), saved.label));
+            auto* key = new QLineSeries;
+            key->setName(saved.label);
+            chart->addSeries(key);
+            m_overlayKeys[k].push_back(key);
+        }
+        ++m_version[k];
+        update(Kind(k));
+    }
+    restyle();
+    updateLegend();
+}
+
+QRectF RunCharts::fullRange(Kind kind) const
+{
+    double maxX = 0.0, maxY = 0.0;
+    for (std::size_t run = 0; run < m_lines[kind].size(); ++run) {
+        maxX = std::max(maxX, pointsOf(run, kind).maxX);
+        maxY = std::max(maxY, pointsOf(run, kind).maxY);
+    }
+    // The run axis ends at the last run; the value axis at the first tick above the highest value and a margin.
+    const double right = std::max(1.0, maxX);
+    const double top = maxY > 0.0 ? maxY * 1.1 : 1.0;
+    const double stepY = niceStep(top, tickRoom(m_charts[kind], Qt::Vertical), 0.0);
+    return QRectF(QPointF(0.0, 0.0), QPointF(right, niceCeil(top, stepY)));
+}
+
+void RunCharts::rescale(Kind kind)
+{
+    if (m_charts[kind]->isZoomed())
+        return;
+    m_full[kind] = fullRange(kind);
+    setRange(kind, m_full[kind]);
+}
+
+void RunCharts::setRange(Kind kind, const QRectF& range)
+{
+    const QChart* chart = m_charts[kind];
+    setNiceRange(m_x[kind], range.left(), range.right(), tickRoom(chart, Qt::Horizontal), 1.0);
+    setNiceRange(m_y[kind], range.top(), range.bottom(), tickRoom(chart, Qt::Vertical), 0.0);
+}
+
+void RunCharts::resetZoom(Kind kind)
+{
+    setRange(kind, m_full[kind]);  // with a few ticks, so the reset does not lay out the zoomed interval
+    m_charts[kind]->zoomReset();
+    rescale(kind);
+    draw(kind);
+}
+
+void RunCharts::setPixelScale(double scale)
+{
+    m_pixelScale = std::max(scale, 1e-3);
+    for (int k = 0; k < kKindCount; ++k) {
+        rescale(Kind(k));  // the plot has its size now: as many ticks as it has room for
+        draw(Kind(k));
+    }
+}
+
+bool RunCharts::Drawn::operator==(const Drawn& other) const
+{
+    return low == other.low && high == other.high && columns == other.columns && version == other.version;
+}
+
+int RunCharts::columns(Kind kind) const
+{
+    const double width = m_charts[kind]->plotArea().width();
+    if (!(width > 0.0))
+        return kColumnsUnlaidOut;
+    return std::max(1, int(std::ceil(width * m_pixelScale)));
+}
+
+void RunCharts::drawLater(Kind kind)
+{
+    // A zoom changes the x axis's range while the chart is still taking in the new one: the lines follow once it
+    // has, and one zoom's several signals draw once.
+    if (m_drawPending[kind])
+        return;
+    m_drawPending[kind] = true;
+    QMetaObject::invokeMethod(m_context.get(), [this, kind] { draw(kind); }, Qt::QueuedConnection);
+}
+
+void RunCharts::update(Kind kind)
+{
+    // A hidden chart's axes and lines are left as they are: every change to them costs Qt Charts a pass over the
+    // lines' points (their outline for clicks), on every refresh of a running series.
+    if (hidden(kind))
+        return;  // updated when one of its views shows
+    const QRectF full = fullRange(kind);
+    if (!m_charts[kind]->isZoomed() &&
+        (full.right() != m_x[kind]->max() || full.top() != m_y[kind]->min() || full.bottom() != m_y[kind]->max())) {
+        // New axes would lay the lines out for the new range with their old points, and drawing once more with the
+        // new ones: emptied first, they are laid out once, with the points they will show.
+        for (Lines& lines : m_lines[kind]) {
+            for (QLineSeries* series : lines.series)
+                series->clear();
+        }
+        m_drawn[kind] = {};
+    }
+    rescale(kind);
+    draw(kind);
+}
+
+bool RunCharts::hidden(Kind kind)
+{
+    // A chart in views that are all hidden (another tab is shown) is drawn when one of them shows; one in no view is
+    // being exported and is drawn now.
+    const QGraphicsScene* scene = m_charts[kind]->scene();
+    if (!scene || scene->views().isEmpty())
+        return false;
+    bool shown = false;
+    for (QGraphicsView* view : scene->views()) {
+        shown = shown || view->isVisible();
+        if (!m_watched.contains(view)) {
+            m_watched.append(view);
+            view->installEventFilter(m_context.get());
+        }
+    }
+    return !shown;
+}
+
+void RunCharts::draw(Kind kind)
+{
+    m_drawPending[kind] = false;
+    const Drawn now { m_x[kind]->min(), m_x[kind]->max(), columns(kind), m_version[kind] };
+    if (now == m_drawn[kind] || hidden(kind))
+        return;
+    m_drawn[kind] = now;
+    QList<QPointF> points;
+    for (std::size_t o = 0; o < m_lines[kind].size(); ++o) {
+        Lines& lines = m_lines[kind][o];
+        const SeriesPoints::Lines& read = pointsOf(o, kind);
+        for (std::size_t i = 0; i < lines.series.size(); ++i) {
+            const LinePoints& all = read.points[i];
+            const std::vector<std::size_t> kept = all.decimate(now.low, now.high, now.columns);
+            points.clear();
+            points.reserve(qsizetype(kept.size()));
+            for (const std::size_t p : kept)
+                points.append({ all.x(p), all.y(p) });
+            lines.series[i]->replace(points);
+            lines.series[i]->setPointsVisible(points.size() <= kPointsShownUpTo);
+        }
+        if (!lines.warmups)
+            continue;
+        // Every quantity's warm-up marks, in order of run as the hover's search needs them.
+        points.clear();
+        for (const LinePoints& all : read.warmupPoints) {
+            for (const std::size_t p : all.decimate(now.low, now.high, now.columns))
+                points.append({ all.x(p), all.y(p) });
+        }
+        std::stable_sort(
+            points.begin(), points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+        lines.warmups->replace(points);
+    }
+}
+
+void RunCharts::applyPalette(const QPalette& palette)
+{
+    m_dark = isDark(palette);
+    for (const auto& chart : m_charts)
+        applyChartTheme(chart, m_dark);
+    restyle();
+    updateLegend();
+}
+
+void RunCharts::restyle()
+{
+    for (int k = 0; k < kKindCount; ++k) {
+        const auto& qs = quantities(Kind(k));
+        const auto& lines = m_lines[k];
+        for (std::size_t o = 0; o < lines.size(); ++o) {
+            const bool current = o == 0;
+            for (std::size_t i = 0; i < qs.size(); ++i) {
+                lines[o].series[i]->setPen(current ? QPen(qs[i].colour, 2.0) : overlayPen(qs[i].colour, o - 1));
+                lines[o].series[i]->setColor(qs[i].colour);
+            }
+            if (lines[o].warmups) {
+                lines[o].warmups->setColor(current ? kWarmupColour : Qt::transparent);
+                lines[o].warmups->setBorderColor(kWarmupColour);
+            }
+        }
+        styleKeys(k);
+    }
+}
+
+void RunCharts::styleKeys(int k)
+{
+    const QColor neutral = m_dark ? QColor(200, 200, 200) : QColor(90, 90, 90);
+    m_currentKey[k]->setPen(QPen(neutral, 2.0, Qt::SolidLine));
+    for (std::size_t o = 0; o < m_overlayKeys[k].size(); ++o)
+        m_overlayKeys[k][o]->setPen(overlayPen(neutral, o));
+}
+
+void RunCharts::updateLegend()
+{
+    // The legend names a colour per quantity and a pattern per run; it lists only what the chart shows.
+    for (int k = 0; k < kKindCount; ++k) {
+        QLegend* legend = m_charts[k]->legend();
+        const auto& lines = m_lines[k];
+        const bool currentShown = !pointsOf(0, Kind(k)).points[0].empty();
+        const bool overlays = lines.size() > 1;
+        bool warmupShown = false;
+        for (std::size_t run = 0; run < lines.size(); ++run)
+            warmupShown = warmupShown || (k == Time && !pointsOf(run, Kind(k)).warmupPoints[0].empty());
+        m_legendNames[k].clear();
+        auto show = [this, k, legend](QAbstractSeries* series, bool visible) {
+            for (QLegendMarker* marker : legend->markers(series))
+                marker->setVisible(visible);
+            if (visible)
+                m_legendNames[k] << series->name();
+        };
+        for (QLineSeries* s : lines[0].series)
+            show(s, currentShown || overlays);
+        if (lines[0].warmups)
+            show(lines[0].warmups, warmupShown);
+        // Entries of series without points are added and removed rather than hidden: the legend lays out a hidden
+        // empty series' entry again without its name. "this run" goes before the runs' entries.
+        // The chart changes only when "this run" comes or goes, not on every refresh of a running series.
+        QChart* chart = m_charts[k];
+        const bool thisRun = currentShown && overlays;
+        if (thisRun != (m_currentKey[k]->chart() != nullptr)) {
+            for (QLineSeries* key : m_overlayKeys[k])
+                chart->removeSeries(key);
+            if (thisRun)
+                chart->addSeries(m_currentKey[k]);
+            else
+                chart->removeSeries(m_currentKey[k]);
+            for (QLineSeries* key : m_overlayKeys[k])
+                chart->addSeries(key);
+        }
+        if (thisRun)
+            m_legendNames[k] << m_currentKey[k]->name();
+        for (QLineSeries* key : m_overlayKeys[k])
+            m_legendNames[k] << key->name();
+        for (std::size_t o = 1; o < lines.size(); ++o) {
+            for (QLineSeries* s : lines[o].series)
+                show(s, false);
+            if (lines[o].warmups)
+                show(lines[o].warmups, false);
+        }
+        styleKeys(k);
+        legend->setVisible(currentShown || overlays);
+    }
+}
+
+void RunCharts::onRunClicked(std::function<void(int)> handler)
+{
+    // Runs sit at whole x values: the nearest one is the run clicked, wherever on its mark the click fell.
+    const Lines& current = m_lines[Time][0];
+    std::vector<QXYSeries*> clickable(current.series.begin(), current.series.end());
+    if (current.warmups)
+        clickable.push_back(current.warmups);
+    for (QXYSeries* series : clickable) {
+        QObject::connect(series, &QXYSeries::clicked, series,
+            [handler](const QPointF& point) { handler(int(std::lround(point.x()))); });
+    }
+}
+
+int RunCharts::pointCount(Kind kind) const
+{
+    return static_cast<int>(pointsOf(0, kind).points[0].size());
+}
+
+const SeriesPoints::Lines& RunCharts::pointsOf(std::size_t run, Kind kind) const
+{
+    return (run == 0 ? m_current.get() : *m_overlayPoints[run - 1]).lines(kind);
+}
+
+int RunCharts::drawnCount(Kind kind) const
+{
+    return static_cast<int>(m_lines[kind][0].series[0]->count());
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,96 @@
+// The pipeline's controls: GPU, size, value, the workload's shape (chunks, streams, issue order, submission), runs,
+// host memory, wait, check, stages and stop rule. It turns them into a configuration and back, and into settings and
+// back; it runs nothing itself. Input it cannot take, alone or together with the rest (more streams than chunks, more
+// chunks than elements), is refused with the reason shown under the controls, and what was typed stays as typed.
+#pragma once
+
+#include "gui/config/settings_store.hpp"
+
+#include "engine/model/device.hpp"
+#include "engine/run/plan.hpp"
+
+#include <QGroupBox>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace asyncscope {
+
+class ConfigPanel : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit ConfigPanel(QWidget* parent = nullptr);
+
+    // Fills the GPU list and selects the device asked for (`requested`, an index), else the remembered one (by
+    // UUID), else the fastest. A requested device that is not there is the problem returned.
+    Status setDevices(const Platform& platform, const QString& rememberedUuid, std::optional<int> requested);
+    // No GPU can run: the list says why in a word, the banner in a sentence; `details` goes in its tooltip.
+    void setNoDevices(const QString& item, const QString& sentence, const QString& details);
+    QString deviceMessage() const;  // the banner's text while it is shown
+    QString inputProblem() const;   // why the last input was refused; empty when every input is valid
+
+    PipelineConfig config() const;  // the controls, over the settings' values the panel has no control for
+    // One series of config(), or a comparison of its variants.
+    Result<Plan> plan(std::optional<Comparison> comparison, std::size_t sweepMinBytes = kSweepMinBytes,
+        std::size_t sweepMaxBytes = kSweepMaxBytes) const;
+    void applySettings(const GuiSettings& settings);
+    GuiSettings settings(GuiSettings base) const;  // base with the controls' values and the chosen GPU's UUID
+    // Shows `elements` exactly, in the largest unit that holds it.
+    void showSize(std::size_t elements);
+    void setRuns(int runs);
+    void setRunning(bool running);
+    bool runEnabled() const;
+
+signals:
+    void runRequested();
+    void cancelRequested();
+    void changed();  // a control changed to a valid value: the settings can be saved
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    // Checks the size and the shape together; while they are not valid the reason is shown and Run is disabled.
+    void checkInput();
+    void refuse(const QString& reason);
+    void updateBanner();
+    const DeviceInfo* chosenDevice() const;
+
+    Platform m_platform;
+    bool m_devicesKnown = false;
+    bool m_running = false;
+    std::size_t m_elements = 0;  // the size and shape as last typed validly
+    int m_chunks = 1;
+    int m_streams = 1;
+    bool m_inputValid = true;
+    QString m_invalidReason;  // why the size and shape are not valid; empty when they are
+    bool m_problemFromCheck = false;  // the reason shown is checkInput()'s, to go once the input is valid
+    GuiSettings m_base;  // what the last applied settings hold beyond the controls
+    QComboBox* m_device = nullptr;
+    QLabel* m_deviceMessage = nullptr;
+    QLineEdit* m_size = nullptr;
+    QLabel* m_problem = nullptr;
+    QSpinBox* m_value = nullptr;
+    QSpinBox* m_runs = nullptr;
+    QSpinBox* m_warmup = nullptr;
+    QSpinBox* m_chunksBox = nullptr;
+    QSpinBox* m_streamsBox = nullptr;
+    QComboBox* m_order = nullptr;
+    QComboBox* m_submission = nullptr;
+    QComboBox* m_hostMemory = nullptr;
+    QComboBox* m_wait = nullptr;
+    QComboBox* m_check = nullptr;
+    QCheckBox* m_stages = nullptr;
+    QComboBox* m_traceSource = nullptr;
+    QComboBox* m_stopRule = nullptr;
+    QDoubleSpinBox* m_noiseTarget = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+};
+
+}  // namespace asyncscope

@@ -1,0 +1,118 @@
+#include "gui/gpus/results_window.hpp"
+
+#include "gui/gpus/all_gpus_chart.hpp"
+#include "gui/files/file_dialogs.hpp"
+
+#include "engine/io/result_file.hpp"
+
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace asyncscope {
+
+ResultsWindow::ResultsWindow(const QString& folder, QWidget* parent)
+    : QDialog(parent)
+    , m_folder(folder)
+    , m_model(new SideBySideModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_table(new QTableView)
+    , m_summary(new QLabel)
+    , m_problemsLabel(new QLabel)
+    , m_exportCsv(new QPushButton(tr("Export CSV…")))
+{
+    setWindowTitle(tr("AsyncScope — results"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(SideBySideModel::kSortRole);
+    m_table->setModel(m_proxy);
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // the files' order until a click
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);  // compact rows
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problemsLabel->setWordWrap(true);
+    m_problemsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problemsLabel->setStyleSheet(QStringLiteral("color: #b00000"));
+    m_problemsLabel->hide();
+    m_exportCsv->setToolTip(tr("Save the table as CSV, as asyncscope-cli --merge --format csv writes it"));
+    m_exportCsv->setEnabled(false);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    buttons->addButton(m_exportCsv, QDialogButtonBox::ActionRole);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_exportCsv, &QPushButton::clicked, this, [this] {
+        const QString path = askSavePath(this, m_folder, tr("Export the merged table"), QStringLiteral("merged.csv"),
+            tr("CSV (*.csv)"));
+        if (path.isEmpty())
+            return;
+        m_folder = QFileInfo(path).absolutePath();
+        if (const QString failure = exportCsv(path); !failure.isEmpty())
+            QMessageBox::warning(this, windowTitle(), failure);
+    });
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_problemsLabel);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(buttons);
+    resize(1100, 520);
+}
+
+QStringList ResultsWindow::openFiles(const QStringList& paths)
+{
+    QStringList problems;
+    for (const QString& path : paths) {
+        auto host = readResultFile(path.toStdString());
+        if (host)
+            m_hosts.push_back(std::move(*host));
+        else
+            problems << QString::fromStdString(host.error().message());
+    }
+    m_problems << problems;
+    m_model->setRows(mergeRows(m_hosts));
+    m_table->resizeColumnsToContents();
+
+    const auto& rows = m_model->rows();
+    const auto flagged = std::count_if(rows.begin(), rows.end(),
+        [](const SideBySideRow& r) { return !r.flags.empty() || !r.errorKind.empty(); });
+    QStringList parts;
+    parts << tr("%n host(s)", nullptr, int(m_hosts.size())) << tr("%n row(s)", nullptr, int(rows.size()))
+          << (flagged ? tr("%n flagged", nullptr, int(flagged)) : tr("none flagged"));
+    for (const HostAggregate& a : aggregatesOf(m_hosts)) {
+        if (a.bandwidth.gbps > 0.0)
+            parts << tr("%1 all at once: %2 GB/s").arg(QString::fromStdString(a.host)).arg(a.bandwidth.gbps, 0, 'f', 1);
+    }
+    m_summary->setText(parts.join(QStringLiteral("; ")) +
+        tr(". Tinted rows: at least %1 % below their host's or the whole set's median, under %2 % of their link, or a "
+           "host that could not run.")
+            .arg(int(kSlowFraction * 100))
+            .arg(int(kBelowLinkFraction * 100)));
+    m_problemsLabel->setText(problemsText());
+    m_problemsLabel->setVisible(!m_problems.isEmpty());
+    m_exportCsv->setEnabled(!rows.empty());
+    return problems;
+}
+
+QString ResultsWindow::problemsText() const
+{
+    return m_problems.isEmpty() ? QString() : tr("Not shown: %1").arg(m_problems.join(QStringLiteral("; ")));
+}
+
+QString ResultsWindow::exportCsv(const QString& path) const
+{
+    return exportSideBySideCsv(m_model->rows(), path);
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,15 @@
+#include "gui/session/metatypes.hpp"
+
+namespace asyncscope {
+
+void registerMetaTypes()
+{
+    qRegisterMetaType<RunResult>();
+    qRegisterMetaType<Platform>();
+    qRegisterMetaType<Error>();
+    qRegisterMetaType<Plan>();
+    qRegisterMetaType<VariantResult>();
+    qRegisterMetaType<PlanReport>();
+}
+
+}  // namespace asyncscope

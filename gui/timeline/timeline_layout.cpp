@@ -1,0 +1,311 @@
+#include "gui/timeline/timeline_layout.hpp"
+
+#include "engine/model/size_parse.hpp"
+#include "engine/model/statistics.hpp"
+
+#include <QObject>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace asyncscope {
+
+namespace {
+
+constexpr double kBlockInset = 0.16;    // of a row's height, above and below its blocks
+constexpr double kRightMargin = 0.02;   // of the run's range, after its last span
+constexpr double kThinHit = 5.0;        // pixels across which a narrower block can be pointed at
+constexpr int kMaxTicks = 60;
+
+// Three significant figures, never in exponent notation.
+QString threeFigures(double value)
+{
+    const double magnitude = std::abs(value);
+    return QString::number(value, 'f', magnitude >= 100.0 ? 0 : magnitude >= 10.0 ? 1 : 2);
+}
+
+double niceStep(double span, double count)
+{
+    const double raw = span / std::max(1.0, count);
+    if (!(raw > 0.0))
+        return 1.0;
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double m : { 1.0, 2.0, 5.0 }) {
+        if (raw <= m * decade * (1.0 + 1e-9))
+            return m * decade;
+    }
+    return 10.0 * decade;
+}
+
+QString gpuLabel(const Span& span, bool chunked)
+{
+    const QString name = span.kind == SpanKind::H2D ? QStringLiteral("H2D")
+        : span.kind == SpanKind::Kernel            ? QStringLiteral("kernel")
+                                                   : QStringLiteral("D2H");
+    return chunked ? QStringLiteral("%1 #%2").arg(name).arg(span.chunk) : name;
+}
+
+QString cpuLabel(const Span& span)
+{
+    switch (span.kind) {
+    case SpanKind::Submit: return QStringLiteral("submit");
+    case SpanKind::Wait: return QStringLiteral("wait");
+    case SpanKind::Check: return QStringLiteral("check");
+    case SpanKind::Api: return QString::fromLatin1(nameOf(span.call));
+    default: return spanKindName(span.kind);
+    }
+}
+
+}  // namespace
+
+QString spanKindName(SpanKind kind)
+{
+    switch (kind) {
+    case SpanKind::H2D: return QObject::tr("H2D copy");
+    case SpanKind::Kernel: return QObject::tr("kernel");
+    case SpanKind::D2H: return QObject::tr("D2H copy");
+    case SpanKind::Submit: return QObject::tr("CPU submit");
+    case SpanKind::Wait: return QObject::tr("CPU wait");
+    case SpanKind::Check: return QObject::tr("host check");
+    case SpanKind::Api: return QObject::tr("runtime call");
+    }
+    return {};
+}
+
+QString formatDuration(double ms)
+{
+    if (ms < 1.0)
+        return QStringLiteral("%1 µs").arg(threeFigures(std::max(0.0, ms) * 1000.0));
+    return QStringLiteral("%1 ms").arg(threeFigures(ms));
+}
+
+QString blockToolTip(const TimelineBlock& block)
+{
+    const Span& s = block.span;
+    QStringList lines;
+    if (block.gpuTime) {
+        lines << QObject::tr("GPU time, start event to stop event (stage events off)");
+    } else if (s.kind == SpanKind::Api) {
+        lines << QObject::tr("%1 · runtime call").arg(QString::fromLatin1(nameOf(s.call)));
+    } else if (onGpu(s.kind)) {
+        lines << QObject::tr("%1 · chunk %2 · stream %3").arg(spanKindName(s.kind)).arg(s.chunk).arg(s.stream);
+    } else {
+        lines << spanKindName(s.kind);
+    }
+    if (s.bytes > 0)
+        lines << QObject::tr("bytes: %1").arg(QString::fromStdString(formatBytes(s.bytes)));
+    QString duration = QObject::tr("duration: %1").arg(formatDuration(s.ms()));
+    if (onGpu(s.kind) && !block.gpuTime && s.bytes > 0 && s.ms() > 0.0)
+        duration += QObject::tr(" · %1 GB/s").arg(threeFigures(gigabytesPerSecond(double(s.bytes), s.ms())));
+    lines << duration;
+    lines << QObject::tr("from %1 ms to %2 ms")
+                 .arg(QString::number(s.beginMs, 'f', 4), QString::number(s.endMs, 'f', 4));
+    return lines.join('\n');
+}
+
+void TimelineLayout::clear()
+{
+    m_rows.clear();
+    m_blocks.clear();
+    m_gpuTraced = m_cpuTraced = m_stagesOff = false;
+    m_fullBegin = m_begin = 0.0;
+    m_fullEnd = m_end = 1.0;
+    m_zoomed = false;
+}
+
+void TimelineLayout::setRun(const RunResult& run, int streams)
+{
+    m_rows.clear();
+    m_blocks.clear();
+    const auto traced = [&run](auto pick) { return std::any_of(run.traced.begin(), run.traced.end(), pick); };
+    m_gpuTraced = traced([](const Span& s) { return onGpu(s.kind); });
+    m_cpuTraced = traced([](const Span& s) { return s.kind == SpanKind::Api; });
+    const std::vector<Span>& gpu = m_gpuTraced ? run.traced : run.spans;
+    int streamCount = std::max(1, streams);
+    bool chunked = false;
+    m_stagesOff = true;
+    for (const Span& s : gpu) {
+        if (!onGpu(s.kind))
+            continue;
+        m_stagesOff = false;
+        streamCount = std::max(streamCount, s.stream + 1);
+        chunked = chunked || s.chunk > 0;
+    }
+
+    m_rows.push_back({ TimelineRow::Cpu, 0, QObject::tr("CPU · submit & wait") });
+    m_rows.push_back({ TimelineRow::Check, 0, QObject::tr("CPU · check threads") });
+    constexpr int kFirstGpuRow = 2;
+    if (m_stagesOff) {
+        m_rows.push_back({ TimelineRow::GpuTime, 0, QObject::tr("GPU (start → stop event)") });
+    } else {
+        for (int s = 0; s < streamCount; ++s)
+            m_rows.push_back({ TimelineRow::Stream, s, QObject::tr("Stream %1").arg(s) });
+    }
+
+    m_blocks.reserve(gpu.size() + run.traced.size() + 4);
+    if (m_cpuTraced) {
+        for (const Span& s : run.traced) {
+            if (s.kind == SpanKind::Api)
+                m_blocks.push_back({ s, 0, false, cpuLabel(s), {} });
+        }
+    }
+    for (const Span& s : run.spans) {
+        const bool cpuRow = s.stream == 0 && (s.kind == SpanKind::Wait || (s.kind == SpanKind::Submit && !m_cpuTraced));
+        if (cpuRow)
+            m_blocks.push_back({ s, 0, false, cpuLabel(s), {} });
+        else if (s.kind == SpanKind::Check)
+            m_blocks.push_back({ s, 1, false, cpuLabel(s), {} });
+    }
+    if (m_stagesOff) {
+        if (run.gpuMs > 0.0) {
+            Span total;
+            total.kind = SpanKind::Kernel;  // stands for the whole pipeline; TimelineBlock::gpuTime says so
+            total.endMs = run.gpuMs;
+            m_blocks.push_back({ total, kFirstGpuRow, true, QObject::tr("GPU %1").arg(formatDuration(run.gpuMs)), {} });
+        }
+    } else {
+        for (const Span& s : gpu) {
+            if (onGpu(s.kind))
+                m_blocks.push_back({ s, kFirstGpuRow + s.stream, false, gpuLabel(s, chunked), {} });
+        }
+    }
+
+    double begin = 0.0, end = std::max(0.0, run.gpuMs);
+    for (const TimelineBlock& b : m_blocks) {
+        begin = std::min(begin, b.span.beginMs);
+        end = std::max(end, b.span.endMs);
+    }
+    if (!(end > begin))
+        end = begin + 1.0;
+    m_fullBegin = begin;
+    m_fullEnd = end + kRightMargin * (end - begin);
+    // A zoom the user chose stays while it shows part of the run; otherwise the run fits.
+    if (!m_zoomed || m_end <= m_fullBegin || m_begin >= m_fullEnd)
+        resetZoom();
+    else
+        place();
+}
+
+void TimelineLayout::zoomAround(double ms, double factor)
+{
+    if (!(factor > 0.0))
+        return;
+    const double width = m_end - m_begin;
+    const double wanted = std::clamp(width / factor, kLeastVisibleMs, m_fullEnd - m_fullBegin);
+    const double begin = ms - (ms - m_begin) * (wanted / width);
+    setVisible(begin, begin + wanted);
+}
+
+void TimelineLayout::zoomTo(double begin, double end)
+{
+    if (end < begin)
+        std::swap(begin, end);
+    setVisible(begin, end);
+}
+
+void TimelineLayout::pan(double ms)
+{
+    if (m_zoomed)
+        setVisible(m_begin + ms, m_end + ms);
+}
+
+void TimelineLayout::resetZoom()
+{
+    m_begin = m_fullBegin;
+    m_end = m_fullEnd;
+    m_zoomed = false;
+    place();
+}
+
+void TimelineLayout::setVisible(double begin, double end)
+{
+    const double full = m_fullEnd - m_fullBegin;
+    const double width = std::clamp(end - begin, std::min(kLeastVisibleMs, full), full);
+    if (width >= full * (1.0 - 1e-9))
+        return resetZoom();
+    m_begin = std::clamp(begin, m_fullBegin, m_fullEnd - width);
+    m_end = m_begin + width;
+    m_zoomed = true;
+    place();
+}
+
+void TimelineLayout::setPlot(const QRectF& plot)
+{
+    m_plot = plot;
+    place();
+}
+
+QRectF TimelineLayout::rowRect(int row) const
+{
+    if (m_rows.empty())
+        return {};
+    const double height = std::min(kMaxRowHeight, m_plot.height() / double(m_rows.size()));
+    return QRectF(m_plot.left(), m_plot.top() + row * height, m_plot.width(), height);
+}
+
+double TimelineLayout::xOf(double ms) const
+{
+    return m_plot.left() + (ms - m_begin) / (m_end - m_begin) * m_plot.width();
+}
+
+double TimelineLayout::msAt(double x) const
+{
+    if (!(m_plot.width() > 0.0))
+        return m_begin;
+    return m_begin + (x - m_plot.left()) / m_plot.width() * (m_end - m_begin);
+}
+
+void TimelineLayout::place()
+{
+    if (m_rows.empty() || m_plot.isEmpty())
+        return;
+    const double height = rowRect(0).height();
+    const double inset = height * kBlockInset;
+    for (TimelineBlock& b : m_blocks) {
+        const double left = xOf(b.span.beginMs);
+        const double right = xOf(b.span.endMs);
+        b.rect = QRectF(left, m_plot.top() + b.row * height + inset, std::max(1.0, right - left), height - 2.0 * inset);
+    }
+}
+
+int TimelineLayout::blockAt(const QPointF& point) const
+{
+    int best = -1;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < m_blocks.size(); ++i) {
+        const QRectF& r = m_blocks[i].rect;
+        if (point.y() < r.top() || point.y() > r.bottom())
+            continue;
+        const double slack = std::max(0.0, (kThinHit - r.width()) / 2.0);
+        const double distance = point.x() < r.left() ? r.left() - point.x()
+            : point.x() > r.right()                  ? point.x() - r.right()
+                                                     : 0.0;
+        if (distance <= slack && distance < bestDistance) {
+            best = int(i);
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+TimelineTicks TimelineLayout::ticks(double pixelsPerTick) const
+{
+    TimelineTicks ticks;
+    const double width = m_end - m_begin;
+    const double count = std::clamp(m_plot.width() / pixelsPerTick, 2.0, 12.0);
+    ticks.step = niceStep(width, count);
+    ticks.decimals = std::max(0, int(-std::floor(std::log10(ticks.step) + 1e-9)));
+    const double first = std::ceil(m_begin / ticks.step - 1e-9) * ticks.step;
+    ticks.at.reserve(16);
+    for (int i = 0; i < kMaxTicks; ++i) {
+        const double at = first + i * ticks.step;
+        if (at > m_end + 1e-9 * width)
+            break;
+        ticks.at.push_back(std::abs(at) < 1e-12 * ticks.step ? 0.0 : at);
+    }
+    return ticks;
+}
+
+}  // namespace asyncscope

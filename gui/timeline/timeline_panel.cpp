@@ -1,0 +1,159 @@
+#include "gui/timeline/timeline_panel.hpp"
+
+#include "gui/files/file_dialogs.hpp"
+#include "gui/session/session_model.hpp"
+#include "gui/timeline/timeline_view.hpp"
+
+#include "engine/model/size_parse.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace asyncscope {
+
+namespace {
+
+bool sameSpans(const std::vector<Span>& a, const std::vector<Span>& b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Span& x, const Span& y) {
+        return x.kind == y.kind && x.stream == y.stream && x.chunk == y.chunk && x.bytes == y.bytes &&
+            x.beginMs == y.beginMs && x.endMs == y.endMs && x.call == y.call;
+    });
+}
+
+bool sameRun(const RunResult& a, const RunResult& b)
+{
+    return a.index == b.index && a.warmup == b.warmup && a.gpuMs == b.gpuMs && sameSpans(a.spans, b.spans) &&
+        sameSpans(a.traced, b.traced);
+}
+
+// "Run 12 of 0–49 · 64.0 MiB · K = 16, S = 4, by chunk, stream · GPU 2.49 ms": the run's index, as the charts' run
+// axis, the reports and the traces number runs, and the series' range of indices where it is known.
+QString titleOf(const Report& report, const RunResult& run, const QString& source)
+{
+    const PipelineConfig& c = report.config;
+    const int planned = c.stopRule == StopRule::Fixed ? c.warmupRuns + c.runs
+        : report.outcome                              ? int(report.runs.size())
+                                                      : 0;
+    QString which = planned > 0 ? QObject::tr("Run %1 of 0–%2").arg(run.index).arg(planned - 1)
+                                : QObject::tr("Run %1").arg(run.index);
+    if (run.warmup)
+        which += QObject::tr(" (warm-up)");
+    QStringList parts { which };
+    if (!source.isEmpty())
+        parts << source;
+    parts << QString::fromStdString(formatBytes(c.bytes()));
+    if (const std::string shape = shapeText(c); !shape.empty())
+        parts << QString::fromStdString(shape);
+    parts << QObject::tr("GPU %1").arg(formatDuration(run.gpuMs));
+    return parts.join(QStringLiteral(" · "));
+}
+
+}  // namespace
+
+TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+{
+    setObjectName(QStringLiteral("timeline"));
+    m_title = new QLabel;
+    m_title->setObjectName(QStringLiteral("timelineTitle"));
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setMinimumWidth(1);  // a long title is cut rather than widening the window
+    m_latest = new QPushButton(tr("&Latest run"));
+    m_latest->setObjectName(QStringLiteral("latestRun"));
+    m_latest->setToolTip(tr("Show the latest run, and each new one as it arrives. A click on a point of the Time "
+                            "chart shows that run instead."));
+    m_reset = new QPushButton(tr("Reset &zoom"));
+    m_reset->setObjectName(QStringLiteral("resetTimelineZoom"));
+    m_reset->setToolTip(tr("Show the whole run (also a double click or Home on the timeline)."));
+    m_view = new TimelineView;
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_title, 1);
+    for (QPushButton* button : { m_latest, m_reset }) {
+        button->setAutoDefault(false);
+        bar->addWidget(button);
+    }
+    for (QPushButton* button : makePictureButtons(QStringLiteral("exportTimeline"),
+             tr("the timeline as shown, zoom and all,"),
+             [this](const QString& format) { emit exportRequested(format); }))
+        bar->addWidget(button);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    connect(m_latest, &QPushButton::clicked, this, &TimelinePanel::followLatest);
+    connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetZoom);
+    connect(m_view, &TimelineView::zoomChanged, m_reset, &QWidget::setEnabled);
+    connect(session, &SessionModel::reportChanged, this, &TimelinePanel::refresh);
+    m_reset->setEnabled(false);
+    refresh();
+}
+
+QString TimelinePanel::title() const
+{
+    return m_title->text();
+}
+
+void TimelinePanel::showRun(int index)
+{
+    m_chosen = index;
+    refresh();
+}
+
+void TimelinePanel::followLatest()
+{
+    m_chosen.reset();
+    refresh();
+}
+
+void TimelinePanel::refresh()
+{
+    const Report& report = m_session->report();
+    const RunResult* run = nullptr;
+    if (m_chosen) {
+        const auto found = std::find_if(report.runs.begin(), report.runs.end(),
+            [this](const RunResult& r) { return r.index == *m_chosen; });
+        if (found != report.runs.end())
+            run = &*found;
+    }
+    if (!run && !report.runs.empty())
+        run = &report.runs.back();  // the chosen run is not in this series (yet): its latest
+    m_latest->setEnabled(m_chosen.has_value());
+    if (!run) {
+        m_title->setText(m_session->isRunning() ? tr("Waiting for the first run…")
+                                                : tr("No run yet: run a series, or open a saved run (File menu)."));
+        if (m_shownIndex || !m_blank) {
+            m_shownIndex.reset();
+            m_shown = {};
+            m_blank = true;
+            m_view->clear(tr("Each run's copies, kernels and CPU work will show here on one time axis."));
+        }
+        return;
+    }
+    m_title->setText(titleOf(report, *run, m_session->source()));
+    const int streams = report.config.streams;
+    const QString note = report.outcome ? QString::fromStdString(report.outcome->traceNote) : QString();
+    if (m_shownIndex && streams == m_shownStreams && note == m_shownNote && sameRun(m_shown, *run))
+        return;  // the same run as drawn: nothing to lay out or paint
+    m_shown = *run;
+    m_blank = false;
+    m_shownIndex = run->index;
+    m_shownStreams = streams;
+    m_shownNote = note;
+    m_view->setTitle(m_title->text());
+    m_view->setRun(*run, streams, note);
+}
+
+QString TimelinePanel::exportPicture(const QString& path, QSize pixels)
+{
+    m_view->setTitle(m_title->text());
+    return m_view->exportPicture(path, pixels);
+}
+
+}  // namespace asyncscope

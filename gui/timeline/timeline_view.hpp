@@ -1,0 +1,103 @@
+// One run on one time axis, drawn with QPainter: a row for the CPU's submit and wait (or, traced by CUPTI, its
+// runtime calls and wait), a row for the host check, a row per CUDA stream with each chunk's copies and kernel;
+// round ticks and grid lines in ms, a legend of colours by kind and a line on how the clocks are aligned.
+// The wheel zooms around the pointer, a drag zooms to the dragged range, shift+drag, a middle drag or a horizontal
+// scroll pans; a double click or Home shows the whole run again. Pointing at a block names what it did.
+#pragma once
+
+#include "gui/timeline/timeline_layout.hpp"
+
+#include <QSize>
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QFontMetricsF;
+class QPainter;
+
+namespace asyncscope {
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    // Shows `run` of a series on `streams` streams; `traceNote` says why CUPTI was asked for and not used (or is
+    // empty). The zoom stays if the user zoomed, otherwise the run fits.
+    void setRun(const RunResult& run, int streams, const QString& traceNote = {});
+    // No run: `message` in place of the rows.
+    void clear(const QString& message);
+    // Named at the top of exported pictures ("Run 12 of 50 · …"); the window shows it in a label instead.
+    void setTitle(const QString& title) { m_title = title; }
+
+    const TimelineLayout& timeline() const { return m_layout; }
+    QString clockText() const { return m_clock; }  // how the clocks are aligned
+    QString noteText() const { return m_note; }    // stage events off, CUPTI not used; or empty
+
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+
+    // Renders what the view shows, the same range in view, at `pixels`: PNG (or another raster format) or SVG by
+    // the file's suffix. An empty string on success, otherwise what went wrong.
+    QString exportPicture(const QString& path, QSize pixels) const;
+
+    QSize sizeHint() const override { return { 900, 360 }; }
+    QSize minimumSizeHint() const override { return { 320, 200 }; }
+
+signals:
+    void zoomChanged(bool zoomed);
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    // Where everything but the blocks lies at one size (the blocks are the layout's).
+    struct LegendEntry {
+        QColor colour;
+        QString name;
+        QRectF swatch;
+        QRectF text;
+    };
+    struct Frame {
+        QRectF title;        // empty without a title
+        QRectF labels;       // the row labels' column, as high as the rows
+        QRectF axis;         // tick labels, below the rows
+        std::vector<LegendEntry> legend;
+        QRectF clock;
+        QRectF note;
+        QRectF message;      // where a view without a run says so
+        TimelineTicks ticks;
+    };
+
+    Frame arrange(TimelineLayout& layout, QSizeF size, const QFontMetricsF& metrics, bool withTitle) const;
+    void paint(QPainter& painter, const TimelineLayout& layout, const Frame& frame, QSizeF size) const;
+    void relayout();      // after a resize, a new run, a font change
+    void zoomed();        // after the range in view changed: ticks, repaint, signal
+    void endDrag();
+
+    TimelineLayout m_layout;
+    Frame m_frame;
+    QString m_title;
+    QString m_clock;
+    QString m_note;
+    QString m_message;
+    bool m_hasRun = false;
+    enum class Drag { None, Band, Pan } m_drag = Drag::None;
+    double m_dragFromX = 0.0;
+    double m_dragToX = 0.0;
+    double m_panFromBegin = 0.0;
+};
+
+}  // namespace asyncscope
