@@ -22,8 +22,9 @@ QString exportComparisonChart(const PlanReport& comparison, const QString& path,
 {
     std::vector<std::unique_ptr<QChart>> owned;
     QList<QChart*> charts;
-    for (int i = 0; i < comparisonChartCount(comparison); ++i) {
-        owned.push_back(buildComparisonChart(comparison, i));
+    const ComparisonCharts built(comparison);
+    for (int i = 0; i < built.count(); ++i) {
+        owned.push_back(built.build(i));
         charts.append(owned.back().get());
     }
     return saveChartsPicture(charts, charts.first()->title(), path, pixels);

@@ -91,7 +91,7 @@ void addBarAxes(QChart& chart, QBarSeries* series, const QStringList& categories
     chart.legend()->setAlignment(Qt::AlignBottom);
 }
 
-std::unique_ptr<QChart> barChart(const PlanReport& c)
+std::unique_ptr<QChart> barChart(const PlanReport& c, const std::vector<SeriesSummary>& summaries)
 {
     auto chart = std::make_unique<QChart>();
     chart->setTitle(title(c.comparison.value_or(Comparison::HostMemory)));
@@ -104,10 +104,10 @@ std::unique_ptr<QChart> barChart(const PlanReport& c)
     cpu->setColor(kCpu);
     wait->setColor(kWait);
     double top = 0.0;
-    for (const VariantResult& v : c.variants) {
-        if (!v.ran())
+    for (std::size_t i = 0; i < c.variants.size(); ++i) {
+        if (!c.variants[i].ran())
             continue;
-        const SeriesSummary s = summarizeSeries(v.report);
+        const SeriesSummary& s = summaries[i];
         const double values[] = { s.median(keys::kGpuTime), s.median(keys::kCpuSubmit), s.median(keys::kWaitCpu) };
         *gpu << values[0];
         *cpu << values[1];
@@ -126,7 +126,7 @@ std::unique_ptr<QChart> barChart(const PlanReport& c)
     return chart;
 }
 
-std::unique_ptr<QChart> sweepChart(const PlanReport& c, bool bandwidth)
+std::unique_ptr<QChart> sweepChart(const PlanReport& c, const std::vector<SeriesSummary>& summaries, bool bandwidth)
 {
     auto chart = std::make_unique<QChart>();
     chart->setTitle(bandwidth ? QObject::tr("Bandwidth over size (decimal GB/s)")
@@ -148,10 +148,11 @@ std::unique_ptr<QChart> sweepChart(const PlanReport& c, bool bandwidth)
         series = { line(QObject::tr("GPU time"), kGpu), line(QObject::tr("CPU submit time"), kCpu) };
     double low = 0.0, high = 0.0;
     std::vector<std::size_t> sizes;
-    for (const VariantResult& v : c.variants) {
+    for (std::size_t i = 0; i < c.variants.size(); ++i) {
+        const VariantResult& v = c.variants[i];
         if (!v.ran())
             continue;
-        const SeriesSummary s = summarizeSeries(v.report);
+        const SeriesSummary& s = summaries[i];
         const double bytes = static_cast<double>(v.report.config.bytes());
         sizes.push_back(v.report.config.bytes());
         const double position = std::log2(bytes);  // sizes are powers of two: evenly spaced
@@ -212,9 +213,8 @@ struct ShapeResult {
     double modelled = 0.0;  // the overlap model's bound, ms; 0 without a calibrated peak
 };
 
-std::vector<ShapeResult> shapeResults(const PlanReport& c)
+std::vector<ShapeResult> shapeResults(const PlanReport& c, const std::vector<SeriesSummary>& summaries)
 {
-    const std::vector<SeriesSummary> summaries = summarizePlan(c);
     std::vector<ShapeResult> results;
     for (std::size_t i = 0; i < c.variants.size(); ++i) {
         const VariantResult& v = c.variants[i];
@@ -246,7 +246,7 @@ QCategoryAxis* chunkAxis(const std::set<int>& chunkCounts, const QString& worklo
 // Speed-up over K = 1 (or copy throughput) against K: one line per stream count from the medians, and dashed, what the
 // overlap model gives at each K for the streams it bounds lowest (any S of 2 or more: it bounds them alike), over its
 // own bound at K = 1. The throughput chart adds the calibrated peak of both directions at once.
-std::unique_ptr<QChart> overlapChart(const PlanReport& c, bool throughput)
+std::unique_ptr<QChart> overlapChart(const PlanReport& c, const std::vector<SeriesSummary>& summaries, bool throughput)
 {
     auto chart = std::make_unique<QChart>();
     chart->setTitle(throughput ? QObject::tr("Copy throughput, both directions (decimal GB/s)")
@@ -259,7 +259,7 @@ std::unique_ptr<QChart> overlapChart(const PlanReport& c, bool throughput)
             submissionText(base.submission));
     }
     chart->setAnimationOptions(QChart::NoAnimation);
-    const std::vector<ShapeResult> results = shapeResults(c);
+    const std::vector<ShapeResult> results = shapeResults(c, summaries);
     std::set<int> chunkCounts, streamCounts;
     std::map<int, std::pair<double, std::size_t>> model;  // K: the least modelled ms of its variants, and their bytes
     for (const ShapeResult& r : results) {
@@ -331,7 +331,7 @@ std::unique_ptr<QChart> overlapChart(const PlanReport& c, bool throughput)
 }
 
 // Stream calls against a CUDA Graph at each shape the plan ran: the median CPU submit time, or the median GPU time.
-std::unique_ptr<QChart> submissionChart(const PlanReport& c, bool gpuTime)
+std::unique_ptr<QChart> submissionChart(const PlanReport& c, const std::vector<SeriesSummary>& summaries, bool gpuTime)
 {
     auto chart = std::make_unique<QChart>();
     chart->setTitle(gpuTime ? QObject::tr("GPU time: stream calls vs CUDA Graph (medians)")
@@ -339,9 +339,10 @@ std::unique_ptr<QChart> submissionChart(const PlanReport& c, bool gpuTime)
     chart->setAnimationOptions(QChart::NoAnimation);
     QStringList shapes;  // the categories, in plan order
     std::map<std::pair<QString, Submission>, double> medians;
-    for (const VariantResult& v : c.variants) {
-        const SeriesSummary s = v.ran() ? summarizeSeries(v.report) : SeriesSummary {};
-        if (s.measuredRuns == 0)
+    for (std::size_t i = 0; i < c.variants.size(); ++i) {
+        const VariantResult& v = c.variants[i];
+        const SeriesSummary& s = summaries[i];
+        if (!v.ran() || s.measuredRuns == 0)
             continue;
         const PipelineConfig& config = v.report.config;
         const QString shape = QString::fromStdString(shapeLabel(config.chunks, config.streams));
@@ -369,9 +370,15 @@ std::unique_ptr<QChart> submissionChart(const PlanReport& c, bool gpuTime)
 
 }  // namespace
 
-int comparisonChartCount(const PlanReport& comparison)
+ComparisonCharts::ComparisonCharts(const PlanReport& comparison)
+    : m_comparison(comparison)
+    , m_summaries(summarizePlan(comparison))
 {
-    switch (comparison.comparison.value_or(Comparison::HostMemory)) {
+}
+
+int ComparisonCharts::count() const
+{
+    switch (m_comparison.comparison.value_or(Comparison::HostMemory)) {
     case Comparison::Size:
     case Comparison::Overlap:
     case Comparison::Submission: return 2;
@@ -381,16 +388,16 @@ int comparisonChartCount(const PlanReport& comparison)
     return 1;
 }
 
-std::unique_ptr<QChart> buildComparisonChart(const PlanReport& comparison, int index)
+std::unique_ptr<QChart> ComparisonCharts::build(int index) const
 {
-    switch (comparison.comparison.value_or(Comparison::HostMemory)) {
-    case Comparison::Size: return sweepChart(comparison, index == 1);
-    case Comparison::Overlap: return overlapChart(comparison, index == 1);
-    case Comparison::Submission: return submissionChart(comparison, index == 1);
+    switch (m_comparison.comparison.value_or(Comparison::HostMemory)) {
+    case Comparison::Size: return sweepChart(m_comparison, m_summaries, index == 1);
+    case Comparison::Overlap: return overlapChart(m_comparison, m_summaries, index == 1);
+    case Comparison::Submission: return submissionChart(m_comparison, m_summaries, index == 1);
     case Comparison::HostMemory:
     case Comparison::Wait: break;
     }
-    return barChart(comparison);
+    return barChart(m_comparison, m_summaries);
 }
 
 ComparisonView::ComparisonView(QWidget* parent)
@@ -427,15 +434,16 @@ void ComparisonView::setComparison(const PlanReport& comparison)
         delete item;
     }
     m_views.clear();
-    for (int i = 0; i < comparisonChartCount(comparison); ++i) {
-        auto* view = new QChartView(buildComparisonChart(comparison, i).release());
+    const ComparisonCharts charts(comparison);
+    for (int i = 0; i < charts.count(); ++i) {
+        auto* view = new QChartView(charts.build(i).release());
         view->setRenderHint(QPainter::Antialiasing);
         m_charts->addWidget(view);
         m_views.append(view);
     }
     // Size, the workload's shape where a variant is not the classic pipeline, samples, then the median of every
     // distribution and every figure: whatever the summaries hold.
-    const std::vector<SeriesSummary> summaries = summarizePlan(comparison);
+    const std::vector<SeriesSummary>& summaries = charts.summaries();
     const std::vector<Column> values = comparisonColumns(summaries);
     const bool anyNotRun = comparison.ranCount() < comparison.variants.size();
     const bool anyShape = std::any_of(comparison.variants.begin(), comparison.variants.end(),

@@ -4,12 +4,14 @@
 // say why).
 #pragma once
 
+#include "engine/model/series_summary.hpp"
 #include "engine/run/plan.hpp"
 
 #include <QChart>
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QChartView;
 class QTableWidget;
@@ -17,11 +19,21 @@ class QHBoxLayout;
 
 namespace asyncscope {
 
-// How many charts a comparison has (a sweep has two: time and bandwidth over size; overlap two: speed-up and copy
-// throughput over chunks; submission two: CPU submit time and GPU time per shape), and each one built afresh, so the
-// window and the exporter draw the same thing.
-int comparisonChartCount(const PlanReport& comparison);
-std::unique_ptr<QChart> buildComparisonChart(const PlanReport& comparison, int index);
+// A comparison's charts, from its variants summarised once (summarizePlan): how many it has (a sweep has two: time
+// and bandwidth over size; overlap two: speed-up and copy throughput over chunks; submission two: CPU submit time and
+// GPU time per shape), and each one built afresh, so the window and the exporter draw the same thing. Holds a
+// reference to the comparison: it lives no longer than that.
+class ComparisonCharts {
+public:
+    explicit ComparisonCharts(const PlanReport& comparison);
+    int count() const;
+    std::unique_ptr<QChart> build(int index) const;
+    const std::vector<SeriesSummary>& summaries() const { return m_summaries; }
+
+private:
+    const PlanReport& m_comparison;
+    std::vector<SeriesSummary> m_summaries;
+};
 
 class ComparisonView : public QWidget {
     Q_OBJECT

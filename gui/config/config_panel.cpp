@@ -1,6 +1,7 @@
 #include "gui/config/config_panel.hpp"
 
 #include "gui/charts/kind_colours.hpp"
+#include "gui/config/choice_labels.hpp"
 
 #include "engine/model/size_parse.hpp"
 
@@ -176,19 +177,13 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     m_streamsBox->setToolTip(tip(tr("S: the streams the chunks go to in turn, from 1 to K. Work on one stream runs in "
                                     "order; only chunks on different streams can overlap.")));
     shapeForm->addRow(tr("Str&eams (S):"), m_streamsBox);
-    m_order = new QComboBox;
-    m_order->setObjectName("order");
-    m_order->addItem(tr("by chunk"), int(IssueOrder::ByChunk));
-    m_order->addItem(tr("by stage"), int(IssueOrder::ByStage));
+    m_order = choiceBox<IssueOrder>("order");
     m_order->setToolTip(tip(tr("The order the calls are issued in. By chunk: each chunk's H2D, kernel and D2H, then "
                                "the next chunk's. By stage: every chunk's H2D, then every kernel, then every D2H. On "
                                "GPUs whose copy engines take work in issue order this decides what overlaps. Only "
                                "matters with more than one chunk.")));
     shapeForm->addRow(tr("&Issue order:"), m_order);
-    m_submission = new QComboBox;
-    m_submission->setObjectName("submission");
-    m_submission->addItem(tr("stream calls"), int(Submission::Stream));
-    m_submission->addItem(tr("CUDA Graph"), int(Submission::Graph));
+    m_submission = choiceBox<Submission>("submission");
     m_submission->setToolTip(tip(tr("Stream calls: every copy, kernel and event is one runtime call on every run, so "
                                     "CPU submit time grows with K. CUDA Graph: the run is captured once into a graph, "
                                     "instantiated and uploaded, then each run is one cudaGraphLaunch.")));
@@ -214,26 +209,17 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     for (QSpinBox* box : { m_value, m_runs, m_warmup })
         connect(box, &QSpinBox::valueChanged, this, &ConfigPanel::changed);
 
-    m_hostMemory = new QComboBox;
-    m_hostMemory->setObjectName("hostMemory");
-    m_hostMemory->addItem(tr("pinned (cudaMallocHost)"), int(HostMemory::Pinned));
-    m_hostMemory->addItem(tr("pageable (malloc)"), int(HostMemory::Pageable));
+    m_hostMemory = choiceBox<HostMemory>("hostMemory");
     m_hostMemory->setToolTip(tip(tr("Pinned memory lets the copies run asynchronously; with pageable memory the "
                                     "\"async\" copies hold the CPU.")));
     form->addRow(tr("Host &memory:"), m_hostMemory);
 
-    m_wait = new QComboBox;
-    m_wait->setObjectName("wait");
-    m_wait->addItem(tr("spin on cudaEventQuery"), int(WaitMode::Spin));
-    m_wait->addItem(tr("blocking-sync event"), int(WaitMode::Blocking));
+    m_wait = choiceBox<WaitMode>("wait");
     m_wait->setToolTip(tip(tr("Spin: poll the stop event and count the polls, as the sample does. Blocking: sleep "
                               "on a blocking-sync event, leaving the CPU free.")));
     form->addRow(tr("W&ait:"), m_wait);
 
-    m_check = new QComboBox;
-    m_check->setObjectName("check");
-    m_check->addItem(tr("while the next run executes"), int(CheckMode::Overlapped));
-    m_check->addItem(tr("after each run, as asyncAPI"), int(CheckMode::Serial));
+    m_check = choiceBox<CheckMode>("check");
     m_check->setToolTip(tip(tr("When every element of a run is checked. While the next run executes, a series takes "
                                "little more time than the GPU work; after each run, the GPU idles while the CPU "
                                "checks. Either way runs take turns between two host buffers.")));
@@ -245,20 +231,14 @@ ConfigPanel::ConfigPanel(QWidget* parent)
                                 "bandwidths. Off, only the total GPU time is measured.")));
     form->addRow(m_stages);
 
-    m_traceSource = new QComboBox;
-    m_traceSource->setObjectName("traceSource");
-    m_traceSource->addItem(tr("CUDA events"), int(TraceSource::Events));
-    m_traceSource->addItem(tr("CUPTI, where it loads"), int(TraceSource::Cupti));
+    m_traceSource = choiceBox<TraceSource>("traceSource");
     m_traceSource->setToolTip(tip(tr("Where the timeline's spans come from. CUDA events time the GPU work and the host "
                                      "clock the CPU work, aligned where submission begins. CUPTI records every copy, "
                                      "kernel and runtime call on one clock; where it cannot load, or another profiler "
                                      "holds it, the run keeps to events and the timeline says why.")));
     form->addRow(tr("T&imeline from:"), m_traceSource);
 
-    m_stopRule = new QComboBox;
-    m_stopRule->setObjectName("stopRule");
-    m_stopRule->addItem(tr("after the runs"), int(StopRule::Fixed));
-    m_stopRule->addItem(tr("when noise is at most"), int(StopRule::Noise));
+    m_stopRule = choiceBox<StopRule>("stopRule");
     m_stopRule->setToolTip(tip(tr("Stop after the number of runs, or once the GPU time's noise is low enough.")));
     m_noiseTarget = new QDoubleSpinBox;
     m_noiseTarget->setObjectName("noiseTarget");

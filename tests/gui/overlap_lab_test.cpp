@@ -440,9 +440,9 @@ private slots:
         auto window = compared(Comparison::Overlap, 3);
         QVERIFY(window);
         const PlanReport& report = *window->session().lastComparison();
-        QCOMPARE(comparisonChartCount(report), 2);
+        QCOMPARE(ComparisonCharts(report).count(), 2);
 
-        const auto speedup = buildComparisonChart(report, 0);
+        const auto speedup = ComparisonCharts(report).build(0);
         QVERIFY2(speedup->title().startsWith("Speed-up over K = 1"), qPrintable(speedup->title()));
         const QString xTitle = speedup->axes(Qt::Horizontal).first()->titleText();
         QVERIFY2(xTitle.contains("log scale") && xTitle.contains("by chunk, stream calls"), qPrintable(xTitle));
@@ -462,7 +462,7 @@ private slots:
         QVERIFY(lines["model"]->at(6).y() > lines["S = 4"]->at(4).y());
         QVERIFY(lines["model"]->at(6).y() < 2.0);  // both directions share 100 GB/s: under 2x
 
-        const auto throughput = buildComparisonChart(report, 1);
+        const auto throughput = ComparisonCharts(report).build(1);
         QVERIFY2(throughput->title().startsWith("Copy throughput"), qPrintable(throughput->title()));
         QCOMPARE(namesOf(throughput.get()),
             QStringList({ "S = 1", "S = 2", "S = 4", "model", "bidirectional peak" }));
@@ -505,7 +505,7 @@ private slots:
             if (v.report.config.chunks == 64 || (v.report.config.chunks == 8 && v.report.config.streams == 2))
                 markNotRun(v);
         }
-        auto chart = buildComparisonChart(report, 0);
+        auto chart = ComparisonCharts(report).build(0);
         auto lines = linesOf(chart.get());
         QCOMPARE(lines["S = 1"]->count(), 6);
         QCOMPARE(lines["S = 2"]->count(), 4);
@@ -513,11 +513,11 @@ private slots:
         QCOMPARE(lines["model"]->count(), 6);
 
         markNotRun(report.variants.front());  // K = 1
-        chart = buildComparisonChart(report, 0);
+        chart = ComparisonCharts(report).build(0);
         lines = linesOf(chart.get());
         QCOMPARE(lines["S = 2"]->count(), 0);
         QVERIFY(!lines.count("model"));
-        chart = buildComparisonChart(report, 1);  // throughput needs no baseline
+        chart = ComparisonCharts(report).build(1);  // throughput needs no baseline
         lines = linesOf(chart.get());
         QCOMPARE(lines["S = 2"]->count(), 4);
         QCOMPARE(lines["model"]->count(), 5);
@@ -525,9 +525,9 @@ private slots:
 
         for (VariantResult& v : report.variants)
             markNotRun(v);
-        chart = buildComparisonChart(report, 1);  // nothing ran: nothing drawn, no peak to draw it against
+        chart = ComparisonCharts(report).build(1);  // nothing ran: nothing drawn, no peak to draw it against
         QVERIFY(chart->series().isEmpty());
-        chart = buildComparisonChart(report, 0);
+        chart = ComparisonCharts(report).build(0);
         QVERIFY(chart->series().isEmpty());
     }
 
@@ -551,11 +551,11 @@ private slots:
         QVERIFY(window);
         const PlanReport& report = *window->session().lastComparison();
         QCOMPARE(report.variants.size(), std::size_t(2 * shapes.size()));
-        QCOMPARE(comparisonChartCount(report), 2);
+        QCOMPARE(ComparisonCharts(report).count(), 2);
         QCOMPARE(window->findChild<ComparisonView*>()->chartCount(), 2);
 
         for (int index : { 0, 1 }) {
-            const auto chart = buildComparisonChart(report, index);
+            const auto chart = ComparisonCharts(report).build(index);
             const char* heading = index == 0 ? "CPU submit time" : "GPU time";
             QVERIFY2(chart->title().startsWith(heading), qPrintable(chart->title()));
             QCOMPARE(chart->series().size(), 1);

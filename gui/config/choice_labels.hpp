@@ -1,0 +1,36 @@
+// What the window calls each choice of the pipeline's configuration, and combo boxes filled from the engine's name
+// tables (engine/model/names.hpp): every value of an enum appears, in the table's order, with its label here and the
+// name the CLI, the settings and the files use as the item's tooltip. A value added to an enum without a label here
+// is a compiler warning (-Wswitch), not a choice missing from the window.
+#pragma once
+
+#include "engine/model/config.hpp"
+#include "engine/model/names.hpp"
+
+#include <QComboBox>
+#include <QString>
+
+namespace asyncscope {
+
+QString choiceLabel(HostMemory value);
+QString choiceLabel(WaitMode value);
+QString choiceLabel(CheckMode value);
+QString choiceLabel(IssueOrder value);
+QString choiceLabel(Submission value);
+QString choiceLabel(TraceSource value);
+QString choiceLabel(StopRule value);
+
+// A combo box holding every value of Enum (its int as the item's data), named `objectName`.
+template <class Enum>
+QComboBox* choiceBox(const char* objectName)
+{
+    auto* box = new QComboBox;
+    box->setObjectName(QString::fromLatin1(objectName));
+    for (const auto& [value, name] : EnumNames<Enum>::entries) {
+        box->addItem(choiceLabel(value), int(value));
+        box->setItemData(box->count() - 1, QString::fromLatin1(name), Qt::ToolTipRole);
+    }
+    return box;
+}
+
+}  // namespace asyncscope
