@@ -3,12 +3,12 @@
 #include "engine/cuda/cuda_error.hpp"
 #include "engine/cuda/cuda_resources.hpp"
 #include "engine/cuda/cupti_trace.hpp"
-#include "engine/cuda/host_check.hpp"
 #include "engine/host/host_memory.hpp"
 #include "engine/cuda/increment_kernel.hpp"
 #include "engine/model/event_spans.hpp"
 #include "engine/model/operation_order.hpp"
 #include "engine/model/size_parse.hpp"
+#include "engine/run/host_check.hpp"
 #include "engine/run/profiler_range.hpp"
 
 #include <cuda_profiler_api.h>
