@@ -290,6 +290,29 @@ TEST_F(Gpu, CancelStopsALongSeries)
     }
 }
 
+// --profile-range: cudaProfilerStart/Stop around every run, stopped on every way out of a step (a cancelled run's
+// included), leaves the runs as they were: each verifies, and a run after a cancelled one works.
+TEST_F(Gpu, AProfilerRangeAroundEachRunLeavesTheRunsAsTheyWere)
+{
+    PipelineConfig config = configFor(std::size_t(16) << 20);
+    config.profilerRange = true;
+    auto session = PipelineSession::open(config);
+    ASSERT_TRUE(session.ok()) << session.error().message();
+    for (int i = 0; i < 3; ++i) {
+        auto run = (*session)->run(i, i == 0);
+        ASSERT_TRUE(run.ok()) << run.error().message();
+        EXPECT_TRUE(run->verified) << "run " << i;
+    }
+    const std::atomic<bool> cancelled { true };  // set before the run: the first poll that finds it busy stops it
+    auto stopped = (*session)->run(3, false, &cancelled);
+    if (!stopped.ok()) {
+        EXPECT_EQ(stopped.error().kind, ErrorKind::Cancelled) << stopped.error().message();
+    }
+    auto after = (*session)->run(4, false);
+    ASSERT_TRUE(after.ok()) << after.error().message();
+    EXPECT_TRUE(after->verified);
+}
+
 TEST_F(Gpu, NoiseRuleStops)
 {
     PipelineConfig config = configFor(std::size_t(16) << 20);
