@@ -129,21 +129,6 @@ struct Tuning {
     }
 };
 
-ApiCall callNamed(std::string name)
-{
-    name.erase(0, name.find_first_not_of('_'));  // "__cudaLaunchKernel_v13000": the launch behind <<<...>>>
-    name = name.substr(0, name.find("_v"));
-    if (const auto ptsz = name.find("_pt"); ptsz != std::string::npos)
-        name.erase(ptsz);
-    if (name == "cudaEventRecordWithFlags")
-        return ApiCall::EventRecord;
-    if (name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC")
-        return ApiCall::LaunchKernel;
-    if (const auto call = parseName<ApiCall>(name); call && *call != ApiCall::None)
-        return *call;
-    return ApiCall::Other;
-}
-
 std::string overheadName(CUpti_ActivityOverheadKind kind)
 {
     switch (kind) {
@@ -343,7 +328,7 @@ private:
             return found->second;
         const char* name = nullptr;
         const ApiCall call = m_api.callbackName(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &name) == CUPTI_SUCCESS && name
-            ? callNamed(name)
+            ? apiCallNamed(name)
             : ApiCall::Other;
         m_calls.emplace(cbid, call);
         return call;

@@ -1,5 +1,7 @@
 #include "engine/model/trace_records.hpp"
 
+#include "engine/model/names.hpp"
+
 #include <algorithm>
 #include <array>
 #include <tuple>
@@ -15,6 +17,21 @@ bool issuedBefore(const TraceRecord& a, const TraceRecord& b)
 }
 
 }  // namespace
+
+ApiCall apiCallNamed(std::string name)
+{
+    name.erase(0, name.find_first_not_of('_'));
+    name = name.substr(0, name.find("_v"));
+    if (const auto perThread = name.find("_pt"); perThread != std::string::npos)
+        name.erase(perThread);
+    if (name == "cudaEventRecordWithFlags")
+        return ApiCall::EventRecord;
+    if (name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC")
+        return ApiCall::LaunchKernel;
+    if (const auto call = parseName<ApiCall>(name); call && *call != ApiCall::None)
+        return *call;
+    return ApiCall::Other;
+}
 
 RunRecords runRecords(const std::vector<TraceRecord>& records, const TraceWindow& window)
 {

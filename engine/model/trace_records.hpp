@@ -7,6 +7,7 @@
 #include "engine/model/run_result.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace asyncscope {
@@ -26,6 +27,11 @@ struct TraceRecord {
     std::uint64_t start = 0;
     std::uint64_t end = 0;
 };
+
+// The runtime call a CUPTI callback name stands for: "cudaMemcpyAsync_v3020", "cudaMemcpyAsync_ptsz_v7000" (the
+// per-thread default stream's) and "__cudaLaunchKernel_v13000" (the launch behind <<<...>>>) alike. Calls the
+// pipeline does not make are ApiCall::Other.
+ApiCall apiCallNamed(std::string name);
 
 // The run a record may belong to: its device, the thread that submitted it and the CUPTI clock's readings as
 // submission began and as the wait ended.

@@ -200,3 +200,22 @@ TEST(TraceRecords, OddRecordsMakeNoSpans)
     for (const Span& s : oneStream)
         EXPECT_EQ(s.stream, 0);
 }
+
+TEST(TraceRecords, CallbackNamesAreTheCallsThePipelineMakes)
+{
+    EXPECT_EQ(apiCallNamed("cudaMemcpyAsync_v3020"), ApiCall::MemcpyAsync);
+    EXPECT_EQ(apiCallNamed("cudaMemcpyAsync_ptsz_v7000"), ApiCall::MemcpyAsync);
+    EXPECT_EQ(apiCallNamed("__cudaLaunchKernel_v13000"), ApiCall::LaunchKernel);
+    EXPECT_EQ(apiCallNamed("cudaLaunchKernel_v7000"), ApiCall::LaunchKernel);
+    EXPECT_EQ(apiCallNamed("cudaLaunchKernelExC_v11060"), ApiCall::LaunchKernel);
+    EXPECT_EQ(apiCallNamed("cudaEventRecordWithFlags_v11010"), ApiCall::EventRecord);
+    EXPECT_EQ(apiCallNamed("cudaEventRecord_ptsz_v7000"), ApiCall::EventRecord);
+    EXPECT_EQ(apiCallNamed("cudaStreamWaitEvent_v3020"), ApiCall::StreamWaitEvent);
+    EXPECT_EQ(apiCallNamed("cudaGraphLaunch_v10000"), ApiCall::GraphLaunch);
+    EXPECT_EQ(apiCallNamed("cudaEventQuery_v3020"), ApiCall::EventQuery);
+    EXPECT_EQ(apiCallNamed("cudaEventSynchronize_v3020"), ApiCall::EventSynchronize);
+    EXPECT_EQ(apiCallNamed("cudaMalloc_v3020"), ApiCall::Other);
+    EXPECT_EQ(apiCallNamed("none"), ApiCall::Other);  // the enum's own "no call" is no callback's name
+    EXPECT_EQ(apiCallNamed(""), ApiCall::Other);
+    EXPECT_EQ(apiCallNamed("____"), ApiCall::Other);
+}
