@@ -4,19 +4,13 @@
 #include "engine/cuda/cuda_resources.hpp"
 #include "engine/model/statistics.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <vector>
 
 namespace asyncscope {
 
 namespace {
-
-constexpr const char* kCacheFile = "copy-peaks.json";
 
 Result<double> bestCopyGBps(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream,
     const Event& start, const Event& stop, int repeats)
@@ -59,27 +53,6 @@ Result<double> bestBidirectionalGBps(int* deviceIn, const int* hostIn, int* host
             best = ms;
     }
     return gigabytesPerSecond(2.0 * static_cast<double>(bytes), best);
-}
-
-// The cache's figure for a device, if it holds a usable one: an entry of another shape (hand-edited, from another
-// version) reads as no entry, so it only costs a new measurement.
-std::optional<CopyPeak> cachedEntry(const nlohmann::json& cache, const std::string& uuid)
-{
-    const auto entry = cache.find(uuid);
-    if (entry == cache.end() || !entry->is_object())
-        return std::nullopt;
-    try {
-        CopyPeak peak;
-        peak.h2dGBps = entry->value("h2d_gbps", 0.0);
-        peak.d2hGBps = entry->value("d2h_gbps", 0.0);
-        peak.bytes = entry->value("bytes", std::size_t(0));
-        peak.bidirectionalGBps = entry->value("bidirectional_gbps", 0.0);
-        peak.fromCache = true;
-        if (peak.h2dGBps > 0.0 && peak.d2hGBps > 0.0 && peak.bidirectionalGBps > 0.0)
-            return peak;
-    } catch (const nlohmann::json::exception&) {
-    }
-    return std::nullopt;
 }
 
 }  // namespace
@@ -129,41 +102,24 @@ Result<CopyPeak> measureCopyPeak(int device, std::size_t bytes, int repeats)
     return peak;
 }
 
-std::string defaultCacheDir()
-{
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return std::string(xdg) + "/asyncscope";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return std::string(home) + "/.cache/asyncscope";
-    return {};
-}
-
 Result<CopyPeak> cachedCopyPeak(const DeviceInfo& device, const std::string& cacheDir)
 {
-    namespace fs = std::filesystem;
-    const fs::path file = cacheDir.empty() ? fs::path() : fs::path(cacheDir) / kCacheFile;
-    nlohmann::json cache = nlohmann::json::object();
+    const std::string file =
+        cacheDir.empty() ? std::string() : (std::filesystem::path(cacheDir) / kCopyPeakCacheFile).string();
+    CopyPeakCache cache;
     if (!file.empty()) {
-        std::ifstream in(file);
-        if (in) {
-            cache = nlohmann::json::parse(in, nullptr, false);
-            if (!cache.is_object())
-                cache = nlohmann::json::object();
+        // A cache that cannot be read only costs a measurement: it is then written anew.
+        if (auto read = readCopyPeakCache(file)) {
+            cache = std::move(*read);
+            if (const auto found = cache.entries.find(device.uuid); found != cache.entries.end())
+                return found->second.peak;
         }
-        if (auto peak = cachedEntry(cache, device.uuid))
-            return *peak;
     }
     auto measured = measureCopyPeak(device.index);
     if (!measured || file.empty())
         return measured;
-    cache[device.uuid] = { { "name", device.name }, { "pci_bus_id", device.pciBusId },
-        { "h2d_gbps", measured->h2dGBps }, { "d2h_gbps", measured->d2hGBps },
-        { "bidirectional_gbps", measured->bidirectionalGBps }, { "bytes", measured->bytes } };
-    std::error_code ignored;  // an unwritable cache only means measuring again next time
-    fs::create_directories(file.parent_path(), ignored);
-    std::ofstream out(file);
-    if (out)
-        out << cache.dump(2) << '\n';
+    cache.entries[device.uuid] = { device.name, device.pciBusId, *measured };
+    static_cast<void>(writeCopyPeakCache(file, cache));  // an unwritable cache only means measuring again next time
     return measured;
 }
 

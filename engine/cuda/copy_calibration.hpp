@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/cuda/device_discovery.hpp"
+#include "engine/io/copy_peak_cache.hpp"
 #include "engine/model/copy_peak.hpp"
 #include "engine/model/error.hpp"
 
@@ -17,11 +18,9 @@ constexpr std::size_t kCalibrationBytes = std::size_t(256) << 20;
 // warm-up, then `repeats`; the best of them). Needs two pinned host and two device buffers of `bytes`.
 Result<CopyPeak> measureCopyPeak(int device, std::size_t bytes = kCalibrationBytes, int repeats = 5);
 
-// $XDG_CACHE_HOME/asyncscope or ~/.cache/asyncscope; empty when neither is known.
-std::string defaultCacheDir();
-
-// The cached figure for this device (by UUID) from `cacheDir`/copy-peaks.json, or a fresh measurement that is then
-// stored there. An entry without the bidirectional peak (written by an earlier version) is measured again. A cache that cannot be read or written only costs a new measurement.
+// The cached figure for this device (by UUID) from `cacheDir`/copy-peaks.json (engine/io/copy_peak_cache), or a fresh
+// measurement that is then stored there. An entry without the bidirectional peak (written by an earlier version) is
+// measured again. A cache that cannot be read or written only costs a new measurement.
 Result<CopyPeak> cachedCopyPeak(const DeviceInfo& device, const std::string& cacheDir);
 
 }  // namespace asyncscope

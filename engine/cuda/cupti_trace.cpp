@@ -1,5 +1,9 @@
 #include "engine/cuda/cupti_trace.hpp"
 
+#include "engine/model/cupti_library.hpp"
+#include "engine/model/trace_records.hpp"
+
+#include <cuda_runtime_api.h>
 #include <cupti.h>
 #include <dlfcn.h>
 #include <sys/syscall.h>
@@ -15,7 +19,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -126,34 +129,6 @@ struct Tuning {
     }
 };
 
-// One activity record, copied out of CUPTI's buffer.
-struct Record {
-    SpanKind kind = SpanKind::H2D;  // H2D, Kernel, D2H or Api
-    ApiCall call = ApiCall::None;
-    std::uint32_t device = 0;       // GPU records
-    std::uint32_t thread = 0;       // Api records
-    std::uint32_t correlation = 0;
-    std::uint64_t graphNode = 0;
-    std::uint64_t bytes = 0;
-    std::uint64_t start = 0;
-    std::uint64_t end = 0;
-};
-
-ApiCall callNamed(std::string name)
-{
-    name.erase(0, name.find_first_not_of('_'));  // "__cudaLaunchKernel_v13000": the launch behind <<<...>>>
-    name = name.substr(0, name.find("_v"));
-    if (const auto ptsz = name.find("_pt"); ptsz != std::string::npos)
-        name.erase(ptsz);
-    if (name == "cudaEventRecordWithFlags")
-        return ApiCall::EventRecord;
-    if (name == "cudaLaunchKernel" || name == "cudaLaunchKernelExC")
-        return ApiCall::LaunchKernel;
-    if (const auto call = parseName<ApiCall>(name); call && *call != ApiCall::None)
-        return *call;
-    return ApiCall::Other;
-}
-
 std::string overheadName(CUpti_ActivityOverheadKind kind)
 {
     switch (kind) {
@@ -217,11 +192,10 @@ public:
         return ns;
     }
 
-    // Flushes until the device's `gpuExpected` GPU records from `fromNs` on are in (or a short while has passed),
-    // then takes them and the thread's runtime calls in [fromNs, toNs]. Older records of the device or the thread
-    // are dropped: they belong to runs that are over.
-    std::vector<Record> take(std::uint32_t device, std::uint32_t thread, std::uint64_t fromNs, std::uint64_t toNs,
-        std::size_t gpuExpected)
+    // Flushes until `gpuExpected` GPU records of the run in `window` are in (or a short while has passed), then takes
+    // the run's records (engine/model/trace_records: its thread's calls in the window and the device's operations
+    // those calls started). Every other record of the device or the thread is dropped: its run is over.
+    RunRecords take(const TraceWindow& window, std::size_t gpuExpected)
     {
         const auto start = std::chrono::steady_clock::now();
         const auto forcedAfter = start + std::chrono::milliseconds(m_tuning.forcedFlush ? 0 : 10);
@@ -229,25 +203,17 @@ public:
         for (;;) {
             const auto now = std::chrono::steady_clock::now();
             m_api.flushAll(now >= forcedAfter ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
-            if (countGpu(device, fromNs) >= gpuExpected || std::chrono::steady_clock::now() > deadline)
+            if (countGpu(window) >= gpuExpected || std::chrono::steady_clock::now() > deadline)
                 break;
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
-        std::vector<Record> taken;
         std::lock_guard lock(m_mutex);
-        auto mine = [&](const Record& r) {
-            return r.kind == SpanKind::Api ? r.thread == thread : r.device == device;
+        RunRecords run = runRecords(m_records, window);
+        auto mine = [&](const TraceRecord& r) {
+            return r.kind == SpanKind::Api ? r.thread == window.thread : r.device == window.device;
         };
-        auto keep = std::remove_if(m_records.begin(), m_records.end(), [&](const Record& r) {
-            if (!mine(r))
-                return false;
-            const bool inRun = r.start >= fromNs && (r.kind != SpanKind::Api || r.start <= toNs);
-            if (inRun)
-                taken.push_back(r);
-            return true;
-        });
-        m_records.erase(keep, m_records.end());
-        return taken;
+        m_records.erase(std::remove_if(m_records.begin(), m_records.end(), mine), m_records.end());
+        return run;
     }
 
     // The overhead records since the last call, tallied by kind, as one line.
@@ -277,25 +243,22 @@ private:
         return makeError(ErrorKind::Cuda, message);
     }
 
+    // The CUPTI of the runtime this build links: CUDART_VERSION is the static runtime's own.
     static std::vector<std::string> candidates()
     {
-        if (const char* chosen = std::getenv("ASYNCSCOPE_CUPTI"); chosen && *chosen)
-            return { chosen };  // chosen by hand: that one or none
-        std::vector<std::string> paths;
-        paths.emplace_back("libcupti.so.13");  // the loader's own search: LD_LIBRARY_PATH, ldconfig
+        CuptiSearch search;
+        search.cudartVersion = CUDART_VERSION;
+        if (const char* chosen = std::getenv("ASYNCSCOPE_CUPTI"))
+            search.chosen = chosen;
         std::error_code error;
         const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
-        if (!error) {
-            paths.push_back((exe.parent_path() / "lib" / "libcupti.so.13").string());  // the portable bundle
-            paths.push_back((exe.parent_path().parent_path() / "lib" / "libcupti.so.13").string());
-        }
-        for (const char* root : std::array<const char*, 3> { std::getenv("CUDA_HOME"), std::getenv("CUDA_PATH"), "/usr/local/cuda" }) {
-            if (!root || !*root)
-                continue;
-            for (const char* dir : { "/extras/CUPTI/lib64/", "/lib64/", "/lib/", "/targets/x86_64-linux/lib/" })
-                paths.push_back(std::string(root) + dir + "libcupti.so.13");
-        }
-        return paths;
+        if (!error)
+            search.executableDir = exe.parent_path().string();
+        const std::array<const char*, 3> roots { std::getenv("CUDA_HOME"), std::getenv("CUDA_PATH"),
+            "/usr/local/cuda" };
+        for (const char* root : roots)
+            search.toolkitRoots.emplace_back(root ? root : "");
+        return cuptiCandidates(search);
     }
 
     Status load()
@@ -308,7 +271,7 @@ private:
             tried += (tried.empty() ? "" : ", ") + path;
         }
         if (!m_library)
-            return makeError(ErrorKind::Cuda, "libcupti.so.13 was not found (looked for " + tried + ")",
+            return makeError(ErrorKind::Cuda, cuptiSoname(CUDART_VERSION) + " was not found (looked for " + tried + ")",
                 "Install the CUDA toolkit's CUPTI, or set ASYNCSCOPE_CUPTI to the library's path.");
         bool complete = true;
         auto symbol = [&](auto& slot, const char* name, bool required = true) {
@@ -353,11 +316,10 @@ private:
         return std::nullopt;
     }
 
-    std::size_t countGpu(std::uint32_t device, std::uint64_t fromNs)
+    std::size_t countGpu(const TraceWindow& window)
     {
         std::lock_guard lock(m_mutex);
-        return static_cast<std::size_t>(std::count_if(m_records.begin(), m_records.end(),
-            [&](const Record& r) { return r.kind != SpanKind::Api && r.device == device && r.start >= fromNs; }));
+        return runRecords(m_records, window).operations.size();
     }
 
     ApiCall callOf(CUpti_CallbackId cbid)
@@ -366,7 +328,7 @@ private:
             return found->second;
         const char* name = nullptr;
         const ApiCall call = m_api.callbackName(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &name) == CUPTI_SUCCESS && name
-            ? callNamed(name)
+            ? apiCallNamed(name)
             : ApiCall::Other;
         m_calls.emplace(cbid, call);
         return call;
@@ -377,7 +339,7 @@ private:
         std::lock_guard lock(m_mutex);
         CUpti_Activity* record = nullptr;
         while (m_api.nextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
-            Record r;
+            TraceRecord r;
             if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
                 const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
                 if (copy->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD)
@@ -437,7 +399,7 @@ private:
     CuptiApi m_api;
 
     std::mutex m_mutex;  // the records and the call names, filled from CUPTI's callbacks on any thread
-    std::vector<Record> m_records;
+    std::vector<TraceRecord> m_records;
     std::unordered_map<CUpti_CallbackId, ApiCall> m_calls;
 };
 
@@ -479,38 +441,9 @@ std::uint64_t CuptiTrace::now() const
 std::vector<Span> CuptiTrace::take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
     int streams)
 {
-    std::vector<Record> records = Collector::instance().take(static_cast<std::uint32_t>(m_device), m_thread, fromNs,
-        toNs, 3 * chunks.size());
-    // Issue order: a stream call's correlation id grows with each call; a graph's operations share the launch's id
-    // and are numbered in the order they were captured.
-    std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
-        return std::tie(a.correlation, a.graphNode, a.start) < std::tie(b.correlation, b.graphNode, b.start);
-    });
-    auto ms = [fromNs](std::uint64_t ns) { return (static_cast<double>(ns) - static_cast<double>(fromNs)) / 1e6; };
-    std::vector<Span> spans;
-    spans.reserve(records.size());
-    std::array<std::size_t, 3> issued {};  // per GPU kind: how many were matched to chunks so far
-    for (const Record& r : records) {
-        Span s;
-        s.kind = r.kind;
-        s.device = m_device;
-        s.call = r.call;
-        s.beginMs = ms(r.start);
-        s.endMs = ms(r.end);
-        if (onGpu(r.kind)) {
-            const std::size_t stage = r.kind == SpanKind::H2D ? 0 : r.kind == SpanKind::Kernel ? 1 : 2;
-            const std::size_t chunk = issued[stage]++;
-            if (chunk >= chunks.size())
-                continue;  // not the pipeline's: another caller's work on this device
-            s.chunk = static_cast<int>(chunk);
-            s.stream = static_cast<int>(chunk % static_cast<std::size_t>(std::max(1, streams)));
-            const std::uint64_t chunkBytes = chunks[chunk].count * sizeof(int);
-            s.bytes = r.kind == SpanKind::Kernel ? 2 * chunkBytes : r.bytes;
-        }
-        spans.push_back(s);
-    }
-    std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.beginMs < b.beginMs; });
-    return spans;
+    const TraceWindow window { static_cast<std::uint32_t>(m_device), m_thread, fromNs, toNs };
+    const RunRecords run = Collector::instance().take(window, 3 * chunks.size());
+    return tracedSpans(run, m_device, fromNs, chunks, streams);
 }
 
 }  // namespace asyncscope

@@ -26,10 +26,11 @@ public:
     // CUPTI's clock, in ns: the clock of every record.
     std::uint64_t now() const;
 
-    // The records of one finished run as spans in ms from `fromNs`: the device's copies and kernels that began at
-    // or after `fromNs`, and this thread's runtime calls between `fromNs` and `toNs` (cudaEventQuery polls left out:
-    // the run's wait span covers them). Copies and kernels are matched to chunks in the order they were issued
-    // (or captured, for a graph): chunk c of `chunks` on stream c % `streams`, as the pipeline issues them.
+    // The records of one finished run as spans in ms from `fromNs`: this thread's runtime calls between `fromNs` and
+    // `toNs` (cudaEventQuery polls left out: the run's wait span covers them), and the device's copies and kernels
+    // that those calls started, matched by correlation id. Copies and kernels are matched to chunks in the order
+    // they were issued (or captured, for a graph): chunk c of `chunks` on stream c % `streams`, as the pipeline
+    // issues them (engine/model/trace_records).
     std::vector<Span> take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
         int streams);
 

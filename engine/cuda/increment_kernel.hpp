@@ -1,17 +1,14 @@
-// The pipeline's kernel: data[i] += value for every i < n, wrapping at 32 bits as incremented() does.
+// The pipeline's kernel: data[i] += value for every i < n, wrapping at 32 bits as incremented() does
+// (engine/model/increment.hpp).
 #pragma once
+
+#include "engine/model/increment.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 
 namespace asyncscope {
-
-// What the kernel makes of one element: element + value, wrapping at 32 bits (no signed overflow).
-constexpr int incremented(int element, int value)
-{
-    return static_cast<int>(static_cast<unsigned>(element) + static_cast<unsigned>(value));
-}
 
 // Enqueues the kernel on `stream` with `threadsPerBlock` threads per block and enough blocks to give every
 // element a thread (capped at the grid limit; a grid-stride loop covers the rest). Returns the launch status.

@@ -3,10 +3,13 @@
 #include "engine/cuda/cuda_error.hpp"
 #include "engine/cuda/cuda_resources.hpp"
 #include "engine/cuda/cupti_trace.hpp"
-#include "engine/cuda/host_check.hpp"
 #include "engine/host/host_memory.hpp"
 #include "engine/cuda/increment_kernel.hpp"
+#include "engine/model/event_spans.hpp"
+#include "engine/model/operation_order.hpp"
 #include "engine/model/size_parse.hpp"
+#include "engine/run/host_check.hpp"
+#include "engine/run/profiler_range.hpp"
 
 #include <cuda_profiler_api.h>
 
@@ -48,22 +51,16 @@ Result<float> elapsed(const Event& from, const Event& to)
     return ms;
 }
 
-// Calls op(chunk, stage) for every operation of a run, in the order the configuration issues them. Stage 0 is the
-// chunk's H2D copy, 1 its kernel, 2 its D2H copy.
-template <class Op>
-void forEachOperation(const PipelineConfig& c, Op op)
+Status startProfiler()
 {
-    if (c.order == IssueOrder::ByChunk) {
-        for (int chunk = 0; chunk < c.chunks; ++chunk) {
-            for (int stage = 0; stage < 3; ++stage)
-                op(chunk, stage);
-        }
-    } else {
-        for (int stage = 0; stage < 3; ++stage) {
-            for (int chunk = 0; chunk < c.chunks; ++chunk)
-                op(chunk, stage);
-        }
-    }
+    ASYNCSCOPE_CUDA_TRY(cudaProfilerStart());
+    return std::nullopt;
+}
+
+Status stopProfiler()
+{
+    ASYNCSCOPE_CUDA_TRY(cudaProfilerStop());
+    return std::nullopt;
 }
 
 }  // namespace
@@ -142,7 +139,7 @@ Status PipelineSession::Resources::enqueue(int* host) const
             ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(streams[s].get(), fork.get(), 0));
     }
     Status failed;
-    forEachOperation(config, [&](int chunk, int stage) {
+    forEachOperation(config.chunks, config.order, [&](int chunk, int stage) {
         if (failed)
             return;
         const ChunkRange range = chunks[static_cast<std::size_t>(chunk)];
@@ -375,8 +372,10 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     const int expected = incremented(m->held[buffer], c.value);
     ASYNCSCOPE_CUDA_TRY(cudaMemsetAsync(m->device.get(), 0xFF, bytes, stream));
     ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
-    if (c.profilerRange)
-        ASYNCSCOPE_CUDA_TRY(cudaProfilerStart());
+    // Stopped on every way out of this step, an error's included; the normal ways out stop it and check how.
+    auto profiler = ProfilerRange::open(c.profilerRange, startProfiler, stopProfiler);
+    if (!profiler)
+        return profiler.error();
 
     RunResult result;
     result.index = index;
@@ -427,49 +426,37 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     if (cancelled) {
         ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));  // the last stream: every other joins it before stop
         restart(buffer);  // the run finished unchecked: its buffer no longer holds a known value
-        if (c.profilerRange)
-            ASYNCSCOPE_CUDA_TRY(cudaProfilerStop());
+        if (auto failed = profiler->close())
+            return *failed;
         return makeError(ErrorKind::Cancelled, "cancelled during run " + std::to_string(index));
     }
-    if (c.profilerRange)
-        ASYNCSCOPE_CUDA_TRY(cudaProfilerStop());
+    if (auto failed = profiler->close())
+        return *failed;
 
     auto total = elapsed(m->start, m->stop);
     if (!total)
         return total.error();
     result.gpuMs = *total;
-    result.spans.reserve(m->opEnds.size() + 3);
-    if (c.stageEvents) {
-        // An operation's span begins where the one before it on its stream ended (the run's start for a stream's
-        // first), and a copy no earlier than the end of the copy the same way before it: the copies one way share an
-        // engine, so the span of one that waited for it begins when it had the engine.
-        std::vector<double> streamAt(m->streams.size(), 0.0);
-        bool failed = false;
-        Error failure;
-        forEachOperation(c, [&](int chunk, int stage) {
-            if (failed)
-                return;
-            auto end = m->endsAtStop(chunk, stage) ? total
-                                                   : elapsed(m->start, m->opEnds[static_cast<std::size_t>(3 * chunk + stage)]);
-            if (!end) {
-                failed = true;
-                failure = end.error();
-                return;
-            }
-            const std::size_t s = static_cast<std::size_t>(chunk % c.streams);
-            const std::uint64_t chunkBytes = m->chunks[static_cast<std::size_t>(chunk)].count * sizeof(int);
-            const SpanKind kind = stage == 0 ? SpanKind::H2D : stage == 1 ? SpanKind::Kernel : SpanKind::D2H;
-            result.spans.push_back({ kind, c.device, static_cast<int>(s), chunk,
-                kind == SpanKind::Kernel ? 2 * chunkBytes : chunkBytes, streamAt[s], *end });
-            streamAt[s] = *end;
-        });
-        if (failed)
-            return failure;
-        queueCopiesByDirection(result.spans);
+    EventTimes times;
+    times.device = c.device;
+    times.streams = c.streams;
+    times.order = c.order;
+    times.chunks = m->chunks;
+    times.operationEndMs.reserve(m->opEnds.size());
+    for (std::size_t op = 0; op < m->opEnds.size(); ++op) {
+        const int chunk = static_cast<int>(op / kStages);
+        const int stage = static_cast<int>(op % kStages);
+        auto end = m->endsAtStop(chunk, stage) ? total : elapsed(m->start, m->opEnds[op]);
+        if (!end)
+            return end.error();
+        times.operationEndMs.push_back(*end);
     }
-    const double submitMs = millisecondsBetween(submitBegin, submitEnd);
-    result.spans.push_back({ SpanKind::Submit, c.device, 0, 0, 0, 0.0, submitMs });
-    result.spans.push_back({ SpanKind::Wait, c.device, 0, 0, 0, submitMs, millisecondsBetween(submitBegin, waitEnd) });
+    times.submitEndMs = millisecondsBetween(submitBegin, submitEnd);
+    times.waitEndMs = millisecondsBetween(submitBegin, waitEnd);
+    auto spans = eventSpans(times);
+    if (!spans)
+        return spans.error();
+    result.spans = std::move(*spans);
 
     if (m->cupti)
         result.traced = m->cupti->take(tracedFrom, tracedTo, m->chunks, c.streams);

@@ -1,4 +1,4 @@
-#include "engine/cuda/device_discovery.hpp"
+#include "engine/model/device.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "engine/cuda/host_check.hpp"
-#include "engine/cuda/increment_kernel.hpp"
+#include "engine/model/increment.hpp"
+#include "engine/run/host_check.hpp"
 
 #include <gtest/gtest.h>
 

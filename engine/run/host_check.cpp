@@ -1,4 +1,4 @@
-#include "engine/cuda/host_check.hpp"
+#include "engine/run/host_check.hpp"
 
 #include <algorithm>
 

@@ -1,0 +1,173 @@
+#include "engine/io/copy_peak_cache.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <system_error>
+
+namespace asyncscope {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+Error cacheError(const std::string& path, const std::string& what)
+{
+    return makeError(ErrorKind::Io, path + ": " + what,
+        "Delete the file: the copy peaks are measured again and the cache written anew.");
+}
+
+// A positive, finite bandwidth; empty with the reason in `why` otherwise.
+std::optional<double> bandwidth(const nlohmann::json& entry, const char* field, std::string& why)
+{
+    const auto value = entry.find(field);
+    if (value == entry.end()) {
+        why = std::string("no ") + field;
+        return std::nullopt;
+    }
+    if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() <= 0.0) {
+        why = std::string(field) + " is not a positive number";
+        return std::nullopt;
+    }
+    return value->get<double>();
+}
+
+std::string optionalText(const nlohmann::json& entry, const char* field)
+{
+    const auto value = entry.find(field);
+    return value != entry.end() && value->is_string() ? value->get<std::string>() : std::string();
+}
+
+// The entry's figures, or the reason it cannot give them in `why`.
+std::optional<CachedCopyPeak> readEntry(const nlohmann::json& entry, std::string& why)
+{
+    if (!entry.is_object()) {
+        why = std::string("not an object but ") + entry.type_name();
+        return std::nullopt;
+    }
+    CachedCopyPeak cached;
+    cached.name = optionalText(entry, "name");
+    cached.pciBusId = optionalText(entry, "pci_bus_id");
+    const auto h2d = bandwidth(entry, "h2d_gbps", why);
+    if (!h2d)
+        return std::nullopt;
+    const auto d2h = bandwidth(entry, "d2h_gbps", why);
+    if (!d2h)
+        return std::nullopt;
+    const auto both = bandwidth(entry, "bidirectional_gbps", why);  // an earlier version wrote none
+    if (!both)
+        return std::nullopt;
+    const auto bytes = entry.find("bytes");
+    if (bytes == entry.end() || !bytes->is_number_unsigned() || bytes->get<std::uint64_t>() == 0) {
+        why = "bytes is not a positive whole number";
+        return std::nullopt;
+    }
+    cached.peak.h2dGBps = *h2d;
+    cached.peak.d2hGBps = *d2h;
+    cached.peak.bidirectionalGBps = *both;
+    cached.peak.bytes = static_cast<std::size_t>(bytes->get<std::uint64_t>());
+    cached.peak.fromCache = true;
+    return cached;
+}
+
+}  // namespace
+
+std::string defaultCacheDir()
+{
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::string(xdg) + "/asyncscope";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::string(home) + "/.cache/asyncscope";
+    return {};
+}
+
+Result<CopyPeakCache> readCopyPeakCache(const std::string& path)
+{
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (status.type() == fs::file_type::not_found)
+        return CopyPeakCache {};
+    if (error)
+        return cacheError(path, "cannot be read: " + error.message());
+    if (!fs::is_regular_file(status))
+        return cacheError(path, "is not a regular file");
+    const std::uintmax_t size = fs::file_size(path, error);
+    if (error)
+        return cacheError(path, "cannot be read: " + error.message());
+    if (size > kMaxCopyPeakCacheBytes)
+        return cacheError(path,
+            "is " + std::to_string(size) + " bytes, more than a cache's " + std::to_string(kMaxCopyPeakCacheBytes));
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return cacheError(path, "cannot be opened");
+    std::string text;
+    text.resize(static_cast<std::size_t>(kMaxCopyPeakCacheBytes) + 1);  // bounded even where the file grew since
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.bad())
+        return cacheError(path, "cannot be read");
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxCopyPeakCacheBytes)
+        return cacheError(path, "grew past " + std::to_string(kMaxCopyPeakCacheBytes) + " bytes while being read");
+
+    // Nothing deeper than an entry's fields is kept: depth 0 is the file's object, 1 the entries, 2 their fields.
+    const nlohmann::json::parser_callback_t shallow = [](int depth, nlohmann::json::parse_event_t,
+                                                          nlohmann::json&) { return depth <= 2; };
+    nlohmann::json root;
+    try {
+        root = nlohmann::json::parse(text, shallow);
+    } catch (const nlohmann::json::exception& e) {  // a parse error, or a number beyond a double's range
+        return cacheError(path, std::string("is not JSON: ") + e.what());
+    }
+    if (!root.is_object())
+        return cacheError(path, std::string("holds ") + root.type_name() + ", not an object of devices");
+
+    CopyPeakCache cache;
+    for (const auto& [uuid, entry] : root.items()) {
+        std::string why;
+        if (auto cached = readEntry(entry, why))
+            cache.entries.emplace(uuid, std::move(*cached));
+        else
+            cache.skipped.push_back(path + ": entry \"" + uuid + "\": " + why);
+    }
+    return cache;
+}
+
+Status writeCopyPeakCache(const std::string& path, const CopyPeakCache& cache)
+{
+    nlohmann::json root = nlohmann::json::object();
+    for (const auto& [uuid, cached] : cache.entries) {
+        root[uuid] = { { "name", cached.name }, { "pci_bus_id", cached.pciBusId },
+            { "h2d_gbps", cached.peak.h2dGBps }, { "d2h_gbps", cached.peak.d2hGBps },
+            { "bidirectional_gbps", cached.peak.bidirectionalGBps },
+            { "bytes", static_cast<std::uint64_t>(cached.peak.bytes) } };
+    }
+    const fs::path file(path);
+    std::error_code error;
+    if (file.has_parent_path())
+        fs::create_directories(file.parent_path(), error);
+    if (error)
+        return makeError(ErrorKind::Io, path + ": its folder cannot be made: " + error.message());
+    const fs::path partial = file.string() + ".partial";
+    {
+        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return makeError(ErrorKind::Io, partial.string() + ": cannot be written");
+        out << root.dump(2) << '\n';
+        out.flush();
+        if (!out)
+            return makeError(ErrorKind::Io, partial.string() + ": cannot be written");
+    }
+    fs::rename(partial, file, error);
+    if (error) {
+        std::error_code ignored;  // the rename's error is the one to tell
+        fs::remove(partial, ignored);
+        return makeError(ErrorKind::Io, path + ": cannot be replaced: " + error.message());
+    }
+    return std::nullopt;
+}
+
+}  // namespace asyncscope

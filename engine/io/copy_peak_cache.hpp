@@ -1,0 +1,42 @@
+// The copy-peak cache: copy-peaks.json in the user's cache folder, one entry per device UUID with the pinned copy
+// bandwidth measured on this host. The file is read as hostile: bounded in size, every entry checked, an entry of
+// another shape (an earlier version's, a hand edit) left out with the reason.
+#pragma once
+
+#include "engine/model/copy_peak.hpp"
+#include "engine/model/error.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace asyncscope {
+
+inline constexpr const char* kCopyPeakCacheFile = "copy-peaks.json";
+// A cache holds one short entry per GPU this user has measured: a file larger than this is not a cache of ours.
+inline constexpr std::uintmax_t kMaxCopyPeakCacheBytes = std::uintmax_t(1) << 20;
+
+struct CachedCopyPeak {
+    std::string name;      // the device's name and PCI bus id when it was measured, for a person reading the file
+    std::string pciBusId;
+    CopyPeak peak;         // read back with fromCache set
+};
+
+struct CopyPeakCache {
+    std::map<std::string, CachedCopyPeak> entries;  // by device UUID
+    std::vector<std::string> skipped;  // one line per entry left out: its UUID and why
+};
+
+// $XDG_CACHE_HOME/asyncscope or ~/.cache/asyncscope; empty when neither is known.
+std::string defaultCacheDir();
+
+// Reads the cache at `path`. A file that does not exist is an empty cache. One that cannot be read, is larger than
+// kMaxCopyPeakCacheBytes, is not JSON or not a JSON object is an ErrorKind::Io error naming the file (and, for JSON
+// errors, the line and column). Entries whose figures are missing or not positive finite numbers are skipped.
+Result<CopyPeakCache> readCopyPeakCache(const std::string& path);
+
+// Writes every entry of `cache` to `path` (through a file beside it, renamed over it), creating the folder.
+Status writeCopyPeakCache(const std::string& path, const CopyPeakCache& cache);
+
+}  // namespace asyncscope

@@ -1,0 +1,34 @@
+// One run's CUDA event times as spans: what the pipeline read from its events and the host clock, turned into the
+// spans of a RunResult without the CUDA runtime.
+#pragma once
+
+#include "engine/model/config.hpp"
+#include "engine/model/error.hpp"
+#include "engine/model/run_result.hpp"
+
+#include <vector>
+
+namespace asyncscope {
+
+// What the pipeline timed in one run. Chunk c ran on stream c % streams, its operations issued in `order`.
+struct EventTimes {
+    int device = 0;
+    int streams = 1;
+    IssueOrder order = IssueOrder::ByChunk;
+    std::vector<ChunkRange> chunks;
+    // Events between stages: ms from the run's start event to the end of operation 3 * chunk + stage (0 H2D,
+    // 1 kernel, 2 D2H). Empty when the run had no events between stages.
+    std::vector<double> operationEndMs;
+    // Host clock, ms from the moment submission began: when it ended, and when the wait for the stop event ended.
+    double submitEndMs = 0.0;
+    double waitEndMs = 0.0;
+};
+
+// The run's spans: with events between stages, every operation's span on its stream (each begins where the operation
+// before it on its stream ended, the run's start for a stream's first, and a copy no earlier than the end of the copy
+// the same way before it: queueCopiesByDirection), in issue order; then the Submit and Wait spans of the host thread.
+// Times that no run can give (not finite, negative, earlier than the operation before on the same stream, a list
+// whose length is not three per chunk) are an ErrorKind::Cuda error naming the operation.
+Result<std::vector<Span>> eventSpans(const EventTimes& times);
+
+}  // namespace asyncscope

@@ -1,0 +1,173 @@
+// The copy-peak cache file without a GPU: written and read back, its folder from the environment, and hostile files
+// (too large, not JSON, not an object, entries of other shapes, deep nesting) read as clear errors or skipped entries.
+#include "engine/io/copy_peak_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace asyncscope;
+
+namespace {
+
+std::filesystem::path freshDir(const std::string& name)
+{
+    const auto dir = std::filesystem::path(::testing::TempDir()) / ("asyncscope-peak-cache-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+std::string writeFile(const std::filesystem::path& dir, const std::string& text)
+{
+    const auto file = dir / kCopyPeakCacheFile;
+    std::ofstream(file, std::ios::binary) << text;
+    return file.string();
+}
+
+constexpr const char* kGood =
+    R"({"GPU-good": {"name": "H200", "pci_bus_id": "0000:19:00.0", "h2d_gbps": 54.9, "d2h_gbps": 55.1,
+        "bidirectional_gbps": 99.7, "bytes": 268435456}})";
+
+}  // namespace
+
+TEST(CopyPeakCache, AGoodEntryReadsBackWithEveryFigure)
+{
+    const auto dir = freshDir("good");
+    const auto cache = readCopyPeakCache(writeFile(dir, kGood));
+    ASSERT_TRUE(cache.ok()) << cache.error().message();
+    ASSERT_EQ(cache->entries.count("GPU-good"), 1u);
+    const CachedCopyPeak& entry = cache->entries.at("GPU-good");
+    EXPECT_EQ(entry.name, "H200");
+    EXPECT_EQ(entry.pciBusId, "0000:19:00.0");
+    EXPECT_DOUBLE_EQ(entry.peak.h2dGBps, 54.9);
+    EXPECT_DOUBLE_EQ(entry.peak.d2hGBps, 55.1);
+    EXPECT_DOUBLE_EQ(entry.peak.bidirectionalGBps, 99.7);
+    EXPECT_EQ(entry.peak.bytes, std::size_t(256) << 20);
+    EXPECT_TRUE(entry.peak.fromCache);
+    EXPECT_TRUE(cache->skipped.empty());
+}
+
+TEST(CopyPeakCache, AMissingFileIsAnEmptyCache)
+{
+    const auto dir = freshDir("missing");
+    const auto cache = readCopyPeakCache((dir / kCopyPeakCacheFile).string());
+    ASSERT_TRUE(cache.ok()) << cache.error().message();
+    EXPECT_TRUE(cache->entries.empty());
+}
+
+TEST(CopyPeakCache, WrittenEntriesReadBackAndTheFolderIsMade)
+{
+    const auto dir = freshDir("written");
+    const std::string file = (dir / "deeper" / kCopyPeakCacheFile).string();
+    CopyPeakCache cache;
+    cache.entries["GPU-a"] = { "A100", "0000:01:00.0", { 24.5, 25.5, std::size_t(1) << 20, false, 49.0 } };
+    cache.entries["GPU-b"] = { "H200", "0000:02:00.0", { 54.0, 55.0, std::size_t(256) << 20, false, 100.0 } };
+    ASSERT_FALSE(writeCopyPeakCache(file, cache));
+    EXPECT_FALSE(std::filesystem::exists(file + ".partial"));
+    const auto back = readCopyPeakCache(file);
+    ASSERT_TRUE(back.ok()) << back.error().message();
+    ASSERT_EQ(back->entries.size(), 2u);
+    EXPECT_EQ(back->entries.at("GPU-a").name, "A100");
+    EXPECT_DOUBLE_EQ(back->entries.at("GPU-a").peak.bidirectionalGBps, 49.0);
+    EXPECT_EQ(back->entries.at("GPU-b").peak.bytes, std::size_t(256) << 20);
+    EXPECT_EQ(back->entries.at("GPU-b").pciBusId, "0000:02:00.0");
+}
+
+TEST(CopyPeakCache, EntriesOfAnotherShapeAreSkippedWithTheReason)
+{
+    const auto dir = freshDir("shapes");
+    const std::string file = writeFile(dir, R"({"GPU-number": 5, "GPU-list": [1, 2],
+        "GPU-text": {"h2d_gbps": "fast", "d2h_gbps": 1, "bidirectional_gbps": 1, "bytes": 1},
+        "GPU-one-way-only": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bytes": 268435456},
+        "GPU-negative": {"h2d_gbps": -1, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456},
+        "GPU-zero-bytes": {"h2d_gbps": 1, "d2h_gbps": 1, "bidirectional_gbps": 1, "bytes": 0},
+        "GPU-fraction-bytes": {"h2d_gbps": 1, "d2h_gbps": 1, "bidirectional_gbps": 1, "bytes": 2.5},
+        "GPU-nested": {"h2d_gbps": {"deeper": [1, 2, 3]}, "d2h_gbps": 1, "bidirectional_gbps": 1, "bytes": 1},
+        "GPU-good": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456}})");
+    const auto cache = readCopyPeakCache(file);
+    ASSERT_TRUE(cache.ok()) << cache.error().message();
+    EXPECT_EQ(cache->entries.size(), 1u);
+    EXPECT_EQ(cache->entries.count("GPU-good"), 1u);
+    ASSERT_EQ(cache->skipped.size(), 8u);
+    auto reason = [&](const std::string& uuid) {
+        for (const std::string& line : cache->skipped) {
+            if (line.find("\"" + uuid + "\"") != std::string::npos)
+                return line;
+        }
+        return std::string("no line for ") + uuid;
+    };
+    EXPECT_NE(reason("GPU-number").find("not an object but number"), std::string::npos) << reason("GPU-number");
+    EXPECT_NE(reason("GPU-list").find("not an object but array"), std::string::npos);
+    EXPECT_NE(reason("GPU-text").find("h2d_gbps is not a positive number"), std::string::npos);
+    EXPECT_NE(reason("GPU-one-way-only").find("no bidirectional_gbps"), std::string::npos);
+    EXPECT_NE(reason("GPU-negative").find("h2d_gbps"), std::string::npos);
+    EXPECT_NE(reason("GPU-zero-bytes").find("bytes"), std::string::npos);
+    EXPECT_NE(reason("GPU-fraction-bytes").find("bytes"), std::string::npos);
+    EXPECT_NE(reason("GPU-nested").find("h2d_gbps"), std::string::npos);
+    EXPECT_NE(reason("GPU-text").find(file), std::string::npos);  // each line names the file
+}
+
+TEST(CopyPeakCache, AFileThatIsNoCacheIsAClearErrorNamingIt)
+{
+    const auto dir = freshDir("hostile");
+    auto failure = [&](const std::string& text) {
+        const std::string file = writeFile(dir, text);
+        const auto cache = readCopyPeakCache(file);
+        EXPECT_FALSE(cache.ok()) << text.substr(0, 40);
+        if (cache.ok())
+            return std::string();
+        EXPECT_EQ(cache.error().kind, ErrorKind::Io);
+        EXPECT_NE(cache.error().message().find(file), std::string::npos) << cache.error().message();
+        return cache.error().message();
+    };
+    EXPECT_NE(failure("{\"GPU-a\": {\"h2d_gbps\": 1,\n oops}}").find("line 2"), std::string::npos);
+    EXPECT_NE(failure("").find("not JSON"), std::string::npos);
+    EXPECT_NE(failure(R"({"GPU-a": {"h2d_gbps": 1e999}})").find("number overflow"), std::string::npos);
+    EXPECT_NE(failure(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10)).find("not JSON"), std::string::npos);
+    EXPECT_NE(failure("[1, 2, 3]").find("array"), std::string::npos);
+    EXPECT_NE(failure("\"a string\"").find("string"), std::string::npos);
+    EXPECT_NE(failure(std::string(kMaxCopyPeakCacheBytes + 1, ' ')).find("more than a cache's"), std::string::npos);
+
+    const auto folder = dir / "a-folder";
+    std::filesystem::create_directories(folder);
+    const auto notAFile = readCopyPeakCache(folder.string());
+    ASSERT_FALSE(notAFile.ok());
+    EXPECT_NE(notAFile.error().message().find("not a regular file"), std::string::npos);
+}
+
+TEST(CopyPeakCache, DeepNestingWithinTheSizeBoundIsReadWithoutKeepingIt)
+{
+    // Half a megabyte of nested arrays inside one entry: read without recursion trouble, the entry skipped.
+    const std::size_t depth = 200000;
+    const std::string text = R"({"GPU-deep": {"h2d_gbps": )" + std::string(depth, '[') + std::string(depth, ']') +
+        R"(, "d2h_gbps": 1, "bidirectional_gbps": 1, "bytes": 1}, "GPU-good": {"h2d_gbps": 2, "d2h_gbps": 3,
+        "bidirectional_gbps": 4, "bytes": 5}})";
+    ASSERT_LT(text.size(), kMaxCopyPeakCacheBytes);
+    const auto cache = readCopyPeakCache(writeFile(freshDir("deep"), text));
+    ASSERT_TRUE(cache.ok()) << cache.error().message();
+    EXPECT_EQ(cache->entries.size(), 1u);
+    EXPECT_DOUBLE_EQ(cache->entries.at("GPU-good").peak.bidirectionalGBps, 4.0);
+    EXPECT_EQ(cache->skipped.size(), 1u);
+}
+
+TEST(CopyPeakCache, AnUnwritablePlaceIsAnError)
+{
+    const auto dir = freshDir("unwritable");
+    std::ofstream(dir / "plain-file") << "x";
+    const auto failed = writeCopyPeakCache((dir / "plain-file" / kCopyPeakCacheFile).string(), CopyPeakCache {});
+    ASSERT_TRUE(failed);
+    EXPECT_EQ(failed->kind, ErrorKind::Io);
+    EXPECT_NE(failed->message().find("plain-file"), std::string::npos);
+}
+
+TEST(CopyPeakCache, DefaultDirFollowsXdg)
+{
+    setenv("XDG_CACHE_HOME", "/tmp/xdg-cache", 1);
+    EXPECT_EQ(defaultCacheDir(), "/tmp/xdg-cache/asyncscope");
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "/home/someone", 1);
+    EXPECT_EQ(defaultCacheDir(), "/home/someone/.cache/asyncscope");
+}

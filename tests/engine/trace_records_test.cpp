@@ -1,0 +1,221 @@
+// Which CUPTI records are one run's and the spans they make, without CUPTI: runtime calls of the run's thread in the
+// run's window, GPU operations matched to them by correlation id (a graph launch's operations all share its id),
+// records out of order, records no call of the run started, records of another thread, device or run.
+#include "engine/model/trace_records.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace asyncscope;
+
+namespace {
+
+constexpr std::uint32_t kDevice = 1;
+constexpr std::uint32_t kThread = 4242;
+constexpr std::uint64_t kFrom = 1'000'000;  // ns
+constexpr std::uint64_t kTo = 9'000'000;
+
+TraceRecord call(ApiCall which, std::uint32_t correlation, std::uint64_t start, std::uint64_t end,
+    std::uint32_t thread = kThread)
+{
+    TraceRecord r;
+    r.kind = SpanKind::Api;
+    r.call = which;
+    r.thread = thread;
+    r.correlation = correlation;
+    r.start = start;
+    r.end = end;
+    return r;
+}
+
+TraceRecord gpu(SpanKind kind, std::uint32_t correlation, std::uint64_t start, std::uint64_t end,
+    std::uint64_t graphNode = 0, std::uint32_t device = kDevice)
+{
+    TraceRecord r;
+    r.kind = kind;
+    r.device = device;
+    r.correlation = correlation;
+    r.graphNode = graphNode;
+    r.bytes = kind == SpanKind::Kernel ? 0 : 4096;
+    r.start = start;
+    r.end = end;
+    return r;
+}
+
+const TraceWindow kWindow { kDevice, kThread, kFrom, kTo };
+
+// A classic stream run: memcpy, launch, memcpy, event record, in calls 10..13; the GPU work of 10..12.
+std::vector<TraceRecord> classicRun()
+{
+    return { call(ApiCall::MemcpyAsync, 10, 1'100'000, 1'110'000),
+        call(ApiCall::LaunchKernel, 11, 1'120'000, 1'125'000),
+        call(ApiCall::MemcpyAsync, 12, 1'130'000, 1'140'000), call(ApiCall::EventRecord, 13, 1'150'000, 1'151'000),
+        gpu(SpanKind::H2D, 10, 1'200'000, 2'200'000), gpu(SpanKind::Kernel, 11, 2'200'000, 2'700'000),
+        gpu(SpanKind::D2H, 12, 2'700'000, 3'700'000) };
+}
+
+std::size_t countKind(const std::vector<Span>& spans, SpanKind kind)
+{
+    return static_cast<std::size_t>(
+        std::count_if(spans.begin(), spans.end(), [kind](const Span& s) { return s.kind == kind; }));
+}
+
+}  // namespace
+
+TEST(TraceRecords, ClassicRunMatchesEachOperationToTheCallThatStartedIt)
+{
+    const RunRecords run = runRecords(classicRun(), kWindow);
+    ASSERT_EQ(run.calls.size(), 4u);
+    ASSERT_EQ(run.operations.size(), 3u);
+    EXPECT_EQ(run.unmatched, 0u);
+    const auto spans = tracedSpans(run, 1, kFrom, chunkRanges(1024, 1), 1);
+    ASSERT_EQ(spans.size(), 7u);
+    EXPECT_TRUE(std::is_sorted(spans.begin(), spans.end(),
+        [](const Span& a, const Span& b) { return a.beginMs < b.beginMs; }));
+    EXPECT_EQ(spans.front().kind, SpanKind::Api);
+    EXPECT_EQ(spans.front().call, ApiCall::MemcpyAsync);
+    EXPECT_DOUBLE_EQ(spans.front().beginMs, 0.1);
+    const Span& kernel =
+        *std::find_if(spans.begin(), spans.end(), [](const Span& s) { return s.kind == SpanKind::Kernel; });
+    EXPECT_DOUBLE_EQ(kernel.beginMs, 1.2);
+    EXPECT_DOUBLE_EQ(kernel.endMs, 1.7);
+    EXPECT_EQ(kernel.bytes, 2 * 1024 * sizeof(int));  // read plus written
+    EXPECT_EQ(kernel.device, 1);
+    const Span& h2d = *std::find_if(spans.begin(), spans.end(), [](const Span& s) { return s.kind == SpanKind::H2D; });
+    EXPECT_EQ(h2d.bytes, 4096u);  // what CUPTI says the copy moved
+}
+
+TEST(TraceRecords, RecordsOutOfOrderAreMatchedToChunksInIssueOrder)
+{
+    // K = 4, S = 2: four H2D copies issued by calls 20, 23, 26, 29; CUPTI hands them back shuffled, and chunk 1's
+    // copy (call 23) even began before chunk 0's (call 20) on the GPU.
+    std::vector<TraceRecord> records { gpu(SpanKind::H2D, 29, 1'700'000, 1'800'000),
+        gpu(SpanKind::H2D, 23, 1'100'000, 1'200'000), call(ApiCall::MemcpyAsync, 26, 1'030'000, 1'040'000),
+        gpu(SpanKind::H2D, 26, 1'500'000, 1'600'000), call(ApiCall::MemcpyAsync, 20, 1'010'000, 1'020'000),
+        gpu(SpanKind::H2D, 20, 1'300'000, 1'400'000), call(ApiCall::MemcpyAsync, 29, 1'040'000, 1'050'000),
+        call(ApiCall::MemcpyAsync, 23, 1'020'000, 1'030'000) };
+    const RunRecords run = runRecords(records, kWindow);
+    ASSERT_EQ(run.operations.size(), 4u);
+    for (std::size_t i = 1; i < run.operations.size(); ++i)
+        EXPECT_LT(run.operations[i - 1].correlation, run.operations[i].correlation);
+    const auto spans = tracedSpans(run, 1, kFrom, chunkRanges(4096, 4), 2);
+    for (const Span& s : spans) {
+        if (s.kind != SpanKind::H2D)
+            continue;
+        const int expectedChunk = s.beginMs < 0.2 ? 1 : s.beginMs < 0.4 ? 0 : s.beginMs < 0.6 ? 2 : 3;
+        EXPECT_EQ(s.chunk, expectedChunk) << s.beginMs;
+        EXPECT_EQ(s.stream, expectedChunk % 2) << s.beginMs;
+    }
+    EXPECT_EQ(countKind(spans, SpanKind::H2D), 4u);
+}
+
+TEST(TraceRecords, AGraphLaunchsOperationsShareItsIdAndFollowTheirGraphNodes)
+{
+    // One cudaGraphLaunch (id 50) started every operation of a K = 2 run; graph nodes number them as captured.
+    std::vector<TraceRecord> records { call(ApiCall::GraphLaunch, 50, 1'010'000, 1'020'000),
+        gpu(SpanKind::D2H, 50, 1'500'000, 1'600'000, 106), gpu(SpanKind::H2D, 50, 1'100'000, 1'200'000, 101),
+        gpu(SpanKind::Kernel, 50, 1'200'000, 1'300'000, 102), gpu(SpanKind::H2D, 50, 1'200'000, 1'300'000, 104),
+        gpu(SpanKind::Kernel, 50, 1'300'000, 1'400'000, 105), gpu(SpanKind::D2H, 50, 1'300'000, 1'400'000, 103) };
+    const RunRecords run = runRecords(records, kWindow);
+    ASSERT_EQ(run.calls.size(), 1u);
+    ASSERT_EQ(run.operations.size(), 6u);
+    EXPECT_EQ(run.unmatched, 0u);
+    const auto spans = tracedSpans(run, 1, kFrom, chunkRanges(2048, 2), 1);
+    ASSERT_EQ(spans.size(), 7u);
+    for (const Span& s : spans) {
+        if (s.kind == SpanKind::Api)
+            continue;
+        // Node 101..103 are chunk 0's H2D, kernel, D2H; 104..106 chunk 1's.
+        const bool first = (s.kind == SpanKind::H2D && s.beginMs < 0.15) ||
+            (s.kind == SpanKind::Kernel && s.beginMs < 0.25) || (s.kind == SpanKind::D2H && s.beginMs < 0.35);
+        EXPECT_EQ(s.chunk, first ? 0 : 1) << nameOf(s.kind) << " at " << s.beginMs;
+    }
+}
+
+TEST(TraceRecords, OperationsNoCallOfTheRunStartedAreLeftOutAndCounted)
+{
+    std::vector<TraceRecord> records = classicRun();
+    records.push_back(gpu(SpanKind::Kernel, 99, 1'300'000, 1'400'000));  // another thread's launch, same device
+    records.push_back(gpu(SpanKind::H2D, 7, 1'050'000, 1'090'000));      // a call before the window
+    const RunRecords run = runRecords(records, kWindow);
+    EXPECT_EQ(run.operations.size(), 3u);
+    EXPECT_EQ(run.unmatched, 2u);
+    const auto spans = tracedSpans(run, 1, kFrom, chunkRanges(1024, 1), 1);
+    EXPECT_EQ(countKind(spans, SpanKind::Kernel), 1u);
+    EXPECT_EQ(countKind(spans, SpanKind::H2D), 1u);
+}
+
+TEST(TraceRecords, CallsOfAnotherThreadOrOutsideTheWindowAreNotTheRuns)
+{
+    std::vector<TraceRecord> records = classicRun();
+    records.push_back(call(ApiCall::MemcpyAsync, 5, 900'000, 950'000));          // the run before: before fromNs
+    records.push_back(call(ApiCall::LaunchKernel, 60, 9'500'000, 9'600'000));    // after toNs
+    records.push_back(call(ApiCall::LaunchKernel, 61, 1'500'000, 1'600'000, 7)); // another thread
+    records.push_back(gpu(SpanKind::Kernel, 5, 1'000'000, 1'050'000));           // started by the run before
+    records.push_back(gpu(SpanKind::Kernel, 61, 2'000'000, 2'100'000));          // started by the other thread
+    const RunRecords run = runRecords(records, kWindow);
+    EXPECT_EQ(run.calls.size(), 4u);
+    EXPECT_EQ(run.operations.size(), 3u);
+    EXPECT_EQ(run.unmatched, 2u);
+    for (const TraceRecord& r : run.calls)
+        EXPECT_GE(r.correlation, 10u);
+}
+
+TEST(TraceRecords, ACallStartedInTheWindowKeepsItsOperationsThatEndAfterIt)
+{
+    // The window closes when the wait ends; the GPU operations the run's calls started are the run's wherever they
+    // lie, and a call that began at the window's last nanosecond is still in it.
+    std::vector<TraceRecord> records { call(ApiCall::MemcpyAsync, 30, kTo, kTo + 10),
+        gpu(SpanKind::D2H, 30, kTo + 50, kTo + 1'000'000) };
+    const RunRecords run = runRecords(records, kWindow);
+    EXPECT_EQ(run.calls.size(), 1u);
+    EXPECT_EQ(run.operations.size(), 1u);
+}
+
+TEST(TraceRecords, OtherDevicesOperationsAreNeitherTheRunsNorUnmatched)
+{
+    std::vector<TraceRecord> records = classicRun();
+    records.push_back(gpu(SpanKind::H2D, 10, 1'200'000, 2'200'000, 0, 3));
+    const RunRecords run = runRecords(records, kWindow);
+    EXPECT_EQ(run.operations.size(), 3u);
+    EXPECT_EQ(run.unmatched, 0u);
+}
+
+TEST(TraceRecords, OddRecordsMakeNoSpans)
+{
+    std::vector<TraceRecord> records = classicRun();
+    records.push_back(call(ApiCall::Other, 14, 1'160'000, 1'000));   // ends before it begins: untimed
+    records.push_back(gpu(SpanKind::H2D, 12, 1'300'000, 1'350'000)); // a second H2D where the run has one chunk
+    const RunRecords run = runRecords(records, kWindow);
+    ASSERT_EQ(run.operations.size(), 4u);
+    const auto spans = tracedSpans(run, 1, kFrom, chunkRanges(1024, 1), 1);
+    EXPECT_EQ(countKind(spans, SpanKind::Api), 4u);
+    EXPECT_EQ(countKind(spans, SpanKind::H2D), 1u);
+    for (const Span& s : spans)
+        EXPECT_GE(s.endMs, s.beginMs) << nameOf(s.kind);
+    EXPECT_TRUE(tracedSpans(runRecords({}, kWindow), 1, kFrom, chunkRanges(1024, 1), 1).empty());
+    // Zero streams is read as one.
+    const auto oneStream = tracedSpans(runRecords(classicRun(), kWindow), 1, kFrom, chunkRanges(1024, 1), 0);
+    for (const Span& s : oneStream)
+        EXPECT_EQ(s.stream, 0);
+}
+
+TEST(TraceRecords, CallbackNamesAreTheCallsThePipelineMakes)
+{
+    EXPECT_EQ(apiCallNamed("cudaMemcpyAsync_v3020"), ApiCall::MemcpyAsync);
+    EXPECT_EQ(apiCallNamed("cudaMemcpyAsync_ptsz_v7000"), ApiCall::MemcpyAsync);
+    EXPECT_EQ(apiCallNamed("__cudaLaunchKernel_v13000"), ApiCall::LaunchKernel);
+    EXPECT_EQ(apiCallNamed("cudaLaunchKernel_v7000"), ApiCall::LaunchKernel);
+    EXPECT_EQ(apiCallNamed("cudaLaunchKernelExC_v11060"), ApiCall::LaunchKernel);
+    EXPECT_EQ(apiCallNamed("cudaEventRecordWithFlags_v11010"), ApiCall::EventRecord);
+    EXPECT_EQ(apiCallNamed("cudaEventRecord_ptsz_v7000"), ApiCall::EventRecord);
+    EXPECT_EQ(apiCallNamed("cudaStreamWaitEvent_v3020"), ApiCall::StreamWaitEvent);
+    EXPECT_EQ(apiCallNamed("cudaGraphLaunch_v10000"), ApiCall::GraphLaunch);
+    EXPECT_EQ(apiCallNamed("cudaEventQuery_v3020"), ApiCall::EventQuery);
+    EXPECT_EQ(apiCallNamed("cudaEventSynchronize_v3020"), ApiCall::EventSynchronize);
+    EXPECT_EQ(apiCallNamed("cudaMalloc_v3020"), ApiCall::Other);
+    EXPECT_EQ(apiCallNamed("none"), ApiCall::Other);  // the enum's own "no call" is no callback's name
+    EXPECT_EQ(apiCallNamed(""), ApiCall::Other);
+    EXPECT_EQ(apiCallNamed("____"), ApiCall::Other);
+}
