@@ -4,12 +4,15 @@
 # fontconfig file, and launchers that set the paths. It runs on Linux x86-64 with glibc 2.36 or newer and no Qt
 # installed; the NVIDIA driver is the only other need.
 #
-# Usage: packaging/make_bundle.sh APP CLI VERSION OUTPUT_DIR
+# Usage: packaging/make_bundle.sh APP CLI VERSION OUTPUT_DIR [CUDA_MAJOR [CUDA_ROOT]]
 #   APP, CLI   the built asyncscope and asyncscope-cli
 #   OUTPUT_DIR receives asyncscope-VERSION-linux-x86_64/ and asyncscope-VERSION-linux-x86_64.tar.gz
+#   CUDA_MAJOR the major version of the CUDA runtime they link (13 when not given): CUPTI of that major is bundled,
+#              the one the engine loads
+#   CUDA_ROOT  the toolkit (CUDA_HOME, else /usr/local/cuda, when not given)
 set -euo pipefail
 
-app=$1 cli=$2 version=$3 out=$4
+app=$1 cli=$2 version=$3 out=$4 cuda_major=${5:-13}
 name="asyncscope-$version-linux-x86_64"
 root="$out/$name"
 qt_plugins=$(dirname "$(find /usr/lib -path '*qt6/plugins/platforms/libqoffscreen.so' | head -n 1)")/..
@@ -43,13 +46,14 @@ strip --strip-unneeded "$root"/lib/*.so* "$root"/lib/gl-fallback/*.so* 2>/dev/nu
 
 # CUPTI, for the timeline's optional CUPTI source: loaded at run time from lib/, never linked (redistributable
 # under the CUDA Toolkit's licence). Without it the bundle still works and the timeline says why it keeps to events.
-cuda=${CUDA_HOME:-/usr/local/cuda}
-cupti=$(ls "$cuda"/extras/CUPTI/lib64/libcupti.so.13 "$cuda"/lib64/libcupti.so.13 "$cuda"/lib/libcupti.so.13 \
-    "$cuda"/targets/x86_64-linux/lib/libcupti.so.13 2>/dev/null | head -n 1 || true)
+cuda=${6:-${CUDA_HOME:-/usr/local/cuda}}
+soname=libcupti.so.$cuda_major
+cupti=$(ls "$cuda"/extras/CUPTI/lib64/"$soname" "$cuda"/lib64/"$soname" "$cuda"/lib/"$soname" \
+    "$cuda"/targets/x86_64-linux/lib/"$soname" 2>/dev/null | head -n 1 || true)
 if [ -n "$cupti" ]; then
-    install -m 644 "$(readlink -f "$cupti")" "$root/lib/libcupti.so.13"
+    install -m 644 "$(readlink -f "$cupti")" "$root/lib/$soname"
 else
-    echo "make_bundle: no libcupti.so.13 under $cuda: the bundle's timeline will use CUDA events only" >&2
+    echo "make_bundle: no $soname under $cuda: the bundle's timeline will use CUDA events only" >&2
 fi
 
 for f in DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf; do
