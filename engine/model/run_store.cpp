@@ -565,7 +565,8 @@ void RunStore::rebuildSpans(SpanColumns RunStore::*which,
             for (std::size_t k = 0; k < spans.size(); ++k) {
                 const Span& s = spans[k];
                 std::uint8_t beginTag = 0, endTag = 0;
-                columns.shape[first + k] = shapeOf({ s.kind, s.call, s.device, s.stream, s.chunk, s.bytes }, columns, 0, k);
+                columns.shape[first + k] =
+                    shapeOf({ s.kind, s.call, s.device, s.stream, s.chunk, s.bytes }, columns, 0, k);
                 columns.begin[first + k] = encode(s.beginMs, beginTag);
                 columns.end[first + k] = encode(s.endMs, endTag);
                 columns.tags[first + k] = std::uint8_t(beginTag | endTag << 2);

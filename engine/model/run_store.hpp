@@ -43,8 +43,13 @@ public:
             using reference = Span;
 
             const_iterator() = default;
-            const_iterator(const SpanView* view, std::size_t at) : m_view(view), m_at(at) {}
-            Span operator*() const { return (*m_view)[m_at]; }
+            const_iterator(const RunStore* store, const SpanColumns* columns, std::size_t at)
+                : m_store(store)
+                , m_columns(columns)
+                , m_at(at)
+            {
+            }
+            Span operator*() const { return m_store->spanAt(*m_columns, m_at); }
             const_iterator& operator++()
             {
                 ++m_at;
@@ -60,8 +65,9 @@ public:
             bool operator!=(const const_iterator& o) const { return m_at != o.m_at; }
 
         private:
-            const SpanView* m_view = nullptr;
-            std::size_t m_at = 0;
+            const RunStore* m_store = nullptr;
+            const SpanColumns* m_columns = nullptr;
+            std::size_t m_at = 0;  // in the series' spans
         };
 
         std::size_t size() const { return m_count; }
@@ -71,14 +77,18 @@ public:
         double beginMs(std::size_t k) const;
         double endMs(std::size_t k) const;
         double ms(std::size_t k) const { return endMs(k) - beginMs(k); }
-        const_iterator begin() const { return { this, 0 }; }
-        const_iterator end() const { return { this, m_count }; }
+        // Iterators that stay valid while the store is unchanged, the view gone or not.
+        const_iterator begin() const { return { m_store, m_columns, m_first }; }
+        const_iterator end() const { return { m_store, m_columns, m_first + m_count }; }
         std::vector<Span> toVector() const;
 
     private:
         friend class RunStore;
         SpanView(const RunStore* store, const SpanColumns* columns, std::size_t first, std::size_t count)
-            : m_store(store), m_columns(columns), m_first(first), m_count(count)
+            : m_store(store)
+            , m_columns(columns)
+            , m_first(first)
+            , m_count(count)
         {
         }
         const RunStore* m_store;
@@ -97,7 +107,11 @@ public:
         using reference = const RunResult;
 
         const_iterator() = default;
-        const_iterator(const RunStore* store, std::size_t at) : m_store(store), m_at(at) {}
+        const_iterator(const RunStore* store, std::size_t at)
+            : m_store(store)
+            , m_at(at)
+        {
+        }
         const RunResult operator*() const { return (*m_store)[m_at]; }
         const RunResult operator[](difference_type n) const
         {
@@ -275,7 +289,8 @@ private:
     std::uint32_t encode(double ms, std::uint8_t& tag);
     double decode(std::uint32_t value, std::uint8_t tag) const;
     Span spanAt(const SpanColumns& columns, std::size_t k) const;
-    void rebuildSpans(SpanColumns RunStore::*which, const std::vector<std::pair<std::size_t, std::vector<Span>>>& byRun);
+    void rebuildSpans(
+        SpanColumns RunStore::*which, const std::vector<std::pair<std::size_t, std::vector<Span>>>& byRun);
 
     std::vector<int> m_index;
     std::vector<std::uint8_t> m_flags;
