@@ -264,10 +264,10 @@ int verdict(const std::vector<const DeviceResult*>& devices, bool series, bool s
         else if (plan.ranCount() == 0 && several && !plan.variants.empty() && plan.variants.front().notRun)
             err << "asyncscope-cli: " << prefix << "not run: " << plan.variants.front().notRun->message() << '\n';
         for (const VariantResult& v : plan.variants) {
-            for (const RunResult& run : v.report.runs) {
-                if (!run.verified) {
-                    err << "asyncscope-cli: " << prefix << (series ? "" : v.label + ": ") << formatWrongElement(run)
-                        << '\n';
+            for (std::size_t i = 0; i < v.report.runs.size(); ++i) {
+                if (!v.report.runs.verified(i)) {
+                    err << "asyncscope-cli: " << prefix << (series ? "" : v.label + ": ")
+                        << formatWrongElement(v.report.runs[i]) << '\n';
                     code = kExitFailure;
                     break;
                 }

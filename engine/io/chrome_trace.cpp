@@ -48,17 +48,24 @@ int cpuTid(const Span& s)
     return s.kind == SpanKind::Check || s.stream == 1 ? kCheckTid : kSubmitTid;
 }
 
-bool hasGpuSpans(const std::vector<Span>& spans)
+bool hasGpuSpans(const RunStore::SpanView& spans)
 {
-    return std::any_of(spans.begin(), spans.end(), [](const Span& s) { return onGpu(s.kind); });
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        if (onGpu(spans.kind(k)))
+            return true;
+    }
+    return false;
 }
 
 // The spans a run shows: GPU operations from CUPTI where it saw them, else from the events; submit, wait and check
 // from the host clock; runtime calls where CUPTI traced them.
 struct RunSpans {
-    explicit RunSpans(const RunResult& r)
-        : run(r)
-        , traced(hasGpuSpans(r.traced))
+    RunSpans(const RunStore& runs, std::size_t i)
+        : runs(runs)
+        , i(i)
+        , spanList(runs.spans(i))
+        , tracedList(runs.traced(i))
+        , traced(hasGpuSpans(tracedList))
     {
     }
 
@@ -66,21 +73,24 @@ struct RunSpans {
     template <class F>
     void forEach(F&& f) const
     {
-        for (const Span& s : traced ? run.traced : run.spans) {
+        for (const Span& s : traced ? tracedList : spanList) {
             if (onGpu(s.kind))
                 f(s, kStreamTid0 + s.stream);
         }
-        for (const Span& s : run.spans) {
+        for (const Span& s : spanList) {
             if (!onGpu(s.kind) && s.kind != SpanKind::Api)
                 f(s, cpuTid(s));
         }
-        for (const Span& s : run.traced) {
+        for (const Span& s : tracedList) {
             if (s.kind == SpanKind::Api)
                 f(s, kCallsTid);
         }
     }
 
-    const RunResult& run;
+    const RunStore& runs;
+    std::size_t i;  // the run
+    RunStore::SpanView spanList;
+    RunStore::SpanView tracedList;
     bool traced;  // its GPU spans come from CUPTI
 };
 
@@ -105,7 +115,7 @@ Extent extentOf(const RunSpans& spans)
     });
     Extent e;
     e.runBegin = runBegin <= runEnd ? runBegin : 0.0;
-    e.runEnd = runBegin <= runEnd ? runEnd : std::max(spans.run.gpuMs, 0.0);
+    e.runEnd = runBegin <= runEnd ? runEnd : std::max(spans.runs.gpuMs(spans.i), 0.0);
     e.first = first <= last ? std::min(first, e.runBegin) : e.runBegin;
     e.last = first <= last ? std::max(last, e.runEnd) : e.runEnd;
     return e;
@@ -113,7 +123,11 @@ Extent extentOf(const RunSpans& spans)
 
 bool hasStartTimes(const Report& report)
 {
-    return std::any_of(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.startMs != 0.0; });
+    for (std::size_t i = 0; i < report.runs.size(); ++i) {
+        if (report.runs.startMs(i) != 0.0)
+            return true;
+    }
+    return false;
 }
 
 // Calls f(spans, extent, at) for each run of the series, `at` being where it begins on the series' axis in ms: its
@@ -123,10 +137,10 @@ void forEachPlacedRun(const Report& report, F&& f)
 {
     const bool byStart = hasStartTimes(report);
     double cursor = 0.0;
-    for (const RunResult& run : report.runs) {
-        const RunSpans spans(run);
+    for (std::size_t i = 0; i < report.runs.size(); ++i) {
+        const RunSpans spans(report.runs, i);
         const Extent extent = extentOf(spans);
-        const double at = byStart ? run.startMs : cursor;
+        const double at = byStart ? report.runs.startMs(i) : cursor;
         cursor = std::max(cursor, at + extent.last);
         f(spans, extent, at);
     }
@@ -172,8 +186,9 @@ json seriesInfo(const Report& report, const Scan& found)
 {
     const PipelineConfig& c = report.config;
     const std::size_t runs = report.runs.size();
-    const auto warmups =
-        std::count_if(report.runs.begin(), report.runs.end(), [](const RunResult& r) { return r.warmup; });
+    std::size_t warmups = 0;
+    for (std::size_t i = 0; i < runs; ++i)
+        warmups += report.runs.warmup(i) ? 1 : 0;
     json j = { { "device", deviceName(report) }, { "config", configText(c) }, { "size", formatBytes(c.bytes()) },
         { "bytes", c.bytes() }, { "chunks", c.chunks }, { "streams", c.streams }, { "order", nameOf(c.order) },
         { "submission", nameOf(c.submission) }, { "host_memory", nameOf(c.hostMemory) }, { "wait", nameOf(c.waitMode) },
@@ -282,9 +297,9 @@ const char* spanName(const Span& s, WaitMode wait)
     return "span";
 }
 
-json spanArgs(const RunResult& run, const Span& s, WaitMode wait)
+json spanArgs(const RunStore& runs, std::size_t i, const Span& s, WaitMode wait)
 {
-    json args = { { "run", run.index }, { "warmup", run.warmup } };
+    json args = { { "run", runs.index(i) }, { "warmup", runs.warmup(i) } };
     if (onGpu(s.kind)) {
         args["stream"] = s.stream;
         args["chunk"] = s.chunk;
@@ -295,7 +310,7 @@ json spanArgs(const RunResult& run, const Span& s, WaitMode wait)
             args["GB/s"] = double(s.bytes) / (s.ms() * 1e6);
     }
     if (s.kind == SpanKind::Wait && wait == WaitMode::Spin)
-        args["poll_iterations"] = run.pollIterations;
+        args["poll_iterations"] = runs.pollIterations(i);
     return args;
 }
 
@@ -304,19 +319,20 @@ void writeRuns(TraceWriter& writer, const Report& report, int pid, double shiftM
 {
     const WaitMode wait = report.config.waitMode;
     forEachPlacedRun(report, [&](const RunSpans& spans, const Extent& extent, double at) {
-        const RunResult& run = spans.run;
+        const RunStore& runs = spans.runs;
+        const std::size_t i = spans.i;
         const double origin = shiftMs + at;
-        json args = { { "run", run.index }, { "warmup", run.warmup }, { "gpu_time_ms", run.gpuMs },
-            { "cpu_submit_ms", run.cpuSubmitMs() }, { "verified", run.verified },
+        json args = { { "run", runs.index(i) }, { "warmup", runs.warmup(i) }, { "gpu_time_ms", runs.gpuMs(i) },
+            { "cpu_submit_ms", runs.cpuSubmitMs(i) }, { "verified", runs.verified(i) },
             { "gpu_spans", spans.traced ? "cupti" : "events" } };
-        if (!run.verified)
-            args["first_wrong_index"] = run.firstWrongIndex;
-        const std::string name = "run " + std::to_string(run.index);
+        if (!runs.verified(i))
+            args["first_wrong_index"] = runs.firstWrongIndex(i);
+        const std::string name = "run " + std::to_string(runs.index(i));
         writer.complete(name.c_str(), "run", origin + extent.runBegin, origin + extent.runEnd, pid, kRunsTid,
             std::move(args));
         spans.forEach([&](const Span& s, int tid) {
             writer.complete(spanName(s, wait), nameOf(s.kind), origin + s.beginMs, origin + s.endMs, pid, tid,
-                spanArgs(run, s, wait));
+                spanArgs(runs, i, s, wait));
         });
     });
 }

@@ -185,7 +185,7 @@ struct Row {
 // configuration, the same on every row.
 struct CsvColumn {
     const char* name;
-    std::function<void(const Report&, const RunResult&, std::string&)> write;
+    std::function<void(const Report&, std::size_t, std::string&)> write;  // the report's run i (any i: not perRun)
     std::function<bool(std::string_view, Report&, Row&)> read;
     std::string accepted;
     bool required = true;
@@ -213,7 +213,7 @@ CsvColumn fixed(const char* name, Write write, std::function<bool(std::string_vi
     std::function<bool(std::string_view, Report&, Row&)> readInto;
     if (read)
         readInto = [read](std::string_view t, Report& r, Row&) { return read(t, r); };
-    return { name, [write](const Report& r, const RunResult&, std::string& out) { out += quoted(write(r)); },
+    return { name, [write](const Report& r, std::size_t, std::string& out) { out += quoted(write(r)); },
         std::move(readInto), std::move(accepted), required, false };
 }
 
@@ -234,17 +234,17 @@ CsvColumn run(const char* name, Write write, Read read)
 }
 
 template <class T>
-CsvColumn runWhole(const char* name, T RunResult::*field)
+CsvColumn runWhole(const char* name, T (RunStore::*column)(std::size_t) const, T RunResult::*field)
 {
     return run(
-        name, [field](const Report&, const RunResult& x, std::string& out) { appendWhole(out, x.*field); },
+        name, [column](const Report& r, std::size_t i, std::string& out) { appendWhole(out, (r.runs.*column)(i)); },
         [field](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.*field); });
 }
 
-CsvColumn runFlag(const char* name, bool RunResult::*field)
+CsvColumn runFlag(const char* name, bool (RunStore::*column)(std::size_t) const, bool RunResult::*field)
 {
     return run(
-        name, [field](const Report&, const RunResult& x, std::string& out) { out += x.*field ? '1' : '0'; },
+        name, [column](const Report& r, std::size_t i, std::string& out) { out += (r.runs.*column)(i) ? '1' : '0'; },
         [field](std::string_view t, Report&, Row& row) { return parseFlag(t, row.run.*field); });
 }
 
@@ -253,9 +253,9 @@ CsvColumn stage(const char* name, SpanKind kind, double SerialDurations::*ms)
 {
     return run(
         name,
-        [kind](const Report&, const RunResult& x, std::string& out) {
-            if (x.has(kind))
-                appendNumber(out, x.totalMs(kind));
+        [kind](const Report& r, std::size_t i, std::string& out) {
+            if (r.runs.has(i, kind))
+                appendNumber(out, r.runs.totalMs(i, kind));
         },
         [ms](std::string_view t, Report&, Row& row) { return t.empty() || parseNumber(t, row.durations.*ms); });
 }
@@ -264,9 +264,9 @@ CsvColumn rate(const char* name, SpanKind kind)
 {
     return run(
         name,
-        [kind](const Report&, const RunResult& x, std::string& out) {
-            if (x.has(kind))
-                appendNumber(out, gigabytesPerSecond(double(x.totalBytes(kind)), x.totalMs(kind)));
+        [kind](const Report& r, std::size_t i, std::string& out) {
+            if (r.runs.has(i, kind))
+                appendNumber(out, gigabytesPerSecond(double(r.runs.totalBytes(i, kind)), r.runs.totalMs(i, kind)));
         },
         nullptr);
 }
@@ -318,29 +318,29 @@ const std::vector<CsvColumn>& runColumns()
         choice("Host Memory", &PipelineConfig::hostMemory),
         choice("Wait", &PipelineConfig::waitMode),
         choice("Check", &PipelineConfig::checkMode),
-        runWhole("Run", &RunResult::index),
-        runFlag("Warm-up", &RunResult::warmup),
-        run("GPU Time (ms)", [](R, const RunResult& x, std::string& out) { appendNumber(out, x.gpuMs); },
+        runWhole("Run", &RunStore::index, &RunResult::index),
+        runFlag("Warm-up", &RunStore::warmup, &RunResult::warmup),
+        run("GPU Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.gpuMs(i)); },
             [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.gpuMs); }),
-        run("CPU Time (ms)", [](R, const RunResult& x, std::string& out) { appendNumber(out, x.cpuSubmitMs()); },
+        run("CPU Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.cpuSubmitMs(i)); },
             [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.durations.submitMs); }),
-        runWhole("Poll Iterations", &RunResult::pollIterations),
-        run("Wait Time (ms)", [](R, const RunResult& x, std::string& out) { appendNumber(out, x.waitMs()); },
+        runWhole("Poll Iterations", &RunStore::pollIterations, &RunResult::pollIterations),
+        run("Wait Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.waitMs(i)); },
             [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.durations.waitMs); }),
-        run("Wait CPU Time (ms)", [](R, const RunResult& x, std::string& out) { appendNumber(out, x.waitCpuMs); },
+        run("Wait CPU Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.waitCpuMs(i)); },
             [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.waitCpuMs); }),
         stage("H2D Time (ms)", SpanKind::H2D, &SerialDurations::h2dMs),
         stage("Kernel Time (ms)", SpanKind::Kernel, &SerialDurations::kernelMs),
         stage("D2H Time (ms)", SpanKind::D2H, &SerialDurations::d2hMs),
         rate("H2D GB/s", SpanKind::H2D),
         rate("D2H GB/s", SpanKind::D2H),
-        runWhole("Expected Value", &RunResult::expectedValue),
-        runFlag("Verified", &RunResult::verified),
-        runWhole("First Wrong Index", &RunResult::firstWrongIndex),
+        runWhole("Expected Value", &RunStore::expectedValue, &RunResult::expectedValue),
+        runFlag("Verified", &RunStore::verified, &RunResult::verified),
+        runWhole("First Wrong Index", &RunStore::firstWrongIndex, &RunResult::firstWrongIndex),
         run("First Wrong Value",
-            [](R, const RunResult& x, std::string& out) {
-                if (!x.verified)
-                    appendWhole(out, x.firstWrongValue);
+            [](R r, std::size_t i, std::string& out) {
+                if (!r.runs.verified(i))
+                    appendWhole(out, r.runs.firstWrongValue(i));
             },
             [](std::string_view t, Report&, Row& row) { return t.empty() || parseNumber(t, row.run.firstWrongValue); }),
     };
@@ -365,13 +365,12 @@ void writeCsv(std::ostream& out, const Report& report)
     text += '\n';
     // The device's and the configuration's columns are the same on every row: written once, then copied.
     std::string fixedPart;
-    const RunResult none;
     std::size_t first = 0;
     for (; first < all.size() && !all[first].perRun; ++first) {
-        all[first].write(report, none, fixedPart);
+        all[first].write(report, 0, fixedPart);
         fixedPart += ',';
     }
-    for (const RunResult& run : report.runs) {
+    for (std::size_t run = 0; run < report.runs.size(); ++run) {
         text += fixedPart;
         for (std::size_t i = first; i < all.size(); ++i) {
             if (i > first)
@@ -515,14 +514,14 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
         }
         row.durations.bytes = report.config.bytes();
         row.run.spans = serialSpans(report.device.index, row.durations);
-        report.runs.push_back(std::move(row.run));
+        report.runs.push_back(row.run);
     }
     if (report.runs.empty())
         return makeError(ErrorKind::Io, "the CSV has a header but no runs");
     report.config.runs = 0;
     report.config.warmupRuns = 0;
-    for (const RunResult& run : report.runs)
-        ++(run.warmup ? report.config.warmupRuns : report.config.runs);
+    for (std::size_t i = 0; i < report.runs.size(); ++i)
+        ++(report.runs.warmup(i) ? report.config.warmupRuns : report.config.runs);
     return report;
 }
 

@@ -64,9 +64,9 @@ struct Layout {
 Layout layoutOf(const Report& report)
 {
     bool device = false, stream = false, chunk = false, bytes = false, call = false;
-    for (const RunResult& r : report.runs) {
-        for (const auto* list : { &r.spans, &r.traced }) {
-            for (const Span& s : *list) {
+    for (std::size_t i = 0; i < report.runs.size(); ++i) {
+        for (const RunStore::SpanView& list : { report.runs.spans(i), report.runs.traced(i) }) {
+            for (const Span& s : list) {
                 device |= s.device != 0;
                 stream |= s.stream != 0;
                 chunk |= s.chunk != 0;
@@ -222,30 +222,30 @@ class RunLine {
 public:
     explicit RunLine(const Layout& layout) : m_layout(layout) {}
 
-    void append(std::string& out, const RunResult& r)
+    void append(std::string& out, const RunStore& r, std::size_t i)
     {
         m_out = &out;
         text("[");
-        whole(r.index);
-        text(r.warmup ? ",true," : ",false,");
-        number(r.startMs);
+        whole(r.index(i));
+        text(r.warmup(i) ? ",true," : ",false,");
+        number(r.startMs(i));
         text(",");
-        number(r.gpuMs);
+        number(r.gpuMs(i));
         text(",");
-        whole(r.pollIterations);
+        whole(r.pollIterations(i));
         text(",");
-        number(r.waitCpuMs);
+        number(r.waitCpuMs(i));
         text(",");
-        whole(r.expectedValue);
-        text(r.verified ? ",true," : ",false,");
-        whole(r.firstWrongIndex);
+        whole(r.expectedValue(i));
+        text(r.verified(i) ? ",true," : ",false,");
+        whole(r.firstWrongIndex(i));
         text(",");
-        whole(r.firstWrongValue);
+        whole(r.firstWrongValue(i));
         text(",");
-        spans(r.spans);
-        if (!r.traced.empty()) {
+        spans(r.spans(i));
+        if (!r.traced(i).empty()) {
             text(",");
-            spans(r.traced);
+            spans(r.traced(i));
         }
         text("]");
     }
@@ -272,7 +272,7 @@ private:
         char digits[32];
         m_out->append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
     }
-    void spans(const std::vector<Span>& list)
+    void spans(const RunStore::SpanView& list)
     {
         text("[");
         for (std::size_t i = 0; i < list.size(); ++i) {
@@ -531,7 +531,7 @@ struct Scalar {
 // The runs read, and those that gave version 1's durations in place of spans (their spans are laid out once the
 // device and the size are known).
 struct ReadRuns {
-    std::vector<RunResult> runs;
+    RunStore runs;
     std::vector<std::pair<std::size_t, SerialDurations>> durations;
 };
 
@@ -882,7 +882,7 @@ private:
         } else {
             return missing("spans");
         }
-        m_out.runs.push_back(std::move(m_run));
+        m_out.runs.push_back(m_run);
         return true;
     }
 
@@ -1091,10 +1091,13 @@ std::string runPlace(std::optional<std::size_t> run)
 // Lays out the spans of the runs that gave version 1's durations, now that the device and the size are known.
 void layOutDurations(Report& report, std::vector<std::pair<std::size_t, SerialDurations>>& durations)
 {
+    std::vector<std::pair<std::size_t, std::vector<Span>>> spans;
+    spans.reserve(durations.size());
     for (auto& [at, d] : durations) {
         d.bytes = report.config.bytes();
-        report.runs[at].spans = serialSpans(report.device.index, d);
+        spans.emplace_back(at, serialSpans(report.device.index, d));
     }
+    report.runs.setSpans(spans);
 }
 
 // Any layout, any version: one pass of nlohmann's SAX parser over the whole stream.
@@ -1234,8 +1237,7 @@ private:
                         " and those after it are not one a line, as version 3 writes them: was the file edited?");
             for (auto& [at, d] : read.durations)
                 out.durations.emplace_back(out.runs.size() + at, d);
-            out.runs.insert(out.runs.end(), std::make_move_iterator(read.runs.begin()),
-                std::make_move_iterator(read.runs.end()));
+            out.runs.append(read.runs);
             m_runs += read.runs.size();
             s = Stretch {};  // its memory goes now, not at the end of the block
         }
@@ -1390,7 +1392,7 @@ void writeJson(std::ostream& out, const Report& report)
     RunLine line(layout);
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
         text += i ? ",\n    " : "\n    ";
-        line.append(text, report.runs[i]);
+        line.append(text, report.runs, i);
         if (text.size() >= (std::size_t(1) << 20)) {
             out.write(text.data(), std::streamsize(text.size()));
             text.clear();

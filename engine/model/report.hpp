@@ -7,6 +7,7 @@
 #include "engine/model/names.hpp"
 #include "engine/model/outcome.hpp"
 #include "engine/model/run_result.hpp"
+#include "engine/model/run_store.hpp"
 #include "engine/model/topology.hpp"
 
 #include <optional>
@@ -21,7 +22,7 @@ struct Report {
     int driverVersion = 0;
     int runtimeVersion = 0;
     PipelineConfig config;
-    std::vector<RunResult> runs;
+    RunStore runs;
     std::optional<SeriesOutcome> outcome;  // empty when the series did not finish
     std::optional<CopyPeak> peak;          // this host's calibrated copy peak, when known
     std::optional<CpuBinding> binding;     // the CPUs the series' thread was bound to, or why not; empty: not asked

@@ -94,39 +94,40 @@ std::optional<double> headlineValue(const SeriesSummary& summary, std::string_vi
 
 namespace {
 
-// A per-run quantity: how to read it from a run, and when a run has it.
+// A per-run quantity: how to read it from run i of a series, and when a run has it.
 struct Measure {
     std::string_view key;
     const char* name;
     ValueKind kind;
-    double (*read)(const RunResult&);
-    bool (*present)(const RunResult&);
+    double (*read)(const RunStore&, std::size_t);
+    bool (*present)(const RunStore&, std::size_t);
 };
 
-bool always(const RunResult&)
+bool always(const RunStore&, std::size_t)
 {
     return true;
 }
 
 template <SpanKind Kind>
-double spanMs(const RunResult& r)
+double spanMs(const RunStore& runs, std::size_t i)
 {
-    return r.totalMs(Kind);
+    return runs.totalMs(i, Kind);
 }
 
 template <SpanKind Kind>
-bool hasSpan(const RunResult& r)
+bool hasSpan(const RunStore& runs, std::size_t i)
 {
-    return r.has(Kind);
+    return runs.has(i, Kind);
 }
 
 const Measure kMeasures[] = {
-    { keys::kGpuTime, "GPU time", ValueKind::Duration, [](const RunResult& r) { return r.gpuMs; }, always },
+    { keys::kGpuTime, "GPU time", ValueKind::Duration, [](const RunStore& r, std::size_t i) { return r.gpuMs(i); },
+        always },
     { keys::kCpuSubmit, "CPU submit time", ValueKind::Duration, spanMs<SpanKind::Submit>, hasSpan<SpanKind::Submit> },
     { keys::kPolls, "Poll iterations", ValueKind::Count,
-        [](const RunResult& r) { return static_cast<double>(r.pollIterations); }, always },
-    { keys::kWaitCpu, "CPU time while waiting", ValueKind::Duration, [](const RunResult& r) { return r.waitCpuMs; },
-        always },
+        [](const RunStore& r, std::size_t i) { return static_cast<double>(r.pollIterations(i)); }, always },
+    { keys::kWaitCpu, "CPU time while waiting", ValueKind::Duration,
+        [](const RunStore& r, std::size_t i) { return r.waitCpuMs(i); }, always },
     { "h2d_ms", "H2D", ValueKind::Duration, spanMs<SpanKind::H2D>, hasSpan<SpanKind::H2D> },
     { "kernel_ms", "Kernel", ValueKind::Duration, spanMs<SpanKind::Kernel>, hasSpan<SpanKind::Kernel> },
     { "d2h_ms", "D2H", ValueKind::Duration, spanMs<SpanKind::D2H>, hasSpan<SpanKind::D2H> },
@@ -152,13 +153,14 @@ const RateOf kRates[] = {
 SeriesSummary summarizeSeries(const Report& report)
 {
     SeriesSummary s;
-    std::vector<const RunResult*> measured;
-    for (const RunResult& run : report.runs) {
-        s.verifiedRuns += run.verified ? 1 : 0;
-        if (run.warmup)
+    const RunStore& runs = report.runs;
+    std::vector<std::size_t> measured;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        s.verifiedRuns += runs.verified(i) ? 1 : 0;
+        if (runs.warmup(i))
             ++s.warmupRuns;
         else
-            measured.push_back(&run);
+            measured.push_back(i);
     }
     s.measuredRuns = measured.size();
     if (measured.empty())
@@ -167,10 +169,10 @@ SeriesSummary summarizeSeries(const Report& report)
     for (const Measure& m : kMeasures) {
         std::vector<double> values;
         values.reserve(measured.size());
-        for (const RunResult* run : measured) {
-            if (!m.present(*run))
+        for (const std::size_t i : measured) {
+            if (!m.present(runs, i))
                 break;
-            values.push_back(m.read(*run));
+            values.push_back(m.read(runs, i));
         }
         if (values.size() == measured.size())
             s.distributions.push_back({ std::string(m.key), m.name, m.kind, summarize(std::move(values)) });
@@ -186,7 +188,7 @@ SeriesSummary summarizeSeries(const Report& report)
     if (c.streams == 1) {
         for (const RateOf& rate : kRates) {
             if (const Distribution* time = s.distribution(rate.timeKey)) {
-                const auto bytes = static_cast<double>(measured.front()->totalBytes(rate.kind));
+                const auto bytes = static_cast<double>(runs.totalBytes(measured.front(), rate.kind));
                 s.figures.push_back({ std::string(rate.key), rate.name, ValueKind::Rate,
                     gigabytesPerSecond(bytes, time->stats.median) });
             }

@@ -92,17 +92,19 @@ Plan planOnDevice(const Plan& plan, int device)
     return onDevice;
 }
 
-std::optional<RunWindow> hostWindow(const RunResult& run)
+std::optional<RunWindow> hostWindow(const RunStore& runs, std::size_t i)
 {
-    if (run.hostClockNs == 0)
+    const std::int64_t startNs = runs.hostClockNs(i);
+    if (startNs == 0)
         return std::nullopt;
     // The wait span ends when the host saw the run finish; without one, the GPU time is the best guess.
-    double endMs = run.gpuMs;
-    for (const Span& s : run.spans) {
-        if (s.kind == SpanKind::Wait)
-            endMs = std::max(endMs, s.endMs);
+    double endMs = runs.gpuMs(i);
+    const RunStore::SpanView spans = runs.spans(i);
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        if (spans.kind(k) == SpanKind::Wait)
+            endMs = std::max(endMs, spans.endMs(k));
     }
-    return RunWindow { run.hostClockNs, run.hostClockNs + static_cast<std::int64_t>(endMs * 1e6) };
+    return RunWindow { startNs, startNs + static_cast<std::int64_t>(endMs * 1e6) };
 }
 
 AggregateBandwidth aggregateBandwidth(const std::vector<DeviceResult>& devices)
@@ -116,10 +118,10 @@ AggregateBandwidth aggregateBandwidth(const std::vector<DeviceResult>& devices)
         std::vector<Measured> runs;
         for (const VariantResult& v : d.plan.variants) {
             const std::uint64_t bytes = 2 * static_cast<std::uint64_t>(v.report.config.bytes());  // H2D and D2H
-            for (const RunResult& run : v.report.runs) {
-                if (run.warmup)
+            for (std::size_t i = 0; i < v.report.runs.size(); ++i) {
+                if (v.report.runs.warmup(i))
                     continue;
-                if (const auto window = hostWindow(run))
+                if (const auto window = hostWindow(v.report.runs, i))
                     runs.push_back({ *window, bytes });
             }
         }

@@ -74,13 +74,13 @@ struct AggregateBandwidth {
     double gbps = 0.0;        // bytes / overlap, decimal GB/s; 0 when the runs did not overlap
 };
 
-// A run's span on this process's steady clock, in ns: from its submission to the end of its wait. Empty for a run
+// Run i's span on this process's steady clock, in ns: from its submission to the end of its wait. Empty for a run
 // read from a file (no host clock).
 struct RunWindow {
     std::int64_t beginNs = 0;
     std::int64_t endNs = 0;
 };
-std::optional<RunWindow> hostWindow(const RunResult& run);
+std::optional<RunWindow> hostWindow(const RunStore& runs, std::size_t i);
 
 AggregateBandwidth aggregateBandwidth(const std::vector<DeviceResult>& devices);
 

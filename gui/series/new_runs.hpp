@@ -3,7 +3,7 @@
 // plan, a saved run opened in its place) is read again from its start.
 #pragma once
 
-#include "engine/model/run_result.hpp"
+#include "engine/model/run_store.hpp"
 
 #include <cstddef>
 #include <utility>
@@ -17,11 +17,11 @@ public:
     // runs, or another run where one was read), which is then to be read again whole. Costs a few runs' reads, not
     // a pass over the series: the runs read are recognised by some of them (the first, those at powers of two,
     // the last).
-    std::size_t firstUnread(const std::vector<RunResult>& runs) const;
+    std::size_t firstUnread(const RunStore& runs) const;
     // Whether `runs` is the series read so far, every run of it read.
-    bool readAll(const std::vector<RunResult>& runs) const;
+    bool readAll(const RunStore& runs) const;
     // Every run of `runs` is read now (when it is not the series read so far, only its runs).
-    void read(const std::vector<RunResult>& runs);
+    void read(const RunStore& runs);
     void forget();
 
     std::size_t count() const { return m_count; }
@@ -37,7 +37,7 @@ private:
         std::size_t spans = 0;
         bool operator==(const Key& other) const;
     };
-    static Key keyOf(const RunResult& run);
+    static Key keyOf(const RunStore& runs, std::size_t i);
 
     std::size_t m_count = 0;
     std::vector<std::pair<std::size_t, Key>> m_marks;  // the runs at positions 2^k - 1 (0, 1, 3, 7 …)

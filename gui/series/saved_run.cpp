@@ -22,7 +22,7 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
         return makeError(ErrorKind::Cancelled, "reading was cancelled");
     // The summary takes longest (0.85 s for a million runs on a 2-core machine); the charts' points and sorted
     // values are made beside it (0.4 s together).
-    const std::vector<RunResult>& runs = saved.report.runs;
+    const RunStore& runs = saved.report.runs;
     auto points = std::make_shared<SeriesPoints>();
     auto times = std::make_shared<SortedTimes>();
     std::thread charts([&] {

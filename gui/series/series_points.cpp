@@ -6,35 +6,36 @@ namespace asyncscope {
 
 namespace {
 
+// A value of run i of a series, and whether the run has it.
 struct Quantity {
-    double (*read)(const RunResult&);
-    bool (*has)(const RunResult&);
+    double (*read)(const RunStore&, std::size_t);
+    bool (*has)(const RunStore&, std::size_t);
 };
 
-bool always(const RunResult&)
+bool always(const RunStore&, std::size_t)
 {
     return true;
 }
 
-bool staged(const RunResult& r)
+bool staged(const RunStore& runs, std::size_t i)
 {
-    return r.stagesTimed();
+    return runs.stagesTimed(i);
 }
 
 template <SpanKind Kind>
-double spanMs(const RunResult& r)
+double spanMs(const RunStore& runs, std::size_t i)
 {
-    return r.totalMs(Kind);
+    return runs.totalMs(i, Kind);
 }
 
 const std::vector<Quantity>& quantities(SeriesPoints::Chart chart)
 {
     static const std::vector<Quantity> time {
-        { [](const RunResult& r) { return r.gpuMs; }, always },
-        { [](const RunResult& r) { return r.cpuSubmitMs(); }, always },
+        { [](const RunStore& runs, std::size_t i) { return runs.gpuMs(i); }, always },
+        { [](const RunStore& runs, std::size_t i) { return runs.cpuSubmitMs(i); }, always },
     };
     static const std::vector<Quantity> polls {
-        { [](const RunResult& r) { return static_cast<double>(r.pollIterations); }, always },
+        { [](const RunStore& runs, std::size_t i) { return static_cast<double>(runs.pollIterations(i)); }, always },
     };
     static const std::vector<Quantity> stages {
         { spanMs<SpanKind::H2D>, staged },
@@ -64,7 +65,7 @@ SeriesPoints::SeriesPoints()
     }
 }
 
-bool SeriesPoints::update(const std::vector<RunResult>& runs)
+bool SeriesPoints::update(const RunStore& runs)
 {
     if (m_read.readAll(runs))
         return false;
@@ -83,23 +84,23 @@ bool SeriesPoints::update(const std::vector<RunResult>& runs)
         for (std::size_t i = 0; i < qs.size(); ++i) {
             LinePoints& points = lines.points[i];
             for (std::size_t r = from; r < runs.size(); ++r) {
-                const RunResult& run = runs[r];
-                if (!qs[i].has(run))
+                if (!qs[i].has(runs, r))
                     continue;
-                const double y = qs[i].read(run);
-                points.append(run.index, y);
-                if (run.warmup && c == Time)
-                    lines.warmupPoints[i].append(run.index, y);
+                const double y = qs[i].read(runs, r);
+                const int index = runs.index(r);
+                points.append(index, y);
+                if (runs.warmup(r) && c == Time)
+                    lines.warmupPoints[i].append(index, y);
             }
             lines.maxY = std::max(lines.maxY, points.maxY());
         }
-        lines.maxX = runs.empty() ? 0.0 : runs.back().index;
+        lines.maxX = runs.empty() ? 0.0 : runs.index(runs.size() - 1);
     }
     m_read.read(runs);
     return true;
 }
 
-bool SeriesPoints::isOf(const std::vector<RunResult>& runs) const
+bool SeriesPoints::isOf(const RunStore& runs) const
 {
     return m_read.readAll(runs);
 }

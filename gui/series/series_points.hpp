@@ -7,7 +7,7 @@
 #include "gui/series/chart_decimation.hpp"
 #include "gui/series/new_runs.hpp"
 
-#include "engine/model/run_result.hpp"
+#include "engine/model/run_store.hpp"
 
 #include <array>
 #include <vector>
@@ -31,9 +31,9 @@ public:
     SeriesPoints();
     // Reads the runs of `runs` not read yet, or every run when `runs` is not the series read so far (another series,
     // or fewer runs). True when the points changed.
-    bool update(const std::vector<RunResult>& runs);
+    bool update(const RunStore& runs);
     // Whether these are the points of `runs`, every one of them read: a few runs compared, not the series.
-    bool isOf(const std::vector<RunResult>& runs) const;
+    bool isOf(const RunStore& runs) const;
     const Lines& lines(Chart chart) const { return m_lines[chart]; }
 
 private:

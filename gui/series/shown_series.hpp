@@ -3,7 +3,7 @@
 // off the GUI thread, and are shared as they are; a measured series' are read by the view itself as its runs arrive.
 #pragma once
 
-#include "engine/model/run_result.hpp"
+#include "engine/model/run_store.hpp"
 
 #include <memory>
 #include <vector>
@@ -16,7 +16,7 @@ class ShownSeries {
 public:
     // Shows `runs`: `prepared` where it is of exactly these runs, else the runs read here (only those that arrived
     // since the last call, while they are the same series). True when what is shown changed.
-    bool show(const std::vector<RunResult>& runs, std::shared_ptr<const Prepared> prepared)
+    bool show(const RunStore& runs, std::shared_ptr<const Prepared> prepared)
     {
         if (prepared && prepared->isOf(runs)) {
             const bool changed = m_shown != prepared;
@@ -44,7 +44,7 @@ private:
 // A saved run drawn beside the current one: its prepared points or values where they are of its runs, else its runs
 // read now.
 template <class Prepared>
-std::shared_ptr<const Prepared> preparedFor(const std::vector<RunResult>& runs, std::shared_ptr<const Prepared> prepared)
+std::shared_ptr<const Prepared> preparedFor(const RunStore& runs, std::shared_ptr<const Prepared> prepared)
 {
     if (prepared && prepared->isOf(runs))
         return prepared;

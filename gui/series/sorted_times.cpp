@@ -4,7 +4,7 @@
 
 namespace asyncscope {
 
-bool SortedTimes::update(const std::vector<RunResult>& runs)
+bool SortedTimes::update(const RunStore& runs)
 {
     if (m_read.readAll(runs))
         return false;
@@ -15,13 +15,12 @@ bool SortedTimes::update(const std::vector<RunResult>& runs)
             sorted.clear();
         const auto middle = std::ptrdiff_t(sorted.size());
         for (std::size_t i = from; i < runs.size(); ++i) {
-            const RunResult& r = runs[i];
-            if (r.warmup)
+            if (runs.warmup(i))
                 continue;
             if (q == GpuTime)
-                sorted.push_back(r.gpuMs);
-            else if (r.has(SpanKind::Submit))
-                sorted.push_back(r.cpuSubmitMs());
+                sorted.push_back(runs.gpuMs(i));
+            else if (runs.has(i, SpanKind::Submit))
+                sorted.push_back(runs.cpuSubmitMs(i));
         }
         std::sort(sorted.begin() + middle, sorted.end());
         std::inplace_merge(sorted.begin(), sorted.begin() + middle, sorted.end());
@@ -30,7 +29,7 @@ bool SortedTimes::update(const std::vector<RunResult>& runs)
     return true;
 }
 
-bool SortedTimes::isOf(const std::vector<RunResult>& runs) const
+bool SortedTimes::isOf(const RunStore& runs) const
 {
     return m_read.readAll(runs);
 }

@@ -5,7 +5,7 @@
 
 #include "gui/series/new_runs.hpp"
 
-#include "engine/model/run_result.hpp"
+#include "engine/model/run_store.hpp"
 
 #include <array>
 #include <vector>
@@ -19,9 +19,9 @@ public:
 
     // Reads the runs of `runs` not read yet, or every run when `runs` is not the series read so far. True when the
     // values changed.
-    bool update(const std::vector<RunResult>& runs);
+    bool update(const RunStore& runs);
     // Whether these are the values of `runs`, every one of them read: a few runs compared, not the series.
-    bool isOf(const std::vector<RunResult>& runs) const;
+    bool isOf(const RunStore& runs) const;
     const std::vector<double>& values(Quantity quantity) const { return m_sorted[quantity]; }
 
 private:

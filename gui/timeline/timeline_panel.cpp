@@ -115,15 +115,15 @@ void TimelinePanel::followLatest()
 void TimelinePanel::refresh()
 {
     const Report& report = m_session->report();
-    const RunResult* run = nullptr;
+    std::optional<RunResult> run;
     if (m_chosen) {
-        const auto found = std::find_if(report.runs.begin(), report.runs.end(),
-            [this](const RunResult& r) { return r.index == *m_chosen; });
-        if (found != report.runs.end())
-            run = &*found;
+        for (std::size_t i = 0; i < report.runs.size() && !run; ++i) {
+            if (report.runs.index(i) == *m_chosen)
+                run = report.runs[i];
+        }
     }
     if (!run && !report.runs.empty())
-        run = &report.runs.back();  // the chosen run is not in this series (yet): its latest
+        run = report.runs.back();  // the chosen run is not in this series (yet): its latest
     m_latest->setEnabled(m_chosen.has_value());
     if (!run) {
         m_title->setText(m_session->isRunning() ? tr("Waiting for the first run…")

@@ -75,8 +75,8 @@ int main(int argc, char** argv)
     double chartsMs = 0.0, distributionsMs = 0.0, paintMs = 0.0;
     QImage image(time->size(), QImage::Format_ARGB32_Premultiplied);
     for (int i = 0; i < kRefreshes; ++i) {
-        const auto from = whole.runs.begin() + std::ptrdiff_t(report.runs.size());
-        report.runs.insert(report.runs.end(), from, from + kArriving);
+        const std::size_t from = report.runs.size();
+        report.runs.append(whole.runs, from, from + kArriving);
         clock.restart();
         charts.setRuns(report);
         chartsMs += msSince(clock);
@@ -110,7 +110,7 @@ int main(int argc, char** argv)
     noisier.label = QStringLiteral("noisier");
     noisier.report = report;
     for (std::size_t i = 0; i < noisier.report.runs.size(); ++i)
-        noisier.report.runs[i].gpuMs *= 1.0 + 0.2 * double((i * 7919) % 101) / 100.0;
+        noisier.report.runs.update(i, [i](RunResult& r) { r.gpuMs *= 1.0 + 0.2 * double((i * 7919) % 101) / 100.0; });
     auto points = std::make_shared<SeriesPoints>();  // laid out as the window's reading thread does it
     points->update(noisier.report.runs);
     noisier.prepared.points = std::move(points);

@@ -29,6 +29,22 @@ double secondsSince(Clock::time_point start)
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// This process's resident memory now, in MB, from /proc/self/status (0 where there is none).
+double residentMegabytes()
+{
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+        if (key == "VmRSS:") {
+            double kilobytes = 0.0;
+            status >> kilobytes;
+            return kilobytes / 1024.0;
+        }
+        status.ignore(1 << 12, '\n');
+    }
+    return 0.0;
+}
+
 bool write(const fs::path& path, const Report& report, ReportFormat format)
 {
     std::ofstream out(path, std::ios::binary);
@@ -49,9 +65,11 @@ int main(int argc, char** argv)
     const fs::path dir = fs::temp_directory_path() / ("asyncscope-bench-" + std::to_string(::getpid()));
     fs::create_directories(dir);
 
+    const double residentBefore = residentMegabytes();
     auto start = Clock::now();
     const Report report = testing::classicReport(std::size_t(runs));
-    std::printf("%ld runs built in %.2f s\n", runs, secondsSince(start));
+    std::printf("%ld runs built in %.2f s, resident memory %.0f MB more\n", runs, secondsSince(start),
+        residentMegabytes() - residentBefore);
 
     int status = 0;
     for (const ReportFormat format : { ReportFormat::Json, ReportFormat::Csv }) {

@@ -191,7 +191,7 @@ TEST(DevicePlanRunner, AllAtOnceRunsEveryDeviceConcurrently)
         const auto& runs = d.plan.variants.front().report.runs;
         ASSERT_EQ(runs.size(), 11u);
         // Each device's measured runs, on the host clock; the stretch all of them share is not empty.
-        const RunWindow first = *hostWindow(runs[1]), last = *hostWindow(runs.back());
+        const RunWindow first = *hostWindow(runs, 1), last = *hostWindow(runs, runs.size() - 1);
         if (!common)
             common = RunWindow { first.beginNs, last.endNs };
         common->beginNs = std::max(common->beginNs, first.beginNs);
@@ -331,7 +331,7 @@ TEST(AggregateBandwidth, CountsTheBytesOfRunsInsideTheOverlap)
     EXPECT_NEAR(a.gbps, 24e6 / 6e6, 1e-9);
 
     // Warm-up runs and runs without a host clock (read from a file) do not count.
-    devices[1].plan.variants.front().report.runs.front().warmup = true;
+    devices[1].plan.variants.front().report.runs.update(0, [](RunResult& run) { run.warmup = true; });
     devices.push_back(deviceWith(100, 0));
     a = aggregateBandwidth(devices);
     EXPECT_EQ(a.devices, 2);

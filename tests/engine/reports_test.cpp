@@ -161,11 +161,16 @@ TEST(CsvReport, RoundTrips)
     original.config.chunks = 3;
     original.config.streams = 2;
     original.config.submission = Submission::Graph;
-    auto& spans = original.runs[1].spans;  // no stage events: no GPU spans
-    spans.erase(std::remove_if(spans.begin(), spans.end(), [](const Span& x) { return onGpu(x.kind); }), spans.end());
-    original.runs[2].verified = false;
-    original.runs[2].firstWrongIndex = 513;
-    original.runs[2].firstWrongValue = 25;
+    original.runs.update(1, [](RunResult& run) {  // no stage events: no GPU spans
+        auto& spans = run.spans;
+        spans.erase(
+            std::remove_if(spans.begin(), spans.end(), [](const Span& x) { return onGpu(x.kind); }), spans.end());
+    });
+    original.runs.update(2, [](RunResult& run) {
+        run.verified = false;
+        run.firstWrongIndex = 513;
+        run.firstWrongValue = 25;
+    });
     std::stringstream buffer;
     writeCsv(buffer, original);
     const auto read = readCsv(buffer);
@@ -398,9 +403,11 @@ TEST(JsonReport, RoundTrips)
     original.config.submission = Submission::Graph;
     original.config.traceSource = TraceSource::Cupti;
     original.outcome->traceNote = "CUPTI could not start: (a note)";
-    original.runs[1].startMs = 2.75;
-    original.runs[1].traced = { { SpanKind::Api, 0, 0, 0, 0, 0.001, 0.004, ApiCall::GraphLaunch },
-        { SpanKind::H2D, 0, 2, 6, 4096, 0.01, 0.02, ApiCall::None } };
+    original.runs.update(1, [](RunResult& run) {
+        run.startMs = 2.75;
+        run.traced = { { SpanKind::Api, 0, 0, 0, 0, 0.001, 0.004, ApiCall::GraphLaunch },
+            { SpanKind::H2D, 0, 2, 6, 4096, 0.01, 0.02, ApiCall::None } };
+    });
     std::stringstream buffer;
     writeJson(buffer, original);
     const auto read = readJson(buffer);
@@ -422,8 +429,8 @@ TEST(JsonReport, RoundTrips)
         EXPECT_DOUBLE_EQ(read->runs[i].totalMs(SpanKind::D2H), original.runs[i].totalMs(SpanKind::D2H));
         ASSERT_EQ(read->runs[i].spans.size(), original.runs[i].spans.size());
         for (std::size_t k = 0; k < original.runs[i].spans.size(); ++k) {
-            const Span& a = original.runs[i].spans[k];
-            const Span& b = read->runs[i].spans[k];
+            const Span a = original.runs[i].spans[k];
+            const Span b = read->runs[i].spans[k];
             EXPECT_EQ(b.kind, a.kind);
             EXPECT_EQ(b.stream, a.stream);
             EXPECT_EQ(b.bytes, a.bytes);
@@ -510,12 +517,14 @@ void expectSameRun(const Run& a, const Run& b)
 Report everyFieldReport()
 {
     Report r = sampleReport();
-    r.runs[1].spans.push_back({ SpanKind::Kernel, 1, 3, 7, 4096, 0.25, 0.5 });
-    r.runs[2].traced = { { SpanKind::Api, 0, 0, 0, 0, 0.001, 0.004, ApiCall::MemcpyAsync },
-        { SpanKind::D2H, 0, 2, 6, 4096, 0.01, 0.02, ApiCall::None } };
-    r.runs[2].verified = false;
-    r.runs[2].firstWrongIndex = 513;
-    r.runs[2].firstWrongValue = 25;
+    r.runs.update(1, [](RunResult& run) { run.spans.push_back({ SpanKind::Kernel, 1, 3, 7, 4096, 0.25, 0.5 }); });
+    r.runs.update(2, [](RunResult& run) {
+        run.traced = { { SpanKind::Api, 0, 0, 0, 0, 0.001, 0.004, ApiCall::MemcpyAsync },
+            { SpanKind::D2H, 0, 2, 6, 4096, 0.01, 0.02, ApiCall::None } };
+        run.verified = false;
+        run.firstWrongIndex = 513;
+        run.firstWrongValue = 25;
+    });
     return r;
 }
 

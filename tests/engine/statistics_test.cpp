@@ -49,9 +49,8 @@ TEST(Statistics, SeriesLeavesWarmupOut)
 {
     Report report;
     report.config.elements = 250000;  // 1 MB per copy
-    report.runs.resize(4);
     for (int i = 0; i < 4; ++i) {
-        RunResult& run = report.runs[i];
+        RunResult run;
         run.index = i;
         run.warmup = i == 0;
         run.gpuMs = i == 0 ? 100.0 : 2.0;
@@ -63,6 +62,7 @@ TEST(Statistics, SeriesLeavesWarmupOut)
         d.d2hMs = 0.9;
         run.spans = serialSpans(0, d);
         run.verified = i != 3;
+        report.runs.push_back(run);
     }
     const SeriesSummary s = summarizeSeries(report);
     EXPECT_EQ(s.measuredRuns, 3u);

@@ -45,9 +45,10 @@ constexpr DistributionCharts::Kind kKinds[] = { DistributionCharts::GpuTime, Dis
 std::vector<double> measured(const Report& report, DistributionCharts::Kind kind)
 {
     std::vector<double> values;
-    for (const RunResult& r : report.runs) {
-        if (!r.warmup)
-            values.push_back(kind == DistributionCharts::GpuTime ? r.gpuMs : r.cpuSubmitMs());
+    const RunStore& runs = report.runs;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (!runs.warmup(i))
+            values.push_back(kind == DistributionCharts::GpuTime ? runs.gpuMs(i) : runs.cpuSubmitMs(i));
     }
     return values;
 }
@@ -79,8 +80,8 @@ SavedRun savedSlower(std::size_t runs, double slowerMs, const QString& label)
 {
     SavedRun saved;
     saved.report = classicReport(runs);
-    for (RunResult& r : saved.report.runs)
-        r.gpuMs += slowerMs;
+    for (std::size_t i = 0; i < saved.report.runs.size(); ++i)
+        saved.report.runs.update(i, [slowerMs](RunResult& r) { r.gpuMs += slowerMs; });
     saved.label = label;
     return saved;
 }
@@ -123,7 +124,7 @@ private slots:
     void binsCountEveryMeasuredRunOnce()
     {
         Report report = classicReport(5000);  // run 0 is a warm-up
-        report.runs[0].gpuMs = 50.0;          // a slow warm-up: left out, not counted anywhere
+        report.runs.update(0, [](RunResult& r) { r.gpuMs = 50.0; });  // a slow warm-up: left out, not counted
         DistributionCharts charts;
         charts.setRuns(report);
         for (const auto kind : kKinds) {
@@ -150,7 +151,7 @@ private slots:
 
         // Runs that waited for something, far beyond the rest: counted, named in the title, not drawn.
         for (const std::size_t slow : { 100, 2000, 3000 })
-            report.runs[slow].gpuMs = 9.0;
+            report.runs.update(slow, [](RunResult& r) { r.gpuMs = 9.0; });
         DistributionCharts outliers;
         outliers.setRuns(report);
         const Histogram& h = outliers.histogram(DistributionCharts::GpuTime, 0);
@@ -199,7 +200,8 @@ private slots:
         // Most runs at the bins' low edge, a long tail: the median stands at the left edge of the plot.
         Report report = classicReport(2001);
         for (std::size_t i = 0; i < report.runs.size(); ++i)
-            report.runs[i].gpuMs = i % 10 == 0 ? 2.5 + 0.5 * double(i % 100) / 100.0 : 2.5;
+            report.runs.update(
+                i, [i](RunResult& r) { r.gpuMs = i % 10 == 0 ? 2.5 + 0.5 * double(i % 100) / 100.0 : 2.5; });
         DistributionCharts charts;
         QChartView view(charts.chart(DistributionCharts::GpuTime));
         view.resize(420, 320);
@@ -278,8 +280,7 @@ private slots:
         DistributionCharts charts;
         charts.setRuns(growing);
         for (std::size_t n = 1000; n < whole.runs.size(); n += 250) {
-            growing.runs.insert(growing.runs.end(), whole.runs.begin() + std::ptrdiff_t(n),
-                whole.runs.begin() + std::ptrdiff_t(n + 250));
+            growing.runs.append(whole.runs, n, n + 250);
             charts.setRuns(growing);
         }
         DistributionCharts fresh;

@@ -39,8 +39,8 @@ const Report& longSeries()
 {
     static const Report report = [] {
         Report r = classicReport(200000);
-        r.runs[kSpikeRun].gpuMs = kSpikeMs;
-        r.runs[kDipRun].gpuMs = kDipMs;
+        r.runs.update(kSpikeRun, [](RunResult& run) { run.gpuMs = kSpikeMs; });
+        r.runs.update(kDipRun, [](RunResult& run) { run.gpuMs = kDipMs; });
         return r;
     }();
     return report;
@@ -300,7 +300,7 @@ private slots:
         charts.setRuns(report);
         QCOMPARE(charts.pointCount(RunCharts::Time), 1000);
         const Report more = classicReport(1500);
-        report.runs.insert(report.runs.end(), more.runs.begin() + 1000, more.runs.end());
+        report.runs.append(more.runs, 1000, more.runs.size());
         charts.setRuns(report);
         QCOMPARE(charts.pointCount(RunCharts::Time), 1500);
         QCOMPARE(charts.pointCount(RunCharts::Stages), 1500);
@@ -308,8 +308,8 @@ private slots:
 
         // Another series of as many runs (another plan, a saved run opened) is read again whole.
         Report other = classicReport(1500);
-        for (RunResult& run : other.runs)
-            run.gpuMs += 1.0;
+        for (std::size_t i = 0; i < other.runs.size(); ++i)
+            other.runs.update(i, [](RunResult& run) { run.gpuMs += 1.0; });
         charts.setRuns(other);
         QCOMPARE(charts.pointCount(RunCharts::Time), 1500);
         QCOMPARE(gpuLine(charts)->at(0).y(), other.runs.front().gpuMs);
@@ -325,7 +325,7 @@ private slots:
     void preparedPointsAreDrawnAsTheyAre()
     {
         Report report = classicReport(3000);
-        report.runs[1234].gpuMs = kSpikeMs;
+        report.runs.update(1234, [](RunResult& run) { run.gpuMs = kSpikeMs; });
         auto prepared = std::make_shared<SeriesPoints>();
         std::thread([&] { prepared->update(report.runs); }).join();
         QVERIFY(prepared->isOf(report.runs));
@@ -337,8 +337,8 @@ private slots:
         QCOMPARE(axis(charts.chart(RunCharts::Time), Qt::Horizontal)->max(), 2999.0);
 
         Report other = classicReport(3000);
-        for (RunResult& run : other.runs)
-            run.gpuMs += 1.0;
+        for (std::size_t i = 0; i < other.runs.size(); ++i)
+            other.runs.update(i, [](RunResult& run) { run.gpuMs += 1.0; });
         QVERIFY(!prepared->isOf(other.runs));
         charts.setRuns(other, {}, prepared);
         QCOMPARE(prepared.use_count(), 1L);
@@ -355,20 +355,20 @@ private slots:
     void newRunsAreTheRunsNotReadYet()
     {
         NewRuns read;
-        std::vector<RunResult> runs = classicReport(100).runs;
+        RunStore runs = classicReport(100).runs;
         QCOMPARE(read.firstUnread(runs), std::size_t(0));
         read.read(runs);
         QCOMPARE(read.firstUnread(runs), std::size_t(100));
         const Report more = classicReport(130);
-        runs.insert(runs.end(), more.runs.begin() + 100, more.runs.end());
+        runs.append(more.runs, 100, more.runs.size());
         QCOMPARE(read.firstUnread(runs), std::size_t(100));
         read.read(runs);
         QCOMPARE(read.firstUnread(runs), std::size_t(130));
 
         // Another run where one was read: the first, one at a power of two, the last; or fewer runs.
         for (const std::size_t changed : { std::size_t(0), std::size_t(63), std::size_t(129) }) {
-            std::vector<RunResult> other = runs;
-            other[changed].gpuMs += 0.5;
+            RunStore other = runs;
+            other.update(changed, [](RunResult& run) { run.gpuMs += 0.5; });
             QCOMPARE(read.firstUnread(other), std::size_t(0));
         }
         runs.pop_back();
