@@ -1,8 +1,8 @@
 #include "engine/io/report_file.hpp"
 
 #include "engine/host/host_memory.hpp"
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <algorithm>

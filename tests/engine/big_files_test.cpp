@@ -4,8 +4,8 @@
 // Its own executable and label (bigfiles), so it can be run alone: ctest -L bigfiles.
 #include "classic_runs.hpp"
 
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
 
 #include <gtest/gtest.h>
