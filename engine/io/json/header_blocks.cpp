@@ -33,10 +33,12 @@ json configJson(const PipelineConfig& c)
 {
     return { { "device", c.device }, { "elements", c.elements }, { "bytes", c.bytes() }, { "value", c.value },
         { "threads_per_block", c.threadsPerBlock }, { "chunks", c.chunks }, { "streams", c.streams },
-        { "order", nameOf(c.order) }, { "submission", nameOf(c.submission) }, { "runs", c.runs }, { "warmup_runs", c.warmupRuns },
+        { "order", nameOf(c.order) }, { "submission", nameOf(c.submission) }, { "runs", c.runs },
+        { "warmup_runs", c.warmupRuns },
         { "host_memory", nameOf(c.hostMemory) }, { "wait", nameOf(c.waitMode) }, { "check", nameOf(c.checkMode) },
         { "check_threads", c.checkThreads }, { "stage_events", c.stageEvents }, { "profiler_range", c.profilerRange },
-        { "trace_source", nameOf(c.traceSource) }, { "stop_rule", nameOf(c.stopRule) }, { "target_noise_percent", c.targetNoisePercent },
+        { "trace_source", nameOf(c.traceSource) }, { "stop_rule", nameOf(c.stopRule) },
+        { "target_noise_percent", c.targetNoisePercent },
         { "min_runs", c.minRuns }, { "min_gpu_ms", c.minGpuMs }, { "timeout_s", c.timeoutS } };
 }
 

@@ -58,7 +58,12 @@ void parsePart(Part& part, RunParser& parser, LineShape shape)
 // The stream's bytes past the header, with the padding the parser needs after them.
 class Buffer {
 public:
-    explicit Buffer(const std::string& rest) : m_text(rest), m_size(rest.size()) { m_text.resize(m_size + kLinePadding); }
+    explicit Buffer(const std::string& rest)
+        : m_text(rest)
+        , m_size(rest.size())
+    {
+        m_text.resize(m_size + kLinePadding);
+    }
 
     const char* data() const { return m_text.data(); }
     std::size_t size() const { return m_size; }
