@@ -32,7 +32,11 @@ struct Part {
 
 void parsePart(Part& part, RunParser& parser, LineShape shape)
 {
-    part.runs.reserve(std::size_t(std::count(part.begin, part.end, '\n')) + 1);
+    std::size_t lines = 1;
+    for (const char* at = part.begin; (at = static_cast<const char*>(std::memchr(at, '\n', std::size_t(part.end - at))));
+         ++at)
+        ++lines;
+    part.runs.reserve(lines);
     const char* p = part.begin;
     while (p < part.end) {
         const char* newline = static_cast<const char*>(std::memchr(p, '\n', std::size_t(part.end - p)));

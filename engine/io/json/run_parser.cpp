@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -72,6 +73,14 @@ std::optional<Enum> valueNamed(std::string_view name)
 constexpr std::uint32_t bit(RunKey k) { return 1u << unsigned(k); }
 constexpr std::uint32_t bit(SpanField f) { return 1u << unsigned(f); }
 
+// The names of the run's fields as views, for comparing without counting their lengths.
+const std::array<std::string_view, kWrittenRunFields> kKeys = [] {
+    std::array<std::string_view, kWrittenRunFields> keys;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = kRunKeyNames[i];
+    return keys;
+}();
+
 class RunReader {
 public:
     explicit RunReader(const Layout& layout) : m_layout(layout) {}
@@ -80,8 +89,12 @@ public:
     {
         m_seen = 0;
         if (doc.is_object()) {
-            for (const dom::key_value_pair field : dom::object(doc))
-                runField(runKeyOf(field.key), field.value, run);
+            std::size_t next = 0;  // the key the writer's order puts next: most lookups are one comparison
+            for (const dom::key_value_pair field : dom::object(doc)) {
+                const RunKey key = next < kKeys.size() && field.key == kKeys[next] ? RunKey(next) : runKeyOf(field.key);
+                next = std::size_t(key) + 1;
+                runField(key, field.value, run);
+            }
         } else if (doc.is_array()) {
             std::size_t position = 0;
             for (const dom::element value : dom::array(doc)) {
