@@ -21,13 +21,14 @@ bool isSpace(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-// A stretch of whole lines parsed on one thread.
+// A stretch of whole lines parsed on one thread. It keeps no pointer into the text once parsed.
 struct Part {
     const char* begin = nullptr;
     const char* end = nullptr;
     std::vector<RunResult> runs;
-    std::size_t lines = 0;  // lines read whole; at a problem, those before its line
-    std::string error;      // empty when every line read
+    std::size_t lines = 0;       // lines read whole; at a problem, those before its line
+    std::string error;           // empty when every line read
+    bool unendedLine = false;    // the line at fault has no line break after it
 };
 
 void parsePart(Part& part, RunParser& parser, LineShape shape)
@@ -51,8 +52,10 @@ void parsePart(Part& part, RunParser& parser, LineShape shape)
             line.remove_suffix(1);  // the comma before the next run
         if (!line.empty()) {
             RunResult run;
-            if (!parser.parse(line, run, part.error))
+            if (!parser.parse(line, run, part.error)) {
+                part.unendedLine = newline == nullptr;
                 return;
+            }
             part.runs.push_back(std::move(run));
         }
         ++part.lines;
@@ -62,17 +65,18 @@ void parsePart(Part& part, RunParser& parser, LineShape shape)
 // The stream's bytes past the header, with the padding the parser needs after them.
 class Buffer {
 public:
-    explicit Buffer(const std::string& rest)
-        : m_text(rest)
-        , m_size(rest.size())
-    {
-        m_text.resize(m_size + kLinePadding);
-    }
+    explicit Buffer(std::string_view text) { assign(text); }
 
     const char* data() const { return m_text.data(); }
     std::size_t size() const { return m_size; }
     std::string_view view() const { return { m_text.data(), m_size }; }
 
+    void assign(std::string_view text)
+    {
+        m_text.resize(text.size() + kLinePadding);
+        std::memcpy(m_text.data(), text.data(), text.size());
+        m_size = text.size();
+    }
     std::size_t readMore(std::istream& in, std::size_t bytes)
     {
         m_text.resize(m_size + bytes + kLinePadding);
@@ -82,18 +86,14 @@ public:
         m_text.resize(m_size + kLinePadding);
         return got;
     }
-    void dropFront(std::size_t bytes)
-    {
-        std::memmove(m_text.data(), m_text.data() + bytes, m_size - bytes);
-        m_size -= bytes;
-        m_text.resize(m_size + kLinePadding);
-    }
 
 private:
     std::string m_text;
-    std::size_t m_size;
+    std::size_t m_size = 0;
 };
 
+// The blocks go through a pipeline: while the helpers parse one, this thread stores the runs of the one before
+// into the report (in order, as the store takes them) and reads the one after.
 class LineReader {
 public:
     LineReader(std::istream& in, ReadMeter& meter, const json_fields::Layout& layout, LineShape shape,
@@ -111,14 +111,13 @@ public:
     Status read(std::string rest, Report& report)
     {
         Buffer buffer(rest);
+        Buffer next(std::string_view {});
         bool atEnd = false;
+        if (auto problem = fill(buffer, atEnd))
+            return problem;
+        std::vector<Part> parsed;  // the block before, parsed, its runs not yet stored
+        bool parsedEndsFile = false;
         for (;;) {
-            if (!atEnd) {
-                const std::size_t got = buffer.readMore(m_in, kBlockPerThread * m_threads);
-                if (!m_meter.advance(got))
-                    return cancelled();
-                atEnd = got == 0;
-            }
             const std::string_view text = buffer.view();
             std::size_t listEnd = std::string_view::npos;
             if (m_shape == LineShape::DocumentLines) {
@@ -130,36 +129,76 @@ public:
             std::size_t cut = listEnd != std::string_view::npos ? listEnd
                 : lastNewline == std::string_view::npos        ? 0
                                                                : lastNewline + 1;
-            const bool lastLine = atEnd && listEnd == std::string_view::npos && m_shape == LineShape::JsonLines;
-            if (lastLine)
+            if (atEnd && listEnd == std::string_view::npos && m_shape == LineShape::JsonLines)
                 cut = text.size();  // the last line, without a line break after it
             if (cut == 0 && !atEnd) {
                 if (buffer.size() > kMaxLineBytes)
-                    return makeError(ErrorKind::Io, "line " + std::to_string(m_line) + " is longer than " +
-                            std::to_string(kMaxLineBytes >> 20) + " MiB: it is not a run");
+                    return makeError(ErrorKind::Io, "line " + std::to_string(m_line + linesIn(parsed)) +
+                            " is longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB: it is not a run");
+                if (auto problem = fill(buffer, atEnd))
+                    return problem;
                 continue;
             }
-            if (auto problem = readLines(buffer.data(), buffer.data() + cut, atEnd && cut == text.size(), report))
+
+            // Parse this block on the helpers; meanwhile store the block before and read the next.
+            std::vector<Part> parts = split(buffer.data(), buffer.data() + cut);
+            std::vector<std::thread> helpers;
+            for (std::size_t k = 0; k < parts.size(); ++k)
+                helpers.emplace_back(parsePart, std::ref(parts[k]), std::ref(m_parsers[k]), m_shape);
+            Status problem = store(parsed, parsedEndsFile, report);
+            const bool more = !problem && !atEnd && listEnd == std::string_view::npos;
+            if (more) {
+                next.assign(text.substr(cut));
+                problem = fill(next, atEnd);
+            }
+            for (std::thread& t : helpers)
+                t.join();
+            if (problem)
                 return problem;
+            parsed = std::move(parts);
+            parsedEndsFile = atEnd && cut == text.size();
+            if (more) {
+                std::swap(buffer, next);
+                continue;
+            }
+
+            if (auto last = store(parsed, parsedEndsFile, report))
+                return last;
             if (listEnd != std::string_view::npos)
                 return checkTail(std::string(text.substr(listEnd + kListEnd.size() - 1)));
-            if (atEnd) {
-                if (m_shape == LineShape::JsonLines)
-                    return std::nullopt;
-                const bool partial = text.substr(cut).find_first_not_of(" \t\r\n") != std::string_view::npos;
-                return makeError(ErrorKind::Io, partial || m_runs == 0
-                        ? "the file ends inside run " + std::to_string(m_runs) + ": it is cut short"
-                        : "the file ends after run " + std::to_string(m_runs - 1) +
-                            ", before the list of runs is closed: it is cut short");
-            }
-            buffer.dropFront(cut);
+            if (m_shape == LineShape::JsonLines)
+                return std::nullopt;
+            const bool partial = text.substr(cut).find_first_not_of(" \t\r\n") != std::string_view::npos;
+            return makeError(ErrorKind::Io, partial || m_runs == 0
+                    ? "the file ends inside run " + std::to_string(m_runs) + ": it is cut short"
+                    : "the file ends after run " + std::to_string(m_runs - 1) +
+                        ", before the list of runs is closed: it is cut short");
         }
     }
 
 private:
-    // Whole lines, cut into near equal shares where a line ends and parsed at once. `fileEnd`: the last of them
-    // ends the file.
-    Status readLines(const char* begin, const char* end, bool fileEnd, Report& report)
+    // Reads a block more onto `buffer`; `atEnd` once the stream has no more.
+    Status fill(Buffer& buffer, bool& atEnd)
+    {
+        if (atEnd)
+            return std::nullopt;
+        const std::size_t got = buffer.readMore(m_in, kBlockPerThread * m_threads);
+        if (!m_meter.advance(got))
+            return cancelled();
+        atEnd = got == 0;
+        return std::nullopt;
+    }
+
+    static std::size_t linesIn(const std::vector<Part>& parts)
+    {
+        std::size_t lines = 0;
+        for (const Part& p : parts)
+            lines += p.lines;
+        return lines;
+    }
+
+    // Whole lines cut into near equal shares where a line ends.
+    std::vector<Part> split(const char* begin, const char* end) const
     {
         const std::size_t size = std::size_t(end - begin);
         const std::size_t shares = size < kOneThreadBelow ? 1 : m_threads;
@@ -178,18 +217,18 @@ private:
             parts.push_back(std::move(part));
             from = to;
         }
-        std::vector<std::thread> helpers;
-        for (std::size_t k = 1; k < parts.size(); ++k)
-            helpers.emplace_back(parsePart, std::ref(parts[k]), std::ref(m_parsers[k]), m_shape);
-        if (!parts.empty())
-            parsePart(parts[0], m_parsers[0], m_shape);
-        for (std::thread& t : helpers)
-            t.join();
+        return parts;
+    }
+
+    // The runs of parsed parts into the report, in order, or the first problem. `endsFile`: their last line ends
+    // the file.
+    Status store(std::vector<Part>& parts, bool endsFile, Report& report)
+    {
         for (std::size_t k = 0; k < parts.size(); ++k) {
             Part& part = parts[k];
             if (!part.error.empty()) {
                 const std::size_t run = m_runs + part.runs.size();
-                if (fileEnd && k + 1 == parts.size() && endsOnLastLine(part))
+                if (endsFile && k + 1 == parts.size() && part.unendedLine)
                     return makeError(ErrorKind::Io, "the file ends inside run " + std::to_string(run) +
                             ": it is cut short");
                 return makeError(ErrorKind::Io, "run " + std::to_string(run) + " (line " +
@@ -201,17 +240,8 @@ private:
             m_line += part.lines;
             part = Part {};  // its memory goes now
         }
+        parts.clear();
         return std::nullopt;
-    }
-
-    // Whether the line the part stopped at is its last with no line break after it: where a file cut short ends
-    // (a writer ends every line).
-    static bool endsOnLastLine(const Part& part)
-    {
-        const char* p = part.begin;
-        for (std::size_t n = 0; n < part.lines; ++n)
-            p = static_cast<const char*>(std::memchr(p, '\n', std::size_t(part.end - p))) + 1;
-        return std::memchr(p, '\n', std::size_t(part.end - p)) == nullptr;
     }
 
     // After the list of runs only the document's closing brace may follow.
@@ -231,7 +261,7 @@ private:
     std::istream& m_in;
     ReadMeter& m_meter;
     LineShape m_shape;
-    std::size_t m_line;  // of the buffer's first line
+    std::size_t m_line;  // of the first line whose runs are not stored yet
     std::size_t m_runs = 0;
     std::size_t m_threads;
     std::vector<RunParser> m_parsers;
