@@ -4,6 +4,7 @@
 #include "engine/io/json/document_reader.hpp"
 
 #include "engine/io/json/header_blocks.hpp"
+#include "engine/io/json/run_parser.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -523,6 +524,9 @@ private:
                 return fail(std::string(kSpanFieldNames[int(needed)]) + " missing in " +
                     (m_traced ? "traced span " : "span ") + std::to_string(m_spanIndex));
         }
+        if (m_spanIndex >= kMaxSpansPerRun)
+            return fail(std::string(m_traced ? "traced_spans" : "spans") + " holds more than " +
+                std::to_string(kMaxSpansPerRun) + " spans: more than a run has");
         (m_traced ? m_tracedSpans : m_spans).push_back(m_span);
         ++m_spanIndex;
         return true;

@@ -142,6 +142,9 @@ private:
 
     void spans(dom::array list, bool traced, std::vector<Span>& out)
     {
+        if (list.size() > kMaxSpansPerRun)
+            throw Problem { std::string(traced ? "traced_spans" : "spans") + " holds more than " +
+                std::to_string(kMaxSpansPerRun) + " spans: more than a run has" };
         out.clear();
         out.reserve(list.size());
         std::size_t index = 0;
