@@ -4,9 +4,9 @@
 
 #include "engine/host/host_name.hpp"
 #include "engine/io/chrome_trace.hpp"
-#include "engine/io/csv_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
 #include "engine/io/host_record_json.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/io/side_by_side_report.hpp"
 #include "engine/io/text_report.hpp"

@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
     cmake ninja-build g++ pkg-config file
     qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
-    libgtest-dev libcli11-dev nlohmann-json3-dev
+    libgtest-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev
     xvfb xauth x11-utils x11-apps imagemagick fontconfig fonts-dejavu-core
     desktop-file-utils appstream lintian dpkg-dev
     slurm-wlm munge

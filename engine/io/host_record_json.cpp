@@ -1,6 +1,6 @@
 #include "engine/io/host_record_json.hpp"
 
-#include "engine/io/json_report.hpp"
+#include "engine/io/json/json_report.hpp"
 
 #include <sstream>
 #include <stdexcept>
@@ -12,7 +12,8 @@ using nlohmann::ordered_json;
 
 namespace {
 
-// Everything before the devices, indented; the devices are written after it, each report as writeJson lays it out.
+// Everything before the devices, indented; the devices are written after it, each report as writeJsonDocument lays
+// it out.
 ordered_json headerJson(const HostReport& host)
 {
     ordered_json j;
@@ -160,7 +161,7 @@ void writeHostRecordJson(std::ostream& out, const HostReport& host)
             if (v.failure)
                 out << ", \"failure\": " << errorToJson(*v.failure).dump();
             out << ", \"report\":\n";
-            writeJson(out, v.report);
+            writeJsonDocument(out, v.report);
             out << "        }";
         }
         out << (d.plan.variants.empty() ? "]\n    }" : "\n      ]\n    }");

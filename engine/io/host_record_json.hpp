@@ -14,7 +14,7 @@ namespace asyncscope {
 
 // {"format": "asyncscope-host", "format_version": 1, "host", "mode", "comparison", "driver_version",
 // "runtime_version", "error" (only when nothing ran), "aggregate" (all at once), "devices": [{"device", "binding",
-// "variants": [{"label", "not_run", "failure", "report": a series report as writeJson writes it}]}]}.
+// "variants": [{"label", "not_run", "failure", "report": a series report as writeJsonDocument writes it}]}]}.
 constexpr const char* kHostRecordFormat = "asyncscope-host";
 constexpr int kHostRecordVersion = 1;
 

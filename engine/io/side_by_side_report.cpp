@@ -1,6 +1,6 @@
 #include "engine/io/side_by_side_report.hpp"
 
-#include "engine/io/csv_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/size_parse.hpp"
 

@@ -2,8 +2,8 @@
 
 #include "gui/files/save_file.hpp"
 
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 
 #include <QFileInfo>
 #include <QObject>

@@ -19,8 +19,8 @@
 #include "gui/app/main_window.hpp"
 #include "gui/session/session_model.hpp"
 
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,11 +1,13 @@
 // Benchmark (not a test): how long a big series takes to save and to open. Builds a series of the classic pipeline
-// (six spans a run, as the CLI records it), writes it as JSON and as CSV with the engine's writers into a temporary
-// folder, reads both back as the app does, and prints the seconds of every step, the file sizes and the read rate.
-// Usage: asyncscope_bench_report_load [runs]   (1000000 by default)
+// (six spans a run, as the CLI records it), writes it as JSON (format 4, JSON Lines) and as CSV with the engine's
+// writers into a temporary folder, reads both back as the app does, and prints the seconds of every step, the file
+// sizes and the read rate. Then reads each FILE given the same way (a report of an earlier format, say format 3 as
+// an earlier release wrote it).
+// Usage: asyncscope_bench_report_load [runs [FILE...]]   (1000000 runs by default)
 #include "classic_runs.hpp"
 
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
 
 #include <chrono>
@@ -97,5 +99,20 @@ int main(int argc, char** argv)
             megabytes, writeS, readS, megabytes / readS, calls);
     }
     fs::remove_all(dir);
+    for (int i = 2; i < argc; ++i) {
+        const fs::path path = argv[i];
+        int calls = 0;
+        start = Clock::now();
+        const auto read = readReportFile(path.string(), [&calls](double) { ++calls; });
+        const double readS = secondsSince(start);
+        if (!read) {
+            std::fprintf(stderr, "%s\n", read.error().message().c_str());
+            status = 1;
+            continue;
+        }
+        const double megabytes = double(fs::file_size(path)) / 1e6;
+        std::printf("%s: %zu runs, %.1f MB  read %6.2f s  (%.0f MB/s, %d progress calls)\n", path.filename().c_str(),
+            read->runs.size(), megabytes, readS, megabytes / readS, calls);
+    }
     return status;
 }

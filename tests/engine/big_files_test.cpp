@@ -1,11 +1,12 @@
-// A million runs of the classic pipeline, written as the CLI writes them (JSON and CSV, spans included) and read
-// back as the window opens them: every run there, a few of them compared whole. Each step's seconds are printed;
-// the test asserts what is read, not how fast (a loaded machine is slower; asyncscope_bench_report_load measures).
+// A million runs of the classic pipeline, written as the CLI writes them (JSON format 4 and CSV, spans included)
+// and read back as the window opens them: every run there, a few of them compared whole. Each step's seconds are
+// printed; the test asserts what is read, not how fast (a loaded machine is slower; asyncscope_bench_report_load
+// measures).
 // Its own executable and label (bigfiles), so it can be run alone: ctest -L bigfiles.
 #include "classic_runs.hpp"
 
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
 
 #include <gtest/gtest.h>
@@ -53,6 +54,15 @@ TEST_P(BigFiles, AMillionClassicRunsReadBack)
         ASSERT_TRUE(out) << path;
         std::printf("[ seconds  ] %s: %zu runs written in %.2f s (%.0f MB)\n", nameOf(format), kRuns,
             secondsSince(start), double(std::filesystem::file_size(path)) / 1e6);
+    }
+    if (format == ReportFormat::Json) {
+        // Format 4: the header on line 1, then a run a line.
+        std::ifstream in(path, std::ios::binary);
+        std::string header, firstRun;
+        std::getline(in, header);
+        std::getline(in, firstRun);
+        EXPECT_EQ(header.rfind("{\"format\":\"asyncscope-report\",\"format_version\":4,", 0), 0u);
+        EXPECT_EQ(firstRun.rfind("{\"run\":0,\"warmup\":true,", 0), 0u) << firstRun;
     }
 
     int progressCalls = 0;

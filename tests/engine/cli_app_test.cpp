@@ -170,7 +170,7 @@ TEST(CliApp, TraceWritesTheSeriesBesideItsReport)
     const CliRun run = runWith(backend,
         { "--runs", "3", "--chunks", "4", "--streams", "2", "--format", "json", "--trace", path.c_str() });
     EXPECT_EQ(run.code, kExitOk) << run.err;
-    EXPECT_NE(run.out.find("\"format\": \"asyncscope-report\""), std::string::npos) << run.out;  // the report as asked
+    EXPECT_EQ(run.out.rfind("{\"format\":\"asyncscope-report\"", 0), 0u) << run.out;  // the report as asked
 
     const TraceFile trace = readTrace(path);
     ASSERT_TRUE(trace.parsed);

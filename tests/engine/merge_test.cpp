@@ -1,7 +1,7 @@
 // Merges of result files: host records, error records and series reports of earlier versions in one table, hosts
 // in several files, and files that are not results.
 #include "engine/io/host_record_json.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/io/side_by_side_report.hpp"
 

@@ -1,5 +1,5 @@
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
@@ -55,6 +55,14 @@ Report sampleReport()
     r.outcome = SeriesOutcome { 2, StopReason::RunCount, 0.28, {} };
     r.peak = CopyPeak { 54.9, 55.0, std::size_t(256) << 20, true, 99.7 };
     return r;
+}
+
+// The report as one JSON document (writeJsonDocument), parsed: what a host record or a comparison holds.
+nlohmann::json documentOf(const Report& report)
+{
+    std::ostringstream out;
+    writeJsonDocument(out, report);
+    return nlohmann::json::parse(out.str());
 }
 
 }  // namespace
@@ -295,7 +303,7 @@ INSTANTIATE_TEST_SUITE_P(Malformed, CsvRejects,
 
 TEST(JsonReport, HasDeviceConfigSummaryAndRuns)
 {
-    const nlohmann::json j = toJson(sampleReport());
+    const nlohmann::json j = documentOf(sampleReport());
     EXPECT_EQ(j.at("device").at("name"), "Test GPU");
     EXPECT_EQ(j.at("device").at("uuid"), "GPU-01234567-89ab-cdef-0123-456789abcdef");
     EXPECT_EQ(j.at("config").at("host_memory"), "pinned");
@@ -303,8 +311,8 @@ TEST(JsonReport, HasDeviceConfigSummaryAndRuns)
     EXPECT_EQ(j.at("runs").size(), 3u);
     EXPECT_EQ(j.at("outcome").at("stop_reason"), "run count");
     EXPECT_EQ(j.at("format_version"), kReportFormatVersion);
-    // Every run carries its spans, runs and spans as arrays of the fields the document names once; the summary has
-    // each distribution by key and the figures.
+    // Every run carries its spans, each run an object of named fields, its spans arrays of the fields the document
+    // names once; the summary has each distribution by key and the figures.
     const auto field = [&](const char* list, const char* name) {
         const auto& names = j.at("fields").at(list);
         return std::size_t(std::find(names.begin(), names.end(), name) - names.begin());
@@ -313,9 +321,11 @@ TEST(JsonReport, HasDeviceConfigSummaryAndRuns)
     // No device, chunk or call: no span has them.
     EXPECT_EQ(j.at("fields").at("span"), nlohmann::json({ "kind", "stream", "bytes", "begin_ms", "end_ms" }));
     const nlohmann::json& run = j.at("runs").at(1);
-    EXPECT_EQ(run.at(field("run", "run")), 1);
+    EXPECT_EQ(run.at("run"), 1);
     EXPECT_EQ(run.size(), 11u);  // no traced spans
-    const nlohmann::json& spans = run.at(field("run", "spans"));
+    EXPECT_FALSE(run.contains("traced_spans"));
+    EXPECT_EQ(j.at("fields").at("run").at(field("run", "spans")), "spans");
+    const nlohmann::json& spans = run.at("spans");
     ASSERT_EQ(spans.size(), 6u);
     EXPECT_EQ(spans.at(0).at(field("span", "kind")), "h2d");
     EXPECT_EQ(spans.at(0).at(field("span", "bytes")), sampleReport().config.bytes());
@@ -355,7 +365,7 @@ class JsonRejectsAChoice : public ::testing::TestWithParam<std::pair<std::string
 
 TEST_P(JsonRejectsAChoice, NamingTheFieldAndWhatItAccepts)
 {
-    nlohmann::json j = toJson(sampleReport());
+    nlohmann::json j = documentOf(sampleReport());
     const auto& [pointer, expected] = GetParam();
     j[nlohmann::json::json_pointer(pointer)] = "bogus";
     std::istringstream in(j.dump());
@@ -372,7 +382,7 @@ INSTANTIATE_TEST_SUITE_P(UnknownNames, JsonRejectsAChoice,
         std::pair<std::string, std::string> { "/config/check", "config.check: 'bogus' is not overlapped or serial" },
         std::pair<std::string, std::string> { "/config/stop_rule", "config.stop_rule: 'bogus' is not fixed or noise" },
         std::pair<std::string, std::string> { "/outcome/stop_reason", "outcome.stop_reason: 'bogus' is not run count" },
-        std::pair<std::string, std::string> { "/runs/0/10/0/0", "run 0: span 0: kind 'bogus' is not h2d, kernel" }));
+        std::pair<std::string, std::string> { "/runs/0/spans/0/0", "run 0: span 0: kind 'bogus' is not h2d, kernel" }));
 
 TEST(ReportFile, ErrorsNameTheFile)
 {
@@ -452,7 +462,7 @@ TEST(JsonReport, RoundTrips)
     EXPECT_DOUBLE_EQ(read->peak->bidirectionalGBps, original.peak->bidirectionalGBps);
     ASSERT_TRUE(read->outcome.has_value());
     EXPECT_EQ(read->outcome->reason, StopReason::RunCount);
-    EXPECT_EQ(toJson(*read), toJson(original));
+    EXPECT_EQ(documentOf(*read), documentOf(original));
 }
 
 TEST(JsonReport, RejectsWhatIsNotAReport)
@@ -474,6 +484,29 @@ std::string writtenJson(const Report& report)
     std::ostringstream out;
     writeJson(out, report);
     return out.str();
+}
+
+// A file of tests/data.
+std::string fixture(const std::string& name)
+{
+    std::ifstream in(std::string(ASYNCSCOPE_TEST_DATA) + "/" + name, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A format 4 file's lines parsed one by one: the header with the run lines gathered under "runs", the same object
+// writeJsonDocument writes.
+nlohmann::json documentOfLines(const std::string& text)
+{
+    std::istringstream lines(text);
+    std::string line;
+    std::getline(lines, line);
+    nlohmann::json document = nlohmann::json::parse(line);
+    document["runs"] = nlohmann::json::array();
+    while (std::getline(lines, line))
+        document["runs"].push_back(nlohmann::json::parse(line));
+    return document;
 }
 
 std::string tempFile(const std::string& name, const std::string& text)
@@ -530,45 +563,46 @@ Report everyFieldReport()
 
 }  // namespace
 
-TEST(JsonReport, WritesEachRunOnOneLineBelowAnIndentedHeader)
+TEST(JsonReport, WritesTheHeaderOnLineOneThenARunALine)
 {
     const Report report = everyFieldReport();
     const std::string text = writtenJson(report);
-    EXPECT_NE(text.find("{\n  \"format\": \"asyncscope-report\",\n  \"format_version\": 3,\n  \"device\": {\n    \""),
-        std::string::npos)
-        << text;
-    EXPECT_NE(text.find("\n  \"fields\": {\n    \"run\": [\"run\",\"warmup\",\"start_ms\",\"gpu_time_ms\","
-                        "\"poll_iterations\","
+    EXPECT_EQ(text.rfind("{\"format\":\"asyncscope-report\",\"format_version\":4,\"device\":{\"", 0), 0u) << text;
+    EXPECT_NE(text.find(",\"fields\":{\"run\":[\"run\",\"warmup\",\"start_ms\",\"gpu_time_ms\",\"poll_iterations\","
                         "\"wait_cpu_ms\",\"expected_value\",\"verified\",\"first_wrong_index\",\"first_wrong_value\","
-                        "\"spans\",\"traced_spans\"],\n    \"span\": [\"kind\",\"device\",\"stream\",\"chunk\","
-                        "\"bytes\","
-                        "\"begin_ms\",\"end_ms\",\"call\"]\n  },\n  \"runs\": [\n    [0,true,"),
+                        "\"spans\",\"traced_spans\"],\"span\":[\"kind\",\"device\",\"stream\",\"chunk\",\"bytes\","
+                        "\"begin_ms\",\"end_ms\",\"call\"]}}\n{\"run\":0,"),
         std::string::npos)
         << text;
-    // One run a line, spans inside it, nothing after the runs but the closing brackets.
-    const std::size_t runs = text.find("  \"runs\": [\n") + 12;
-    std::istringstream lines(text.substr(runs));
+    // One run a line, spans inside it, nothing after the runs.
+    std::istringstream lines(text);
     std::vector<std::string> runLines;
     for (std::string line; std::getline(lines, line);)
         runLines.push_back(line);
-    ASSERT_EQ(runLines.size(), 5u);
-    EXPECT_EQ(runLines[0].rfind("    [0,true,0,2.5,12345,0,26,true,-1,0,[[\"h2d\",0,0,0,67108864,0,1.2],", 0), 0u)
-        << runLines[0];
-    EXPECT_EQ(runLines[1].back(), ',');
-    EXPECT_NE(runLines[2].find(",false,513,25,[["), std::string::npos) << runLines[2];
-    EXPECT_NE(runLines[2].find("],[[\"api\",0,0,0,0,0.001,0.004,\"cudaMemcpyAsync\"],[\"d2h\",0,2,6,4096,0.01,0.02]]]"),
+    ASSERT_EQ(runLines.size(), 4u);
+    EXPECT_EQ(text.back(), '\n');
+    EXPECT_EQ(runLines[1].rfind("{\"run\":0,\"warmup\":true,\"start_ms\":0,\"gpu_time_ms\":2.5,\"poll_iterations\":12345,"
+                                "\"wait_cpu_ms\":0,\"expected_value\":26,\"verified\":true,\"first_wrong_index\":-1,"
+                                "\"first_wrong_value\":0,\"spans\":[[\"h2d\",0,0,0,67108864,0,1.2],",
+                  0),
+        0u)
+        << runLines[1];
+    EXPECT_EQ(runLines[2].back(), '}');
+    EXPECT_NE(runLines[3].find(",\"verified\":false,\"first_wrong_index\":513,\"first_wrong_value\":25,\"spans\":[["),
         std::string::npos)
-        << runLines[2];
-    EXPECT_EQ(runLines[3], "  ]");
-    EXPECT_EQ(runLines[4], "}");
-    // The same document toJson gives.
-    EXPECT_EQ(nlohmann::json::parse(text), toJson(report));
+        << runLines[3];
+    EXPECT_NE(runLines[3].find("]],\"traced_spans\":[[\"api\",0,0,0,0,0.001,0.004,\"cudaMemcpyAsync\"],"
+                               "[\"d2h\",0,2,6,4096,0.01,0.02]]}"),
+        std::string::npos)
+        << runLines[3];
+    // The same report writeJsonDocument gives, line by line.
+    EXPECT_EQ(documentOfLines(text), documentOf(report));
 }
 
 TEST(JsonReport, LeavesOutSpanFieldsNoSpanUses)
 {
     const std::string text = writtenJson(sampleReport());
-    EXPECT_NE(text.find("\"span\": [\"kind\",\"stream\",\"bytes\",\"begin_ms\",\"end_ms\"]"), std::string::npos)
+    EXPECT_NE(text.find("\"span\":[\"kind\",\"stream\",\"bytes\",\"begin_ms\",\"end_ms\"]"), std::string::npos)
         << text;
     EXPECT_NE(text.find("[[\"h2d\",0,67108864,0,1.2],"), std::string::npos) << text;
 }
@@ -577,17 +611,40 @@ TEST(JsonReport, EveryFieldRoundTripsInItsOwnLayoutAndInAnyOther)
 {
     const Report original = everyFieldReport();
     const std::string written = writtenJson(original);
-    const nlohmann::json document = toJson(original);
-    // Its own layout; indented all through; on one line with the keys sorted ("fields" before "runs"), as a tool
-    // that rewrites the file leaves it.
-    for (const std::string& text : { written, document.dump(2), document.dump(), document.dump(-1) + "\n\n" }) {
+    std::ostringstream laidOut;
+    writeJsonDocument(laidOut, original);
+    const nlohmann::json document = documentOf(original);
+    // Its own layout; as one document, laid out as records hold it; indented all through; on one line with the keys
+    // sorted ("fields" before "runs"), as a tool that rewrites the file leaves it.
+    for (const std::string& text :
+        { written, laidOut.str(), document.dump(2), document.dump(), document.dump(-1) + "\n\n" }) {
         std::istringstream in(text);
         const auto read = readJson(in);
         ASSERT_TRUE(read.ok()) << read.error().message() << "\n" << text.substr(0, 200);
         ASSERT_EQ(read->runs.size(), original.runs.size());
         for (std::size_t i = 0; i < original.runs.size(); ++i)
             expectSameRun(original.runs[i], read->runs[i]);
-        EXPECT_EQ(toJson(*read), document);
+        EXPECT_EQ(documentOf(*read), document);
+    }
+}
+
+TEST(JsonReport, AVersionThreeFileReadsInItsLayoutAndInAnyOther)
+{
+    // Written by format 3's writer from everyFieldReport() (tests/data/README.md).
+    const std::string v3 = fixture("report_v3_every_field.json");
+    EXPECT_NE(v3.find("\n  \"runs\": [\n    [0,true,0,2.5,12345,0,26,true,-1,0,[[\"h2d\",0,0,0,67108864,0,1.2],"),
+        std::string::npos);
+    const Report original = everyFieldReport();
+    const nlohmann::json document = nlohmann::json::parse(v3);
+    EXPECT_EQ(document.at("format_version"), 3);
+    for (const std::string& text : { v3, document.dump(2), document.dump(), document.dump(-1) + "\n\n" }) {
+        std::istringstream in(text);
+        const auto read = readJson(in);
+        ASSERT_TRUE(read.ok()) << read.error().message() << "\n" << text.substr(0, 200);
+        ASSERT_EQ(read->runs.size(), original.runs.size());
+        for (std::size_t i = 0; i < original.runs.size(); ++i)
+            expectSameRun(original.runs[i], read->runs[i]);
+        EXPECT_EQ(documentOf(*read), documentOf(original));
     }
 }
 
@@ -676,19 +733,25 @@ TEST(JsonReport, ReadsAVersionTwoReportWithSpansAndTracedSpans)
 
 class JsonFileRejects : public ::testing::TestWithParam<std::pair<std::string, std::string>> { };
 
-// Each case: how the sample's file is spoiled (a text to find, then what to put in its place, or "cut N" to keep
-// the first N bytes, or "cut line N" to keep its first N lines), and what the message says after the file's name.
+// Each case: how the file is spoiled (a text to find, then what to put in its place, or "cut N" to keep the first N
+// bytes after `  "runs": [` (format 3) or after line 1 (format 4), or "cut line N" to keep its first N lines), and
+// what the message says after the file's name. Format 3's cases spoil tests/data/report_v3_every_field.json, format
+// 4's (those that begin "v4 ") what writeJson writes of the same report.
 TEST_P(JsonFileRejects, NamingTheFileAndThePlace)
 {
-    const auto& [spoil, expected] = GetParam();
-    std::string text = writtenJson(everyFieldReport());
+    std::string spoil = GetParam().first;
+    const std::string& expected = GetParam().second;
+    const bool v4 = spoil.rfind("v4 ", 0) == 0;
+    if (v4)
+        spoil.erase(0, 3);
+    std::string text = v4 ? writtenJson(everyFieldReport()) : fixture("report_v3_every_field.json");
     if (spoil.rfind("cut line ", 0) == 0) {
         std::size_t at = 0;
         for (int n = std::stoi(spoil.substr(9)); n > 0; --n)
             at = text.find('\n', at) + 1;
         text.resize(at);
     } else if (spoil.rfind("cut ", 0) == 0) {
-        text.resize(std::size_t(std::stoi(spoil.substr(4))) + text.find("\"runs\": ["));
+        text.resize(std::size_t(std::stoi(spoil.substr(4))) + (v4 ? text.find('\n') + 1 : text.find("\"runs\": [")));
     } else {
         const std::size_t bar = spoil.find('|');
         const std::string from = spoil.substr(0, bar);
@@ -696,7 +759,7 @@ TEST_P(JsonFileRejects, NamingTheFileAndThePlace)
         text.replace(text.find(from), from.size(), spoil.substr(bar + 1));
     }
     // A file per case: ctest runs the cases as processes of their own, side by side.
-    const std::string name = "spoilt-" + std::to_string(std::hash<std::string> {}(spoil) % 1000000) + ".json";
+    const std::string name = "spoilt-" + std::to_string(std::hash<std::string> {}(GetParam().first) % 1000000) + ".json";
     const auto read = readReportFile(tempFile(name, text));
     ASSERT_FALSE(read.ok()) << spoil;
     EXPECT_EQ(read.error().kind, ErrorKind::Io);
@@ -708,32 +771,58 @@ INSTANTIATE_TEST_SUITE_P(Malformed, JsonFileRejects,
         std::pair<std::string, std::string> { "cut line 2", "the file ends early" },
         std::pair<std::string, std::string> { "\"asyncscope-report\"|\"something-else\"",
             "the file is JSON but not an AsyncScope report" },
-        std::pair<std::string, std::string> { "\"format_version\": 3|\"format_version\": 4",
-            "format_version 4 is not one this AsyncScope reads (1 to 3)" },
+        std::pair<std::string, std::string> { "\"format_version\": 3|\"format_version\": 5",
+            "format_version 5 is not one this AsyncScope reads (1 to 4)" },
         std::pair<std::string, std::string> { "[1,false,0,2.51,|[1,false,0,\"fast\",",
-            "run 1: gpu_time_ms is not a number" },
-        std::pair<std::string, std::string> { "[1,false,0,2.51,|[1,false,0,2.51.1,", "run 1: not valid JSON" },
+            "run 1 (line 172): gpu_time_ms is not a number" },
+        std::pair<std::string, std::string> { "[1,false,0,2.51,|[1,false,0,2.51.1,",
+            "run 1 (line 172): not valid JSON" },
         std::pair<std::string, std::string> { "[\"check\",0,1,0,67108864,2.6,4.6]|[\"check\",0,1,0,67108864,2.6]",
-            "run 1: end_ms missing in span 5" },
+            "run 1 (line 172): end_ms missing in span 5" },
         std::pair<std::string, std::string> { "[\"d2h\",0,2,6,4096,0.01,0.02]|[\"d2x\",0,2,6,4096,0.01,0.02]",
-            "run 2: traced span 1: kind 'd2x' is not h2d, kernel" },
+            "run 2 (line 173): traced span 1: kind 'd2x' is not h2d, kernel" },
         std::pair<std::string, std::string> { "\"host_memory\": \"pinned\"|\"host_memory\": \"bogus\"",
-            "config.host_memory: 'bogus' is not pinned or pageable" }));
+            "config.host_memory: 'bogus' is not pinned or pageable" },
+        std::pair<std::string, std::string> { "v4 cut 500", "the file ends inside run 1: it is cut short" },
+        std::pair<std::string, std::string> { "v4 cut 100", "the file ends inside run 0: it is cut short" },
+        std::pair<std::string, std::string> { "v4 cut -300", "the file ends early" },
+        std::pair<std::string, std::string> { "v4 \"asyncscope-report\"|\"something-else\"",
+            "the file is JSON but not an AsyncScope report" },
+        std::pair<std::string, std::string> { "v4 \"format_version\":4|\"format_version\":5",
+            "line 1: format_version 5 is not one this AsyncScope reads (1 to 4)" },
+        std::pair<std::string, std::string> { "v4 \"run\":1,\"warmup\":false,\"start_ms\":0,\"gpu_time_ms\":2.51,|"
+                                              "\"run\":1,\"warmup\":false,\"start_ms\":0,\"gpu_time_ms\":\"fast\",",
+            "run 1 (line 3): gpu_time_ms is not a number" },
+        std::pair<std::string, std::string> { "v4 \"gpu_time_ms\":2.51,|\"gpu_time_ms\":2.51.1,",
+            "run 1 (line 3): not valid JSON" },
+        std::pair<std::string, std::string> {
+            "v4 [\"check\",0,1,0,67108864,2.6,4.6]|[\"check\",0,1,0,67108864,2.6]",
+            "run 1 (line 3): end_ms missing in span 5" },
+        std::pair<std::string, std::string> { "v4 [\"d2h\",0,2,6,4096,0.01,0.02]|[\"d2x\",0,2,6,4096,0.01,0.02]",
+            "run 2 (line 4): traced span 1: kind 'd2x' is not h2d, kernel" },
+        std::pair<std::string, std::string> { "v4 \"host_memory\":\"pinned\"|\"host_memory\":\"bogus\"",
+            "line 1: config.host_memory: 'bogus' is not pinned or pageable" }));
 
 TEST(JsonReport, AFileCutAfterARunLineSaysSo)
 {
-    std::string text = writtenJson(sampleReport());
+    std::string text = fixture("report_v3_every_field.json");
     text.resize(text.find("\n  ]") + 1);
     std::istringstream in(text);
     const auto read = readJson(in);
     ASSERT_FALSE(read.ok());
     EXPECT_EQ(read.error().detail, "the file ends after run 2, before the list of runs is closed: it is cut short");
     // And an indented one (the document reader): the run it ends in.
-    const std::string indented = toJson(sampleReport()).dump(2);
+    const std::string indented = documentOf(sampleReport()).dump(2);
     std::istringstream cut(indented.substr(0, indented.find("\"runs\": [") + 40));
     const auto early = readJson(cut);
     ASSERT_FALSE(early.ok());
     EXPECT_EQ(early.error().detail, "the file ends inside run 0: it is cut short");
+    // Format 4 has no end of its list: a file cut where a line ends holds the runs before the cut.
+    const std::string lines = writtenJson(sampleReport());
+    std::istringstream shorter(lines.substr(0, lines.rfind('\n', lines.size() - 2) + 1));
+    const auto fewer = readJson(shorter);
+    ASSERT_TRUE(fewer.ok()) << fewer.error().message();
+    EXPECT_EQ(fewer->runs.size(), 2u);
 }
 
 TEST(ReportFile, ProgressIsAFractionThatGrowsToOneAtMostAHundredAndOneTimes)

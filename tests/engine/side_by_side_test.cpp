@@ -1,7 +1,7 @@
 // GPUs side by side: flags against the host's median and the link, the text, CSV and JSON printers, and host records
 // written and read back.
 #include "engine/io/host_record_json.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/io/side_by_side_report.hpp"
 #include "engine/run/device_plan_runner.hpp"
 

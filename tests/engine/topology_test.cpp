@@ -3,7 +3,7 @@
 #include "engine/host/cpu_binding.hpp"
 #include "engine/host/host_name.hpp"
 #include "engine/host/sysfs_topology.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/json/json_report.hpp"
 
 #include <gtest/gtest.h>
 

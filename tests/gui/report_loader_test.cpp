@@ -9,8 +9,8 @@
 #include "gui/session/report_loader.hpp"
 #include "gui/session/session_model.hpp"
 
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 
 #include <QComboBox>
 #include <QFile>

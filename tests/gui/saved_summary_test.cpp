@@ -10,8 +10,8 @@
 #include "gui/session/session_model.hpp"
 #include "gui/charts/summary_table.hpp"
 
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 
 #include <QSettings>
 #include <QSignalSpy>

@@ -1,4 +1,4 @@
-#include "engine/io/csv_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
 
 #include "engine/run/plan_summary.hpp"
 #include "engine/model/statistics.hpp"

@@ -1,0 +1,704 @@
+// Formats 1 and 2, and a report of any version laid out otherwise than its writer did (indented all through, on one
+// line, keys sorted): one pass of nlohmann's SAX parser over the whole document. The document's other fields become
+// a small DOM, the runs are read one by one.
+#include "engine/io/json/document_reader.hpp"
+
+#include "engine/io/json/header_blocks.hpp"
+#include "engine/io/json/run_parser.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <iterator>
+#include <limits>
+#include <optional>
+#include <string_view>
+
+namespace asyncscope::json_read {
+
+using nlohmann::json;
+using namespace json_fields;
+using json_header::BadField;
+using json_header::formatVersion;
+using json_header::layoutFrom;
+
+namespace {
+
+constexpr std::size_t kBlock = std::size_t(4) << 20;
+// Deeper than any report nests (the device's topology, a span in a run in the runs): garbage, not a report.
+constexpr std::size_t kMaxDepth = 64;
+
+// nlohmann's message without its "[json.exception.parse_error.101] " and, where the place is given otherwise, its
+// "parse error at line 1, column 12: ".
+std::string parseMessage(const json::exception& e, bool keepPlace)
+{
+    std::string text = e.what();
+    if (const auto bracket = text.find("] "); text.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
+        text.erase(0, bracket + 2);
+    if (!keepPlace && text.rfind("parse error", 0) == 0) {
+        if (const auto colon = text.find(": "); colon != std::string::npos)
+            text.erase(0, colon + 2);
+    }
+    return text;
+}
+
+// One scalar of the document, as the SAX parser hands it over.
+struct Scalar {
+    enum Type { Null, Bool, Int, Unsigned, Float, String } type = Null;
+    bool flag = false;
+    std::int64_t i = 0;
+    std::uint64_t u = 0;
+    double d = 0.0;
+    const std::string* s = nullptr;
+
+    bool toDouble(double& out) const
+    {
+        switch (type) {
+        case Int: out = double(i); return true;
+        case Unsigned: out = double(u); return true;
+        case Float: out = d; return true;
+        case Null: out = std::numeric_limits<double>::quiet_NaN(); return true;  // written for what JSON cannot hold
+        default: return false;
+        }
+    }
+    template <class T>
+    bool toWhole(T& out) const
+    {
+        if (type == Int && i >= std::int64_t(std::numeric_limits<T>::min()) &&
+            (i < 0 || std::uint64_t(i) <= std::uint64_t(std::numeric_limits<T>::max()))) {
+            out = T(i);
+            return true;
+        }
+        if (type == Unsigned && u <= std::uint64_t(std::numeric_limits<T>::max())) {
+            out = T(u);
+            return true;
+        }
+        return false;
+    }
+    bool toBool(bool& out) const
+    {
+        if (type != Bool)
+            return false;
+        out = flag;
+        return true;
+    }
+    json toJson() const
+    {
+        switch (type) {
+        case Bool: return flag;
+        case Int: return i;
+        case Unsigned: return u;
+        case Float: return d;
+        case String: return *s;
+        default: return nullptr;
+        }
+    }
+};
+
+// The runs read, and those that gave version 1's durations in place of spans (their spans are laid out once the
+// device and the size are known).
+struct ReadRuns {
+    std::vector<RunResult> runs;
+    std::vector<std::pair<std::size_t, SerialDurations>> durations;
+};
+
+// A SAX handler for a whole report (the document's other fields become a small DOM, the runs are read one by one
+// into RunResults) or for a plain list of runs (a stretch of version 3's one-run lines). It stops at the first
+// problem and keeps it, with the run it was found in.
+class ReportSax {
+public:
+    ReportSax() : m_layout(Layout::full()) {}
+
+    // ---- the SAX interface
+    bool null() { return scalar({}); }
+    bool boolean(bool b)
+    {
+        Scalar v;
+        v.type = Scalar::Bool;
+        v.flag = b;
+        return scalar(v);
+    }
+    bool number_integer(json::number_integer_t n)
+    {
+        Scalar v;
+        v.type = Scalar::Int;
+        v.i = n;
+        return scalar(v);
+    }
+    bool number_unsigned(json::number_unsigned_t n)
+    {
+        Scalar v;
+        v.type = Scalar::Unsigned;
+        v.u = n;
+        return scalar(v);
+    }
+    bool number_float(json::number_float_t n, const json::string_t&)
+    {
+        Scalar v;
+        v.type = Scalar::Float;
+        v.d = n;
+        return scalar(v);
+    }
+    bool string(json::string_t& s)
+    {
+        Scalar v;
+        v.type = Scalar::String;
+        v.s = &s;
+        return scalar(v);
+    }
+    bool binary(json::binary_t&) { return fail("the file holds binary data"); }
+    bool start_object(std::size_t) { return open(true); }
+    bool start_array(std::size_t) { return open(false); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(json::string_t& k)
+    {
+        switch (m_stack.back()) {
+        case Ctx::Root: return rootKey(k);
+        case Ctx::Dom: m_domKey = k; return true;
+        case Ctx::Run: m_key = runKeyOf(k); return true;
+        case Ctx::SpanObject: m_spanKey = spanFieldOf(k); return true;
+        default: return true;
+        }
+    }
+    bool parse_error(std::size_t position, const std::string&, const json::exception& e)
+    {
+        m_syntax = true;
+        m_errorAt = position;
+        if (inRun())
+            m_errorRun = m_out.runs.size();
+        m_endOfInput = std::string_view(e.what()).find("unexpected end of input") != std::string_view::npos;
+        m_parseMessage = parseMessage(e, !inRun());
+        return false;
+    }
+
+    // ---- what it read
+    ReadRuns& result() { return m_out; }
+    const json& header() const { return m_header; }
+    bool sawRuns() const { return m_sawRuns; }
+    bool failed() const { return m_syntax || !m_error.empty(); }
+    bool syntaxError() const { return m_syntax; }
+    // Whether the text ended where the parser stopped: a file cut short (inside a string, say), not one that is wrong.
+    bool endOfInput(std::size_t textBytes) const { return m_endOfInput || m_errorAt >= textBytes; }
+    // The run the problem is in, counted from this handler's first; empty when it is outside the runs.
+    std::optional<std::size_t> errorRun() const { return m_errorRun; }
+    // What is wrong, without the run.
+    std::string errorText() const
+    {
+        return m_syntax ? (m_errorRun ? "not valid JSON: " : "the file is not valid JSON: ") + m_parseMessage : m_error;
+    }
+    // Runs or spans given as arrays before the document said what their fields are.
+    bool assumedFields() const { return m_assumedFields; }
+
+private:
+    enum class Ctx : std::uint8_t { Root, Dom, RunList, Run, RunArray, SpanList, SpanArray, SpanObject, Skip };
+
+    bool inRun() const
+    {
+        return std::any_of(m_stack.begin(), m_stack.end(), [](Ctx c) { return c == Ctx::Run || c == Ctx::RunArray; });
+    }
+
+    bool fail(std::string text)
+    {
+        if (m_error.empty()) {
+            m_error = std::move(text);
+            if (inRun())
+                m_errorRun = m_out.runs.size();
+        }
+        return false;
+    }
+
+    bool notAReport() { return fail("the file is JSON but not an AsyncScope report"); }
+
+    // A problem with the run as a whole, or with the run that has just ended.
+    bool failAtRun(std::string text)
+    {
+        if (m_error.empty())
+            m_errorRun = m_out.runs.size();
+        return fail(std::move(text));
+    }
+
+    // ---- containers
+    bool open(bool object)
+    {
+        if (m_stack.size() >= kMaxDepth)
+            return fail("the file nests lists and objects deeper than " + std::to_string(kMaxDepth) +
+                ": it is not a report");
+        if (m_stack.empty()) {
+            if (object) {
+                m_stack.push_back(Ctx::Root);
+                return true;
+            }
+            return notAReport();
+        }
+        switch (m_stack.back()) {
+        case Ctx::Root:
+            if (m_runsNext) {
+                m_runsNext = false;
+                if (object)
+                    return fail("'runs' is not a list of runs");
+                m_stack.push_back(Ctx::RunList);
+                return true;
+            }
+            m_domStack.push_back(&(m_header[m_domKey] = object ? json::object() : json::array()));
+            m_stack.push_back(Ctx::Dom);
+            return true;
+        case Ctx::Dom: {
+            json& parent = *m_domStack.back();
+            json child = object ? json::object() : json::array();
+            if (parent.is_array()) {
+                parent.push_back(std::move(child));
+                m_domStack.push_back(&parent.back());
+            } else {
+                m_domStack.push_back(&(parent[m_domKey] = std::move(child)));
+            }
+            m_stack.push_back(Ctx::Dom);
+            return true;
+        }
+        case Ctx::RunList:
+            beginRun();
+            m_stack.push_back(object ? Ctx::Run : Ctx::RunArray);
+            return true;
+        case Ctx::RunArray:
+            m_key = runFieldAt(m_runPosition++);
+            [[fallthrough]];
+        case Ctx::Run:
+            if (m_key == RunKey::Unknown)
+                return skip();
+            if ((m_key == RunKey::Spans || m_key == RunKey::Traced) && !object) {
+                m_traced = m_key == RunKey::Traced;
+                m_seen |= bit(m_key);
+                m_spanIndex = 0;
+                m_stack.push_back(Ctx::SpanList);
+                return true;
+            }
+            return fail(std::string(kRunKeyNames[int(m_key)]) + " is not " + expected(m_key));
+        case Ctx::SpanList:
+            beginSpan();
+            m_stack.push_back(object ? Ctx::SpanObject : Ctx::SpanArray);
+            return true;
+        case Ctx::SpanArray:
+            if (spanFieldAt(m_spanPosition++) == SpanField::Unknown)
+                return skip();
+            return fail(spanPlace() + "a field is a list or an object");
+        case Ctx::SpanObject:
+            if (m_spanKey == SpanField::Unknown)
+                return skip();
+            return fail(spanPlace() + kSpanFieldNames[int(m_spanKey)] + " is a list or an object");
+        case Ctx::Skip:
+            return skip();
+        }
+        return false;
+    }
+
+    bool skip()
+    {
+        m_stack.push_back(Ctx::Skip);
+        return true;
+    }
+
+    bool close()
+    {
+        const Ctx ended = m_stack.back();
+        m_stack.pop_back();
+        switch (ended) {
+        case Ctx::Dom: m_domStack.pop_back(); return true;
+        case Ctx::Run:
+        case Ctx::RunArray: return endRun();
+        case Ctx::SpanArray:
+        case Ctx::SpanObject: return endSpan();
+        default: return true;
+        }
+    }
+
+    // ---- the document's own fields
+    bool rootKey(const std::string& k)
+    {
+        if (k != "runs") {
+            m_domKey = k;
+            return true;
+        }
+        // Before the runs: is it a report, and one this version reads? Its span fields, where it named them.
+        if (m_header.contains("format") && m_header.at("format") != kReportFormatName)
+            return notAReport();
+        try {
+            if (m_header.contains("format_version"))
+                formatVersion(m_header);
+            m_layout = layoutFrom(m_header);
+            m_fieldsFromDocument = m_header.contains("fields");
+        } catch (const BadField& e) {
+            return fail(e.what());
+        }
+        m_sawRuns = true;
+        m_runsNext = true;
+        return true;
+    }
+
+    bool scalar(const Scalar& v)
+    {
+        if (m_stack.empty())
+            return notAReport();
+        switch (m_stack.back()) {
+        case Ctx::Root:
+            if (m_runsNext)
+                return fail("'runs' is not a list of runs");
+            m_header[m_domKey] = v.toJson();
+            return true;
+        case Ctx::Dom: {
+            json& parent = *m_domStack.back();
+            if (parent.is_array())
+                parent.push_back(v.toJson());
+            else
+                parent[m_domKey] = v.toJson();
+            return true;
+        }
+        case Ctx::RunList: return failAtRun("not an object");
+        case Ctx::RunArray:
+            m_key = runFieldAt(m_runPosition++);
+            return runField(v);
+        case Ctx::Run: return runField(v);
+        case Ctx::SpanList: return fail(spanPlace() + "it is not a list or an object");
+        case Ctx::SpanArray: return spanField(spanFieldAt(m_spanPosition++), v);
+        case Ctx::SpanObject: return spanField(m_spanKey, v);
+        case Ctx::Skip: return true;
+        }
+        return false;
+    }
+
+    // ---- runs
+    static constexpr std::uint32_t bit(RunKey k) { return 1u << unsigned(k); }
+    static constexpr std::uint32_t bit(SpanField f) { return 1u << unsigned(f); }
+
+    static const char* expected(RunKey k)
+    {
+        switch (k) {
+        case RunKey::Warmup:
+        case RunKey::Verified: return "true or false";
+        case RunKey::Run:
+        case RunKey::Polls:
+        case RunKey::Expected:
+        case RunKey::FirstWrongIndex:
+        case RunKey::FirstWrongValue: return "a whole number";
+        case RunKey::Spans:
+        case RunKey::Traced: return "a list of spans";
+        default: return "a number";
+        }
+    }
+
+    void beginRun()
+    {
+        m_run = RunResult {};
+        m_seen = 0;
+        m_v1 = SerialDurations {};
+        m_spans.clear();
+        m_tracedSpans.clear();
+        m_key = RunKey::Unknown;
+        m_runPosition = 0;
+    }
+
+    bool runField(const Scalar& v)
+    {
+        bool ok = true;
+        switch (m_key) {
+        case RunKey::Run: ok = v.toWhole(m_run.index); break;
+        case RunKey::Warmup: ok = v.toBool(m_run.warmup); break;
+        case RunKey::StartMs: ok = v.toDouble(m_run.startMs); break;
+        case RunKey::GpuMs: ok = v.toDouble(m_run.gpuMs); break;
+        case RunKey::Polls: ok = v.toWhole(m_run.pollIterations); break;
+        case RunKey::WaitCpuMs: ok = v.toDouble(m_run.waitCpuMs); break;
+        case RunKey::Expected: ok = v.toWhole(m_run.expectedValue); break;
+        case RunKey::Verified: ok = v.toBool(m_run.verified); break;
+        case RunKey::FirstWrongIndex: ok = v.toWhole(m_run.firstWrongIndex); break;
+        case RunKey::FirstWrongValue: ok = v.toWhole(m_run.firstWrongValue); break;
+        case RunKey::Spans:
+        case RunKey::Traced: ok = false; break;
+        case RunKey::CpuSubmitMs: ok = v.toDouble(m_v1.submitMs); break;
+        case RunKey::WaitMs: ok = v.toDouble(m_v1.waitMs); break;
+        case RunKey::H2dMs: ok = v.toDouble(m_v1.h2dMs); break;
+        case RunKey::KernelMs: ok = v.toDouble(m_v1.kernelMs); break;
+        case RunKey::D2hMs: ok = v.toDouble(m_v1.d2hMs); break;
+        case RunKey::Unknown: return true;
+        }
+        if (!ok)
+            return fail(std::string(kRunKeyNames[int(m_key)]) + " is not " + expected(m_key));
+        m_seen |= bit(m_key);
+        return true;
+    }
+
+    bool endRun()
+    {
+        for (const RunKey needed : { RunKey::Run, RunKey::Warmup, RunKey::GpuMs, RunKey::Polls, RunKey::Verified }) {
+            if (!(m_seen & bit(needed)))
+                return missing(kRunKeyNames[int(needed)]);
+        }
+        if (m_seen & bit(RunKey::Spans)) {
+            m_run.spans.assign(m_spans.begin(), m_spans.end());  // exactly as many as there are
+            m_run.traced.assign(m_tracedSpans.begin(), m_tracedSpans.end());
+        } else if (m_seen & bit(RunKey::CpuSubmitMs)) {
+            // Version 1 gave durations, not spans: the one-stream pipeline's spans lie end to end.
+            if (m_seen & bit(RunKey::H2dMs)) {
+                for (const RunKey needed : { RunKey::KernelMs, RunKey::D2hMs }) {
+                    if (!(m_seen & bit(needed)))
+                        return missing(kRunKeyNames[int(needed)]);
+                }
+            } else {
+                m_v1.kernelMs = m_v1.d2hMs = -1.0;
+            }
+            m_out.durations.emplace_back(m_out.runs.size(), m_v1);
+        } else {
+            return missing("spans");
+        }
+        m_out.runs.push_back(std::move(m_run));
+        return true;
+    }
+
+    bool missing(const char* field) { return failAtRun(std::string(field) + " missing"); }
+
+    // ---- spans
+    RunKey runFieldAt(std::size_t position)
+    {
+        if (!m_fieldsFromDocument)
+            m_assumedFields = true;
+        return position < m_layout.run.size() ? m_layout.run[position] : RunKey::Unknown;
+    }
+
+    SpanField spanFieldAt(std::size_t position)
+    {
+        if (!m_fieldsFromDocument)
+            m_assumedFields = true;
+        return position < m_layout.span.size() ? m_layout.span[position] : SpanField::Unknown;
+    }
+
+    std::string spanPlace() const
+    {
+        return std::string(m_traced ? "traced span " : "span ") + std::to_string(m_spanIndex) + ": ";
+    }
+
+    void beginSpan()
+    {
+        m_span = Span {};
+        m_spanSeen = 0;
+        m_spanPosition = 0;
+        m_spanKey = SpanField::Unknown;
+    }
+
+    bool spanField(SpanField field, const Scalar& v)
+    {
+        bool ok = true;
+        switch (field) {
+        case SpanField::Kind:
+        case SpanField::Call:
+            if (v.type != Scalar::String)
+                return fail(spanPlace() + kSpanFieldNames[int(field)] + " is not a name");
+            if (field == SpanField::Kind) {
+                const auto kind = parseName<SpanKind>(*v.s);
+                if (!kind)
+                    return fail(spanPlace() + "kind '" + *v.s + "' is not " + acceptedNames<SpanKind>());
+                m_span.kind = *kind;
+            } else {
+                const auto call = parseName<ApiCall>(*v.s);
+                if (!call)
+                    return fail(spanPlace() + "call '" + *v.s + "' is not " + acceptedNames<ApiCall>());
+                m_span.call = *call;
+            }
+            break;
+        case SpanField::Device: ok = v.toWhole(m_span.device); break;
+        case SpanField::Stream: ok = v.toWhole(m_span.stream); break;
+        case SpanField::Chunk: ok = v.toWhole(m_span.chunk); break;
+        case SpanField::Bytes: ok = v.toWhole(m_span.bytes); break;
+        case SpanField::BeginMs: ok = v.toDouble(m_span.beginMs); break;
+        case SpanField::EndMs: ok = v.toDouble(m_span.endMs); break;
+        case SpanField::Unknown: return true;
+        }
+        if (!ok)
+            return fail(spanPlace() + kSpanFieldNames[int(field)] + " is not " +
+                (field == SpanField::BeginMs || field == SpanField::EndMs ? "a number" : "a whole number"));
+        m_spanSeen |= bit(field);
+        return true;
+    }
+
+    bool endSpan()
+    {
+        for (const SpanField needed : { SpanField::Kind, SpanField::BeginMs, SpanField::EndMs }) {
+            if (!(m_spanSeen & bit(needed)))
+                return fail(std::string(kSpanFieldNames[int(needed)]) + " missing in " +
+                    (m_traced ? "traced span " : "span ") + std::to_string(m_spanIndex));
+        }
+        if (m_spanIndex >= kMaxSpansPerRun)
+            return fail(std::string(m_traced ? "traced_spans" : "spans") + " holds more than " +
+                std::to_string(kMaxSpansPerRun) + " spans: more than a run has");
+        (m_traced ? m_tracedSpans : m_spans).push_back(m_span);
+        ++m_spanIndex;
+        return true;
+    }
+
+    Layout m_layout;
+    bool m_fieldsFromDocument = true;
+    bool m_assumedFields = false;
+    std::vector<Ctx> m_stack;
+
+    // The document's other fields.
+    json m_header = json::object();
+    std::vector<json*> m_domStack;
+    std::string m_domKey;
+    bool m_runsNext = false;
+    bool m_sawRuns = false;
+
+    // The run and the span being read.
+    RunResult m_run;
+    std::uint32_t m_seen = 0;
+    SerialDurations m_v1;
+    RunKey m_key = RunKey::Unknown;
+    std::size_t m_runPosition = 0;
+    std::vector<Span> m_spans, m_tracedSpans;
+    Span m_span;
+    std::uint32_t m_spanSeen = 0;
+    std::size_t m_spanPosition = 0;
+    std::size_t m_spanIndex = 0;
+    SpanField m_spanKey = SpanField::Unknown;
+    bool m_traced = false;
+
+    ReadRuns m_out;
+
+    std::string m_error;
+    std::optional<std::size_t> m_errorRun;
+    bool m_syntax = false;
+    bool m_endOfInput = false;
+    std::size_t m_errorAt = 0;  // the bytes read when the parser stopped at a syntax error
+    std::string m_parseMessage;
+};
+
+// The stream as the characters nlohmann's parser takes, a block at a time, counting and cancellable: at a cancel
+// the input just ends.
+class StreamSource {
+public:
+    StreamSource(std::istream& in, std::string first, ReadMeter& meter)
+        : m_in(in)
+        , m_buffer(std::move(first))
+        , m_meter(meter)
+        , m_total(m_buffer.size())
+    {
+    }
+    std::size_t total() const { return m_total; }  // the bytes read so far
+    bool more() { return m_pos < m_buffer.size() || refill(); }
+    char get() const { return m_buffer[m_pos]; }
+    void next() { ++m_pos; }
+
+private:
+    bool refill()
+    {
+        if (m_done)
+            return false;
+        m_buffer.clear();
+        m_pos = 0;
+        const std::size_t got = readMore(m_in, m_buffer, kBlock);
+        m_total += got;
+        m_done = got == 0 || !m_meter.advance(got);
+        return !m_done;
+    }
+
+    std::istream& m_in;
+    std::string m_buffer;
+    std::size_t m_pos = 0;
+    ReadMeter& m_meter;
+    std::size_t m_total;
+    bool m_done = false;
+};
+
+class SourceIterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = char;
+
+    SourceIterator() = default;
+    explicit SourceIterator(StreamSource* source) : m_source(source) {}
+    char operator*() const { return m_source->get(); }
+    SourceIterator& operator++()
+    {
+        m_source->next();
+        return *this;
+    }
+    SourceIterator operator++(int)
+    {
+        SourceIterator was = *this;
+        m_source->next();
+        return was;
+    }
+    friend bool operator==(const SourceIterator& a, const SourceIterator& b) { return a.atEnd() == b.atEnd(); }
+    friend bool operator!=(const SourceIterator& a, const SourceIterator& b) { return !(a == b); }
+
+private:
+    bool atEnd() const { return !m_source || !m_source->more(); }
+    StreamSource* m_source = nullptr;
+};
+
+std::string runPlace(std::optional<std::size_t> run)
+{
+    return run ? "run " + std::to_string(*run) + ": " : std::string();
+}
+
+// Lays out the spans of the runs that gave version 1's durations, now that the device and the size are known.
+void layOutDurations(const Report& report, ReadRuns& read)
+{
+    for (auto& [at, d] : read.durations) {
+        d.bytes = report.config.bytes();
+        read.runs[at].spans = serialSpans(report.device.index, d);
+    }
+}
+
+}  // namespace
+
+Result<Report> readDocument(std::istream& in, std::string first, ReadMeter& meter)
+{
+    ReportSax sax;
+    StreamSource source(in, std::move(first), meter);
+    json::sax_parse(SourceIterator(&source), SourceIterator(), &sax);
+    if (meter.cancelled())
+        return cancelled();
+    const json& header = sax.header();
+    const bool report = header.contains("format") && header.at("format") == kReportFormatName;
+    if (sax.failed()) {
+        if (!report && !sax.syntaxError())
+            return makeError(ErrorKind::Io, "the file is JSON but not an AsyncScope report");
+        if (sax.syntaxError() && sax.endOfInput(source.total()))
+            return makeError(ErrorKind::Io,
+                sax.errorRun() ? "the file ends inside run " + std::to_string(*sax.errorRun()) + ": it is cut short"
+                               : "the file ends early: it is cut short");
+        return makeError(ErrorKind::Io, runPlace(sax.errorRun()) + sax.errorText());
+    }
+    if (!report)
+        return makeError(ErrorKind::Io, "the file is JSON but not an AsyncScope report");
+    auto read = json_header::readHeader(header);
+    if (!read)
+        return read;
+    if (!sax.sawRuns())
+        return makeError(ErrorKind::Io, "the report has no runs");
+    if (sax.assumedFields() && header.contains("fields"))
+        return makeError(ErrorKind::Io, "\"fields\" comes after the runs it describes; it must come before");
+    ReadRuns& runs = sax.result();
+    layOutDurations(*read, runs);
+    read->runs.reserve(runs.runs.size());
+    for (RunResult& run : runs.runs)
+        read->runs.push_back(std::move(run));
+    return read;
+}
+
+std::size_t readMore(std::istream& in, std::string& buffer, std::size_t bytes)
+{
+    const std::size_t had = buffer.size();
+    buffer.resize(had + bytes);
+    in.read(buffer.data() + had, std::streamsize(bytes));
+    const std::size_t got = std::size_t(in.gcount());
+    buffer.resize(had + got);
+    return got;
+}
+
+Error cancelled()
+{
+    return makeError(ErrorKind::Cancelled, "reading was cancelled");
+}
+
+}  // namespace asyncscope::json_read

@@ -1,0 +1,95 @@
+// The one writer of format 4: the header through nlohmann (a few kB), the runs a line each without a DOM.
+#include "engine/io/json/json_report.hpp"
+#include "engine/io/json/run_line_writer.hpp"
+
+#include "engine/run/plan_summary.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace asyncscope {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+using namespace json_fields;
+
+namespace {
+
+constexpr std::size_t kFlushBytes = std::size_t(1) << 20;
+
+void flush(std::ostream& out, std::string& text)
+{
+    out.write(text.data(), std::streamsize(text.size()));
+    text.clear();
+}
+
+// The report as one object: `header` (the report's header and whatever else the object holds) indented, then the
+// runs a line each.
+void writeDocument(std::ostream& out, const Report& report, ordered_json header, const Layout& layout)
+{
+    std::string text = header.dump(2);
+    text.erase(text.size() - 2);  // "\n}": the runs come before the closing brace
+    text += ",\n  \"runs\": [";
+    RunLineWriter line(layout);
+    for (std::size_t i = 0; i < report.runs.size(); ++i) {
+        text += i ? ",\n    " : "\n    ";
+        line.append(text, report.runs[i]);
+        if (text.size() >= kFlushBytes)
+            flush(out, text);
+    }
+    text += report.runs.empty() ? "]\n}" : "\n  ]\n}";
+    flush(out, text);
+}
+
+}  // namespace
+
+void writeJson(std::ostream& out, const Report& report)
+{
+    const Layout layout = layoutOf(report);
+    std::string text = json_header::headerJson(report, summarizeSeries(report), layout).dump();
+    text += '\n';
+    RunLineWriter line(layout);
+    for (std::size_t i = 0; i < report.runs.size(); ++i) {
+        line.append(text, report.runs[i]);
+        text += '\n';
+        if (text.size() >= kFlushBytes)
+            flush(out, text);
+    }
+    flush(out, text);
+}
+
+void writeJsonDocument(std::ostream& out, const Report& report)
+{
+    const Layout layout = layoutOf(report);
+    writeDocument(out, report, json_header::headerJson(report, summarizeSeries(report), layout), layout);
+    out << '\n';
+}
+
+void writeComparisonJson(std::ostream& out, const PlanReport& plan)
+{
+    ordered_json top;
+    top["format"] = kComparisonFormatName;
+    top["format_version"] = kReportFormatVersion;
+    top["comparison"] = plan.comparison ? nameOf(*plan.comparison) : "series";
+    top["planned"] = plan.planned;
+    std::string text = top.dump(2);
+    text.erase(text.size() - 2);
+    text += ",\n  \"variants\": [";
+    flush(out, text);
+    const std::vector<SeriesSummary> summaries = summarizePlan(plan);
+    for (std::size_t i = 0; i < plan.variants.size(); ++i) {
+        const VariantResult& v = plan.variants[i];
+        out << (i ? ",\n" : "\n");
+        ordered_json header;
+        header["variant"] = v.label;
+        if (v.notRun)
+            header["not_run"] = v.notRun->message();
+        if (v.failure)
+            header["failure"] = v.failure->message();
+        const Layout layout = layoutOf(v.report);
+        header.update(json_header::headerJson(v.report, summaries[i], layout));
+        writeDocument(out, v.report, std::move(header), layout);
+    }
+    out << (plan.variants.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,57 @@
+// The one entry point of the JSON readers: which layout the file has, from its first bytes.
+#include "engine/io/json/json_report.hpp"
+
+#include "engine/io/json/document_reader.hpp"
+#include "engine/io/json/line_readers.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace asyncscope {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kFirstBlock = std::size_t(1) << 20;  // a header is a few kB
+constexpr int kMaxHeaderDepth = 16;                          // a header nests 4 deep (device, topology, link)
+
+}  // namespace
+
+Result<Report> readJson(std::istream& in, const ReadControl& control)
+{
+    ReadMeter meter(control);
+    if (!meter.advance(0))
+        return json_read::cancelled();
+    std::string first;
+    const std::size_t got = json_read::readMore(in, first, kFirstBlock);
+    if (!meter.advance(got))
+        return json_read::cancelled();
+    if (first.find_first_not_of(" \t\r\n") == std::string::npos)
+        return makeError(ErrorKind::Io, "the file is empty");
+
+    // Format 4: line 1 is an object on its own, and no runs in it.
+    const std::size_t lineEnd = first.find('\n');
+    if (lineEnd != std::string::npos || got < kFirstBlock) {
+        const std::string_view line = std::string_view(first).substr(0, lineEnd);
+        bool tooDeep = false;
+        const json::parser_callback_t depthBound = [&tooDeep](int depth, json::parse_event_t, json&) {
+            tooDeep |= depth > kMaxHeaderDepth;
+            return !tooDeep;  // what lies deeper is dropped, and the file refused
+        };
+        json header = json::parse(line, depthBound, false);
+        if (tooDeep)
+            return makeError(ErrorKind::Io, "line 1: it nests lists and objects deeper than " +
+                    std::to_string(kMaxHeaderDepth) + ": it is not a report");
+        if (header.is_object() && !header.contains("runs")) {
+            std::string rest = lineEnd == std::string::npos ? std::string() : first.substr(lineEnd + 1);
+            return json_read::readJsonLines(in, header, std::move(rest), control, meter);
+        }
+    }
+    // Format 3 (or 4 in a record) as its writer laid it out: the runs a line each.
+    if (const auto document = json_read::laidOutDocument(first))
+        return json_read::readLaidOutDocument(in, *document, std::move(first), control, meter);
+    // Any other layout, and formats 1 and 2.
+    return json_read::readDocument(in, std::move(first), meter);
+}
+
+}  // namespace asyncscope

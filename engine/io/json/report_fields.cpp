@@ -1,0 +1,118 @@
+#include "engine/io/json/report_fields.hpp"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <utility>
+
+namespace asyncscope::json_fields {
+
+Layout Layout::full()
+{
+    Layout l;
+    for (std::size_t i = 0; i < kWrittenRunFields; ++i)
+        l.run.push_back(RunKey(i));
+    for (std::size_t i = 0; i < kSpanFieldCount; ++i)
+        l.span.push_back(SpanField(i));
+    return l;
+}
+
+bool Layout::has(SpanField f) const
+{
+    return std::find(span.begin(), span.end(), f) != span.end();
+}
+
+Layout layoutOf(const Report& report)
+{
+    bool device = false, stream = false, chunk = false, bytes = false, call = false;
+    for (std::size_t i = 0; i < report.runs.size(); ++i) {
+        const RunResult& r = report.runs[i];
+        for (const auto* list : { &r.spans, &r.traced }) {
+            for (const Span& s : *list) {
+                device |= s.device != 0;
+                stream |= s.stream != 0;
+                chunk |= s.chunk != 0;
+                bytes |= s.bytes != 0;
+                call |= s.kind == SpanKind::Api;
+            }
+        }
+    }
+    Layout l = Layout::full();
+    l.span = { SpanField::Kind };
+    for (const auto& [used, field] : { std::pair { device, SpanField::Device }, std::pair { stream, SpanField::Stream },
+             std::pair { chunk, SpanField::Chunk }, std::pair { bytes, SpanField::Bytes } }) {
+        if (used)
+            l.span.push_back(field);
+    }
+    l.span.push_back(SpanField::BeginMs);
+    l.span.push_back(SpanField::EndMs);
+    if (call)
+        l.span.push_back(SpanField::Call);
+    return l;
+}
+
+namespace {
+
+// The names as views, their lengths counted once: a lookup per field of a million runs adds up.
+template <std::size_t N>
+std::array<std::string_view, N> viewsOf(const char* const (&names)[N])
+{
+    std::array<std::string_view, N> views;
+    for (std::size_t i = 0; i < N; ++i)
+        views[i] = names[i];
+    return views;
+}
+
+template <std::size_t N>
+std::size_t indexOf(const std::array<std::string_view, N>& views, std::string_view name)
+{
+    return std::size_t(std::find(views.begin(), views.end(), name) - views.begin());  // N when it is none of them
+}
+
+}  // namespace
+
+RunKey runKeyOf(std::string_view name)
+{
+    static const auto views = viewsOf(kRunKeyNames);
+    return RunKey(indexOf(views, name));
+}
+
+SpanField spanFieldOf(std::string_view name)
+{
+    static const auto views = viewsOf(kSpanFieldNames);
+    return SpanField(indexOf(views, name));
+}
+
+const char* expectedOf(RunKey key)
+{
+    switch (key) {
+    case RunKey::Warmup:
+    case RunKey::Verified: return "true or false";
+    case RunKey::Run:
+    case RunKey::Polls:
+    case RunKey::Expected:
+    case RunKey::FirstWrongIndex:
+    case RunKey::FirstWrongValue: return "a whole number";
+    case RunKey::Spans:
+    case RunKey::Traced: return "a list of spans";
+    default: return "a number";
+    }
+}
+
+std::vector<std::string> runFieldNames(const Layout& layout)
+{
+    std::vector<std::string> names;
+    for (const RunKey k : layout.run)
+        names.emplace_back(kRunKeyNames[std::size_t(k)]);
+    return names;
+}
+
+std::vector<std::string> spanFieldNames(const Layout& layout)
+{
+    std::vector<std::string> names;
+    for (const SpanField f : layout.span)
+        names.emplace_back(kSpanFieldNames[std::size_t(f)]);
+    return names;
+}
+
+}  // namespace asyncscope::json_fields

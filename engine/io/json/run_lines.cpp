@@ -1,0 +1,283 @@
+#include "engine/io/json/run_lines.hpp"
+
+#include "engine/io/json/document_reader.hpp"
+#include "engine/io/json/run_parser.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace asyncscope::json_read {
+
+namespace {
+
+constexpr std::size_t kBlockPerThread = std::size_t(4) << 20;
+constexpr std::size_t kOneThreadBelow = std::size_t(256) << 10;  // a stretch too short to share out
+constexpr std::string_view kListEnd = "\n  ]";
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+// A stretch of whole lines parsed on one thread. It keeps no pointer into the text once parsed.
+struct Part {
+    const char* begin = nullptr;
+    const char* end = nullptr;
+    std::vector<RunResult> runs;
+    std::size_t lines = 0;       // lines read whole; at a problem, those before its line
+    std::string error;           // empty when every line read
+    bool unendedLine = false;    // the line at fault has no line break after it
+};
+
+void parsePart(Part& part, RunParser& parser, LineShape shape)
+{
+    std::size_t lines = 1;
+    for (const char* at = part.begin; (at = static_cast<const char*>(std::memchr(at, '\n', std::size_t(part.end - at))));
+         ++at)
+        ++lines;
+    part.runs.reserve(lines);
+    const char* p = part.begin;
+    while (p < part.end) {
+        const char* newline = static_cast<const char*>(std::memchr(p, '\n', std::size_t(part.end - p)));
+        const char* lineEnd = newline ? newline : part.end;
+        std::string_view line(p, std::size_t(lineEnd - p));
+        p = newline ? newline + 1 : part.end;
+        while (!line.empty() && isSpace(line.front()))
+            line.remove_prefix(1);
+        while (!line.empty() && isSpace(line.back()))
+            line.remove_suffix(1);
+        if (shape == LineShape::DocumentLines && !line.empty() && line.back() == ',')
+            line.remove_suffix(1);  // the comma before the next run
+        if (!line.empty()) {
+            RunResult run;
+            if (!parser.parse(line, run, part.error)) {
+                part.unendedLine = newline == nullptr;
+                return;
+            }
+            part.runs.push_back(std::move(run));
+        }
+        ++part.lines;
+    }
+}
+
+// The stream's bytes past the header, with the padding the parser needs after them.
+class Buffer {
+public:
+    explicit Buffer(std::string_view text) { assign(text); }
+
+    const char* data() const { return m_text.data(); }
+    std::size_t size() const { return m_size; }
+    std::string_view view() const { return { m_text.data(), m_size }; }
+
+    void assign(std::string_view text)
+    {
+        m_text.resize(text.size() + kLinePadding);
+        std::memcpy(m_text.data(), text.data(), text.size());
+        m_size = text.size();
+    }
+    std::size_t readMore(std::istream& in, std::size_t bytes)
+    {
+        m_text.resize(m_size + bytes + kLinePadding);
+        in.read(m_text.data() + m_size, std::streamsize(bytes));
+        const std::size_t got = std::size_t(in.gcount());
+        m_size += got;
+        m_text.resize(m_size + kLinePadding);
+        return got;
+    }
+
+private:
+    std::string m_text;
+    std::size_t m_size = 0;
+};
+
+// The blocks go through a pipeline: while the helpers parse one, this thread stores the runs of the one before
+// into the report (in order, as the store takes them) and reads the one after.
+class LineReader {
+public:
+    LineReader(std::istream& in, ReadMeter& meter, const json_fields::Layout& layout, LineShape shape,
+        std::size_t firstLine)
+        : m_in(in)
+        , m_meter(meter)
+        , m_shape(shape)
+        , m_line(firstLine)
+        , m_threads(runLineThreads())
+    {
+        for (std::size_t k = 0; k < m_threads; ++k)
+            m_parsers.emplace_back(layout);
+    }
+
+    Status read(std::string rest, Report& report)
+    {
+        Buffer buffer(rest);
+        Buffer next(std::string_view {});
+        bool atEnd = false;
+        if (auto problem = fill(buffer, atEnd))
+            return problem;
+        std::vector<Part> parsed;  // the block before, parsed, its runs not yet stored
+        bool parsedEndsFile = false;
+        for (;;) {
+            const std::string_view text = buffer.view();
+            std::size_t listEnd = std::string_view::npos;
+            if (m_shape == LineShape::DocumentLines) {
+                listEnd = text.rfind(kListEnd.substr(1), 0) == 0 ? 0 : text.find(kListEnd);
+                if (listEnd != std::string_view::npos && listEnd > 0)
+                    ++listEnd;  // at the line's start
+            }
+            const std::size_t lastNewline = text.rfind('\n');
+            std::size_t cut = listEnd != std::string_view::npos ? listEnd
+                : lastNewline == std::string_view::npos        ? 0
+                                                               : lastNewline + 1;
+            if (atEnd && listEnd == std::string_view::npos && m_shape == LineShape::JsonLines)
+                cut = text.size();  // the last line, without a line break after it
+            if (cut == 0 && !atEnd) {
+                if (buffer.size() > kMaxLineBytes)
+                    return makeError(ErrorKind::Io, "line " + std::to_string(m_line + linesIn(parsed)) +
+                            " is longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB: it is not a run");
+                if (auto problem = fill(buffer, atEnd))
+                    return problem;
+                continue;
+            }
+
+            // Parse this block on the helpers; meanwhile store the block before and read the next.
+            std::vector<Part> parts = split(buffer.data(), buffer.data() + cut);
+            std::vector<std::thread> helpers;
+            for (std::size_t k = 0; k < parts.size(); ++k)
+                helpers.emplace_back(parsePart, std::ref(parts[k]), std::ref(m_parsers[k]), m_shape);
+            Status problem = store(parsed, parsedEndsFile, report);
+            const bool more = !problem && !atEnd && listEnd == std::string_view::npos;
+            if (more) {
+                next.assign(text.substr(cut));
+                problem = fill(next, atEnd);
+            }
+            for (std::thread& t : helpers)
+                t.join();
+            if (problem)
+                return problem;
+            parsed = std::move(parts);
+            parsedEndsFile = atEnd && cut == text.size();
+            if (more) {
+                std::swap(buffer, next);
+                continue;
+            }
+
+            if (auto last = store(parsed, parsedEndsFile, report))
+                return last;
+            if (listEnd != std::string_view::npos)
+                return checkTail(std::string(text.substr(listEnd + kListEnd.size() - 1)));
+            if (m_shape == LineShape::JsonLines)
+                return std::nullopt;
+            const bool partial = text.substr(cut).find_first_not_of(" \t\r\n") != std::string_view::npos;
+            return makeError(ErrorKind::Io, partial || m_runs == 0
+                    ? "the file ends inside run " + std::to_string(m_runs) + ": it is cut short"
+                    : "the file ends after run " + std::to_string(m_runs - 1) +
+                        ", before the list of runs is closed: it is cut short");
+        }
+    }
+
+private:
+    // Reads a block more onto `buffer`; `atEnd` once the stream has no more.
+    Status fill(Buffer& buffer, bool& atEnd)
+    {
+        if (atEnd)
+            return std::nullopt;
+        const std::size_t got = buffer.readMore(m_in, kBlockPerThread * m_threads);
+        if (!m_meter.advance(got))
+            return cancelled();
+        atEnd = got == 0;
+        return std::nullopt;
+    }
+
+    static std::size_t linesIn(const std::vector<Part>& parts)
+    {
+        std::size_t lines = 0;
+        for (const Part& p : parts)
+            lines += p.lines;
+        return lines;
+    }
+
+    // Whole lines cut into near equal shares where a line ends.
+    std::vector<Part> split(const char* begin, const char* end) const
+    {
+        const std::size_t size = std::size_t(end - begin);
+        const std::size_t shares = size < kOneThreadBelow ? 1 : m_threads;
+        std::vector<Part> parts;
+        const char* from = begin;
+        for (std::size_t k = 1; k <= shares && from < end; ++k) {
+            const char* to = end;
+            if (k < shares) {
+                const std::size_t share = std::size_t(end - from) / (shares - k + 1);
+                const void* newline = std::memchr(from + share, '\n', std::size_t(end - from) - share);
+                to = newline ? static_cast<const char*>(newline) + 1 : end;
+            }
+            Part part;
+            part.begin = from;
+            part.end = to;
+            parts.push_back(std::move(part));
+            from = to;
+        }
+        return parts;
+    }
+
+    // The runs of parsed parts into the report, in order, or the first problem. `endsFile`: their last line ends
+    // the file.
+    Status store(std::vector<Part>& parts, bool endsFile, Report& report)
+    {
+        for (std::size_t k = 0; k < parts.size(); ++k) {
+            Part& part = parts[k];
+            if (!part.error.empty()) {
+                const std::size_t run = m_runs + part.runs.size();
+                if (endsFile && k + 1 == parts.size() && part.unendedLine)
+                    return makeError(ErrorKind::Io, "the file ends inside run " + std::to_string(run) +
+                            ": it is cut short");
+                return makeError(ErrorKind::Io, "run " + std::to_string(run) + " (line " +
+                        std::to_string(m_line + part.lines) + "): " + part.error);
+            }
+            for (RunResult& r : part.runs)
+                report.runs.push_back(std::move(r));
+            m_runs += part.runs.size();
+            m_line += part.lines;
+            part = Part {};  // its memory goes now
+        }
+        parts.clear();
+        return std::nullopt;
+    }
+
+    // After the list of runs only the document's closing brace may follow.
+    Status checkTail(std::string tail)
+    {
+        while (tail.size() < (std::size_t(1) << 20) && json_read::readMore(m_in, tail, 1 << 16) > 0) {
+        }
+        const auto first = tail.find_first_not_of(" \t\r\n");
+        const auto last = tail.find_last_not_of(" \t\r\n");
+        if (first == std::string::npos)
+            return makeError(ErrorKind::Io, "the file ends after the runs, before the closing brace: it is cut short");
+        if (first != last || tail[first] != '}')
+            return makeError(ErrorKind::Io, "the file has something other than a closing brace after the runs");
+        return std::nullopt;
+    }
+
+    std::istream& m_in;
+    ReadMeter& m_meter;
+    LineShape m_shape;
+    std::size_t m_line;  // of the first line whose runs are not stored yet
+    std::size_t m_runs = 0;
+    std::size_t m_threads;
+    std::vector<RunParser> m_parsers;
+};
+
+}  // namespace
+
+std::size_t runLineThreads()
+{
+    return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+}
+
+Status readRunLines(std::istream& in, ReadMeter& meter, const json_fields::Layout& layout, LineShape shape,
+    std::string rest, std::size_t firstLine, Report& report)
+{
+    return LineReader(in, meter, layout, shape, firstLine).read(std::move(rest), report);
+}
+
+}  // namespace asyncscope::json_read

@@ -1,0 +1,41 @@
+// One run line parsed through simdjson: an object of named fields (format 4) or an array of the fields the header's
+// "fields" names (format 3), its spans arrays of the span fields named there (or objects, as format 2 wrote them).
+#pragma once
+
+#include "engine/io/json/report_fields.hpp"
+#include "engine/model/run_result.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace asyncscope::json_read {
+
+// Bytes a line must be followed by in memory (any bytes: the parser may read them, never uses them).
+constexpr std::size_t kLinePadding = 64;
+// A run line longer than this is not one a report holds: a run of 4096 chunks with CUPTI's spans and api calls
+// takes about 1 MB. (simdjson's buffers for a line take several times the line.)
+constexpr std::size_t kMaxLineBytes = std::size_t(16) << 20;
+// Likewise spans in a run (4096 chunks give about 12 000, twice that traced).
+constexpr std::size_t kMaxSpansPerRun = std::size_t(1) << 18;
+// Deeper than a run nests (a span in a list of spans in the run): garbage.
+constexpr std::size_t kMaxRunDepth = 8;
+
+class RunParser {
+public:
+    explicit RunParser(const json_fields::Layout& layout);
+    ~RunParser();
+    RunParser(RunParser&&) noexcept;
+    RunParser& operator=(RunParser&&) noexcept;
+
+    // Parses `line` (kLinePadding readable bytes after its end) into `run`. False with `error` saying what is wrong
+    // ("gpu_time_ms is not a number", "end_ms missing in span 3", "not valid JSON: …").
+    bool parse(std::string_view line, RunResult& run, std::string& error);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace asyncscope::json_read
