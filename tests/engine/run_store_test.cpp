@@ -16,6 +16,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 using namespace asyncscope;
 
@@ -302,7 +303,10 @@ TEST(RunStore, AppendsAnotherStore)
     expectSameRun(whole[runs.size() + 3], runs[3]);
 }
 
-TEST(RunStore, CopiesCompareAndMovesLeaveNothingBehind)
+// A report moves between threads and owners: moving its runs must not copy them.
+static_assert(std::is_nothrow_move_constructible_v<RunStore> && std::is_nothrow_move_assignable_v<RunStore>);
+
+TEST(RunStore, CopiesCompareAndMovesHandOverTheColumns)
 {
     const RunStore store = storeOf(variedRuns());
     RunStore copy = store;
@@ -311,8 +315,11 @@ TEST(RunStore, CopiesCompareAndMovesLeaveNothingBehind)
     r.gpuMs += 1.0;
     copy.set(1, r);
     EXPECT_TRUE(copy != store);
+    const std::size_t bytes = copy.bytesUsed();
     RunStore moved = std::move(copy);
     EXPECT_EQ(moved.size(), store.size());
+    EXPECT_EQ(moved.bytesUsed(), bytes);
+    EXPECT_EQ(moved.gpuMs(1), store.gpuMs(1) + 1.0);
     EXPECT_TRUE(RunStore(std::initializer_list<RunResult> { store[0], store[1] }) ==
         RunStore(std::vector<RunResult> { store[0], store[1] }));
     moved.clear();
