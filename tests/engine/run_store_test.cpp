@@ -3,8 +3,8 @@
 // 200 bytes.
 #include "classic_runs.hpp"
 
-#include "engine/io/csv_report.hpp"
-#include "engine/io/json_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/model/run_store.hpp"
 #include "engine/model/series_summary.hpp"
 

@@ -32,7 +32,7 @@ void writeDocument(std::ostream& out, const Report& report, ordered_json header,
     RunLineWriter line(layout);
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
         text += i ? ",\n    " : "\n    ";
-        line.append(text, report.runs[i]);
+        line.append(text, report.runs, i);
         if (text.size() >= kFlushBytes)
             flush(out, text);
     }
@@ -49,7 +49,7 @@ void writeJson(std::ostream& out, const Report& report)
     text += '\n';
     RunLineWriter line(layout);
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
-        line.append(text, report.runs[i]);
+        line.append(text, report.runs, i);
         text += '\n';
         if (text.size() >= kFlushBytes)
             flush(out, text);

@@ -26,9 +26,8 @@ Layout layoutOf(const Report& report)
 {
     bool device = false, stream = false, chunk = false, bytes = false, call = false;
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
-        const RunResult& r = report.runs[i];
-        for (const auto* list : { &r.spans, &r.traced }) {
-            for (const Span& s : *list) {
+        for (const RunStore::SpanView& list : { report.runs.spans(i), report.runs.traced(i) }) {
+            for (const Span s : list) {
                 device |= s.device != 0;
                 stream |= s.stream != 0;
                 chunk |= s.chunk != 0;

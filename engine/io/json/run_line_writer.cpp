@@ -5,35 +5,35 @@
 
 namespace asyncscope::json_fields {
 
-void RunLineWriter::append(std::string& out, const RunResult& r)
+void RunLineWriter::append(std::string& out, const RunStore& r, std::size_t i)
 {
     m_out = &out;
     text("{");
     key(RunKey::Run);
-    whole(r.index);
+    whole(r.index(i));
     key(RunKey::Warmup);
-    text(r.warmup ? "true" : "false");
+    text(r.warmup(i) ? "true" : "false");
     key(RunKey::StartMs);
-    number(r.startMs);
+    number(r.startMs(i));
     key(RunKey::GpuMs);
-    number(r.gpuMs);
+    number(r.gpuMs(i));
     key(RunKey::Polls);
-    whole(r.pollIterations);
+    whole(r.pollIterations(i));
     key(RunKey::WaitCpuMs);
-    number(r.waitCpuMs);
+    number(r.waitCpuMs(i));
     key(RunKey::Expected);
-    whole(r.expectedValue);
+    whole(r.expectedValue(i));
     key(RunKey::Verified);
-    text(r.verified ? "true" : "false");
+    text(r.verified(i) ? "true" : "false");
     key(RunKey::FirstWrongIndex);
-    whole(r.firstWrongIndex);
+    whole(r.firstWrongIndex(i));
     key(RunKey::FirstWrongValue);
-    whole(r.firstWrongValue);
+    whole(r.firstWrongValue(i));
     key(RunKey::Spans);
-    spans(r.spans);
-    if (!r.traced.empty()) {
+    spans(r.spans(i));
+    if (const RunStore::SpanView traced = r.traced(i); !traced.empty()) {
         key(RunKey::Traced);
-        spans(r.traced);
+        spans(traced);
     }
     text("}");
 }
@@ -68,12 +68,13 @@ void RunLineWriter::number(double v)
     m_out->append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
 }
 
-void RunLineWriter::spans(const std::vector<Span>& list)
+void RunLineWriter::spans(const RunStore::SpanView& list)
 {
     text("[");
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        const Span& s = list[i];
-        text(i ? ",[" : "[");
+    bool first = true;
+    for (const Span s : list) {
+        text(first ? "[" : ",[");
+        first = false;
         name(nameOf(s.kind));
         for (std::size_t f = 1; f < m_layout.span.size(); ++f) {
             switch (m_layout.span[f]) {

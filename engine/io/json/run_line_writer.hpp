@@ -3,7 +3,7 @@
 #pragma once
 
 #include "engine/io/json/report_fields.hpp"
-#include "engine/model/run_result.hpp"
+#include "engine/model/run_store.hpp"
 
 #include <string>
 #include <string_view>
@@ -15,9 +15,9 @@ class RunLineWriter {
 public:
     explicit RunLineWriter(const Layout& layout) : m_layout(layout) {}
 
-    // Appends `run` to `out` without a line break:
+    // Appends run `i` of `runs` to `out` without a line break, read from the store's columns:
     // {"run":0,"warmup":true,…,"spans":[["h2d",0,67108864,0,1.2],…]} and "traced_spans" where there are any.
-    void append(std::string& out, const RunResult& run);
+    void append(std::string& out, const RunStore& runs, std::size_t i);
 
 private:
     void text(std::string_view t) { m_out->append(t); }
@@ -26,7 +26,7 @@ private:
     template <class T>
     void whole(T v);
     void number(double v);
-    void spans(const std::vector<Span>& list);
+    void spans(const RunStore::SpanView& list);
 
     const Layout& m_layout;
     std::string* m_out = nullptr;
