@@ -12,6 +12,7 @@
 #include "gui/app/help_pages.hpp"
 #include "gui/session/plan_verdict.hpp"
 #include "gui/app/run_status.hpp"
+#include "gui/session/plan_controller.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/charts/summary_table.hpp"
 #include "gui/config/sweep_range_dialog.hpp"
@@ -55,12 +56,11 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     setWindowTitle(QStringLiteral("AsyncScope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/asyncscope.svg")));
     buildViews();
-    m_allGpus = new AllGpusPanel(backend);
+    m_allGpus = new AllGpusPanel(m_session->controller());
     m_tabs->addTab(m_allGpus, tr("All GPUs"));
-    if (m_options.allGpus) {
+    if (m_options.allGpus)
         m_allGpus->setMode(m_options.allAtOnce ? DeviceMode::AllAtOnce : DeviceMode::OneAtATime);
-        m_allGpus->setBindToLocalCpus(m_options.numaBinding);
-    }
+    m_allGpus->setBindToLocalCpus(m_options.numaBinding);  // every plan of the window, as in the CLI
     m_files = new FileActions(m_session, m_settings, [this] { return shownPicture(); }, this);
     const auto saved = [this](const QString& message) {
         saveSettingsNow();
@@ -151,6 +151,7 @@ void MainWindow::buildViews()
     m_distribution = new DistributionPanel(m_session);
     m_tabs->addTab(m_distribution, tr("Distribution"));
     m_summary = new SummaryTable;
+    m_summary->follow(m_session);
     m_tabs->addTab(m_summary, tr("Summary"));
     m_comparisonView = new ComparisonView;
     m_tabs->addTab(m_comparisonView, tr("Comparison"));
@@ -221,7 +222,7 @@ void MainWindow::updateActions()
     const bool runs = !m_session->report().runs.empty();
     const bool overlays = !m_session->overlays().empty();
     const bool drawn = bool(shownPicture().draw);
-    const bool running = m_session->isRunning() || m_allGpus->isRunning();
+    const bool running = m_session->controller()->isRunning();
     m_actions->update({ running, m_session->devicesKnown(), runs, drawn, currentChart() != nullptr,
         comparison.has_value(), overlays });
     m_panel->setRunning(running);
@@ -286,7 +287,7 @@ void MainWindow::startComparison(Comparison comparison, std::size_t sweepMinByte
 
 void MainWindow::startPlan(const Result<Plan>& plan)
 {
-    const Status refused = plan ? m_session->start(*plan) : Status(plan.error());
+    const Status refused = plan ? m_session->start(*plan, m_allGpus->bindsToLocalCpus()) : Status(plan.error());
     if (refused)
         return showProblem(QString::fromStdString(refused->message()));
     for (int k = 0; k < RunCharts::kKindCount; ++k)
@@ -319,7 +320,6 @@ void MainWindow::cancelRun()
 void MainWindow::refreshViews()
 {
     m_charts->setRuns(m_session->report(), m_session->source(), m_session->prepared().points);
-    m_summary->setReport(m_session->report(), m_session->overlays(), m_session->shownSummary());
     setWindowTitle(m_session->source().isEmpty() ? QStringLiteral("AsyncScope")
                                                  : QStringLiteral("AsyncScope — %1").arg(m_session->source()));
     updateActions();
@@ -359,7 +359,7 @@ void MainWindow::onPlanFinished(const PlanReport& plan)
         m_tabs->setCurrentWidget(m_comparisonView);
     }
     updateActions();
-    showProblem(judgePlan(plan).problem);
+    showProblem(m_session->verdict().problem);
     emit planEnded();
 }
 

@@ -35,7 +35,7 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
         showMessage(tr("No copy calibration: %1").arg(QString::fromStdString(error.message())));
     });
     connect(session, &SessionModel::planFinished, this,
-        [this](const PlanReport& plan) { showMessage(judgePlan(plan).summary); });
+        [this](const PlanReport&) { showMessage(m_session->verdict().summary); });
 }
 
 void RunStatus::showMessage(const QString& text)

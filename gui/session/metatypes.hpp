@@ -4,9 +4,18 @@
 #include "engine/model/device.hpp"
 #include "engine/model/error.hpp"
 #include "engine/model/run_result.hpp"
+#include "engine/run/device_plan.hpp"
 #include "engine/run/plan.hpp"
 
 #include <QMetaType>
+
+#include <memory>
+#include <vector>
+
+namespace asyncscope {
+// Runs handed from the run thread to the GUI thread in one queued signal; the receiver moves them out.
+using RunBatch = std::shared_ptr<std::vector<RunResult>>;
+}  // namespace asyncscope
 
 Q_DECLARE_METATYPE(asyncscope::RunResult)
 Q_DECLARE_METATYPE(asyncscope::Platform)
@@ -14,6 +23,11 @@ Q_DECLARE_METATYPE(asyncscope::Error)
 Q_DECLARE_METATYPE(asyncscope::Plan)
 Q_DECLARE_METATYPE(asyncscope::VariantResult)
 Q_DECLARE_METATYPE(asyncscope::PlanReport)
+Q_DECLARE_METATYPE(asyncscope::RunBatch)
+Q_DECLARE_METATYPE(asyncscope::DeviceInfo)
+Q_DECLARE_METATYPE(asyncscope::CpuBinding)
+Q_DECLARE_METATYPE(asyncscope::DeviceResult)
+Q_DECLARE_METATYPE(asyncscope::HostReport)
 
 namespace asyncscope {
 void registerMetaTypes();

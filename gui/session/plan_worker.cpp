@@ -1,0 +1,114 @@
+#include "gui/session/plan_worker.hpp"
+
+#include "engine/run/device_plan_runner.hpp"
+
+#include <map>
+#include <mutex>
+
+namespace asyncscope {
+
+namespace {
+
+// Turns the runner's calls into the worker's signals, gathering each device's runs into batches.
+class BatchingSink final : public DevicePlanSink {
+public:
+    BatchingSink(PlanWorker& worker, bool batches)
+        : m_worker(worker)
+        , m_batches(batches)
+    {
+    }
+
+    void deviceStarting(const DeviceInfo& device, const CpuBinding& binding) override
+    {
+        emit m_worker.deviceStarting(device, binding);
+    }
+    void variantStarting(int device, std::size_t index, const VariantResult& v) override
+    {
+        if (m_batches)
+            emit m_worker.variantStarting(device, int(index), v);
+    }
+    void runAvailable(int device, std::size_t index, const RunResult& run) override
+    {
+        if (!m_batches)
+            return;
+        std::unique_lock lock(m_mutex);
+        Pending& p = m_pending[device];
+        if (p.runs && p.variant != index)
+            flush(device, p);
+        if (!p.runs) {
+            p.runs = std::make_shared<std::vector<RunResult>>();
+            p.variant = index;
+            p.since = std::chrono::steady_clock::now();
+        }
+        p.runs->push_back(run);
+        if (p.runs->size() >= PlanWorker::kBatchRuns ||
+            std::chrono::steady_clock::now() - p.since >= PlanWorker::kBatchInterval)
+            flush(device, p);
+    }
+    void variantEnded(int device, std::size_t index, const VariantResult& v) override
+    {
+        if (!m_batches)
+            return;
+        flushDevice(device);
+        emit m_worker.variantEnded(device, int(index), v);
+    }
+    void calibrationFailed(int, const Error& error) override { emit m_worker.calibrationFailed(error); }
+    void deviceEnded(const DeviceResult& result) override
+    {
+        flushDevice(result.device.index);
+        emit m_worker.deviceEnded(result);
+    }
+
+private:
+    struct Pending {
+        RunBatch runs;
+        std::size_t variant = 0;
+        std::chrono::steady_clock::time_point since;
+    };
+
+    void flushDevice(int device)
+    {
+        std::unique_lock lock(m_mutex);
+        if (auto found = m_pending.find(device); found != m_pending.end())
+            flush(device, found->second);
+    }
+    // Under m_mutex: a device's signals leave in the order its runs came.
+    void flush(int device, Pending& p)
+    {
+        if (p.runs && !p.runs->empty())
+            emit m_worker.runsAvailable(device, int(p.variant), p.runs);
+        p.runs.reset();
+    }
+
+    PlanWorker& m_worker;
+    const bool m_batches;
+    std::mutex m_mutex;
+    std::map<int, Pending> m_pending;  // by device index
+};
+
+}  // namespace
+
+PlanWorker::PlanWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel)
+    : m_backend(std::move(backend))
+    , m_cancel(std::move(cancel))
+{
+}
+
+void PlanWorker::discover()
+{
+    auto platform = m_backend->discover();
+    if (platform)
+        emit devicesAvailable(*platform);
+    else
+        emit discoveryFailed(platform.error());
+}
+
+void PlanWorker::run(const DevicePlan& plan, const Platform& platform, bool batches)
+{
+    BatchingSink sink(*this, batches);
+    RunnerOptions options;
+    options.keepRuns = !batches;  // batched runs belong to the receiver: the runner keeps no second copy
+    emit hostFinished(runDevicePlan(*m_backend, platform, plan, *m_cancel, sink, options));
+}
+
+}  // namespace asyncscope
