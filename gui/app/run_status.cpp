@@ -21,10 +21,15 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     m_progress->setMaximumWidth(320);
     m_progress->setFormat(tr("%v of %m runs"));
     m_progress->hide();  // shown while a plan runs, not as an empty box
+    m_binding = new QLabel;
+    m_binding->setObjectName("binding");
+    m_binding->setToolTip(tr("The CPUs the series' run thread was bound to: its host buffers come from their NUMA "
+                             "node (the Local CPUs box of the All GPUs tab, or --no-numa-binding, turns it off)"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_text, 1);
     layout->addWidget(m_progress);
+    layout->addWidget(m_binding);
 
     connect(session, &SessionModel::variantStarted, this, [this](int index, int count, const QString& label) {
         if (count > 1)
@@ -70,9 +75,19 @@ QString RunStatus::text() const
     return m_text->text();
 }
 
+QString RunStatus::bindingText() const
+{
+    return m_binding->text();
+}
+
 void RunStatus::showProgress()
 {
     const Report& report = m_session->report();
+    const auto& binding = report.binding;
+    m_binding->setText(!binding ? QString()
+            : binding->bound    ? tr("CPUs %1").arg(QString::fromStdString(binding->cpus)) +
+                (binding->numaNode ? tr(", NUMA node %1").arg(*binding->numaNode) : QString())
+                                : tr("CPUs: not bound (%1)").arg(QString::fromStdString(binding->why)));
     m_progress->setRange(0, m_session->expectedRuns());  // 0..0: busy, the noise rule decides when to stop
     m_progress->setValue(static_cast<int>(report.runs.size()));
     m_progress->setVisible(m_session->isRunning());

@@ -43,9 +43,11 @@ AllGpusPanel::AllGpusPanel(PlanController* controller, QWidget* parent)
     m_mode->addItem(tr("All at once"), int(DeviceMode::AllAtOnce));
     m_mode->setToolTip(tr("One at a time gives each GPU's clean figures; all at once shares the host's PCIe switches, "
                           "memory and CPUs between them and gives the aggregate bandwidth"));
+    m_bind->setObjectName("localCpus");
     m_bind->setChecked(true);
     m_bind->setToolTip(tr("Run each GPU's worker thread on the CPUs of its own NUMA node, where its host buffers then "
-                          "come from; the table's tooltips say what each got"));
+                          "come from, here and for every series and comparison of the window, as the CLI does; the "
+                          "table's tooltips and the status bar say what each got"));
     m_run->setToolTip(tr("Run the configured series on every GPU of this host"));
     m_cancel->setToolTip(tr("Stop every GPU"));
     m_exportChart->setToolTip(tr("Save the chart as a picture (PNG; SVG from the File menu)"));

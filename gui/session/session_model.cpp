@@ -110,6 +110,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     m_saved.config = plan.variants.front().config;
     m_saved.device = *findDevice(m_platform, m_saved.config.device);
     m_summarizer.reset(m_saved.config);
+    m_previousShown = &m_saved;
     m_binding.reset();
     m_wrong = 0;
     m_source.clear();
@@ -136,7 +137,10 @@ void SessionModel::onVariantStarting(int index, const VariantResult& v)
     const PipelineConfig& c = v.report.config;
     if (c.stopRule == StopRule::Fixed)
         mine.report.runs.reserve(std::size_t(c.warmupRuns) + std::size_t(c.runs));
+    m_previousShown = m_shown;
+    m_previousSummarizer = std::move(m_summarizer);  // its sorted values move, nothing is copied
     m_shown = &mine.report;
+    m_summarizer = SeriesSummarizer();
     m_summarizer.reset(c, v.report.peak);
     m_clock.start();
     emit variantStarted(index, int(m_planned), QString::fromStdString(v.label));
@@ -169,6 +173,10 @@ void SessionModel::onVariantEnded(int index, const VariantResult& v)
     mine = v;
     mine.report.runs = std::move(runs);
     mine.report.binding = m_binding;
+    if (!v.ran() && m_shown == &mine.report) {
+        m_shown = m_previousShown;
+        m_summarizer = std::move(m_previousSummarizer);
+    }
     scheduleRefresh();
 }
 

@@ -55,9 +55,10 @@ public:
     // What the views make of report()'s runs where it was made off the GUI thread (a saved series, as it was read);
     // empty while a series is measured: the views make it as its runs arrive.
     const PreparedViews& prepared() const { return m_prepared; }
-    // The summary of report(): grown as runs arrive, brought up to date when asked.
+    const SeriesSummary* shownSummary() const { return m_prepared.summary ? &*m_prepared.summary : nullptr; }
+    // The summary of report(): the saved series' (shownSummary()), or the measured one's, grown as its runs arrive
+    // and brought up to date when asked.
     const SeriesSummary& summary() const;
-    const SeriesSummary* shownSummary() const { return &summary(); }
     // How the last plan of this session ended, judged once when it ended.
     const PlanVerdict& verdict() const { return m_verdict; }
     // Batches of runs received from the run thread since the session began.
@@ -124,6 +125,9 @@ private:
     const Report* m_shown = &m_saved;  // into m_plan, m_lastComparison or m_saved
     std::optional<CpuBinding> m_binding;  // the running plan's thread's
     mutable SeriesSummarizer m_summarizer;  // of the plan's series shown
+    // The series shown before the variant running now, and its summary: shown again when that variant cannot run.
+    const Report* m_previousShown = &m_saved;
+    SeriesSummarizer m_previousSummarizer;
     std::size_t m_wrong = 0;   // runs of the plan that returned a wrong element
     std::size_t m_batches = 0;
     PlanVerdict m_verdict;

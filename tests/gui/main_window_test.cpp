@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -122,11 +123,10 @@ private slots:
         window.show();
         QVERIFY(waitForDevices(window));
         window.resize(1000, 520);
-        QTest::qWait(50);  // the resize laid out
         for (const char* name : { "run", "cancel" }) {
             const auto* button = window.findChild<QPushButton*>(name);
             QVERIFY(button);
-            QCOMPARE(button->visibleRegion().boundingRect(), button->rect());
+            QTRY_COMPARE(button->visibleRegion().boundingRect(), button->rect());  // once the resize is laid out
         }
         QVERIFY(window.runEnabled());
     }
@@ -201,9 +201,53 @@ private slots:
 
     void tenThousandRunsArriveBatched()
     {
-        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 10000, 0);
+        auto backend = std::make_shared<FakeBackend>();
+        auto window = runFinishedWindow(backend, 10000, 0);
         QVERIFY(window);
         QCOMPARE(window->charts().pointCount(RunCharts::Time), 10000);
+        QCOMPARE(backend->runsDelivered.load(), 10000);
+        QCOMPARE(window->session().report().runs.size(), std::size_t(10000));
+        // The runs crossed to the GUI thread many to a signal: one a run would be 10 000 signals.
+        const std::size_t batches = window->session().batchesReceived();
+        QVERIFY2(batches >= 1 && batches * 10 <= 10000, qPrintable(QString::number(batches)));
+        // The plan's record holds the series once: the runs shown are the record's, not a copy.
+        QVERIFY(window->session().lastComparison() == std::nullopt);
+    }
+
+    // The window's plans go through the device-plan runner, as the CLI's: its run thread bound to the GPU's local
+    // CPUs, or not where the Local CPUs box is cleared; the status bar and the saved report say which.
+    void theWindowsPlanIsBoundAsTheLocalCpusBoxSays()
+    {
+        for (const bool bind : { true, false }) {
+            auto backend = std::make_shared<FakeBackend>();
+            backend->useHostOf(2);  // GPUs with a NUMA node and local CPUs
+            MainWindow window(backend);
+            window.show();
+            QVERIFY(waitForDevices(window));
+            auto* box = window.findChild<QCheckBox*>("localCpus");
+            QVERIFY(box);
+            box->setChecked(bind);
+            window.findChild<QSpinBox*>("runs")->setValue(5);
+            QSignalSpy ended(&window, &MainWindow::planEnded);
+            window.startRun();
+            QVERIFY(ended.wait(10000));
+            const auto& binding = window.session().report().binding;
+            QVERIFY(binding.has_value());
+            const QString shown = window.findChild<QLabel*>("binding")->text();
+            if (bind) {
+                QVERIFY2(binding->why != "binding turned off", binding->why.c_str());
+                QVERIFY2(shown.startsWith("CPUs") && !shown.contains("turned off"), qPrintable(shown));
+            } else {
+                QVERIFY(!binding->bound);
+                QCOMPARE(binding->why, std::string("binding turned off"));
+                QVERIFY2(shown.contains("not bound (binding turned off)"), qPrintable(shown));
+            }
+            const QString path = m_dir.filePath(bind ? "bound.json" : "unbound.json");
+            QVERIFY(window.files().exportDataTo(path));
+            const auto saved = nlohmann::json::parse(readAll(path).toStdString());
+            QVERIFY(saved.contains("binding"));
+            QCOMPARE(saved["binding"]["bound"].get<bool>(), binding->bound);
+        }
     }
 
     void closingDuringARunIsClean()
@@ -315,6 +359,7 @@ private slots:
         QCOMPARE(window->session().report().peak->h2dGBps, 55.0);
         auto* table = window->findChild<SummaryTable*>();
         QVERIFY(table);
+        window->findChild<QTabWidget*>()->setCurrentWidget(table);  // a hidden table waits to be shown
         int boundRow = -1;
         for (int r = 0; r < table->rowCount(); ++r)
             if (table->verticalHeaderItem(r)->text() == "Serial PCIe bound (ms)")
@@ -785,6 +830,8 @@ private slots:
         QCOMPARE(window.charts().pointCount(RunCharts::Polls), 10);
         QCOMPARE(window.charts().pointCount(RunCharts::Stages), 10);
         auto* table = window.findChild<SummaryTable*>();
+        QCOMPARE(table->rowCount(), 0);  // hidden: it does nothing until shown
+        window.findChild<QTabWidget*>()->setCurrentWidget(table);
         QVERIFY(table->rowCount() > 5);
         QVERIFY(!table->item(0, 1)->text().isEmpty());
         QVERIFY2(window.windowTitle().contains("saved: h200-run"), qPrintable(window.windowTitle()));
