@@ -38,6 +38,14 @@ void SeriesSummarizer::setPeak(const std::optional<CopyPeak>& peak)
     m_stale = true;
 }
 
+void SeriesSummarizer::reserve(std::size_t runs)
+{
+    for (Column& c : m_columns) {
+        if (c.present)
+            c.sorted.reserve(runs);
+    }
+}
+
 void SeriesSummarizer::add(const RunResult& run)
 {
     ++m_runs;
@@ -76,11 +84,18 @@ void SeriesSummarizer::merge()
         if (c.pending.empty())
             continue;
         std::sort(c.pending.begin(), c.pending.end());
-        const auto middle = std::ptrdiff_t(c.sorted.size());
-        c.sorted.insert(c.sorted.end(), c.pending.begin(), c.pending.end());
-        std::inplace_merge(c.sorted.begin(), c.sorted.begin() + middle, c.sorted.end());
+        // Merged from the back into the room after the sorted values: no buffer, and only the values above the
+        // smallest new one move.
+        std::size_t from = c.sorted.size();
+        std::size_t added = c.pending.size();
+        c.sorted.resize(from + added);
+        for (std::size_t to = from + added; added > 0;) {
+            if (from > 0 && c.sorted[from - 1] > c.pending[added - 1])
+                c.sorted[--to] = c.sorted[--from];
+            else
+                c.sorted[--to] = c.pending[--added];
+        }
         c.pending.clear();
-        c.pending.shrink_to_fit();  // a batch's room is not kept for the series' length
     }
 }
 

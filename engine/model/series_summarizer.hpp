@@ -20,6 +20,8 @@ public:
     // Starts again, empty, for a series of `config` calibrated at `peak` (when known).
     void reset(const PipelineConfig& config, const std::optional<CopyPeak>& peak = std::nullopt);
     void setPeak(const std::optional<CopyPeak>& peak);
+    // Room for `runs` runs' values, so that the columns do not grow by copying as they come.
+    void reserve(std::size_t runs);
     void add(const RunResult& run);
 
     // Every run added, warm-ups included.

@@ -4,6 +4,7 @@
 #include "engine/model/device.hpp"
 #include "engine/model/error.hpp"
 #include "engine/model/run_result.hpp"
+#include "engine/model/series_summary.hpp"
 #include "engine/run/device_plan.hpp"
 #include "engine/run/plan.hpp"
 
@@ -13,8 +14,13 @@
 #include <vector>
 
 namespace asyncscope {
-// Runs handed from the run thread to the GUI thread in one queued signal; the receiver moves them out.
-using RunBatch = std::shared_ptr<std::vector<RunResult>>;
+// Runs handed from the run thread to the GUI thread in one queued signal, with the summary of their variant's runs
+// so far (this batch's included), grown on the run thread; the receiver moves them out.
+struct Batch {
+    std::vector<RunResult> runs;
+    SeriesSummary summary;
+};
+using RunBatch = std::shared_ptr<Batch>;
 }  // namespace asyncscope
 
 Q_DECLARE_METATYPE(asyncscope::RunResult)

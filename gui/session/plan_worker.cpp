@@ -1,5 +1,6 @@
 #include "gui/session/plan_worker.hpp"
 
+#include "engine/model/series_summarizer.hpp"
 #include "engine/run/device_plan_runner.hpp"
 
 #include <map>
@@ -9,7 +10,8 @@ namespace asyncscope {
 
 namespace {
 
-// Turns the runner's calls into the worker's signals, gathering each device's runs into batches.
+// Turns the runner's calls into the worker's signals, gathering each device's runs into batches, each with the
+// summary of its variant's runs so far: summarised here, on the run thread, not on the GUI thread.
 class BatchingSink final : public DevicePlanSink {
 public:
     BatchingSink(PlanWorker& worker, bool batches)
@@ -24,8 +26,17 @@ public:
     }
     void variantStarting(int device, std::size_t index, const VariantResult& v) override
     {
-        if (m_batches)
-            emit m_worker.variantStarting(device, int(index), v);
+        if (!m_batches)
+            return;
+        {
+            std::unique_lock lock(m_mutex);
+            Pending& p = m_pending[device];
+            const PipelineConfig& c = v.report.config;
+            p.summarizer.reset(c, v.report.peak);
+            if (c.stopRule == StopRule::Fixed)
+                p.summarizer.reserve(std::size_t(c.runs));
+        }
+        emit m_worker.variantStarting(device, int(index), v);
     }
     void runAvailable(int device, std::size_t index, const RunResult& run) override
     {
@@ -36,12 +47,13 @@ public:
         if (p.runs && p.variant != index)
             flush(device, p);
         if (!p.runs) {
-            p.runs = std::make_shared<std::vector<RunResult>>();
+            p.runs = std::make_shared<Batch>();
             p.variant = index;
             p.since = std::chrono::steady_clock::now();
         }
-        p.runs->push_back(run);
-        if (p.runs->size() >= PlanWorker::kBatchRuns ||
+        p.runs->runs.push_back(run);
+        p.summarizer.add(run);
+        if (p.runs->runs.size() >= PlanWorker::kBatchRuns ||
             std::chrono::steady_clock::now() - p.since >= PlanWorker::kBatchInterval)
             flush(device, p);
     }
@@ -62,6 +74,7 @@ public:
 private:
     struct Pending {
         RunBatch runs;
+        SeriesSummarizer summarizer;  // of the variant's runs
         std::size_t variant = 0;
         std::chrono::steady_clock::time_point since;
     };
@@ -75,8 +88,10 @@ private:
     // Under m_mutex: a device's signals leave in the order its runs came.
     void flush(int device, Pending& p)
     {
-        if (p.runs && !p.runs->empty())
+        if (p.runs && !p.runs->runs.empty()) {
+            p.runs->summary = p.summarizer.summary();
             emit m_worker.runsAvailable(device, int(p.variant), p.runs);
+        }
         p.runs.reset();
     }
 

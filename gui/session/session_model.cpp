@@ -109,7 +109,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     retire(m_saved, runsIn(m_saved));
     m_saved.config = plan.variants.front().config;
     m_saved.device = *findDevice(m_platform, m_saved.config.device);
-    m_summarizer.reset(m_saved.config);
+    m_summary = {};
     m_previousShown = &m_saved;
     m_binding.reset();
     m_wrong = 0;
@@ -138,10 +138,9 @@ void SessionModel::onVariantStarting(int index, const VariantResult& v)
     if (c.stopRule == StopRule::Fixed)
         mine.report.runs.reserve(std::size_t(c.warmupRuns) + std::size_t(c.runs));
     m_previousShown = m_shown;
-    m_previousSummarizer = std::move(m_summarizer);  // its sorted values move, nothing is copied
+    m_previousSummary = std::move(m_summary);
     m_shown = &mine.report;
-    m_summarizer = SeriesSummarizer();
-    m_summarizer.reset(c, v.report.peak);
+    m_summary = {};
     m_clock.start();
     emit variantStarted(index, int(m_planned), QString::fromStdString(v.label));
     emit reportChanged();
@@ -153,12 +152,13 @@ void SessionModel::onRuns(int index, const RunBatch& runs)
         return;
     ++m_batches;
     Report& report = variantAt(index).report;
-    for (RunResult& run : *runs) {
-        m_summarizer.add(run);
+    for (RunResult& run : runs->runs) {
         m_wrong += run.verified ? 0 : 1;
         report.runs.push_back(std::move(run));
     }
-    runs->clear();
+    runs->runs.clear();
+    if (&report == m_shown)
+        m_summary = std::move(runs->summary);
     scheduleRefresh();
 }
 
@@ -175,7 +175,7 @@ void SessionModel::onVariantEnded(int index, const VariantResult& v)
     mine.report.binding = m_binding;
     if (!v.ran() && m_shown == &mine.report) {
         m_shown = m_previousShown;
-        m_summarizer = std::move(m_previousSummarizer);
+        m_summary = std::move(m_previousSummary);
     }
     scheduleRefresh();
 }
@@ -203,7 +203,7 @@ void SessionModel::onHostFinished(const HostReport& host)
         plan.variants[i].report.runs = std::move(m_plan.variants[i].report.runs);
     }
     const bool single = !plan.comparison && shown == 0;
-    m_verdict = judgePlan(plan, { runsIn(plan), m_wrong, single ? &m_summarizer.summary() : nullptr });
+    m_verdict = judgePlan(plan, { runsIn(plan), m_wrong, single ? &m_summary : nullptr });
 
     const PlanReport* ended = &m_plan;
     m_plan = std::move(plan);
@@ -234,7 +234,7 @@ const SeriesSummary& SessionModel::summary() const
 {
     if (m_prepared.summary)
         return *m_prepared.summary;
-    return m_summarizer.summary();
+    return m_summary;
 }
 
 int SessionModel::expectedRuns() const

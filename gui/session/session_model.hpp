@@ -9,7 +9,6 @@
 #include "gui/session/plan_verdict.hpp"
 #include "gui/series/saved_run.hpp"
 
-#include "engine/model/series_summarizer.hpp"
 #include "engine/model/series_summary.hpp"
 #include "engine/run/backend.hpp"
 
@@ -56,8 +55,8 @@ public:
     // empty while a series is measured: the views make it as its runs arrive.
     const PreparedViews& prepared() const { return m_prepared; }
     const SeriesSummary* shownSummary() const { return m_prepared.summary ? &*m_prepared.summary : nullptr; }
-    // The summary of report(): the saved series' (shownSummary()), or the measured one's, grown as its runs arrive
-    // and brought up to date when asked.
+    // The summary of report(): the saved series' (shownSummary()), or the measured one's, grown on the run thread
+    // as its runs are made and brought with each batch.
     const SeriesSummary& summary() const;
     // How the last plan of this session ended, judged once when it ended.
     const PlanVerdict& verdict() const { return m_verdict; }
@@ -124,10 +123,10 @@ private:
     Report m_saved;           // a saved run opened, or the empty report a plan starts with
     const Report* m_shown = &m_saved;  // into m_plan, m_lastComparison or m_saved
     std::optional<CpuBinding> m_binding;  // the running plan's thread's
-    mutable SeriesSummarizer m_summarizer;  // of the plan's series shown
+    SeriesSummary m_summary;  // of the plan's series shown, as the last batch brought it
     // The series shown before the variant running now, and its summary: shown again when that variant cannot run.
     const Report* m_previousShown = &m_saved;
-    SeriesSummarizer m_previousSummarizer;
+    SeriesSummary m_previousSummary;
     std::size_t m_wrong = 0;   // runs of the plan that returned a wrong element
     std::size_t m_batches = 0;
     PlanVerdict m_verdict;

@@ -57,10 +57,12 @@ private slots:
         std::vector<int> indices;
         bool allOnGuiThread = true;
         int batches = 0;
+        bool summarised = true;  // each batch's summary counts the runs delivered so far
         connect(&controller, &PlanController::runsAvailable, this, [&](int, int, const RunBatch& runs) {
             ++batches;
-            for (const RunResult& r : *runs)
+            for (const RunResult& r : runs->runs)
                 indices.push_back(r.index);
+            summarised = runs->summary.measuredRuns + runs->summary.warmupRuns == indices.size() && summarised;
             allOnGuiThread = allOnGuiThread && QThread::currentThread() == thread();
         });
         QSignalSpy finished(&controller, &PlanController::hostFinished);
@@ -82,6 +84,7 @@ private slots:
         for (int i = 0; i < 28; ++i)
             QCOMPARE(indices[std::size_t(i)], i);
         QVERIFY(batches >= 1 && batches < 28);  // at full speed, many runs to a signal
+        QVERIFY(summarised);
         QVERIFY(allOnGuiThread);
         QVERIFY(backend->runThread.load() != std::this_thread::get_id());
     }
@@ -118,7 +121,7 @@ private slots:
         int seenAtCancel = -1;
         connect(&controller, &PlanController::runsAvailable, this, [&](int, int, const RunBatch& runs) {
             const bool before = seen < 5;
-            seen += int(runs->size());
+            seen += int(runs->runs.size());
             if (before && seen >= 5) {
                 seenAtCancel = backend->runsDelivered.load();
                 controller.cancel();
