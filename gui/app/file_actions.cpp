@@ -1,14 +1,19 @@
 #include "gui/app/file_actions.hpp"
 
+#include "gui/app/window_actions.hpp"
+#include "gui/charts/distribution_panel.hpp"
 #include "gui/files/data_export.hpp"
 #include "gui/files/file_dialogs.hpp"
 #include "gui/files/load_progress.hpp"
 #include "gui/files/save_file.hpp"
+#include "gui/gpus/all_gpus_panel.hpp"
 #include "gui/gpus/results_window.hpp"
 #include "gui/session/session_model.hpp"
+#include "gui/timeline/timeline_panel.hpp"
 
 #include "engine/io/chrome_trace.hpp"
 
+#include <QAction>
 #include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -194,6 +199,45 @@ void FileActions::openResultsInteractive()
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
+}
+
+void FileActions::connectActions(const WindowActions& a, std::function<bool()> comparisonShown)
+{
+    connect(a.exportPng, &QAction::triggered, this, [this] { exportPictureInteractive("png"); });
+    connect(a.exportSvg, &QAction::triggered, this, [this] { exportPictureInteractive("svg"); });
+    connect(a.exportCsv, &QAction::triggered, this, [this] { exportDataInteractive("csv", false); });
+    connect(a.exportJson, &QAction::triggered, this, [this] { exportDataInteractive("json", false); });
+    connect(a.exportTrace, &QAction::triggered, this,
+        [this, shown = std::move(comparisonShown)] { exportTraceInteractive(shown()); });
+    connect(a.openSaved, &QAction::triggered, this, &FileActions::openSavedInteractive);
+    connect(a.openResults, &QAction::triggered, this, &FileActions::openResultsInteractive);
+    connect(a.addOverlay, &QAction::triggered, this, &FileActions::addOverlayInteractive);
+    connect(a.exportComparisonCsv, &QAction::triggered, this, [this] { exportDataInteractive("csv", true); });
+    connect(a.exportComparisonJson, &QAction::triggered, this, [this] { exportDataInteractive("json", true); });
+}
+
+void FileActions::connectPanels(TimelinePanel* timeline, DistributionPanel* distribution, AllGpusPanel* allGpus)
+{
+    const auto exportShown = [this](const QString& format) { exportPictureInteractive(format); };
+    connect(timeline, &TimelinePanel::exportRequested, this, exportShown);
+    connect(distribution, &DistributionPanel::exportRequested, this, exportShown);
+    connect(allGpus, &AllGpusPanel::exportRequested, this, exportShown);
+    connect(allGpus, &AllGpusPanel::exportTableRequested, this, [this, allGpus] {
+        exportTableInteractive(tr("Export the GPUs' table"), QStringLiteral("all-gpus.csv"),
+            [allGpus](const QString& path) { return allGpus->exportCsv(path); });
+    });
+}
+
+QString FileActions::openFromCommandLine(const QString& open, const QStringList& overlays)
+{
+    QString problem;
+    if (!open.isEmpty() && !openSaved(open))
+        problem = tr("Cannot open %1.").arg(open);
+    for (const QString& overlay : overlays) {
+        if (!addOverlay(overlay))
+            problem = tr("Cannot overlay %1.").arg(overlay);
+    }
+    return problem;
 }
 
 }  // namespace asyncscope

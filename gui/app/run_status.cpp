@@ -3,6 +3,8 @@
 #include "gui/session/plan_verdict.hpp"
 #include "gui/session/session_model.hpp"
 
+#include "engine/model/cuda_versions.hpp"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -58,6 +60,17 @@ void RunStatus::showStart(const Plan& plan, const QString& device)
     const QString what = QString::fromStdString(first.label) +
         (shape.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(shape)));
     showMessage(tr("Running %1 on %2…").arg(what, device));
+}
+
+void RunStatus::showDevices(const Platform& platform)
+{
+    showMessage(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
+                    .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
+}
+
+void RunStatus::showNoDevice(bool noDriver)
+{
+    showMessage(noDriver ? tr("No GPU can run here; saved runs still open (File menu).") : tr("No CUDA device answers."));
 }
 
 void RunStatus::showTransient(const QString& text, int ms)

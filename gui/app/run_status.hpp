@@ -21,6 +21,9 @@ public:
     void showMessage(const QString& text);
     // "Running 64.0 MiB (K = 16, S = 4, by chunk, graph) on H200…": the plan's first variant, shape and all.
     void showStart(const Plan& plan, const QString& device);
+    // "2 CUDA devices, driver CUDA 13.0", or why no GPU can run here.
+    void showDevices(const Platform& platform);
+    void showNoDevice(bool noDriver);
     // A message that gives way to the one before it after `ms` ("Saved …").
     void showTransient(const QString& text, int ms);
     QString text() const;
