@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
 
@@ -158,8 +160,8 @@ TEST(PlanRunner, WithoutKeepingRunsEveryRunGoesToTheSinkAndNoneIsKept)
     const PlanReport result = runPlan(backend, platform, *plan, cancel, sink, options);
     EXPECT_TRUE(result.complete());
     EXPECT_EQ(result.ranCount(), 2u);
-    EXPECT_EQ(std::count_if(sink.calls.begin(), sink.calls.end(), [](const std::string& c) { return c.rfind("run ", 0) == 0; }),
-        6);
+    const auto isRun = [](const std::string& call) { return call.rfind("run ", 0) == 0; };
+    EXPECT_EQ(std::count_if(sink.calls.begin(), sink.calls.end(), isRun), 6);
     for (const VariantResult& v : result.variants) {
         EXPECT_TRUE(v.report.runs.empty());
         EXPECT_TRUE(v.report.outcome.has_value());  // the series' end is kept all the same
