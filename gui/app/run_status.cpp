@@ -70,7 +70,8 @@ void RunStatus::showDevices(const Platform& platform)
 
 void RunStatus::showNoDevice(bool noDriver)
 {
-    showMessage(noDriver ? tr("No GPU can run here; saved runs still open (File menu).") : tr("No CUDA device answers."));
+    showMessage(
+        noDriver ? tr("No GPU can run here; saved runs still open (File menu).") : tr("No CUDA device answers."));
 }
 
 void RunStatus::showTransient(const QString& text, int ms)

@@ -26,7 +26,9 @@ FileActions::Picture pictureOfTab(const PictureTabs& tabs)
     }
     if (shown == tabs.comparison && s->lastComparison())
         return { QObject::tr("Export comparison"), QStringLiteral("asyncscope-comparison"),
-            [s](const QString& path, QSize pixels) { return exportComparisonChart(*s->lastComparison(), path, pixels); } };
+            [s](const QString& path, QSize pixels) {
+                return exportComparisonChart(*s->lastComparison(), path, pixels);
+            } };
     TimelinePanel* timeline = tabs.timeline;
     if (shown == timeline && timeline->shownRun())
         return { QObject::tr("Export timeline"), QStringLiteral("asyncscope-timeline"),
