@@ -46,6 +46,8 @@ FileActions::FileActions(
     connect(session, &SessionModel::savedLoaded, this, &FileActions::onLoaded);
     connect(session, &SessionModel::loadFailed, this,
         [this](const QString& path, bool, const Error& error) { onLoadFailed(path, error); });
+    connect(session, &SessionModel::writeEnded, this,
+        [this](const QString& path, const QString& failure) { finishSaved(path, failure); });
 }
 
 bool FileActions::finish(const QString& path, const QString& failure, const QString& message)
@@ -74,6 +76,18 @@ bool FileActions::exportPictureTo(const QString& path, QSize pixels)
 bool FileActions::exportDataTo(const QString& path)
 {
     return finishSaved(path, exportData(m_session->report(), path));
+}
+
+void FileActions::exportDataInBackground(const QString& path)
+{
+    if (m_session->isRunning()) {
+        exportDataTo(path);  // a series still growing is written here, as far as it has come
+        return;
+    }
+    if (const Status refused = m_session->writeInBackground(path, exportData))
+        finishSaved(path, QString::fromStdString(refused->message()));
+    else
+        emit progress(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
 }
 
 bool FileActions::exportComparisonTo(const QString& path)
@@ -146,7 +160,7 @@ void FileActions::exportDataInteractive(const QString& format, bool comparison)
         (comparison ? "asyncscope-comparison." : "asyncscope-runs.") + format,
         format == "csv" ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
     if (!path.isEmpty())
-        comparison ? exportComparisonTo(path) : exportDataTo(path);
+        comparison ? void(exportComparisonTo(path)) : exportDataInBackground(path);
 }
 
 void FileActions::exportTraceInteractive(bool comparisonShown)

@@ -38,6 +38,9 @@ public:
 
     bool exportPictureTo(const QString& path, QSize pixels);
     bool exportDataTo(const QString& path);
+    // The series shown, written on a thread of its own while the window stays usable (a series still being
+    // measured is written here, as far as it has come): progress() says it began, done() or problem() how it ended.
+    void exportDataInBackground(const QString& path);
     bool exportComparisonTo(const QString& path);
     // The comparison where the window shows it (`comparisonShown`) or where there is no series, else the series.
     bool exportTraceTo(const QString& path, bool comparisonShown);
@@ -68,6 +71,7 @@ public:
 signals:
     void done(const QString& message);     // a file was written or read; the settings changed
     void problem(const QString& message);  // nothing was written or read
+    void progress(const QString& message);  // a file is being written
 
 private:
     bool finish(const QString& path, const QString& failure, const QString& message);

@@ -63,6 +63,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     };
     connect(m_files, &FileActions::problem, this, &MainWindow::showProblem);
     connect(m_files, &FileActions::done, this, saved);
+    connect(m_files, &FileActions::progress, m_status, &RunStatus::showMessage);
     m_files->connectPanels(m_timeline, m_distribution, m_allGpus);
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
     connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {

@@ -20,7 +20,7 @@ class PlanWorker : public QObject {
     Q_OBJECT
 public:
     static constexpr std::chrono::milliseconds kBatchInterval { 50 };
-    static constexpr std::size_t kBatchRuns = 20000;
+    static constexpr std::size_t kBatchRuns = 8192;
 
     PlanWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel);
 

@@ -3,11 +3,16 @@
 #include "gui/session/plan_controller.hpp"
 #include "gui/session/report_loader.hpp"
 
+#include <algorithm>
+
 namespace asyncscope {
 
 namespace {
 
-constexpr int kRefreshIntervalMs = 100;  // views redraw at most ten times a second, whatever the run rate
+constexpr int kRefreshIntervalMs = 100;  // views redraw at most ten times a second at an ordinary run rate,
+// and sooner once this many runs wait for them: a view's work grows with the runs it reads, and a run thread at full
+// speed would otherwise hand it a tenth of a second's runs, tens of thousands, at a time
+constexpr std::size_t kRefreshRuns = 16384;
 constexpr std::size_t kFreeOffThreadRuns = 10000;  // a series this long is freed off the GUI thread
 
 std::size_t runsIn(const Report& report)
@@ -38,8 +43,10 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     connect(m_loader, &ReportLoader::progress, this, &SessionModel::loadProgress);  // queued from the reading thread
     connect(m_loader, &ReportLoader::finished, this, &SessionModel::onLoaded);
     m_refresh.setSingleShot(true);
-    m_refresh.setInterval(kRefreshIntervalMs);
-    connect(&m_refresh, &QTimer::timeout, this, &SessionModel::reportChanged);
+    connect(&m_refresh, &QTimer::timeout, this, [this] {
+        m_unseen = 0;
+        emit reportChanged();
+    });
 
     connect(m_controller, &PlanController::devicesAvailable, this, [this](const Platform& platform) {
         m_platform = platform;
@@ -69,6 +76,8 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
 
 SessionModel::~SessionModel()
 {
+    if (m_writing.joinable())
+        m_writing.join();  // it reads the series this object holds
     if (m_retiring.joinable())
         m_retiring.join();
 }
@@ -82,6 +91,8 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
 {
     if (m_controller->isRunning())
         return makeError(ErrorKind::Usage, "a run is still in progress", "Wait for it or cancel it.");
+    if (isWriting())
+        return makeError(ErrorKind::Usage, "the series is being written to a file", "Run again when it is saved.");
     if (!m_devicesKnown)
         return makeError(ErrorKind::NoDevice, "no CUDA device is known yet");
     if (plan.variants.empty())
@@ -113,6 +124,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     m_previousShown = &m_saved;
     m_binding.reset();
     m_wrong = 0;
+    m_unseen = 0;
     m_source.clear();
     m_prepared = {};
     m_clock.start();
@@ -156,10 +168,14 @@ void SessionModel::onRuns(int index, const RunBatch& runs)
         m_wrong += run.verified ? 0 : 1;
         report.runs.push_back(std::move(run));
     }
+    m_unseen += runs->runs.size();
     runs->runs.clear();
     if (&report == m_shown)
         m_summary = std::move(runs->summary);
-    scheduleRefresh();
+    if (m_unseen >= kRefreshRuns)
+        m_refresh.start(0);  // as soon as the runs waiting in the event queue allow
+    else
+        scheduleRefresh();
 }
 
 void SessionModel::onVariantEnded(int index, const VariantResult& v)
@@ -254,6 +270,8 @@ Status SessionModel::openSaved(const QString& path)
 {
     if (isRunning())
         return makeError(ErrorKind::Usage, "a run is in progress", "Open the saved run when it has ended.");
+    if (isWriting())
+        return makeError(ErrorKind::Usage, "the series shown is being written to a file", "Open it when it is saved.");
     m_loads.push_back({ path, false });
     if (m_loads.size() == 1)
         loadNext();
@@ -313,6 +331,25 @@ void SessionModel::onLoaded()
     emit savedLoaded(load.path, load.overlay);
 }
 
+Status SessionModel::writeInBackground(const QString& path, Writer write)
+{
+    if (isRunning())
+        return makeError(ErrorKind::Usage, "the series is still being measured", "Save it when it has ended.");
+    if (isWriting())
+        return makeError(ErrorKind::Usage, "another file is being written", "Save this one when it is done.");
+    if (std::any_of(m_loads.begin(), m_loads.end(), [](const Load& l) { return !l.overlay; }))
+        return makeError(ErrorKind::Usage, "a saved run is being opened", "Save when it is shown.");
+    m_writing = std::thread([this, path, write = std::move(write), series = m_shown] {
+        const QString failure = write(*series, path);
+        // Queued to the GUI thread: the thread is joined there, then the write is told.
+        QMetaObject::invokeMethod(this, [this, path, failure] {
+            m_writing.join();
+            emit writeEnded(path, failure);
+        }, Qt::QueuedConnection);
+    });
+    return std::nullopt;
+}
+
 void SessionModel::clearOverlays()
 {
     m_overlays.clear();
@@ -333,7 +370,7 @@ void SessionModel::retire(T& gone, std::size_t runs)
 void SessionModel::scheduleRefresh()
 {
     if (!m_refresh.isActive())
-        m_refresh.start();
+        m_refresh.start(kRefreshIntervalMs);
 }
 
 }  // namespace asyncscope

@@ -1,6 +1,6 @@
 // The window's state, apart from its widgets: the devices, the plan running and what it delivered, the last
-// comparison, the overlaid saved run, the saved runs being read, and a throttle so views redraw at most ten times a
-// second whatever the run rate. Views read from it and listen to its signals; none of them talks to another.
+// comparison, the overlaid saved run, the saved runs being read, and a throttle so views redraw ten times a second
+// (more often only where runs pile up faster than that). Views read from it and listen to its signals; none of them talks to another.
 // A measured series lives here once: its runs come from the run thread in batches and are moved into the plan's
 // record, whose variants the runner leaves empty; its summary grows as they come (SeriesSummarizer).
 #pragma once
@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -81,6 +82,13 @@ public:
     // Stops the read in progress (loadFailed, ErrorKind::Cancelled) and forgets the files waiting their turn.
     void cancelLoad();
 
+    // Writes the series shown to `path` with `write` on a thread of its own, the window usable meanwhile; writeEnded
+    // says how it went. The series stays as it is until then: plans and opens are refused while it is written.
+    // Refused while a plan measures the series, a file is being read, or another write is under way.
+    using Writer = std::function<QString(const Report& report, const QString& path)>;  // empty, or what went wrong
+    Status writeInBackground(const QString& path, Writer write);
+    bool isWriting() const { return m_writing.joinable(); }
+
 signals:
     void devicesAvailable(const asyncscope::Platform& platform);
     void discoveryFailed(const asyncscope::Error& error);
@@ -94,6 +102,8 @@ signals:
     // The file was read and is shown (reportChanged) or overlaid (overlayChanged); or it was not, and why.
     void savedLoaded(const QString& path, bool overlay);
     void loadFailed(const QString& path, bool overlay, const asyncscope::Error& error);
+    // A write asked for by writeInBackground() ended: `failure` is empty, or says what went wrong.
+    void writeEnded(const QString& path, const QString& failure);
 
 private:
     void scheduleRefresh();
@@ -129,9 +139,11 @@ private:
     SeriesSummary m_previousSummary;
     std::size_t m_wrong = 0;   // runs of the plan that returned a wrong element
     std::size_t m_batches = 0;
+    std::size_t m_unseen = 0;  // runs come since the views last heard of them
     PlanVerdict m_verdict;
     QString m_source;
     PreparedViews m_prepared;
+    std::thread m_writing;  // writing the series shown; joined when it ends and on destruction
     std::thread m_retiring;  // freeing a replaced series; joined before the next and on destruction
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;

@@ -44,7 +44,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <thread>
 
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
@@ -248,6 +250,63 @@ private slots:
             QVERIFY(saved.contains("binding"));
             QCOMPARE(saved["binding"]["bound"].get<bool>(), binding->bound);
         }
+    }
+
+    // A series' data is written on a thread of its own, the window usable meanwhile; the series stays as it is
+    // until the file is written (plans and opens are refused), and the window says how it went.
+    void dataIsWrittenOffTheGuiThread()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        SessionModel session(backend);
+        QSignalSpy devices(&session, &SessionModel::devicesAvailable);
+        session.discover();
+        QVERIFY(devices.wait(5000));
+        PipelineConfig config;
+        config.runs = 50;
+        QSignalSpy finished(&session, &SessionModel::planFinished);
+        QVERIFY(!session.start(seriesPlan(config)));
+        QVERIFY(finished.wait(10000));
+
+        std::atomic<bool> release { false };
+        std::atomic<std::thread::id> writer {};
+        std::atomic<std::size_t> written { 0 };
+        QSignalSpy ended(&session, &SessionModel::writeEnded);
+        const QString path = m_dir.filePath("held.csv");
+        QVERIFY(!session.writeInBackground(path, [&](const Report& report, const QString&) {
+            writer = std::this_thread::get_id();
+            while (!release.load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            written = report.runs.size();
+            return QString();
+        }));
+        QVERIFY(session.isWriting());
+        QVERIFY(QTest::qWaitFor([&] { return writer.load() != std::thread::id(); }, 5000));  // the loop turns
+        QVERIFY(writer.load() != std::this_thread::get_id());
+        QVERIFY(session.start(seriesPlan(config)));  // refused: the series is being written
+        QVERIFY(session.openSaved(path));
+        QVERIFY(session.writeInBackground(path, [](const Report&, const QString&) { return QString(); }));
+        release = true;
+        QVERIFY(ended.wait(5000));
+        QCOMPARE(ended.first().at(0).toString(), path);
+        QVERIFY(ended.first().at(1).toString().isEmpty());
+        QCOMPARE(written.load(), std::size_t(51));
+        QVERIFY(!session.isWriting());
+        QVERIFY(!session.start(seriesPlan(config)));  // free again
+        QVERIFY(finished.wait(10000));
+
+        // The window's File › Export data goes this way and says where it saved.
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 300, 1);
+        QVERIFY(window);
+        QSignalSpy done(&window->files(), &FileActions::done);
+        const QString csv = m_dir.filePath("background.csv");
+        window->files().exportDataInBackground(csv);
+        QVERIFY(done.wait(10000));
+        QVERIFY2(done.last().first().toString().startsWith("Saved"), qPrintable(done.last().first().toString()));
+        QVERIFY2(window->statusText().startsWith("Saved"), qPrintable(window->statusText()));
+        const QString here = m_dir.filePath("foreground.csv");
+        QVERIFY(window->files().exportDataTo(here));
+        QCOMPARE(readAll(csv), readAll(here));  // the same file as one written on the GUI thread
+        QVERIFY(readAll(csv).count('\n') > 301);  // every run
     }
 
     void closingDuringARunIsClean()
