@@ -49,12 +49,13 @@ public:
         if (!p.runs) {
             p.runs = std::make_shared<Batch>();
             p.variant = index;
-            p.since = std::chrono::steady_clock::now();
         }
         p.runs->runs.push_back(run);
         p.summarizer.add(run);
+        // A run that comes a batch interval after the last batch left goes at once (a slow series' runs show as
+        // they come); runs that come faster wait for the interval, or for the batch to fill.
         if (p.runs->runs.size() >= PlanWorker::kBatchRuns ||
-            std::chrono::steady_clock::now() - p.since >= PlanWorker::kBatchInterval)
+            std::chrono::steady_clock::now() - p.lastFlush >= PlanWorker::kBatchInterval)
             flush(device, p);
     }
     void variantEnded(int device, std::size_t index, const VariantResult& v) override
@@ -76,7 +77,7 @@ private:
         RunBatch runs;
         SeriesSummarizer summarizer;  // of the variant's runs
         std::size_t variant = 0;
-        std::chrono::steady_clock::time_point since;
+        std::chrono::steady_clock::time_point lastFlush;  // when the last batch left; long ago before the first
     };
 
     void flushDevice(int device)
@@ -91,6 +92,7 @@ private:
         if (p.runs && !p.runs->runs.empty()) {
             p.runs->summary = p.summarizer.summary();
             emit m_worker.runsAvailable(device, int(p.variant), p.runs);
+            p.lastFlush = std::chrono::steady_clock::now();
         }
         p.runs.reset();
     }

@@ -3,6 +3,7 @@
 #include "fake_backend.hpp"
 
 #include "gui/session/plan_controller.hpp"
+#include "gui/session/plan_worker.hpp"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -87,6 +88,30 @@ private slots:
         QVERIFY(summarised);
         QVERIFY(allOnGuiThread);
         QVERIFY(backend->runThread.load() != std::this_thread::get_id());
+    }
+
+    // A series slower than the batch interval shows each run as it comes, not a run late.
+    void aSlowSeriesSendsEachRunAsItComes()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        backend->runDelay = std::chrono::milliseconds(4 * PlanWorker::kBatchInterval.count());
+        PlanController controller(backend);
+        std::vector<std::size_t> sizes;
+        std::vector<int> deliveredWhenSeen;
+        connect(&controller, &PlanController::runsAvailable, this, [&](int, int, const RunBatch& runs) {
+            sizes.push_back(runs->runs.size());
+            deliveredWhenSeen.push_back(backend->runsDelivered.load());
+        });
+        QSignalSpy finished(&controller, &PlanController::hostFinished);
+        PipelineConfig config;
+        config.runs = 3;
+        config.warmupRuns = 1;
+        QVERIFY(controller.start(onItsDevice(seriesPlan(config)), fakePlatform(), PlanController::Delivery::Batches));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(sizes, std::vector<std::size_t>(4, 1));
+        // Each came before the run after it was made.
+        for (std::size_t i = 0; i < deliveredWhenSeen.size(); ++i)
+            QVERIFY2(deliveredWhenSeen[i] <= int(i) + 1, qPrintable(QString::number(deliveredWhenSeen[i])));
     }
 
     void eachDeviceRecordHoldsItsRunsForTheAllGpusRun()
