@@ -94,15 +94,6 @@ std::optional<double> headlineValue(const SeriesSummary& summary, std::string_vi
 
 namespace {
 
-// A per-run quantity: how to read it from run i of a series, and when a run has it.
-struct Measure {
-    std::string_view key;
-    const char* name;
-    ValueKind kind;
-    double (*read)(const RunStore&, std::size_t);
-    bool (*present)(const RunStore&, std::size_t);
-};
-
 bool always(const RunStore&, std::size_t)
 {
     return true;
@@ -120,7 +111,7 @@ bool hasSpan(const RunStore& runs, std::size_t i)
     return runs.has(i, Kind);
 }
 
-const Measure kMeasures[] = {
+const RunMeasure kMeasures[] = {
     { keys::kGpuTime, "GPU time", ValueKind::Duration, [](const RunStore& r, std::size_t i) { return r.gpuMs(i); },
         always },
     { keys::kCpuSubmit, "CPU submit time", ValueKind::Duration, spanMs<SpanKind::Submit>, hasSpan<SpanKind::Submit> },
@@ -150,6 +141,12 @@ const RateOf kRates[] = {
 
 }  // namespace
 
+const std::vector<RunMeasure>& runMeasures()
+{
+    static const std::vector<RunMeasure> measures(std::begin(kMeasures), std::end(kMeasures));
+    return measures;
+}
+
 SeriesSummary summarizeSeries(const Report& report)
 {
     SeriesSummary s;
@@ -166,7 +163,7 @@ SeriesSummary summarizeSeries(const Report& report)
     if (measured.empty())
         return s;
 
-    for (const Measure& m : kMeasures) {
+    for (const RunMeasure& m : kMeasures) {
         std::vector<double> values;
         values.reserve(measured.size());
         for (const std::size_t i : measured) {
@@ -178,8 +175,16 @@ SeriesSummary summarizeSeries(const Report& report)
             s.distributions.push_back({ std::string(m.key), m.name, m.kind, summarize(std::move(values)) });
     }
 
+    addSeriesFigures(s, report.config, report.peak, runs[measured.front()]);
+    return s;
+}
+
+void addSeriesFigures(SeriesSummary& s, const PipelineConfig& c, const std::optional<CopyPeak>& peak,
+    const RunResult& measured)
+{
     const Distribution* gpu = s.distribution(keys::kGpuTime);
-    const PipelineConfig& c = report.config;
+    if (!gpu)
+        return;
     s.figures.push_back({ "noise_percent", "Noise", ValueKind::Percentage, gpu->stats.noisePercent });
     s.figures.push_back({ std::string(keys::kCopyRate), "Copy throughput, both directions", ValueKind::Rate,
         gigabytesPerSecond(2.0 * static_cast<double>(c.bytes()), gpu->stats.median) });
@@ -188,33 +193,32 @@ SeriesSummary summarizeSeries(const Report& report)
     if (c.streams == 1) {
         for (const RateOf& rate : kRates) {
             if (const Distribution* time = s.distribution(rate.timeKey)) {
-                const auto bytes = static_cast<double>(runs.totalBytes(measured.front(), rate.kind));
+                const auto bytes = static_cast<double>(measured.totalBytes(rate.kind));
                 s.figures.push_back({ std::string(rate.key), rate.name, ValueKind::Rate,
                     gigabytesPerSecond(bytes, time->stats.median) });
             }
         }
     }
-    if (report.peak) {
-        const CopyPeak& peak = *report.peak;
-        const double bound = serialBoundMs(c.bytes(), peak);
-        s.figures.push_back({ "peak_h2d_gbps", "Host peak H2D, pinned", ValueKind::Rate, peak.h2dGBps });
-        s.figures.push_back({ "peak_d2h_gbps", "Host peak D2H, pinned", ValueKind::Rate, peak.d2hGBps });
-        if (peak.bidirectionalGBps > 0.0)
+    if (peak) {
+        const CopyPeak& p = *peak;
+        const double bound = serialBoundMs(c.bytes(), p);
+        s.figures.push_back({ "peak_h2d_gbps", "Host peak H2D, pinned", ValueKind::Rate, p.h2dGBps });
+        s.figures.push_back({ "peak_d2h_gbps", "Host peak D2H, pinned", ValueKind::Rate, p.d2hGBps });
+        if (p.bidirectionalGBps > 0.0)
             s.figures.push_back({ "peak_bidirectional_gbps", "Host peak both directions, pinned", ValueKind::Rate,
-                peak.bidirectionalGBps });
+                p.bidirectionalGBps });
         if (bound > 0.0) {
             s.figures.push_back({ "serial_bound_ms", "Serial PCIe bound", ValueKind::Duration, bound });
             s.figures.push_back({ "gpu_time_over_serial_bound", "GPU time / serial bound", ValueKind::Ratio,
                 gpu->stats.median / bound });
         }
-        const double modelled = overlapBoundMs(c.bytes(), c.chunks, c.streams, peak, s.median("kernel_ms"));
+        const double modelled = overlapBoundMs(c.bytes(), c.chunks, c.streams, p, s.median("kernel_ms"));
         if (modelled > 0.0) {
             s.figures.push_back({ std::string(keys::kModelled), "Modelled time", ValueKind::Duration, modelled });
             s.figures.push_back({ "gpu_time_over_modelled", "GPU time / modelled", ValueKind::Ratio,
                 gpu->stats.median / modelled });
         }
     }
-    return s;
 }
 
 }  // namespace asyncscope

@@ -83,6 +83,22 @@ inline constexpr std::string_view kModelled = "modelled_ms";        // the overl
 inline constexpr std::string_view kSpeedup = "speedup_over_k1";     // a comparison's: K = 1's GPU time over this one's
 }  // namespace keys
 
+// A quantity measured once per run: how to read it from run i of a series, and whether that run has it. A summary's
+// distributions are these, in this order, over the measured runs (SeriesSummarizer grows them run by run).
+struct RunMeasure {
+    std::string_view key;
+    const char* name;
+    ValueKind kind;
+    double (*read)(const RunStore&, std::size_t);
+    bool (*present)(const RunStore&, std::size_t);
+};
+const std::vector<RunMeasure>& runMeasures();
+
+// Adds a summary's single figures to `s`, whose distributions are made: noise, throughput, stage bandwidths (from
+// what `measured`, any measured run, moves per stage) and the calibration's figures where `peak` is known.
+void addSeriesFigures(SeriesSummary& s, const PipelineConfig& config, const std::optional<CopyPeak>& peak,
+    const RunResult& measured);
+
 // Warm-up runs are counted and left out. Stage distributions appear when every measured run has that span; stage
 // bandwidths when the workload runs on one stream; calibration figures and the modelled time when the report holds a
 // copy peak (the model uses the measured kernel time where stages were timed).

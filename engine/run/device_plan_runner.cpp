@@ -152,6 +152,7 @@ struct Shared {
     const DevicePlan& plan;
     const std::atomic<bool>& cancel;
     DevicePlanSink& sink;
+    const RunnerOptions& options;
     StartLine* line;               // AllAtOnce only
     std::mutex calibration;        // one calibration at a time: they would measure each other otherwise
 };
@@ -181,7 +182,8 @@ void runDevice(Shared& shared, std::size_t slot, DeviceResult& result, Lane& lan
         lane.waitAt(0);
     }
     DeviceSinkAdapter adapter(index, shared.sink, backend, lane);
-    result.plan = runPlan(backend, shared.platform, planOnDevice(shared.plan.plan, index), shared.cancel, adapter);
+    result.plan = runPlan(backend, shared.platform, planOnDevice(shared.plan.plan, index), shared.cancel, adapter,
+        shared.options);
     for (VariantResult& v : result.plan.variants)
         v.report.binding = result.binding;
 }
@@ -205,7 +207,7 @@ void runDeviceGuarded(Shared& shared, std::size_t slot, DeviceResult& result)
 }  // namespace
 
 HostReport runDevicePlan(Backend& backend, const Platform& platform, const DevicePlan& plan,
-    const std::atomic<bool>& cancel, DevicePlanSink& sink)
+    const std::atomic<bool>& cancel, DevicePlanSink& sink, const RunnerOptions& options)
 {
     HostReport report;
     report.host = shortHostName();
@@ -219,7 +221,7 @@ HostReport runDevicePlan(Backend& backend, const Platform& platform, const Devic
     std::optional<StartLine> line;
     if (atOnce)
         line.emplace(plan.devices.size(), plan.plan.variants.size() + 1, cancel);
-    Shared shared { backend, platform, plan, cancel, sink, line ? &*line : nullptr, {} };
+    Shared shared { backend, platform, plan, cancel, sink, options, line ? &*line : nullptr, {} };
 
     std::vector<std::thread> workers;
     for (std::size_t slot = 0; slot < plan.devices.size(); ++slot) {

@@ -17,7 +17,7 @@ bool cannotRun(const Error& error)
 }  // namespace
 
 PlanReport runPlan(Backend& backend, const Platform& platform, const Plan& plan, const std::atomic<bool>& cancel,
-    PlanSink& sink)
+    PlanSink& sink, const RunnerOptions& options)
 {
     PlanReport result;
     result.comparison = plan.comparison;
@@ -71,13 +71,16 @@ PlanReport runPlan(Backend& backend, const Platform& platform, const Plan& plan,
         v.report.peak = known->second;
 
         sink.variantStarting(i, v);
+        std::size_t ran = 0;
         auto outcome = backend.run(variant.config, cancel, [&](const RunResult& run) {
-            v.report.runs.push_back(run);
+            ++ran;
+            if (options.keepRuns)
+                v.report.runs.push_back(run);
             sink.runAvailable(i, run);
         });
         if (outcome)
             v.report.outcome = *outcome;
-        else if (v.report.runs.empty() && cannotRun(outcome.error()))
+        else if (ran == 0 && cannotRun(outcome.error()))
             v.notRun = outcome.error();
         else
             v.failure = outcome.error();

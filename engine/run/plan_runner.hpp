@@ -1,6 +1,6 @@
 // Runs a plan: its variants in order on the calling thread, each run and each variant's end handed to a sink, until
 // the plan is done, a variant fails, or cancel is set. Returns what ran in every case. The CLI and the window both
-// run their series and comparisons through it.
+// run their plans through runDevicePlan (device_plan_runner.hpp), which calls it once per device.
 #pragma once
 
 #include "engine/run/backend.hpp"
@@ -23,10 +23,17 @@ public:
     virtual void calibrationFailed(const Error& /*error*/) {}
 };
 
+// How a runner keeps what it runs.
+struct RunnerOptions {
+    // false: each run goes to the sink only, and VariantResult::report.runs stays empty: the sink keeps the series
+    // (the window holds it once, in its session). Outcome, failure and binding are kept either way.
+    bool keepRuns = true;
+};
+
 // A variant whose device is not in `platform` fails the plan (a usage error). One that does not fit the device's
 // memory, or whose backend answers TooLarge or OutOfMemory before its first run, is recorded as not run and the
 // plan goes on. Each device is calibrated once per plan, before its first variant.
 PlanReport runPlan(Backend& backend, const Platform& platform, const Plan& plan, const std::atomic<bool>& cancel,
-    PlanSink& sink);
+    PlanSink& sink, const RunnerOptions& options = {});
 
 }  // namespace asyncscope

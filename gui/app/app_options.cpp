@@ -55,7 +55,7 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         "export their chart.");
     const QCommandLineOption allAtOnce("all-at-once", "With --all-gpus: every GPU at the same time.");
     const QCommandLineOption noNumaBinding("no-numa-binding",
-        "With --all-gpus: leave each GPU's worker thread unbound instead of on its NUMA node's CPUs.");
+        "Leave the run thread of each GPU unbound instead of on its NUMA node's CPUs (every run, as in the CLI).");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
     parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, run, compare, sweepMin,
         sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize });
@@ -173,8 +173,6 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     if (options.allAtOnce && !options.allGpus)
         return usage("--all-at-once goes with --all-gpus");
     options.numaBinding = !parser.isSet(noNumaBinding);
-    if (!options.numaBinding && !options.allGpus)
-        return usage("--no-numa-binding goes with --all-gpus");
     if (options.allGpus && (options.comparison || !options.open.isEmpty() || !options.exportTimeline.isEmpty()))
         return usage("--all-gpus runs one series on every GPU; it does not go with --compare, --open or "
                      "--export-timeline");

@@ -34,7 +34,7 @@ struct AppOptions {
     QString exportTimeline;  // with --export-png: also export the last run's timeline (PNG or SVG)
     bool allGpus = false;    // run the series on every GPU, side by side (with --export-png: their chart)
     bool allAtOnce = false;  // with allGpus: every GPU at the same time
-    bool numaBinding = true;  // with allGpus: each worker thread on its GPU's local CPUs
+    bool numaBinding = true;  // each GPU's run thread on its local CPUs: every series, comparison and All GPUs run
     QSize exportSize { 1600, 900 };
     std::optional<QString> earlyExitText;  // --help / --version
 

@@ -1,14 +1,19 @@
 #include "gui/app/file_actions.hpp"
 
+#include "gui/app/window_actions.hpp"
+#include "gui/charts/distribution_panel.hpp"
 #include "gui/files/data_export.hpp"
 #include "gui/files/file_dialogs.hpp"
 #include "gui/files/load_progress.hpp"
 #include "gui/files/save_file.hpp"
+#include "gui/gpus/all_gpus_panel.hpp"
 #include "gui/gpus/results_window.hpp"
 #include "gui/session/session_model.hpp"
+#include "gui/timeline/timeline_panel.hpp"
 
 #include "engine/io/chrome_trace.hpp"
 
+#include <QAction>
 #include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -41,6 +46,8 @@ FileActions::FileActions(
     connect(session, &SessionModel::savedLoaded, this, &FileActions::onLoaded);
     connect(session, &SessionModel::loadFailed, this,
         [this](const QString& path, bool, const Error& error) { onLoadFailed(path, error); });
+    connect(session, &SessionModel::writeEnded, this,
+        [this](const QString& path, const QString& failure) { finishSaved(path, failure); });
 }
 
 bool FileActions::finish(const QString& path, const QString& failure, const QString& message)
@@ -69,6 +76,18 @@ bool FileActions::exportPictureTo(const QString& path, QSize pixels)
 bool FileActions::exportDataTo(const QString& path)
 {
     return finishSaved(path, exportData(m_session->report(), path));
+}
+
+void FileActions::exportDataInBackground(const QString& path)
+{
+    if (m_session->isRunning()) {
+        exportDataTo(path);  // a series still growing is written here, as far as it has come
+        return;
+    }
+    if (const Status refused = m_session->writeInBackground(path, exportData))
+        finishSaved(path, QString::fromStdString(refused->message()));
+    else
+        emit progress(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
 }
 
 bool FileActions::exportComparisonTo(const QString& path)
@@ -141,7 +160,7 @@ void FileActions::exportDataInteractive(const QString& format, bool comparison)
         (comparison ? "asyncscope-comparison." : "asyncscope-runs.") + format,
         format == "csv" ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
     if (!path.isEmpty())
-        comparison ? exportComparisonTo(path) : exportDataTo(path);
+        comparison ? void(exportComparisonTo(path)) : exportDataInBackground(path);
 }
 
 void FileActions::exportTraceInteractive(bool comparisonShown)
@@ -194,6 +213,45 @@ void FileActions::openResultsInteractive()
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
+}
+
+void FileActions::connectActions(const WindowActions& a, std::function<bool()> comparisonShown)
+{
+    connect(a.exportPng, &QAction::triggered, this, [this] { exportPictureInteractive("png"); });
+    connect(a.exportSvg, &QAction::triggered, this, [this] { exportPictureInteractive("svg"); });
+    connect(a.exportCsv, &QAction::triggered, this, [this] { exportDataInteractive("csv", false); });
+    connect(a.exportJson, &QAction::triggered, this, [this] { exportDataInteractive("json", false); });
+    connect(a.exportTrace, &QAction::triggered, this,
+        [this, shown = std::move(comparisonShown)] { exportTraceInteractive(shown()); });
+    connect(a.openSaved, &QAction::triggered, this, &FileActions::openSavedInteractive);
+    connect(a.openResults, &QAction::triggered, this, &FileActions::openResultsInteractive);
+    connect(a.addOverlay, &QAction::triggered, this, &FileActions::addOverlayInteractive);
+    connect(a.exportComparisonCsv, &QAction::triggered, this, [this] { exportDataInteractive("csv", true); });
+    connect(a.exportComparisonJson, &QAction::triggered, this, [this] { exportDataInteractive("json", true); });
+}
+
+void FileActions::connectPanels(TimelinePanel* timeline, DistributionPanel* distribution, AllGpusPanel* allGpus)
+{
+    const auto exportShown = [this](const QString& format) { exportPictureInteractive(format); };
+    connect(timeline, &TimelinePanel::exportRequested, this, exportShown);
+    connect(distribution, &DistributionPanel::exportRequested, this, exportShown);
+    connect(allGpus, &AllGpusPanel::exportRequested, this, exportShown);
+    connect(allGpus, &AllGpusPanel::exportTableRequested, this, [this, allGpus] {
+        exportTableInteractive(tr("Export the GPUs' table"), QStringLiteral("all-gpus.csv"),
+            [allGpus](const QString& path) { return allGpus->exportCsv(path); });
+    });
+}
+
+QString FileActions::openFromCommandLine(const QString& open, const QStringList& overlays)
+{
+    QString problem;
+    if (!open.isEmpty() && !openSaved(open))
+        problem = tr("Cannot open %1.").arg(open);
+    for (const QString& overlay : overlays) {
+        if (!addOverlay(overlay))
+            problem = tr("Cannot overlay %1.").arg(overlay);
+    }
+    return problem;
 }
 
 }  // namespace asyncscope

@@ -16,7 +16,11 @@ class QWidget;
 
 namespace asyncscope {
 
+class AllGpusPanel;
+class DistributionPanel;
 class SessionModel;
+class TimelinePanel;
+class WindowActions;
 
 class FileActions : public QObject {
     Q_OBJECT
@@ -34,6 +38,9 @@ public:
 
     bool exportPictureTo(const QString& path, QSize pixels);
     bool exportDataTo(const QString& path);
+    // The series shown, written on a thread of its own while the window stays usable (a series still being
+    // measured is written here, as far as it has come): progress() says it began, done() or problem() how it ended.
+    void exportDataInBackground(const QString& path);
     bool exportComparisonTo(const QString& path);
     // The comparison where the window shows it (`comparisonShown`) or where there is no series, else the series.
     bool exportTraceTo(const QString& path, bool comparisonShown);
@@ -52,10 +59,19 @@ public:
         const QString& title, const QString& name, const std::function<QString(const QString& path)>& write);
     // File › Open results…: result files merged into a window of their own.
     void openResultsInteractive();
+    // The File menu's exports and opens, and the Compare menu's exports, on these; `comparisonShown` says whether
+    // the Comparison tab is the one shown (a trace is then the comparison's).
+    void connectActions(const WindowActions& actions, std::function<bool()> comparisonShown);
+    // The tabs' own export buttons go the File menu's way: the shown tab's picture, where and as large as asked;
+    // the GPUs' table as CSV.
+    void connectPanels(TimelinePanel* timeline, DistributionPanel* distribution, AllGpusPanel* allGpus);
+    // Opens `open` (where not empty) and overlays each of `overlays`; empty, or what could not be.
+    QString openFromCommandLine(const QString& open, const QStringList& overlays);
 
 signals:
     void done(const QString& message);     // a file was written or read; the settings changed
     void problem(const QString& message);  // nothing was written or read
+    void progress(const QString& message);  // a file is being written
 
 private:
     bool finish(const QString& path, const QString& failure, const QString& message);

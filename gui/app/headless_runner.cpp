@@ -91,7 +91,7 @@ void HeadlessRunner::start()
             return finish(exitCodeOf(*refused), text(*refused));
         return;
     }
-    if (auto refused = m_session->start(*plan))
+    if (auto refused = m_session->start(*plan, m_options.numaBinding))
         return finish(exitCodeOf(*refused), text(*refused));
 }
 
@@ -123,7 +123,7 @@ QString HeadlessRunner::savePictures()
 
 void HeadlessRunner::onPlanFinished(const PlanReport& plan)
 {
-    const PlanVerdict verdict = judgePlan(plan);
+    const PlanVerdict& verdict = m_session->verdict();
     if (plan.failure() || plan.ranCount() == 0)
         return finish(verdict.exitCode, verdict.summary);
     if (const QString failure = savePictures(); !failure.isEmpty())

@@ -1,21 +1,18 @@
 #include "gui/app/main_window.hpp"
 
-#include "gui/app/about_dialog.hpp"
 #include "gui/gpus/all_gpus_panel.hpp"
-#include "gui/files/data_export.hpp"
-#include "gui/charts/chart_export.hpp"
 #include "gui/charts/chart_view.hpp"
 #include "gui/charts/comparison_view.hpp"
 #include "gui/config/config_panel.hpp"
 #include "gui/charts/distribution_panel.hpp"
 #include "gui/app/headless_runner.hpp"
-#include "gui/app/help_pages.hpp"
-#include "gui/session/plan_verdict.hpp"
+#include "gui/app/shown_picture.hpp"
+#include "gui/app/window_placement.hpp"
 #include "gui/app/run_status.hpp"
+#include "gui/session/plan_controller.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/charts/summary_table.hpp"
 #include "gui/config/sweep_range_dialog.hpp"
-#include "gui/app/text_page_dialog.hpp"
 #include "gui/timeline/timeline_panel.hpp"
 #include "gui/app/window_actions.hpp"
 
@@ -25,7 +22,6 @@
 #include <QCloseEvent>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScreen>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -55,12 +51,11 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     setWindowTitle(QStringLiteral("AsyncScope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/asyncscope.svg")));
     buildViews();
-    m_allGpus = new AllGpusPanel(backend);
+    m_allGpus = new AllGpusPanel(m_session->controller());
     m_tabs->addTab(m_allGpus, tr("All GPUs"));
-    if (m_options.allGpus) {
+    if (m_options.allGpus)
         m_allGpus->setMode(m_options.allAtOnce ? DeviceMode::AllAtOnce : DeviceMode::OneAtATime);
-        m_allGpus->setBindToLocalCpus(m_options.numaBinding);
-    }
+    m_allGpus->setBindToLocalCpus(m_options.numaBinding);  // every plan of the window, as in the CLI
     m_files = new FileActions(m_session, m_settings, [this] { return shownPicture(); }, this);
     const auto saved = [this](const QString& message) {
         saveSettingsNow();
@@ -68,15 +63,8 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     };
     connect(m_files, &FileActions::problem, this, &MainWindow::showProblem);
     connect(m_files, &FileActions::done, this, saved);
-    // The tabs' own export buttons go the File menu's way: the shown tab's picture, where and as large as asked.
-    const auto exportShown = [this](const QString& format) { m_files->exportPictureInteractive(format); };
-    connect(m_timeline, &TimelinePanel::exportRequested, this, exportShown);
-    connect(m_distribution, &DistributionPanel::exportRequested, this, exportShown);
-    connect(m_allGpus, &AllGpusPanel::exportRequested, this, exportShown);
-    connect(m_allGpus, &AllGpusPanel::exportTableRequested, this, [this] {
-        m_files->exportTableInteractive(tr("Export the GPUs' table"), QStringLiteral("all-gpus.csv"),
-            [this](const QString& path) { return m_allGpus->exportCsv(path); });
-    });
+    connect(m_files, &FileActions::progress, m_status, &RunStatus::showMessage);
+    m_files->connectPanels(m_timeline, m_distribution, m_allGpus);
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
     connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {
         if (running)
@@ -96,7 +84,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         m_panel->showSize(*m_options.elements);
     if (m_options.runs)
         m_panel->setRuns(*m_options.runs);
-    placeOnScreen();
+    placeOnScreen(*this, m_settings.geometry, m_options.headless());
 
     connect(m_panel, &ConfigPanel::runRequested, this, &MainWindow::startRun);
     connect(m_panel, &ConfigPanel::cancelRequested, this, &MainWindow::cancelRun);
@@ -110,13 +98,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         m_charts->setOverlays(m_session->overlays());
         refreshViews();
     });
-    QString startupProblem;
-    if (!m_options.open.isEmpty() && !m_files->openSaved(m_options.open))
-        startupProblem = tr("Cannot open %1.").arg(m_options.open);
-    for (const QString& overlay : m_options.overlays) {
-        if (!m_files->addOverlay(overlay))
-            startupProblem = tr("Cannot overlay %1.").arg(overlay);
-    }
+    const QString startupProblem = m_files->openFromCommandLine(m_options.open, m_options.overlays);
     if (m_options.headless()) {
         m_headless = new HeadlessRunner(m_options, m_session, this,
             [this] { return m_panel->plan(m_options.comparison, m_options.sweepMinBytes, m_options.sweepMaxBytes); },
@@ -151,6 +133,7 @@ void MainWindow::buildViews()
     m_distribution = new DistributionPanel(m_session);
     m_tabs->addTab(m_distribution, tr("Distribution"));
     m_summary = new SummaryTable;
+    m_summary->follow(m_session);
     m_tabs->addTab(m_summary, tr("Summary"));
     m_comparisonView = new ComparisonView;
     m_tabs->addTab(m_comparisonView, tr("Comparison"));
@@ -169,17 +152,8 @@ void MainWindow::buildViews()
 void MainWindow::wireActions()
 {
     WindowActions& a = *m_actions;
-    FileActions* f = m_files;
-    connect(a.exportPng, &QAction::triggered, f, [f] { f->exportPictureInteractive("png"); });
-    connect(a.exportSvg, &QAction::triggered, f, [f] { f->exportPictureInteractive("svg"); });
-    connect(a.exportCsv, &QAction::triggered, f, [f] { f->exportDataInteractive("csv", false); });
-    connect(a.exportJson, &QAction::triggered, f, [f] { f->exportDataInteractive("json", false); });
-    connect(a.exportTrace, &QAction::triggered, f,
-        [this, f] { f->exportTraceInteractive(m_tabs->currentWidget() == m_comparisonView); });
-    connect(a.openSaved, &QAction::triggered, f, &FileActions::openSavedInteractive);
-    connect(a.openResults, &QAction::triggered, f, &FileActions::openResultsInteractive);
+    m_files->connectActions(a, [this] { return m_tabs->currentWidget() == m_comparisonView; });
     connect(a.runAllGpus, &QAction::triggered, this, &MainWindow::startAllGpus);
-    connect(a.addOverlay, &QAction::triggered, f, &FileActions::addOverlayInteractive);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
     connect(a.compareHostMemory, &QAction::triggered, this, [this] { startComparison(Comparison::HostMemory); });
@@ -190,8 +164,6 @@ void MainWindow::wireActions()
         if (const auto range = askSweepRange(this))
             startComparison(Comparison::Size, range->first, range->second);
     });
-    connect(a.exportComparisonCsv, &QAction::triggered, f, [f] { f->exportDataInteractive("csv", true); });
-    connect(a.exportComparisonJson, &QAction::triggered, f, [f] { f->exportDataInteractive("json", true); });
     connect(a.zoomIn, &QAction::triggered, this, [this] { currentChart()->zoomIn(); });
     connect(a.zoomOut, &QAction::triggered, this, [this] { currentChart()->zoomOut(); });
     connect(a.resetZoom, &QAction::triggered, this, [this] {
@@ -203,16 +175,7 @@ void MainWindow::wireActions()
     connect(a.previousTab, &QAction::triggered, this,
         [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count()); });
     connect(a.resetSettings, &QAction::triggered, this, &MainWindow::resetSettings);
-    auto page = [this](const QString& title, const QString& html) {
-        auto* dialog = new TextPageDialog(title, html, this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->show();
-    };
-    connect(a.guide, &QAction::triggered, this, [page] { page(tr("AsyncScope guide"), guidePage()); });
-    connect(a.shortcuts, &QAction::triggered, this,
-        [this, page] { page(tr("Keyboard shortcuts"), shortcutsPage(m_actions->withShortcuts())); });
-    connect(a.licence, &QAction::triggered, this, [page] { page(tr("Licence"), licencePage()); });
-    connect(a.about, &QAction::triggered, this, [this] { showAboutDialog(this, m_session->platform()); });
+    a.connectHelp(this, [this] { return m_session->platform(); });
 }
 
 void MainWindow::updateActions()
@@ -221,7 +184,7 @@ void MainWindow::updateActions()
     const bool runs = !m_session->report().runs.empty();
     const bool overlays = !m_session->overlays().empty();
     const bool drawn = bool(shownPicture().draw);
-    const bool running = m_session->isRunning() || m_allGpus->isRunning();
+    const bool running = m_session->controller()->isRunning();
     m_actions->update({ running, m_session->devicesKnown(), runs, drawn, currentChart() != nullptr,
         comparison.has_value(), overlays });
     m_panel->setRunning(running);
@@ -230,28 +193,7 @@ void MainWindow::updateActions()
 
 FileActions::Picture MainWindow::shownPicture() const
 {
-    QWidget* tab = m_tabs->currentWidget();
-    const SessionModel* s = m_session;
-    const bool runs = !s->report().runs.empty() || !s->overlays().empty();
-    if (ChartView* chart = currentChart(); chart && runs) {
-        const auto kind = RunCharts::Kind(m_tabs->indexOf(chart));
-        return { tr("Export chart"), QStringLiteral("asyncscope-chart"), [s, kind](const QString& path, QSize pixels) {
-                    return exportChart(s->report(), s->source(), s->overlays(), kind, path, pixels);
-                } };
-    }
-    if (tab == m_comparisonView && s->lastComparison())
-        return { tr("Export comparison"), QStringLiteral("asyncscope-comparison"),
-            [s](const QString& path, QSize pixels) { return exportComparisonChart(*s->lastComparison(), path, pixels); } };
-    if (tab == m_timeline && m_timeline->shownRun())
-        return { tr("Export timeline"), QStringLiteral("asyncscope-timeline"),
-            [this](const QString& path, QSize pixels) { return m_timeline->exportPicture(path, pixels); } };
-    if (tab == m_distribution && runs)
-        return { tr("Export distributions"), QStringLiteral("asyncscope-distribution"),
-            [this](const QString& path, QSize pixels) { return m_distribution->exportPicture(path, pixels); } };
-    if (tab == m_allGpus && !m_allGpus->rows().empty() && !m_allGpus->isRunning())
-        return { tr("Export the GPUs' chart"), QStringLiteral("asyncscope-all-gpus"),
-            [this](const QString& path, QSize pixels) { return m_allGpus->exportChart(path, pixels); } };
-    return {};
+    return pictureOfTab({ m_tabs, m_session, m_comparisonView, m_timeline, m_distribution, m_allGpus });
 }
 
 ChartView* MainWindow::currentChart() const
@@ -286,7 +228,7 @@ void MainWindow::startComparison(Comparison comparison, std::size_t sweepMinByte
 
 void MainWindow::startPlan(const Result<Plan>& plan)
 {
-    const Status refused = plan ? m_session->start(*plan) : Status(plan.error());
+    const Status refused = plan ? m_session->start(*plan, m_allGpus->bindsToLocalCpus()) : Status(plan.error());
     if (refused)
         return showProblem(QString::fromStdString(refused->message()));
     for (int k = 0; k < RunCharts::kKindCount; ++k)
@@ -319,7 +261,6 @@ void MainWindow::cancelRun()
 void MainWindow::refreshViews()
 {
     m_charts->setRuns(m_session->report(), m_session->source(), m_session->prepared().points);
-    m_summary->setReport(m_session->report(), m_session->overlays(), m_session->shownSummary());
     setWindowTitle(m_session->source().isEmpty() ? QStringLiteral("AsyncScope")
                                                  : QStringLiteral("AsyncScope — %1").arg(m_session->source()));
     updateActions();
@@ -330,8 +271,7 @@ void MainWindow::onDevicesAvailable(const Platform& platform)
     if (auto problem = m_panel->setDevices(platform, m_settings.deviceUuid, m_options.device))
         showProblem(QString::fromStdString(problem->message()));
     updateActions();
-    m_status->showMessage(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
-                              .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
+    m_status->showDevices(platform);
     if (m_options.headless())
         return;  // the headless runner starts it
     if (m_options.comparison)
@@ -348,8 +288,7 @@ void MainWindow::onDiscoveryFailed(const Error& error)
     m_panel->setNoDevices(noDriver ? tr("No NVIDIA driver") : tr("No CUDA device"),
         QString::fromStdString(plainSentence(error)), QString::fromStdString(error.message()));
     updateActions();
-    m_status->showMessage(noDriver ? tr("No GPU can run here; saved runs still open (File menu).")
-                                   : tr("No CUDA device answers."));
+    m_status->showNoDevice(noDriver);
 }
 
 void MainWindow::onPlanFinished(const PlanReport& plan)
@@ -359,7 +298,7 @@ void MainWindow::onPlanFinished(const PlanReport& plan)
         m_tabs->setCurrentWidget(m_comparisonView);
     }
     updateActions();
-    showProblem(judgePlan(plan).problem);
+    showProblem(m_session->verdict().problem);
     emit planEnded();
 }
 
@@ -390,21 +329,6 @@ void MainWindow::resetSettings()
     if (m_session->devicesKnown())
         m_panel->setDevices(m_session->platform(), {}, std::nullopt);
     m_status->showTransient(tr("Settings reset to defaults"), kTransientMs);
-}
-
-void MainWindow::placeOnScreen()
-{
-    // A remembered geometry is used only if it fits this screen as it is now (another scale, another monitor);
-    // otherwise the window takes 1280 x 800, or nearly the whole screen where that is smaller.
-    const QRect screen = this->screen()->availableGeometry();
-    if (m_options.headless())
-        return resize(1280, 800);  // the screenshot's size, whatever the (virtual) screen
-    const QSize fitting(std::min(1280, screen.width() * 19 / 20), std::min(800, screen.height() * 19 / 20));
-    if (!m_settings.geometry.isEmpty() && restoreGeometry(m_settings.geometry) && screen.contains(frameGeometry()) &&
-        width() >= fitting.width() / 2 && height() >= fitting.height() / 2)
-        return;
-    resize(fitting);
-    move(screen.center() - rect().center());
 }
 
 void MainWindow::changeEvent(QEvent* event)

@@ -71,7 +71,6 @@ private:
     FileActions::Picture shownPicture() const;  // of the tab shown; no `draw` where it shows nothing yet
     void showProblem(const QString& text);  // nothing when `text` is empty
     void saveSettingsNow();
-    void placeOnScreen();
 
     void onDevicesAvailable(const Platform& platform);
     void onDiscoveryFailed(const Error& error);

@@ -3,6 +3,8 @@
 #include "gui/session/plan_verdict.hpp"
 #include "gui/session/session_model.hpp"
 
+#include "engine/model/cuda_versions.hpp"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -21,10 +23,15 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     m_progress->setMaximumWidth(320);
     m_progress->setFormat(tr("%v of %m runs"));
     m_progress->hide();  // shown while a plan runs, not as an empty box
+    m_binding = new QLabel;
+    m_binding->setObjectName("binding");
+    m_binding->setToolTip(tr("The CPUs the series' run thread was bound to: its host buffers come from their NUMA "
+                             "node (the Local CPUs box of the All GPUs tab, or --no-numa-binding, turns it off)"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_text, 1);
     layout->addWidget(m_progress);
+    layout->addWidget(m_binding);
 
     connect(session, &SessionModel::variantStarted, this, [this](int index, int count, const QString& label) {
         if (count > 1)
@@ -35,7 +42,7 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
         showMessage(tr("No copy calibration: %1").arg(QString::fromStdString(error.message())));
     });
     connect(session, &SessionModel::planFinished, this,
-        [this](const PlanReport& plan) { showMessage(judgePlan(plan).summary); });
+        [this](const PlanReport&) { showMessage(m_session->verdict().summary); });
 }
 
 void RunStatus::showMessage(const QString& text)
@@ -55,6 +62,18 @@ void RunStatus::showStart(const Plan& plan, const QString& device)
     showMessage(tr("Running %1 on %2…").arg(what, device));
 }
 
+void RunStatus::showDevices(const Platform& platform)
+{
+    showMessage(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
+                    .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
+}
+
+void RunStatus::showNoDevice(bool noDriver)
+{
+    showMessage(
+        noDriver ? tr("No GPU can run here; saved runs still open (File menu).") : tr("No CUDA device answers."));
+}
+
 void RunStatus::showTransient(const QString& text, int ms)
 {
     m_text->setText(text);
@@ -70,9 +89,19 @@ QString RunStatus::text() const
     return m_text->text();
 }
 
+QString RunStatus::bindingText() const
+{
+    return m_binding->text();
+}
+
 void RunStatus::showProgress()
 {
     const Report& report = m_session->report();
+    const auto& binding = report.binding;
+    m_binding->setText(!binding ? QString()
+            : binding->bound    ? tr("CPUs %1").arg(QString::fromStdString(binding->cpus)) +
+                (binding->numaNode ? tr(", NUMA node %1").arg(*binding->numaNode) : QString())
+                                : tr("CPUs: not bound (%1)").arg(QString::fromStdString(binding->why)));
     m_progress->setRange(0, m_session->expectedRuns());  // 0..0: busy, the noise rule decides when to stop
     m_progress->setValue(static_cast<int>(report.runs.size()));
     m_progress->setVisible(m_session->isRunning());

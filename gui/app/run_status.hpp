@@ -1,5 +1,6 @@
-// The status bar's view of a session: what runs, how far it is and how fast runs arrive, how the last plan ended;
-// and any one-line message the window has for the user.
+// The status bar's view of a session: what runs, how far it is and how fast runs arrive, how the last plan ended,
+// the CPUs the shown series ran on (its binding, as the saved report records it); and any one-line message the
+// window has for the user.
 #pragma once
 
 #include "engine/run/plan.hpp"
@@ -20,15 +21,21 @@ public:
     void showMessage(const QString& text);
     // "Running 64.0 MiB (K = 16, S = 4, by chunk, graph) on H200…": the plan's first variant, shape and all.
     void showStart(const Plan& plan, const QString& device);
+    // "2 CUDA devices, driver CUDA 13.0", or why no GPU can run here.
+    void showDevices(const Platform& platform);
+    void showNoDevice(bool noDriver);
     // A message that gives way to the one before it after `ms` ("Saved …").
     void showTransient(const QString& text, int ms);
     QString text() const;
+    // "CPUs 0-31, NUMA node 0" or "CPUs: not bound (binding turned off)"; empty when the series says nothing.
+    QString bindingText() const;
 
 private:
     void showProgress();
 
     const SessionModel* m_session;
     QLabel* m_text = nullptr;
+    QLabel* m_binding = nullptr;
     QProgressBar* m_progress = nullptr;
     QString m_lasting;  // what a transient message gives way to
     int m_transients = 0;  // transient messages shown, so only the latest one's timer restores

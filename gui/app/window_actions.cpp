@@ -1,5 +1,9 @@
 #include "gui/app/window_actions.hpp"
 
+#include "gui/app/about_dialog.hpp"
+#include "gui/app/help_pages.hpp"
+#include "gui/app/text_page_dialog.hpp"
+
 #include <QAction>
 #include <QApplication>
 #include <QKeyEvent>
@@ -134,6 +138,21 @@ bool WindowActions::eventFilter(QObject* watched, QEvent* event)
         }
     }
     return QObject::eventFilter(watched, event);
+}
+
+void WindowActions::connectHelp(QWidget* window, std::function<Platform()> platform)
+{
+    auto page = [window](const QString& title, const QString& html) {
+        auto* dialog = new TextPageDialog(title, html, window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    };
+    connect(guide, &QAction::triggered, window, [page] { page(tr("AsyncScope guide"), guidePage()); });
+    connect(shortcuts, &QAction::triggered, window,
+        [this, page] { page(tr("Keyboard shortcuts"), shortcutsPage(withShortcuts())); });
+    connect(licence, &QAction::triggered, window, [page] { page(tr("Licence"), licencePage()); });
+    connect(about, &QAction::triggered, window,
+        [window, platform = std::move(platform)] { showAboutDialog(window, platform()); });
 }
 
 }  // namespace asyncscope

@@ -3,10 +3,15 @@
 // line", a spin box would take + and -).
 #pragma once
 
+#include "engine/run/backend.hpp"
+
 #include <QObject>
+
+#include <functional>
 
 class QAction;
 class QMenuBar;
+class QWidget;
 
 namespace asyncscope {
 
@@ -55,6 +60,10 @@ public:
     QAction* guide;
     QAction* licence;
     QAction* about;
+
+    // The Help menu's pages (guide, shortcuts, licence) and About box, over `window`; `platform` gives the devices
+    // the About box names.
+    void connectHelp(QWidget* window, std::function<Platform()> platform);
 
     // Every action with a shortcut, for the shortcuts page.
     QList<QAction*> withShortcuts() const;

@@ -1,5 +1,7 @@
 #include "gui/charts/summary_table.hpp"
 
+#include "gui/session/session_model.hpp"
+
 #include "engine/model/series_summary.hpp"
 
 #include <QHeaderView>
@@ -22,6 +24,33 @@ SummaryTable::SummaryTable(QWidget* parent)
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);  // every figure and name whole
     horizontalHeader()->setStretchLastSection(true);
     setToolTip(tr("Statistics of the measured runs (warm-up runs left out); single figures sit in the median column"));
+}
+
+void SummaryTable::follow(const SessionModel* session)
+{
+    m_session = session;
+    const auto changed = [this] {
+        m_stale = true;
+        if (isVisible())
+            refresh();
+    };
+    connect(session, &SessionModel::reportChanged, this, changed);
+    connect(session, &SessionModel::overlayChanged, this, changed);
+    changed();
+}
+
+void SummaryTable::refresh()
+{
+    if (!m_session || !m_stale)
+        return;
+    m_stale = false;
+    setReport(m_session->report(), m_session->overlays(), &m_session->summary());
+}
+
+void SummaryTable::showEvent(QShowEvent* event)
+{
+    refresh();
+    QTableWidget::showEvent(event);
 }
 
 void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays, const SeriesSummary* known)

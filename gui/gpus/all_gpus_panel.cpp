@@ -1,7 +1,7 @@
 #include "gui/gpus/all_gpus_panel.hpp"
 
 #include "gui/gpus/all_gpus_chart.hpp"
-#include "gui/session/device_plan_controller.hpp"
+#include "gui/session/plan_controller.hpp"
 
 #include <QChartView>
 #include <QCheckBox>
@@ -24,9 +24,9 @@ namespace {
 
 }  // namespace
 
-AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
+AllGpusPanel::AllGpusPanel(PlanController* controller, QWidget* parent)
     : QWidget(parent)
-    , m_controller(new DevicePlanController(std::move(backend), this))
+    , m_controller(controller)
     , m_mode(new QComboBox)
     , m_bind(new QCheckBox(tr("Local CPUs")))
     , m_run(new QPushButton(tr("Run on all GPUs")))
@@ -43,9 +43,11 @@ AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
     m_mode->addItem(tr("All at once"), int(DeviceMode::AllAtOnce));
     m_mode->setToolTip(tr("One at a time gives each GPU's clean figures; all at once shares the host's PCIe switches, "
                           "memory and CPUs between them and gives the aggregate bandwidth"));
+    m_bind->setObjectName("localCpus");
     m_bind->setChecked(true);
     m_bind->setToolTip(tr("Run each GPU's worker thread on the CPUs of its own NUMA node, where its host buffers then "
-                          "come from; the table's tooltips say what each got"));
+                          "come from, here and for every series and comparison of the window, as the CLI does; the "
+                          "table's tooltips and the status bar say what each got"));
     m_run->setToolTip(tr("Run the configured series on every GPU of this host"));
     m_cancel->setToolTip(tr("Stop every GPU"));
     m_exportChart->setToolTip(tr("Save the chart as a picture (PNG; SVG from the File menu)"));
@@ -93,8 +95,8 @@ AllGpusPanel::AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent)
     connect(m_cancel, &QPushButton::clicked, this, &AllGpusPanel::cancel);
     connect(m_exportChart, &QPushButton::clicked, this, [this] { emit exportRequested(QStringLiteral("png")); });
     connect(m_exportCsv, &QPushButton::clicked, this, &AllGpusPanel::exportTableRequested);
-    connect(m_controller, &DevicePlanController::deviceEnded, this, &AllGpusPanel::onDeviceEnded);
-    connect(m_controller, &DevicePlanController::hostFinished, this, &AllGpusPanel::onHostFinished);
+    connect(m_controller, &PlanController::deviceEnded, this, &AllGpusPanel::onDeviceEnded);
+    connect(m_controller, &PlanController::hostFinished, this, &AllGpusPanel::onHostFinished);
     updateButtons();
 }
 
@@ -126,13 +128,13 @@ void AllGpusPanel::setCanRun(bool canRun)
 
 bool AllGpusPanel::isRunning() const
 {
-    return m_controller->isRunning();
+    return m_running;
 }
 
 Status AllGpusPanel::start(const Plan& plan, const Platform& platform)
 {
-    if (isRunning())
-        return makeError(ErrorKind::Usage, "the GPUs are already running");
+    if (m_controller->isRunning())
+        return makeError(ErrorKind::Usage, "a run is already going", "Wait for it or cancel it.");
     if (platform.devices.empty())
         return makeError(ErrorKind::NoDevice, "no CUDA device to run on");
     DevicePlan devices;
@@ -141,8 +143,9 @@ Status AllGpusPanel::start(const Plan& plan, const Platform& platform)
     devices.mode = mode();
     devices.bindToLocalCpus = bindsToLocalCpus();
     devices.plan = plan;
-    if (!m_controller->start(devices, platform))
+    if (!m_controller->start(devices, platform, PlanController::Delivery::PerDevice))
         return makeError(ErrorKind::Usage, "the GPUs' run thread is not available");
+    m_running = true;
     m_planned = devices.devices.size();
     m_host = HostReport {};
     m_host.mode = devices.mode;
@@ -180,6 +183,9 @@ void AllGpusPanel::onDeviceEnded(const DeviceResult& result)
 
 void AllGpusPanel::onHostFinished(const HostReport& host)
 {
+    if (!m_running)
+        return;  // the session's plan
+    m_running = false;
     showHost(host);
     updateButtons();
     emit runningChanged(false);

@@ -4,7 +4,6 @@
 // they ran at once. Exports the chart as a picture and the table as the CLI's CSV.
 #pragma once
 
-#include "gui/session/device_plan_controller.hpp"
 #include "gui/gpus/side_by_side_model.hpp"
 
 #include "engine/run/backend.hpp"
@@ -13,7 +12,6 @@
 #include <QSize>
 #include <QWidget>
 
-#include <memory>
 
 class QChart;
 class QChartView;
@@ -26,14 +24,18 @@ class QTableView;
 
 namespace asyncscope {
 
+class PlanController;
+
 class AllGpusPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit AllGpusPanel(std::shared_ptr<Backend> backend, QWidget* parent = nullptr);
+    // Runs its plans on `controller`, the window's one run thread, in turn with the session's.
+    explicit AllGpusPanel(PlanController* controller, QWidget* parent = nullptr);
 
     DeviceMode mode() const;
     void setMode(DeviceMode mode);
-    // Each GPU's worker thread on its local CPUs, host buffers from its NUMA node (on by default, as in the CLI).
+    // Each GPU's worker thread on its local CPUs, host buffers from its NUMA node (on by default, as in the CLI):
+    // the window's series and comparisons follow it too.
     bool bindsToLocalCpus() const;
     void setBindToLocalCpus(bool bind);
     // Whether a run may start now: devices are known and nothing else runs.
@@ -72,7 +74,8 @@ private:
     void showChart(std::unique_ptr<QChart> chart);
     QString chartTitle() const;
 
-    DevicePlanController* m_controller;
+    PlanController* m_controller;
+    bool m_running = false;  // the plan on the controller's thread is this tab's
     HostReport m_host;  // shown; while running, the devices that ended so far
     std::size_t m_planned = 0;
     bool m_canRun = false;

@@ -50,6 +50,19 @@ const std::vector<Quantity>& quantities(SeriesPoints::Chart chart)
     return time;
 }
 
+// The runs a series has room for where its store says (a series being measured is given room for every run it will
+// have), else the runs it has.
+template <class Runs>
+auto roomOf(const Runs& runs, int) -> decltype(runs.capacity())
+{
+    return runs.capacity();
+}
+template <class Runs>
+std::size_t roomOf(const Runs& runs, long)
+{
+    return runs.size();
+}
+
 }  // namespace
 
 int SeriesPoints::quantityCount(Chart chart)
@@ -76,7 +89,8 @@ bool SeriesPoints::update(const RunStore& runs)
         if (from == 0) {
             for (std::size_t i = 0; i < qs.size(); ++i) {
                 lines.points[i].clear();
-                lines.points[i].reserve(runs.size());  // only here: as a series grows, vectors grow by doubling
+                // Only here: the points of a series still growing would otherwise be copied at every doubling.
+                lines.points[i].reserve(roomOf(runs, 0));
                 lines.warmupPoints[i].clear();
             }
             lines.maxY = 0.0;

@@ -10,6 +10,11 @@ void registerMetaTypes()
     qRegisterMetaType<Plan>();
     qRegisterMetaType<VariantResult>();
     qRegisterMetaType<PlanReport>();
+    qRegisterMetaType<RunBatch>();
+    qRegisterMetaType<DeviceInfo>();
+    qRegisterMetaType<CpuBinding>();
+    qRegisterMetaType<DeviceResult>();
+    qRegisterMetaType<HostReport>();
 }
 
 }  // namespace asyncscope

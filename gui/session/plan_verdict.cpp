@@ -4,22 +4,27 @@
 
 #include <QObject>
 
-#include <algorithm>
 
 namespace asyncscope {
 
 PlanVerdict judgePlan(const PlanReport& plan)
 {
-    PlanVerdict v;
-    std::size_t runs = 0;
-    std::size_t wrong = 0;
+    PlanTally tally;
     for (const VariantResult& variant : plan.variants) {
-        const auto& all = variant.report.runs;
-        runs += all.size();
+        const RunStore& all = variant.report.runs;
+        tally.runs += all.size();
         // Counted, not summarised: a summary sorts every quantity, seconds for a million runs on the GUI thread.
         for (std::size_t i = 0; i < all.size(); ++i)
-            wrong += all.verified(i) ? 0 : 1;
+            tally.wrong += all.verified(i) ? 0 : 1;
     }
+    return judgePlan(plan, tally);
+}
+
+PlanVerdict judgePlan(const PlanReport& plan, const PlanTally& tally)
+{
+    PlanVerdict v;
+    const std::size_t runs = tally.runs;
+    const std::size_t wrong = tally.wrong;
     const QString notRun = QString::fromStdString(plan.notRunText());
 
     if (const Error* failure = plan.failure()) {
@@ -44,7 +49,7 @@ PlanVerdict judgePlan(const PlanReport& plan)
                         .arg(plan.planned);
     } else {
         const Report& report = plan.variants.front().report;
-        const SeriesSummary s = summarizeSeries(report);
+        const SeriesSummary s = tally.series ? *tally.series : summarizeSeries(report);
         const std::string shape = shapeText(report.config);
         v.summary = QObject::tr("%1 runs%2: median GPU time %3 ms, CPU submit time %4 ms, %5 poll iterations")
                         .arg(s.measuredRuns)

@@ -2,6 +2,7 @@
 // headless run's last line and exit status, from one place.
 #pragma once
 
+#include "engine/model/series_summary.hpp"
 #include "engine/run/plan.hpp"
 
 #include <QString>
@@ -15,6 +16,16 @@ struct PlanVerdict {
     bool cancelled = false;
 };
 
+// What a verdict needs of the runs, where the plan's record may not hold them (the window's session keeps them and
+// counts as they come): how many ran, how many returned a wrong element, and a single series' summary.
+struct PlanTally {
+    std::size_t runs = 0;
+    std::size_t wrong = 0;
+    const SeriesSummary* series = nullptr;  // of the first variant; made from its runs when absent
+};
+
+PlanVerdict judgePlan(const PlanReport& plan, const PlanTally& tally);
+// Counts and summarises the runs the record holds.
 PlanVerdict judgePlan(const PlanReport& plan);
 
 }  // namespace asyncscope

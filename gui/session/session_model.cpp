@@ -1,67 +1,83 @@
 #include "gui/session/session_model.hpp"
 
+#include "gui/session/plan_controller.hpp"
 #include "gui/session/report_loader.hpp"
-#include "gui/session/run_controller.hpp"
 
+#include <algorithm>
 
 namespace asyncscope {
 
 namespace {
 
-constexpr int kRefreshIntervalMs = 100;  // views redraw at most ten times a second, whatever the run rate
+constexpr int kRefreshIntervalMs = 100;  // views redraw at most ten times a second at an ordinary run rate,
+// and sooner once this many runs wait for them: a view's work grows with the runs it reads, and a run thread at full
+// speed would otherwise hand it a tenth of a second's runs, tens of thousands, at a time
+constexpr std::size_t kRefreshRuns = 16384;
 constexpr std::size_t kFreeOffThreadRuns = 10000;  // a series this long is freed off the GUI thread
+
+std::size_t runsIn(const Report& report)
+{
+    return report.runs.size();
+}
+
+std::size_t runsIn(const PlanReport& plan)
+{
+    std::size_t runs = 0;
+    for (const VariantResult& v : plan.variants)
+        runs += v.report.runs.size();
+    return runs;
+}
+
+std::size_t runsIn(const std::optional<PlanReport>& plan)
+{
+    return plan ? runsIn(*plan) : 0;
+}
 
 }  // namespace
 
 SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     : QObject(parent)
-    , m_controller(new RunController(std::move(backend), this))
+    , m_controller(new PlanController(std::move(backend), this))
     , m_loader(new ReportLoader(this))
 {
     connect(m_loader, &ReportLoader::progress, this, &SessionModel::loadProgress);  // queued from the reading thread
     connect(m_loader, &ReportLoader::finished, this, &SessionModel::onLoaded);
     m_refresh.setSingleShot(true);
-    m_refresh.setInterval(kRefreshIntervalMs);
-    connect(&m_refresh, &QTimer::timeout, this, &SessionModel::reportChanged);
+    connect(&m_refresh, &QTimer::timeout, this, [this] {
+        m_unseen = 0;
+        emit reportChanged();
+    });
 
-    connect(m_controller, &RunController::devicesAvailable, this, [this](const Platform& platform) {
+    connect(m_controller, &PlanController::devicesAvailable, this, [this](const Platform& platform) {
         m_platform = platform;
         m_devicesKnown = true;
         emit devicesAvailable(platform);
     });
-    connect(m_controller, &RunController::discoveryFailed, this, [this](const Error& error) {
+    connect(m_controller, &PlanController::discoveryFailed, this, [this](const Error& error) {
         m_devicesKnown = false;
         emit discoveryFailed(error);
     });
-    connect(m_controller, &RunController::variantStarting, this, [this](int index, const VariantResult& v) {
-        m_report = v.report;
-        m_clock.start();
-        emit variantStarted(index, int(m_planned), QString::fromStdString(v.label));
-        emit reportChanged();
+    connect(m_controller, &PlanController::deviceStarting, this, [this](const DeviceInfo&, const CpuBinding& b) {
+        if (m_ownsPlan)
+            m_binding = b;
     });
-    connect(m_controller, &RunController::runAvailable, this, [this](int, const RunResult& run) {
-        m_report.runs.push_back(run);
-        scheduleRefresh();
+    connect(m_controller, &PlanController::variantStarting, this,
+        [this](int, int index, const VariantResult& v) { onVariantStarting(index, v); });
+    connect(m_controller, &PlanController::runsAvailable, this,
+        [this](int, int index, const RunBatch& runs) { onRuns(index, runs); });
+    connect(m_controller, &PlanController::variantEnded, this,
+        [this](int, int index, const VariantResult& v) { onVariantEnded(index, v); });
+    connect(m_controller, &PlanController::calibrationFailed, this, [this](const Error& error) {
+        if (m_ownsPlan)
+            emit calibrationFailed(error);
     });
-    connect(m_controller, &RunController::variantEnded, this, [this](int, const VariantResult& v) {
-        // A variant that could not run leaves the views on the last one that did.
-        if (v.ran())
-            m_lastRan = v.report;  // with its outcome
-        m_report = m_lastRan;
-        scheduleRefresh();
-    });
-    connect(m_controller, &RunController::calibrationFailed, this, &SessionModel::calibrationFailed);
-    connect(m_controller, &RunController::planFinished, this, [this](const PlanReport& plan) {
-        m_refresh.stop();
-        if (plan.comparison)
-            m_lastComparison = plan;
-        emit reportChanged();
-        emit planFinished(plan);
-    });
+    connect(m_controller, &PlanController::hostFinished, this, &SessionModel::onHostFinished);
 }
 
 SessionModel::~SessionModel()
 {
+    if (m_writing.joinable())
+        m_writing.join();  // it reads the series this object holds
     if (m_retiring.joinable())
         m_retiring.join();
 }
@@ -71,10 +87,12 @@ void SessionModel::discover()
     m_controller->discover();
 }
 
-Status SessionModel::start(const Plan& plan)
+Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
 {
-    if (isRunning())
+    if (m_controller->isRunning())
         return makeError(ErrorKind::Usage, "a run is still in progress", "Wait for it or cancel it.");
+    if (isWriting())
+        return makeError(ErrorKind::Usage, "the series is being written to a file", "Run again when it is saved.");
     if (!m_devicesKnown)
         return makeError(ErrorKind::NoDevice, "no CUDA device is known yet");
     if (plan.variants.empty())
@@ -85,19 +103,135 @@ Status SessionModel::start(const Plan& plan)
         if (auto device = findDevice(m_platform, v.config.device); !device)
             return device.error();
     }
-    if (!m_controller->start(plan, m_platform))
+    DevicePlan devices;
+    devices.devices = { plan.variants.front().config.device };
+    devices.mode = DeviceMode::OneAtATime;
+    devices.bindToLocalCpus = bindToLocalCpus;
+    devices.plan = plan;
+    if (!m_controller->start(devices, m_platform, PlanController::Delivery::Batches))
         return makeError(ErrorKind::Usage, "the run thread is not available");
+    m_ownsPlan = true;
     m_planned = plan.variants.size();
-    retire(m_report);
-    m_report.config = plan.variants.front().config;
-    m_report.device = *findDevice(m_platform, m_report.config.device);
-    retire(m_lastRan);
-    m_lastRan = m_report;
+    m_shown = &m_saved;  // before what it points into goes
+    retire(m_plan, runsIn(m_plan));
+    m_plan.comparison = plan.comparison;
+    m_plan.planned = plan.variants.size();
+    m_plan.variants.reserve(plan.variants.size());  // m_shown points into them: never moved while the plan runs
+    retire(m_saved, runsIn(m_saved));
+    m_saved.config = plan.variants.front().config;
+    m_saved.device = *findDevice(m_platform, m_saved.config.device);
+    m_summary = {};
+    m_previousShown = &m_saved;
+    m_binding.reset();
+    m_wrong = 0;
+    m_unseen = 0;
     m_source.clear();
     m_prepared = {};
     m_clock.start();
     emit reportChanged();
     return std::nullopt;
+}
+
+VariantResult& SessionModel::variantAt(int index)
+{
+    while (m_plan.variants.size() <= std::size_t(index))
+        m_plan.variants.emplace_back();
+    return m_plan.variants[std::size_t(index)];
+}
+
+void SessionModel::onVariantStarting(int index, const VariantResult& v)
+{
+    if (!m_ownsPlan)
+        return;
+    VariantResult& mine = variantAt(index);
+    mine = v;
+    mine.report.binding = m_binding;
+    const PipelineConfig& c = v.report.config;
+    if (c.stopRule == StopRule::Fixed)
+        mine.report.runs.reserve(std::size_t(c.warmupRuns) + std::size_t(c.runs));
+    m_previousShown = m_shown;
+    m_previousSummary = std::move(m_summary);
+    m_shown = &mine.report;
+    m_summary = {};
+    m_clock.start();
+    emit variantStarted(index, int(m_planned), QString::fromStdString(v.label));
+    emit reportChanged();
+}
+
+void SessionModel::onRuns(int index, const RunBatch& runs)
+{
+    if (!m_ownsPlan || !runs)
+        return;
+    ++m_batches;
+    Report& report = variantAt(index).report;
+    for (std::size_t i = 0; i < runs->runs.size(); ++i)
+        m_wrong += runs->runs.verified(i) ? 0 : 1;
+    report.runs.append(runs->runs);
+    m_unseen += runs->runs.size();
+    runs->runs.clear();
+    if (&report == m_shown)
+        m_summary = std::move(runs->summary);
+    if (m_unseen >= kRefreshRuns)
+        m_refresh.start(0);  // as soon as the runs waiting in the event queue allow
+    else
+        scheduleRefresh();
+}
+
+void SessionModel::onVariantEnded(int index, const VariantResult& v)
+{
+    if (!m_ownsPlan)
+        return;
+    // The runner's record of the variant holds no runs: this one's are kept, the rest taken from it. A variant that
+    // could not run leaves the views on the last one that did.
+    VariantResult& mine = variantAt(index);
+    auto runs = std::move(mine.report.runs);
+    mine = v;
+    mine.report.runs = std::move(runs);
+    mine.report.binding = m_binding;
+    if (!v.ran() && m_shown == &mine.report) {
+        m_shown = m_previousShown;
+        m_summary = std::move(m_previousSummary);
+    }
+    scheduleRefresh();
+}
+
+void SessionModel::onHostFinished(const HostReport& host)
+{
+    if (!m_ownsPlan)
+        return;
+    m_ownsPlan = false;
+    PlanReport plan;
+    if (!host.devices.empty())
+        plan = host.devices.front().plan;  // no runs in it: a copy costs what the variants' headers do
+    if (host.error || host.devices.empty()) {
+        plan.comparison = m_plan.comparison;
+        plan.planned = m_plan.planned;
+        VariantResult failed;
+        failed.failure = host.error ? *host.error : makeError(ErrorKind::Cuda, "the plan did not run");
+        plan.variants.push_back(std::move(failed));
+    }
+    // The runs move from the session's record into the runner's: nothing is copied.
+    std::size_t shown = m_plan.variants.size();
+    for (std::size_t i = 0; i < plan.variants.size() && i < m_plan.variants.size(); ++i) {
+        if (&m_plan.variants[i].report == m_shown)
+            shown = i;
+        plan.variants[i].report.runs = std::move(m_plan.variants[i].report.runs);
+    }
+    const bool single = !plan.comparison && shown == 0;
+    m_verdict = judgePlan(plan, { runsIn(plan), m_wrong, single ? &m_summary : nullptr });
+
+    const PlanReport* ended = &m_plan;
+    m_plan = std::move(plan);
+    if (m_plan.comparison) {
+        retire(m_lastComparison, runsIn(m_lastComparison));
+        m_lastComparison = std::move(m_plan);
+        m_plan = PlanReport {};
+        ended = &*m_lastComparison;
+    }
+    m_shown = shown < ended->variants.size() ? &ended->variants[shown].report : &m_saved;
+    m_refresh.stop();
+    emit reportChanged();
+    emit planFinished(*ended);
 }
 
 void SessionModel::cancel()
@@ -111,28 +245,32 @@ void SessionModel::shutdown()
     m_controller->shutdown();
 }
 
-bool SessionModel::isRunning() const
+const SeriesSummary& SessionModel::summary() const
 {
-    return m_controller->isRunning();
+    if (m_prepared.summary)
+        return *m_prepared.summary;
+    return m_summary;
 }
 
 int SessionModel::expectedRuns() const
 {
-    const PipelineConfig& c = m_report.config;
+    const PipelineConfig& c = report().config;
     return c.stopRule == StopRule::Fixed ? c.warmupRuns + c.runs : 0;
 }
 
 double SessionModel::runsPerSecond() const
 {
-    if (!m_clock.isValid() || m_report.runs.empty())
+    if (!m_clock.isValid() || report().runs.empty())
         return 0.0;
-    return double(m_report.runs.size()) / std::max(1e-3, double(m_clock.elapsed()) / 1000.0);
+    return double(report().runs.size()) / std::max(1e-3, double(m_clock.elapsed()) / 1000.0);
 }
 
 Status SessionModel::openSaved(const QString& path)
 {
     if (isRunning())
         return makeError(ErrorKind::Usage, "a run is in progress", "Open the saved run when it has ended.");
+    if (isWriting())
+        return makeError(ErrorKind::Usage, "the series shown is being written to a file", "Open it when it is saved.");
     m_loads.push_back({ path, false });
     if (m_loads.size() == 1)
         loadNext();
@@ -175,18 +313,40 @@ void SessionModel::onLoaded()
     loadNext();  // before anyone hears of this one, so isLoading() says whether more are coming
     if (!saved)
         return emit loadFailed(load.path, load.overlay, saved.error());
+    if (!saved->prepared.summary)
+        saved->prepared.summary = summarizeSeries(saved->report);
     if (load.overlay) {
         m_overlays.push_back(std::move(*saved));
         emit overlayChanged();
     } else {
-        retire(m_report);
-        m_report = std::move(saved->report);
+        m_shown = &m_saved;
+        retire(m_saved, runsIn(m_saved));
+        retire(m_plan, runsIn(m_plan));  // the series shown before; the last comparison stays
+        m_saved = std::move(saved->report);
         m_prepared = std::move(saved->prepared);
-        retire(m_lastRan);  // a plan sets it when it starts
         m_source = tr("saved: %1").arg(saved->label);
         emit reportChanged();
     }
     emit savedLoaded(load.path, load.overlay);
+}
+
+Status SessionModel::writeInBackground(const QString& path, Writer write)
+{
+    if (isRunning())
+        return makeError(ErrorKind::Usage, "the series is still being measured", "Save it when it has ended.");
+    if (isWriting())
+        return makeError(ErrorKind::Usage, "another file is being written", "Save this one when it is done.");
+    if (std::any_of(m_loads.begin(), m_loads.end(), [](const Load& l) { return !l.overlay; }))
+        return makeError(ErrorKind::Usage, "a saved run is being opened", "Save when it is shown.");
+    m_writing = std::thread([this, path, write = std::move(write), series = m_shown] {
+        const QString failure = write(*series, path);
+        // Queued to the GUI thread: the thread is joined there, then the write is told.
+        QMetaObject::invokeMethod(this, [this, path, failure] {
+            m_writing.join();
+            emit writeEnded(path, failure);
+        }, Qt::QueuedConnection);
+    });
+    return std::nullopt;
 }
 
 void SessionModel::clearOverlays()
@@ -195,20 +355,21 @@ void SessionModel::clearOverlays()
     emit overlayChanged();
 }
 
-void SessionModel::retire(Report& report)
+template <class T>
+void SessionModel::retire(T& gone, std::size_t runs)
 {
-    if (report.runs.size() >= kFreeOffThreadRuns) {
+    if (runs >= kFreeOffThreadRuns) {
         if (m_retiring.joinable())
             m_retiring.join();
-        m_retiring = std::thread([gone = std::move(report)]() mutable { Report freed = std::move(gone); });
+        m_retiring = std::thread([freed = std::move(gone)]() mutable { T last = std::move(freed); });
     }
-    report = Report {};
+    gone = T {};
 }
 
 void SessionModel::scheduleRefresh()
 {
     if (!m_refresh.isActive())
-        m_refresh.start();
+        m_refresh.start(kRefreshIntervalMs);
 }
 
 }  // namespace asyncscope

@@ -1,9 +1,12 @@
 // The window's state, apart from its widgets: the devices, the plan running and what it delivered, the last
-// comparison, the overlaid saved run, the saved runs being read, and a throttle so views redraw at most ten times a
-// second whatever the run rate. Views read from it and listen to its signals; none of them talks to another.
+// comparison, the overlaid saved run, the saved runs being read, and a throttle so views redraw ten times a second
+// (more often only where runs pile up faster than that). Views read from it and listen to its signals; none of them talks to another.
+// A measured series lives here once: its runs come from the run thread in batches and are moved into the plan's
+// record, whose variants the runner leaves empty; its summary grows as they come (SeriesSummarizer).
 #pragma once
 
 #include "gui/session/metatypes.hpp"
+#include "gui/session/plan_verdict.hpp"
 #include "gui/series/saved_run.hpp"
 
 #include "engine/model/series_summary.hpp"
@@ -14,6 +17,7 @@
 #include <QTimer>
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -21,7 +25,7 @@
 namespace asyncscope {
 
 class ReportLoader;
-class RunController;
+class PlanController;
 
 class SessionModel : public QObject {
     Q_OBJECT
@@ -30,24 +34,35 @@ public:
     ~SessionModel() override;
 
     void discover();
-    // Starts a plan on the run thread. Refused, with the reason, while one runs, before devices are known, or when a
-    // variant is invalid.
-    Status start(const Plan& plan);
+    // Starts a plan on the run thread, through the device-plan runner, its thread bound to the GPU's local CPUs
+    // where `bindToLocalCpus`. Refused, with the reason, while one runs (this or the All GPUs run), before devices
+    // are known, or when a variant is invalid.
+    Status start(const Plan& plan, bool bindToLocalCpus = true);
     void cancel();
     // Cancels and waits (bounded) for the run thread: closing the window calls it.
     void shutdown();
 
-    bool isRunning() const;
+    // This session's plan runs (the All GPUs run, on the same thread, is not one).
+    bool isRunning() const { return m_ownsPlan; }
+    // The one run thread: this session's plans and the All GPUs run take turns on it.
+    PlanController* controller() const { return m_controller; }
     bool devicesKnown() const { return m_devicesKnown; }
     const Platform& platform() const { return m_platform; }
     // The variant running now, or the last one that ran, or a saved run opened in its place.
-    const Report& report() const { return m_report; }
+    const Report& report() const { return *m_shown; }
     // Where report() comes from when it was not measured here: the saved run's label; empty otherwise.
     const QString& source() const { return m_source; }
     // What the views make of report()'s runs where it was made off the GUI thread (a saved series, as it was read);
     // empty while a series is measured: the views make it as its runs arrive.
     const PreparedViews& prepared() const { return m_prepared; }
     const SeriesSummary* shownSummary() const { return m_prepared.summary ? &*m_prepared.summary : nullptr; }
+    // The summary of report(): the saved series' (shownSummary()), or the measured one's, grown on the run thread
+    // as its runs are made and brought with each batch.
+    const SeriesSummary& summary() const;
+    // How the last plan of this session ended, judged once when it ended.
+    const PlanVerdict& verdict() const { return m_verdict; }
+    // Batches of runs received from the run thread since the session began.
+    std::size_t batchesReceived() const { return m_batches; }
     // The last plan of several variants, once it ended.
     const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
     const std::vector<SavedRun>& overlays() const { return m_overlays; }
@@ -67,6 +82,13 @@ public:
     // Stops the read in progress (loadFailed, ErrorKind::Cancelled) and forgets the files waiting their turn.
     void cancelLoad();
 
+    // Writes the series shown to `path` with `write` on a thread of its own, the window usable meanwhile; writeEnded
+    // says how it went. The series stays as it is until then: plans and opens are refused while it is written.
+    // Refused while a plan measures the series, a file is being read, or another write is under way.
+    using Writer = std::function<QString(const Report& report, const QString& path)>;  // empty, or what went wrong
+    Status writeInBackground(const QString& path, Writer write);
+    bool isWriting() const { return m_writing.joinable(); }
+
 signals:
     void devicesAvailable(const asyncscope::Platform& platform);
     void discoveryFailed(const asyncscope::Error& error);
@@ -80,28 +102,48 @@ signals:
     // The file was read and is shown (reportChanged) or overlaid (overlayChanged); or it was not, and why.
     void savedLoaded(const QString& path, bool overlay);
     void loadFailed(const QString& path, bool overlay, const asyncscope::Error& error);
+    // A write asked for by writeInBackground() ended: `failure` is empty, or says what went wrong.
+    void writeEnded(const QString& path, const QString& failure);
 
 private:
     void scheduleRefresh();
     void loadNext();
     void onLoaded();
-    // Empties `report`; a big one is freed on a thread of its own (a million runs take a fifth of a second).
-    void retire(Report& report);
+    void onVariantStarting(int index, const VariantResult& variant);
+    void onRuns(int index, const RunBatch& runs);
+    void onVariantEnded(int index, const VariantResult& variant);
+    void onHostFinished(const HostReport& host);
+    VariantResult& variantAt(int index);  // of the running plan, made where it is not yet
+    // Empties `gone`; a big one is freed on a thread of its own (a million runs take a fifth of a second).
+    template <class T>
+    void retire(T& gone, std::size_t runs);
 
     struct Load {
         QString path;
         bool overlay = false;
     };
 
-    RunController* m_controller;
+    PlanController* m_controller;
     ReportLoader* m_loader;
     std::deque<Load> m_loads;  // the first is being read
     Platform m_platform;
     bool m_devicesKnown = false;
-    Report m_report;
-    Report m_lastRan;  // the plan's last variant that ran, or the empty report it started with
+    bool m_ownsPlan = false;  // the plan on the run thread is this session's
+    PlanReport m_plan;        // the plan running, or the last one that was not a comparison
+    Report m_saved;           // a saved run opened, or the empty report a plan starts with
+    const Report* m_shown = &m_saved;  // into m_plan, m_lastComparison or m_saved
+    std::optional<CpuBinding> m_binding;  // the running plan's thread's
+    SeriesSummary m_summary;  // of the plan's series shown, as the last batch brought it
+    // The series shown before the variant running now, and its summary: shown again when that variant cannot run.
+    const Report* m_previousShown = &m_saved;
+    SeriesSummary m_previousSummary;
+    std::size_t m_wrong = 0;   // runs of the plan that returned a wrong element
+    std::size_t m_batches = 0;
+    std::size_t m_unseen = 0;  // runs come since the views last heard of them
+    PlanVerdict m_verdict;
     QString m_source;
     PreparedViews m_prepared;
+    std::thread m_writing;  // writing the series shown; joined when it ends and on destruction
     std::thread m_retiring;  // freeing a replaced series; joined before the next and on destruction
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;

@@ -1,7 +1,7 @@
 // A thread of its own for work the GUI thread asks for: it owns the QThread and the worker object living on it, the
 // cancel flag the work polls, and whether work is under way. Closing cancels and waits (bounded) for the thread; one
-// that will not stop (a hung GPU) is left to end with the process, never destroyed while it runs. RunController
-// (one device's plan) and DevicePlanController (a plan over several GPUs) are the two kinds.
+// that will not stop (a hung GPU) is left to end with the process, never destroyed while it runs. PlanController
+// is the kind the window runs its plans on.
 #pragma once
 
 #include <QObject>

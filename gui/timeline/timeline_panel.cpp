@@ -90,9 +90,18 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     connect(m_latest, &QPushButton::clicked, this, &TimelinePanel::followLatest);
     connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetZoom);
     connect(m_view, &TimelineView::zoomChanged, m_reset, &QWidget::setEnabled);
-    connect(session, &SessionModel::reportChanged, this, &TimelinePanel::refresh);
+    connect(session, &SessionModel::reportChanged, this, [this] {
+        if (isVisible())
+            refresh();  // a hidden timeline catches up when it shows
+    });
     m_reset->setEnabled(false);
     refresh();
+}
+
+void TimelinePanel::showEvent(QShowEvent* event)
+{
+    refresh();
+    QWidget::showEvent(event);
 }
 
 QString TimelinePanel::title() const

@@ -42,6 +42,9 @@ public slots:
     // The session's report changed: redraws only when the run to show is another.
     void refresh();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 signals:
     void exportRequested(const QString& format);  // "png" or "svg"
 

@@ -1,17 +1,20 @@
 // Benchmark (not a test): does the window's GUI thread keep answering while it takes in a lot of runs? A heartbeat
 // timer on the GUI thread (every 5 ms) records how late each beat comes; a beat later than its interval is a stall of
 // the event loop, which a person at the window feels as a frozen window. Measured while the real MainWindow
-//   (a) runs a series of 10 000 runs on the fake backend at full speed (no pause between runs), and
+//   (a) runs series of 10 000, 100 000 and 1 000 000 runs on the fake backend at full speed (no pause between
+//       runs), one after the other, and
 //   (b) opens a series of 1 000 000 runs of the classic pipeline, written first as the CLI writes it, in JSON and in
 //       CSV, through the window's file actions, until the series is shown and drawn;
 //   (c) overlays the JSON file on the CSV one, then shows the Distribution tab (both series counted into bins), then
 //       opens the CSV file again with that tab shown.
 // Prints one table: scenario, duration, longest stall, p99 stall, heartbeats, and under each scenario the events the
-// GUI thread handled during its longest stall and what handled them; the goal is a longest stall of 50 ms.
+// GUI thread handled during its longest stall and what handled them; the goal is a longest stall of 50 ms. Then the
+// process's resident memory at the start and after the longest session (the window holds that series then); the
+// goal is at most 400 MB more than at the start.
 // It uses no Qt Test and needs no library the app does not, so it runs with the Qt libraries of the portable bundle
 // on a host without Qt (lib/gl-fallback holds the GL dispatch libraries such a host may lack), on one line:
 //   B=BUNDLE; LD_LIBRARY_PATH=$B/lib:$B/lib/gl-fallback QT_PLUGIN_PATH=$B/plugins FONTCONFIG_FILE=$B/etc/fonts.conf
-//   QT_QPA_PLATFORM=offscreen ./asyncscope_bench_gui_stall [session runs] [file runs]
+//   QT_QPA_PLATFORM=offscreen ./asyncscope_bench_gui_stall [session runs, comma-separated] [file runs]
 #include "classic_runs.hpp"
 #include "fake_backend.hpp"
 
@@ -49,6 +52,19 @@ namespace {
 constexpr int kBeatMs = 5;
 constexpr double kGoalMs = 50.0;
 constexpr int kSettleMs = 1000;  // after the work is done: the repaints it asked for are measured too
+constexpr double kMemoryGoalMB = 400.0;  // growth of resident memory over the longest session
+
+// The process's resident memory in MB (VmRSS), or a negative number where /proc does not say.
+double residentMB()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::strtod(line.c_str() + 6, nullptr) / 1024.0;  // given in kB
+    }
+    return -1.0;
+}
 
 // The application, noting each event the GUI thread handled at the top of its event loop for longer than
 // kEventNotedNs: when it began, how long it took and which object handled it (a queued signal reaches its receiver as
@@ -318,10 +334,18 @@ int main(int argc, char* argv[])
     QCoreApplication::setApplicationName(QStringLiteral("GuiStallBench"));
     QSettings().clear();  // the window starts from the defaults every time
 
-    const long sessionRuns = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 10000;
+    std::vector<long> sessions;
+    for (const QString& text : QString::fromLocal8Bit(argc > 1 ? argv[1] : "10000,100000,1000000").split(',')) {
+        bool number = false;
+        const long runs = text.toLong(&number);
+        sessions.push_back(number ? runs : 0);
+    }
     const long fileRuns = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 1000000;
-    if (sessionRuns < 1 || sessionRuns > 1000000 || fileRuns < 1) {
-        std::fprintf(stderr, "usage: asyncscope_bench_gui_stall [session runs, 1..1000000] [file runs]\n");
+    const bool sessionsValid =
+        std::all_of(sessions.begin(), sessions.end(), [](long runs) { return runs >= 1 && runs <= 10000000; });
+    if (!sessionsValid || fileRuns < 1) {
+        std::fprintf(stderr,
+            "usage: asyncscope_bench_gui_stall [session runs, each 1..10000000, comma-separated] [file runs]\n");
         return 2;
     }
     QTemporaryDir dir;
@@ -331,14 +355,6 @@ int main(int argc, char* argv[])
     }
     const QString json = dir.filePath(QStringLiteral("series.json"));
     const QString csv = dir.filePath(QStringLiteral("series.csv"));
-    QElapsedTimer clock;
-    clock.start();
-    if (!writeSeries(json.toStdString(), csv.toStdString(), std::size_t(fileRuns))) {
-        std::fprintf(stderr, "cannot write the series into %s\n", qPrintable(dir.path()));
-        return 1;
-    }
-    std::printf("%ld-run series written as JSON and CSV in %.1f s\n", fileRuns, double(clock.elapsed()) / 1e3);
-
     auto backend = std::make_shared<testing::FakeBackend>();  // runDelay 0: runs come as fast as they are made
     MainWindow window(backend);
     window.show();
@@ -351,8 +367,23 @@ int main(int argc, char* argv[])
         return 1;
     }
 
+    const double startMB = residentMB();
+    const long longest = *std::max_element(sessions.begin(), sessions.end());
+    double afterLongestMB = startMB;
     std::vector<Row> rows;
-    rows.push_back(session(window, int(sessionRuns)));
+    for (const long runs : sessions) {
+        rows.push_back(session(window, int(runs)));
+        if (runs == longest)
+            afterLongestMB = residentMB();
+    }
+    // The files are written after the sessions, so that the memory measured is the sessions' alone.
+    QElapsedTimer clock;
+    clock.start();
+    if (!writeSeries(json.toStdString(), csv.toStdString(), std::size_t(fileRuns))) {
+        std::fprintf(stderr, "cannot write the series into %s\n", qPrintable(dir.path()));
+        return 1;
+    }
+    std::printf("%ld-run series written as JSON and CSV in %.1f s\n", fileRuns, double(clock.elapsed()) / 1e3);
     rows.push_back(open(window, json, "JSON", std::size_t(fileRuns)));
     rows.push_back(open(window, csv, "CSV", std::size_t(fileRuns)));
     rows.push_back(open(window, json, "JSON", std::size_t(fileRuns), true));
@@ -372,5 +403,9 @@ int main(int argc, char* argv[])
         goal = goal && r.figures.longestMs <= kGoalMs;
     }
     std::printf("goal, longest stall <= %.0f ms: %s\n", kGoalMs, goal ? "met" : "missed");
+    std::printf("resident memory: %.0f MB at the start, %.0f MB after the %ld-run session (%+.0f MB; goal <= %.0f MB "
+                "more: %s)\n",
+        startMB, afterLongestMB, longest, afterLongestMB - startMB, kMemoryGoalMB,
+        afterLongestMB - startMB <= kMemoryGoalMB ? "met" : "missed");
     return allOk ? 0 : 1;
 }

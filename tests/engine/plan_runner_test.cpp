@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
 
@@ -143,4 +145,25 @@ TEST(PlanRunner, ComparisonPlansAreValidatedAndEmptyRangesRefused)
     EXPECT_FALSE(series.comparison.has_value());
     ASSERT_EQ(series.variants.size(), 1u);
     EXPECT_EQ(series.variants[0].label, "4.0 KiB");
+}
+
+TEST(PlanRunner, WithoutKeepingRunsEveryRunGoesToTheSinkAndNoneIsKept)
+{
+    FakeBackend backend;
+    const Platform platform = *backend.discover();
+    auto plan = comparisonPlan(Comparison::Wait, small());
+    ASSERT_TRUE(plan.ok());
+    std::atomic<bool> cancel { false };
+    RecordingSink sink;
+    RunnerOptions options;
+    options.keepRuns = false;
+    const PlanReport result = runPlan(backend, platform, *plan, cancel, sink, options);
+    EXPECT_TRUE(result.complete());
+    EXPECT_EQ(result.ranCount(), 2u);
+    const auto isRun = [](const std::string& call) { return call.rfind("run ", 0) == 0; };
+    EXPECT_EQ(std::count_if(sink.calls.begin(), sink.calls.end(), isRun), 6);
+    for (const VariantResult& v : result.variants) {
+        EXPECT_TRUE(v.report.runs.empty());
+        EXPECT_TRUE(v.report.outcome.has_value());  // the series' end is kept all the same
+    }
 }

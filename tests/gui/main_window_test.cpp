@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -43,7 +44,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
+#include <thread>
 
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
@@ -122,11 +125,10 @@ private slots:
         window.show();
         QVERIFY(waitForDevices(window));
         window.resize(1000, 520);
-        QTest::qWait(50);  // the resize laid out
         for (const char* name : { "run", "cancel" }) {
             const auto* button = window.findChild<QPushButton*>(name);
             QVERIFY(button);
-            QCOMPARE(button->visibleRegion().boundingRect(), button->rect());
+            QTRY_COMPARE(button->visibleRegion().boundingRect(), button->rect());  // once the resize is laid out
         }
         QVERIFY(window.runEnabled());
     }
@@ -201,9 +203,110 @@ private slots:
 
     void tenThousandRunsArriveBatched()
     {
-        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 10000, 0);
+        auto backend = std::make_shared<FakeBackend>();
+        auto window = runFinishedWindow(backend, 10000, 0);
         QVERIFY(window);
         QCOMPARE(window->charts().pointCount(RunCharts::Time), 10000);
+        QCOMPARE(backend->runsDelivered.load(), 10000);
+        QCOMPARE(window->session().report().runs.size(), std::size_t(10000));
+        // The runs crossed to the GUI thread many to a signal: one a run would be 10 000 signals.
+        const std::size_t batches = window->session().batchesReceived();
+        QVERIFY2(batches >= 1 && batches * 10 <= 10000, qPrintable(QString::number(batches)));
+        // The plan's record holds the series once: the runs shown are the record's, not a copy.
+        QVERIFY(window->session().lastComparison() == std::nullopt);
+    }
+
+    // The window's plans go through the device-plan runner, as the CLI's: its run thread bound to the GPU's local
+    // CPUs, or not where the Local CPUs box is cleared; the status bar and the saved report say which.
+    void theWindowsPlanIsBoundAsTheLocalCpusBoxSays()
+    {
+        for (const bool bind : { true, false }) {
+            auto backend = std::make_shared<FakeBackend>();
+            backend->useHostOf(2);  // GPUs with a NUMA node and local CPUs
+            MainWindow window(backend);
+            window.show();
+            QVERIFY(waitForDevices(window));
+            auto* box = window.findChild<QCheckBox*>("localCpus");
+            QVERIFY(box);
+            box->setChecked(bind);
+            window.findChild<QSpinBox*>("runs")->setValue(5);
+            QSignalSpy ended(&window, &MainWindow::planEnded);
+            window.startRun();
+            QVERIFY(ended.wait(10000));
+            const auto& binding = window.session().report().binding;
+            QVERIFY(binding.has_value());
+            const QString shown = window.findChild<QLabel*>("binding")->text();
+            if (bind) {
+                QVERIFY2(binding->why != "binding turned off", binding->why.c_str());
+                QVERIFY2(shown.startsWith("CPUs") && !shown.contains("turned off"), qPrintable(shown));
+            } else {
+                QVERIFY(!binding->bound);
+                QCOMPARE(binding->why, std::string("binding turned off"));
+                QVERIFY2(shown.contains("not bound (binding turned off)"), qPrintable(shown));
+            }
+            const QString path = m_dir.filePath(bind ? "bound.json" : "unbound.json");
+            QVERIFY(window.files().exportDataTo(path));
+            const auto saved = nlohmann::json::parse(readAll(path).toStdString());
+            QVERIFY(saved.contains("binding"));
+            QCOMPARE(saved["binding"]["bound"].get<bool>(), binding->bound);
+        }
+    }
+
+    // A series' data is written on a thread of its own, the window usable meanwhile; the series stays as it is
+    // until the file is written (plans and opens are refused), and the window says how it went.
+    void dataIsWrittenOffTheGuiThread()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        SessionModel session(backend);
+        QSignalSpy devices(&session, &SessionModel::devicesAvailable);
+        session.discover();
+        QVERIFY(devices.wait(5000));
+        PipelineConfig config;
+        config.runs = 50;
+        QSignalSpy finished(&session, &SessionModel::planFinished);
+        QVERIFY(!session.start(seriesPlan(config)));
+        QVERIFY(finished.wait(10000));
+
+        std::atomic<bool> release { false };
+        std::atomic<std::thread::id> writer {};
+        std::atomic<std::size_t> written { 0 };
+        QSignalSpy ended(&session, &SessionModel::writeEnded);
+        const QString path = m_dir.filePath("held.csv");
+        QVERIFY(!session.writeInBackground(path, [&](const Report& report, const QString&) {
+            writer = std::this_thread::get_id();
+            while (!release.load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            written = report.runs.size();
+            return QString();
+        }));
+        QVERIFY(session.isWriting());
+        QVERIFY(QTest::qWaitFor([&] { return writer.load() != std::thread::id(); }, 5000));  // the loop turns
+        QVERIFY(writer.load() != std::this_thread::get_id());
+        QVERIFY(session.start(seriesPlan(config)));  // refused: the series is being written
+        QVERIFY(session.openSaved(path));
+        QVERIFY(session.writeInBackground(path, [](const Report&, const QString&) { return QString(); }));
+        release = true;
+        QVERIFY(ended.wait(5000));
+        QCOMPARE(ended.first().at(0).toString(), path);
+        QVERIFY(ended.first().at(1).toString().isEmpty());
+        QCOMPARE(written.load(), std::size_t(51));
+        QVERIFY(!session.isWriting());
+        QVERIFY(!session.start(seriesPlan(config)));  // free again
+        QVERIFY(finished.wait(10000));
+
+        // The window's File › Export data goes this way and says where it saved.
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 300, 1);
+        QVERIFY(window);
+        QSignalSpy done(&window->files(), &FileActions::done);
+        const QString csv = m_dir.filePath("background.csv");
+        window->files().exportDataInBackground(csv);
+        QVERIFY(done.wait(10000));
+        QVERIFY2(done.last().first().toString().startsWith("Saved"), qPrintable(done.last().first().toString()));
+        QVERIFY2(window->statusText().startsWith("Saved"), qPrintable(window->statusText()));
+        const QString here = m_dir.filePath("foreground.csv");
+        QVERIFY(window->files().exportDataTo(here));
+        QCOMPARE(readAll(csv), readAll(here));  // the same file as one written on the GUI thread
+        QVERIFY(readAll(csv).count('\n') > 301);  // every run
     }
 
     void closingDuringARunIsClean()
@@ -318,6 +421,7 @@ private slots:
         QCOMPARE(window->session().report().peak->h2dGBps, 55.0);
         auto* table = window->findChild<SummaryTable*>();
         QVERIFY(table);
+        window->findChild<QTabWidget*>()->setCurrentWidget(table);  // a hidden table waits to be shown
         int boundRow = -1;
         for (int r = 0; r < table->rowCount(); ++r)
             if (table->verticalHeaderItem(r)->text() == "Serial PCIe bound (ms)")
@@ -788,6 +892,8 @@ private slots:
         QCOMPARE(window.charts().pointCount(RunCharts::Polls), 10);
         QCOMPARE(window.charts().pointCount(RunCharts::Stages), 10);
         auto* table = window.findChild<SummaryTable*>();
+        QCOMPARE(table->rowCount(), 0);  // hidden: it does nothing until shown
+        window.findChild<QTabWidget*>()->setCurrentWidget(table);
         QVERIFY(table->rowCount() > 5);
         QVERIFY(!table->item(0, 1)->text().isEmpty());
         QVERIFY2(window.windowTitle().contains("saved: h200-run"), qPrintable(window.windowTitle()));

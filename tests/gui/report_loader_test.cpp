@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QImage>
 #include <QMessageBox>
+#include <QPointer>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -110,14 +111,27 @@ private slots:
         QVERIFY(loader.takeResult().ok());
     }
 
-    // A loader destroyed during a read cancels it and waits for its thread.
+    // A loader destroyed during a read cancels it and waits for its thread: the thread has ended and is gone once
+    // the destructor returns, and nothing it read is delivered afterwards.
     void destroyedWhileReadingIsClean()
     {
         const QString path = saveSeries(m_dir, "destroyed.json", 150000);
         auto loader = std::make_unique<ReportLoader>();
+        std::atomic<QThread*> reading { nullptr };
+        connect(loader.get(), &ReportLoader::progress, loader.get(),
+            [&reading](double) { reading = QThread::currentThread(); }, Qt::DirectConnection);
+        QSignalSpy finished(loader.get(), &ReportLoader::finished);
         QVERIFY(loader->start(path));
-        QTest::qWait(20);
+        QVERIFY(QTest::qWaitFor([&] { return reading.load() != nullptr; }, 30000));  // mid-read
+        QVERIFY(loader->isRunning());
+        const QPointer<QThread> thread(reading.load());
+        QVERIFY(thread);
+        QVERIFY(thread != QThread::currentThread());
         loader.reset();
+        QVERIFY(thread.isNull());  // waited for and deleted, not left running
+        QCOMPARE(finished.count(), 0);
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(finished.count(), 0);  // no word from a loader that is gone
     }
 
     // The session reads the files asked for one after the other; one that cannot be read leaves the rest alone.

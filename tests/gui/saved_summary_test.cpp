@@ -142,6 +142,18 @@ private slots:
         QVERIFY(window.session().report().runs.empty());  // the 12 001 saved runs were let go
         QVERIFY(ended.wait(30000));
         QVERIFY(!window.session().report().runs.empty());
+        // Grown as the runs came, the summary is the engine's summary of them.
+        const SeriesSummary whole = summarizeSeries(window.session().report());
+        const SeriesSummary& grown = window.session().summary();
+        QCOMPARE(grown.measuredRuns, whole.measuredRuns);
+        QCOMPARE(grown.distributions.size(), whole.distributions.size());
+        for (const Distribution& d : whole.distributions) {
+            QVERIFY(grown.distribution(d.key));
+            QCOMPARE(grown.distribution(d.key)->stats.median, d.stats.median);
+            QCOMPARE(grown.distribution(d.key)->stats.p95, d.stats.p95);
+            QCOMPARE(grown.distribution(d.key)->stats.max, d.stats.max);
+        }
+        QCOMPARE(grown.figures.size(), whole.figures.size());
     }
 };
 

@@ -534,6 +534,7 @@ private slots:
         QVERIFY(panel);
         QCOMPARE(tabs->tabText(tabs->indexOf(panel)), QString("Timeline"));
         QCOMPARE(tabs->indexOf(panel), 3);  // beside the chart tabs
+        tabs->setCurrentWidget(panel);      // hidden, it did nothing; shown, it catches up with the series
         QVERIFY(panel->following());
         QCOMPARE(panel->shownRun(), std::optional<int>(5));
         QVERIFY2(panel->title().startsWith("Run 5 of 0–5 · 64.0 MiB · K = 16, S = 4"), qPrintable(panel->title()));
@@ -543,7 +544,6 @@ private slots:
         QCOMPARE(gpuBlocks(t), 48);
 
         // File › Export picture, with this tab shown, saves the timeline as shown; so do the tab's own buttons.
-        tabs->setCurrentWidget(panel);
         QVERIFY(window.actions().exportPng->isEnabled());
         const QString png = m_dir.filePath("timeline-from-menu.png");
         QVERIFY(window.files().exportPictureTo(png, QSize(1300, 600)));
@@ -580,6 +580,7 @@ private slots:
         window.startRun();
         QVERIFY(ended.wait(60000));
         QVERIFY(panel->following());
+        tabs->setCurrentWidget(panel);  // the time chart was shown: the timeline catches up now
         QCOMPARE(panel->shownRun(), std::optional<int>(7));
         QVERIFY2(panel->title().startsWith("Run 7 of 0–7"), qPrintable(panel->title()));
     }

@@ -1,0 +1,29 @@
+// What File › Export picture… saves of the tab shown: a run chart, the comparison, the timeline, the
+// distributions or the GPUs' chart, with the dialog's title and the file name it suggests; nothing (no `draw`) where
+// the tab shows nothing yet.
+#pragma once
+
+#include "gui/app/file_actions.hpp"
+
+class QTabWidget;
+
+namespace asyncscope {
+
+class AllGpusPanel;
+class ComparisonView;
+class DistributionPanel;
+class SessionModel;
+class TimelinePanel;
+
+struct PictureTabs {
+    const QTabWidget* tabs;  // the run charts first, in the order of their kinds
+    const SessionModel* session;
+    const ComparisonView* comparison;
+    TimelinePanel* timeline;
+    DistributionPanel* distribution;
+    AllGpusPanel* allGpus;
+};
+
+FileActions::Picture pictureOfTab(const PictureTabs& tabs);
+
+}  // namespace asyncscope

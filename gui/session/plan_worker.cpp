@@ -1,0 +1,131 @@
+#include "gui/session/plan_worker.hpp"
+
+#include "engine/model/series_summarizer.hpp"
+#include "engine/run/device_plan_runner.hpp"
+
+#include <map>
+#include <mutex>
+
+namespace asyncscope {
+
+namespace {
+
+// Turns the runner's calls into the worker's signals, gathering each device's runs into batches, each with the
+// summary of its variant's runs so far: summarised here, on the run thread, not on the GUI thread.
+class BatchingSink final : public DevicePlanSink {
+public:
+    BatchingSink(PlanWorker& worker, bool batches)
+        : m_worker(worker)
+        , m_batches(batches)
+    {
+    }
+
+    void deviceStarting(const DeviceInfo& device, const CpuBinding& binding) override
+    {
+        emit m_worker.deviceStarting(device, binding);
+    }
+    void variantStarting(int device, std::size_t index, const VariantResult& v) override
+    {
+        if (!m_batches)
+            return;
+        {
+            std::unique_lock lock(m_mutex);
+            Pending& p = m_pending[device];
+            const PipelineConfig& c = v.report.config;
+            p.summarizer.reset(c, v.report.peak);
+            if (c.stopRule == StopRule::Fixed)
+                p.summarizer.reserve(std::size_t(c.runs));
+        }
+        emit m_worker.variantStarting(device, int(index), v);
+    }
+    void runAvailable(int device, std::size_t index, const RunResult& run) override
+    {
+        if (!m_batches)
+            return;
+        std::unique_lock lock(m_mutex);
+        Pending& p = m_pending[device];
+        if (p.runs && p.variant != index)
+            flush(device, p);
+        if (!p.runs) {
+            p.runs = std::make_shared<Batch>();
+            p.variant = index;
+        }
+        p.runs->runs.push_back(run);
+        p.summarizer.add(p.runs->runs, p.runs->runs.size() - 1);
+        // A run that comes a batch interval after the last batch left goes at once (a slow series' runs show as
+        // they come); runs that come faster wait for the interval, or for the batch to fill.
+        if (p.runs->runs.size() >= PlanWorker::kBatchRuns ||
+            std::chrono::steady_clock::now() - p.lastFlush >= PlanWorker::kBatchInterval)
+            flush(device, p);
+    }
+    void variantEnded(int device, std::size_t index, const VariantResult& v) override
+    {
+        if (!m_batches)
+            return;
+        flushDevice(device);
+        emit m_worker.variantEnded(device, int(index), v);
+    }
+    void calibrationFailed(int, const Error& error) override { emit m_worker.calibrationFailed(error); }
+    void deviceEnded(const DeviceResult& result) override
+    {
+        flushDevice(result.device.index);
+        emit m_worker.deviceEnded(result);
+    }
+
+private:
+    struct Pending {
+        RunBatch runs;
+        SeriesSummarizer summarizer;  // of the variant's runs
+        std::size_t variant = 0;
+        std::chrono::steady_clock::time_point lastFlush;  // when the last batch left; long ago before the first
+    };
+
+    void flushDevice(int device)
+    {
+        std::unique_lock lock(m_mutex);
+        if (auto found = m_pending.find(device); found != m_pending.end())
+            flush(device, found->second);
+    }
+    // Under m_mutex: a device's signals leave in the order its runs came.
+    void flush(int device, Pending& p)
+    {
+        if (p.runs && !p.runs->runs.empty()) {
+            p.runs->summary = p.summarizer.summary();
+            emit m_worker.runsAvailable(device, int(p.variant), p.runs);
+            p.lastFlush = std::chrono::steady_clock::now();
+        }
+        p.runs.reset();
+    }
+
+    PlanWorker& m_worker;
+    const bool m_batches;
+    std::mutex m_mutex;
+    std::map<int, Pending> m_pending;  // by device index
+};
+
+}  // namespace
+
+PlanWorker::PlanWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel)
+    : m_backend(std::move(backend))
+    , m_cancel(std::move(cancel))
+{
+}
+
+void PlanWorker::discover()
+{
+    auto platform = m_backend->discover();
+    if (platform)
+        emit devicesAvailable(*platform);
+    else
+        emit discoveryFailed(platform.error());
+}
+
+void PlanWorker::run(const DevicePlan& plan, const Platform& platform, bool batches)
+{
+    BatchingSink sink(*this, batches);
+    RunnerOptions options;
+    options.keepRuns = !batches;  // batched runs belong to the receiver: the runner keeps no second copy
+    emit hostFinished(runDevicePlan(*m_backend, platform, plan, *m_cancel, sink, options));
+}
+
+}  // namespace asyncscope

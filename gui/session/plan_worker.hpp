@@ -1,0 +1,49 @@
+// Lives on the run thread and owns everything CUDA: discovery and plans run there (and on the devices' threads the
+// runner starts), never on the GUI thread. Runs are handed over in batches: at most one queued signal per
+// kBatchInterval (a run that comes later than that after the last batch goes at once), at most kBatchRuns runs to
+// a batch, and the runs left before each variant's end.
+#pragma once
+
+#include "gui/session/metatypes.hpp"
+
+#include "engine/run/backend.hpp"
+#include "engine/run/device_plan.hpp"
+
+#include <QObject>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+
+namespace asyncscope {
+
+class PlanWorker : public QObject {
+    Q_OBJECT
+public:
+    static constexpr std::chrono::milliseconds kBatchInterval { 50 };
+    static constexpr std::size_t kBatchRuns = 8192;
+
+    PlanWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel);
+
+    void discover();
+    // `batches`: runs come as runsAvailable() and the runner keeps none; otherwise each device's record holds its.
+    void run(const DevicePlan& plan, const Platform& platform, bool batches);
+
+signals:
+    // Emitted from the devices' threads, several at once with DeviceMode::AllAtOnce: connected queued.
+    void devicesAvailable(const asyncscope::Platform& platform);
+    void discoveryFailed(const asyncscope::Error& error);
+    void deviceStarting(const asyncscope::DeviceInfo& device, const asyncscope::CpuBinding& binding);
+    void variantStarting(int device, int index, const asyncscope::VariantResult& variant);
+    void runsAvailable(int device, int index, const asyncscope::RunBatch& runs);
+    void variantEnded(int device, int index, const asyncscope::VariantResult& variant);
+    void calibrationFailed(const asyncscope::Error& error);
+    void deviceEnded(const asyncscope::DeviceResult& result);
+    void hostFinished(const asyncscope::HostReport& host);
+
+private:
+    std::shared_ptr<Backend> m_backend;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+};
+
+}  // namespace asyncscope
