@@ -57,7 +57,7 @@ Report randomSeries(std::size_t runs, unsigned seed)
         run.pollIterations = std::uint64_t(1000 * time(random));
         run.warmup = i < 20 && coin(random) < 5;
         run.verified = coin(random) != 0;
-        report.runs[i] = run;
+        report.runs.set(i, run);
     }
     CopyPeak peak;
     peak.h2dGBps = 55.3;
@@ -117,7 +117,7 @@ TEST(SeriesSummarizer, AQuantitySomeRunLacksIsLeftOut)
     run.spans.erase(std::remove_if(run.spans.begin(), run.spans.end(),
                         [](const Span& s) { return s.kind == SpanKind::Kernel; }),
         run.spans.end());
-    report.runs[500] = run;
+    report.runs.set(500, run);
     growInBatches(report, 3);
 
     SeriesSummarizer summarizer;
