@@ -36,7 +36,7 @@ done
 # a fallback folder that the launcher uses only when the system has none: a system's own must win.
 skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libresolv\.so|libstdc\+\+\.so|libgcc_s\.so)'
 gl='^(libGL\.so|libGLX\.so|libOpenGL\.so|libGLdispatch\.so|libEGL\.so)'
-{ ldd "$app"; find "$root/plugins" -name '*.so' -exec ldd {} \;; } | awk '$3 ~ /^\// {print $1, $3}' | sort -u |
+{ ldd "$app"; ldd "$cli"; find "$root/plugins" -name '*.so' -exec ldd {} \;; } | awk '$3 ~ /^\// {print $1, $3}' | sort -u |
 while read -r soname path; do
     [[ $soname =~ $skip ]] && continue
     if [[ $soname =~ $gl ]]; then dest="$root/lib/gl-fallback"; else dest="$root/lib"; fi
@@ -88,8 +88,9 @@ exec "$here/bin/asyncscope" "$@"
 LAUNCH
 cat >"$root/asyncscope-cli" <<'LAUNCH'
 #!/bin/sh
-# The CLI needs no bundled library: the CUDA runtime is linked statically.
-exec "$(cd "$(dirname "$0")" && pwd)/bin/asyncscope-cli" "$@"
+# The CUDA runtime is linked statically; the JSON parser (simdjson) comes from lib/.
+here=$(cd "$(dirname "$0")" && pwd)
+LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$here/bin/asyncscope-cli" "$@"
 LAUNCH
 chmod 755 "$root/asyncscope" "$root/asyncscope-cli"
 # The Slurm batch script: started from the bundle's folder it submits itself and runs the bundle's CLI on each node.
