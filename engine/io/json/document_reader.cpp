@@ -272,7 +272,7 @@ private:
                 m_stack.push_back(Ctx::SpanList);
                 return true;
             }
-            return fail(std::string(kRunKeyNames[int(m_key)]) + " is not " + expected(m_key));
+            return fail(std::string(kRunKeyNames[int(m_key)]) + " is not " + expectedOf(m_key));
         case Ctx::SpanList:
             beginSpan();
             m_stack.push_back(object ? Ctx::SpanObject : Ctx::SpanArray);
@@ -369,22 +369,6 @@ private:
     static constexpr std::uint32_t bit(RunKey k) { return 1u << unsigned(k); }
     static constexpr std::uint32_t bit(SpanField f) { return 1u << unsigned(f); }
 
-    static const char* expected(RunKey k)
-    {
-        switch (k) {
-        case RunKey::Warmup:
-        case RunKey::Verified: return "true or false";
-        case RunKey::Run:
-        case RunKey::Polls:
-        case RunKey::Expected:
-        case RunKey::FirstWrongIndex:
-        case RunKey::FirstWrongValue: return "a whole number";
-        case RunKey::Spans:
-        case RunKey::Traced: return "a list of spans";
-        default: return "a number";
-        }
-    }
-
     void beginRun()
     {
         m_run = RunResult {};
@@ -420,7 +404,7 @@ private:
         case RunKey::Unknown: return true;
         }
         if (!ok)
-            return fail(std::string(kRunKeyNames[int(m_key)]) + " is not " + expected(m_key));
+            return fail(std::string(kRunKeyNames[int(m_key)]) + " is not " + expectedOf(m_key));
         m_seen |= bit(m_key);
         return true;
     }
