@@ -74,7 +74,8 @@ public:
     void assign(std::string_view text)
     {
         m_text.resize(text.size() + kLinePadding);
-        std::memcpy(m_text.data(), text.data(), text.size());
+        if (!text.empty())  // an empty view may hold no pointer at all, which memcpy must not be given
+            std::memcpy(m_text.data(), text.data(), text.size());
         m_size = text.size();
     }
     std::size_t readMore(std::istream& in, std::size_t bytes)
