@@ -6,18 +6,19 @@
 
 namespace asyncscope {
 
+// Selection, not sorting: the median and p95 come from nth_element on the parts the median leaves, the rest from
+// one pass each, so a million values take linear time (a summary has several such quantities per series).
 Summary summarize(std::vector<double> values)
 {
     Summary s;
     s.count = values.size();
     if (values.empty())
         return s;
-    std::sort(values.begin(), values.end());
     const std::size_t n = values.size();
-    s.min = values.front();
-    s.max = values.back();
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    s.min = *low;
+    s.max = *high;
     s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(n);
-    s.median = sortedMedian(values);
     if (n > 1) {
         double squares = 0.0;
         for (const double v : values)
@@ -25,7 +26,20 @@ Summary summarize(std::vector<double> values)
         s.stddev = std::sqrt(squares / static_cast<double>(n - 1));
     }
     s.noisePercent = s.mean != 0.0 ? 100.0 * s.stddev / std::fabs(s.mean) : 0.0;
-    s.p95 = sortedPercentile(values, 0.95);
+
+    // The value of rank n / 2 (0-based) in its place, the smaller ones before it, the larger after.
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    s.median = n % 2 == 1 ? *middle : (*std::max_element(values.begin(), middle) + *middle) / 2.0;
+    // Nearest rank, as sortedPercentile: the value of 0-based rank ceil(0.95 n) - 1, at or after the middle.
+    const auto rank = std::clamp<std::size_t>(
+        static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n))), 1, n) - 1;
+    const auto at = values.begin() + static_cast<std::ptrdiff_t>(rank);
+    if (at > middle)
+        std::nth_element(middle + 1, at, values.end());
+    else if (at < middle)
+        std::nth_element(values.begin(), at, middle);
+    s.p95 = *at;
     return s;
 }
 

@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
 using namespace asyncscope;
 
 TEST(Statistics, SummarizesKnownValues)
@@ -27,6 +32,33 @@ TEST(Statistics, EvenCountMedianAndP95)
     const Summary s = summarize(values);
     EXPECT_DOUBLE_EQ(s.median, 50.5);
     EXPECT_DOUBLE_EQ(s.p95, 95.0);
+}
+
+// The selection summarize() uses against sorting: the same min, max, median and p95 to the bit, for odd and even
+// counts, ties and heavy tails; the mean and stddev to rounding.
+TEST(Statistics, SelectionAgreesWithSorting)
+{
+    std::mt19937_64 random(11);
+    std::lognormal_distribution<double> heavy(0.9, 0.8);
+    std::uniform_int_distribution<int> few(0, 4);
+    for (std::size_t n : { 1u, 2u, 3u, 4u, 5u, 19u, 20u, 21u, 100u, 1001u, 4096u }) {
+        for (const bool ties : { false, true }) {
+            std::vector<double> values(n);
+            for (double& v : values)
+                v = ties ? double(few(random)) : heavy(random);
+            std::vector<double> sorted = values;
+            std::sort(sorted.begin(), sorted.end());
+            const Summary s = summarize(values);
+            SCOPED_TRACE(::testing::Message() << "n " << n << (ties ? " with ties" : ""));
+            EXPECT_EQ(s.count, n);
+            EXPECT_EQ(s.min, sorted.front());
+            EXPECT_EQ(s.max, sorted.back());
+            EXPECT_EQ(s.median, sortedMedian(sorted));
+            EXPECT_EQ(s.p95, sortedPercentile(sorted, 0.95));
+            const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / double(n);
+            EXPECT_NEAR(s.mean, mean, 1e-12 * std::max(1.0, std::fabs(mean)));
+        }
+    }
 }
 
 TEST(Statistics, EmptyAndSingle)
