@@ -174,6 +174,7 @@ public:
 
     std::size_t size() const { return m_index.size(); }
     bool empty() const { return m_index.empty(); }
+    std::size_t capacity() const { return m_index.capacity(); }  // runs held without moving the columns
     // Room for `runs` runs; the spans' columns then grow to what that many runs like the first ones need. Without
     // it the columns grow by a quarter at a time.
     void reserve(std::size_t runs);

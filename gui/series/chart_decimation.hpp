@@ -20,6 +20,7 @@ public:
 
     std::size_t size() const { return m_x.size(); }
     bool empty() const { return m_x.empty(); }
+    std::size_t capacity() const { return m_x.capacity(); }
     double x(std::size_t i) const { return m_x[i]; }
     double y(std::size_t i) const { return m_y[i]; }
     double maxY() const { return m_maxY; }  // 0 when empty or nothing is above 0

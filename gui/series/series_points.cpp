@@ -50,19 +50,6 @@ const std::vector<Quantity>& quantities(SeriesPoints::Chart chart)
     return time;
 }
 
-// The runs a series has room for where its store says (a series being measured is given room for every run it will
-// have), else the runs it has.
-template <class Runs>
-auto roomOf(const Runs& runs, int) -> decltype(runs.capacity())
-{
-    return runs.capacity();
-}
-template <class Runs>
-std::size_t roomOf(const Runs& runs, long)
-{
-    return runs.size();
-}
-
 }  // namespace
 
 int SeriesPoints::quantityCount(Chart chart)
@@ -89,8 +76,10 @@ bool SeriesPoints::update(const RunStore& runs)
         if (from == 0) {
             for (std::size_t i = 0; i < qs.size(); ++i) {
                 lines.points[i].clear();
-                // Only here: the points of a series still growing would otherwise be copied at every doubling.
-                lines.points[i].reserve(roomOf(runs, 0));
+                // Room for every run the store has room for (a series being measured is given room for every run it
+                // will have): the points of a growing series would otherwise be copied, on the window's thread, at
+                // every doubling, the last copies a hundred megabytes for a million runs.
+                lines.points[i].reserve(runs.capacity());
                 lines.warmupPoints[i].clear();
             }
             lines.maxY = 0.0;

@@ -2,28 +2,71 @@
 
 #include "gui/session/plan_worker.hpp"
 
+#include <type_traits>
+
 namespace asyncscope {
+
+template <class... Args>
+void PlanController::relay(void (PlanWorker::*from)(Args...), void (PlanController::*to)(Args...))
+{
+    // Queued whatever thread emits: the run thread, or a device's worker thread.
+    bool batch = false;
+    if constexpr (std::is_same_v<decltype(to), decltype(&PlanController::runsAvailable)>)
+        batch = to == &PlanController::runsAvailable;
+    connect(m_worker, from, this, [this, to, batch](Args... args) {
+        queue({ [this, to, args...] { emit (this->*to)(args...); }, batch });
+    }, Qt::QueuedConnection);
+}
 
 PlanController::PlanController(std::shared_ptr<Backend> backend, QObject* parent)
     : WorkerThread(QStringLiteral("AsyncScope run"), parent)
     , m_worker(new PlanWorker(std::move(backend), cancelFlag()))
 {
     registerMetaTypes();
-    // Queued whatever thread emits: the run thread, or a device's worker thread.
-    constexpr auto queued = Qt::QueuedConnection;
-    connect(m_worker, &PlanWorker::devicesAvailable, this, &PlanController::devicesAvailable, queued);
-    connect(m_worker, &PlanWorker::discoveryFailed, this, &PlanController::discoveryFailed, queued);
-    connect(m_worker, &PlanWorker::deviceStarting, this, &PlanController::deviceStarting, queued);
-    connect(m_worker, &PlanWorker::variantStarting, this, &PlanController::variantStarting, queued);
-    connect(m_worker, &PlanWorker::runsAvailable, this, &PlanController::runsAvailable, queued);
-    connect(m_worker, &PlanWorker::variantEnded, this, &PlanController::variantEnded, queued);
-    connect(m_worker, &PlanWorker::calibrationFailed, this, &PlanController::calibrationFailed, queued);
-    connect(m_worker, &PlanWorker::deviceEnded, this, &PlanController::deviceEnded, queued);
+    relay(&PlanWorker::devicesAvailable, &PlanController::devicesAvailable);
+    relay(&PlanWorker::discoveryFailed, &PlanController::discoveryFailed);
+    relay(&PlanWorker::deviceStarting, &PlanController::deviceStarting);
+    relay(&PlanWorker::variantStarting, &PlanController::variantStarting);
+    relay(&PlanWorker::runsAvailable, &PlanController::runsAvailable);
+    relay(&PlanWorker::variantEnded, &PlanController::variantEnded);
+    relay(&PlanWorker::calibrationFailed, &PlanController::calibrationFailed);
+    relay(&PlanWorker::deviceEnded, &PlanController::deviceEnded);
     connect(m_worker, &PlanWorker::hostFinished, this, [this](const HostReport& host) {
-        workEnded();
-        emit hostFinished(host);
-    }, queued);
+        queue({ [this, host] {
+                   workEnded();
+                   emit hostFinished(host);
+               },
+            false });
+    }, Qt::QueuedConnection);
     adopt(m_worker);
+}
+
+void PlanController::queue(Due due)
+{
+    m_due.push_back(std::move(due));
+    deliver();
+}
+
+void PlanController::deliver()
+{
+    // Signals queued from the worker all arrive in one pass over the posted events; a batch handed on costs the
+    // window a copy of its runs and a read of them by the views. One batch a turn lets the timers, the input and
+    // the painting queued behind it come first.
+    if (m_deliveryPosted)
+        return;
+    m_deliveryPosted = true;
+    QMetaObject::invokeMethod(this, [this] {
+        m_deliveryPosted = false;
+        bool batch = false;
+        while (!m_due.empty() && !batch) {
+            const Due next = std::move(m_due.front());
+            m_due.pop_front();
+            batch = next.batch;
+            next.call();
+        }
+        if (!m_due.empty())
+            deliver();
+    }, Qt::QueuedConnection);
 }
 
 void PlanController::discover()

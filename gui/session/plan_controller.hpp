@@ -1,6 +1,9 @@
 // The window's one run thread (WorkerThread) and its worker: device discovery, and every plan the window runs — a
 // series, a comparison, the All GPUs run — through the CLI's runner (runDevicePlan), bound to the GPU's local CPUs
-// as asked. The GUI thread asks; what happens comes back as queued signals, the runs in batches.
+// as asked. The GUI thread asks; what happens comes back as queued signals, the runs in batches. Those signals are
+// handed on in the order they came, one batch per turn of the GUI thread's event loop: a run thread that makes runs
+// faster than the window takes them (a million a second) leaves the window's drawing behind, never its input and
+// painting, which come between any two batches.
 #pragma once
 
 #include "gui/session/metatypes.hpp"
@@ -9,6 +12,8 @@
 #include "engine/run/backend.hpp"
 #include "engine/run/device_plan.hpp"
 
+#include <deque>
+#include <functional>
 #include <memory>
 
 namespace asyncscope {
@@ -45,7 +50,22 @@ signals:
     void hostFinished(const asyncscope::HostReport& host);  // however it ended: done, failed or cancelled
 
 private:
+    struct Due {
+        std::function<void()> call;
+        bool batch;  // a batch of runs: the last thing handed on in a turn of the event loop
+    };
+
+    // Queues the worker's signal `from` to be emitted again as this object's `to`, in order (see deliver()).
+    template <class... Args>
+    void relay(void (PlanWorker::*from)(Args...), void (PlanController::*to)(Args...));
+    void queue(Due due);
+    // Emits what came, in order, up to and with the first batch of runs; what is left waits for the next turn of the
+    // event loop.
+    void deliver();
+
     PlanWorker* m_worker;  // lives on the run thread; deleted when it finishes
+    std::deque<Due> m_due;  // what came from the worker and is not handed on yet
+    bool m_deliveryPosted = false;
 };
 
 }  // namespace asyncscope

@@ -1,7 +1,7 @@
 // Lives on the run thread and owns everything CUDA: discovery and plans run there (and on the devices' threads the
-// runner starts), never on the GUI thread. Runs are handed over in batches: at most one queued signal per
-// kBatchInterval (a run that comes later than that after the last batch goes at once), at most kBatchRuns runs to
-// a batch, and the runs left before each variant's end.
+// runner starts), never on the GUI thread. Runs are handed over in batches of at most kBatchRuns runs: a batch
+// leaves when it is full or kBatchInterval after the last one left (a run that comes later than that goes at once),
+// and the runs left go before each variant's end.
 #pragma once
 
 #include "gui/session/metatypes.hpp"

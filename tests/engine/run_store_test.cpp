@@ -284,6 +284,18 @@ TEST(RunStore, ChangesKeepTheOtherRuns)
     expectSameRun(store.back(), runs[1]);
 }
 
+TEST(RunStore, HoldsTheRunsReservedWithoutMovingItsColumns)
+{
+    RunStore store;
+    store.reserve(1000);
+    EXPECT_GE(store.capacity(), 1000u);
+    const std::vector<RunResult> runs = variedRuns();
+    for (const RunResult& run : runs)
+        store.push_back(run);
+    EXPECT_GE(store.capacity(), 1000u);
+    EXPECT_GE(store.capacity(), store.size());
+}
+
 TEST(RunStore, AppendsAnotherStore)
 {
     const std::vector<RunResult> runs = variedRuns();

@@ -8,6 +8,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <chrono>
+#include <thread>
+
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
 
@@ -112,6 +115,33 @@ private slots:
         // Each came before the run after it was made.
         for (std::size_t i = 0; i < deliveredWhenSeen.size(); ++i)
             QVERIFY2(deliveredWhenSeen[i] <= int(i) + 1, qPrintable(QString::number(deliveredWhenSeen[i])));
+    }
+
+    // Batches that piled up while the GUI thread was busy are handed on one per turn of its event loop: what was
+    // posted behind them (input, painting, a timer) comes between any two, never after all of them.
+    void batchesThatPiledUpLeaveTurnsBetweenThem()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        PlanController controller(backend);
+        QString order;  // B: a batch handed on; P: what the batch's receiver posted when it came
+        QObject probe;
+        connect(&controller, &PlanController::runsAvailable, this, [&](int, int, const RunBatch&) {
+            order += 'B';
+            QMetaObject::invokeMethod(&probe, [&order] { order += 'P'; }, Qt::QueuedConnection);
+        });
+        QSignalSpy finished(&controller, &PlanController::hostFinished);
+        PipelineConfig config;
+        config.runs = int(5 * PlanWorker::kBatchRuns);
+        config.warmupRuns = 0;
+        QVERIFY(controller.start(onItsDevice(seriesPlan(config)), fakePlatform(), PlanController::Delivery::Batches));
+        // The GUI thread busy while every run is made: the batches wait in its queue.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (backend->runsDelivered.load() < config.runs && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(order.count('B') >= 5, qPrintable(order));
+        QVERIFY2(!order.contains("BB"), qPrintable(order));
     }
 
     void eachDeviceRecordHoldsItsRunsForTheAllGpusRun()

@@ -352,6 +352,22 @@ private slots:
         QCOMPARE(charts.pointCount(RunCharts::Time), 10);
     }
 
+    // A series being measured has room for all its runs from its start (the session reserves them); its points are
+    // given as much at its first refresh, so that they are never copied to grow on the window's thread.
+    void aGrowingSeriesHasRoomForItsPointsFromTheStart()
+    {
+        RunStore runs;
+        runs.reserve(50000);
+        const Report first = classicReport(10);
+        runs.append(first.runs);
+        SeriesPoints points;
+        QVERIFY(points.update(runs));
+        for (int c = 0; c < SeriesPoints::kChartCount; ++c) {
+            for (const LinePoints& line : points.lines(SeriesPoints::Chart(c)).points)
+                QVERIFY(line.capacity() >= 50000);
+        }
+    }
+
     void newRunsAreTheRunsNotReadYet()
     {
         NewRuns read;
