@@ -99,8 +99,8 @@ void HeadlessRunner::saveShown(const QString& summary)
 {
     if (const QString failure = savePictures(); !failure.isEmpty())
         return finish(1, failure);
-    const QString problem = exportChart(m_session->report(), m_session->source(), m_session->overlays(),
-        RunCharts::Time, m_options.exportPng, m_options.exportSize);
+    const QString problem = exportChart(m_session->report(), m_session->source(), m_session->prepared().points,
+        m_session->overlays(), RunCharts::Time, m_options.exportPng, m_options.exportSize);
     if (!problem.isEmpty())
         return finish(1, problem);
     finish(0, summary + tr("; chart saved to %1").arg(m_options.exportPng));
@@ -130,8 +130,8 @@ void HeadlessRunner::onPlanFinished(const PlanReport& plan)
         return finish(1, failure);
     const QString problem = plan.comparison
         ? exportComparisonChart(plan, m_options.exportPng, m_options.exportSize)
-        : exportChart(m_session->report(), m_session->source(), m_session->overlays(), RunCharts::Time,
-              m_options.exportPng, m_options.exportSize);
+        : exportChart(m_session->report(), m_session->source(), m_session->prepared().points, m_session->overlays(),
+              RunCharts::Time, m_options.exportPng, m_options.exportSize);
     if (!problem.isEmpty())
         return finish(1, problem);
     QString summary = verdict.summary;

@@ -21,7 +21,8 @@ FileActions::Picture pictureOfTab(const PictureTabs& tabs)
         const auto kind = RunCharts::Kind(tabs.tabs->indexOf(chart));  // the first tabs, in the order of their kinds
         return { QObject::tr("Export chart"), QStringLiteral("asyncscope-chart"),
             [s, kind](const QString& path, QSize pixels) {
-                return exportChart(s->report(), s->source(), s->overlays(), kind, path, pixels);
+                return exportChart(
+                    s->report(), s->source(), s->prepared().points, s->overlays(), kind, path, pixels);
             } };
     }
     if (shown == tabs.comparison && s->lastComparison())

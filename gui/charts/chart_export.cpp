@@ -7,12 +7,12 @@
 
 namespace asyncscope {
 
-QString exportChart(const Report& report, const QString& source, const std::vector<SavedRun>& overlays,
-    RunCharts::Kind kind, const QString& path, QSize pixels)
+QString exportChart(const Report& report, const QString& source, std::shared_ptr<const SeriesPoints> prepared,
+    const std::vector<SavedRun>& overlays, RunCharts::Kind kind, const QString& path, QSize pixels)
 {
     RunCharts charts;
     charts.setOverlays(overlays);
-    charts.setRuns(report, source);
+    charts.setRuns(report, source, std::move(prepared));
     // Decimated from every run for the picture's own width.
     return saveChartsPicture({ charts.chart(kind) }, RunCharts::title(kind), path, pixels,
         [&charts](double scale) { charts.setPixelScale(scale); });

@@ -10,12 +10,15 @@
 #include <QSize>
 #include <QString>
 
+#include <memory>
+
 namespace asyncscope {
 
-// The chart of `kind` for these runs (from `source` when not measured now) with the saved runs overlaid. Each
-// returns an empty string on success, otherwise a sentence saying what went wrong.
-QString exportChart(const Report& report, const QString& source, const std::vector<SavedRun>& overlays,
-    RunCharts::Kind kind, const QString& path, QSize pixels);
+// The chart of `kind` for these runs (from `source` when not measured now; `prepared`: their points when read with
+// their file, as RunCharts::setRuns takes them) with the saved runs overlaid. Each returns an empty string on
+// success, otherwise a sentence saying what went wrong.
+QString exportChart(const Report& report, const QString& source, std::shared_ptr<const SeriesPoints> prepared,
+    const std::vector<SavedRun>& overlays, RunCharts::Kind kind, const QString& path, QSize pixels);
 QString exportComparisonChart(const PlanReport& comparison, const QString& path, QSize pixels);
 
 }  // namespace asyncscope

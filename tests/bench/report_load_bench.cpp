@@ -4,6 +4,8 @@
 // sizes and the read rate. Then reads each FILE given the same way (a report of an earlier format, say format 3 as
 // an earlier release wrote it).
 // Usage: asyncscope_bench_report_load [runs [FILE...]]   (1000000 runs by default)
+// With ASYNCSCOPE_BENCH_KEEP=DIR in the environment the two files are written into DIR and kept there (to time the
+// app opening them).
 #include "classic_runs.hpp"
 
 #include "engine/io/csv/csv_report.hpp"
@@ -64,7 +66,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: asyncscope_bench_report_load [runs]\n");
         return 2;
     }
-    const fs::path dir = fs::temp_directory_path() / ("asyncscope-bench-" + std::to_string(::getpid()));
+    const char* keep = std::getenv("ASYNCSCOPE_BENCH_KEEP");
+    const fs::path dir = keep && *keep ? fs::path(keep)
+                                       : fs::temp_directory_path() / ("asyncscope-bench-" + std::to_string(::getpid()));
     fs::create_directories(dir);
 
     const double residentBefore = residentMegabytes();
@@ -98,7 +102,8 @@ int main(int argc, char** argv)
         std::printf("%-4s %8.1f MB  write %6.2f s  read %6.2f s  (%.0f MB/s, %d progress calls)\n", nameOf(format),
             megabytes, writeS, readS, megabytes / readS, calls);
     }
-    fs::remove_all(dir);
+    if (!keep || !*keep)
+        fs::remove_all(dir);
     for (int i = 2; i < argc; ++i) {
         const fs::path path = argv[i];
         int calls = 0;

@@ -222,7 +222,7 @@ private slots:
 
         // The exporter does the same for the window's charts.
         const QString viaExporter = dir.filePath("exported.png");
-        QVERIFY(exportChart(longSeries(), {}, {}, RunCharts::Time, viaExporter, QSize(1920, 1080)).isEmpty());
+        QVERIFY(exportChart(longSeries(), {}, nullptr, {}, RunCharts::Time, viaExporter, QSize(1920, 1080)).isEmpty());
         QCOMPARE(QImage(viaExporter).size(), QSize(1920, 1080));
     }
 
