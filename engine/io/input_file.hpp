@@ -1,0 +1,21 @@
+// Files the user names, checked before they are opened. A reader opens only a regular file: a directory fails late
+// with a library's exception, a FIFO blocks the reading thread for ever (and with it the window's shutdown), a device
+// never ends. A writer writes to a regular file or to one it creates, and says why it could not.
+#pragma once
+
+#include "engine/model/error.hpp"
+
+#include <string>
+
+namespace asyncscope {
+
+// Nothing when `path` is a regular file this process may read; otherwise an Io error naming it:
+// "results.json is a directory", "f.json is not a regular file (a FIFO)", "x.json does not exist".
+Status checkReadableFile(const std::string& path);
+// Nothing when `path` may be written: it does not exist yet, or is a regular file (or /dev/null, /dev/stdout,
+// /dev/stderr); otherwise an Io error naming it: a directory, a FIFO or a device.
+Status checkWritableFile(const std::string& path);
+// The system's words for errno `error`: "Permission denied".
+std::string systemErrorText(int error);
+
+}  // namespace asyncscope

@@ -1,0 +1,183 @@
+#include "engine/model/record_rules.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace asyncscope {
+
+namespace {
+
+FieldProblem problem(std::string_view field, std::string found, std::string accepted)
+{
+    return { std::string(field), std::move(found), std::move(accepted) };
+}
+
+FieldCheck checkSpan(const Span& s, const std::string& field, const PipelineConfig& config)
+{
+    if (!std::isfinite(s.beginMs) || !std::isfinite(s.endMs) || s.endMs < 0.0 || s.endMs < s.beginMs)
+        return problem(field, "from " + quotedNumber(s.beginMs) + " to " + quotedNumber(s.endMs) + " ms",
+            "finite times, the end at 0 or after and not before the begin");
+    if (onGpu(s.kind)) {
+        if (s.stream < 0 || s.stream >= config.streams)
+            return problem(field + ".stream", std::to_string(s.stream),
+                "a stream from 0 to " + std::to_string(config.streams - 1) + " (the configuration's streams)");
+        if (s.chunk < 0 || s.chunk >= config.chunks)
+            return problem(field + ".chunk", std::to_string(s.chunk),
+                "a chunk from 0 to " + std::to_string(config.chunks - 1) + " (the configuration's chunks)");
+    } else {
+        if (s.stream < 0 || s.stream > kMaxCheckThreads)
+            return problem(field + ".stream", std::to_string(s.stream),
+                "a host thread from 0 to " + std::to_string(kMaxCheckThreads));
+        if (s.chunk < 0 || s.chunk >= std::max(config.chunks, 1))
+            return problem(field + ".chunk", std::to_string(s.chunk),
+                "a chunk from 0 to " + std::to_string(std::max(config.chunks, 1) - 1));
+    }
+    if (s.device < 0)
+        return problem(field + ".device", std::to_string(s.device), "a device index, 0 or more");
+    return std::nullopt;
+}
+
+FieldCheck checkSpans(const std::vector<Span>& spans, const char* name, const PipelineConfig& config)
+{
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        if (auto bad = checkSpan(spans[i], std::string(name) + "[" + std::to_string(i) + "]", config))
+            return bad;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string quotedValue(std::string_view text)
+{
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+            continue;  // a continuation byte: part of the character before
+        if (chars == kMaxQuotedChars)
+            return std::string(text.substr(0, i)) + "…";
+        ++chars;
+    }
+    return std::string(text);
+}
+
+std::string quotedNumber(double value)
+{
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value < 0 ? "-inf" : "inf";
+    char text[64];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    return ec == std::errc() ? std::string(text, end) : std::string("?");
+}
+
+Error fieldError(std::string_view file, std::string_view where, const FieldProblem& p)
+{
+    std::string detail(file);
+    if (!where.empty())
+        detail += ", " + std::string(where);
+    detail += ": " + p.field + " is " + (p.found.empty() ? std::string("empty") : quotedValue(p.found)) +
+        "; accepted: " + p.accepted;
+    return makeError(ErrorKind::Io, detail);
+}
+
+FieldCheck checkDurationMs(std::string_view field, double ms)
+{
+    if (std::isfinite(ms) && ms >= 0.0)
+        return std::nullopt;
+    return problem(field, quotedNumber(ms), "a finite number of ms, 0 or more");
+}
+
+FieldCheck checkFormatVersion(double version, int newest)
+{
+    if (std::isfinite(version) && version == std::floor(version) && version >= 1 && version <= newest)
+        return std::nullopt;
+    return problem("format_version", quotedNumber(version),
+        "a whole number from 1 to " + std::to_string(newest) +
+            (std::isfinite(version) && version > newest ? " (a newer AsyncScope wrote it: update to read it)" : ""));
+}
+
+FieldCheck parseComputeCapability(std::string_view field, std::string_view text, int& major, int& minor)
+{
+    const auto fail = [&] { return problem(field, quotedValue(text), "a compute capability such as \"9.0\""); };
+    const std::size_t dot = text.find('.');
+    if (dot == std::string_view::npos || dot == 0 || dot > 2 || text.size() - dot - 1 < 1 || text.size() - dot - 1 > 2)
+        return fail();
+    int parts[2] = { 0, 0 };
+    const std::string_view pieces[2] = { text.substr(0, dot), text.substr(dot + 1) };
+    for (int k = 0; k < 2; ++k) {
+        const auto [end, ec] = std::from_chars(pieces[k].data(), pieces[k].data() + pieces[k].size(), parts[k]);
+        if (ec != std::errc() || end != pieces[k].data() + pieces[k].size() || parts[k] < 0)
+            return fail();
+    }
+    major = parts[0];
+    minor = parts[1];
+    return std::nullopt;
+}
+
+FieldCheck checkName(std::string_view field, std::string_view text)
+{
+    if (text.size() <= kMaxNameBytes)
+        return std::nullopt;
+    return problem(field, quotedValue(text), "at most " + std::to_string(kMaxNameBytes) + " bytes");
+}
+
+FieldCheck checkConfig(const PipelineConfig& c)
+{
+    if (auto invalid = validate(c))
+        return problem("config", invalid->detail, "a configuration the CLI and the window would run");
+    if (!std::isfinite(c.targetNoisePercent) || c.targetNoisePercent < 0.0)
+        return problem("config.noise_target", quotedNumber(c.targetNoisePercent), "a finite percentage, 0 or more");
+    if (!std::isfinite(c.minGpuMs) || c.minGpuMs < 0.0)
+        return problem("config.min_time_ms", quotedNumber(c.minGpuMs), "a finite number of ms, 0 or more");
+    if (!std::isfinite(c.timeoutS) || c.timeoutS < 0.0)
+        return problem("config.timeout_s", quotedNumber(c.timeoutS), "a finite number of seconds, 0 or more");
+    if (c.minRuns < 0)
+        return problem("config.min_runs", std::to_string(c.minRuns), "0 or more");
+    return std::nullopt;
+}
+
+FieldCheck checkDevice(const DeviceInfo& d)
+{
+    if (auto bad = checkName("device.name", d.name))
+        return bad;
+    if (auto bad = checkName("device.uuid", d.uuid))
+        return bad;
+    if (auto bad = checkName("device.pci_bus_id", d.pciBusId))
+        return bad;
+    if (d.index < 0)
+        return problem("device.index", std::to_string(d.index), "0 or more");
+    if (d.computeMajor < 0 || d.computeMinor < 0)
+        return problem("device.compute_capability", d.computeCapability(), "a compute capability such as \"9.0\"");
+    if (d.multiprocessors < 0)
+        return problem("device.multiprocessors", std::to_string(d.multiprocessors), "0 or more");
+    if (d.asyncEngineCount < 0)
+        return problem("device.async_engines", std::to_string(d.asyncEngineCount), "0 or more");
+    if (d.clockKHz < 0)
+        return problem("device.clock_khz", std::to_string(d.clockKHz), "0 or more");
+    return std::nullopt;
+}
+
+FieldCheck checkRun(const RunResult& run, const PipelineConfig& config)
+{
+    if (run.index < 0)
+        return problem("run", std::to_string(run.index), "a run index, 0 or more");
+    if (auto bad = checkDurationMs("gpu_time_ms", run.gpuMs))
+        return bad;
+    if (auto bad = checkDurationMs("wait_cpu_ms", run.waitCpuMs))
+        return bad;
+    if (!std::isfinite(run.startMs) || run.startMs < 0.0)
+        return problem("start_ms", quotedNumber(run.startMs), "a finite number of ms, 0 or more");
+    if (run.firstWrongIndex < -1 || (!run.verified && run.firstWrongIndex >= 0 &&
+                                        std::uint64_t(run.firstWrongIndex) >= config.elements))
+        return problem("first_wrong_index", std::to_string(run.firstWrongIndex),
+            "-1, or an element from 0 to " + std::to_string(config.elements - 1));
+    if (auto bad = checkSpans(run.spans, "spans", config))
+        return bad;
+    return checkSpans(run.traced, "traced", config);
+}
+
+}  // namespace asyncscope

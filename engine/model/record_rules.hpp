@@ -1,0 +1,58 @@
+// The rules a record read back from a file must meet: the values a run of the pipeline can produce, and the limits
+// the CLI and the window apply to what they run (validate() for the configuration). One table for every reader
+// (JSON formats 1 to 4, CSV, host records, the copy-peak cache), so that a file is accepted or refused the same way
+// whichever format holds it. Each check names the field, quotes what was found (cut) and says what is accepted.
+#pragma once
+
+#include "engine/model/config.hpp"
+#include "engine/model/device.hpp"
+#include "engine/model/error.hpp"
+#include "engine/model/run_result.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace asyncscope {
+
+constexpr int kMaxStreams = kMaxChunks;          // streams take at least one chunk each
+constexpr std::size_t kMaxNameBytes = 256;       // a device's name, UUID or bus id; longer is refused
+constexpr std::size_t kMaxQuotedChars = 80;      // what a message quotes of a value it refuses
+constexpr int kMaxNestingDepth = 64;             // lists and objects within each other in a JSON record
+
+// A value a reader refuses: the field, what was found and what the field accepts.
+struct FieldProblem {
+    std::string field;     // "gpu_time_ms", "spans[3].end_ms", "config.streams"
+    std::string found;     // as read, cut by quotedValue()
+    std::string accepted;  // "a finite number of ms, 0 or more"
+};
+using FieldCheck = std::optional<FieldProblem>;
+
+// `text` cut to kMaxQuotedChars characters (a UTF-8 sequence is never split), "…" marking the cut.
+std::string quotedValue(std::string_view text);
+// A number as a message quotes it: shortest round-trip form, "nan", "inf".
+std::string quotedNumber(double value);
+
+// An error of kind Io naming the file, where in it (e.g. "line 12", "run 3"; may be empty) and the field.
+// "results.json, line 12: gpu_time_ms is -1; accepted: a finite number of ms, 0 or more"
+Error fieldError(std::string_view file, std::string_view where, const FieldProblem& problem);
+
+// A duration in ms: finite and 0 or more.
+FieldCheck checkDurationMs(std::string_view field, double ms);
+// A format version: a whole number from 1 to `newest` (read as a double so that 4294967297 or 2.5 are seen).
+FieldCheck checkFormatVersion(double version, int newest);
+// "9.0": digits, a dot, digits, each part up to 99. Sets major and minor on success.
+FieldCheck parseComputeCapability(std::string_view field, std::string_view text, int& major, int& minor);
+// A name, UUID or bus id: at most kMaxNameBytes bytes.
+FieldCheck checkName(std::string_view field, std::string_view text);
+
+// The configuration as the CLI and the window would take it (validate()), and its numbers finite.
+FieldCheck checkConfig(const PipelineConfig& config);
+// A device's record: names bounded, counts not negative.
+FieldCheck checkDevice(const DeviceInfo& device);
+// One run of a series run with `config`: index not negative, times finite and 0 or more, every span's end at or
+// after its begin, its stream below config.streams (GPU spans) and its chunk below config.chunks.
+FieldCheck checkRun(const RunResult& run, const PipelineConfig& config);
+
+}  // namespace asyncscope
