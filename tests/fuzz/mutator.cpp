@@ -1,0 +1,151 @@
+#include "mutator.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace asyncscope::fuzz {
+
+namespace {
+
+// Values no run of the pipeline has, and types a field does not take.
+constexpr std::array kHostileValues { "-1", "0", "1e308", "-1e308", "5e-324", "NaN", "nan", "Infinity", "-Infinity",
+    "4294967297", "9223372036854775808", "-9223372036854775809", "1e12", "2147483648", "-2147483649", "0.5", "1e-9",
+    "50000000", "1000000000", "\"x\"", "\"9\"", "null", "[]", "{}", "true", "\"\"", "-0", "1e999" };
+
+constexpr std::array kBytes { '"', '{', '}', '[', ']', ',', ':', '\n', '\r', '\0', '-', '9', 'e', '.', '\\', ' ',
+    '\xff', '\xc3' };
+
+}  // namespace
+
+Mutator::Mutator(std::vector<std::string> seeds, std::uint64_t seed) : m_seeds(std::move(seeds)), m_random(seed) {}
+
+std::size_t Mutator::below(std::size_t n)
+{
+    return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(m_random);
+}
+
+std::size_t Mutator::tokenAt(const std::string& text, std::size_t from, char kind) const
+{
+    for (std::size_t i = from; i < text.size() && i < from + 4096; ++i) {
+        const char c = text[i];
+        if (kind == 'n' && (std::isdigit(static_cast<unsigned char>(c)) || c == '-') &&
+            (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1]))))
+            return i;
+        if (kind == 's' && c == '"')
+            return i;
+    }
+    return std::string::npos;
+}
+
+std::string Mutator::next(std::string& how)
+{
+    const std::size_t which = below(m_seeds.size());
+    std::string text = m_seeds.empty() ? std::string() : m_seeds[which];
+    how = "seed " + std::to_string(which);
+    const std::size_t count = 1 + below(4);
+    for (std::size_t k = 0; k < count; ++k)
+        mutate(text, how);
+    return text;
+}
+
+void Mutator::mutate(std::string& text, std::string& how)
+{
+    const std::size_t at = below(text.size() + 1);
+    switch (below(11)) {
+    case 0:  // a bit flipped
+        if (!text.empty()) {
+            const std::size_t i = std::min(at, text.size() - 1);
+            text[i] = char(text[i] ^ char(1u << below(8)));
+            how += "; bit flipped at " + std::to_string(i);
+        }
+        break;
+    case 1:  // a byte a parser cares about
+        if (!text.empty()) {
+            const std::size_t i = std::min(at, text.size() - 1);
+            text[i] = kBytes[below(kBytes.size())];
+            how += "; byte set at " + std::to_string(i);
+        }
+        break;
+    case 2: {  // a stretch cut out
+        const std::size_t n = std::min(text.size() - std::min(at, text.size()), 1 + below(256));
+        text.erase(std::min(at, text.size()), n);
+        how += "; " + std::to_string(n) + " bytes cut at " + std::to_string(at);
+        break;
+    }
+    case 3: {  // a stretch repeated (more runs, more spans, a line twice)
+        const std::size_t n = std::min(text.size() - std::min(at, text.size()), 1 + below(2048));
+        const std::string piece = text.substr(std::min(at, text.size()), n);
+        const std::size_t times = 1 + below(8);
+        for (std::size_t t = 0; t < times; ++t)
+            text.insert(std::min(at, text.size()), piece);
+        how += "; " + std::to_string(n) + " bytes repeated " + std::to_string(times) + "x at " + std::to_string(at);
+        break;
+    }
+    case 4: {  // another seed's stretch spliced in
+        if (m_seeds.empty())
+            break;
+        const std::string& other = m_seeds[below(m_seeds.size())];
+        const std::size_t from = below(other.size() + 1);
+        const std::size_t n = std::min(other.size() - from, 1 + below(4096));
+        text.insert(std::min(at, text.size()), other, from, n);
+        how += "; " + std::to_string(n) + " bytes spliced in at " + std::to_string(at);
+        break;
+    }
+    case 5:  // cut short
+        text.resize(std::min(at, text.size()));
+        how += "; cut at " + std::to_string(text.size());
+        break;
+    case 6:
+    case 7: {  // a number swapped for a hostile value
+        const std::size_t i = tokenAt(text, at, 'n');
+        if (i == std::string::npos)
+            break;
+        std::size_t end = i + 1;
+        while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
+                                        text[end] == '-' || text[end] == '+'))
+            ++end;
+        const char* value = kHostileValues[below(kHostileValues.size())];
+        text.replace(i, end - i, value);
+        how += std::string("; number at ") + std::to_string(i) + " -> " + value;
+        break;
+    }
+    case 8: {  // a string emptied or made 100 KB long
+        const std::size_t i = tokenAt(text, at, 's');
+        if (i == std::string::npos)
+            break;
+        const std::size_t end = text.find('"', i + 1);
+        if (end == std::string::npos)
+            break;
+        const bool huge = below(2) == 0;
+        text.replace(i + 1, end - i - 1, huge ? std::string(100000, 'N') : std::string());
+        how += std::string("; string at ") + std::to_string(i) + (huge ? " -> 100 KB" : " -> empty");
+        break;
+    }
+    case 9: {  // lists nested deep where a value or a line begins
+        const std::size_t depth = below(3) == 0 ? 70000 : 100 + below(2000);
+        const std::size_t i = std::min(at, text.size());
+        text.insert(i, std::string(depth, '[') + std::string(below(2) == 0 ? depth : depth / 2, ']'));
+        how += "; " + std::to_string(depth) + " lists nested at " + std::to_string(i);
+        break;
+    }
+    case 10: {  // a line (a run of format 4, a CSV row) repeated many times
+        const std::size_t begin = text.rfind('\n', std::min(at, text.size() ? text.size() - 1 : 0));
+        const std::size_t from = begin == std::string::npos ? 0 : begin + 1;
+        const std::size_t end = text.find('\n', from);
+        if (end == std::string::npos)
+            break;
+        const std::string line = text.substr(from, end - from + 1);
+        const std::size_t times = 1 + below(2000);
+        std::string lines;
+        lines.reserve(line.size() * times);
+        for (std::size_t t = 0; t < times && lines.size() < (8u << 20); ++t)
+            lines += line;
+        text.insert(from, lines);
+        how += "; line at " + std::to_string(from) + " repeated " + std::to_string(times) + "x";
+        break;
+    }
+    }
+}
+
+}  // namespace asyncscope::fuzz

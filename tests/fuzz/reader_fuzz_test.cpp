@@ -1,0 +1,95 @@
+// The readers' fuzz tests: each reader of a file a user, a script or a broken disk can hand the program (saved
+// series in JSON formats 1 to 4 and CSV, the records --merge reads, the copy-peak cache) takes mutated real files
+// (tests/data: files recorded on an H200 and the earlier formats) for a bounded time; see fuzz_loop.hpp for what
+// fails a test. Run under ASan and UBSan by the `fuzz` preset; ASYNCSCOPE_FUZZ_SECONDS, ASYNCSCOPE_FUZZ_INPUTS and
+// ASYNCSCOPE_FUZZ_SEED change the budget and the inputs.
+#include "fuzz_loop.hpp"
+
+#include "engine/io/copy_peak_cache.hpp"
+#include "engine/io/report_file.hpp"
+#include "engine/io/result_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+using namespace asyncscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kSecondsEach = 20.0;  // four readers here and the settings: about two minutes in all
+
+const fs::path kData = ASYNCSCOPE_TEST_DATA;
+
+template <class T>
+std::optional<std::string> messageOf(const Result<T>& result)
+{
+    if (result)
+        return std::nullopt;
+    return result.error().message();
+}
+
+void expectNothingFound(const fuzz::Target& target)
+{
+    ASSERT_FALSE(target.seeds.empty()) << "no seed files for " << target.name;
+    const fuzz::Tally tally = fuzz::run(target, fuzz::budgetFromEnvironment(kSecondsEach));
+    std::printf("%s", fuzz::describe(target, tally).c_str());
+    EXPECT_GT(tally.inputs, 0u);
+    EXPECT_TRUE(tally.findings.empty()) << tally.findings.size() << " findings; the first: " << tally.findings.front();
+}
+
+std::vector<fs::path> seedsOf(std::initializer_list<std::pair<fs::path, std::vector<std::string>>> folders)
+{
+    std::vector<fs::path> seeds;
+    for (const auto& [folder, suffixes] : folders) {
+        for (const fs::path& file : fuzz::filesIn(folder, suffixes))
+            seeds.push_back(file);
+    }
+    return seeds;
+}
+
+}  // namespace
+
+TEST(Fuzz, JsonReports)
+{
+    fuzz::Target target;
+    target.name = "json-report";
+    target.fileName = "input.json";
+    target.seeds = seedsOf({ { kData, { ".json" } }, { kData / "h200", { "series.json", "chunked.json",
+                                                                            "stage.json", "cupti.json", "noise.json" } },
+        { kData / "regressions", { ".json" } } });
+    target.read = [](const std::string& path) { return messageOf(readReportFile(path)); };
+    expectNothingFound(target);
+}
+
+TEST(Fuzz, CsvReports)
+{
+    fuzz::Target target;
+    target.name = "csv-report";
+    target.fileName = "input.csv";
+    target.seeds = seedsOf({ { kData / "h200", { ".csv" } }, { kData / "regressions", { ".csv" } } });
+    target.read = [](const std::string& path) { return messageOf(readReportFile(path)); };
+    expectNothingFound(target);
+}
+
+TEST(Fuzz, MergedResultFiles)
+{
+    fuzz::Target target;
+    target.name = "result-file";
+    target.fileName = "input.json";
+    target.seeds = seedsOf({ { kData / "h200", { ".host.json", "series.json", "compare-wait.json" } },
+        { kData / "regressions", { ".host.json" } } });
+    target.read = [](const std::string& path) { return messageOf(readResultFile(path)); };
+    expectNothingFound(target);
+}
+
+TEST(Fuzz, CopyPeakCache)
+{
+    fuzz::Target target;
+    target.name = "copy-peak-cache";
+    target.fileName = "copy-peaks.json";
+    target.seeds = seedsOf({ { kData / "h200", { ".cache.json" } }, { kData / "regressions", { ".cache.json" } } });
+    target.read = [](const std::string& path) { return messageOf(readCopyPeakCache(path)); };
+    expectNothingFound(target);
+}
