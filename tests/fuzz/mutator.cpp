@@ -136,10 +136,10 @@ void Mutator::mutate(std::string& text, std::string& how)
         if (end == std::string::npos)
             break;
         const std::string line = text.substr(from, end - from + 1);
-        const std::size_t times = 1 + below(2000);
+        const std::size_t times = 1 + below(200);
         std::string lines;
         lines.reserve(line.size() * times);
-        for (std::size_t t = 0; t < times && lines.size() < (8u << 20); ++t)
+        for (std::size_t t = 0; t < times && lines.size() < (1u << 20); ++t)
             lines += line;
         text.insert(from, lines);
         how += "; line at " + std::to_string(from) + " repeated " + std::to_string(times) + "x";
