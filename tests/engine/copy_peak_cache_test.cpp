@@ -125,7 +125,7 @@ TEST(CopyPeakCache, AFileThatIsNoCacheIsAClearErrorNamingIt)
     };
     EXPECT_NE(failure("{\"GPU-a\": {\"h2d_gbps\": 1,\n oops}}").find("line 2"), std::string::npos);
     EXPECT_NE(failure("").find("not JSON"), std::string::npos);
-    EXPECT_NE(failure(R"({"GPU-a": {"h2d_gbps": 1e999}})").find("number overflow"), std::string::npos);
+    EXPECT_NE(failure(R"({"GPU-a": {"h2d_gbps": 1e999}})").find("a number beyond a double's range"), std::string::npos);
     EXPECT_NE(failure(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10)).find("not JSON"), std::string::npos);
     EXPECT_NE(failure("[1, 2, 3]").find("array"), std::string::npos);
     EXPECT_NE(failure("\"a string\"").find("string"), std::string::npos);
@@ -135,7 +135,7 @@ TEST(CopyPeakCache, AFileThatIsNoCacheIsAClearErrorNamingIt)
     std::filesystem::create_directories(folder);
     const auto notAFile = readCopyPeakCache(folder.string());
     ASSERT_FALSE(notAFile.ok());
-    EXPECT_NE(notAFile.error().message().find("not a regular file"), std::string::npos);
+    EXPECT_NE(notAFile.error().message().find(folder.string() + " is a directory"), std::string::npos);
 }
 
 TEST(CopyPeakCache, DeepNestingWithinTheSizeBoundIsReadWithoutKeepingIt)

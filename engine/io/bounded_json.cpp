@@ -1,0 +1,105 @@
+#include "engine/io/bounded_json.hpp"
+
+#include "engine/model/record_rules.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace asyncscope {
+
+namespace {
+
+using nlohmann::json;
+
+// Thrown from the parser's callback to stop a parse that went too deep.
+struct TooDeep {
+    std::string where;
+};
+
+// Line and column (both from 1) of byte `at` of `text`.
+std::pair<std::size_t, std::size_t> lineAndColumn(std::string_view text, std::size_t at)
+{
+    const std::string_view before = text.substr(0, std::min(at, text.size()));
+    const std::size_t line = 1 + std::size_t(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t lastBreak = before.rfind('\n');
+    const std::size_t column = lastBreak == std::string_view::npos ? before.size() + 1 : before.size() - lastBreak;
+    return { line, column };
+}
+
+// Where the containers open at depths 0 to `depth` - 1 sit: ".devices[…].variants", built from the keys seen.
+class Path {
+public:
+    void open(int depth, bool array)
+    {
+        if (depth < int(m_array.size()))
+            m_array[std::size_t(depth)] = array;
+    }
+    void key(int depth, const std::string& name)
+    {
+        if (depth >= 1 && depth <= int(m_keys.size()))
+            m_keys[std::size_t(depth - 1)] = name;
+    }
+    std::string text(int depth) const
+    {
+        std::string path;
+        for (int i = 0; i < depth && i < int(m_keys.size()); ++i) {
+            if (m_array[std::size_t(i)])
+                path += "[…]";
+            else
+                path += (path.empty() ? "" : ".") + quotedValue(m_keys[std::size_t(i)]);
+        }
+        return path.empty() ? "the document" : quotedValue(path);
+    }
+
+private:
+    std::array<bool, kMaxNestingDepth + 1> m_array {};
+    std::array<std::string, kMaxNestingDepth + 1> m_keys {};
+};
+
+}  // namespace
+
+std::string jsonErrorText(std::string_view text, const json::exception& error)
+{
+    if (const auto* syntax = dynamic_cast<const json::parse_error*>(&error)) {
+        // `byte` counts the characters read, the one at fault last; past the end: the text ended too early.
+        const std::size_t at = syntax->byte > 0 ? syntax->byte - 1 : 0;
+        if (at >= text.size()) {
+            const auto [line, column] = lineAndColumn(text, text.size());
+            return "cut short: it ends at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                " inside a value";
+        }
+        const auto [line, column] = lineAndColumn(text, at);
+        return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": not JSON (found '" +
+            quotedValue(text.substr(at, 16)) + "')";
+    }
+    if (error.id == 406)  // out_of_range.406: a number literal beyond a double's range
+        return "it holds a number beyond a double's range (such as 1e999)";
+    return "not JSON";
+}
+
+Result<json> parseBoundedJson(const std::string& text)
+{
+    Path path;
+    const json::parser_callback_t bounded = [&path](int depth, json::parse_event_t event, json& parsed) {
+        const bool object = event == json::parse_event_t::object_start;
+        if (object || event == json::parse_event_t::array_start) {
+            if (depth + 1 > kMaxNestingDepth)
+                throw TooDeep { path.text(depth) };
+            path.open(depth, !object);
+        } else if (event == json::parse_event_t::key && parsed.is_string()) {
+            path.key(depth, parsed.get_ref<const std::string&>());
+        }
+        return true;
+    };
+    try {
+        return json::parse(text, bounded);
+    } catch (const TooDeep& deep) {
+        return makeError(ErrorKind::Io,
+            deep.where + ": lists and objects are nested deeper than " + std::to_string(kMaxNestingDepth) +
+                " there; accepted: at most " + std::to_string(kMaxNestingDepth) + " levels");
+    } catch (const json::exception& error) {
+        return makeError(ErrorKind::Io, jsonErrorText(text, error));
+    }
+}
+
+}  // namespace asyncscope
