@@ -32,9 +32,6 @@ Status checkFloatingOptions(const PipelineConfig& c)
             return makeError(ErrorKind::Usage, bad->field + " " + bad->found + " is not accepted: give " + bad->accepted,
                 "See asyncscope-cli --help.");
     }
-    if (auto bad = checkConfig(c))
-        return makeError(ErrorKind::Usage, bad->field + " is " + quotedValue(bad->found) + "; accepted: " + bad->accepted,
-            "See asyncscope-cli --help.");
     return std::nullopt;
 }
 
@@ -180,10 +177,13 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
             return elements.error();
         *bytes = *elements * sizeof(int);
     }
-    if (auto invalid = validate(c))
-        return *invalid;
     if (auto invalid = checkFloatingOptions(c))
         return *invalid;
+    if (auto invalid = validate(c))
+        return *invalid;
+    if (auto bad = checkConfig(c))  // what a record of this run must meet when read back
+        return makeError(ErrorKind::Usage, bad->field + " is " + quotedValue(bad->found) + "; accepted: " + bad->accepted,
+            "See asyncscope-cli --help.");
     if (auto bad = checkOutputPattern(options.outputPath))
         return *bad;
     if (!options.mergeFiles.empty() && namesDevice(options.outputPath))

@@ -11,6 +11,9 @@ namespace {
 
 using nlohmann::json;
 
+// How much of the line before a syntax error its message shows.
+constexpr std::size_t kNearChars = 24;
+
 // Thrown from the parser's callback to stop a parse that went too deep.
 struct TooDeep {
     std::string where;
@@ -68,9 +71,12 @@ std::string jsonErrorText(std::string_view text, const json::exception& error)
             return "cut short: it ends at line " + std::to_string(line) + ", column " + std::to_string(column) +
                 " inside a value";
         }
+        // The token read last ends at `at`: the message shows it with what comes before it on its line.
         const auto [line, column] = lineAndColumn(text, at);
-        return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": not JSON (found '" +
-            quotedValue(text.substr(at, 16)) + "')";
+        const std::size_t lineStart = at - (column - 1);
+        const std::size_t from = std::max(lineStart, at >= kNearChars ? at - kNearChars : std::size_t(0));
+        return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": not JSON (near '" +
+            quotedValue(text.substr(from, at + 1 - from)) + "')";
     }
     if (error.id == 406)  // out_of_range.406: a number literal beyond a double's range
         return "it holds a number beyond a double's range (such as 1e999)";

@@ -14,7 +14,7 @@ namespace asyncscope {
 
 // Parses `text`. A value nested deeper than kMaxNestingDepth stops the parse at once (nothing that deep is built, so
 // nothing later recurses through it): an Io error naming where it sits ("devices[…].variants[…].report.runs").
-// Syntax errors: "line 3, column 7: not JSON (found '}')", "cut short: it ends at line 9 inside a value".
+// Syntax errors: "line 3, column 12: not JSON (near '\"host\" \"x\"')", "cut short: it ends at line 9 inside a value".
 Result<nlohmann::json> parseBoundedJson(const std::string& text);
 
 // The words for a parse error of `text` that nlohmann::json raised.

@@ -128,8 +128,13 @@ Result<HostReport> readResultFile(const std::string& path)
 {
     const std::string name = std::filesystem::path(path).filename().string();
     // Only a regular file is opened: a directory fails late inside the stream, a FIFO blocks for ever.
-    if (auto unusable = checkReadableFile(path))
-        return *unusable;
+    if (auto unusable = checkReadableFile(path)) {
+        // As every error here, it begins with the file's name: "x.json: is a directory".
+        Error error = *unusable;
+        error.detail = error.detail.rfind(path, 0) == 0 ? name + ":" + error.detail.substr(path.size())
+                                                         : name + ": " + error.detail;
+        return error;
+    }
     try {
         return readChecked(path, name);
     } catch (const std::bad_alloc&) {

@@ -4,9 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace asyncscope;
 
@@ -170,4 +176,45 @@ TEST(CopyPeakCache, DefaultDirFollowsXdg)
     unsetenv("XDG_CACHE_HOME");
     setenv("HOME", "/home/someone", 1);
     EXPECT_EQ(defaultCacheDir(), "/home/someone/.cache/asyncscope");
+}
+
+TEST(CopyPeakCache, ImplausiblePeaksAreLeftOutSoTheDeviceIsMeasuredAgain)
+{
+    const auto dir = freshDir("implausible");
+    const std::string file = writeFile(dir, R"({
+        "GPU-huge": {"h2d_gbps": 1e308, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456},
+        "GPU-tiny": {"h2d_gbps": 54.9, "d2h_gbps": 5e-324, "bidirectional_gbps": 99.7, "bytes": 268435456},
+        "GPU-fast": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 20000, "bytes": 268435456},
+        "GPU-good": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456}})");
+    const auto cache = readCopyPeakCache(file);
+    ASSERT_TRUE(cache.ok()) << cache.error().message();
+    EXPECT_EQ(cache->entries.size(), 1u);
+    EXPECT_EQ(cache->entries.count("GPU-good"), 1u);
+    ASSERT_EQ(cache->skipped.size(), 3u);
+    std::string all;
+    for (const std::string& line : cache->skipped)
+        all += line + "\n";
+    EXPECT_NE(all.find("h2d_gbps is 1e+308; accepted: a finite number of GB/s from 0.001 to 10000"),
+        std::string::npos)
+        << all;
+    EXPECT_NE(all.find("d2h_gbps is 5e-324"), std::string::npos) << all;
+    EXPECT_NE(all.find("bidirectional_gbps is 20000"), std::string::npos) << all;
+}
+
+TEST(CopyPeakCache, AFifoWhereTheCacheLivesIsAnErrorWithoutBlocking)
+{
+    const auto dir = freshDir("fifo");
+    const std::string file = (dir / kCopyPeakCacheFile).string();
+    ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+    auto read = std::async(std::launch::async, [&] { return readCopyPeakCache(file); });
+    if (read.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+        ADD_FAILURE() << "reading a FIFO blocked";
+        const int writer = ::open(file.c_str(), O_WRONLY | O_NONBLOCK);  // lets the blocked open go
+        if (writer >= 0)
+            ::close(writer);
+    }
+    const auto cache = read.get();
+    ASSERT_FALSE(cache.ok());
+    EXPECT_NE(cache.error().message().find("is not a regular file (a FIFO)"), std::string::npos)
+        << cache.error().message();
 }
