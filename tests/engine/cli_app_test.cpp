@@ -267,13 +267,12 @@ TEST(CliApp, AFifoAsOutputIsRefusedWithoutBlocking)
     const std::string fifo = tempPath("out.fifo");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     FakeBackend backend;
+    int reader = -1;  // opened only where the write blocked; kept open until it ends, so that it is not cut off
     const CliRun run = withinSeconds(
         10, [&] { return runWith(backend, { "--runs", "2", "--output", fifo.c_str() }); },
-        [&] {
-            const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
-            if (reader >= 0)
-                ::close(reader);
-        });
+        [&] { reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK); });
+    if (reader >= 0)
+        ::close(reader);
     EXPECT_EQ(run.code, kExitFailure);
     EXPECT_NE(run.err.find("out.fifo is not a regular file (a FIFO)"), std::string::npos) << run.err;
     EXPECT_EQ(backend.seriesStarted.load(), 0);

@@ -109,9 +109,12 @@ TEST(HostileMerge, AFifoNamedAsARecordIsRefusedWithoutBlocking)
     auto read = std::async(std::launch::async, [&] { return readResultFile(fifo); });
     if (read.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
         ADD_FAILURE() << "reading a FIFO blocked";
-        const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // lets the blocked open go
-        if (writer >= 0)
-            ::close(writer);
+        // Lets each blocked open go (a writer that comes and goes: the reader sees the end), until the read ends.
+        while (read.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout) {
+            const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+            if (writer >= 0)
+                ::close(writer);
+        }
     }
     const auto result = read.get();
     ASSERT_FALSE(result.ok());
