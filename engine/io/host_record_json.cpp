@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <iterator>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace asyncscope {
 
@@ -244,12 +244,28 @@ std::optional<Comparison> comparisonFrom(const json& j)
     refuse({ "comparison", "\"" + quotedValue(name) + "\"", "series, " + acceptedNames<Comparison>() });
 }
 
-// A series report inside the record, read by the series reader and held to the same rules as every report.
-Report reportAt(const json& r, const std::string& field)
+// Where in a record the series reports sit: kept as their text by the parse, for the series reader.
+const std::vector<std::string> kReportPlace = { "devices", "[]", "variants", "[]", "report" };
+
+// Text in memory as a stream, without a copy.
+class TextStream : private std::streambuf, public std::istream {
+public:
+    explicit TextStream(std::string_view text)
+        : std::istream(static_cast<std::streambuf*>(this))
+    {
+        char* begin = const_cast<char*>(text.data());  // only read: a get area never writes
+        setg(begin, begin, begin + text.size());
+    }
+};
+
+// A series report inside the record, read by the series reader from its own text and held to the same rules as
+// every report.
+Report reportAt(const json& r, const std::string& field, const std::string& document)
 {
-    objectAt(r, field);
-    // The parse bounded the depth, so writing the value out again recurses no deeper than kMaxNestingDepth.
-    std::istringstream text(r.dump());
+    const auto kept = keptText(document, r);
+    if (!kept)
+        refuse({ field, found(r), "an object" });
+    TextStream text(*kept);
     auto report = readJson(text);
     if (!report)
         throw BadRecord(field + ": " + report.error().detail);
@@ -265,7 +281,7 @@ Report reportAt(const json& r, const std::string& field)
     return std::move(*report);
 }
 
-VariantResult variantFrom(const json& v, const std::string& place)
+VariantResult variantFrom(const json& v, const std::string& place, const std::string& document)
 {
     objectAt(v, place);
     const std::string prefix = place + ".";
@@ -276,7 +292,7 @@ VariantResult variantFrom(const json& v, const std::string& place)
         variant.notRun = errorAt(*notRun, prefix + "not_run");
     if (const json* failure = find(v, "failure"))
         variant.failure = errorAt(*failure, prefix + "failure");
-    variant.report = reportAt(need(v, "report", prefix + "report"), prefix + "report");
+    variant.report = reportAt(need(v, "report", prefix + "report"), prefix + "report", document);
     return variant;
 }
 
@@ -296,7 +312,7 @@ AggregateBandwidth aggregateAt(const json& a, std::size_t devices)
     return aggregate;
 }
 
-HostReport hostFrom(const json& j)
+HostReport hostFrom(const json& j, const std::string& document)
 {
     if (!j.is_object() || !j.contains("format") || !j.at("format").is_string() ||
         j.at("format").get_ref<const std::string&>() != kHostRecordFormat)
@@ -329,7 +345,8 @@ HostReport hostFrom(const json& j)
             refuse({ place + ".variants", std::to_string(variants.size()) + " variants",
                 "at most " + std::to_string(kMaxPlanVariants) + " (the longest plan)" });
         for (std::size_t k = 0; k < variants.size(); ++k)
-            result.plan.variants.push_back(variantFrom(variants[k], place + ".variants[" + std::to_string(k) + "]"));
+            result.plan.variants.push_back(
+                variantFrom(variants[k], place + ".variants[" + std::to_string(k) + "]", document));
         result.plan.comparison = host.comparison;
         result.plan.planned = result.plan.variants.size();
         if (const json* planned = find(d, "planned"))
@@ -410,11 +427,11 @@ Result<HostReport> readHostRecordJson(std::istream& in)
     const std::string text { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
     if (in.bad())
         return makeError(ErrorKind::Io, "cannot be read");
-    auto j = parseBoundedJson(text);
+    auto j = parseBoundedJson(text, kReportPlace);
     if (!j)
         return j.error();
     try {
-        return hostFrom(*j);
+        return hostFrom(*j, text);
     } catch (const BadRecord& e) {
         return makeError(ErrorKind::Io, e.what());
     } catch (const std::exception&) {  // a reader below met what its checks did not foresee

@@ -219,3 +219,22 @@ TEST(HostileMerge, OnlyBadFilesExitNonzero)
     EXPECT_NE(run.err.find("cannot merge bad.json: cut short"), std::string::npos) << run.err;
     EXPECT_NE(run.err.find("none of the 1 files could be read"), std::string::npos) << run.err;
 }
+
+TEST(HostileMerge, AReportThatIsNotAnObjectIsRefusedByItsPlace)
+{
+    // A report is read from its own text in the record; a value of another kind in its place is named.
+    for (const char* value : { "5", "\"text\"", "[1, 2]", "null" }) {
+        const auto read = readText(std::string(R"({"format": "asyncscope-host", "format_version": 1, "host": "h",
+            "devices": [{"device": {"index": 0, "name": "G"}, "variants": [{"label": "l", "report": )") + value +
+            "}]}]}");
+        ASSERT_FALSE(read.ok()) << value;
+        EXPECT_EQ(read.error().message().rfind("devices[0].variants[0].report is ", 0), 0u) << read.error().message();
+        EXPECT_NE(read.error().message().find("; accepted: an object"), std::string::npos) << read.error().message();
+    }
+    // And a good record's reports read back whole, every run.
+    const auto good = readText(goodRecord());
+    ASSERT_TRUE(good.ok()) << good.error().message();
+    ASSERT_EQ(good->devices.size(), 2u);
+    EXPECT_EQ(good->devices[1].plan.variants.front().report.runs.size(),
+        twoGpus("good", 55.0).devices[1].plan.variants.front().report.runs.size());
+}
