@@ -29,7 +29,8 @@ Status checkFloatingOptions(const PipelineConfig& c)
     };
     for (const FieldCheck& bad : checks) {
         if (bad)
-            return makeError(ErrorKind::Usage, bad->field + " " + bad->found + " is not accepted: give " + bad->accepted,
+            return makeError(ErrorKind::Usage,
+                bad->field + " " + bad->found + " is not accepted: give " + bad->accepted,
                 "See asyncscope-cli --help.");
     }
     return std::nullopt;
@@ -182,7 +183,8 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     if (auto invalid = validate(c))
         return *invalid;
     if (auto bad = checkConfig(c))  // what a record of this run must meet when read back
-        return makeError(ErrorKind::Usage, bad->field + " is " + quotedValue(bad->found) + "; accepted: " + bad->accepted,
+        return makeError(ErrorKind::Usage,
+            bad->field + " is " + quotedValue(bad->found) + "; accepted: " + bad->accepted,
             "See asyncscope-cli --help.");
     if (auto bad = checkOutputPattern(options.outputPath))
         return *bad;
