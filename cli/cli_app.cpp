@@ -6,6 +6,7 @@
 #include "engine/io/chrome_trace.hpp"
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/host_record_json.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/io/side_by_side_report.hpp"
@@ -13,6 +14,7 @@
 #include "engine/model/series_summary.hpp"
 #include "engine/run/device_plan_runner.hpp"
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -167,7 +169,10 @@ Status writeTrace(std::ofstream& file, const std::string& path, bool series, con
         writeChromeTrace(file, result.variants.front().report);
     else
         writeChromeTrace(file, result);
+    errno = 0;
     file.close();
+    if (!file && errno)
+        return makeError(ErrorKind::Io, "writing the trace to '" + path + "' failed: " + systemErrorText(errno));
     if (!file)
         return makeError(ErrorKind::Io, "writing the trace to '" + path + "' failed", "Check free disk space.");
     return std::nullopt;
@@ -204,18 +209,25 @@ public:
         return *m_files.at(named != m_paths.end() ? named->second : m_paths.begin()->second);
     }
 
-    // Flushes everything; an Io error when a write failed.
+    // Flushes everything; an Io error when a write failed, with the system's words for why where it gave them.
     Status finish()
     {
         m_standard.flush();
-        bool failed = !m_standard;
+        Status failed;
+        if (!m_standard)
+            failed = makeError(ErrorKind::Io, "writing the report failed", "Check free disk space.");
         for (auto& [path, file] : m_files) {
+            errno = 0;
             file->close();
-            failed = failed || !*file;
+            if (*file || failed)
+                continue;
+            const int error = errno;
+            failed = error ? makeError(ErrorKind::Io, "writing the report to '" + path + "' failed: " +
+                                     systemErrorText(error))
+                           : makeError(ErrorKind::Io, "writing the report to '" + path + "' failed",
+                                 "Check free disk space.");
         }
-        if (failed)
-            return makeError(ErrorKind::Io, "writing the report failed", "Check free disk space.");
-        return std::nullopt;
+        return failed;
     }
 
 private:
@@ -364,6 +376,8 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
     }
     std::ofstream trace;
     if (!options.tracePath.empty()) {
+        if (auto unusable = checkWritableFile(options.tracePath))
+            return reportFailure(*unusable, err);
         trace.open(options.tracePath, std::ios::binary | std::ios::trunc);
         if (!trace)
             return reportFailure(makeError(ErrorKind::Usage, "cannot write the trace to '" + options.tracePath + "'",

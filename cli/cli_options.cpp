@@ -2,13 +2,41 @@
 
 #include "cli/output_pattern.hpp"
 
+#include "engine/model/record_rules.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <map>
 
 namespace asyncscope {
+
+namespace {
+
+// Every floating-point option, checked before anything runs: CLI11 reads "inf" and "nan" as numbers, and a series
+// would then never stop, or stop at once. The rules are the ones a record read back from a file meets.
+Status checkFloatingOptions(const PipelineConfig& c)
+{
+    const FieldCheck checks[] = {
+        std::isfinite(c.targetNoisePercent) && c.targetNoisePercent >= 0.0
+            ? FieldCheck()
+            : FieldProblem { "--noise-target", quotedNumber(c.targetNoisePercent), "a finite percentage, 0 or more" },
+        checkDurationMs("--min-time", c.minGpuMs),
+        std::isfinite(c.timeoutS) && c.timeoutS >= 0.0
+            ? FieldCheck()
+            : FieldProblem { "--timeout", quotedNumber(c.timeoutS), "a finite number of seconds, 0 or more" },
+    };
+    for (const FieldCheck& bad : checks) {
+        if (bad)
+            return makeError(ErrorKind::Usage,
+                bad->field + " " + bad->found + " is not accepted: give " + bad->accepted,
+                "See asyncscope-cli --help.");
+    }
+    return std::nullopt;
+}
+
+}  // namespace
 
 Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
 {
@@ -150,8 +178,14 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
             return elements.error();
         *bytes = *elements * sizeof(int);
     }
+    if (auto invalid = checkFloatingOptions(c))
+        return *invalid;
     if (auto invalid = validate(c))
         return *invalid;
+    if (auto bad = checkConfig(c))  // what a record of this run must meet when read back
+        return makeError(ErrorKind::Usage,
+            bad->field + " is " + quotedValue(bad->found) + "; accepted: " + bad->accepted,
+            "See asyncscope-cli --help.");
     if (auto bad = checkOutputPattern(options.outputPath))
         return *bad;
     if (!options.mergeFiles.empty() && namesDevice(options.outputPath))

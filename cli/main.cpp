@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <exception>
 #include <iostream>
 
 namespace {
@@ -33,7 +34,13 @@ int main(int argc, char* argv[])
     }
     CudaBackend backend;
     std::signal(SIGINT, onInterrupt);  // Ctrl+C cancels every device between polls; what ran is still printed
-    const int code = runCli(*options, backend, g_cancel, std::cout, std::cerr);
+    int code = kExitFailure;
+    try {
+        code = runCli(*options, backend, g_cancel, std::cout, std::cerr);
+    } catch (const std::exception&) {
+        // Every reader and writer answers with an error value; this is the last guard, so that nothing aborts.
+        std::cerr << "asyncscope-cli: stopped on an unexpected internal error\n";
+    }
     std::signal(SIGINT, SIG_DFL);
     return code;
 }

@@ -1,7 +1,12 @@
 #include "engine/io/copy_peak_cache.hpp"
 
+#include "engine/io/bounded_json.hpp"
+#include "engine/io/input_file.hpp"
+#include "engine/model/record_rules.hpp"
+
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -29,8 +34,13 @@ std::optional<double> bandwidth(const nlohmann::json& entry, const char* field, 
         why = std::string("no ") + field;
         return std::nullopt;
     }
-    if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() <= 0.0) {
+    if (!value->is_number()) {
         why = std::string(field) + " is not a positive number";
+        return std::nullopt;
+    }
+    // A peak no host link has (1e308, 5e-324) would scale every rate shown against it: the entry is measured again.
+    if (const auto implausible = checkCopyGBps(field, value->get<double>())) {
+        why = implausible->field + " is " + implausible->found + "; accepted: " + implausible->accepted;
         return std::nullopt;
     }
     return value->get<double>();
@@ -93,8 +103,10 @@ Result<CopyPeakCache> readCopyPeakCache(const std::string& path)
         return CopyPeakCache {};
     if (error)
         return cacheError(path, "cannot be read: " + error.message());
-    if (!fs::is_regular_file(status))
-        return cacheError(path, "is not a regular file");
+    // A directory, a FIFO (its read would block for ever) or a device is refused before it is opened.
+    if (auto unusable = checkReadableFile(path))
+        return makeError(ErrorKind::Io, unusable->detail,
+            "Remove it: the copy peaks are measured again and the cache written anew.");
     const std::uintmax_t size = fs::file_size(path, error);
     if (error)
         return cacheError(path, "cannot be read: " + error.message());
@@ -103,7 +115,7 @@ Result<CopyPeakCache> readCopyPeakCache(const std::string& path)
             "is " + std::to_string(size) + " bytes, more than a cache's " + std::to_string(kMaxCopyPeakCacheBytes));
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return cacheError(path, "cannot be opened");
+        return cacheError(path, "cannot be opened: " + systemErrorText(errno));
     std::string text;
     text.resize(static_cast<std::size_t>(kMaxCopyPeakCacheBytes) + 1);  // bounded even where the file grew since
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
@@ -120,7 +132,7 @@ Result<CopyPeakCache> readCopyPeakCache(const std::string& path)
     try {
         root = nlohmann::json::parse(text, shallow);
     } catch (const nlohmann::json::exception& e) {  // a parse error, or a number beyond a double's range
-        return cacheError(path, std::string("is not JSON: ") + e.what());
+        return cacheError(path, "is not JSON: " + jsonErrorText(text, e));
     }
     if (!root.is_object())
         return cacheError(path, std::string("holds ") + root.type_name() + ", not an object of devices");

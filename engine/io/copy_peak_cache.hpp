@@ -31,9 +31,11 @@ struct CopyPeakCache {
 // $XDG_CACHE_HOME/asyncscope or ~/.cache/asyncscope; empty when neither is known.
 std::string defaultCacheDir();
 
-// Reads the cache at `path`. A file that does not exist is an empty cache. One that cannot be read, is larger than
+// Reads the cache at `path`. A file that does not exist is an empty cache. One that is not a regular file (a
+// directory, a FIFO: refused before it is opened, so a read never blocks), cannot be read, is larger than
 // kMaxCopyPeakCacheBytes, is not JSON or not a JSON object is an ErrorKind::Io error naming the file (and, for JSON
-// errors, the line and column). Entries whose figures are missing or not positive finite numbers are skipped.
+// errors, the line and column); the caller treats it as absent. Entries whose figures are missing or no bandwidth a
+// host link has (checkCopyGBps: 1e308, 5e-324, negative) are skipped, so those devices are measured again.
 Result<CopyPeakCache> readCopyPeakCache(const std::string& path);
 
 // Writes every entry of `cache` to `path` (through a file beside it, renamed over it), creating the folder.

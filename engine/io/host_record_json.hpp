@@ -26,7 +26,11 @@ nlohmann::json errorToJson(const Error& error);
 Error errorFromJson(const nlohmann::json& error);
 
 // Reads what writeHostRecordJson wrote. A document that is not such a record is an ErrorKind::Io error naming the
-// field at fault ("devices[2].variants[0].report: run 3: end_ms missing in span 1").
+// field at fault ("devices[2].variants[0].report: run 3: end_ms missing in span 1", "devices[0].device.
+// compute_capability is 9; accepted: a compute capability such as \"9.0\""), or the line and column of a syntax error.
+// Nesting deeper than kMaxNestingDepth is refused as it is parsed; every value is held to the record rules
+// (checkConfig, checkDevice, checkRun, checkFormatVersion); counts are bounded (planned variants at most
+// kMaxPlanVariants). Never throws.
 Result<HostReport> readHostRecordJson(std::istream& in);
 
 }  // namespace asyncscope

@@ -1,6 +1,8 @@
 #include "engine/io/result_file.hpp"
 
+#include "engine/host/host_memory.hpp"
 #include "engine/io/host_record_json.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/model/size_parse.hpp"
 
@@ -8,8 +10,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <new>
+#include <system_error>
 
 namespace asyncscope {
 
@@ -72,23 +77,28 @@ HostReport fromSeries(Report report, const std::string& fileName)
     return host;
 }
 
-}  // namespace
-
-Result<HostReport> readResultFile(const std::string& path)
+// readResultFile without its guard against the unexpected.
+Result<HostReport> readChecked(const std::string& path, const std::string& name)
 {
     const std::filesystem::path file(path);
-    const std::string name = file.filename().string();
     std::string suffix = file.extension().string();
     std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
     std::string format;
     if (suffix != ".csv") {
         std::ifstream in(file, std::ios::binary);
         if (!in)
-            return makeError(ErrorKind::Io, name + ": cannot be opened", "Check that the file exists and is readable.");
+            return makeError(ErrorKind::Io, name + ": cannot be opened: " + systemErrorText(errno),
+                "Check that the file exists and is readable.");
         FormatSniffer sniffer;
         nlohmann::json::sax_parse(in, &sniffer, nlohmann::json::input_format_t::json, false);
         format = sniffer.format;
         if (format == kHostRecordFormat) {
+            std::error_code ec;
+            const std::uintmax_t size = std::filesystem::file_size(file, ec);
+            if (ec)
+                return makeError(ErrorKind::Io, name + ": cannot be read: " + ec.message());
+            if (auto tooBig = checkFitsMemory(name, size, availableHostMemory()))
+                return *tooBig;
             in.clear();
             in.seekg(0);
             auto host = readHostRecordJson(in);
@@ -110,6 +120,32 @@ Result<HostReport> readResultFile(const std::string& path)
     if (!report)
         return report.error();
     return fromSeries(std::move(*report), name);
+}
+
+}  // namespace
+
+Result<HostReport> readResultFile(const std::string& path)
+{
+    const std::string name = std::filesystem::path(path).filename().string();
+    // Only a regular file is opened: a directory fails late inside the stream, a FIFO blocks for ever.
+    if (auto unusable = checkReadableFile(path)) {
+        // As every error here, it begins with the file's name: "x.json: is a directory".
+        Error error = *unusable;
+        error.detail = error.detail.rfind(path, 0) == 0 ? name + ":" + error.detail.substr(path.size())
+                                                         : name + ": " + error.detail;
+        return error;
+    }
+    try {
+        return readChecked(path, name);
+    } catch (const std::bad_alloc&) {
+        return makeError(ErrorKind::TooLarge, name + ": too big to read here: the memory ran out",
+            "Close other programs, or merge fewer or shorter files.");
+    } catch (const std::exception&) {
+        // A reader met what no check of its foresaw: the file still gets an answer, and the others are read.
+        return makeError(ErrorKind::Io, name + ": cannot be read: its content is not what AsyncScope writes");
+    } catch (...) {
+        return makeError(ErrorKind::Io, name + ": cannot be read: its content is not what AsyncScope writes");
+    }
 }
 
 }  // namespace asyncscope

@@ -11,7 +11,9 @@ namespace asyncscope {
 
 // Reads the file at `path`. A series report becomes a host's record of one device, its host the one it names (the
 // file's name for reports from before hosts were recorded). A comparison is refused: a merge puts devices side by
-// side, not variants. Errors begin with the file's name, as readReportFile's do.
+// side, not variants. Errors begin with the file's name, as readReportFile's do: "x.json: is a directory" (only a
+// regular file is opened). Never throws: whatever a reader below raises becomes the file's error, so a bad file
+// among good ones costs only itself.
 Result<HostReport> readResultFile(const std::string& path);
 
 }  // namespace asyncscope

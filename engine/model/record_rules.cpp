@@ -118,6 +118,14 @@ FieldCheck parseComputeCapability(std::string_view field, std::string_view text,
     return std::nullopt;
 }
 
+FieldCheck checkCopyGBps(std::string_view field, double gbps)
+{
+    if (std::isfinite(gbps) && gbps >= kMinCopyGBps && gbps <= kMaxCopyGBps)
+        return std::nullopt;
+    return problem(field, quotedNumber(gbps),
+        "a finite number of GB/s from " + quotedNumber(kMinCopyGBps) + " to " + quotedNumber(kMaxCopyGBps));
+}
+
 FieldCheck checkName(std::string_view field, std::string_view text)
 {
     if (text.size() <= kMaxNameBytes)

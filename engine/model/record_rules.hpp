@@ -20,6 +20,12 @@ constexpr int kMaxStreams = kMaxChunks;          // streams take at least one ch
 constexpr std::size_t kMaxNameBytes = 256;       // a device's name, UUID or bus id; longer is refused
 constexpr std::size_t kMaxQuotedChars = 80;      // what a message quotes of a value it refuses
 constexpr int kMaxNestingDepth = 64;             // lists and objects within each other in a JSON record
+// A copy bandwidth a host can have, in decimal GB/s: above a thousandth (1 MB/s; a slower copy is a broken
+// measurement) and below 10 000 (ten times the fastest host link there is).
+constexpr double kMinCopyGBps = 1e-3;
+constexpr double kMaxCopyGBps = 1e4;
+// The variants a plan can hold: a size sweep over every power of two a size_t has, the longest plan there is.
+constexpr std::size_t kMaxPlanVariants = 64;
 
 // A value a reader refuses: the field, what was found and what the field accepts.
 struct FieldProblem {
@@ -44,6 +50,8 @@ FieldCheck checkDurationMs(std::string_view field, double ms);
 FieldCheck checkFormatVersion(double version, int newest);
 // "9.0": digits, a dot, digits, each part up to 99. Sets major and minor on success.
 FieldCheck parseComputeCapability(std::string_view field, std::string_view text, int& major, int& minor);
+// A copy bandwidth in GB/s: finite, from kMinCopyGBps to kMaxCopyGBps.
+FieldCheck checkCopyGBps(std::string_view field, double gbps);
 // A name, UUID or bus id: at most kMaxNameBytes bytes.
 FieldCheck checkName(std::string_view field, std::string_view text);
 

@@ -6,11 +6,18 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <set>
 #include <sstream>
 #include <streambuf>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
@@ -227,4 +234,61 @@ TEST(CliApp, HelpNamesTheTraceOption)
     ASSERT_TRUE(options->helpText);
     EXPECT_NE(options->helpText->find("--trace"), std::string::npos);
     EXPECT_NE(options->helpText->find("Perfetto"), std::string::npos);
+}
+
+namespace {
+
+// Runs `work` on a thread of its own; when it has not finished after a while (a FIFO's open blocking), `unblock`
+// lets it go, and the test fails instead of hanging.
+template <class Work>
+auto withinSeconds(int seconds, Work work, const std::function<void()>& unblock)
+{
+    auto done = std::async(std::launch::async, work);
+    if (done.wait_for(std::chrono::seconds(seconds)) == std::future_status::timeout) {
+        ADD_FAILURE() << "blocked for " << seconds << " s";
+        unblock();
+    }
+    return done.get();
+}
+
+std::string tempPath(const std::string& name)
+{
+    const auto dir = std::filesystem::path(::testing::TempDir()) / "asyncscope-cli-app-output";
+    std::filesystem::create_directories(dir);
+    const auto path = dir / name;
+    std::filesystem::remove_all(path);
+    return path.string();
+}
+
+}  // namespace
+
+TEST(CliApp, AFifoAsOutputIsRefusedWithoutBlocking)
+{
+    const std::string fifo = tempPath("out.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    FakeBackend backend;
+    int reader = -1;  // opened only where the write blocked; kept open until it ends, so that it is not cut off
+    const CliRun run = withinSeconds(
+        10, [&] { return runWith(backend, { "--runs", "2", "--output", fifo.c_str() }); },
+        [&] { reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK); });
+    if (reader >= 0)
+        ::close(reader);
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("out.fifo is not a regular file (a FIFO)"), std::string::npos) << run.err;
+    EXPECT_EQ(backend.seriesStarted.load(), 0);
+    std::filesystem::remove(fifo);
+}
+
+TEST(CliApp, AnOutputTheSystemRefusesSaysWhatTheSystemSaid)
+{
+    if (!std::filesystem::exists("/proc/version"))
+        GTEST_SKIP() << "no /proc/version here";
+    FakeBackend backend;
+    const CliRun run = runWith(backend, { "--runs", "2", "--output", "/proc/version" });
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("/proc/version"), std::string::npos) << run.err;
+    const bool systemWords = run.err.find("Input/output error") != std::string::npos ||
+        run.err.find("Permission denied") != std::string::npos;
+    EXPECT_TRUE(systemWords) << run.err;
+    EXPECT_EQ(run.err.find("Check free disk space"), std::string::npos) << run.err;
 }

@@ -97,3 +97,22 @@ TEST(CliOptions, HelpAndVersionExitCleanly)
     ASSERT_TRUE(version.ok());
     EXPECT_NE(version->helpText->find(ASYNCSCOPE_VERSION), std::string::npos);
 }
+
+TEST(CliOptions, EveryFloatingOptionRefusesInfinityAndNan)
+{
+    // CLI11 reads "inf" and "nan" as numbers: they are refused here, before any device is looked for.
+    for (const char* option : { "--noise-target", "--min-time", "--timeout" }) {
+        for (const char* value : { "inf", "-inf", "nan", "-1" }) {
+            const auto options = parse({ "--stop", "noise", option, value });
+            ASSERT_FALSE(options.ok()) << option << ' ' << value;
+            EXPECT_EQ(options.error().kind, ErrorKind::Usage);
+            const std::string message = options.error().message();
+            EXPECT_NE(message.find(std::string(option) + " "), std::string::npos) << message;
+            EXPECT_NE(message.find("finite"), std::string::npos) << message;
+        }
+    }
+    // Also where the stop rule leaves them unused.
+    EXPECT_FALSE(parse({ "--min-time", "nan" }).ok());
+    EXPECT_FALSE(parse({ "--timeout", "inf" }).ok());
+    EXPECT_TRUE(parse({ "--stop", "noise", "--noise-target", "0.25", "--min-time", "50", "--timeout", "5" }).ok());
+}

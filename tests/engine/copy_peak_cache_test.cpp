@@ -4,9 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace asyncscope;
 
@@ -125,7 +131,7 @@ TEST(CopyPeakCache, AFileThatIsNoCacheIsAClearErrorNamingIt)
     };
     EXPECT_NE(failure("{\"GPU-a\": {\"h2d_gbps\": 1,\n oops}}").find("line 2"), std::string::npos);
     EXPECT_NE(failure("").find("not JSON"), std::string::npos);
-    EXPECT_NE(failure(R"({"GPU-a": {"h2d_gbps": 1e999}})").find("number overflow"), std::string::npos);
+    EXPECT_NE(failure(R"({"GPU-a": {"h2d_gbps": 1e999}})").find("a number beyond a double's range"), std::string::npos);
     EXPECT_NE(failure(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10)).find("not JSON"), std::string::npos);
     EXPECT_NE(failure("[1, 2, 3]").find("array"), std::string::npos);
     EXPECT_NE(failure("\"a string\"").find("string"), std::string::npos);
@@ -135,7 +141,7 @@ TEST(CopyPeakCache, AFileThatIsNoCacheIsAClearErrorNamingIt)
     std::filesystem::create_directories(folder);
     const auto notAFile = readCopyPeakCache(folder.string());
     ASSERT_FALSE(notAFile.ok());
-    EXPECT_NE(notAFile.error().message().find("not a regular file"), std::string::npos);
+    EXPECT_NE(notAFile.error().message().find(folder.string() + " is a directory"), std::string::npos);
 }
 
 TEST(CopyPeakCache, DeepNestingWithinTheSizeBoundIsReadWithoutKeepingIt)
@@ -170,4 +176,48 @@ TEST(CopyPeakCache, DefaultDirFollowsXdg)
     unsetenv("XDG_CACHE_HOME");
     setenv("HOME", "/home/someone", 1);
     EXPECT_EQ(defaultCacheDir(), "/home/someone/.cache/asyncscope");
+}
+
+TEST(CopyPeakCache, ImplausiblePeaksAreLeftOutSoTheDeviceIsMeasuredAgain)
+{
+    const auto dir = freshDir("implausible");
+    const std::string file = writeFile(dir, R"({
+        "GPU-huge": {"h2d_gbps": 1e308, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456},
+        "GPU-tiny": {"h2d_gbps": 54.9, "d2h_gbps": 5e-324, "bidirectional_gbps": 99.7, "bytes": 268435456},
+        "GPU-fast": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 20000, "bytes": 268435456},
+        "GPU-good": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456}})");
+    const auto cache = readCopyPeakCache(file);
+    ASSERT_TRUE(cache.ok()) << cache.error().message();
+    EXPECT_EQ(cache->entries.size(), 1u);
+    EXPECT_EQ(cache->entries.count("GPU-good"), 1u);
+    ASSERT_EQ(cache->skipped.size(), 3u);
+    std::string all;
+    for (const std::string& line : cache->skipped)
+        all += line + "\n";
+    EXPECT_NE(all.find("h2d_gbps is 1e+308; accepted: a finite number of GB/s from 0.001 to 10000"),
+        std::string::npos)
+        << all;
+    EXPECT_NE(all.find("d2h_gbps is 5e-324"), std::string::npos) << all;
+    EXPECT_NE(all.find("bidirectional_gbps is 20000"), std::string::npos) << all;
+}
+
+TEST(CopyPeakCache, AFifoWhereTheCacheLivesIsAnErrorWithoutBlocking)
+{
+    const auto dir = freshDir("fifo");
+    const std::string file = (dir / kCopyPeakCacheFile).string();
+    ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+    auto read = std::async(std::launch::async, [&] { return readCopyPeakCache(file); });
+    if (read.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+        ADD_FAILURE() << "reading a FIFO blocked";
+        // Lets each blocked open go (a writer that comes and goes: the reader sees the end), until the read ends.
+        while (read.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout) {
+            const int writer = ::open(file.c_str(), O_WRONLY | O_NONBLOCK);
+            if (writer >= 0)
+                ::close(writer);
+        }
+    }
+    const auto cache = read.get();
+    ASSERT_FALSE(cache.ok());
+    EXPECT_NE(cache.error().message().find("is not a regular file (a FIFO)"), std::string::npos)
+        << cache.error().message();
 }

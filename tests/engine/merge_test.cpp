@@ -108,7 +108,7 @@ TEST(Merge, FilesThatAreNotResultsAreNamed)
     TempDir dir;
     const auto missing = readResultFile(dir.file("missing.json"));
     ASSERT_FALSE(missing.ok());
-    EXPECT_EQ(missing.error().message().rfind("missing.json: cannot be opened", 0), 0u) << missing.error().message();
+    EXPECT_EQ(missing.error().message().rfind("missing.json: does not exist", 0), 0u) << missing.error().message();
 
     {
         std::ofstream out(dir.file("compare.json"));

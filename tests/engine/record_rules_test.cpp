@@ -117,3 +117,18 @@ TEST(InputFile, OnlyRegularFilesAreRead)
     EXPECT_TRUE(checkWritableFile((dir / "x.json").string()));
     std::filesystem::remove_all(dir);
 }
+
+TEST(RecordRules, CopyBandwidthsAreOnesAHostLinkCanHave)
+{
+    EXPECT_FALSE(checkCopyGBps("h2d_gbps", 54.9));
+    EXPECT_FALSE(checkCopyGBps("h2d_gbps", kMinCopyGBps));
+    EXPECT_FALSE(checkCopyGBps("h2d_gbps", kMaxCopyGBps));
+    for (const double bad : { 1e308, 5e-324, 0.0, -54.9, kMaxCopyGBps * 2, std::numeric_limits<double>::infinity(),
+             std::numeric_limits<double>::quiet_NaN() }) {
+        const auto problem = checkCopyGBps("h2d_gbps", bad);
+        ASSERT_TRUE(problem) << bad;
+        EXPECT_EQ(problem->field, "h2d_gbps");
+        EXPECT_EQ(problem->found, quotedNumber(bad));
+        EXPECT_EQ(problem->accepted, "a finite number of GB/s from 0.001 to 10000");
+    }
+}

@@ -1,10 +1,12 @@
 #include "engine/io/csv/csv_report.hpp"
 
 #include "engine/run/plan_summary.hpp"
+#include "engine/model/record_rules.hpp"
 #include "engine/model/statistics.hpp"
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string_view>
@@ -27,6 +29,12 @@ bool parseNumber(std::string_view text, T& out)
 {
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
     return error == std::errc() && end == text.data() + text.size();
+}
+
+// A duration in ms as the rules take it: finite and 0 or more.
+bool parseDuration(std::string_view text, double& out)
+{
+    return parseNumber(text, out) && !checkDurationMs({}, out);
 }
 
 bool parseFlag(std::string_view text, bool& out)
@@ -226,11 +234,13 @@ CsvColumn choice(const char* name, Enum PipelineConfig::*field, bool required = 
         required);
 }
 
+constexpr const char* kDurationAccepted = "a finite number of ms, 0 or more";
+
 // A run's own columns.
 template <class Write, class Read>
-CsvColumn run(const char* name, Write write, Read read)
+CsvColumn run(const char* name, Write write, Read read, std::string accepted = {})
 {
-    return { name, write, read, {}, true, true };
+    return { name, write, read, std::move(accepted), true, true };
 }
 
 template <class T>
@@ -257,7 +267,8 @@ CsvColumn stage(const char* name, SpanKind kind, double SerialDurations::*ms)
             if (r.runs.has(i, kind))
                 appendNumber(out, r.runs.totalMs(i, kind));
         },
-        [ms](std::string_view t, Report&, Row& row) { return t.empty() || parseNumber(t, row.durations.*ms); });
+        [ms](std::string_view t, Report&, Row& row) { return t.empty() || parseDuration(t, row.durations.*ms); },
+        kDurationAccepted);
 }
 
 CsvColumn rate(const char* name, SpanKind kind)
@@ -294,10 +305,9 @@ const std::vector<CsvColumn>& runColumns()
             }),
         fixed("Compute Capability", [](R r) { return r.device.computeCapability(); },
             [](std::string_view t, Report& r) {
-                const auto dot = t.find('.');
-                return dot != std::string_view::npos && parseNumber(t.substr(0, dot), r.device.computeMajor) &&
-                    parseNumber(t.substr(dot + 1), r.device.computeMinor);
-            }),
+                return !parseComputeCapability({}, t, r.device.computeMajor, r.device.computeMinor);
+            },
+            "a compute capability such as \"9.0\""),
         fixed("Driver Version", [](R r) { return std::to_string(r.driverVersion); },
             [](std::string_view t, Report& r) { return parseNumber(t, r.driverVersion); }),
         fixed("Runtime Version", [](R r) { return std::to_string(r.runtimeVersion); },
@@ -321,14 +331,17 @@ const std::vector<CsvColumn>& runColumns()
         runWhole("Run", &RunStore::index, &RunResult::index),
         runFlag("Warm-up", &RunStore::warmup, &RunResult::warmup),
         run("GPU Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.gpuMs(i)); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.gpuMs); }),
+            [](std::string_view t, Report&, Row& row) { return parseDuration(t, row.run.gpuMs); }, kDurationAccepted),
         run("CPU Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.cpuSubmitMs(i)); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.durations.submitMs); }),
+            [](std::string_view t, Report&, Row& row) { return parseDuration(t, row.durations.submitMs); },
+            kDurationAccepted),
         runWhole("Poll Iterations", &RunStore::pollIterations, &RunResult::pollIterations),
         run("Wait Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.waitMs(i)); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.durations.waitMs); }),
+            [](std::string_view t, Report&, Row& row) { return parseDuration(t, row.durations.waitMs); },
+            kDurationAccepted),
         run("Wait CPU Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.waitCpuMs(i)); },
-            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.waitCpuMs); }),
+            [](std::string_view t, Report&, Row& row) { return parseDuration(t, row.run.waitCpuMs); },
+            kDurationAccepted),
         stage("H2D Time (ms)", SpanKind::H2D, &SerialDurations::h2dMs),
         stage("Kernel Time (ms)", SpanKind::Kernel, &SerialDurations::kernelMs),
         stage("D2H Time (ms)", SpanKind::D2H, &SerialDurations::d2hMs),
@@ -348,6 +361,8 @@ const std::vector<CsvColumn>& runColumns()
 }
 
 constexpr std::size_t kBlock = std::size_t(4) << 20;
+// The longest line read: a row holds about 35 fields, the longest a device name of kMaxNameBytes.
+constexpr std::size_t kMaxCsvLineBytes = std::size_t(64) << 10;
 
 }  // namespace
 
@@ -417,20 +432,28 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
     std::string buffer;
     std::size_t pos = 0;  // where the next line begins in `buffer`
     bool ended = false;
-    // The next line, without its end; empty at the end of the file, false when cancelled.
-    auto nextLine = [&](std::string_view& line) -> std::optional<bool> {
+    bool lastLineEnded = true;  // the line given last ended with a line break (not with the file)
+    enum class Got { Line, End, Cancelled, TooLong };
+    // The next line, without its end. A line is never longer than kMaxCsvLineBytes: the buffer holds at most that
+    // and a block, so a file of NULs or one endless line is refused after a block, not read whole.
+    auto nextLine = [&](std::string_view& line) -> Got {
         for (;;) {
             const std::size_t end = buffer.find('\n', pos);
             if (end != std::string::npos || (ended && pos < buffer.size())) {
                 const std::size_t stop = end == std::string::npos ? buffer.size() : end;
+                if (stop - pos > kMaxCsvLineBytes)
+                    return Got::TooLong;
                 line = std::string_view(buffer).substr(pos, stop - pos);
                 if (!line.empty() && line.back() == '\r')
                     line.remove_suffix(1);
+                lastLineEnded = end != std::string::npos;
                 pos = stop + 1;
-                return true;
+                return Got::Line;
             }
             if (ended)
-                return false;
+                return Got::End;
+            if (buffer.size() - pos > kMaxCsvLineBytes)
+                return Got::TooLong;
             buffer.erase(0, pos);
             pos = 0;
             const std::size_t had = buffer.size();
@@ -440,15 +463,27 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
             buffer.resize(had + got);
             ended = got == 0;
             if (!meter.advance(got))
-                return std::nullopt;
+                return Got::Cancelled;
         }
     };
+    const auto tooLong = [](std::size_t lineNumber) {
+        return makeError(ErrorKind::Io,
+            "line " + std::to_string(lineNumber) + " is longer than " + std::to_string(kMaxCsvLineBytes / 1024) +
+                " KiB, which no row of an AsyncScope run export is: it is not one");
+    };
+    const auto rowError = [](std::size_t lineNumber, const FieldProblem& p) {
+        return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ": " + p.field + " is " +
+                (p.found.empty() ? std::string("empty") : quotedValue(p.found)) + "; accepted: " + p.accepted);
+    };
 
+    // The header first: the body is not read before the header shows the file is an export of ours.
     std::string_view line;
-    auto more = nextLine(line);
-    if (!more)
+    Got got = nextLine(line);
+    if (got == Got::Cancelled)
         return makeError(ErrorKind::Cancelled, "reading was cancelled");
-    if (!*more)
+    if (got == Got::TooLong)
+        return tooLong(1);
+    if (got == Got::End)
         return makeError(ErrorKind::Io, "the file is empty");
     if (line.substr(0, 3) == "\xEF\xBB\xBF")  // a byte-order mark, as spreadsheets write
         line.remove_prefix(3);
@@ -483,22 +518,33 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
         report.runs.reserve(std::size_t(std::min<std::uintmax_t>(control.totalBytes / (line.size() + 1), 1u << 28)));
     RowSplitter splitter;
     for (std::size_t lineNumber = 2;; ++lineNumber) {
-        more = nextLine(line);
-        if (!more)
+        got = nextLine(line);
+        if (got == Got::Cancelled)
             return makeError(ErrorKind::Cancelled, "reading was cancelled");
-        if (!*more)
+        if (got == Got::TooLong)
+            return tooLong(lineNumber);
+        if (got == Got::End)
             break;
         if (line.empty())
             continue;
-        if (!splitter.split(line))
+        if (!splitter.split(line)) {
+            if (!lastLineEnded)
+                return makeError(ErrorKind::Io,
+                    "line " + std::to_string(lineNumber) + " is cut short: the file ends inside a quoted field");
             return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + " has an unterminated quote");
+        }
         const auto& fields = splitter.fields();
+        if (fields.size() < header->size() && !lastLineEnded)
+            return makeError(ErrorKind::Io,
+                "line " + std::to_string(lineNumber) + " is cut short: the file ends after " +
+                    std::to_string(fields.size()) + " of the header's " + std::to_string(header->size()) + " fields");
         if (fields.size() != header->size())
             return makeError(ErrorKind::Io,
                 "line " + std::to_string(lineNumber) + " has " + std::to_string(fields.size()) +
                     " fields, the header " +
                     std::to_string(header->size()));
         Row row;
+        bool fixedRead = false;
         for (Found& f : found) {
             const std::string_view text = fields[f.at];
             if (!f.column->perRun) {
@@ -506,14 +552,23 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
                     continue;  // as on the row before: read already
                 f.last = text;
                 f.read = true;
+                fixedRead = true;
             }
             if (!f.column->read(text, report, row))
                 return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ", column '" + f.column->name +
-                        "': '" + std::string(text) + "' is not " +
+                        "': '" + quotedValue(text) + "' is not " +
                         (f.column->accepted.empty() ? std::string("a valid value") : f.column->accepted));
+        }
+        if (fixedRead) {  // the device or the configuration read anew: held to the rules every reader applies
+            if (auto bad = checkDevice(report.device))
+                return rowError(lineNumber, *bad);
+            if (auto bad = checkConfig(report.config))
+                return rowError(lineNumber, *bad);
         }
         row.durations.bytes = report.config.bytes();
         row.run.spans = serialSpans(report.device.index, row.durations);
+        if (auto bad = checkRun(row.run, report.config))
+            return rowError(lineNumber, *bad);
         report.runs.push_back(row.run);
     }
     if (report.runs.empty())

@@ -23,8 +23,10 @@ void writeComparisonCsv(std::ostream& out, const PlanReport& plan);
 
 // Reads what writeCsv wrote: the device, the configuration and every run (a CSV has no summary, outcome or
 // calibration). Columns are found by name, so their order and extra columns do not matter. A file that is not such
-// a CSV is an ErrorKind::Io error naming the line and column at fault. Cancelled through `control`:
-// ErrorKind::Cancelled.
+// a CSV is an ErrorKind::Io error naming the line and column at fault. The header is checked before the body is
+// read, and no line longer than 64 KiB is read (a file of NULs is refused after its first block, not read whole);
+// every row is held to the record rules (checkRun, checkConfig, checkDevice); a last row the file ends inside is
+// "cut short". Cancelled through `control`: ErrorKind::Cancelled.
 Result<Report> readCsv(std::istream& in, const ReadControl& control = {});
 
 }  // namespace asyncscope

@@ -1,0 +1,193 @@
+#include "engine/io/bounded_json.hpp"
+
+#include "engine/model/record_rules.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <iterator>
+
+namespace asyncscope {
+
+namespace {
+
+using nlohmann::json;
+
+// How much of the line before a syntax error its message shows.
+constexpr std::size_t kNearChars = 24;
+
+// Thrown from the parser's callback to stop a parse that went too deep.
+struct TooDeep {
+    std::string where;
+};
+
+// Line and column (both from 1) of byte `at` of `text`.
+std::pair<std::size_t, std::size_t> lineAndColumn(std::string_view text, std::size_t at)
+{
+    const std::string_view before = text.substr(0, std::min(at, text.size()));
+    const std::size_t line = 1 + std::size_t(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t lastBreak = before.rfind('\n');
+    const std::size_t column = lastBreak == std::string_view::npos ? before.size() + 1 : before.size() - lastBreak;
+    return { line, column };
+}
+
+// The parse's input: the text's characters, telling `cursor` how far the parser has read.
+class Cursor {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    Cursor(const char* at, const char** cursor)
+        : m_at(at)
+        , m_cursor(cursor)
+    {
+    }
+    reference operator*() const { return *m_at; }
+    Cursor& operator++()
+    {
+        *m_cursor = ++m_at;
+        return *this;
+    }
+    Cursor operator++(int)
+    {
+        Cursor before = *this;
+        ++*this;
+        return before;
+    }
+    bool operator==(const Cursor& other) const { return m_at == other.m_at; }
+    bool operator!=(const Cursor& other) const { return m_at != other.m_at; }
+
+private:
+    const char* m_at;
+    const char** m_cursor;
+};
+
+// A value kept as text: its first and last byte + 1 in the document, as the bytes of a binary value, which no JSON
+// text can hold (so no file can forge one).
+json textMark(std::uint64_t begin, std::uint64_t end)
+{
+    json::binary_t::container_type bytes(16);
+    for (int i = 0; i < 8; ++i) {
+        bytes[std::size_t(i)] = std::uint8_t(begin >> (8 * i));
+        bytes[std::size_t(8 + i)] = std::uint8_t(end >> (8 * i));
+    }
+    return json::binary(std::move(bytes));
+}
+
+// Where the containers open at depths 0 to `depth` - 1 sit: ".devices[…].variants", built from the keys seen.
+class Path {
+public:
+    void open(int depth, bool array)
+    {
+        if (depth < int(m_array.size()))
+            m_array[std::size_t(depth)] = array;
+    }
+    void key(int depth, const std::string& name)
+    {
+        if (depth >= 1 && depth <= int(m_keys.size()))
+            m_keys[std::size_t(depth - 1)] = name;
+    }
+    std::string text(int depth) const
+    {
+        std::string path;
+        for (int i = 0; i < depth && i < int(m_keys.size()); ++i) {
+            if (m_array[std::size_t(i)])
+                path += "[…]";
+            else
+                path += (path.empty() ? "" : ".") + quotedValue(m_keys[std::size_t(i)]);
+        }
+        return path.empty() ? "the document" : quotedValue(path);
+    }
+    // The levels above depth `steps.size()` are the keys and lists `steps` names.
+    bool at(const std::vector<std::string>& steps) const
+    {
+        if (steps.empty() || steps.size() > m_keys.size())
+            return false;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const bool list = steps[i] == "[]";
+            if (m_array[i] != list || (!list && m_keys[i] != steps[i]))
+                return false;
+        }
+        return true;
+    }
+
+private:
+    std::array<bool, kMaxNestingDepth + 1> m_array {};
+    std::array<std::string, kMaxNestingDepth + 1> m_keys {};
+};
+
+}  // namespace
+
+std::string jsonErrorText(std::string_view text, const json::exception& error)
+{
+    if (const auto* syntax = dynamic_cast<const json::parse_error*>(&error)) {
+        // `byte` counts the characters read, the one at fault last; past the end: the text ended too early.
+        const std::size_t at = syntax->byte > 0 ? syntax->byte - 1 : 0;
+        if (at >= text.size()) {
+            const auto [line, column] = lineAndColumn(text, text.size());
+            return "cut short: it ends at line " + std::to_string(line) + ", column " + std::to_string(column) +
+                " inside a value";
+        }
+        // The token read last ends at `at`: the message shows it with what comes before it on its line.
+        const auto [line, column] = lineAndColumn(text, at);
+        const std::size_t lineStart = at - (column - 1);
+        const std::size_t from = std::max(lineStart, at >= kNearChars ? at - kNearChars : std::size_t(0));
+        return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": not JSON (near '" +
+            quotedValue(text.substr(from, at + 1 - from)) + "')";
+    }
+    if (error.id == 406)  // out_of_range.406: a number literal beyond a double's range
+        return "it holds a number beyond a double's range (such as 1e999)";
+    return "not JSON";
+}
+
+std::optional<std::string_view> keptText(const std::string& text, const json& value)
+{
+    if (!value.is_binary() || value.get_binary().size() != 16)
+        return std::nullopt;
+    const auto& bytes = value.get_binary();
+    std::uint64_t begin = 0, end = 0;
+    for (int i = 7; i >= 0; --i) {
+        begin = begin << 8 | bytes[std::size_t(i)];
+        end = end << 8 | bytes[std::size_t(8 + i)];
+    }
+    if (begin > end || end > text.size())
+        return std::nullopt;
+    return std::string_view(text).substr(std::size_t(begin), std::size_t(end - begin));
+}
+
+Result<json> parseBoundedJson(const std::string& text, const std::vector<std::string>& keptAsText)
+{
+    Path path;
+    const char* cursor = text.data();
+    const int keptDepth = int(keptAsText.size());
+    std::size_t keptBegin = 0;
+    const json::parser_callback_t bounded = [&](int depth, json::parse_event_t event, json& parsed) {
+        const bool object = event == json::parse_event_t::object_start;
+        if (object || event == json::parse_event_t::array_start) {
+            if (depth + 1 > kMaxNestingDepth)
+                throw TooDeep { path.text(depth) };
+            path.open(depth, !object);
+            if (object && depth == keptDepth && path.at(keptAsText))
+                keptBegin = std::size_t(cursor - text.data()) - 1;  // the '{' read last
+        } else if (event == json::parse_event_t::key && parsed.is_string()) {
+            path.key(depth, parsed.get_ref<const std::string&>());
+        } else if (event == json::parse_event_t::object_end && depth == keptDepth && path.at(keptAsText)) {
+            parsed = textMark(keptBegin, std::uint64_t(cursor - text.data()));  // up to the '}' read last
+        }
+        return true;
+    };
+    try {
+        return json::parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), bounded);
+    } catch (const TooDeep& deep) {
+        return makeError(ErrorKind::Io,
+            deep.where + ": lists and objects are nested deeper than " + std::to_string(kMaxNestingDepth) +
+                " there; accepted: at most " + std::to_string(kMaxNestingDepth) + " levels");
+    } catch (const json::exception& error) {
+        return makeError(ErrorKind::Io, jsonErrorText(text, error));
+    }
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,240 @@
+// Hostile files given to a merge: a directory or a FIFO named as a record, records nested without bound, a compute
+// capability that is not one, syntax errors; each costs only itself, with a message that names where and why.
+#include "cli/cli_app.hpp"
+
+#include "engine/io/host_record_json.hpp"
+#include "engine/io/result_file.hpp"
+
+#include "fake_backend.hpp"
+#include "fake_hosts.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace asyncscope;
+using namespace asyncscope::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+class TempDir {
+public:
+    TempDir()
+        : m_path(fs::temp_directory_path() /
+              ("asyncscope-hostile-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
+    {
+        fs::remove_all(m_path);
+        fs::create_directories(m_path);
+    }
+    ~TempDir() { fs::remove_all(m_path); }
+    std::string file(const std::string& name) const { return (m_path / name).string(); }
+
+private:
+    fs::path m_path;
+};
+
+struct CliRun {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+CliRun merge(std::vector<std::string> files)
+{
+    std::vector<const char*> args { "asyncscope-cli", "--merge" };
+    for (const std::string& f : files)
+        args.push_back(f.c_str());
+    auto options = parseCommandLine(static_cast<int>(args.size()), args.data());
+    EXPECT_TRUE(options.ok()) << options.error().message();
+    FakeBackend backend;
+    std::atomic<bool> cancel { false };
+    std::ostringstream out, err;
+    CliRun run;
+    run.code = runCli(*options, backend, cancel, out, err);
+    run.out = out.str();
+    run.err = err.str();
+    return run;
+}
+
+std::string goodRecord()
+{
+    std::ostringstream out;
+    writeHostRecordJson(out, twoGpus("good", 55.0));
+    return out.str();
+}
+
+// The good record with its first device's compute capability replaced.
+std::string withComputeCapability(const std::string& capability)
+{
+    std::string text = goodRecord();
+    const std::string from = "\"compute_capability\":\"9.0\"";
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos);
+    return text.replace(at, from.size(), "\"compute_capability\":\"" + capability + "\"");
+}
+
+Result<HostReport> readText(const std::string& text)
+{
+    std::istringstream in(text);
+    return readHostRecordJson(in);
+}
+
+}  // namespace
+
+TEST(HostileMerge, ADirectoryNamedAsARecordCostsOnlyItself)
+{
+    TempDir dir;
+    fs::create_directories(dir.file("x.json"));
+    std::ofstream(dir.file("good.json")) << goodRecord();
+    const CliRun run = merge({ dir.file("x.json"), dir.file("good.json") });
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("cannot merge x.json: is a directory"), std::string::npos) << run.err;
+    EXPECT_NE(run.out.find("\ngood  0"), std::string::npos) << run.out;
+}
+
+TEST(HostileMerge, AFifoNamedAsARecordIsRefusedWithoutBlocking)
+{
+    TempDir dir;
+    const std::string fifo = dir.file("y.json");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto read = std::async(std::launch::async, [&] { return readResultFile(fifo); });
+    if (read.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+        ADD_FAILURE() << "reading a FIFO blocked";
+        // Lets each blocked open go (a writer that comes and goes: the reader sees the end), until the read ends.
+        while (read.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout) {
+            const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+            if (writer >= 0)
+                ::close(writer);
+        }
+    }
+    const auto result = read.get();
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.error().message().find("y.json: is not a regular file (a FIFO)"), std::string::npos)
+        << result.error().message();
+}
+
+TEST(HostileMerge, AComputeCapabilityThatIsNotOneIsRefusedAndTheOthersMerged)
+{
+    TempDir dir;
+    std::ofstream(dir.file("x.json")) << withComputeCapability("x");
+    std::ofstream(dir.file("good.json")) << goodRecord();
+    const CliRun run = merge({ dir.file("x.json"), dir.file("good.json") });
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("cannot merge x.json: devices[0].device.compute_capability is x; accepted: a compute "
+                           "capability such as \"9.0\""),
+        std::string::npos)
+        << run.err;
+    EXPECT_NE(run.out.find("\ngood  0"), std::string::npos) << run.out;
+}
+
+TEST(HostileMerge, AComputeCapabilityWithoutItsMinorIsRefusedNotReadAsAnother)
+{
+    const auto nine = readText(withComputeCapability("9"));
+    ASSERT_FALSE(nine.ok()) << "read as " << nine->devices.front().device.computeCapability();
+    EXPECT_NE(nine.error().message().find("compute_capability is 9; accepted"), std::string::npos)
+        << nine.error().message();
+    const auto good = readText(withComputeCapability("10.3"));
+    ASSERT_TRUE(good.ok()) << good.error().message();
+    EXPECT_EQ(good->devices.front().device.computeMajor, 10);
+    EXPECT_EQ(good->devices.front().device.computeMinor, 3);
+}
+
+TEST(HostileMerge, DeepNestingIsRefusedWithItsPlaceAndNoRecursion)
+{
+    // Half a million lists within each other: once a SIGSEGV in a recursive dump() of the value.
+    const std::size_t depth = 500000;
+    const std::string nested = std::string(depth, '[') + std::string(depth, ']');
+    for (const std::string& text : {
+             R"({"format": "asyncscope-host", "format_version": )" + nested + "}",
+             R"({"format": "asyncscope-host", "format_version": 1, "host": "h", "devices": [{"device": {"index": 0,
+                 "name": "G"}, "variants": [{"report": {"runs": )" + nested + "}}]}]}" }) {
+        const auto read = readText(text);
+        ASSERT_FALSE(read.ok());
+        const std::string message = read.error().message();
+        EXPECT_NE(message.find("nested deeper than 64"), std::string::npos) << message.substr(0, 300);
+        EXPECT_LT(message.size(), 400u);
+    }
+    const auto report = readText(R"({"format": "asyncscope-host", "format_version": 1, "host": "h", "devices": [
+        {"device": {"index": 0, "name": "G"}, "variants": [{"report": {"runs": )" + nested + "}}]}]}");
+    EXPECT_EQ(report.error().message().rfind("devices[…].variants[…].report.runs[…]", 0), 0u);
+}
+
+TEST(HostileMerge, SyntaxErrorsGiveTheLineAndColumnAndNoLibraryText)
+{
+    const auto broken = readText("{\n  \"format\": \"asyncscope-host\",\n  \"host\" \"x\"\n}");
+    ASSERT_FALSE(broken.ok());
+    EXPECT_NE(broken.error().message().find("line 3, column 12: not JSON (near '  \"host\" \"x\"')"), std::string::npos)
+        << broken.error().message();
+    const std::string good = goodRecord();
+    const auto cut = readText(good.substr(0, good.size() / 2));
+    ASSERT_FALSE(cut.ok());
+    EXPECT_NE(cut.error().message().find("cut short"), std::string::npos) << cut.error().message();
+    const auto wrongType = readText(R"({"format": "asyncscope-host", "format_version": 1, "host": "x",
+        "driver_version": "13000", "devices": []})");
+    ASSERT_FALSE(wrongType.ok());
+    EXPECT_EQ(wrongType.error().message().find("json.exception"), std::string::npos) << wrongType.error().message();
+    EXPECT_NE(wrongType.error().message().find("driver_version is \"13000\"; accepted: a whole number"),
+        std::string::npos)
+        << wrongType.error().message();
+}
+
+TEST(HostileMerge, FormatVersionsAreExactWholeNumbers)
+{
+    for (const char* version : { "4294967297", "-1", "1.5", "\"1\"" }) {
+        const auto read = readText(std::string(R"({"format": "asyncscope-host", "format_version": )") + version +
+            R"(, "host": "x", "devices": []})");
+        ASSERT_FALSE(read.ok()) << version;
+        EXPECT_EQ(read.error().message().rfind("format_version is ", 0), 0u) << read.error().message();
+    }
+}
+
+TEST(HostileMerge, CountsAreBounded)
+{
+    std::string text = goodRecord();
+    const std::string planned = "\"planned\": 1";
+    const auto at = text.find(planned);
+    ASSERT_NE(at, std::string::npos);
+    const auto read = readText(text.replace(at, planned.size(), "\"planned\": 1000000000000"));
+    ASSERT_FALSE(read.ok());
+    EXPECT_NE(read.error().message().find("devices[0].planned is 1000000000000; accepted: a whole number from 1 to 64"),
+        std::string::npos)
+        << read.error().message();
+}
+
+TEST(HostileMerge, OnlyBadFilesExitNonzero)
+{
+    TempDir dir;
+    std::ofstream(dir.file("bad.json")) << "{\"format\": \"asyncscope-host\", \"devi";
+    const CliRun run = merge({ dir.file("bad.json") });
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("cannot merge bad.json: cut short"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("none of the 1 files could be read"), std::string::npos) << run.err;
+}
+
+TEST(HostileMerge, AReportThatIsNotAnObjectIsRefusedByItsPlace)
+{
+    // A report is read from its own text in the record; a value of another kind in its place is named.
+    for (const char* value : { "5", "\"text\"", "[1, 2]", "null" }) {
+        const auto read = readText(std::string(R"({"format": "asyncscope-host", "format_version": 1, "host": "h",
+            "devices": [{"device": {"index": 0, "name": "G"}, "variants": [{"label": "l", "report": )") + value +
+            "}]}]}");
+        ASSERT_FALSE(read.ok()) << value;
+        EXPECT_EQ(read.error().message().rfind("devices[0].variants[0].report is ", 0), 0u) << read.error().message();
+        EXPECT_NE(read.error().message().find("; accepted: an object"), std::string::npos) << read.error().message();
+    }
+    // And a good record's reports read back whole, every run.
+    const auto good = readText(goodRecord());
+    ASSERT_TRUE(good.ok()) << good.error().message();
+    ASSERT_EQ(good->devices.size(), 2u);
+    EXPECT_EQ(good->devices[1].plan.variants.front().report.runs.size(),
+        twoGpus("good", 55.0).devices[1].plan.variants.front().report.runs.size());
+}
