@@ -2,6 +2,7 @@
 
 #include "engine/host/host_memory.hpp"
 #include "engine/io/csv/csv_report.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/model/size_parse.hpp"
 
@@ -34,8 +35,13 @@ Status checkFitsMemory(const std::string& name, std::uintmax_t fileBytes, std::u
 
 Result<Report> readReportFile(const std::string& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
 {
+    // A directory, a FIFO or a device is refused before it is opened: opening a FIFO blocks until a writer comes.
+    // (A file that is not there is said so below, by its name.)
     const std::filesystem::path file(path);
     const std::string name = file.filename().string();
+    std::error_code there;
+    if (auto unreadable = checkReadableFile(path); unreadable && std::filesystem::exists(file, there))
+        return *unreadable;
     std::ifstream in(file, std::ios::binary);
     if (!in)
         return makeError(ErrorKind::Io, name + ": cannot be opened", "Check that the file exists and is readable.");

@@ -34,7 +34,8 @@ std::string quotedValue(std::string_view text);
 // A number as a message quotes it: shortest round-trip form, "nan", "inf".
 std::string quotedNumber(double value);
 
-// An error of kind Io naming the file, where in it (e.g. "line 12", "run 3"; may be empty) and the field.
+// An error of kind Io naming the file, where in it (e.g. "line 12", "run 3"; may be empty) and the field. The file
+// may be empty too, where the caller adds it: "line 12: gpu_time_ms is -1; accepted: …".
 // "results.json, line 12: gpu_time_ms is -1; accepted: a finite number of ms, 0 or more"
 Error fieldError(std::string_view file, std::string_view where, const FieldProblem& problem);
 
