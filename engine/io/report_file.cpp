@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <new>
 #include <fstream>
 #include <system_error>
 
@@ -54,7 +55,15 @@ Result<Report> readReportFile(const std::string& path, const ReadProgress& progr
     std::string suffix = file.extension().string();
     std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
     const ReadControl control { progress, cancel, size };
-    auto report = suffix == ".csv" ? readCsv(in, control) : readJson(in, control);
+    Result<Report> report = makeError(ErrorKind::Io, "cannot be read");
+    try {
+        report = suffix == ".csv" ? readCsv(in, control) : readJson(in, control);
+    } catch (const std::bad_alloc&) {  // the file fitted the memory free when the read began; no longer
+        return makeError(ErrorKind::TooLarge, name + ": there is not memory enough left to read it",
+            "Close other programs, or open a shorter series.");
+    } catch (const std::ios_base::failure&) {  // the file could not be read to its end (a disk error, say)
+        return makeError(ErrorKind::Io, name + ": cannot be read to its end");
+    }
     if (report)
         return report;
     Error error = report.error();

@@ -79,8 +79,8 @@ Error fieldError(std::string_view file, std::string_view where, const FieldProbl
     std::string detail(file);
     if (!where.empty())
         detail += (detail.empty() ? "" : ", ") + std::string(where);
-    detail += (detail.empty() ? "" : ": ") + p.field + " is " + (p.found.empty() ? std::string("empty") : quotedValue(p.found)) +
-        "; accepted: " + p.accepted;
+    detail += (detail.empty() ? "" : ": ") + p.field + " is " +
+        (p.found.empty() ? std::string("empty") : quotedValue(p.found)) + "; accepted: " + p.accepted;
     return makeError(ErrorKind::Io, detail);
 }
 

@@ -182,13 +182,15 @@ TEST(HostileReports, TheConfigurationIsCheckedAsTheCliWouldTakeIt)
         std::string from, to, expected;
     };
     const Case cases[] = {
-        { "\"streams\":1", "\"streams\":1000000000", "line 1: config is streams must be between 1 and the chunk count" },
+        { "\"streams\":1", "\"streams\":1000000000",
+            "line 1: config is streams must be between 1 and the chunk count" },
         { "\"streams\":1", "\"streams\":0", "line 1: config is streams must be between 1" },
         { "\"streams\":1", "\"streams\":-1", "line 1: config is streams must be between 1" },
         { "\"chunks\":1", "\"chunks\":0", "line 1: config is chunks must be between 1 and 4096, not 0" },
         { "\"chunks\":1", "\"chunks\":-4", "line 1: config is chunks must be between 1 and 4096, not -4" },
         { "\"chunks\":1", "\"chunks\":5000", "line 1: config is chunks must be between 1 and 4096, not 5000" },
-        { "\"elements\":16777216", "\"elements\":-1", "line 1: config.elements is -1; accepted: a whole number from 0" },
+        { "\"elements\":16777216", "\"elements\":-1",
+            "line 1: config.elements is -1; accepted: a whole number from 0" },
         { "\"elements\":16777216", "\"elements\":0", "line 1: config is size must be at least one element" },
         { "\"runs\":2", "\"runs\":1e12", "line 1: config.runs is 1e+12; accepted: a whole number" },
         { "\"runs\":2", "\"runs\":1000000000000", "line 1: config.runs is 1000000000000; accepted: a whole number" },
@@ -251,13 +253,16 @@ TEST(HostileReports, EveryRunIsCheckedNamingTheRunTheLineAndTheField)
         { runLine(1, "null", span), "run 1 (line 3): gpu_time_ms is nan; accepted: a finite number of ms, 0 or more" },
         { runLine(1, "-1", span), "run 1 (line 3): gpu_time_ms is -1; accepted: a finite number of ms, 0 or more" },
         { runLine(1, "1e999", span), "run 1 (line 3): not valid JSON: a number is malformed or out of range" },
-        { runLine(1, "2", "\"kind\":\"h2d\",\"begin_ms\":0,\"end_ms\":null"), "run 1 (line 3): spans[0] is from 0 to nan" },
-        { runLine(1, "2", "\"kind\":\"h2d\",\"begin_ms\":0,\"end_ms\":-1"), "run 1 (line 3): spans[0] is from 0 to -1" },
+        { runLine(1, "2", "\"kind\":\"h2d\",\"begin_ms\":0,\"end_ms\":null"),
+            "run 1 (line 3): spans[0] is from 0 to nan" },
+        { runLine(1, "2", "\"kind\":\"h2d\",\"begin_ms\":0,\"end_ms\":-1"),
+            "run 1 (line 3): spans[0] is from 0 to -1" },
         { runLine(1, "2", "\"kind\":\"h2d\",\"begin_ms\":2,\"end_ms\":1"), "run 1 (line 3): spans[0] is from 2 to 1" },
         { runLine(1, "2", span + ",\"stream\":50000000"),
             "run 1 (line 3): spans[0].stream is 50000000; accepted: a stream from 0 to 0" },
         { runLine(1, "2", span + ",\"stream\":-1"), "run 1 (line 3): spans[0].stream is -1; accepted: a stream" },
-        { runLine(1, "2", span + ",\"chunk\":3"), "run 1 (line 3): spans[0].chunk is 3; accepted: a chunk from 0 to 0" },
+        { runLine(1, "2", span + ",\"chunk\":3"),
+            "run 1 (line 3): spans[0].chunk is 3; accepted: a chunk from 0 to 0" },
         { runLine(-1, "2", span), "run 1 (line 3): run is -1; accepted: a run index, 0 or more" },
         { runLine(1, "2", "\"kind\":\"" + std::string(5000, 'k') + "\",\"begin_ms\":0,\"end_ms\":1"),
             "run 1 (line 3): span 0: kind 'kkkk" },
@@ -322,12 +327,14 @@ TEST(HostileReports, WhatIsNotAReportIsSaidWithTheLineAndTheField)
     EXPECT_EQ(problemOf("\n\n7"), "line 3: the document is 7; accepted: an object: an AsyncScope report");
     EXPECT_EQ(problemOf("{\"a\": 1,\n \"format\": \"other\"}"),
         "line 2: format is \"other\"; accepted: \"asyncscope-report\": an AsyncScope report");
-    EXPECT_EQ(problemOf("{\"a\": 1}"), "line 1: format is missing; accepted: \"asyncscope-report\": an AsyncScope report");
+    EXPECT_EQ(problemOf("{\"a\": 1}"),
+        "line 1: format is missing; accepted: \"asyncscope-report\": an AsyncScope report");
     EXPECT_EQ(problemOf("{\"format\": \"x\", \"runs\": []}\n"),
         "line 1: format is \"x\"; accepted: \"asyncscope-report\": an AsyncScope report");
     EXPECT_EQ(problemOf("{\n\"format\": \"asyncscope-report\",\n\"runs\": [tru]}"),
         "line 3, column 13: not valid JSON at '\"runs\": [tru]'");
-    EXPECT_EQ(problemOf("{\"format\": \"asyncscope-report\",\n  \"x\": nul}"), "line 2, column 11: not valid JSON at '\"x\": nul}'");
+    EXPECT_EQ(problemOf("{\"format\": \"asyncscope-report\",\n  \"x\": nul}"),
+        "line 2, column 11: not valid JSON at '\"x\": nul}'");
 }
 
 TEST(HostileReports, RoomForTheRunsIsBoundedByTheFile)

@@ -261,7 +261,8 @@ private:
             return makeError(ErrorKind::Io, "the file ends after the runs (line " + std::to_string(m_line) +
                     "), before the closing brace: it is cut short");
         if (first != last || tail[first] != '}') {
-            const std::size_t line = m_line + std::size_t(std::count(tail.begin(), tail.begin() + std::ptrdiff_t(first), '\n'));
+            const std::size_t line =
+                m_line + std::size_t(std::count(tail.begin(), tail.begin() + std::ptrdiff_t(first), '\n'));
             return makeError(ErrorKind::Io, "line " + std::to_string(line) + ": after the list of runs is " +
                     quotedValue(std::string_view(tail).substr(first, last - first + 1)) +
                     "; accepted: only the closing brace");
