@@ -29,7 +29,8 @@ struct FieldProblem {
 };
 using FieldCheck = std::optional<FieldProblem>;
 
-// `text` cut to kMaxQuotedChars characters (a UTF-8 sequence is never split), "…" marking the cut.
+// `text` cut to kMaxQuotedChars characters (a UTF-8 sequence is never split), "…" marking the cut; a control
+// character or a byte that is not well-formed UTF-8 shown as "\n" or "\xff", so that a message is one line of UTF-8.
 std::string quotedValue(std::string_view text);
 // A number as a message quotes it: shortest round-trip form, "nan", "inf".
 std::string quotedNumber(double value);
