@@ -166,6 +166,13 @@ FieldCheck checkName(std::string_view field, std::string_view text)
     return problem(field, quotedValue(text), "at most " + std::to_string(kMaxNameBytes) + " bytes");
 }
 
+FieldCheck checkNote(std::string_view field, std::string_view text)
+{
+    if (text.size() <= kMaxNoteBytes)
+        return std::nullopt;
+    return problem(field, quotedValue(text), "at most " + std::to_string(kMaxNoteBytes) + " bytes");
+}
+
 FieldCheck checkConfig(const PipelineConfig& c)
 {
     if (auto invalid = validate(c))

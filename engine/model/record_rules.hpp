@@ -19,6 +19,7 @@ namespace asyncscope {
 constexpr int kMaxStreams = kMaxChunks;          // streams take at least one chunk each
 constexpr std::size_t kMaxNameBytes = 256;       // a device's name, UUID or bus id; longer is refused
 constexpr std::size_t kMaxQuotedChars = 80;      // what a message quotes of a value it refuses
+constexpr std::size_t kMaxNoteBytes = 4096;      // a note a record carries (why CUPTI was not used, topology gaps)
 constexpr int kMaxNestingDepth = 64;             // lists and objects within each other in a JSON record
 
 // A value a reader refuses: the field, what was found and what the field accepts.
@@ -48,6 +49,9 @@ FieldCheck checkFormatVersion(double version, int newest);
 FieldCheck parseComputeCapability(std::string_view field, std::string_view text, int& major, int& minor);
 // A name, UUID or bus id: at most kMaxNameBytes bytes.
 FieldCheck checkName(std::string_view field, std::string_view text);
+
+// A note a record carries, shown as it is: at most kMaxNoteBytes bytes.
+FieldCheck checkNote(std::string_view field, std::string_view text);
 
 // The configuration as the CLI and the window would take it (validate()), and its numbers finite.
 FieldCheck checkConfig(const PipelineConfig& config);

@@ -216,6 +216,10 @@ TEST(HostileReports, TheDeviceIsCheckedByTheSharedRules)
                         "; accepted: a compute capability such as \"9.0\""))
             << cc << ": " << bad;
     }
+    const std::string note = problemOf(spoilt(0, "\"topology\":{", "\"topology\":{\"note\":\"" +
+        std::string(5000, 'n') + "\","));
+    EXPECT_TRUE(startsWith(note, "line 1: device.topology.note is nnnn")) << note.substr(0, 200);
+    EXPECT_TRUE(holds(note, "; accepted: at most 4096 bytes")) << note.substr(0, 400);
     const std::string index = problemOf(spoilt(0, "\"index\":0", "\"index\":-3"));
     EXPECT_TRUE(startsWith(index, "line 1: device.index is -3; accepted: 0 or more")) << index;
     const std::string text = problemOf(spoilt(0, "\"uuid\":\"", "\"uuid\":7,\"x\":\""));

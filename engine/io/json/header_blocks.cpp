@@ -295,6 +295,8 @@ Report headerReport(const json& j)
         o.getOr("noise_percent", outcome.noisePercent);
         checkAmount(o, "noise_percent", outcome.noisePercent, "percent");
         o.getOr("trace_note", outcome.traceNote);
+        if (auto bad = checkNote(o.path("trace_note"), outcome.traceNote))
+            throw BadField(*bad);
         r.outcome = outcome;
     }
     return r;
@@ -357,6 +359,8 @@ DeviceInfo deviceFromJson(const json& d)
             l.getOr("width", link->width);
         }
         t.getOr("note", topology.note);
+        if (auto bad = checkNote(t.path("note"), topology.note))
+            throw BadField(*bad);
     }
     if (auto bad = checkDevice(device))
         throw BadField(*bad);
@@ -385,6 +389,8 @@ CpuBinding bindingFromJson(const json& b)
         throw BadField(*bad);
     block.getOrNull("numa_node", binding.numaNode);
     block.getOr("why", binding.why);
+    if (auto bad = checkNote(block.path("why"), binding.why))
+        throw BadField(*bad);
     return binding;
 }
 
