@@ -436,7 +436,10 @@ private:
     bool rootKey(const std::string& k)
     {
         m_rootKey = k;
-        if (std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), k) != std::end(kHeaderKeys))
+        const bool headerKey = std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), k) != std::end(kHeaderKeys);
+        const bool seen =
+            std::any_of(m_keyLines.begin(), m_keyLines.end(), [&k](const auto& at) { return at.first == k; });
+        if (headerKey && !seen)  // the first place each is given (a hostile file may repeat a key without end)
             m_keyLines.emplace_back(k, m_source.line());
         if (k != "runs") {
             m_domKey = k;
