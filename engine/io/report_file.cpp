@@ -2,12 +2,14 @@
 
 #include "engine/host/host_memory.hpp"
 #include "engine/io/csv/csv_report.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <new>
 #include <fstream>
 #include <system_error>
 
@@ -34,8 +36,13 @@ Status checkFitsMemory(const std::string& name, std::uintmax_t fileBytes, std::u
 
 Result<Report> readReportFile(const std::string& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
 {
+    // A directory, a FIFO or a device is refused before it is opened: opening a FIFO blocks until a writer comes.
+    // (A file that is not there is said so below, by its name.)
     const std::filesystem::path file(path);
     const std::string name = file.filename().string();
+    std::error_code there;
+    if (auto unreadable = checkReadableFile(path); unreadable && std::filesystem::exists(file, there))
+        return *unreadable;
     std::ifstream in(file, std::ios::binary);
     if (!in)
         return makeError(ErrorKind::Io, name + ": cannot be opened", "Check that the file exists and is readable.");
@@ -48,7 +55,15 @@ Result<Report> readReportFile(const std::string& path, const ReadProgress& progr
     std::string suffix = file.extension().string();
     std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
     const ReadControl control { progress, cancel, size };
-    auto report = suffix == ".csv" ? readCsv(in, control) : readJson(in, control);
+    Result<Report> report = makeError(ErrorKind::Io, "cannot be read");
+    try {
+        report = suffix == ".csv" ? readCsv(in, control) : readJson(in, control);
+    } catch (const std::bad_alloc&) {  // the file fitted the memory free when the read began; no longer
+        return makeError(ErrorKind::TooLarge, name + ": there is not memory enough left to read it",
+            "Close other programs, or open a shorter series.");
+    } catch (const std::ios_base::failure&) {  // the file could not be read to its end (a disk error, say)
+        return makeError(ErrorKind::Io, name + ": cannot be read to its end");
+    }
     if (report)
         return report;
     Error error = report.error();

@@ -39,6 +39,37 @@ FieldCheck checkSpan(const Span& s, const std::string& field, const PipelineConf
     return std::nullopt;
 }
 
+// The length of the well-formed UTF-8 sequence `text` begins with (1 for ASCII); 0 where it begins with none.
+std::size_t utf8Length(std::string_view text)
+{
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(0);
+    if (lead < 0x80)
+        return 1;
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xBF;  // the second byte's range (narrower after some leads)
+    if (lead >= 0xC2 && lead <= 0xDF)
+        length = 2;
+    else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3;
+        low = lead == 0xE0 ? 0xA0 : 0x80;
+        high = lead == 0xED ? 0x9F : 0xBF;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4;
+        low = lead == 0xF0 ? 0x90 : 0x80;
+        high = lead == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    if (text.size() < length || byte(1) < low || byte(1) > high)
+        return 0;
+    for (std::size_t k = 2; k < length; ++k) {
+        if (byte(k) < 0x80 || byte(k) > 0xBF)
+            return 0;
+    }
+    return length;
+}
+
 FieldCheck checkSpans(const std::vector<Span>& spans, const char* name, const PipelineConfig& config)
 {
     for (std::size_t i = 0; i < spans.size(); ++i) {
@@ -52,15 +83,25 @@ FieldCheck checkSpans(const std::vector<Span>& spans, const char* name, const Pi
 
 std::string quotedValue(std::string_view text)
 {
+    std::string out;
     std::size_t chars = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
-            continue;  // a continuation byte: part of the character before
+    for (std::size_t i = 0; i < text.size();) {
         if (chars == kMaxQuotedChars)
-            return std::string(text.substr(0, i)) + "…";
+            return out + "…";
+        const std::size_t length = utf8Length(text.substr(i));
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (length > 1) {
+            out.append(text.substr(i, length));
+        } else if (length == 1 && c >= 0x20 && c != 0x7F) {
+            out += char(c);
+        } else {  // a control character, or a byte that is not UTF-8: shown, not passed on
+            static const char hex[] = "0123456789abcdef";
+            out += c == '\n' ? std::string("\\n") : std::string("\\x") + hex[c >> 4] + hex[c & 0xF];
+        }
+        i += std::max<std::size_t>(length, 1);
         ++chars;
     }
-    return std::string(text);
+    return out;
 }
 
 std::string quotedNumber(double value)
@@ -78,9 +119,9 @@ Error fieldError(std::string_view file, std::string_view where, const FieldProbl
 {
     std::string detail(file);
     if (!where.empty())
-        detail += ", " + std::string(where);
-    detail += ": " + p.field + " is " + (p.found.empty() ? std::string("empty") : quotedValue(p.found)) +
-        "; accepted: " + p.accepted;
+        detail += (detail.empty() ? "" : ", ") + std::string(where);
+    detail += (detail.empty() ? "" : ": ") + p.field + " is " +
+        (p.found.empty() ? std::string("empty") : quotedValue(p.found)) + "; accepted: " + p.accepted;
     return makeError(ErrorKind::Io, detail);
 }
 
@@ -131,6 +172,13 @@ FieldCheck checkName(std::string_view field, std::string_view text)
     if (text.size() <= kMaxNameBytes)
         return std::nullopt;
     return problem(field, quotedValue(text), "at most " + std::to_string(kMaxNameBytes) + " bytes");
+}
+
+FieldCheck checkNote(std::string_view field, std::string_view text)
+{
+    if (text.size() <= kMaxNoteBytes)
+        return std::nullopt;
+    return problem(field, quotedValue(text), "at most " + std::to_string(kMaxNoteBytes) + " bytes");
 }
 
 FieldCheck checkConfig(const PipelineConfig& c)

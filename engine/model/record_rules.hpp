@@ -19,6 +19,7 @@ namespace asyncscope {
 constexpr int kMaxStreams = kMaxChunks;          // streams take at least one chunk each
 constexpr std::size_t kMaxNameBytes = 256;       // a device's name, UUID or bus id; longer is refused
 constexpr std::size_t kMaxQuotedChars = 80;      // what a message quotes of a value it refuses
+constexpr std::size_t kMaxNoteBytes = 4096;      // a note a record carries (why CUPTI was not used, topology gaps)
 constexpr int kMaxNestingDepth = 64;             // lists and objects within each other in a JSON record
 // A copy bandwidth a host can have, in decimal GB/s: above a thousandth (1 MB/s; a slower copy is a broken
 // measurement) and below 10 000 (ten times the fastest host link there is).
@@ -35,12 +36,14 @@ struct FieldProblem {
 };
 using FieldCheck = std::optional<FieldProblem>;
 
-// `text` cut to kMaxQuotedChars characters (a UTF-8 sequence is never split), "…" marking the cut.
+// `text` cut to kMaxQuotedChars characters (a UTF-8 sequence is never split), "…" marking the cut; a control
+// character or a byte that is not well-formed UTF-8 shown as "\n" or "\xff", so that a message is one line of UTF-8.
 std::string quotedValue(std::string_view text);
 // A number as a message quotes it: shortest round-trip form, "nan", "inf".
 std::string quotedNumber(double value);
 
-// An error of kind Io naming the file, where in it (e.g. "line 12", "run 3"; may be empty) and the field.
+// An error of kind Io naming the file, where in it (e.g. "line 12", "run 3"; may be empty) and the field. The file
+// may be empty too, where the caller adds it: "line 12: gpu_time_ms is -1; accepted: …".
 // "results.json, line 12: gpu_time_ms is -1; accepted: a finite number of ms, 0 or more"
 Error fieldError(std::string_view file, std::string_view where, const FieldProblem& problem);
 
@@ -54,6 +57,9 @@ FieldCheck parseComputeCapability(std::string_view field, std::string_view text,
 FieldCheck checkCopyGBps(std::string_view field, double gbps);
 // A name, UUID or bus id: at most kMaxNameBytes bytes.
 FieldCheck checkName(std::string_view field, std::string_view text);
+
+// A note a record carries, shown as it is: at most kMaxNoteBytes bytes.
+FieldCheck checkNote(std::string_view field, std::string_view text);
 
 // The configuration as the CLI and the window would take it (validate()), and its numbers finite.
 FieldCheck checkConfig(const PipelineConfig& config);

@@ -199,7 +199,8 @@ TEST(JsonFormats, HostileLinesAreRefusedNamingTheLineAndTheField)
     const std::string header = lines[0] + "\n";
     const std::string goodRun = lines[1] + "\n";
     // A line cut short, the last of the file.
-    EXPECT_EQ(problemOf(header + goodRun + lines[2].substr(0, 40)), "the file ends inside run 1: it is cut short");
+    EXPECT_EQ(problemOf(header + goodRun + lines[2].substr(0, 40)),
+        "the file ends inside run 1 (line 3): it is cut short");
     // A line cut short, followed by another.
     EXPECT_EQ(problemOf(header + lines[1].substr(0, 40) + "\n" + goodRun).rfind("run 0 (line 2): not valid JSON", 0),
         0u);
@@ -250,30 +251,33 @@ TEST(JsonFormats, HostileHeadersAreRefusedNamingTheField)
         return header + "\n" + lines[1] + "\n";
     };
     // The format version, quoted as the file gives it, however big.
+    const std::string newer = " (a newer AsyncScope wrote it: update to read it)";
     EXPECT_EQ(problemOf(withHeader("\"format_version\":4", "\"format_version\":99999999999999999999")),
-        "line 1: format_version 1e+20 is not a whole number");
+        "line 1: format_version is 1e+20; accepted: a whole number from 1 to 4" + newer);
     EXPECT_EQ(problemOf(withHeader("\"format_version\":4", "\"format_version\":18446744073709551615")),
-        "line 1: format_version 18446744073709551615 is not one this AsyncScope reads (1 to 4); a newer AsyncScope "
-        "wrote it?");
+        "line 1: format_version is 18446744073709551615; accepted: a whole number from 1 to 4" + newer);
     EXPECT_EQ(problemOf(withHeader("\"format_version\":4", "\"format_version\":4294967297")),
-        "line 1: format_version 4294967297 is not one this AsyncScope reads (1 to 4); a newer AsyncScope wrote it?");
+        "line 1: format_version is 4294967297; accepted: a whole number from 1 to 4" + newer);
     EXPECT_EQ(problemOf(withHeader("\"format_version\":4", "\"format_version\":-1")),
-        "line 1: format_version -1 is not one this AsyncScope reads (1 to 4); a newer AsyncScope wrote it?");
+        "line 1: format_version is -1; accepted: a whole number from 1 to 4");
     EXPECT_EQ(problemOf(withHeader("\"format_version\":4", "\"format_version\":\"4\"")),
-        "line 1: format_version \"4\" is not a whole number");
+        "line 1: format_version is \"4\"; accepted: a whole number from 1 to 4");
     // A field of the wrong type, a field missing, a block that is not one.
     EXPECT_EQ(problemOf(withHeader("\"runs\":", "\"runs\":\"many\",\"x\":")),
-        "line 1: config.runs is not a whole number in range: \"many\"");
-    EXPECT_EQ(problemOf(withHeader("\"elements\":", "\"elementz\":")), "line 1: config.elements missing");
+        "line 1: config.runs is \"many\"; accepted: a whole number from -2147483648 to 2147483647");
+    EXPECT_EQ(problemOf(withHeader("\"elements\":", "\"elementz\":")),
+        "line 1: config.elements is missing; accepted: a whole number from 0 to 18446744073709551615");
     EXPECT_EQ(problemOf(withHeader("\"config\":{", "\"config\":[{")).rfind("line 1: ", 0), std::string::npos);
     EXPECT_EQ(problemOf(withHeader("\"wait\":\"spin\"", "\"wait\":\"nap\"")),
-        "line 1: config.wait: 'nap' is not spin or blocking");
+        "line 1: config.wait is 'nap'; accepted: spin or blocking");
     EXPECT_EQ(problemOf(withHeader("\"fields\":{\"run\":", "\"fields\":{\"run\":7,\"x\":")),
-        "line 1: fields.run is not a list of names");
-    // Nested garbage in the header, on a line of its own or in a document.
+        "line 1: fields.run is 7; accepted: a list of names");
+    // Nested garbage in the header, on a line of its own or in a document: the field it is in named.
     const std::string deep = std::string(100, '[') + std::string(100, ']');
+    const std::string tooDeep = " is lists and objects nested deeper than 64; accepted: at most 64 lists and objects "
+                                "within each other";
     EXPECT_EQ(problemOf("{\"format\":\"asyncscope-report\",\"x\":" + deep + "}\n" + lines[1] + "\n"),
-        "line 1: it nests lists and objects deeper than 16: it is not a report");
+        "line 1: x" + tooDeep);
     EXPECT_EQ(problemOf("{\"format\":\"asyncscope-report\",\n\"x\":" + deep + ",\n\"runs\": []}"),
-        "the file nests lists and objects deeper than 64: it is not a report");
+        "line 2: x" + tooDeep);
 }

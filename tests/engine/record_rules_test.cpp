@@ -98,6 +98,9 @@ TEST(RecordRules, MessagesQuoteAtMostEightyCharacters)
     EXPECT_LT(error.message().size(), 400u);
     EXPECT_NE(error.message().find("big.json, line 2: device.name is "), std::string::npos);
     EXPECT_EQ(quotedValue(std::string(79, 'a') + "éé"), std::string(79, 'a') + "é…");  // never half a character
+    // One line of well-formed UTF-8, whatever the file held.
+    EXPECT_EQ(quotedValue("a\xff\xc3" "b\nc\x01\xe2\x82\xac"), "a\\xff\\xc3b\\nc\\x01€");
+    EXPECT_EQ(quotedValue("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate: not UTF-8
 }
 
 TEST(InputFile, OnlyRegularFilesAreRead)

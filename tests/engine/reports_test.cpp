@@ -377,12 +377,17 @@ TEST_P(JsonRejectsAChoice, NamingTheFieldAndWhatItAccepts)
 
 INSTANTIATE_TEST_SUITE_P(UnknownNames, JsonRejectsAChoice,
     ::testing::Values(std::pair<std::string, std::string> { "/config/host_memory",
-                          "config.host_memory: 'bogus' is not pinned or pageable" },
-        std::pair<std::string, std::string> { "/config/wait", "config.wait: 'bogus' is not spin or blocking" },
-        std::pair<std::string, std::string> { "/config/check", "config.check: 'bogus' is not overlapped or serial" },
-        std::pair<std::string, std::string> { "/config/stop_rule", "config.stop_rule: 'bogus' is not fixed or noise" },
-        std::pair<std::string, std::string> { "/outcome/stop_reason", "outcome.stop_reason: 'bogus' is not run count" },
-        std::pair<std::string, std::string> { "/runs/0/spans/0/0", "run 0: span 0: kind 'bogus' is not h2d, kernel" }));
+                          "line 1: config.host_memory is 'bogus'; accepted: pinned or pageable" },
+        std::pair<std::string, std::string> { "/config/wait",
+            "line 1: config.wait is 'bogus'; accepted: spin or blocking" },
+        std::pair<std::string, std::string> { "/config/check",
+            "line 1: config.check is 'bogus'; accepted: overlapped or serial" },
+        std::pair<std::string, std::string> { "/config/stop_rule",
+            "line 1: config.stop_rule is 'bogus'; accepted: fixed or noise" },
+        std::pair<std::string, std::string> { "/outcome/stop_reason",
+            "line 1: outcome.stop_reason is 'bogus'; accepted: run count" },
+        std::pair<std::string, std::string> { "/runs/0/spans/0/0",
+            "run 0 (line 1): span 0: kind 'bogus' is not h2d, kernel" }));
 
 TEST(ReportFile, ErrorsNameTheFile)
 {
@@ -550,6 +555,8 @@ void expectSameRun(const Run& a, const Run& b)
 Report everyFieldReport()
 {
     Report r = sampleReport();
+    r.config.chunks = 8;  // room for the streams and chunks its spans name
+    r.config.streams = 4;
     r.runs.update(1, [](RunResult& run) { run.spans.push_back({ SpanKind::Kernel, 1, 3, 7, 4096, 0.25, 0.5 }); });
     r.runs.update(2, [](RunResult& run) {
         run.traced = { { SpanKind::Api, 0, 0, 0, 0, 0.001, 0.004, ApiCall::MemcpyAsync },
@@ -767,12 +774,13 @@ TEST_P(JsonFileRejects, NamingTheFileAndThePlace)
 }
 
 INSTANTIATE_TEST_SUITE_P(Malformed, JsonFileRejects,
-    ::testing::Values(std::pair<std::string, std::string> { "cut 400", "the file ends inside run 1: it is cut short" },
-        std::pair<std::string, std::string> { "cut line 2", "the file ends early" },
+    ::testing::Values(std::pair<std::string, std::string> { "cut 400",
+                          "the file ends inside run 1 (line 172): it is cut short" },
+        std::pair<std::string, std::string> { "cut line 2", "the file ends early, at line 2: it is cut short" },
         std::pair<std::string, std::string> { "\"asyncscope-report\"|\"something-else\"",
-            "the file is JSON but not an AsyncScope report" },
+            "line 2: format is \"something-else\"; accepted: \"asyncscope-report\": an AsyncScope report" },
         std::pair<std::string, std::string> { "\"format_version\": 3|\"format_version\": 5",
-            "format_version 5 is not one this AsyncScope reads (1 to 4)" },
+            "line 3: format_version is 5; accepted: a whole number from 1 to 4" },
         std::pair<std::string, std::string> { "[1,false,0,2.51,|[1,false,0,\"fast\",",
             "run 1 (line 172): gpu_time_ms is not a number" },
         std::pair<std::string, std::string> { "[1,false,0,2.51,|[1,false,0,2.51.1,",
@@ -782,14 +790,14 @@ INSTANTIATE_TEST_SUITE_P(Malformed, JsonFileRejects,
         std::pair<std::string, std::string> { "[\"d2h\",0,2,6,4096,0.01,0.02]|[\"d2x\",0,2,6,4096,0.01,0.02]",
             "run 2 (line 173): traced span 1: kind 'd2x' is not h2d, kernel" },
         std::pair<std::string, std::string> { "\"host_memory\": \"pinned\"|\"host_memory\": \"bogus\"",
-            "config.host_memory: 'bogus' is not pinned or pageable" },
-        std::pair<std::string, std::string> { "v4 cut 500", "the file ends inside run 1: it is cut short" },
-        std::pair<std::string, std::string> { "v4 cut 100", "the file ends inside run 0: it is cut short" },
-        std::pair<std::string, std::string> { "v4 cut -300", "the file ends early" },
+            "line 32: config.host_memory is 'bogus'; accepted: pinned or pageable" },
+        std::pair<std::string, std::string> { "v4 cut 500", "the file ends inside run 1 (line 3): it is cut short" },
+        std::pair<std::string, std::string> { "v4 cut 100", "the file ends inside run 0 (line 2): it is cut short" },
+        std::pair<std::string, std::string> { "v4 cut -300", "the file ends early, at line 1: it is cut short" },
         std::pair<std::string, std::string> { "v4 \"asyncscope-report\"|\"something-else\"",
-            "the file is JSON but not an AsyncScope report" },
+            "line 1: format is \"something-else\"; accepted: \"asyncscope-report\": an AsyncScope report" },
         std::pair<std::string, std::string> { "v4 \"format_version\":4|\"format_version\":5",
-            "line 1: format_version 5 is not one this AsyncScope reads (1 to 4)" },
+            "line 1: format_version is 5; accepted: a whole number from 1 to 4" },
         std::pair<std::string, std::string> { "v4 \"run\":1,\"warmup\":false,\"start_ms\":0,\"gpu_time_ms\":2.51,|"
                                               "\"run\":1,\"warmup\":false,\"start_ms\":0,\"gpu_time_ms\":\"fast\",",
             "run 1 (line 3): gpu_time_ms is not a number" },
@@ -801,7 +809,7 @@ INSTANTIATE_TEST_SUITE_P(Malformed, JsonFileRejects,
         std::pair<std::string, std::string> { "v4 [\"d2h\",0,2,6,4096,0.01,0.02]|[\"d2x\",0,2,6,4096,0.01,0.02]",
             "run 2 (line 4): traced span 1: kind 'd2x' is not h2d, kernel" },
         std::pair<std::string, std::string> { "v4 \"host_memory\":\"pinned\"|\"host_memory\":\"bogus\"",
-            "line 1: config.host_memory: 'bogus' is not pinned or pageable" }));
+            "line 1: config.host_memory is 'bogus'; accepted: pinned or pageable" }));
 
 TEST(JsonReport, AFileCutAfterARunLineSaysSo)
 {
@@ -810,13 +818,14 @@ TEST(JsonReport, AFileCutAfterARunLineSaysSo)
     std::istringstream in(text);
     const auto read = readJson(in);
     ASSERT_FALSE(read.ok());
-    EXPECT_EQ(read.error().detail, "the file ends after run 2, before the list of runs is closed: it is cut short");
+    EXPECT_EQ(read.error().detail,
+        "the file ends after run 2 (line 173), before the list of runs is closed: it is cut short");
     // And an indented one (the document reader): the run it ends in.
     const std::string indented = documentOf(sampleReport()).dump(2);
     std::istringstream cut(indented.substr(0, indented.find("\"runs\": [") + 40));
     const auto early = readJson(cut);
     ASSERT_FALSE(early.ok());
-    EXPECT_EQ(early.error().detail, "the file ends inside run 0: it is cut short");
+    EXPECT_EQ(early.error().detail, "the file ends inside run 0 (line 94): it is cut short");
     // Format 4 has no end of its list: a file cut where a line ends holds the runs before the cut.
     const std::string lines = writtenJson(sampleReport());
     std::istringstream shorter(lines.substr(0, lines.rfind('\n', lines.size() - 2) + 1));

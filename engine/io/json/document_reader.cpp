@@ -3,6 +3,7 @@
 // a small DOM, the runs are read one by one.
 #include "engine/io/json/document_reader.hpp"
 
+#include "engine/io/json/bounded_json.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/run_parser.hpp"
 
@@ -19,28 +20,16 @@ namespace asyncscope::json_read {
 using nlohmann::json;
 using namespace json_fields;
 using json_header::BadField;
+using json_read::quotedJson;
 using json_header::formatVersion;
 using json_header::layoutFrom;
 
 namespace {
 
 constexpr std::size_t kBlock = std::size_t(4) << 20;
-// Deeper than any report nests (the device's topology, a span in a run in the runs): garbage, not a report.
-constexpr std::size_t kMaxDepth = 64;
-
-// nlohmann's message without its "[json.exception.parse_error.101] " and, where the place is given otherwise, its
-// "parse error at line 1, column 12: ".
-std::string parseMessage(const json::exception& e, bool keepPlace)
-{
-    std::string text = e.what();
-    if (const auto bracket = text.find("] "); text.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
-        text.erase(0, bracket + 2);
-    if (!keepPlace && text.rfind("parse error", 0) == 0) {
-        if (const auto colon = text.find(": "); colon != std::string::npos)
-            text.erase(0, colon + 2);
-    }
-    return text;
-}
+// The header's blocks, whose lines a message names.
+constexpr const char* kHeaderKeys[] = { "format", "format_version", "host", "device", "binding", "config",
+    "calibration", "outcome", "fields", "runs" };
 
 // One scalar of the document, as the SAX parser hands it over.
 struct Scalar {
@@ -95,11 +84,113 @@ struct Scalar {
     }
 };
 
+// The stream as the characters nlohmann's parser takes, a block at a time, counting and cancellable: at a cancel
+// the input just ends.
+class StreamSource {
+public:
+    StreamSource(std::istream& in, std::string first, ReadMeter& meter)
+        : m_in(in)
+        , m_buffer(std::move(first))
+        , m_meter(meter)
+        , m_total(m_buffer.size())
+    {
+    }
+    std::size_t total() const { return m_total; }  // the bytes read so far
+    bool more() { return m_pos < m_buffer.size() || refill(); }
+    char get() const { return m_buffer[m_pos]; }
+    void next() { ++m_pos; }
+    // Whether the parser has taken every byte there is: it stopped at the end of the input.
+    bool ended() const { return m_done; }
+
+    // The line (counted from 1) of the last character the parser took.
+    std::size_t line()
+    {
+        const std::size_t upTo = std::min(m_pos > 0 ? m_pos - 1 : 0, m_buffer.size());
+        if (upTo > m_counted) {
+            m_lines += std::size_t(std::count(m_buffer.begin() + std::ptrdiff_t(m_counted),
+                m_buffer.begin() + std::ptrdiff_t(upTo), '\n'));
+            m_counted = upTo;
+        }
+        // Nothing taken of this block yet: the last character taken ended the block before, a line break perhaps.
+        return m_lines + (m_pos == 0 && m_blockEndedLine ? 0 : 1);
+    }
+    // Its column, counted from 1.
+    std::size_t column() const
+    {
+        const std::size_t at = std::min(m_pos > 0 ? m_pos - 1 : 0, m_buffer.size());
+        const std::size_t newline = at == 0 ? std::string::npos : m_buffer.rfind('\n', at - 1);
+        if (newline != std::string::npos)
+            return at - newline;
+        return m_total - m_buffer.size() + at - m_lineStart + 1;
+    }
+
+private:
+    bool refill()
+    {
+        if (m_done)
+            return false;
+        line();
+        m_lines += std::size_t(std::count(m_buffer.begin() + std::ptrdiff_t(m_counted), m_buffer.end(), '\n'));
+        if (const std::size_t newline = m_buffer.rfind('\n'); newline != std::string::npos)
+            m_lineStart = m_total - m_buffer.size() + newline + 1;
+        m_blockEndedLine = !m_buffer.empty() && m_buffer.back() == '\n';
+        m_counted = 0;
+        m_buffer.clear();
+        m_pos = 0;
+        const std::size_t got = readMore(m_in, m_buffer, kBlock);
+        m_total += got;
+        m_done = got == 0 || !m_meter.advance(got);
+        return !m_done;
+    }
+
+    std::istream& m_in;
+    std::string m_buffer;
+    std::size_t m_pos = 0;
+    ReadMeter& m_meter;
+    std::size_t m_total;
+    bool m_done = false;
+    std::size_t m_lines = 0;      // line breaks before m_counted
+    std::size_t m_counted = 0;    // where in the buffer they are counted to
+    std::size_t m_lineStart = 0;  // where the line the buffer begins in began, in the stream
+    bool m_blockEndedLine = false;  // the block before ended with a line break
+};
+
+class SourceIterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = char;
+
+    SourceIterator() = default;
+    explicit SourceIterator(StreamSource* source) : m_source(source) {}
+    char operator*() const { return m_source->get(); }
+    SourceIterator& operator++()
+    {
+        m_source->next();
+        return *this;
+    }
+    SourceIterator operator++(int)
+    {
+        SourceIterator was = *this;
+        m_source->next();
+        return was;
+    }
+    friend bool operator==(const SourceIterator& a, const SourceIterator& b) { return a.atEnd() == b.atEnd(); }
+    friend bool operator!=(const SourceIterator& a, const SourceIterator& b) { return !(a == b); }
+
+private:
+    bool atEnd() const { return !m_source || !m_source->more(); }
+    StreamSource* m_source = nullptr;
+};
+
 // The runs read, and those that gave version 1's durations in place of spans (their spans are laid out once the
 // device and the size are known).
 struct ReadRuns {
     std::vector<RunResult> runs;
     std::vector<std::pair<std::size_t, SerialDurations>> durations;
+    std::vector<std::size_t> lines;  // each run's last line, where the runs came before the configuration
 };
 
 // A SAX handler for a whole report (the document's other fields become a small DOM, the runs are read one by one
@@ -107,7 +198,7 @@ struct ReadRuns {
 // problem and keeps it, with the run it was found in.
 class ReportSax {
 public:
-    ReportSax() : m_layout(Layout::full()) {}
+    explicit ReportSax(StreamSource& source) : m_layout(Layout::full()), m_source(source) {}
 
     // ---- the SAX interface
     bool null() { return scalar({}); }
@@ -156,19 +247,28 @@ public:
         switch (m_stack.back()) {
         case Ctx::Root: return rootKey(k);
         case Ctx::Dom: m_domKey = k; return true;
-        case Ctx::Run: m_key = runKeyOf(k); return true;
+        case Ctx::Run:
+            m_key = runKeyOf(k);
+            if (m_key == RunKey::Unknown)
+                m_unknownKey = quotedValue(k);  // for a message about what it holds
+            return true;
         case Ctx::SpanObject: m_spanKey = spanFieldOf(k); return true;
         default: return true;
         }
     }
-    bool parse_error(std::size_t position, const std::string&, const json::exception& e)
+    bool parse_error(std::size_t, const std::string& lastToken, const json::exception&)
     {
         m_syntax = true;
-        m_errorAt = position;
-        if (inRun())
-            m_errorRun = m_out.runs.size();
-        m_endOfInput = std::string_view(e.what()).find("unexpected end of input") != std::string_view::npos;
-        m_parseMessage = parseMessage(e, !inRun());
+        const std::string line = std::to_string(m_source.line());
+        const std::string run = std::to_string(m_out.runs.size());
+        if (m_source.ended()) {
+            m_error = inRun() ? "the file ends inside run " + run + " (line " + line + "): it is cut short"
+                              : "the file ends early, at line " + line + ": it is cut short";
+        } else {
+            const std::string at = "line " + line + ", column " + std::to_string(m_source.column());
+            m_error = (inRun() ? "run " + run + " (" + at + ")" : at) + ": not valid JSON at '" +
+                quotedValue(lastToken) + "'";
+        }
         return false;
     }
 
@@ -176,19 +276,20 @@ public:
     ReadRuns& result() { return m_out; }
     const json& header() const { return m_header; }
     bool sawRuns() const { return m_sawRuns; }
-    bool failed() const { return m_syntax || !m_error.empty(); }
-    bool syntaxError() const { return m_syntax; }
-    // Whether the text ended where the parser stopped: a file cut short (inside a string, say), not one that is wrong.
-    bool endOfInput(std::size_t textBytes) const { return m_endOfInput || m_errorAt >= textBytes; }
-    // The run the problem is in, counted from this handler's first; empty when it is outside the runs.
-    std::optional<std::size_t> errorRun() const { return m_errorRun; }
-    // What is wrong, without the run.
-    std::string errorText() const
-    {
-        return m_syntax ? (m_errorRun ? "not valid JSON: " : "the file is not valid JSON: ") + m_parseMessage : m_error;
-    }
+    bool failed() const { return !m_error.empty(); }
+    // What is wrong, with its place: "run 3 (line 12): gpu_time_ms is -1; accepted: …".
+    const std::string& error() const { return m_error; }
     // Runs or spans given as arrays before the document said what their fields are.
     bool assumedFields() const { return m_assumedFields; }
+    // Where the header's block `key` begins: "line 4"; the document's first line for one it does not hold.
+    std::string whereOf(std::string_view key) const
+    {
+        const auto at = std::find_if(m_keyLines.begin(), m_keyLines.end(),
+            [key](const auto& k) { return k.first == key; });
+        return "line " + std::to_string(at == m_keyLines.end() ? std::size_t(1) : at->second);
+    }
+    // The configuration the runs were checked against as they were read, where the header came before them.
+    bool checkedRuns() const { return m_config.has_value(); }
 
 private:
     enum class Ctx : std::uint8_t { Root, Dom, RunList, Run, RunArray, SpanList, SpanArray, SpanObject, Skip };
@@ -198,38 +299,58 @@ private:
         return std::any_of(m_stack.begin(), m_stack.end(), [](Ctx c) { return c == Ctx::Run || c == Ctx::RunArray; });
     }
 
-    bool fail(std::string text)
+    // Where the parser is: "run 3 (line 12)" in a run (or `atRun`: the run that has just ended), "line 12" outside.
+    std::string place(bool atRun = false)
     {
-        if (m_error.empty()) {
-            m_error = std::move(text);
-            if (inRun())
-                m_errorRun = m_out.runs.size();
-        }
+        const std::string line = "line " + std::to_string(m_source.line());
+        return atRun || inRun() ? "run " + std::to_string(m_out.runs.size()) + " (" + line + ")" : line;
+    }
+
+    bool fail(std::string text, bool atRun = false)
+    {
+        if (m_error.empty())
+            m_error = place(atRun) + ": " + text;
         return false;
     }
 
-    bool notAReport() { return fail("the file is JSON but not an AsyncScope report"); }
-
-    // A problem with the run as a whole, or with the run that has just ended.
-    bool failAtRun(std::string text)
+    bool failField(const FieldProblem& problem, bool atRun = false)
     {
         if (m_error.empty())
-            m_errorRun = m_out.runs.size();
-        return fail(std::move(text));
+            m_error = fieldError("", place(atRun), problem).detail;
+        return false;
+    }
+
+    // The document is not an object: `found` says what it is.
+    bool notAnObject(std::string found)
+    {
+        return failField({ "the document", std::move(found), "an object: an AsyncScope report" });
+    }
+
+    // A problem with the run that has just ended.
+    bool failAtRun(std::string text) { return fail(std::move(text), true); }
+
+    // The field a list or an object nested too deep lies in.
+    bool tooDeep()
+    {
+        std::string field = m_rootKey;
+        if (inRun())
+            field = m_key == RunKey::Unknown ? m_unknownKey : kRunKeyNames[int(m_key)];
+        if (field.empty())
+            field = inRun() ? "run" : "the document";
+        return failField(nestedTooDeep(quotedValue(field)));
     }
 
     // ---- containers
     bool open(bool object)
     {
-        if (m_stack.size() >= kMaxDepth)
-            return fail("the file nests lists and objects deeper than " + std::to_string(kMaxDepth) +
-                ": it is not a report");
+        if (m_stack.size() >= std::size_t(kMaxNestingDepth))
+            return tooDeep();
         if (m_stack.empty()) {
             if (object) {
                 m_stack.push_back(Ctx::Root);
                 return true;
             }
-            return notAReport();
+            return notAnObject("a list");
         }
         switch (m_stack.back()) {
         case Ctx::Root:
@@ -314,20 +435,38 @@ private:
     // ---- the document's own fields
     bool rootKey(const std::string& k)
     {
+        m_rootKey = k;
+        const bool headerKey = std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), k) != std::end(kHeaderKeys);
+        const bool seen =
+            std::any_of(m_keyLines.begin(), m_keyLines.end(), [&k](const auto& at) { return at.first == k; });
+        if (headerKey && !seen)  // the first place each is given (a hostile file may repeat a key without end)
+            m_keyLines.emplace_back(k, m_source.line());
         if (k != "runs") {
             m_domKey = k;
             return true;
         }
         // Before the runs: is it a report, and one this version reads? Its span fields, where it named them.
-        if (m_header.contains("format") && m_header.at("format") != kReportFormatName)
-            return notAReport();
+        const json_header::WhereOf where = [this](std::string_view key) { return whereOf(key); };
+        if (m_header.contains("format") && m_header.at("format") != kReportFormatName) {
+            const FieldProblem problem = json_read::notAReport(quotedJson(m_header.at("format")));
+            m_error = fieldError("", whereOf("format"), problem).detail;
+            return false;
+        }
         try {
             if (m_header.contains("format_version"))
                 formatVersion(m_header);
             m_layout = layoutFrom(m_header);
             m_fieldsFromDocument = m_header.contains("fields");
         } catch (const BadField& e) {
-            return fail(e.what());
+            m_error = json_header::headerError(e, where).detail;
+            return false;
+        }
+        // The runs are checked against the configuration as they are read, where it came before them. (Where a
+        // block the header needs comes after them, they are checked once it is read.)
+        if (m_header.contains("config") && m_header.contains("device")) {
+            auto report = json_header::readHeader(m_header, where);
+            if (report)
+                m_config = report->config;
         }
         m_sawRuns = true;
         m_runsNext = true;
@@ -336,8 +475,10 @@ private:
 
     bool scalar(const Scalar& v)
     {
-        if (m_stack.empty())
-            return notAReport();
+        if (m_stack.empty()) {
+            json value = v.toJson();
+            return notAnObject(quotedJson(value));
+        }
         switch (m_stack.back()) {
         case Ctx::Root:
             if (m_runsNext)
@@ -428,9 +569,23 @@ private:
             } else {
                 m_v1.kernelMs = m_v1.d2hMs = -1.0;
             }
+            for (const auto& [key, ms] : { std::pair { RunKey::CpuSubmitMs, m_v1.submitMs },
+                     std::pair { RunKey::WaitMs, m_v1.waitMs }, std::pair { RunKey::H2dMs, m_v1.h2dMs },
+                     std::pair { RunKey::KernelMs, m_v1.kernelMs }, std::pair { RunKey::D2hMs, m_v1.d2hMs } }) {
+                if (m_seen & bit(key)) {
+                    if (auto bad = checkDurationMs(kRunKeyNames[int(key)], ms))
+                        return failField(*bad, true);
+                }
+            }
             m_out.durations.emplace_back(m_out.runs.size(), m_v1);
         } else {
             return missing("spans");
+        }
+        if (m_config) {
+            if (auto bad = checkRun(m_run, *m_config))
+                return failField(*bad, true);
+        } else {
+            m_out.lines.push_back(m_source.line());
         }
         m_out.runs.push_back(std::move(m_run));
         return true;
@@ -477,12 +632,12 @@ private:
             if (field == SpanField::Kind) {
                 const auto kind = parseName<SpanKind>(*v.s);
                 if (!kind)
-                    return fail(spanPlace() + "kind '" + *v.s + "' is not " + acceptedNames<SpanKind>());
+                    return fail(spanPlace() + "kind '" + quotedValue(*v.s) + "' is not " + acceptedNames<SpanKind>());
                 m_span.kind = *kind;
             } else {
                 const auto call = parseName<ApiCall>(*v.s);
                 if (!call)
-                    return fail(spanPlace() + "call '" + *v.s + "' is not " + acceptedNames<ApiCall>());
+                    return fail(spanPlace() + "call '" + quotedValue(*v.s) + "' is not " + acceptedNames<ApiCall>());
                 m_span.call = *call;
             }
             break;
@@ -517,6 +672,7 @@ private:
     }
 
     Layout m_layout;
+    StreamSource& m_source;
     bool m_fieldsFromDocument = true;
     bool m_assumedFields = false;
     std::vector<Ctx> m_stack;
@@ -527,12 +683,16 @@ private:
     std::string m_domKey;
     bool m_runsNext = false;
     bool m_sawRuns = false;
+    std::string m_rootKey;                                       // the document's key whose value is being read
+    std::vector<std::pair<std::string, std::size_t>> m_keyLines;  // where the header's blocks begin
+    std::optional<PipelineConfig> m_config;                      // the header's, where it came before the runs
 
     // The run and the span being read.
     RunResult m_run;
     std::uint32_t m_seen = 0;
     SerialDurations m_v1;
     RunKey m_key = RunKey::Unknown;
+    std::string m_unknownKey;  // the name of the run's field m_key does not know
     std::size_t m_runPosition = 0;
     std::vector<Span> m_spans, m_tracedSpans;
     Span m_span;
@@ -544,85 +704,9 @@ private:
 
     ReadRuns m_out;
 
-    std::string m_error;
-    std::optional<std::size_t> m_errorRun;
+    std::string m_error;  // with its place
     bool m_syntax = false;
-    bool m_endOfInput = false;
-    std::size_t m_errorAt = 0;  // the bytes read when the parser stopped at a syntax error
-    std::string m_parseMessage;
 };
-
-// The stream as the characters nlohmann's parser takes, a block at a time, counting and cancellable: at a cancel
-// the input just ends.
-class StreamSource {
-public:
-    StreamSource(std::istream& in, std::string first, ReadMeter& meter)
-        : m_in(in)
-        , m_buffer(std::move(first))
-        , m_meter(meter)
-        , m_total(m_buffer.size())
-    {
-    }
-    std::size_t total() const { return m_total; }  // the bytes read so far
-    bool more() { return m_pos < m_buffer.size() || refill(); }
-    char get() const { return m_buffer[m_pos]; }
-    void next() { ++m_pos; }
-
-private:
-    bool refill()
-    {
-        if (m_done)
-            return false;
-        m_buffer.clear();
-        m_pos = 0;
-        const std::size_t got = readMore(m_in, m_buffer, kBlock);
-        m_total += got;
-        m_done = got == 0 || !m_meter.advance(got);
-        return !m_done;
-    }
-
-    std::istream& m_in;
-    std::string m_buffer;
-    std::size_t m_pos = 0;
-    ReadMeter& m_meter;
-    std::size_t m_total;
-    bool m_done = false;
-};
-
-class SourceIterator {
-public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = char;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const char*;
-    using reference = char;
-
-    SourceIterator() = default;
-    explicit SourceIterator(StreamSource* source) : m_source(source) {}
-    char operator*() const { return m_source->get(); }
-    SourceIterator& operator++()
-    {
-        m_source->next();
-        return *this;
-    }
-    SourceIterator operator++(int)
-    {
-        SourceIterator was = *this;
-        m_source->next();
-        return was;
-    }
-    friend bool operator==(const SourceIterator& a, const SourceIterator& b) { return a.atEnd() == b.atEnd(); }
-    friend bool operator!=(const SourceIterator& a, const SourceIterator& b) { return !(a == b); }
-
-private:
-    bool atEnd() const { return !m_source || !m_source->more(); }
-    StreamSource* m_source = nullptr;
-};
-
-std::string runPlace(std::optional<std::size_t> run)
-{
-    return run ? "run " + std::to_string(*run) + ": " : std::string();
-}
 
 // Lays out the spans of the runs that gave version 1's durations, now that the device and the size are known.
 void layOutDurations(const Report& report, ReadRuns& read)
@@ -637,32 +721,34 @@ void layOutDurations(const Report& report, ReadRuns& read)
 
 Result<Report> readDocument(std::istream& in, std::string first, ReadMeter& meter)
 {
-    ReportSax sax;
     StreamSource source(in, std::move(first), meter);
+    ReportSax sax(source);
     json::sax_parse(SourceIterator(&source), SourceIterator(), &sax);
     if (meter.cancelled())
         return cancelled();
+    if (sax.failed())
+        return makeError(ErrorKind::Io, sax.error());
     const json& header = sax.header();
-    const bool report = header.contains("format") && header.at("format") == kReportFormatName;
-    if (sax.failed()) {
-        if (!report && !sax.syntaxError())
-            return makeError(ErrorKind::Io, "the file is JSON but not an AsyncScope report");
-        if (sax.syntaxError() && sax.endOfInput(source.total()))
-            return makeError(ErrorKind::Io,
-                sax.errorRun() ? "the file ends inside run " + std::to_string(*sax.errorRun()) + ": it is cut short"
-                               : "the file ends early: it is cut short");
-        return makeError(ErrorKind::Io, runPlace(sax.errorRun()) + sax.errorText());
-    }
-    if (!report)
-        return makeError(ErrorKind::Io, "the file is JSON but not an AsyncScope report");
-    auto read = json_header::readHeader(header);
+    if (!header.contains("format"))
+        return fieldError("", "line 1", notAReport("missing"));
+    if (header.at("format") != kReportFormatName)
+        return fieldError("", sax.whereOf("format"), notAReport(quotedJson(header.at("format"))));
+    auto read = json_header::readHeader(header, [&sax](std::string_view key) { return sax.whereOf(key); });
     if (!read)
         return read;
     if (!sax.sawRuns())
-        return makeError(ErrorKind::Io, "the report has no runs");
+        return fieldError("", "", { "runs", "missing", "a list of runs" });
     if (sax.assumedFields() && header.contains("fields"))
-        return makeError(ErrorKind::Io, "\"fields\" comes after the runs it describes; it must come before");
+        return makeError(ErrorKind::Io, sax.whereOf("fields") +
+                ": \"fields\" comes after the runs it describes; it must come before");
     ReadRuns& runs = sax.result();
+    if (!sax.checkedRuns()) {
+        for (std::size_t i = 0; i < runs.runs.size(); ++i) {
+            if (auto bad = checkRun(runs.runs[i], read->config))
+                return fieldError("", "run " + std::to_string(i) + " (line " + std::to_string(runs.lines[i]) + ")",
+                    *bad);
+        }
+    }
     layOutDurations(*read, runs);
     read->runs.reserve(runs.runs.size());
     for (RunResult& run : runs.runs)
@@ -683,6 +769,11 @@ std::size_t readMore(std::istream& in, std::string& buffer, std::size_t bytes)
 Error cancelled()
 {
     return makeError(ErrorKind::Cancelled, "reading was cancelled");
+}
+
+FieldProblem notAReport(std::string found)
+{
+    return { "format", std::move(found), std::string("\"") + kReportFormatName + "\": an AsyncScope report" };
 }
 
 }  // namespace asyncscope::json_read

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/io/read_control.hpp"
+#include "engine/model/record_rules.hpp"
 #include "engine/model/report.hpp"
 
 #include <cstddef>
@@ -19,5 +20,8 @@ Result<Report> readDocument(std::istream& in, std::string first, ReadMeter& mete
 std::size_t readMore(std::istream& in, std::string& buffer, std::size_t bytes);
 
 Error cancelled();
+
+// The problem of a document whose "format" is `found` ("missing", "\"other\"", "a list"): not a report.
+FieldProblem notAReport(std::string found);
 
 }  // namespace asyncscope::json_read

@@ -1,6 +1,9 @@
 #include "engine/io/json/header_blocks.hpp"
 
+#include "engine/io/json/bounded_json.hpp"
+
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -59,18 +62,25 @@ json summaryJson(const SeriesSummary& s)
 }
 
 using json_header::BadField;
+using json_read::quotedJson;
+
+[[noreturn]] void refuse(std::string field, std::string found, std::string accepted)
+{
+    throw BadField(FieldProblem { std::move(field), std::move(found), std::move(accepted) });
+}
 
 template <class Enum>
-Enum choiceAt(const json& object, const char* path, const char* key)
+Enum choiceAt(const json& object, const std::string& path, const char* key)
 {
     if (!object.contains(key))
-        throw BadField(std::string(path) + key + " missing");
-    if (!object.at(key).is_string())
-        throw BadField(std::string(path) + key + " is not a name: " + object.at(key).dump());
-    const std::string text = object.at(key).get<std::string>();
+        refuse(path + key, "missing", acceptedNames<Enum>());
+    const json& v = object.at(key);
+    if (!v.is_string())
+        refuse(path + key, quotedJson(v), acceptedNames<Enum>());
+    const std::string& text = v.get_ref<const std::string&>();
     if (const auto value = parseName<Enum>(text))
         return *value;
-    throw BadField(std::string(path) + key + ": '" + text + "' is not " + acceptedNames<Enum>());
+    refuse(path + key, "'" + quotedValue(text) + "'", acceptedNames<Enum>());
 }
 
 // The fields a list of names gives, in its order; a name this version does not know is a field it passes over.
@@ -78,39 +88,52 @@ template <class Field, std::size_t N>
 std::vector<Field> fieldsNamed(const json& lists, const char* key, const char* const (&names)[N])
 {
     const json& list = lists.at(key);
+    const std::string field = std::string("fields.") + key;
     if (!list.is_array())
-        throw BadField(std::string("fields.") + key + " is not a list of names");
+        refuse(field, quotedJson(list), "a list of names");
+    if (list.size() > 4 * N)
+        refuse(field, "a list of " + std::to_string(list.size()), "at most " + std::to_string(4 * N) + " names");
     std::vector<Field> fields;
     for (const json& name : list) {
         if (!name.is_string())
-            throw BadField(std::string("fields.") + key + " holds something that is not a name");
+            refuse(field + "[" + std::to_string(fields.size()) + "]", quotedJson(name), "a name");
         const auto* at = std::find(std::begin(names), std::end(names), name.get_ref<const std::string&>());
         fields.push_back(Field(at - std::begin(names)));  // one past the names: Unknown
     }
     return fields;
 }
 
-// A header block's fields, each error naming the field: "config.runs is not a whole number", "config.runs missing".
+// What an integral field accepts, for messages: "a whole number from 0 to 2147483647".
+template <class T>
+std::string wholeRange()
+{
+    return "a whole number from " + std::to_string(std::numeric_limits<T>::min()) + " to " +
+        std::to_string(std::numeric_limits<T>::max());
+}
+
+// A header block's fields, each error naming the field: "config.runs is 1e+12; accepted: a whole number …",
+// "config.runs is missing".
 class Block {
 public:
     Block(const json& parent, const char* key, std::string path) : m_path(std::move(path))
     {
         if (!parent.contains(key))
-            throw BadField(m_path + " missing");
-        m_object = &parent.at(key);
-        if (!m_object->is_object())
-            throw BadField(m_path + " is not an object");
-        m_path += '.';
+            refuse(m_path, "missing", "an object");
+        take(parent.at(key));
     }
+    // A block given as it is: `path` names it.
+    Block(const json& object, std::string path) : m_path(std::move(path)) { take(object); }
+
     const json& object() const { return *m_object; }
     bool has(const char* key) const { return m_object->contains(key); }
+    std::string path(const char* key) const { return m_path + key; }
 
     // A field that must be there.
     template <class T>
     void get(const char* key, T& out) const
     {
         if (!has(key))
-            throw BadField(m_path + key + " missing");
+            refuse(m_path + key, "missing", accepted<T>());
         read(key, out);
     }
     // A field that may be left out: `out` keeps what it holds then.
@@ -120,8 +143,17 @@ public:
         if (has(key))
             read(key, out);
     }
+    // A whole number or null (unknown), where there is one.
+    void getOrNull(const char* key, std::optional<int>& out) const
+    {
+        if (!has(key) || m_object->at(key).is_null())
+            return;
+        int value = 0;
+        read(key, value);
+        out = value;
+    }
     template <class Enum>
-    Enum choice(const char* key) const { return choiceAt<Enum>(*m_object, m_path.c_str(), key); }
+    Enum choice(const char* key) const { return choiceAt<Enum>(*m_object, m_path, key); }
     template <class Enum>
     Enum choiceOr(const char* key, Enum fallback) const
     {
@@ -129,13 +161,34 @@ public:
     }
 
 private:
+    void take(const json& object)
+    {
+        if (!object.is_object())
+            refuse(m_path, quotedJson(object), "an object");
+        m_object = &object;
+        m_path += '.';
+    }
+
+    template <class T>
+    static std::string accepted()
+    {
+        if constexpr (std::is_same_v<T, bool>)
+            return "true or false";
+        else if constexpr (std::is_integral_v<T>)
+            return wholeRange<T>();
+        else if constexpr (std::is_floating_point_v<T>)
+            return "a number";
+        else
+            return "a text";
+    }
+
     template <class T>
     void read(const char* key, T& out) const
     {
         const json& v = m_object->at(key);
         if constexpr (std::is_same_v<T, bool>) {
             if (!v.is_boolean())
-                throw BadField(m_path + key + " is not true or false");
+                refuse(m_path + key, quotedJson(v), accepted<T>());
         } else if constexpr (std::is_integral_v<T>) {
             const bool fits = v.is_number_unsigned()
                 ? v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<T>::max())
@@ -143,13 +196,13 @@ private:
                     (v.get<std::int64_t>() < 0 ||
                         std::uint64_t(v.get<std::int64_t>()) <= std::uint64_t(std::numeric_limits<T>::max()));
             if (!fits)
-                throw BadField(m_path + key + " is not a whole number in range: " + v.dump());
+                refuse(m_path + key, quotedJson(v), accepted<T>());
         } else if constexpr (std::is_floating_point_v<T>) {
             if (!v.is_number())
-                throw BadField(m_path + key + " is not a number");
+                refuse(m_path + key, quotedJson(v), accepted<T>());
         } else {
             if (!v.is_string())
-                throw BadField(m_path + key + " is not text");
+                refuse(m_path + key, quotedJson(v), accepted<T>());
         }
         out = v.get<T>();
     }
@@ -158,31 +211,32 @@ private:
     std::string m_path;
 };
 
+// A number the file gives as a rate, a percentage or a time: finite and 0 or more.
+void checkAmount(const Block& block, const char* key, double value, const char* unit)
+{
+    if (!std::isfinite(value) || value < 0.0)
+        refuse(block.path(key), quotedNumber(value), std::string("a finite number of ") + unit + ", 0 or more");
+}
+
 Report headerReport(const json& j)
 {
     json_header::formatVersion(j);
     Report r;
+    if (!j.contains("device"))
+        refuse("device", "missing", "an object");
+    r.device = deviceFromJson(j.at("device"));
     const Block d(j, "device", "device");
-    try {
-        r.device = deviceFromJson(d.object());
-    } catch (const json::exception& e) {
-        throw BadField("device: " + std::string(e.what()));
-    }
     d.getOr("driver_version", r.driverVersion);
     d.getOr("runtime_version", r.runtimeVersion);
     if (j.contains("host")) {
         if (!j.at("host").is_string())
-            throw BadField("host is not text");
+            refuse("host", quotedJson(j.at("host")), "a text");
         r.host = j.at("host").get<std::string>();
+        if (auto bad = checkName("host", r.host))
+            throw BadField(*bad);
     }
-    if (j.contains("binding")) {
-        const Block b(j, "binding", "binding");
-        try {
-            r.binding = bindingFromJson(b.object());
-        } catch (const json::exception& e) {
-            throw BadField("binding: " + std::string(e.what()));
-        }
-    }
+    if (j.contains("binding"))
+        r.binding = bindingFromJson(j.at("binding"));
 
     const Block c(j, "config", "config");
     PipelineConfig& config = r.config;
@@ -212,30 +266,46 @@ Report headerReport(const json& j)
     c.getOr("min_runs", config.minRuns);
     c.getOr("min_gpu_ms", config.minGpuMs);
     c.getOr("timeout_s", config.timeoutS);
+    if (auto bad = checkConfig(config))
+        throw BadField(*bad);
 
     if (j.contains("calibration")) {
         const Block k(j, "calibration", "calibration");
         CopyPeak peak;
         k.get("h2d_gbps", peak.h2dGBps);
+        checkAmount(k, "h2d_gbps", peak.h2dGBps, "GB/s");
         k.get("d2h_gbps", peak.d2hGBps);
+        checkAmount(k, "d2h_gbps", peak.d2hGBps, "GB/s");
         k.get("bytes", peak.bytes);
         peak.fromCache = false;
         k.getOr("cached", peak.fromCache);
         peak.bidirectionalGBps = 0.0;
         k.getOr("bidirectional_gbps", peak.bidirectionalGBps);
+        checkAmount(k, "bidirectional_gbps", peak.bidirectionalGBps, "GB/s");
         r.peak = peak;
     }
     if (j.contains("outcome")) {
         const Block o(j, "outcome", "outcome");
         SeriesOutcome outcome;
         o.get("measured_runs", outcome.measuredRuns);
+        if (outcome.measuredRuns < 0)
+            refuse(o.path("measured_runs"), std::to_string(outcome.measuredRuns), "0 or more");
         outcome.reason = o.choice<StopReason>("stop_reason");
         outcome.noisePercent = 0.0;
         o.getOr("noise_percent", outcome.noisePercent);
+        checkAmount(o, "noise_percent", outcome.noisePercent, "percent");
         o.getOr("trace_note", outcome.traceNote);
+        if (auto bad = checkNote(o.path("trace_note"), outcome.traceNote))
+            throw BadField(*bad);
         r.outcome = outcome;
     }
     return r;
+}
+
+// The header key a field lies under: "config" for "config.streams", "fields" for "fields.run[2]".
+std::string_view keyOf(std::string_view field)
+{
+    return field.substr(0, std::min(field.find('.'), field.find('[')));
 }
 
 }  // namespace
@@ -256,35 +326,44 @@ json deviceToJson(const DeviceInfo& d)
 
 DeviceInfo deviceFromJson(const json& d)
 {
+    const Block b(d, "device");
     DeviceInfo device;
-    device.index = d.at("index");
-    device.name = d.at("name");
-    device.uuid = d.value("uuid", "");
-    device.pciBusId = d.value("pci_bus_id", "");
-    const std::string cc = d.value("compute_capability", "0.0");
-    device.computeMajor = std::stoi(cc);
-    device.computeMinor = std::stoi(cc.substr(cc.find('.') + 1));
-    device.multiprocessors = d.value("multiprocessors", 0);
-    device.totalMemoryBytes = d.value("total_memory_bytes", std::size_t(0));
-    device.asyncEngineCount = d.value("async_engine_count", 0);
-    device.clockKHz = d.value("clock_khz", 0);
-    if (d.contains("topology")) {  // reports from before topology leave it unknown
-        const json& t = d.at("topology");
+    b.get("index", device.index);
+    b.get("name", device.name);
+    b.getOr("uuid", device.uuid);
+    b.getOr("pci_bus_id", device.pciBusId);
+    std::string cc = "0.0";
+    b.getOr("compute_capability", cc);
+    if (auto bad = parseComputeCapability(b.path("compute_capability"), cc, device.computeMajor, device.computeMinor))
+        throw BadField(*bad);
+    b.getOr("multiprocessors", device.multiprocessors);
+    b.getOr("total_memory_bytes", device.totalMemoryBytes);
+    b.getOr("async_engine_count", device.asyncEngineCount);
+    b.getOr("clock_khz", device.clockKHz);
+    if (b.has("topology")) {  // reports from before topology leave it unknown
+        const Block t(b.object(), "topology", b.path("topology"));
         DeviceTopology& topology = device.topology;
-        if (t.contains("numa_node") && !t.at("numa_node").is_null())
-            topology.numaNode = t.at("numa_node").get<int>();
-        topology.localCpus = t.value("local_cpus", "");
+        t.getOrNull("numa_node", topology.numaNode);
+        t.getOr("local_cpus", topology.localCpus);
+        if (auto bad = checkName(t.path("local_cpus"), topology.localCpus))
+            throw BadField(*bad);
         for (auto [key, link] :
             { std::pair { "current_link", &topology.current }, std::pair { "max_link", &topology.max } }) {
-            if (!t.contains(key))
+            if (!t.has(key))
                 continue;
-            const json& l = t.at(key);
-            link->speed = l.value("speed", "");
-            link->generation = l.value("generation", 0);
-            link->width = l.value("width", 0);
+            const Block l(t.object(), key, t.path(key));
+            l.getOr("speed", link->speed);
+            if (auto bad = checkName(l.path("speed"), link->speed))
+                throw BadField(*bad);
+            l.getOr("generation", link->generation);
+            l.getOr("width", link->width);
         }
-        topology.note = t.value("note", "");
+        t.getOr("note", topology.note);
+        if (auto bad = checkNote(t.path("note"), topology.note))
+            throw BadField(*bad);
     }
+    if (auto bad = checkDevice(device))
+        throw BadField(*bad);
     return device;
 }
 
@@ -302,12 +381,16 @@ json bindingToJson(const CpuBinding& b)
 
 CpuBinding bindingFromJson(const json& b)
 {
+    const Block block(b, "binding");
     CpuBinding binding;
-    binding.bound = b.at("bound");
-    binding.cpus = b.value("cpus", "");
-    if (b.contains("numa_node") && !b.at("numa_node").is_null())
-        binding.numaNode = b.at("numa_node").get<int>();
-    binding.why = b.value("why", "");
+    block.get("bound", binding.bound);
+    block.getOr("cpus", binding.cpus);
+    if (auto bad = checkName(block.path("cpus"), binding.cpus))
+        throw BadField(*bad);
+    block.getOrNull("numa_node", binding.numaNode);
+    block.getOr("why", binding.why);
+    if (auto bad = checkNote(block.path("why"), binding.why))
+        throw BadField(*bad);
     return binding;
 }
 
@@ -340,20 +423,28 @@ ordered_json headerJson(const Report& report, const SeriesSummary& summary, cons
     return j;
 }
 
+BadField::BadField(const FieldProblem& p)
+    : nlohmann::json::exception(0, fieldError("", "", p).detail.c_str())
+    , problem(p)
+{
+}
+
+Error headerError(const BadField& bad, const WhereOf& where)
+{
+    return fieldError("", where ? where(keyOf(bad.problem.field)) : std::string(), bad.problem);
+}
+
 int formatVersion(const json& header)
 {
     if (!header.contains("format_version"))
         return 1;
     const json& version = header.at("format_version");
-    if (!version.is_number_integer())
-        throw BadField("format_version " + version.dump() + " is not a whole number");
-    const bool inRange = version.is_number_unsigned()
-        ? version.get<std::uint64_t>() <= std::uint64_t(kReportFormatVersion)
-        : version.get<std::int64_t>() <= std::int64_t(kReportFormatVersion);
-    if (!inRange || version.get<std::int64_t>() < 1)
-        throw BadField("format_version " + version.dump() + " is not one this AsyncScope reads (1 to " +
-            std::to_string(kReportFormatVersion) + "); a newer AsyncScope wrote it?");
-    return version.get<int>();
+    const double value = version.is_number() ? version.get<double>() : std::numeric_limits<double>::quiet_NaN();
+    if (auto bad = checkFormatVersion(value, kReportFormatVersion)) {
+        bad->found = quotedJson(version);  // as the file gives it: 18446744073709551615, not 1.8e19
+        throw BadField(*bad);
+    }
+    return int(value);
 }
 
 Layout layoutFrom(const json& header)
@@ -363,29 +454,29 @@ Layout layoutFrom(const json& header)
         return layout;
     const json& lists = header.at("fields");
     if (!lists.is_object())
-        throw BadField("fields is not an object of lists");
+        refuse("fields", quotedJson(lists), "an object of lists");
     if (lists.contains("run"))
         layout.run = fieldsNamed<RunKey>(lists, "run", kRunKeyNames);
     if (lists.contains("span")) {
         layout.span = fieldsNamed<SpanField>(lists, "span", kSpanFieldNames);
         for (const SpanField needed : { SpanField::Kind, SpanField::BeginMs, SpanField::EndMs }) {
             if (!layout.has(needed))
-                throw BadField(std::string("fields.span does not name ") + kSpanFieldNames[int(needed)]);
+                refuse("fields.span", std::string("without ") + kSpanFieldNames[int(needed)],
+                    "a list of names that holds kind, begin_ms and end_ms");
         }
     }
     return layout;
 }
 
-Result<Report> readHeader(const json& header)
+Result<Report> readHeader(const json& header, const WhereOf& where)
 {
     try {
         return headerReport(header);
     } catch (const BadField& e) {
-        return makeError(ErrorKind::Io, e.what());
-    } catch (const json::exception& e) {
-        return makeError(ErrorKind::Io, std::string("the report is incomplete: ") + e.what());
-    } catch (const std::exception& e) {
-        return makeError(ErrorKind::Io, std::string("the report has a malformed field: ") + e.what());
+        return headerError(e, where);
+    } catch (const json::exception&) {  // every field is checked before it is taken: not expected
+        return makeError(ErrorKind::Io, (where ? where("") + ": " : std::string()) +
+                "the header holds a value of a kind no field takes");
     }
 }
 

@@ -3,18 +3,40 @@
 #pragma once
 
 #include "engine/io/json/report_fields.hpp"
+#include "engine/model/record_rules.hpp"
 #include "engine/model/report.hpp"
 #include "engine/model/series_summary.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <stdexcept>
+#include <functional>
+#include <string>
+#include <string_view>
 
 namespace asyncscope {
 
+namespace json_header {
+
+// A field that is there but wrong, or missing: the reader's message names it, says what it holds (quoted, cut) and
+// what it accepts. A json::exception, so that a reader that catches the library's exceptions around these readers
+// (host records) catches it too; its text is already a message ("device.compute_capability is x; accepted: …").
+struct BadField : nlohmann::json::exception {
+    explicit BadField(const FieldProblem& problem);
+    FieldProblem problem;
+};
+
+// Where in the file a header's field lies, by the header's key that holds it ("config" for config.streams):
+// "line 1". May be empty: the error names no place then.
+using WhereOf = std::function<std::string(std::string_view key)>;
+
+// The error for `bad`, at the place `where` gives its header key.
+Error headerError(const BadField& bad, const WhereOf& where);
+
+}  // namespace json_header
+
 // A device block (its place in the host included) and a CPU binding as reports write them, and back, for records
-// that hold them outside a report. The readers throw nlohmann::json's exceptions for a field missing or of the wrong
-// type.
+// that hold them outside a report. The readers check every field by the rules of model/record_rules (checkDevice,
+// parseComputeCapability) and throw json_header::BadField for one missing, of the wrong type or out of range.
 nlohmann::json deviceToJson(const DeviceInfo& device);
 DeviceInfo deviceFromJson(const nlohmann::json& device);
 nlohmann::json bindingToJson(const CpuBinding& binding);
@@ -22,27 +44,23 @@ CpuBinding bindingFromJson(const nlohmann::json& binding);
 
 namespace json_header {
 
-// A field that is there but wrong: the reader's message names it.
-struct BadField : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 // Everything but the runs, in the order the file shows it: format, format_version, host, device, binding, config,
 // summary, calibration, outcome, and "fields" (the run and span field lists of `layout`).
 nlohmann::ordered_json headerJson(const Report& report, const SeriesSummary& summary,
     const json_fields::Layout& layout);
 
 // The header's format_version (1 where there is none); BadField for one that is not a whole number from 1 to
-// kReportFormatVersion, quoted as the file gives it.
+// kReportFormatVersion (checkFormatVersion), quoted as the file gives it.
 int formatVersion(const nlohmann::json& header);
 
 // What "fields" names, where the header has it; the full lists where not. BadField for lists that are not lists of
 // names, or a span list without kind, begin_ms or end_ms.
 json_fields::Layout layoutFrom(const nlohmann::json& header);
 
-// The report but its runs, from the header's blocks: an ErrorKind::Io error naming the field at fault
-// ("config.host_memory: 'bogus' is not pinned or pageable").
-Result<Report> readHeader(const nlohmann::json& header);
+// The report but its runs, from the header's blocks, each value checked (checkConfig, checkDevice,
+// checkFormatVersion): an ErrorKind::Io error naming the place and the field at fault ("line 1: config.host_memory
+// is 'bogus'; accepted: pinned or pageable").
+Result<Report> readHeader(const nlohmann::json& header, const WhereOf& where = {});
 
 }  // namespace json_header
 }  // namespace asyncscope

@@ -1,6 +1,7 @@
 // The one entry point of the JSON readers: which layout the file has, from its first bytes.
 #include "engine/io/json/json_report.hpp"
 
+#include "engine/io/json/bounded_json.hpp"
 #include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/line_readers.hpp"
 
@@ -13,7 +14,6 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kFirstBlock = std::size_t(1) << 20;  // a header is a few kB
-constexpr int kMaxHeaderDepth = 16;                          // a header nests 4 deep (device, topology, link)
 
 }  // namespace
 
@@ -33,15 +33,10 @@ Result<Report> readJson(std::istream& in, const ReadControl& control)
     const std::size_t lineEnd = first.find('\n');
     if (lineEnd != std::string::npos || got < kFirstBlock) {
         const std::string_view line = std::string_view(first).substr(0, lineEnd);
-        bool tooDeep = false;
-        const json::parser_callback_t depthBound = [&tooDeep](int depth, json::parse_event_t, json&) {
-            tooDeep |= depth > kMaxHeaderDepth;
-            return !tooDeep;  // what lies deeper is dropped, and the file refused
-        };
-        json header = json::parse(line, depthBound, false);
-        if (tooDeep)
-            return makeError(ErrorKind::Io, "line 1: it nests lists and objects deeper than " +
-                    std::to_string(kMaxHeaderDepth) + ": it is not a report");
+        json_read::BoundedJson parsed = json_read::parseBounded(line);
+        if (parsed.tooDeep)
+            return fieldError("", "line 1", *parsed.tooDeep);
+        const json& header = parsed.value;
         if (header.is_object() && !header.contains("runs")) {
             std::string rest = lineEnd == std::string::npos ? std::string() : first.substr(lineEnd + 1);
             return json_read::readJsonLines(in, header, std::move(rest), control, meter);

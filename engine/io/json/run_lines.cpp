@@ -2,6 +2,7 @@
 
 #include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/run_parser.hpp"
+#include "engine/model/record_rules.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -15,6 +16,9 @@ namespace {
 constexpr std::size_t kBlockPerThread = std::size_t(4) << 20;
 constexpr std::size_t kOneThreadBelow = std::size_t(256) << 10;  // a stretch too short to share out
 constexpr std::string_view kListEnd = "\n  ]";
+// The least a real run's line takes (its six spans alone take more), for the room reserved ahead.
+constexpr std::size_t kLeastRunLineBytes = 128;
+constexpr std::size_t kMostRunsReserved = std::size_t(1) << 28;
 
 bool isSpace(char c)
 {
@@ -97,8 +101,8 @@ private:
 // into the report (in order, as the store takes them) and reads the one after.
 class LineReader {
 public:
-    LineReader(std::istream& in, ReadMeter& meter, const json_fields::Layout& layout, LineShape shape,
-        std::size_t firstLine)
+    LineReader(std::istream& in, ReadMeter& meter, const json_fields::Layout& layout, const PipelineConfig& config,
+        LineShape shape, std::size_t firstLine)
         : m_in(in)
         , m_meter(meter)
         , m_shape(shape)
@@ -106,7 +110,7 @@ public:
         , m_threads(runLineThreads())
     {
         for (std::size_t k = 0; k < m_threads; ++k)
-            m_parsers.emplace_back(layout);
+            m_parsers.emplace_back(layout, config);
     }
 
     Status read(std::string rest, Report& report)
@@ -171,9 +175,10 @@ public:
                 return std::nullopt;
             const bool partial = text.substr(cut).find_first_not_of(" \t\r\n") != std::string_view::npos;
             return makeError(ErrorKind::Io, partial || m_runs == 0
-                    ? "the file ends inside run " + std::to_string(m_runs) + ": it is cut short"
-                    : "the file ends after run " + std::to_string(m_runs - 1) +
-                        ", before the list of runs is closed: it is cut short");
+                    ? "the file ends inside run " + std::to_string(m_runs) + " (line " + std::to_string(m_line) +
+                        "): it is cut short"
+                    : "the file ends after run " + std::to_string(m_runs - 1) + " (line " +
+                        std::to_string(m_line - 1) + "), before the list of runs is closed: it is cut short");
         }
     }
 
@@ -230,8 +235,8 @@ private:
             if (!part.error.empty()) {
                 const std::size_t run = m_runs + part.runs.size();
                 if (endsFile && k + 1 == parts.size() && part.unendedLine)
-                    return makeError(ErrorKind::Io, "the file ends inside run " + std::to_string(run) +
-                            ": it is cut short");
+                    return makeError(ErrorKind::Io, "the file ends inside run " + std::to_string(run) + " (line " +
+                            std::to_string(m_line + part.lines) + "): it is cut short");
                 return makeError(ErrorKind::Io, "run " + std::to_string(run) + " (line " +
                         std::to_string(m_line + part.lines) + "): " + part.error);
             }
@@ -253,9 +258,15 @@ private:
         const auto first = tail.find_first_not_of(" \t\r\n");
         const auto last = tail.find_last_not_of(" \t\r\n");
         if (first == std::string::npos)
-            return makeError(ErrorKind::Io, "the file ends after the runs, before the closing brace: it is cut short");
-        if (first != last || tail[first] != '}')
-            return makeError(ErrorKind::Io, "the file has something other than a closing brace after the runs");
+            return makeError(ErrorKind::Io, "the file ends after the runs (line " + std::to_string(m_line) +
+                    "), before the closing brace: it is cut short");
+        if (first != last || tail[first] != '}') {
+            const std::size_t line =
+                m_line + std::size_t(std::count(tail.begin(), tail.begin() + std::ptrdiff_t(first), '\n'));
+            return makeError(ErrorKind::Io, "line " + std::to_string(line) + ": after the list of runs is " +
+                    quotedValue(std::string_view(tail).substr(first, last - first + 1)) +
+                    "; accepted: only the closing brace");
+        }
         return std::nullopt;
     }
 
@@ -270,6 +281,12 @@ private:
 
 }  // namespace
 
+std::size_t runsToReserve(std::uintmax_t fileBytes, std::size_t firstLineBytes)
+{
+    const std::uintmax_t runs = fileBytes / std::max(firstLineBytes, kLeastRunLineBytes) + 16;
+    return std::size_t(std::min<std::uintmax_t>(runs, kMostRunsReserved));
+}
+
 std::size_t runLineThreads()
 {
     return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
@@ -278,7 +295,7 @@ std::size_t runLineThreads()
 Status readRunLines(std::istream& in, ReadMeter& meter, const json_fields::Layout& layout, LineShape shape,
     std::string rest, std::size_t firstLine, Report& report)
 {
-    return LineReader(in, meter, layout, shape, firstLine).read(std::move(rest), report);
+    return LineReader(in, meter, layout, report.config, shape, firstLine).read(std::move(rest), report);
 }
 
 }  // namespace asyncscope::json_read

@@ -7,6 +7,7 @@
 #include "engine/model/report.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <string>
 
@@ -22,6 +23,11 @@ enum class LineShape {
 // the line: "run 51234 (line 51235): end_ms missing in span 3".
 Status readRunLines(std::istream& in, ReadMeter& meter, const json_fields::Layout& layout, LineShape shape,
     std::string rest, std::size_t firstLine, Report& report);
+
+// How many runs to reserve room for in a file of `fileBytes` whose first run line takes `firstLineBytes`: as many as
+// lines that long would fill it, but never more than lines of a real run's least length would (a short first line
+// must not size the store beyond what the file can hold).
+std::size_t runsToReserve(std::uintmax_t fileBytes, std::size_t firstLineBytes);
 
 // How many threads parse the runs: the cores, up to 8.
 std::size_t runLineThreads();

@@ -1,5 +1,7 @@
 #include "engine/io/json/run_parser.hpp"
 
+#include "engine/model/record_rules.hpp"
+
 #include <simdjson.h>
 
 #include <array>
@@ -192,13 +194,13 @@ private:
             if (f == SpanField::Kind) {
                 const auto kind = valueNamed<SpanKind>(name);
                 if (!kind)
-                    throw Problem { spanPlace(index, traced) + "kind '" + std::string(name) + "' is not " +
+                    throw Problem { spanPlace(index, traced) + "kind '" + quotedValue(name) + "' is not " +
                         acceptedNames<SpanKind>() };
                 s.kind = *kind;
             } else {
                 const auto call = valueNamed<ApiCall>(name);
                 if (!call)
-                    throw Problem { spanPlace(index, traced) + "call '" + std::string(name) + "' is not " +
+                    throw Problem { spanPlace(index, traced) + "call '" + quotedValue(name) + "' is not " +
                         acceptedNames<ApiCall>() };
                 s.call = *call;
             }
@@ -222,16 +224,40 @@ private:
     std::uint32_t m_seen = 0;
 };
 
+// What is wrong with a line simdjson refuses, in words for a person (not simdjson's names for its errors).
+std::string syntaxProblem(simdjson::error_code code)
+{
+    switch (code) {
+    case simdjson::DEPTH_ERROR:
+        return "it nests lists and objects deeper than a run does (" + std::to_string(kMaxRunDepth) + ")";
+    case simdjson::UNCLOSED_STRING: return "not valid JSON: a text is not closed (the line is cut short?)";
+    case simdjson::STRING_ERROR:
+    case simdjson::UNESCAPED_CHARS: return "not valid JSON: a text holds a bad escape or a control character";
+    case simdjson::UTF8_ERROR: return "not valid JSON: it holds bytes that are not UTF-8";
+    case simdjson::NUMBER_ERROR:
+    case simdjson::NUMBER_OUT_OF_RANGE: return "not valid JSON: a number is malformed or out of range";
+    case simdjson::T_ATOM_ERROR:
+    case simdjson::F_ATOM_ERROR:
+    case simdjson::N_ATOM_ERROR: return "not valid JSON: a word other than true, false or null";
+    case simdjson::EMPTY: return "not valid JSON: the line holds no value";
+    case simdjson::CAPACITY: return "the line is too long to be a run";
+    case simdjson::MEMALLOC: return "there is not memory enough to parse the line";
+    default: return "not valid JSON: brackets, braces, commas or colons out of place (the line is cut short?)";
+    }
+}
+
 }  // namespace
 
 struct RunParser::Impl {
-    explicit Impl(const Layout& l) : parser(kMaxLineBytes), layout(l) {}
+    Impl(const Layout& l, const PipelineConfig& c) : parser(kMaxLineBytes), layout(l), config(c) {}
     dom::parser parser;
     Layout layout;
+    PipelineConfig config;
     simdjson::error_code setUp = simdjson::SUCCESS;  // the depth bound's allocation
 };
 
-RunParser::RunParser(const Layout& layout) : m_impl(std::make_unique<Impl>(layout))
+RunParser::RunParser(const Layout& layout, const PipelineConfig& config)
+    : m_impl(std::make_unique<Impl>(layout, config))
 {
     m_impl->setUp = m_impl->parser.allocate(std::size_t(1) << 16, kMaxRunDepth);
 }
@@ -243,20 +269,22 @@ RunParser& RunParser::operator=(RunParser&&) noexcept = default;
 bool RunParser::parse(std::string_view line, RunResult& run, std::string& error)
 {
     if (m_impl->setUp) {
-        error = std::string("cannot be parsed: ") + simdjson::error_message(m_impl->setUp);
+        error = "cannot be parsed: " + syntaxProblem(m_impl->setUp);
         return false;
     }
     dom::element doc;
     if (const auto code = m_impl->parser.parse(line.data(), line.size(), false).get(doc)) {
-        error = code == simdjson::DEPTH_ERROR
-            ? "it nests lists and objects deeper than a run does (" + std::to_string(kMaxRunDepth) + ")"
-            : std::string("not valid JSON: ") + simdjson::error_message(code);
+        error = syntaxProblem(code);
         return false;
     }
     try {
         RunReader(m_impl->layout).run(doc, run);
     } catch (const Problem& p) {
         error = p.text;
+        return false;
+    }
+    if (auto bad = checkRun(run, m_impl->config)) {
+        error = fieldError("", "", *bad).detail;
         return false;
     }
     return true;

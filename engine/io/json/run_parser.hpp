@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/io/json/report_fields.hpp"
+#include "engine/model/config.hpp"
 #include "engine/model/run_result.hpp"
 
 #include <cstddef>
@@ -24,13 +25,15 @@ constexpr std::size_t kMaxRunDepth = 8;
 
 class RunParser {
 public:
-    explicit RunParser(const json_fields::Layout& layout);
+    // Runs of a series run with `config`: each run read is checked against it (checkRun).
+    RunParser(const json_fields::Layout& layout, const PipelineConfig& config);
     ~RunParser();
     RunParser(RunParser&&) noexcept;
     RunParser& operator=(RunParser&&) noexcept;
 
     // Parses `line` (kLinePadding readable bytes after its end) into `run`. False with `error` saying what is wrong
-    // ("gpu_time_ms is not a number", "end_ms missing in span 3", "not valid JSON: …").
+    // ("gpu_time_ms is not a number", "end_ms missing in span 3", "not valid JSON: …", "gpu_time_ms is -1;
+    // accepted: …").
     bool parse(std::string_view line, RunResult& run, std::string& error);
 
 private:

@@ -1,5 +1,6 @@
 // Format 3 as its writer laid it out (and format 4 inside a record, laid out alike): the header indented, then
 // `  "runs": [`, one run a line, `  ]` and `}`.
+#include "engine/io/json/bounded_json.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/line_readers.hpp"
 #include "engine/io/json/run_lines.hpp"
@@ -34,7 +35,10 @@ std::optional<LaidOutDocument> laidOutDocument(const std::string& first)
         line.remove_suffix(1);
     if ((line.front() != '[' && line.front() != '{') || !json::accept(line))
         return std::nullopt;
-    document.header = json::parse(first.substr(0, at) + "\n}", nullptr, false);  // the runs cut off
+    BoundedJson parsed = parseBounded(first.substr(0, at) + "\n}");  // the runs cut off
+    if (parsed.tooDeep)
+        return std::nullopt;  // the document reader names the field and its line
+    document.header = std::move(parsed.value);
     const json& header = document.header;
     if (!header.is_object() || !header.contains("format") || header.at("format") != kReportFormatName ||
         !header.contains("format_version") || !header.at("format_version").is_number_integer() ||
@@ -46,19 +50,27 @@ std::optional<LaidOutDocument> laidOutDocument(const std::string& first)
 Result<Report> readLaidOutDocument(std::istream& in, const LaidOutDocument& document, std::string first,
     const ReadControl& control, ReadMeter& meter)
 {
-    auto report = json_header::readHeader(document.header);
+    // A header field's place: the line its block's key begins (the writer puts each on a line of its own).
+    const std::string_view header = std::string_view(first).substr(0, document.runsBegin);
+    const json_header::WhereOf where = [header](std::string_view key) {
+        std::size_t at = key.empty() ? std::string_view::npos : header.find("\n  \"" + std::string(key) + "\":");
+        if (at == std::string_view::npos)
+            return "the header (lines 1 to " + std::to_string(std::count(header.begin(), header.end(), '\n')) + ")";
+        return "line " + std::to_string(std::count(header.begin(), header.begin() + std::ptrdiff_t(at), '\n') + 2);
+    };
+    auto report = json_header::readHeader(document.header, where);
     if (!report)
         return report;
     json_fields::Layout layout;
     try {
         layout = json_header::layoutFrom(document.header);
     } catch (const json_header::BadField& e) {
-        return makeError(ErrorKind::Io, e.what());
+        return json_header::headerError(e, where);
     }
-    // Room for every run at once, from the first run line's length.
+    // Room for every run at once, from the first run line's length (and no more than the file can hold).
     const std::size_t firstLine = first.find('\n', document.runsBegin) - document.runsBegin + 1;
     if (control.totalBytes > 0)
-        report->runs.reserve(std::size_t(std::min<std::uintmax_t>(control.totalBytes / firstLine + 16, 1u << 28)));
+        report->runs.reserve(runsToReserve(control.totalBytes, firstLine));
     const std::size_t lineNumber =
         std::size_t(std::count(first.begin(), first.begin() + std::ptrdiff_t(document.runsBegin), '\n')) + 1;
     if (auto problem = readRunLines(in, meter, layout, LineShape::DocumentLines, first.substr(document.runsBegin),
