@@ -77,7 +77,7 @@ json textMark(std::uint64_t begin, std::uint64_t end)
     return json::binary(std::move(bytes));
 }
 
-// Where the containers open at depths 0 to `depth` - 1 sit: ".devices[…].variants", built from the keys seen.
+// Where the containers open at depths 0 to `depth` - 1 sit: "devices[…].variants", built from the keys seen.
 class Path {
 public:
     void open(int depth, bool array)
@@ -99,6 +99,10 @@ public:
             else
                 path += (path.empty() ? "" : ".") + quotedValue(m_keys[std::size_t(i)]);
         }
+        // Lists within lists after the last key add nothing a person can find: "x", not "x[…][…][…]".
+        const std::string list = "[…]";
+        while (path.size() >= list.size() && path.compare(path.size() - list.size(), list.size(), list) == 0)
+            path.resize(path.size() - list.size());
         return path.empty() ? "the document" : quotedValue(path);
     }
     // The levels above depth `steps.size()` are the keys and lists `steps` names.
@@ -158,7 +162,28 @@ std::optional<std::string_view> keptText(const std::string& text, const json& va
     return std::string_view(text).substr(std::size_t(begin), std::size_t(end - begin));
 }
 
-Result<json> parseBoundedJson(const std::string& text, const std::vector<std::string>& keptAsText)
+FieldProblem nestedTooDeep(std::string field)
+{
+    return { std::move(field), "lists and objects nested deeper than " + std::to_string(kMaxNestingDepth),
+        "at most " + std::to_string(kMaxNestingDepth) + " lists and objects within each other" };
+}
+
+std::string quotedJson(const json& value)
+{
+    switch (value.type()) {
+    case json::value_t::string: return "\"" + quotedValue(value.get_ref<const std::string&>()) + "\"";
+    case json::value_t::number_integer: return std::to_string(value.get<std::int64_t>());
+    case json::value_t::number_unsigned: return std::to_string(value.get<std::uint64_t>());
+    case json::value_t::number_float: return quotedNumber(value.get<double>());
+    case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case json::value_t::array: return value.empty() ? "an empty list" : "a list";
+    case json::value_t::object: return value.empty() ? "an empty object" : "an object";
+    case json::value_t::null: return "null";
+    default: return "not a value";
+    }
+}
+
+BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText)
 {
     Path path;
     const char* cursor = text.data();
@@ -179,15 +204,29 @@ Result<json> parseBoundedJson(const std::string& text, const std::vector<std::st
         }
         return true;
     };
+    BoundedJson out;
     try {
-        return json::parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), bounded);
+        out.value = json::parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), bounded);
     } catch (const TooDeep& deep) {
-        return makeError(ErrorKind::Io,
-            deep.where + ": lists and objects are nested deeper than " + std::to_string(kMaxNestingDepth) +
-                " there; accepted: at most " + std::to_string(kMaxNestingDepth) + " levels");
+        out.value = json::value_t::discarded;
+        out.tooDeep = nestedTooDeep(deep.where);
     } catch (const json::exception& error) {
-        return makeError(ErrorKind::Io, jsonErrorText(text, error));
+        out.value = json::value_t::discarded;
+        out.syntaxError = jsonErrorText(text, error);
     }
+    return out;
+}
+
+Result<json> parseBoundedJson(const std::string& text, const std::vector<std::string>& keptAsText)
+{
+    BoundedJson parsed = parseBounded(text, keptAsText);
+    if (parsed.tooDeep)
+        return makeError(ErrorKind::Io,
+            parsed.tooDeep->field + ": lists and objects are nested deeper than " + std::to_string(kMaxNestingDepth) +
+                " there; accepted: at most " + std::to_string(kMaxNestingDepth) + " levels");
+    if (!parsed.syntaxError.empty())
+        return makeError(ErrorKind::Io, parsed.syntaxError);
+    return std::move(parsed.value);
 }
 
 }  // namespace asyncscope

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/model/error.hpp"
+#include "engine/model/record_rules.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,23 @@ namespace asyncscope {
 // "variants", "[]", "report"}) is kept as its text instead of as a tree: its place holds a value that keptText()
 // turns back into that text, to be read by a reader of its own (never written out again from the tree).
 Result<nlohmann::json> parseBoundedJson(const std::string& text, const std::vector<std::string>& keptAsText = {});
+
+// The same parse, its outcome in parts for a reader that words its own messages.
+struct BoundedJson {
+    nlohmann::json value;     // discarded where the text is not JSON or nests too deep
+    FieldCheck tooDeep;       // the place nested deeper than kMaxNestingDepth ("device.topology"), where one is
+    std::string syntaxError;  // jsonErrorText's words where the text is not JSON; empty otherwise
+};
+BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText = {});
+
+// The problem of `field` ("runs", "device.topology"; "the document" at the top) holding lists and objects within
+// each other deeper than kMaxNestingDepth.
+FieldProblem nestedTooDeep(std::string field);
+
+// What a message quotes of a value, never through dump() (which recurses as deep as the value nests and prints it
+// whole however long): a number or a text as the file gives it (cut by quotedValue), "a list", "an object", "null",
+// "true", "false".
+std::string quotedJson(const nlohmann::json& value);
 
 // The text of an object parseBoundedJson(text, …) kept as text at `value`'s place; nothing when it is not one.
 std::optional<std::string_view> keptText(const std::string& text, const nlohmann::json& value);

@@ -165,7 +165,7 @@ TEST(HostileMerge, DeepNestingIsRefusedWithItsPlaceAndNoRecursion)
     }
     const auto report = readText(R"({"format": "asyncscope-host", "format_version": 1, "host": "h", "devices": [
         {"device": {"index": 0, "name": "G"}, "variants": [{"report": {"runs": )" + nested + "}}]}]}");
-    EXPECT_EQ(report.error().message().rfind("devices[…].variants[…].report.runs[…]", 0), 0u);
+    EXPECT_EQ(report.error().message().rfind("devices[…].variants[…].report.runs: ", 0), 0u);
 }
 
 TEST(HostileMerge, SyntaxErrorsGiveTheLineAndColumnAndNoLibraryText)

@@ -3,7 +3,7 @@
 // a small DOM, the runs are read one by one.
 #include "engine/io/json/document_reader.hpp"
 
-#include "engine/io/json/bounded_json.hpp"
+#include "engine/io/bounded_json.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/run_parser.hpp"
 
@@ -20,7 +20,6 @@ namespace asyncscope::json_read {
 using nlohmann::json;
 using namespace json_fields;
 using json_header::BadField;
-using json_read::quotedJson;
 using json_header::formatVersion;
 using json_header::layoutFrom;
 

@@ -1,6 +1,6 @@
 #include "engine/io/json/header_blocks.hpp"
 
-#include "engine/io/json/bounded_json.hpp"
+#include "engine/io/bounded_json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -62,7 +62,6 @@ json summaryJson(const SeriesSummary& s)
 }
 
 using json_header::BadField;
-using json_read::quotedJson;
 
 [[noreturn]] void refuse(std::string field, std::string found, std::string accepted)
 {

@@ -1,7 +1,7 @@
 // The one entry point of the JSON readers: which layout the file has, from its first bytes.
 #include "engine/io/json/json_report.hpp"
 
-#include "engine/io/json/bounded_json.hpp"
+#include "engine/io/bounded_json.hpp"
 #include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/line_readers.hpp"
 
@@ -33,7 +33,7 @@ Result<Report> readJson(std::istream& in, const ReadControl& control)
     const std::size_t lineEnd = first.find('\n');
     if (lineEnd != std::string::npos || got < kFirstBlock) {
         const std::string_view line = std::string_view(first).substr(0, lineEnd);
-        json_read::BoundedJson parsed = json_read::parseBounded(line);
+        BoundedJson parsed = parseBounded(line);
         if (parsed.tooDeep)
             return fieldError("", "line 1", *parsed.tooDeep);
         const json& header = parsed.value;

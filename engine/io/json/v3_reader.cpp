@@ -1,6 +1,6 @@
 // Format 3 as its writer laid it out (and format 4 inside a record, laid out alike): the header indented, then
 // `  "runs": [`, one run a line, `  ]` and `}`.
-#include "engine/io/json/bounded_json.hpp"
+#include "engine/io/bounded_json.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/line_readers.hpp"
 #include "engine/io/json/run_lines.hpp"

@@ -1,5 +1,5 @@
 // Format 4: the header on line 1, then one run object a line.
-#include "engine/io/json/bounded_json.hpp"
+#include "engine/io/bounded_json.hpp"
 #include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/line_readers.hpp"
