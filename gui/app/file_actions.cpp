@@ -244,14 +244,20 @@ void FileActions::connectPanels(TimelinePanel* timeline, DistributionPanel* dist
 
 QString FileActions::openFromCommandLine(const QString& open, const QStringList& overlays)
 {
-    QString problem;
-    if (!open.isEmpty() && !openSaved(open))
-        problem = tr("Cannot open %1.").arg(open);
+    // Each file is asked for whatever became of the one before: a bad one costs only itself.
+    QStringList problems;
+    const auto note = [&problems](const Status& refused) {
+        if (refused)
+            problems << QString::fromStdString(refused->message());
+        return !refused;
+    };
+    if (!open.isEmpty() && !note(m_session->openSaved(open)))
+        emit problem(problems.last());
     for (const QString& overlay : overlays) {
-        if (!addOverlay(overlay))
-            problem = tr("Cannot overlay %1.").arg(overlay);
+        if (!note(m_session->addOverlay(overlay)))
+            emit problem(problems.last());
     }
-    return problem;
+    return problems.join(QStringLiteral("\n"));
 }
 
 }  // namespace asyncscope

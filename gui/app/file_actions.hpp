@@ -65,7 +65,8 @@ public:
     // The tabs' own export buttons go the File menu's way: the shown tab's picture, where and as large as asked;
     // the GPUs' table as CSV.
     void connectPanels(TimelinePanel* timeline, DistributionPanel* distribution, AllGpusPanel* allGpus);
-    // Opens `open` (where not empty) and overlays each of `overlays`; empty, or what could not be.
+    // Opens `open` (where not empty) and overlays each of `overlays`; empty, or a line for each file refused at once
+    // (not a regular file, missing). How the reads went comes later, as for the menu's.
     QString openFromCommandLine(const QString& open, const QStringList& overlays);
 
 signals:

@@ -3,6 +3,8 @@
 #include "gui/session/plan_controller.hpp"
 #include "gui/session/report_loader.hpp"
 
+#include "engine/io/input_file.hpp"
+
 #include <algorithm>
 
 namespace asyncscope {
@@ -271,6 +273,8 @@ Status SessionModel::openSaved(const QString& path)
         return makeError(ErrorKind::Usage, "a run is in progress", "Open the saved run when it has ended.");
     if (isWriting())
         return makeError(ErrorKind::Usage, "the series shown is being written to a file", "Open it when it is saved.");
+    if (Status unreadable = checkReadableFile(path.toStdString()))
+        return unreadable;  // a directory or device fails at once; a FIFO would hold the reading thread
     m_loads.push_back({ path, false });
     if (m_loads.size() == 1)
         loadNext();
@@ -279,6 +283,8 @@ Status SessionModel::openSaved(const QString& path)
 
 Status SessionModel::addOverlay(const QString& path)
 {
+    if (Status unreadable = checkReadableFile(path.toStdString()))
+        return unreadable;
     m_loads.push_back({ path, true });
     if (m_loads.size() == 1)
         loadNext();

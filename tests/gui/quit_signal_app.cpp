@@ -4,6 +4,7 @@
 // Usage: quit_signal_app [--headless PNG]
 #include "fake_backend.hpp"
 
+#include "gui/app/app_exit.hpp"
 #include "gui/app/app_options.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/app/quit_signals.hpp"
@@ -35,12 +36,11 @@ int main(int argc, char* argv[])
     if (const auto at = arguments.indexOf(QStringLiteral("--headless")); at > 0 && at + 1 < arguments.size())
         options.exportPng = arguments[at + 1];
 
+    AppExit exit;
     MainWindow window(backend, options);
-    closeOnQuitSignal(quitSignals, window);
-    QObject::connect(&window, &MainWindow::headlessFinished, &app, [&window](int code) {
-        window.close();
-        QApplication::exit(code);
-    });
+    closeOnQuitSignal(quitSignals, window, exit);
+    QObject::connect(
+        &window, &MainWindow::headlessFinished, &app, [&window, &exit](int code) { exit.end(window, code); });
     bool told = false;
     QObject::connect(&window.session(), &SessionModel::reportChanged, &app, [&] {
         if (!told && window.session().isRunning() && !window.session().report().runs.empty()) {
@@ -49,7 +49,7 @@ int main(int argc, char* argv[])
         }
     });
     window.show();
-    const int code = app.exec();
+    const int code = exit.exec();
     std::cout << "exit code " << code << ", series still running " << backend->activeSeries.load()
               << ", runs delivered " << backend->runsDelivered.load() << std::endl;
     return code;
