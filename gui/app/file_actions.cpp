@@ -196,23 +196,35 @@ void FileActions::openResultsInteractive()
     const QStringList paths = askResultPaths(m_window, m_settings.lastFolder);
     if (paths.isEmpty())
         return;
+    openResults(paths);
+}
+
+ResultsWindow* FileActions::openResults(const QStringList& paths)
+{
     auto* results = new ResultsWindow(QFileInfo(paths.first()).absolutePath(), m_window);
+    results->setObjectName(QStringLiteral("results"));
     results->setAttribute(Qt::WA_DeleteOnClose);
-    const QStringList problems = results->openFiles(paths);
-    if (results->hosts().empty()) {
-        results->close();
-        emit problem(problems.join(QStringLiteral("\n")));
-        return;
-    }
-    finish(paths.first(), QString(), tr("Opened %n result file(s)", nullptr, int(paths.size() - problems.size())));
-    results->show();
-    if (!problems.isEmpty()) {
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"),
-            tr("Some files could not be read; the others are shown.\n\n%1").arg(problems.join(QStringLiteral("\n"))),
-            QMessageBox::Ok, results);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
+    // Read off the GUI thread; the window shows once they are, or says why none could be.
+    connect(results, &ResultsWindow::filesRead, this, [this, results, paths](const QStringList& problems) {
+        if (results->hosts().empty()) {
+            results->close();
+            emit problem(problems.join(QStringLiteral("\n")));
+            return;
+        }
+        finish(paths.first(), QString(), tr("Opened %n result file(s)", nullptr, int(paths.size() - problems.size())));
+        results->show();
+        if (!problems.isEmpty()) {
+            auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"),
+                tr("Some files could not be read; the others are shown.\n\n%1")
+                    .arg(problems.join(QStringLiteral("\n"))),
+                QMessageBox::Ok, results);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+    });
+    emit progress(tr("Reading %n result file(s)…", nullptr, int(paths.size())));
+    results->openFiles(paths);
+    return results;
 }
 
 void FileActions::connectActions(const WindowActions& a, std::function<bool()> comparisonShown)
