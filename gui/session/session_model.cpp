@@ -6,6 +6,7 @@
 #include "engine/io/input_file.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace asyncscope {
 
@@ -257,7 +258,10 @@ const SeriesSummary& SessionModel::summary() const
 int SessionModel::expectedRuns() const
 {
     const PipelineConfig& c = report().config;
-    return c.stopRule == StopRule::Fixed ? c.warmupRuns + c.runs : 0;
+    if (c.stopRule != StopRule::Fixed)
+        return 0;
+    const long long planned = static_cast<long long>(c.warmupRuns) + c.runs;  // a saved run's config may say anything
+    return int(std::clamp(planned, 0LL, static_cast<long long>(std::numeric_limits<int>::max())));
 }
 
 double SessionModel::runsPerSecond() const
