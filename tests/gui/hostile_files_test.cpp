@@ -26,6 +26,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -309,6 +310,42 @@ private slots:
         } else {
             QVERIFY(problems.first().first().toString().contains("long-name.json"));
         }
+    }
+
+    // A series whose values no run has (1e308 ms, negative, the smallest double) is drawn in every tab without a
+    // hang, or refused by name: the views size nothing by the values.
+    void everyTabDrawsAnAbsurdSeries()
+    {
+        QByteArray text = savedSeries(3, false);
+        int at = 0;
+        for (const char* value : { "1e308", "-5", "5e-324" }) {
+            at = text.indexOf("\"gpu_time_ms\": 2.5", at);
+            QVERIFY(at >= 0);
+            text.replace(at, int(qstrlen("\"gpu_time_ms\": 2.5")), QByteArray("\"gpu_time_ms\": ") + value);
+            ++at;
+        }
+        const QString absurd = path("absurd.json");
+        QVERIFY(writeFile(absurd, text));
+        MainWindow window(noGpu());
+        window.resize(1000, 700);
+        window.show();
+        QSignalSpy problems(&window.files(), &FileActions::problem);
+        QVERIFY(window.files().openSaved(absurd));
+        QVERIFY(QTest::qWaitFor([&] { return !window.session().isLoading(); }, 30000));
+        if (!problems.isEmpty()) {
+            QVERIFY(problems.first().first().toString().contains("absurd.json"));
+            return;
+        }
+        QCOMPARE(window.session().report().runs.size(), std::size_t(3));
+        auto* tabs = window.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        QElapsedTimer clock;
+        clock.start();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QVERIFY(!window.grab().isNull());
+        }
+        QVERIFY(clock.elapsed() < 20000);
     }
 
     // The settings file a FIFO or a directory: the window starts at once on the defaults, says so in the status bar,
