@@ -196,23 +196,35 @@ void FileActions::openResultsInteractive()
     const QStringList paths = askResultPaths(m_window, m_settings.lastFolder);
     if (paths.isEmpty())
         return;
+    openResults(paths);
+}
+
+ResultsWindow* FileActions::openResults(const QStringList& paths)
+{
     auto* results = new ResultsWindow(QFileInfo(paths.first()).absolutePath(), m_window);
+    results->setObjectName(QStringLiteral("results"));
     results->setAttribute(Qt::WA_DeleteOnClose);
-    const QStringList problems = results->openFiles(paths);
-    if (results->hosts().empty()) {
-        results->close();
-        emit problem(problems.join(QStringLiteral("\n")));
-        return;
-    }
-    finish(paths.first(), QString(), tr("Opened %n result file(s)", nullptr, int(paths.size() - problems.size())));
-    results->show();
-    if (!problems.isEmpty()) {
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"),
-            tr("Some files could not be read; the others are shown.\n\n%1").arg(problems.join(QStringLiteral("\n"))),
-            QMessageBox::Ok, results);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    }
+    // Read off the GUI thread; the window shows once they are, or says why none could be.
+    connect(results, &ResultsWindow::filesRead, this, [this, results, paths](const QStringList& problems) {
+        if (results->hosts().empty()) {
+            results->close();
+            emit problem(problems.join(QStringLiteral("\n")));
+            return;
+        }
+        finish(paths.first(), QString(), tr("Opened %n result file(s)", nullptr, int(paths.size() - problems.size())));
+        results->show();
+        if (!problems.isEmpty()) {
+            auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"),
+                tr("Some files could not be read; the others are shown.\n\n%1")
+                    .arg(problems.join(QStringLiteral("\n"))),
+                QMessageBox::Ok, results);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+    });
+    emit progress(tr("Reading %n result file(s)…", nullptr, int(paths.size())));
+    results->openFiles(paths);
+    return results;
 }
 
 void FileActions::connectActions(const WindowActions& a, std::function<bool()> comparisonShown)
@@ -244,14 +256,20 @@ void FileActions::connectPanels(TimelinePanel* timeline, DistributionPanel* dist
 
 QString FileActions::openFromCommandLine(const QString& open, const QStringList& overlays)
 {
-    QString problem;
-    if (!open.isEmpty() && !openSaved(open))
-        problem = tr("Cannot open %1.").arg(open);
+    // Each file is asked for whatever became of the one before: a bad one costs only itself.
+    QStringList problems;
+    const auto note = [&problems](const Status& refused) {
+        if (refused)
+            problems << QString::fromStdString(refused->message());
+        return !refused;
+    };
+    if (!open.isEmpty() && !note(m_session->openSaved(open)))
+        emit problem(problems.last());
     for (const QString& overlay : overlays) {
-        if (!addOverlay(overlay))
-            problem = tr("Cannot overlay %1.").arg(overlay);
+        if (!note(m_session->addOverlay(overlay)))
+            emit problem(problems.last());
     }
-    return problem;
+    return problems.join(QStringLiteral("\n"));
 }
 
 }  // namespace asyncscope

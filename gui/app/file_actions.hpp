@@ -18,6 +18,7 @@ namespace asyncscope {
 
 class AllGpusPanel;
 class DistributionPanel;
+class ResultsWindow;
 class SessionModel;
 class TimelinePanel;
 class WindowActions;
@@ -59,13 +60,17 @@ public:
         const QString& title, const QString& name, const std::function<QString(const QString& path)>& write);
     // File › Open results…: result files merged into a window of their own.
     void openResultsInteractive();
+    // The same for `paths`, read off the GUI thread: the window shows once they are (those that could not be read
+    // named in it), or problem() says why none could be. The window, closed and deleted once it is not needed.
+    ResultsWindow* openResults(const QStringList& paths);
     // The File menu's exports and opens, and the Compare menu's exports, on these; `comparisonShown` says whether
     // the Comparison tab is the one shown (a trace is then the comparison's).
     void connectActions(const WindowActions& actions, std::function<bool()> comparisonShown);
     // The tabs' own export buttons go the File menu's way: the shown tab's picture, where and as large as asked;
     // the GPUs' table as CSV.
     void connectPanels(TimelinePanel* timeline, DistributionPanel* distribution, AllGpusPanel* allGpus);
-    // Opens `open` (where not empty) and overlays each of `overlays`; empty, or what could not be.
+    // Opens `open` (where not empty) and overlays each of `overlays`; empty, or a line for each file refused at once
+    // (not a regular file, missing). How the reads went comes later, as for the menu's.
     QString openFromCommandLine(const QString& open, const QStringList& overlays);
 
 signals:

@@ -44,12 +44,13 @@ HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidge
     });
     connect(session, &SessionModel::discoveryFailed, this, [this](const Error& error) {
         m_searchEnded = true;
-        if (m_options.open.isEmpty())  // a saved series needs no GPU
-            return finish(1, text(error));
+        m_searchFailure = error;
         proceed();
     });
-    connect(session, &SessionModel::loadFailed, this,
-        [this](const QString&, bool, const Error& error) { finish(2, text(error)); });
+    connect(session, &SessionModel::loadFailed, this, [this](const QString&, bool, const Error& error) {
+        m_fileProblems << text(error);
+        proceed();
+    });
     // Queued: the views lay out what the plan's end, or the saved run read, changed (legend, ticks, the comparison
     // tab) in events posted as it ended, and the screenshot must show them.
     connect(session, &SessionModel::savedLoaded, this, &HeadlessRunner::proceed, Qt::QueuedConnection);
@@ -61,10 +62,15 @@ void HeadlessRunner::proceed()
 {
     if (m_done || m_started)
         return;
-    if (!m_startupProblem.isEmpty())
-        return finish(2, m_startupProblem);
     if (m_session->isLoading())
-        return;  // a saved run is still being read
+        return;  // a saved run is still being read: how it went is told with the rest
+    QStringList problems = m_fileProblems;
+    if (!m_startupProblem.isEmpty())
+        problems.prepend(m_startupProblem);
+    if (!problems.isEmpty())
+        return finish(2, problems.join(QStringLiteral("\n")));
+    if (m_searchFailure && m_options.open.isEmpty())  // a saved series needs no GPU
+        return finish(1, text(*m_searchFailure));
     if (!m_options.open.isEmpty() && !m_options.screenshot.isEmpty() && !m_searchEnded)
         return;  // the window is pictured with its GPU list filled in, or saying why it is empty
     if (!m_options.open.isEmpty()) {
@@ -167,8 +173,10 @@ void HeadlessRunner::finish(int exitCode, const QString& message)
     if (m_done)
         return;
     m_done = true;
-    std::cerr << "asyncscope: " << message.toStdString() << '\n';
-    emit finished(exitCode);
+    QString lines = message;
+    lines.replace(QStringLiteral("\n"), QStringLiteral("\nasyncscope: "));  // a file that could not be used a line
+    std::cerr << "asyncscope: " << lines.toStdString() << '\n';
+    emit finished(exitCode, message);
 }
 
 }  // namespace asyncscope

@@ -12,7 +12,10 @@
 
 #include <QObject>
 
+#include <QStringList>
+
 #include <functional>
+#include <optional>
 
 class QWidget;
 
@@ -26,7 +29,8 @@ class HeadlessRunner : public QObject {
 public:
     // `makePlan` builds the plan from the window's configuration when the devices are known; `window` is what the
     // screenshot shows. `startupProblem` (a file that could not be asked for) ends the run with exit code 2, as does
-    // a saved run (--open, --overlay) that cannot be read.
+    // a saved run (--open, --overlay) that cannot be read: once every file asked for has been read or refused, so
+    // that each one that could not be used is named, whatever else (a device search that failed) ended sooner.
     // `exportTimeline` writes the last run's timeline to a path at a pixel size and says why not (--export-timeline).
     HeadlessRunner(AppOptions options, SessionModel* session, QWidget* window,
         std::function<Result<Plan>()> makePlan, std::function<QString(const QString&, QSize)> exportTimeline,
@@ -36,7 +40,8 @@ public:
     void runAllGpus(AllGpusPanel* panel);
 
 signals:
-    void finished(int exitCode);
+    // Once, with the exit status and the line written on standard error.
+    void finished(int exitCode, const QString& message);
 
 private:
     void proceed();  // starts the plan, or saves the saved series' chart, once what it waits for is there
@@ -53,6 +58,8 @@ private:
     std::function<Result<Plan>()> m_makePlan;
     std::function<QString(const QString&, QSize)> m_exportTimeline;
     QString m_startupProblem;
+    QStringList m_fileProblems;  // the saved runs asked for that could not be read, each with why
+    std::optional<Error> m_searchFailure;  // why no device was found, where none was
     AllGpusPanel* m_allGpus = nullptr;
     bool m_devicesKnown = false;
     bool m_searchEnded = false;  // the device search found devices or said why there are none

@@ -1,4 +1,5 @@
 // asyncscope: the desktop app.
+#include "gui/app/app_exit.hpp"
 #include "gui/app/app_options.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/app/quit_signals.hpp"
@@ -51,12 +52,12 @@ int main(int argc, char* argv[])
     asyncscope::QuitSignals quitSignals;
     if (!quitSignals.problem().isEmpty())
         std::cerr << "asyncscope: " << quitSignals.problem().toStdString() << '\n';
+    // The status is the one decided (gui/app/app_exit.hpp), not what the event loop returns as the window closes.
+    asyncscope::AppExit exit;
     asyncscope::MainWindow window(std::make_shared<asyncscope::CudaBackend>(), *options);
-    asyncscope::closeOnQuitSignal(quitSignals, window);
-    QObject::connect(&window, &asyncscope::MainWindow::headlessFinished, &app, [&window](int code) {
-        window.close();
-        QApplication::exit(code);
-    });
+    asyncscope::closeOnQuitSignal(quitSignals, window, exit);
+    QObject::connect(&window, &asyncscope::MainWindow::headlessFinished, &app,
+        [&window, &exit](int code) { exit.end(window, code); });
     window.show();
-    return app.exec();
+    return exit.exec();
 }

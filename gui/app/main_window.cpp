@@ -20,6 +20,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
@@ -110,6 +111,13 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         connect(m_headless, &HeadlessRunner::finished, this, &MainWindow::headlessFinished);
         if (m_options.allGpus)
             m_headless->runAllGpus(m_allGpus);
+    }
+    if (const QString problem = settingsFileProblem(); !problem.isEmpty()) {
+        auto* note = new QLabel(tr("Settings not remembered: %1").arg(problem));
+        note->setObjectName(QStringLiteral("settingsNote"));
+        note->setToolTip(tr("The window starts from the defaults and saves nothing until the settings file is a "
+                            "regular file again."));
+        statusBar()->addPermanentWidget(note);
     }
     m_status->showMessage(tr("Looking for CUDA devices…"));
     updateActions();

@@ -53,7 +53,7 @@ public slots:
     void cancelRun();
 
 signals:
-    void headlessFinished(int exitCode);
+    void headlessFinished(int exitCode, const QString& message);  // the message as written on standard error
     void planEnded();  // a series or a comparison finished, failed, was cancelled or could not run
 
 protected:

@@ -1,5 +1,6 @@
 #include "gui/app/quit_signals.hpp"
 
+#include "gui/app/app_exit.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/session/session_model.hpp"
 
@@ -136,17 +137,16 @@ void QuitSignals::onReadable()
     emit received(first);
 }
 
-void closeOnQuitSignal(QuitSignals& quit, MainWindow& window)
+void closeOnQuitSignal(QuitSignals& quit, MainWindow& window, AppExit& exit)
 {
-    QObject::connect(&quit, &QuitSignals::received, &window, [&window](int signalNumber) {
+    QObject::connect(&quit, &QuitSignals::received, &window, [&window, &exit](int signalNumber) {
         const SessionModel& session = window.session();
         const QString stopping = session.isRunning() ? QObject::tr("cancelling the run in progress and closing")
             : session.isLoading()                    ? QObject::tr("stopping the read of a saved run and closing")
                                                      : QObject::tr("closing");
         std::cerr << "asyncscope: " << QuitSignals::name(signalNumber).toStdString() << ": " << stopping.toStdString()
                   << std::endl;
-        window.close();  // closeEvent: cancels, waits (bounded) for the run thread
-        QCoreApplication::exit(QuitSignals::exitCode(signalNumber));
+        exit.end(window, QuitSignals::exitCode(signalNumber));  // closeEvent: cancels, waits (bounded) for the run thread
     });
 }
 

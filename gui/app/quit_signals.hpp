@@ -14,6 +14,7 @@ class QSocketNotifier;
 
 namespace asyncscope {
 
+class AppExit;
 class MainWindow;
 
 class QuitSignals : public QObject {
@@ -48,9 +49,9 @@ private:
 };
 
 // On the first quit signal: says on standard error which signal and what it stops, closes `window` as its close
-// button does (MainWindow::closeEvent cancels the run or the read and waits, bounded, for the run thread), and leaves
-// the event loop with QuitSignals::exitCode. Headless runs (--export-png) end the same way, with this message instead
-// of their summary, and save nothing.
-void closeOnQuitSignal(QuitSignals& quit, MainWindow& window);
+// button does (MainWindow::closeEvent cancels the run or the read and waits, bounded, for the run thread), and ends
+// the app through `exit` with QuitSignals::exitCode. Headless runs (--export-png) end the same way, with this message
+// instead of their summary, and save nothing.
+void closeOnQuitSignal(QuitSignals& quit, MainWindow& window, AppExit& exit);
 
 }  // namespace asyncscope

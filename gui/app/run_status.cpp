@@ -1,5 +1,6 @@
 #include "gui/app/run_status.hpp"
 
+#include "gui/series/shown_name.hpp"
 #include "gui/session/plan_verdict.hpp"
 #include "gui/session/session_model.hpp"
 
@@ -99,9 +100,9 @@ void RunStatus::showProgress()
     const Report& report = m_session->report();
     const auto& binding = report.binding;
     m_binding->setText(!binding ? QString()
-            : binding->bound    ? tr("CPUs %1").arg(QString::fromStdString(binding->cpus)) +
+            : binding->bound    ? tr("CPUs %1").arg(shownName(binding->cpus)) +
                 (binding->numaNode ? tr(", NUMA node %1").arg(*binding->numaNode) : QString())
-                                : tr("CPUs: not bound (%1)").arg(QString::fromStdString(binding->why)));
+                                : tr("CPUs: not bound (%1)").arg(shownName(binding->why)));
     m_progress->setRange(0, m_session->expectedRuns());  // 0..0: busy, the noise rule decides when to stop
     m_progress->setValue(static_cast<int>(report.runs.size()));
     m_progress->setVisible(m_session->isRunning());

@@ -1,8 +1,12 @@
 #include "gui/config/settings_store.hpp"
 
+#include "engine/io/input_file.hpp"
+
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 
 namespace asyncscope {
 
@@ -33,9 +37,28 @@ GuiSettings defaultSettings()
     return s;
 }
 
+QString settingsFileProblem()
+{
+    // Where QSettings looks for the user's settings (INI files under the configuration folder): the application's
+    // file and its organisation's. Looked at before QSettings opens them, which it does as it is made.
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
+    const QString organisation = QCoreApplication::organizationName();
+    const QString application = QCoreApplication::applicationName();
+    for (const QString& path : { folder + '/' + organisation + '/' + application + QStringLiteral(".conf"),
+             folder + '/' + organisation + QStringLiteral(".conf") }) {
+        if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink())
+            continue;  // none yet: the first save makes it
+        if (const Status unusable = checkReadableFile(QFile::encodeName(path).toStdString()))
+            return QString::fromStdString(unusable->message());
+    }
+    return {};
+}
+
 GuiSettings loadSettings()
 {
     const GuiSettings d = defaultSettings();
+    if (!settingsFileProblem().isEmpty())
+        return d;
     QSettings q;
     GuiSettings s = d;
     s.deviceUuid = q.value("device/uuid").toString();
@@ -78,6 +101,8 @@ GuiSettings loadSettings()
 
 void saveSettings(const GuiSettings& s)
 {
+    if (!settingsFileProblem().isEmpty())
+        return;  // said once, as the window started
     QSettings q;
     q.setValue("device/uuid", s.deviceUuid);
     q.setValue("run/elements", qulonglong(s.config.elements));
@@ -102,7 +127,8 @@ void saveSettings(const GuiSettings& s)
 
 void clearSettings()
 {
-    QSettings().clear();
+    if (settingsFileProblem().isEmpty())
+        QSettings().clear();
 }
 
 }  // namespace asyncscope

@@ -19,7 +19,12 @@ struct GuiSettings {
 };
 
 GuiSettings defaultSettings();
+// The settings stored, each value that is not one the window takes replaced by its default; all defaults where
+// settingsFileProblem() finds one.
 GuiSettings loadSettings();
+// Empty, or why the settings files cannot be used: one of them is there but is not a regular file (a directory, a
+// FIFO that would block the read for ever, a device). The window then starts from the defaults and saves nothing.
+QString settingsFileProblem();
 void saveSettings(const GuiSettings& settings);
 void clearSettings();
 

@@ -4,6 +4,7 @@
 #include "gui/files/save_file.hpp"
 #include "gui/charts/nice_axis.hpp"
 #include "gui/series/nice_ticks.hpp"
+#include "gui/series/shown_name.hpp"
 
 #include "engine/io/side_by_side_report.hpp"
 
@@ -26,7 +27,7 @@ constexpr double kLinkHalfWidth = 0.42;  // of a category: the link's mark spans
 
 QString categoryOf(const SideBySideRow& row, bool severalHosts)
 {
-    QString label = severalHosts ? QStringLiteral("%1 GPU %2").arg(QString::fromStdString(row.host)).arg(row.device)
+    QString label = severalHosts ? QStringLiteral("%1 GPU %2").arg(shownName(row.host)).arg(row.device)
                                  : QObject::tr("GPU %1").arg(row.device);
     if (row.has(RowFlag::Slow) || row.has(RowFlag::SlowInSet))
         label += QObject::tr(" (slow)");

@@ -2,7 +2,9 @@
 
 #include "gui/gpus/all_gpus_chart.hpp"
 #include "gui/files/file_dialogs.hpp"
+#include "gui/series/shown_name.hpp"
 
+#include "engine/io/input_file.hpp"
 #include "engine/io/result_file.hpp"
 
 #include <QDialogButtonBox>
@@ -14,9 +16,11 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <memory>
 
 namespace asyncscope {
 
@@ -70,11 +74,46 @@ ResultsWindow::ResultsWindow(const QString& folder, QWidget* parent)
     resize(1100, 520);
 }
 
-QStringList ResultsWindow::openFiles(const QStringList& paths)
+ResultsWindow::~ResultsWindow()
+{
+    if (m_reading)
+        m_reading->wait();  // regular files only: each read ends
+    delete m_reading;
+}
+
+bool ResultsWindow::openFiles(const QStringList& paths)
+{
+    if (m_reading)
+        return false;
+    std::vector<std::string> files;
+    for (const QString& path : paths)
+        files.push_back(path.toStdString());
+    auto read = std::make_shared<std::vector<Result<HostReport>>>();
+    m_reading = QThread::create([files, read] {
+        for (const std::string& file : files) {
+            if (Status unreadable = checkReadableFile(file))  // a directory, a FIFO, a device: never opened
+                read->push_back(*unreadable);
+            else
+                read->push_back(readResultFile(file));
+        }
+    });
+    m_reading->setObjectName(QStringLiteral("AsyncScope results"));
+    // Queued to this window's thread: what was read is complete once the thread has finished.
+    connect(m_reading, &QThread::finished, this, [this, read] {
+        m_reading->wait();
+        m_reading->deleteLater();
+        m_reading = nullptr;
+        showRead(std::move(*read));
+    });
+    m_summary->setText(tr("Reading %n file(s)…", nullptr, int(paths.size())));
+    m_reading->start();
+    return true;
+}
+
+void ResultsWindow::showRead(std::vector<Result<HostReport>> read)
 {
     QStringList problems;
-    for (const QString& path : paths) {
-        auto host = readResultFile(path.toStdString());
+    for (Result<HostReport>& host : read) {
         if (host)
             m_hosts.push_back(std::move(*host));
         else
@@ -92,7 +131,7 @@ QStringList ResultsWindow::openFiles(const QStringList& paths)
           << (flagged ? tr("%n flagged", nullptr, int(flagged)) : tr("none flagged"));
     for (const HostAggregate& a : aggregatesOf(m_hosts)) {
         if (a.bandwidth.gbps > 0.0)
-            parts << tr("%1 all at once: %2 GB/s").arg(QString::fromStdString(a.host)).arg(a.bandwidth.gbps, 0, 'f', 1);
+            parts << tr("%1 all at once: %2 GB/s").arg(shownName(a.host)).arg(a.bandwidth.gbps, 0, 'f', 1);
     }
     m_summary->setText(parts.join(QStringLiteral("; ")) +
         tr(". Tinted rows: at least %1 % below their host's or the whole set's median, under %2 % of their link, or a "
@@ -102,7 +141,7 @@ QStringList ResultsWindow::openFiles(const QStringList& paths)
     m_problemsLabel->setText(problemsText());
     m_problemsLabel->setVisible(!m_problems.isEmpty());
     m_exportCsv->setEnabled(!rows.empty());
-    return problems;
+    emit filesRead(problems);
 }
 
 QString ResultsWindow::problemsText() const

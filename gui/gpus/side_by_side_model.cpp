@@ -1,5 +1,7 @@
 #include "gui/gpus/side_by_side_model.hpp"
 
+#include "gui/series/shown_name.hpp"
+
 #include <QBrush>
 #include <QColor>
 
@@ -35,7 +37,7 @@ int SideBySideModel::columnCount(const QModelIndex& parent) const
 QString SideBySideModel::flagsText(const SideBySideRow& row)
 {
     if (!row.errorKind.empty())
-        return QStringLiteral("%1: %2").arg(QString::fromStdString(row.errorKind), QString::fromStdString(row.error));
+        return QStringLiteral("%1: %2").arg(shownName(row.errorKind), shownName(row.error));
     return QString::fromStdString(row.flagsText());
 }
 
@@ -55,7 +57,7 @@ QVariant SideBySideModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || index.row() >= int(m_rows.size()))
         return {};
     const SideBySideRow& r = m_rows[std::size_t(index.row())];
-    const auto text = [](const std::string& s) { return QString::fromStdString(s); };
+    const auto text = [](const std::string& s) { return shownName(s); };  // a file's names, cut
     if (role == Qt::BackgroundRole) {
         const QColor colour = tint(r);
         return colour.isValid() ? QVariant(QBrush(colour)) : QVariant();

@@ -1,5 +1,7 @@
 #include "gui/series/saved_run.hpp"
 
+#include "gui/series/shown_name.hpp"
+
 #include "engine/io/report_file.hpp"
 
 #include <QFileInfo>
@@ -13,7 +15,7 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
     auto report = readReportFile(path.toStdString(), progress, cancel);
     if (!report)
         return report.error();
-    QString gpu = QString::fromStdString(report->device.name);
+    QString gpu = shownName(report->device.name);  // the label titles the window and names legends
     gpu.remove(QStringLiteral("NVIDIA "));
     SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, {} };
     if (!gpu.isEmpty())

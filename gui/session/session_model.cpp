@@ -3,7 +3,10 @@
 #include "gui/session/plan_controller.hpp"
 #include "gui/session/report_loader.hpp"
 
+#include "engine/io/input_file.hpp"
+
 #include <algorithm>
+#include <limits>
 
 namespace asyncscope {
 
@@ -255,7 +258,10 @@ const SeriesSummary& SessionModel::summary() const
 int SessionModel::expectedRuns() const
 {
     const PipelineConfig& c = report().config;
-    return c.stopRule == StopRule::Fixed ? c.warmupRuns + c.runs : 0;
+    if (c.stopRule != StopRule::Fixed)
+        return 0;
+    const long long planned = static_cast<long long>(c.warmupRuns) + c.runs;  // a saved run's config may say anything
+    return int(std::clamp(planned, 0LL, static_cast<long long>(std::numeric_limits<int>::max())));
 }
 
 double SessionModel::runsPerSecond() const
@@ -271,6 +277,8 @@ Status SessionModel::openSaved(const QString& path)
         return makeError(ErrorKind::Usage, "a run is in progress", "Open the saved run when it has ended.");
     if (isWriting())
         return makeError(ErrorKind::Usage, "the series shown is being written to a file", "Open it when it is saved.");
+    if (Status unreadable = checkReadableFile(path.toStdString()))
+        return unreadable;  // a directory or device fails at once; a FIFO would hold the reading thread
     m_loads.push_back({ path, false });
     if (m_loads.size() == 1)
         loadNext();
@@ -279,6 +287,8 @@ Status SessionModel::openSaved(const QString& path)
 
 Status SessionModel::addOverlay(const QString& path)
 {
+    if (Status unreadable = checkReadableFile(path.toStdString()))
+        return unreadable;
     m_loads.push_back({ path, true });
     if (m_loads.size() == 1)
         loadNext();

@@ -71,7 +71,8 @@ public:
     double runsPerSecond() const;
 
     // Reads a saved run (JSON or CSV by suffix) on a thread of its own and then shows it in place of the current
-    // report; refused while a plan runs. Files are read one at a time, in the order asked for: savedLoaded or
+    // report; refused while a plan runs, and at once for a path that is not a regular file this process may read
+    // (checkReadableFile: a directory, a FIFO, a device, a missing file). Files are read one at a time, in the order asked for: savedLoaded or
     // loadFailed says how each went. A file that cannot be read changes nothing.
     Status openSaved(const QString& path);
     // Reads a saved run the same way and then adds it to the overlays.

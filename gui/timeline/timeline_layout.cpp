@@ -1,5 +1,6 @@
 #include "gui/timeline/timeline_layout.hpp"
 
+#include "engine/model/record_rules.hpp"
 #include "engine/model/size_parse.hpp"
 #include "engine/model/statistics.hpp"
 
@@ -37,6 +38,15 @@ double niceStep(double span, double count)
             return m * decade;
     }
     return 10.0 * decade;
+}
+
+// A span the timeline can place: times finite, its end not before its begin, and (on the GPU) a stream a run can
+// have. A run read from a file may hold anything; a stream of 5e7 would otherwise make as many rows.
+bool placeable(const Span& span)
+{
+    if (!std::isfinite(span.beginMs) || !std::isfinite(span.endMs) || span.endMs < span.beginMs)
+        return false;
+    return !onGpu(span.kind) || (span.stream >= 0 && span.stream < kMaxStreams);
 }
 
 QString gpuLabel(const Span& span, bool chunked)
@@ -123,11 +133,11 @@ void TimelineLayout::setRun(const RunResult& run, int streams)
     m_gpuTraced = traced([](const Span& s) { return onGpu(s.kind); });
     m_cpuTraced = traced([](const Span& s) { return s.kind == SpanKind::Api; });
     const std::vector<Span>& gpu = m_gpuTraced ? run.traced : run.spans;
-    int streamCount = std::max(1, streams);
+    int streamCount = std::clamp(streams, 1, kMaxStreams);  // a row per stream: never more than a run can have
     bool chunked = false;
     m_stagesOff = true;
     for (const Span& s : gpu) {
-        if (!onGpu(s.kind))
+        if (!onGpu(s.kind) || !placeable(s))
             continue;
         m_stagesOff = false;
         streamCount = std::max(streamCount, s.stream + 1);
@@ -147,11 +157,13 @@ void TimelineLayout::setRun(const RunResult& run, int streams)
     m_blocks.reserve(gpu.size() + run.traced.size() + 4);
     if (m_cpuTraced) {
         for (const Span& s : run.traced) {
-            if (s.kind == SpanKind::Api)
+            if (s.kind == SpanKind::Api && placeable(s))
                 m_blocks.push_back({ s, 0, false, cpuLabel(s), {} });
         }
     }
     for (const Span& s : run.spans) {
+        if (!placeable(s))
+            continue;
         const bool cpuRow = s.stream == 0 && (s.kind == SpanKind::Wait || (s.kind == SpanKind::Submit && !m_cpuTraced));
         if (cpuRow)
             m_blocks.push_back({ s, 0, false, cpuLabel(s), {} });
@@ -159,7 +171,7 @@ void TimelineLayout::setRun(const RunResult& run, int streams)
             m_blocks.push_back({ s, 1, false, cpuLabel(s), {} });
     }
     if (m_stagesOff) {
-        if (run.gpuMs > 0.0) {
+        if (run.gpuMs > 0.0 && std::isfinite(run.gpuMs)) {
             Span total;
             total.kind = SpanKind::Kernel;  // stands for the whole pipeline; TimelineBlock::gpuTime says so
             total.endMs = run.gpuMs;
@@ -167,12 +179,12 @@ void TimelineLayout::setRun(const RunResult& run, int streams)
         }
     } else {
         for (const Span& s : gpu) {
-            if (onGpu(s.kind))
+            if (onGpu(s.kind) && placeable(s))
                 m_blocks.push_back({ s, kFirstGpuRow + s.stream, false, gpuLabel(s, chunked), {} });
         }
     }
 
-    double begin = 0.0, end = std::max(0.0, run.gpuMs);
+    double begin = 0.0, end = std::isfinite(run.gpuMs) ? std::max(0.0, run.gpuMs) : 0.0;
     for (const TimelineBlock& b : m_blocks) {
         begin = std::min(begin, b.span.beginMs);
         end = std::max(end, b.span.endMs);

@@ -38,7 +38,8 @@ public:
     // The rows and blocks of `run`. The CPU row holds stream 0's submit and wait spans; when `run.traced` is not
     // empty, its runtime calls (Api) and the wait instead. The check row holds the check spans. GPU operations come
     // from `run.traced` when it holds any (CUPTI), otherwise from `run.spans` (CUDA events), on one row per stream
-    // (at least `streams` rows). A run without GPU spans (stage events off) has one GPU time row instead, its block
+    // (at least `streams` rows, at most kMaxStreams). Spans no run can have (times not finite, an end before the
+    // begin, a GPU stream outside 0 to kMaxStreams - 1) are left out. A run without GPU spans (stage events off) has one GPU time row instead, its block
     // from 0 to the GPU time. The range in view is fitted to the run unless the user zoomed.
     void setRun(const RunResult& run, int streams = 1);
     void clear();

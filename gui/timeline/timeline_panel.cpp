@@ -1,6 +1,7 @@
 #include "gui/timeline/timeline_panel.hpp"
 
 #include "gui/files/file_dialogs.hpp"
+#include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/timeline/timeline_view.hpp"
 
@@ -36,9 +37,10 @@ bool sameRun(const RunResult& a, const RunResult& b)
 QString titleOf(const Report& report, const RunResult& run, const QString& source)
 {
     const PipelineConfig& c = report.config;
-    const int planned = c.stopRule == StopRule::Fixed ? c.warmupRuns + c.runs
-        : report.outcome                              ? int(report.runs.size())
-                                                      : 0;
+    // In 64 bits: a file may say anything of its runs, and an int sum of two would overflow.
+    const long long planned = c.stopRule == StopRule::Fixed ? static_cast<long long>(c.warmupRuns) + c.runs
+        : report.outcome                                    ? static_cast<long long>(report.runs.size())
+                                                            : 0;
     QString which = planned > 0 ? QObject::tr("Run %1 of 0–%2").arg(run.index).arg(planned - 1)
                                 : QObject::tr("Run %1").arg(run.index);
     if (run.warmup)
@@ -147,7 +149,7 @@ void TimelinePanel::refresh()
     }
     m_title->setText(titleOf(report, *run, m_session->source()));
     const int streams = report.config.streams;
-    const QString note = report.outcome ? QString::fromStdString(report.outcome->traceNote) : QString();
+    const QString note = report.outcome ? shownName(report.outcome->traceNote) : QString();  // a file's, cut
     if (m_shownIndex && streams == m_shownStreams && note == m_shownNote && sameRun(m_shown, *run))
         return;  // the same run as drawn: nothing to lay out or paint
     m_shown = *run;

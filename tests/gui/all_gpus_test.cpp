@@ -300,7 +300,12 @@ private slots:
         }
 
         ResultsWindow results;
-        const QStringList problems = results.openFiles({ eight, failed, broken, slowHost });
+        QSignalSpy read(&results, &ResultsWindow::filesRead);
+        QVERIFY(results.openFiles({ eight, failed, broken, slowHost }));  // read off the GUI thread
+        QVERIFY(results.isReading());
+        QVERIFY(read.wait(10000));
+        QVERIFY(!results.isReading());
+        const QStringList problems = read.first().first().toStringList();
         QCOMPARE(problems.size(), 1);
         QVERIFY2(problems.first().contains("broken.json"), qPrintable(problems.first()));
         QVERIFY(results.problemsText().contains("broken.json"));

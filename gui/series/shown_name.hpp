@@ -1,0 +1,16 @@
+// A name read from a file (a GPU's, a host's, a bus id) as the window shows it. A file may hold a name of any length,
+// and a title, a label, a legend or a table cell lays out every character it is given: names are cut to
+// kMaxNameBytes bytes, the longest a real one has (engine/model/record_rules.hpp).
+#pragma once
+
+#include <QString>
+
+#include <string_view>
+
+namespace asyncscope {
+
+// `name` as UTF-8, at most kMaxNameBytes bytes of it; a longer one is cut at a character's boundary and ends in "…".
+QString shownName(std::string_view name);
+QString shownName(const QString& name);
+
+}  // namespace asyncscope
