@@ -1,5 +1,7 @@
 #include "gui/config/settings_store.hpp"
 
+#include "engine/model/record_rules.hpp"
+
 #include "engine/io/input_file.hpp"
 
 #include <QCoreApplication>
@@ -23,7 +25,7 @@ Enum choice(const QSettings& q, const QString& key, Enum fallback)
     if (const auto value = parseName<Enum>(stored.toString().toStdString()))
         return *value;
     qWarning("AsyncScope: %s: %s is '%s', not %s; using %s", qPrintable(q.fileName()), qPrintable(key),
-        qPrintable(stored.toString()), acceptedNames<Enum>().c_str(), nameOf(fallback));
+        quotedValue(stored.toString().toStdString()).c_str(), acceptedNames<Enum>().c_str(), nameOf(fallback));
     return fallback;
 }
 
@@ -90,10 +92,10 @@ GuiSettings loadSettings()
         s.exportSize.height() > 16384)
         s.exportSize = d.exportSize;
     // A damaged settings file falls back to the defaults: the shape alone when only it is wrong, else everything.
-    if (validate(s.config)) {
+    if (checkConfig(s.config)) {
         s.config.chunks = d.config.chunks;
         s.config.streams = d.config.streams;
-        if (validate(s.config))
+        if (checkConfig(s.config))
             s.config = d.config;
     }
     return s;

@@ -1,10 +1,12 @@
 // The settings' fuzz test: the window's settings file, as it writes it, mutated (fuzz_loop.hpp) and read back by
 // loadSettings(). A settings file is never refused: every value it holds either is one the window can run with or
-// falls back to its default. A loaded configuration that validate() refuses, or an export size out of bounds, is a
+// falls back to its default. A loaded configuration that checkConfig() refuses, or an export size out of bounds, is a
 // finding (thrown, so that the loop reports it with its input).
 #include "fuzz_loop.hpp"
 
 #include "gui/config/settings_store.hpp"
+
+#include "engine/model/record_rules.hpp"
 
 #include <QCoreApplication>
 #include <QSettings>
@@ -69,8 +71,9 @@ TEST(Fuzz, Settings)
     target.read = [&live](const std::string& path) -> std::optional<std::string> {
         fs::copy_file(path, live, fs::copy_options::overwrite_existing);
         const GuiSettings s = loadSettings();
-        if (auto invalid = validate(s.config))
-            throw std::logic_error("the settings loaded a configuration the window refuses: " + invalid->message());
+        if (auto invalid = checkConfig(s.config))
+            throw std::logic_error("the settings loaded a configuration the window refuses: " + invalid->field + " " +
+                invalid->found);
         if (s.exportSize.width() < 16 || s.exportSize.height() < 16 || s.exportSize.width() > 16384 ||
             s.exportSize.height() > 16384)
             throw std::logic_error("the settings loaded an export size out of bounds");

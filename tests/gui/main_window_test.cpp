@@ -31,6 +31,8 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
+
+#include <cmath>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -635,6 +637,20 @@ private slots:
         const GuiSettings s = loadSettings();
         QCOMPARE(s.config.hostMemory, HostMemory::Pinned);
         QCOMPARE(s.config.waitMode, WaitMode::Blocking);
+    }
+    // A value no run can have falls back as the CLI would refuse it (the shared rules), and a long bad value is
+    // quoted cut, not whole.
+    void settingsHoldToTheSharedRules()
+    {
+        {
+            QSettings q;
+            q.setValue("run/noiseTarget", "inf");
+            q.setValue("run/hostMemory", QString(100000, 'x'));
+        }
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression("run/hostMemory is 'x+…', not pinned or pageable"));
+        const GuiSettings s = loadSettings();
+        QVERIFY(std::isfinite(s.config.targetNoisePercent));
+        QCOMPARE(s.config.targetNoisePercent, defaultSettings().config.targetNoisePercent);
     }
 
     // Every variant over what the host can hold: the comparison ends with a message naming the limit, nothing
