@@ -34,6 +34,17 @@ Status checkFitsMemory(const std::string& name, std::uintmax_t fileBytes, std::u
         "Close other programs, or open a shorter series.");
 }
 
+Result<std::uintmax_t> sizeThatFitsMemory(const std::filesystem::path& file, const std::string& name)
+{
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(file, ec);
+    if (ec)
+        return makeError(ErrorKind::Io, name + ": cannot be read: " + ec.message());
+    if (auto tooBig = checkFitsMemory(name, size, availableHostMemory()))
+        return *tooBig;
+    return size;
+}
+
 Result<Report> readReportFile(const std::string& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
 {
     // A directory, a FIFO or a device is refused before it is opened: opening a FIFO blocks until a writer comes.
@@ -46,15 +57,12 @@ Result<Report> readReportFile(const std::string& path, const ReadProgress& progr
     std::ifstream in(file, std::ios::binary);
     if (!in)
         return makeError(ErrorKind::Io, name + ": cannot be opened", "Check that the file exists and is readable.");
-    std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(file, ec);
-    if (ec)
-        return makeError(ErrorKind::Io, name + ": cannot be read: " + ec.message());
-    if (auto tooBig = checkFitsMemory(name, size, availableHostMemory()))
-        return *tooBig;
+    const auto size = sizeThatFitsMemory(file, name);
+    if (!size)
+        return size.error();
     std::string suffix = file.extension().string();
     std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
-    const ReadControl control { progress, cancel, size };
+    const ReadControl control { progress, cancel, *size };
     Result<Report> report = makeError(ErrorKind::Io, "cannot be read");
     try {
         report = suffix == ".csv" ? readCsv(in, control) : readJson(in, control);

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 namespace asyncscope {
@@ -24,5 +25,8 @@ std::uintmax_t memoryToRead(std::uintmax_t fileBytes);
 
 // ErrorKind::TooLarge, naming `name`, when reading a file of `fileBytes` needs more than `availableBytes`.
 Status checkFitsMemory(const std::string& name, std::uintmax_t fileBytes, std::uintmax_t availableBytes);
+
+// The size of the file at `file`, named `name` in messages, when reading it fits in the host's free memory.
+Result<std::uintmax_t> sizeThatFitsMemory(const std::filesystem::path& file, const std::string& name);
 
 }  // namespace asyncscope

@@ -93,12 +93,8 @@ Result<HostReport> readChecked(const std::string& path, const std::string& name)
         nlohmann::json::sax_parse(in, &sniffer, nlohmann::json::input_format_t::json, false);
         format = sniffer.format;
         if (format == kHostRecordFormat) {
-            std::error_code ec;
-            const std::uintmax_t size = std::filesystem::file_size(file, ec);
-            if (ec)
-                return makeError(ErrorKind::Io, name + ": cannot be read: " + ec.message());
-            if (auto tooBig = checkFitsMemory(name, size, availableHostMemory()))
-                return *tooBig;
+            if (const auto size = sizeThatFitsMemory(file, name); !size)
+                return size.error();
             in.clear();
             in.seekg(0);
             auto host = readHostRecordJson(in);

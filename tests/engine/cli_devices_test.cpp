@@ -8,6 +8,8 @@
 
 #include "fake_hosts.hpp"
 
+#include "temp_dir.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -46,22 +48,6 @@ CliRun runWith(Backend& backend, std::vector<const char*> args, const std::atomi
     run.err = err.str();
     return run;
 }
-
-class TempDir {
-public:
-    TempDir()
-        : m_path(fs::temp_directory_path() /
-              ("asyncscope-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
-    {
-        fs::remove_all(m_path);
-        fs::create_directories(m_path);
-    }
-    ~TempDir() { fs::remove_all(m_path); }
-    std::string path(const std::string& name) const { return (m_path / name).string(); }
-
-private:
-    fs::path m_path;
-};
 
 nlohmann::json readJsonFile(const std::string& path)
 {
@@ -207,43 +193,43 @@ TEST(CliDevices, AllAtOnceRunsEveryDeviceTogetherAndGivesTheAggregate)
 
 TEST(CliDevices, OutputWithADeviceWritesAFilePerDeviceInFoldersItCreates)
 {
-    TempDir dir;
+    TempDir dir("cli");
     FakeBackend backend;
     eightWithOneSlow(backend);
-    const std::string pattern = dir.path("deep/er/%h-%d.json");
+    const std::string pattern = dir.file("deep/er/%h-%d.json");
     const CliRun run = runWith(backend, { "--device", "0,3,5", "--runs", "2", "--format", "json", "--output",
                                             pattern.c_str(), "--no-numa-binding" });
     EXPECT_EQ(run.code, kExitOk) << run.err;
     EXPECT_TRUE(run.out.empty()) << run.out;
     for (const int device : { 0, 3, 5 }) {
         const std::string name = shortHostName() + "-" + std::to_string(device) + ".json";
-        const auto record = readJsonFile(dir.path("deep/er/" + name));
+        const auto record = readJsonFile(dir.file("deep/er/" + name));
         ASSERT_FALSE(record.is_discarded()) << device;
         ASSERT_EQ(record.at("devices").size(), 1u);
         EXPECT_EQ(record.at("devices")[0].at("device").at("index"), device);
         EXPECT_EQ(record.at("devices")[0].at("binding").at("text"), "not bound: binding turned off");
     }
-    EXPECT_FALSE(fs::exists(dir.path("deep/er/" + shortHostName() + "-1.json")));
+    EXPECT_FALSE(fs::exists(dir.file("deep/er/" + shortHostName() + "-1.json")));
 
     // Without %d: one file with every device.
-    const std::string one = dir.path("all-%h.txt");
+    const std::string one = dir.file("all-%h.txt");
     const CliRun together = runWith(backend, { "--device", "all", "--runs", "2", "--output", one.c_str() });
     EXPECT_EQ(together.code, kExitOk) << together.err;
-    std::ifstream in(dir.path("all-" + shortHostName() + ".txt"));
+    std::ifstream in(dir.file("all-" + shortHostName() + ".txt"));
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_NE(text.find(": 8 GPUs, one at a time"), std::string::npos) << text;
 }
 
 TEST(CliDevices, WithoutADriverTheHostStillWritesItsRecord)
 {
-    TempDir dir;
+    TempDir dir("cli");
     FakeBackend backend;
     backend.discoveryError = noDriver();
-    const std::string pattern = dir.path("results/%h-%d.json");
+    const std::string pattern = dir.file("results/%h-%d.json");
     const CliRun run = runWith(backend, { "--device", "all", "--format", "json", "--output", pattern.c_str() });
     EXPECT_EQ(run.code, kExitFailure);
     EXPECT_NE(run.err.find("cudaErrorInsufficientDriver"), std::string::npos) << run.err;
-    const std::string file = dir.path("results/" + shortHostName() + "-none.json");
+    const std::string file = dir.file("results/" + shortHostName() + "-none.json");
     const auto record = readJsonFile(file);
     ASSERT_FALSE(record.is_discarded()) << file;
     EXPECT_EQ(record.at("host"), shortHostName());
@@ -253,9 +239,9 @@ TEST(CliDevices, WithoutADriverTheHostStillWritesItsRecord)
     EXPECT_TRUE(record.at("devices").empty());
 
     // CSV and text say the same.
-    const std::string csvFile = dir.path("r-%d.csv");
+    const std::string csvFile = dir.file("r-%d.csv");
     EXPECT_EQ(runWith(backend, { "--format", "csv", "--output", csvFile.c_str() }).code, kExitFailure);
-    std::ifstream csv(dir.path("r-none.csv"));
+    std::ifstream csv(dir.file("r-none.csv"));
     std::string header, row;
     std::getline(csv, header);
     std::getline(csv, row);
@@ -265,13 +251,13 @@ TEST(CliDevices, WithoutADriverTheHostStillWritesItsRecord)
 
 TEST(CliDevices, MergeOfTwoRecordsAndAnErrorRecordPrintsOneTable)
 {
-    TempDir dir;
+    TempDir dir("cli");
     for (const auto& [name, host] : { std::pair { "a.json", twoGpus("a", 55.0) },
              std::pair { "b.json", twoGpus("b", 45.0) }, std::pair { "c.json", hostError("c", noDriver()) } }) {
-        std::ofstream out(dir.path(name));
+        std::ofstream out(dir.file(name));
         writeHostRecordJson(out, host);
     }
-    const std::string a = dir.path("a.json"), b = dir.path("b.json"), c = dir.path("c.json");
+    const std::string a = dir.file("a.json"), b = dir.file("b.json"), c = dir.file("c.json");
     FakeBackend backend;
     backend.discoveryError = noDriver();  // a merge needs no GPU
     const CliRun text = runWith(backend, { "--merge", a.c_str(), b.c_str(), c.c_str() });
@@ -302,13 +288,13 @@ TEST(CliDevices, MergeOfTwoRecordsAndAnErrorRecordPrintsOneTable)
 
 TEST(CliDevices, AMergeNamesTheFilesItCannotReadAndStillPrintsTheOthers)
 {
-    TempDir dir;
+    TempDir dir("cli");
     {
-        std::ofstream out(dir.path("a.json"));
+        std::ofstream out(dir.file("a.json"));
         writeHostRecordJson(out, twoGpus("a", 55.0));
     }
-    std::ofstream(dir.path("broken.json")) << "{\"format\": \"asyncscope-host\", \"devi";
-    const std::string a = dir.path("a.json"), broken = dir.path("broken.json"), missing = dir.path("gone.json");
+    std::ofstream(dir.file("broken.json")) << "{\"format\": \"asyncscope-host\", \"devi";
+    const std::string a = dir.file("a.json"), broken = dir.file("broken.json"), missing = dir.file("gone.json");
     FakeBackend backend;
     const CliRun run = runWith(backend, { "--merge", a.c_str(), broken.c_str(), missing.c_str() });
     EXPECT_EQ(run.code, kExitFailure);

@@ -6,6 +6,7 @@
 #include "engine/io/result_file.hpp"
 
 #include "fake_backend.hpp"
+#include "temp_dir.hpp"
 #include "fake_hosts.hpp"
 
 #include <gtest/gtest.h>
@@ -25,22 +26,6 @@ using namespace asyncscope::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-class TempDir {
-public:
-    TempDir()
-        : m_path(fs::temp_directory_path() /
-              ("asyncscope-hostile-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
-    {
-        fs::remove_all(m_path);
-        fs::create_directories(m_path);
-    }
-    ~TempDir() { fs::remove_all(m_path); }
-    std::string file(const std::string& name) const { return (m_path / name).string(); }
-
-private:
-    fs::path m_path;
-};
 
 struct CliRun {
     int code = -1;
@@ -92,7 +77,7 @@ Result<HostReport> readText(const std::string& text)
 
 TEST(HostileMerge, ADirectoryNamedAsARecordCostsOnlyItself)
 {
-    TempDir dir;
+    TempDir dir("hostile");
     fs::create_directories(dir.file("x.json"));
     std::ofstream(dir.file("good.json")) << goodRecord();
     const CliRun run = merge({ dir.file("x.json"), dir.file("good.json") });
@@ -103,7 +88,7 @@ TEST(HostileMerge, ADirectoryNamedAsARecordCostsOnlyItself)
 
 TEST(HostileMerge, AFifoNamedAsARecordIsRefusedWithoutBlocking)
 {
-    TempDir dir;
+    TempDir dir("hostile");
     const std::string fifo = dir.file("y.json");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     auto read = std::async(std::launch::async, [&] { return readResultFile(fifo); });
@@ -124,7 +109,7 @@ TEST(HostileMerge, AFifoNamedAsARecordIsRefusedWithoutBlocking)
 
 TEST(HostileMerge, AComputeCapabilityThatIsNotOneIsRefusedAndTheOthersMerged)
 {
-    TempDir dir;
+    TempDir dir("hostile");
     std::ofstream(dir.file("x.json")) << withComputeCapability("x");
     std::ofstream(dir.file("good.json")) << goodRecord();
     const CliRun run = merge({ dir.file("x.json"), dir.file("good.json") });
@@ -212,7 +197,7 @@ TEST(HostileMerge, CountsAreBounded)
 
 TEST(HostileMerge, OnlyBadFilesExitNonzero)
 {
-    TempDir dir;
+    TempDir dir("hostile");
     std::ofstream(dir.file("bad.json")) << "{\"format\": \"asyncscope-host\", \"devi";
     const CliRun run = merge({ dir.file("bad.json") });
     EXPECT_EQ(run.code, kExitFailure);

@@ -8,6 +8,8 @@
 #include "classic_runs.hpp"
 #include "fake_hosts.hpp"
 
+#include "temp_dir.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,22 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class TempDir {
-public:
-    TempDir()
-        : m_path(fs::temp_directory_path() /
-              ("asyncscope-merge-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())))
-    {
-        fs::remove_all(m_path);
-        fs::create_directories(m_path);
-    }
-    ~TempDir() { fs::remove_all(m_path); }
-    std::string file(const std::string& name) const { return (m_path / name).string(); }
-
-private:
-    fs::path m_path;
-};
-
 void writeRecord(const std::string& path, const HostReport& host)
 {
     std::ofstream out(path);
@@ -45,7 +31,7 @@ void writeRecord(const std::string& path, const HostReport& host)
 
 TEST(Merge, TwoHostsAndAnErrorRecordInOneTable)
 {
-    TempDir dir;
+    TempDir dir("merge");
     writeRecord(dir.file("a.json"), twoGpus("a", 55.0));
     writeRecord(dir.file("b.json"), twoGpus("b", 45.0));  // both slow against the set, neither against its host
     writeRecord(dir.file("c-none.json"), hostError("c", noDriver()));
@@ -105,7 +91,7 @@ TEST(Merge, OneHostInSeveralFilesIsOneHost)
 
 TEST(Merge, FilesThatAreNotResultsAreNamed)
 {
-    TempDir dir;
+    TempDir dir("merge");
     const auto missing = readResultFile(dir.file("missing.json"));
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().message().rfind("missing.json: does not exist", 0), 0u) << missing.error().message();
