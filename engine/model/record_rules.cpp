@@ -184,7 +184,8 @@ FieldCheck checkNote(std::string_view field, std::string_view text)
 FieldCheck checkConfig(const PipelineConfig& c)
 {
     if (auto invalid = validate(c))
-        return problem("config", invalid->detail, "a configuration the CLI and the window would run");
+        return problem("config", "one the CLI refuses (" + invalid->detail + ")",
+            "a configuration the CLI and the window would run");
     if (!std::isfinite(c.targetNoisePercent) || c.targetNoisePercent < 0.0)
         return problem("config.noise_target", quotedNumber(c.targetNoisePercent), "a finite percentage, 0 or more");
     if (!std::isfinite(c.minGpuMs) || c.minGpuMs < 0.0)

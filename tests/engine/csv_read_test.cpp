@@ -127,7 +127,8 @@ TEST(CsvRead, EveryRowsValuesAreHeldToTheRules)
     EXPECT_NE(failure(withValue(1, "Compute Capability", "9"))
                   .find("line 2, column 'Compute Capability': '9' is not a compute capability such as \"9.0\""),
         std::string::npos);
-    EXPECT_NE(failure(withValue(1, "Streams", "0")).find("line 2: config is streams must be between 1"),
+    EXPECT_NE(failure(withValue(1, "Streams", "0"))
+                  .find("line 2: config is one the CLI refuses (streams must be between 1"),
         std::string::npos);
     EXPECT_NE(failure(withValue(3, "First Wrong Index", "-5")).find("line 4: first_wrong_index is -5"),
         std::string::npos);
