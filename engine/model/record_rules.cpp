@@ -14,28 +14,31 @@ FieldProblem problem(std::string_view field, std::string found, std::string acce
     return { std::string(field), std::move(found), std::move(accepted) };
 }
 
-FieldCheck checkSpan(const Span& s, const std::string& field, const PipelineConfig& config)
+// `name` and `index` make the field's name, only for a span refused: a million runs' spans are checked as they are
+// read, and most are fine.
+FieldCheck checkSpan(const Span& s, const char* name, std::size_t index, const PipelineConfig& config)
 {
+    const auto field = [&] { return std::string(name) + "[" + std::to_string(index) + "]"; };
     if (!std::isfinite(s.beginMs) || !std::isfinite(s.endMs) || s.endMs < 0.0 || s.endMs < s.beginMs)
-        return problem(field, "from " + quotedNumber(s.beginMs) + " to " + quotedNumber(s.endMs) + " ms",
+        return problem(field(), "from " + quotedNumber(s.beginMs) + " to " + quotedNumber(s.endMs) + " ms",
             "finite times, the end at 0 or after and not before the begin");
     if (onGpu(s.kind)) {
         if (s.stream < 0 || s.stream >= config.streams)
-            return problem(field + ".stream", std::to_string(s.stream),
+            return problem(field() + ".stream", std::to_string(s.stream),
                 "a stream from 0 to " + std::to_string(config.streams - 1) + " (the configuration's streams)");
         if (s.chunk < 0 || s.chunk >= config.chunks)
-            return problem(field + ".chunk", std::to_string(s.chunk),
+            return problem(field() + ".chunk", std::to_string(s.chunk),
                 "a chunk from 0 to " + std::to_string(config.chunks - 1) + " (the configuration's chunks)");
     } else {
         if (s.stream < 0 || s.stream > kMaxCheckThreads)
-            return problem(field + ".stream", std::to_string(s.stream),
+            return problem(field() + ".stream", std::to_string(s.stream),
                 "a host thread from 0 to " + std::to_string(kMaxCheckThreads));
         if (s.chunk < 0 || s.chunk >= std::max(config.chunks, 1))
-            return problem(field + ".chunk", std::to_string(s.chunk),
+            return problem(field() + ".chunk", std::to_string(s.chunk),
                 "a chunk from 0 to " + std::to_string(std::max(config.chunks, 1) - 1));
     }
     if (s.device < 0)
-        return problem(field + ".device", std::to_string(s.device), "a device index, 0 or more");
+        return problem(field() + ".device", std::to_string(s.device), "a device index, 0 or more");
     return std::nullopt;
 }
 
@@ -73,7 +76,7 @@ std::size_t utf8Length(std::string_view text)
 FieldCheck checkSpans(const std::vector<Span>& spans, const char* name, const PipelineConfig& config)
 {
     for (std::size_t i = 0; i < spans.size(); ++i) {
-        if (auto bad = checkSpan(spans[i], std::string(name) + "[" + std::to_string(i) + "]", config))
+        if (auto bad = checkSpan(spans[i], name, i, config))
             return bad;
     }
     return std::nullopt;
