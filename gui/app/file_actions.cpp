@@ -254,22 +254,22 @@ void FileActions::connectPanels(TimelinePanel* timeline, DistributionPanel* dist
     });
 }
 
-QString FileActions::openFromCommandLine(const QString& open, const QStringList& overlays)
+FileActions::Refused FileActions::openFromCommandLine(const QString& open, const QStringList& overlays)
 {
     // Each file is asked for whatever became of the one before: a bad one costs only itself.
-    QStringList problems;
-    const auto note = [&problems](const Status& refused) {
-        if (refused)
-            problems << QString::fromStdString(refused->message());
-        return !refused;
+    Refused refused;
+    const auto note = [this, &refused](const Status& problem) {
+        if (problem) {
+            refused.files << QString::fromStdString(problem->message());
+            emit this->problem(refused.files.last());
+        }
+        return !problem;
     };
-    if (!open.isEmpty() && !note(m_session->openSaved(open)))
-        emit problem(problems.last());
-    for (const QString& overlay : overlays) {
-        if (!note(m_session->addOverlay(overlay)))
-            emit problem(problems.last());
-    }
-    return problems.join(QStringLiteral("\n"));
+    if (!open.isEmpty())
+        refused.open = !note(m_session->openSaved(open));
+    for (const QString& overlay : overlays)
+        note(m_session->addOverlay(overlay));
+    return refused;
 }
 
 }  // namespace asyncscope

@@ -69,9 +69,15 @@ public:
     // The tabs' own export buttons go the File menu's way: the shown tab's picture, where and as large as asked;
     // the GPUs' table as CSV.
     void connectPanels(TimelinePanel* timeline, DistributionPanel* distribution, AllGpusPanel* allGpus);
-    // Opens `open` (where not empty) and overlays each of `overlays`; empty, or a line for each file refused at once
-    // (not a regular file, missing). How the reads went comes later, as for the menu's.
-    QString openFromCommandLine(const QString& open, const QStringList& overlays);
+    // The files of the command line refused at once (not a regular file, missing), a line each, and whether the one
+    // to open is among them.
+    struct Refused {
+        QStringList files;
+        bool open = false;
+    };
+    // Opens `open` (where not empty) and overlays each of `overlays`; says which were refused at once. How the reads
+    // went comes later, as for the menu's.
+    Refused openFromCommandLine(const QString& open, const QStringList& overlays);
 
 signals:
     void done(const QString& message);     // a file was written or read; the settings changed

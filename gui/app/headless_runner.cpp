@@ -29,14 +29,15 @@ QString text(const Error& error)
 
 HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidget* window,
     std::function<Result<Plan>()> makePlan, std::function<QString(const QString&, QSize)> exportTimeline,
-    QString startupProblem, QObject* parent)
+    QStringList refusedFiles, bool openRefused, QObject* parent)
     : QObject(parent)
     , m_options(std::move(options))
     , m_session(session)
     , m_window(window)
     , m_makePlan(std::move(makePlan))
     , m_exportTimeline(std::move(exportTimeline))
-    , m_startupProblem(std::move(startupProblem))
+    , m_fileProblems(std::move(refusedFiles))
+    , m_openFailed(openRefused)
 {
     connect(session, &SessionModel::devicesAvailable, this, [this] {
         m_devicesKnown = m_searchEnded = true;
@@ -47,8 +48,9 @@ HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidge
         m_searchFailure = error;
         proceed();
     });
-    connect(session, &SessionModel::loadFailed, this, [this](const QString&, bool, const Error& error) {
+    connect(session, &SessionModel::loadFailed, this, [this](const QString&, bool overlay, const Error& error) {
         m_fileProblems << text(error);
+        m_openFailed = m_openFailed || !overlay;
         proceed();
     });
     // Queued: the views lay out what the plan's end, or the saved run read, changed (legend, ticks, the comparison
@@ -64,11 +66,10 @@ void HeadlessRunner::proceed()
         return;
     if (m_session->isLoading())
         return;  // a saved run is still being read: how it went is told with the rest
-    QStringList problems = m_fileProblems;
-    if (!m_startupProblem.isEmpty())
-        problems.prepend(m_startupProblem);
-    if (!problems.isEmpty())
-        return finish(2, problems.join(QStringLiteral("\n")));
+    // Nothing to show without the series asked for; a bad overlay costs only itself: the run and the other
+    // overlays go on, and finish() names it and ends with 2.
+    if (m_openFailed)
+        return finish(2, {});
     if (m_searchFailure && m_options.open.isEmpty())  // a saved series needs no GPU
         return finish(1, text(*m_searchFailure));
     if (!m_options.open.isEmpty() && !m_options.screenshot.isEmpty() && !m_searchEnded)
@@ -173,10 +174,15 @@ void HeadlessRunner::finish(int exitCode, const QString& message)
     if (m_done)
         return;
     m_done = true;
-    QString lines = message;
+    QStringList all = m_fileProblems;  // every file named that could not be used, a line each
+    if (!message.isEmpty())
+        all << message;
+    if (!m_fileProblems.isEmpty())
+        exitCode = 2;
+    QString lines = all.join(QStringLiteral("\n"));
     lines.replace(QStringLiteral("\n"), QStringLiteral("\nasyncscope: "));  // a file that could not be used a line
     std::cerr << "asyncscope: " << lines.toStdString() << '\n';
-    emit finished(exitCode, message);
+    emit finished(exitCode, all.join(QStringLiteral("\n")));
 }
 
 }  // namespace asyncscope

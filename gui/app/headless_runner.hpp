@@ -28,13 +28,14 @@ class HeadlessRunner : public QObject {
     Q_OBJECT
 public:
     // `makePlan` builds the plan from the window's configuration when the devices are known; `window` is what the
-    // screenshot shows. `startupProblem` (a file that could not be asked for) ends the run with exit code 2, as does
-    // a saved run (--open, --overlay) that cannot be read: once every file asked for has been read or refused, so
-    // that each one that could not be used is named, whatever else (a device search that failed) ended sooner.
+    // screenshot shows. `refusedFiles` are the files of the command line refused at once (`openRefused`: the one to
+    // open among them). A file that could not be used, refused at once or read and found wrong, costs only itself:
+    // once every file asked for has been read or refused, the run goes on with the others (none when the one to open
+    // failed) and ends with exit code 2, each file that could not be used named.
     // `exportTimeline` writes the last run's timeline to a path at a pixel size and says why not (--export-timeline).
     HeadlessRunner(AppOptions options, SessionModel* session, QWidget* window,
         std::function<Result<Plan>()> makePlan, std::function<QString(const QString&, QSize)> exportTimeline,
-        QString startupProblem, QObject* parent = nullptr);
+        QStringList refusedFiles, bool openRefused, QObject* parent = nullptr);
 
     // With --all-gpus: the series runs on every GPU through `panel`, and the chart exported is theirs.
     void runAllGpus(AllGpusPanel* panel);
@@ -57,8 +58,8 @@ private:
     QWidget* m_window;
     std::function<Result<Plan>()> m_makePlan;
     std::function<QString(const QString&, QSize)> m_exportTimeline;
-    QString m_startupProblem;
     QStringList m_fileProblems;  // the saved runs asked for that could not be read, each with why
+    bool m_openFailed = false;   // the one --open names among them
     std::optional<Error> m_searchFailure;  // why no device was found, where none was
     AllGpusPanel* m_allGpus = nullptr;
     bool m_devicesKnown = false;

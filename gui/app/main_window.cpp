@@ -99,7 +99,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         m_charts->setOverlays(m_session->overlays());
         refreshViews();
     });
-    const QString startupProblem = m_files->openFromCommandLine(m_options.open, m_options.overlays);
+    const FileActions::Refused refused = m_files->openFromCommandLine(m_options.open, m_options.overlays);
     if (m_options.headless()) {
         m_headless = new HeadlessRunner(m_options, m_session, this,
             [this] { return m_panel->plan(m_options.comparison, m_options.sweepMinBytes, m_options.sweepMaxBytes); },
@@ -107,7 +107,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
                 m_timeline->refresh();  // the last run, whatever the views' throttle has drawn so far
                 return m_timeline->exportPicture(path, pixels);
             },
-            startupProblem, this);
+            refused.files, refused.open, this);
         connect(m_headless, &HeadlessRunner::finished, this, &MainWindow::headlessFinished);
         if (m_options.allGpus)
             m_headless->runAllGpus(m_allGpus);
