@@ -314,6 +314,15 @@ void MainWindow::showProblem(const QString& text)
 {
     if (text.isEmpty() || m_options.headless())
         return;  // reported on standard error instead
+    if (!isVisible()) {
+        // Asked while the window is built (a file of the command line refused at once): a box opened over a window
+        // not yet shown is lost under it. Shown once the window is, in the event loop's first turn.
+        QMetaObject::invokeMethod(this, [this, text] {
+            if (isVisible())
+                showProblem(text);
+        }, Qt::QueuedConnection);
+        return;
+    }
     // Non-modal, so nothing blocks the event loop (the run thread's results keep arriving).
     auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"), text, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);

@@ -162,6 +162,22 @@ private slots:
         QVERIFY(QFile::exists(options.exportPng));
     }
 
+    // A file of the command line refused at once, while the window is built, is said in a box over the shown window,
+    // as one refused later is (the box opened before the window was shown was lost under it).
+    void aCommandLineFileRefusedAtOnceIsSaidOnceTheWindowShows()
+    {
+        AppOptions options;
+        options.overlays = QStringList { path("folder.json") };
+        MainWindow window(noGpu(), options);
+        QVERIFY(window.findChildren<QMessageBox*>().isEmpty());  // none before the window is there to hold it
+        window.show();
+        QTRY_VERIFY(!window.findChildren<QMessageBox*>().isEmpty());
+        QMessageBox* box = window.findChildren<QMessageBox*>().first();
+        QTRY_VERIFY(box->isVisible());
+        QVERIFY2(box->text().contains("folder.json is a directory"), qPrintable(box->text()));
+        box->close();
+    }
+
     // File › Open saved run and Add overlay: a directory and a FIFO are refused at once, by name; the window closes
     // at once after (nothing reads from the FIFO).
     void directoriesAndFifosAreRefusedByName()
