@@ -47,8 +47,14 @@ Result<SeriesOutcome> runSeries(const PipelineConfig& config, const std::atomic<
             return finish(timed.error());
         stop.add(timed->gpuMs);
         const double elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-        if (auto reason = stop.reached(elapsedS))
-            return finish(SeriesOutcome { stop.count(), *reason, stop.noisePercent(), session.traceNote() });
+        if (auto reason = stop.reached(elapsedS)) {
+            SeriesOutcome outcome;
+            outcome.measuredRuns = stop.count();
+            outcome.reason = *reason;
+            outcome.noisePercent = stop.noisePercent();
+            outcome.traceNote = session.traceNote();
+            return finish(outcome);
+        }
     }
 }
 

@@ -52,6 +52,40 @@ Status validate(const PipelineConfig& config)
     return std::nullopt;
 }
 
+bool hasCopies(const PipelineConfig& c)
+{
+    if (c.hostMemory == HostMemory::Mapped)
+        return false;
+    return c.hostMemory != HostMemory::Managed || c.managedMigration == ManagedMigration::Prefetch;
+}
+
+bool copiesArePrefetches(const PipelineConfig& c)
+{
+    return c.hostMemory == HostMemory::Managed && c.managedMigration == ManagedMigration::Prefetch;
+}
+
+Status checkCombination(const PipelineConfig& c)
+{
+    const std::string memory = std::string(nameOf(c.hostMemory)) + " host memory";
+    if (c.copy == CopyMechanism::Sm && (c.hostMemory == HostMemory::Mapped || c.hostMemory == HostMemory::Managed))
+        return makeError(ErrorKind::Unsupported,
+            "SM copies need copies to make, and " + memory +
+                (c.hostMemory == HostMemory::Mapped ? " is never copied (the kernel works on it in place)"
+                                                    : " moves by migration"),
+            "Choose copy engines, or pageable, pinned, write-combined or registered memory.");
+    if (c.submission == Submission::Batch) {
+        if (c.copy == CopyMechanism::Sm)
+            return makeError(ErrorKind::Unsupported,
+                "batch submission hands copies to the copy engines, and SM copies are kernels",
+                "Choose stream or graph submission for SM copies.");
+        if (c.hostMemory == HostMemory::Mapped || c.hostMemory == HostMemory::Managed)
+            return makeError(ErrorKind::Unsupported,
+                "batch submission batches cudaMemcpyAsync copies, and " + memory + " has none",
+                "Choose stream or graph submission for mapped and managed memory.");
+    }
+    return std::nullopt;
+}
+
 std::vector<ChunkRange> chunkRanges(std::size_t n, int k)
 {
     std::vector<ChunkRange> ranges;

@@ -12,7 +12,22 @@
 
 namespace asyncscope {
 
-enum class HostMemory { Pinned, Pageable };
+// The pipeline's host buffer. Pinned: cudaMallocHost. Pageable: plain memory, staged through the driver's own pinned
+// buffers. WriteCombined: cudaHostAlloc with cudaHostAllocWriteCombined (fast for the device to read, slow for the
+// CPU). Registered: plain memory pinned in place with cudaHostRegister (the registration is timed, per series).
+// Mapped: pinned and mapped into the device's address space, and never copied: the kernel reads and writes the host
+// memory itself over the bus (zero-copy). Managed: cudaMallocManaged, the pages migrating between host and device
+// (ManagedMigration says how).
+enum class HostMemory { Pinned, Pageable, WriteCombined, Registered, Mapped, Managed };
+// How the copies move the bytes. CopyEngine: cudaMemcpyAsync (or a batch of them), the DMA copy engines. Sm: a copy
+// kernel whose threads read and write the host buffer through its mapped device pointer.
+enum class CopyMechanism { CopyEngine, Sm };
+// How managed memory reaches the device and comes back. Prefetch: cudaMemPrefetchAsync to the device and back to the
+// host stand where the copies are. OnDemand: no copies: the kernel's page faults migrate the pages to the device, and
+// the host check's faults bring them back (outside the GPU time).
+enum class ManagedMigration { Prefetch, OnDemand };
+// cudaMemAdvise given to the managed buffer once, before the first run.
+enum class ManagedAdvice { None, PreferDevice, PreferHost, ReadMostly };
 enum class WaitMode { Spin, Blocking };
 // When each run's elements are checked, on helper threads; runs take turns between two host buffers either way.
 // Overlapped: while the GPU runs the next run, so a series takes little more wall time than GPU time. Serial: after
@@ -24,7 +39,9 @@ enum class CheckMode { Overlapped, Serial };
 enum class IssueOrder { ByChunk, ByStage };
 // Stream: one runtime call per operation on every run. Graph: the whole run captured once into a CUDA Graph,
 // instantiated and uploaded, then launched with one call per run.
-enum class Submission { Stream, Graph };
+// Batch: each stream's copies one way handed over in one cudaMemcpyBatchAsync call (copies in stream order), its
+// kernels between them as stream calls; every stream's work then goes by stage.
+enum class Submission { Stream, Graph, Batch };
 
 // Where a run's timeline comes from. Events: the CUDA events that time the run (GPU) and the host clock (CPU),
 // aligned where submission begins. Cupti: CUPTI's activity records as well, GPU operations and runtime calls on one
@@ -38,7 +55,25 @@ enum class StopRule { Fixed, Noise };
 template <>
 struct EnumNames<HostMemory> {
     static constexpr std::array entries { std::pair { HostMemory::Pinned, "pinned" },
-        std::pair { HostMemory::Pageable, "pageable" } };
+        std::pair { HostMemory::Pageable, "pageable" }, std::pair { HostMemory::WriteCombined, "write-combined" },
+        std::pair { HostMemory::Registered, "registered" }, std::pair { HostMemory::Mapped, "mapped" },
+        std::pair { HostMemory::Managed, "managed" } };
+};
+template <>
+struct EnumNames<CopyMechanism> {
+    static constexpr std::array entries { std::pair { CopyMechanism::CopyEngine, "ce" },
+        std::pair { CopyMechanism::Sm, "sm" } };
+};
+template <>
+struct EnumNames<ManagedMigration> {
+    static constexpr std::array entries { std::pair { ManagedMigration::Prefetch, "prefetch" },
+        std::pair { ManagedMigration::OnDemand, "on-demand" } };
+};
+template <>
+struct EnumNames<ManagedAdvice> {
+    static constexpr std::array entries { std::pair { ManagedAdvice::None, "none" },
+        std::pair { ManagedAdvice::PreferDevice, "prefer-device" },
+        std::pair { ManagedAdvice::PreferHost, "prefer-host" }, std::pair { ManagedAdvice::ReadMostly, "read-mostly" } };
 };
 template <>
 struct EnumNames<WaitMode> {
@@ -58,7 +93,7 @@ struct EnumNames<IssueOrder> {
 template <>
 struct EnumNames<Submission> {
     static constexpr std::array entries { std::pair { Submission::Stream, "stream" },
-        std::pair { Submission::Graph, "graph" } };
+        std::pair { Submission::Graph, "graph" }, std::pair { Submission::Batch, "batch" } };
 };
 template <>
 struct EnumNames<TraceSource> {
@@ -85,6 +120,10 @@ struct PipelineConfig {
     int runs = 1;
     int warmupRuns = 1;
     HostMemory hostMemory = HostMemory::Pinned;
+    CopyMechanism copy = CopyMechanism::CopyEngine;  // for the kinds that copy: pageable, pinned, write-combined, registered
+    ManagedMigration managedMigration = ManagedMigration::Prefetch;  // for managed memory
+    ManagedAdvice managedAdvice = ManagedAdvice::None;               // for managed memory
+    bool preferOverlap = false;  // batch submission: cudaMemcpyFlagPreferOverlapWithCompute on every copy
     WaitMode waitMode = WaitMode::Spin;
     CheckMode checkMode = CheckMode::Overlapped;
     int checkThreads = 0;  // threads that check a run's elements; 0 picks from the hardware
@@ -117,8 +156,19 @@ std::vector<ChunkRange> chunkRanges(std::size_t n, int k);
 // "K = 16, S = 4, by chunk, graph": the workload's shape in words, empty for the classic pipeline.
 std::string shapeText(const PipelineConfig& config);
 
+// Whether the run copies at all: mapped memory and managed memory migrating on demand have no copies (the kernel
+// works on the host buffer itself), and their runs have no H2D or D2H spans.
+bool hasCopies(const PipelineConfig& config);
+// Whether the copies are cudaMemPrefetchAsync migrations of managed memory rather than copies.
+bool copiesArePrefetches(const PipelineConfig& config);
+
 // Checks what needs no device: counts, threads per block, overflow of the byte size.
 Status validate(const PipelineConfig& config);
+
+// Checks that the host memory, copy mechanism and submission go together, whatever the device: SM copies and batch
+// submission need copies to make, and a batch hands its copies to the copy engines. A combination that cannot run is
+// ErrorKind::Unsupported, with the reason (a comparison shows it as "not run" and runs the rest).
+Status checkCombination(const PipelineConfig& config);
 
 // Checks that the device buffer fits in `availableBytes` of the device's memory; `how` says which figure that is
 // ("free", "in all"). A buffer that does not fit is ErrorKind::TooLarge.

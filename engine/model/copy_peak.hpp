@@ -1,10 +1,48 @@
-// This host's peak pinned copy bandwidth for one device, one way and both ways at once, and the serial PCIe bound it
-// gives: the least time the pipeline's two copies can take one after the other.
+// This host's peak copy bandwidth for one device, one way and both ways at once, for one way of moving the bytes,
+// and the serial PCIe bound it gives: the least time the pipeline's two copies can take one after the other.
 #pragma once
 
+#include "engine/model/config.hpp"
+#include "engine/model/names.hpp"
+
 #include <cstddef>
+#include <optional>
 
 namespace asyncscope {
+
+// The ways the pipeline moves its bytes, each calibrated on its own: copy engines from each host memory kind that
+// copies, SM copy kernels through mapped pinned memory (which the zero-copy kernel's bound also comes from), and
+// managed memory's prefetches.
+enum class CopyPath { Pinned, Pageable, WriteCombined, Registered, Sm, ManagedPrefetch };
+
+template <>
+struct EnumNames<CopyPath> {
+    static constexpr std::array entries { std::pair { CopyPath::Pinned, "pinned" },
+        std::pair { CopyPath::Pageable, "pageable" }, std::pair { CopyPath::WriteCombined, "write-combined" },
+        std::pair { CopyPath::Registered, "registered" }, std::pair { CopyPath::Sm, "sm" },
+        std::pair { CopyPath::ManagedPrefetch, "managed-prefetch" } };
+};
+
+// The calibration a series' bound comes from; empty for managed memory migrating on demand, whose pages move on the
+// kernel's faults at a rate no copy calibrates.
+inline std::optional<CopyPath> copyPathOf(const PipelineConfig& c)
+{
+    switch (c.hostMemory) {
+    case HostMemory::Mapped: return CopyPath::Sm;
+    case HostMemory::Managed:
+        return c.managedMigration == ManagedMigration::Prefetch ? std::optional(CopyPath::ManagedPrefetch)
+                                                                : std::nullopt;
+    default: break;
+    }
+    if (c.copy == CopyMechanism::Sm)
+        return CopyPath::Sm;
+    switch (c.hostMemory) {
+    case HostMemory::Pageable: return CopyPath::Pageable;
+    case HostMemory::WriteCombined: return CopyPath::WriteCombined;
+    case HostMemory::Registered: return CopyPath::Registered;
+    default: return CopyPath::Pinned;
+    }
+}
 
 struct CopyPeak {
     double h2dGBps = 0.0;  // decimal GB/s, best of the timed copies
@@ -12,6 +50,7 @@ struct CopyPeak {
     std::size_t bytes = 0;  // size of each calibration copy
     bool fromCache = false;
     double bidirectionalGBps = 0.0;  // H2D and D2H running at once, both directions together; 0 when unknown
+    CopyPath path = CopyPath::Pinned;  // what was measured
 };
 
 // bytes / H2D peak + bytes / D2H peak, in ms; 0 when a peak is unknown.

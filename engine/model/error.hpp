@@ -21,6 +21,8 @@ enum class ErrorKind {
     Verification,  // the pipeline ran but an element came back wrong
     Cancelled,     // the user asked to stop
     Io,            // a file could not be read or written
+    Unsupported,   // this device, driver or runtime cannot run the combination asked for (SM copies from pageable
+                   // memory without pageable memory access, a batch without cudaMemcpyBatchAsync …)
 };
 
 template <>
@@ -30,7 +32,7 @@ struct EnumNames<ErrorKind> {
         std::pair { ErrorKind::NoDevice, "no-device" }, std::pair { ErrorKind::TooLarge, "too-large" },
         std::pair { ErrorKind::OutOfMemory, "out-of-memory" }, std::pair { ErrorKind::Cuda, "cuda" },
         std::pair { ErrorKind::Verification, "verification" }, std::pair { ErrorKind::Cancelled, "cancelled" },
-        std::pair { ErrorKind::Io, "io" } };
+        std::pair { ErrorKind::Io, "io" }, std::pair { ErrorKind::Unsupported, "unsupported" } };
 };
 
 // What the user can do differs: a request to change (usage, too large) against a machine or a run to look at.

@@ -3,6 +3,8 @@
 
 #include "engine/model/names.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace asyncscope {
@@ -24,6 +26,11 @@ struct SeriesOutcome {
     StopReason reason = StopReason::RunCount;
     double noisePercent = 0.0;  // of the measured GPU times when the series stopped
     std::string traceNote;      // why CUPTI was asked for and not used (runs then hold event spans only); or empty
+    // Registered host memory: cudaHostRegister of the series' host buffers before the first run, and
+    // cudaHostUnregister after the last, in ms for all of them together. Empty for the other kinds.
+    std::optional<double> hostRegisterMs;
+    std::optional<double> hostUnregisterMs;
+    std::uint64_t hostRegisteredBytes = 0;  // what was registered: every host buffer's bytes together
 };
 
 }  // namespace asyncscope

@@ -11,6 +11,16 @@ std::string shapeLabel(int chunks, int streams)
     return "K=" + std::to_string(chunks) + (chunks > 1 ? " S=" + std::to_string(streams) : std::string());
 }
 
+std::string memoryLabel(const PipelineConfig& c)
+{
+    std::string label = nameOf(c.hostMemory);
+    if (c.hostMemory == HostMemory::Managed)
+        return label + ", " + nameOf(c.managedMigration);
+    if (hasCopies(c) && c.copy == CopyMechanism::Sm)
+        label += ", SM copies";
+    return label;
+}
+
 Plan seriesPlan(const PipelineConfig& config)
 {
     return Plan { std::nullopt, { Variant { formatBytes(config.bytes()), config } } };
@@ -27,9 +37,27 @@ Result<Plan> comparisonPlan(Comparison comparison, const PipelineConfig& base, s
     };
     switch (comparison) {
     case Comparison::HostMemory:
-        for (const auto& [memory, name] : EnumNames<HostMemory>::entries)
-            add(name, [m = memory](PipelineConfig& c) { c.hostMemory = m; });
+        for (HostMemory memory : { HostMemory::Pinned, HostMemory::Pageable })
+            add(nameOf(memory), [memory](PipelineConfig& c) { c.hostMemory = memory; });
         break;
+    case Comparison::Memory: {
+        auto addKind = [&](HostMemory memory, CopyMechanism copy, ManagedMigration migration) {
+            PipelineConfig c = base;
+            c.hostMemory = memory;
+            c.copy = copy;
+            c.managedMigration = migration;
+            add(memoryLabel(c), [&c](PipelineConfig& v) { v = c; });
+        };
+        const CopyMechanism other = base.copy == CopyMechanism::Sm ? CopyMechanism::CopyEngine : CopyMechanism::Sm;
+        for (HostMemory memory : { HostMemory::Pageable, HostMemory::Pinned, HostMemory::WriteCombined,
+                 HostMemory::Registered })
+            addKind(memory, base.copy, base.managedMigration);
+        addKind(HostMemory::Pinned, other, base.managedMigration);
+        addKind(HostMemory::Mapped, CopyMechanism::CopyEngine, base.managedMigration);
+        addKind(HostMemory::Managed, CopyMechanism::CopyEngine, ManagedMigration::Prefetch);
+        addKind(HostMemory::Managed, CopyMechanism::CopyEngine, ManagedMigration::OnDemand);
+        break;
+    }
     case Comparison::Wait:
         for (const auto& [wait, name] : EnumNames<WaitMode>::entries)
             add(name, [w = wait](PipelineConfig& c) { c.waitMode = w; });

@@ -15,15 +15,18 @@
 
 namespace asyncscope {
 
+// HostMemory: pinned against pageable, the seed's pair. Memory: the memory lab, every host memory kind at the chosen
+// size and shape, with the chosen copy mechanism where the kind copies, and pinned memory with the other mechanism.
 // Overlap: chunk counts 1, 2, 4 … 64 (no more than the elements) against 1, 2 and 4 streams (no more than the
-// chunks). Submission: stream calls against a CUDA Graph, at one chunk and at the chosen shape.
-enum class Comparison { HostMemory, Wait, Size, Overlap, Submission };
+// chunks). Submission: stream calls against a CUDA Graph and a batch, at one chunk and at the chosen shape.
+enum class Comparison { HostMemory, Wait, Size, Overlap, Submission, Memory };
 
 template <>
 struct EnumNames<Comparison> {
     static constexpr std::array entries { std::pair { Comparison::HostMemory, "host-memory" },
         std::pair { Comparison::Wait, "wait" }, std::pair { Comparison::Size, "size" },
-        std::pair { Comparison::Overlap, "overlap" }, std::pair { Comparison::Submission, "submit" } };
+        std::pair { Comparison::Overlap, "overlap" }, std::pair { Comparison::Submission, "submit" },
+        std::pair { Comparison::Memory, "memory" } };
 };
 
 struct Variant {
@@ -52,11 +55,15 @@ Plan seriesPlan(const PipelineConfig& config);
 Result<Plan> comparisonPlan(Comparison comparison, const PipelineConfig& base, std::size_t minBytes = kSweepMinBytes,
     std::size_t maxBytes = kSweepMaxBytes);
 
+// "pinned", "registered", "managed, on-demand", "pinned, SM copies": a memory lab variant's label.
+std::string memoryLabel(const PipelineConfig& config);
+
 // What came of one variant: its report (runs, outcome, calibration), or why it could not run at all.
 struct VariantResult {
     std::string label;
     Report report;                 // device and config always set; runs as far as they went
-    std::optional<Error> notRun;   // could not start (too large for the device or the host): the others still ran
+    std::optional<Error> notRun;   // could not start (too large for the device or the host, or a combination this
+                                   // device or runtime cannot run): the others still ran
     std::optional<Error> failure;  // started and then failed or was cancelled: the plan stopped here
     bool ran() const { return !notRun.has_value(); }
 };

@@ -11,7 +11,8 @@ namespace {
 
 bool cannotRun(const Error& error)
 {
-    return error.kind == ErrorKind::TooLarge || error.kind == ErrorKind::OutOfMemory;
+    return error.kind == ErrorKind::TooLarge || error.kind == ErrorKind::OutOfMemory ||
+        error.kind == ErrorKind::Unsupported;
 }
 
 }  // namespace
@@ -57,6 +58,11 @@ PlanReport runPlan(Backend& backend, const Platform& platform, const Plan& plan,
         }
         if (auto tooBig = checkFitsDevice(variant.config, device->totalMemoryBytes, device->name, "in all")) {
             v.notRun = *tooBig;
+            end();
+            continue;
+        }
+        if (auto unsupported = checkCombination(variant.config)) {
+            v.notRun = *unsupported;
             end();
             continue;
         }

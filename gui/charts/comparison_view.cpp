@@ -58,6 +58,7 @@ QString title(Comparison c)
     case Comparison::Size: return QObject::tr("Size sweep");
     case Comparison::Overlap: return QObject::tr("Speed-up over K = 1 (medians)");
     case Comparison::Submission: return QObject::tr("CPU submit time: stream calls vs CUDA Graph (medians)");
+    case Comparison::Memory: return QObject::tr("Host memory kinds and copy mechanisms (medians)");
     }
     return {};
 }
@@ -383,6 +384,7 @@ int ComparisonCharts::count() const
     case Comparison::Overlap:
     case Comparison::Submission: return 2;
     case Comparison::HostMemory:
+    case Comparison::Memory:
     case Comparison::Wait: return 1;
     }
     return 1;
@@ -395,6 +397,7 @@ std::unique_ptr<QChart> ComparisonCharts::build(int index) const
     case Comparison::Overlap: return overlapChart(m_comparison, m_summaries, index == 1);
     case Comparison::Submission: return submissionChart(m_comparison, m_summaries, index == 1);
     case Comparison::HostMemory:
+    case Comparison::Memory:
     case Comparison::Wait: break;
     }
     return barChart(m_comparison, m_summaries);

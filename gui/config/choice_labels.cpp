@@ -9,6 +9,10 @@ QString choiceLabel(HostMemory value)
     switch (value) {
     case HostMemory::Pinned: return QObject::tr("pinned (cudaMallocHost)");
     case HostMemory::Pageable: return QObject::tr("pageable (malloc)");
+    case HostMemory::WriteCombined: return QObject::tr("write-combined (cudaHostAlloc)");
+    case HostMemory::Registered: return QObject::tr("registered (malloc + cudaHostRegister)");
+    case HostMemory::Mapped: return QObject::tr("mapped, zero-copy");
+    case HostMemory::Managed: return QObject::tr("managed (cudaMallocManaged)");
     }
     return {};
 }
@@ -45,6 +49,7 @@ QString choiceLabel(Submission value)
     switch (value) {
     case Submission::Stream: return QObject::tr("stream calls");
     case Submission::Graph: return QObject::tr("CUDA Graph");
+    case Submission::Batch: return QObject::tr("batched copies (cudaMemcpyBatchAsync)");
     }
     return {};
 }

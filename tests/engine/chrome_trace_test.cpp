@@ -424,7 +424,9 @@ TEST(ChromeTrace, ATraceNoteAndBlockingWaitAreKept)
     Report report = emptyReport();
     report.config.waitMode = WaitMode::Blocking;
     report.config.traceSource = TraceSource::Cupti;
-    report.outcome = SeriesOutcome { 1, StopReason::RunCount, 0.0, "CUPTI is held by another profiler" };
+    report.outcome.emplace();
+    report.outcome->measuredRuns = 1;
+    report.outcome->traceNote = "CUPTI is held by another profiler";
     report.runs.push_back(classicRun(0, 0.0));
     const json trace = exported(report);
     const Tracks t = checkFormat(trace);

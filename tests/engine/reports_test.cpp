@@ -52,7 +52,9 @@ Report sampleReport()
         run.verified = true;
         r.runs.push_back(run);
     }
-    r.outcome = SeriesOutcome { 2, StopReason::RunCount, 0.28, {} };
+    r.outcome.emplace();
+    r.outcome->measuredRuns = 2;
+    r.outcome->noisePercent = 0.28;
     r.peak = CopyPeak { 54.9, 55.0, std::size_t(256) << 20, true, 99.7 };
     return r;
 }

@@ -78,7 +78,9 @@ inline Report classicReport(std::size_t runs)
     r.runs.reserve(runs);
     for (std::size_t i = 0; i < runs; ++i)
         r.runs.push_back(classicRun(int(i), r.config));
-    r.outcome = SeriesOutcome { r.config.runs, StopReason::RunCount, 0.28, {} };
+    r.outcome.emplace();
+    r.outcome->measuredRuns = r.config.runs;
+    r.outcome->noisePercent = 0.28;
     return r;
 }
 

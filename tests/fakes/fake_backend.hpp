@@ -211,7 +211,10 @@ public:
             sink(r);
             ++runsDelivered;
         }
-        return SeriesOutcome { config.runs, StopReason::RunCount, 0.1, {} };
+        SeriesOutcome outcome;
+        outcome.measuredRuns = config.runs;
+        outcome.noisePercent = 0.1;
+        return outcome;
     }
 
 private:
