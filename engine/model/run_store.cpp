@@ -13,8 +13,8 @@ namespace {
 
 constexpr std::uint32_t kMaxNumber = std::numeric_limits<std::uint32_t>::max();
 
-template <typename T>
-std::size_t capacityBytes(const std::vector<T>& v)
+template <class T, class A>
+std::size_t capacityBytes(const std::vector<T, A>& v)
 {
     return v.capacity() * sizeof(T);
 }
@@ -622,7 +622,7 @@ bool operator==(const RunStore& a, const RunStore& b)
 {
     if (a.size() != b.size())
         return false;
-    const auto sameDoubles = [](const std::vector<double>& x, const std::vector<double>& y) {
+    const auto sameDoubles = [](const BigVector<double>& x, const BigVector<double>& y) {
         return std::equal(x.begin(), x.end(), y.begin(), y.end(), sameBits);
     };
     if (a.m_index != b.m_index || a.m_flags != b.m_flags || !sameDoubles(a.m_startMs, b.m_startMs) ||

@@ -15,6 +15,7 @@
 // one run without building one, for the loops over every run. Changes go through set()/setSpans().
 #pragma once
 
+#include "engine/model/big_vector.hpp"
 #include "engine/model/run_result.hpp"
 
 #include <cstddef>
@@ -265,11 +266,11 @@ private:
     // One set of spans (the runs' spans, or their traced spans): span k of the whole series has shape[k], its times
     // in begin[k] and end[k] as tags[k] says (two bits each), and run i's spans end at runEnd[i].
     struct SpanColumns {
-        std::vector<std::uint32_t> shape;
-        std::vector<std::uint32_t> begin;
-        std::vector<std::uint32_t> end;
-        std::vector<std::uint8_t> tags;
-        std::vector<std::uint64_t> runEnd;
+        BigVector<std::uint32_t> shape;
+        BigVector<std::uint32_t> begin;
+        BigVector<std::uint32_t> end;
+        BigVector<std::uint8_t> tags;
+        BigVector<std::uint64_t> runEnd;
 
         std::size_t firstOf(std::size_t run) const { return run == 0 ? 0 : std::size_t(runEnd[run - 1]); }
         std::size_t countOf(std::size_t run) const { return std::size_t(runEnd[run]) - firstOf(run); }
@@ -293,21 +294,21 @@ private:
     void rebuildSpans(
         SpanColumns RunStore::*which, const std::vector<std::pair<std::size_t, std::vector<Span>>>& byRun);
 
-    std::vector<int> m_index;
-    std::vector<std::uint8_t> m_flags;
-    std::vector<double> m_startMs;
-    std::vector<std::int64_t> m_hostClockNs;
-    std::vector<double> m_gpuMs;
-    std::vector<std::uint64_t> m_pollIterations;
-    std::vector<double> m_waitCpuMs;
-    std::vector<int> m_expectedValue;
-    std::vector<std::int64_t> m_firstWrongIndex;
-    std::vector<int> m_firstWrongValue;
+    BigVector<int> m_index;
+    BigVector<std::uint8_t> m_flags;
+    BigVector<double> m_startMs;
+    BigVector<std::int64_t> m_hostClockNs;
+    BigVector<double> m_gpuMs;
+    BigVector<std::uint64_t> m_pollIterations;
+    BigVector<double> m_waitCpuMs;
+    BigVector<int> m_expectedValue;
+    BigVector<std::int64_t> m_firstWrongIndex;
+    BigVector<int> m_firstWrongValue;
     SpanColumns m_spans;
     SpanColumns m_traced;
     std::vector<Shape> m_shapes;
     std::unordered_map<Shape, std::uint32_t, ShapeHash> m_shapeNumbers;
-    std::vector<double> m_exact;   // span times no 32-bit form holds exactly
+    BigVector<double> m_exact;   // span times no 32-bit form holds exactly
     std::size_t m_runCapacity = 0;  // what reserve() asked for
 };
 

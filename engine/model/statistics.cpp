@@ -10,6 +10,11 @@ namespace asyncscope {
 // one pass each, so a million values take linear time (a summary has several such quantities per series).
 Summary summarize(std::vector<double> values)
 {
+    return summarizeInPlace(values);
+}
+
+Summary summarizeInPlace(std::vector<double>& values)
+{
     Summary s;
     s.count = values.size();
     if (values.empty())

@@ -18,6 +18,8 @@ struct Summary {
 };
 
 Summary summarize(std::vector<double> values);
+// The same, reordering `values` in place instead of taking a copy (for a caller that reuses one buffer).
+Summary summarizeInPlace(std::vector<double>& values);
 
 // The median and the nearest-rank percentile (`fraction` 0.95 for p95) of values sorted in ascending order, as
 // summarize() reports them: for views that keep their values sorted as they arrive. 0 when there are none.

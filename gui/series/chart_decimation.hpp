@@ -3,6 +3,8 @@
 // would, with at most two points per column handed to the chart. No Qt: tested on its own.
 #pragma once
 
+#include "engine/model/big_vector.hpp"
+
 #include <cstddef>
 #include <vector>
 
@@ -44,8 +46,8 @@ private:
         std::size_t low, high;
     };
 
-    std::vector<double> m_x;
-    std::vector<double> m_y;
+    BigVector<double> m_x;
+    BigVector<double> m_y;
     std::vector<Block> m_blocks;  // one per kBlock points
     double m_maxY = 0.0;
 };

@@ -14,6 +14,7 @@ bool SortedTimes::update(const RunStore& runs)
         if (from == 0)
             sorted.clear();
         const auto middle = std::ptrdiff_t(sorted.size());
+        sorted.reserve(sorted.size() + (runs.size() - from));  // grown once: a million runs are 8 MB per quantity
         for (std::size_t i = from; i < runs.size(); ++i) {
             if (runs.warmup(i))
                 continue;

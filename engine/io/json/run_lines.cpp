@@ -25,15 +25,30 @@ bool isSpace(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-// A stretch of whole lines parsed on one thread. It keeps no pointer into the text once parsed.
+// A stretch of whole lines parsed on one thread. It keeps no pointer into the text once parsed. Its first `count`
+// runs are the stretch's; the runs after them are room left from an earlier stretch (runs and their span lists are
+// reused block after block, so a big file's runs are not allocated, and their pages faulted in, one by one).
 struct Part {
     const char* begin = nullptr;
     const char* end = nullptr;
     std::vector<RunResult> runs;
+    std::size_t count = 0;
     std::size_t lines = 0;       // lines read whole; at a problem, those before its line
     std::string error;           // empty when every line read
     bool unendedLine = false;    // the line at fault has no line break after it
 };
+
+// `run` as a new RunResult, keeping the room its span lists have.
+void reuse(RunResult& run)
+{
+    std::vector<Span> spans = std::move(run.spans);
+    std::vector<Span> traced = std::move(run.traced);
+    spans.clear();
+    traced.clear();
+    run = RunResult {};
+    run.spans = std::move(spans);
+    run.traced = std::move(traced);
+}
 
 void parsePart(Part& part, RunParser& parser, LineShape shape)
 {
@@ -55,12 +70,15 @@ void parsePart(Part& part, RunParser& parser, LineShape shape)
         if (shape == LineShape::DocumentLines && !line.empty() && line.back() == ',')
             line.remove_suffix(1);  // the comma before the next run
         if (!line.empty()) {
-            RunResult run;
+            if (part.count == part.runs.size())
+                part.runs.emplace_back();
+            RunResult& run = part.runs[part.count];
+            reuse(run);
             if (!parser.parse(line, run, part.error)) {
                 part.unendedLine = newline == nullptr;
                 return;
             }
-            part.runs.push_back(std::move(run));
+            ++part.count;
         }
         ++part.lines;
     }
@@ -204,7 +222,7 @@ private:
     }
 
     // Whole lines cut into near equal shares where a line ends.
-    std::vector<Part> split(const char* begin, const char* end) const
+    std::vector<Part> split(const char* begin, const char* end)
     {
         const std::size_t size = std::size_t(end - begin);
         const std::size_t shares = size < kOneThreadBelow ? 1 : m_threads;
@@ -218,6 +236,10 @@ private:
                 to = newline ? static_cast<const char*>(newline) + 1 : end;
             }
             Part part;
+            if (!m_spare.empty()) {
+                part.runs = std::move(m_spare.back());
+                m_spare.pop_back();
+            }
             part.begin = from;
             part.end = to;
             parts.push_back(std::move(part));
@@ -233,18 +255,18 @@ private:
         for (std::size_t k = 0; k < parts.size(); ++k) {
             Part& part = parts[k];
             if (!part.error.empty()) {
-                const std::size_t run = m_runs + part.runs.size();
+                const std::size_t run = m_runs + part.count;
                 if (endsFile && k + 1 == parts.size() && part.unendedLine)
                     return makeError(ErrorKind::Io, "the file ends inside run " + std::to_string(run) + " (line " +
                             std::to_string(m_line + part.lines) + "): it is cut short");
                 return makeError(ErrorKind::Io, "run " + std::to_string(run) + " (line " +
                         std::to_string(m_line + part.lines) + "): " + part.error);
             }
-            for (RunResult& r : part.runs)
-                report.runs.push_back(std::move(r));
-            m_runs += part.runs.size();
+            for (std::size_t i = 0; i < part.count; ++i)
+                report.runs.push_back(part.runs[i]);
+            m_runs += part.count;
             m_line += part.lines;
-            part = Part {};  // its memory goes now
+            m_spare.push_back(std::move(part.runs));  // room for a part of the next block
         }
         parts.clear();
         return std::nullopt;
@@ -277,6 +299,7 @@ private:
     std::size_t m_runs = 0;
     std::size_t m_threads;
     std::vector<RunParser> m_parsers;
+    std::vector<std::vector<RunResult>> m_spare;  // the runs of stored parts, reused by the parts to come
 };
 
 }  // namespace
