@@ -33,11 +33,12 @@ public:
     PipelineSession(const PipelineSession&) = delete;
     PipelineSession& operator=(const PipelineSession&) = delete;
 
-    // One step of a series: re-initialises the device buffer (0xFF bytes), submits a run from a host buffer whose
-    // elements all hold one known value (zero at first, then what the buffer's last run brought back), waits for it
-    // and times it. The run expects that value plus the configured value back (RunResult::expectedValue). `timed` is that run, its elements not yet checked. With CheckMode::Serial the step then
-    // checks it and returns it in `checked` too. With CheckMode::Overlapped it starts checking it on helper threads,
-    // to finish during the next step, and `checked` is the run before it (none on the first step).
+    // One step of a series: re-initialises the device buffer where there is one (0xFF bytes), submits a run from a
+    // host buffer whose elements all hold one known value (zero at first, then what the buffer's last run brought
+    // back), waits for it and times it. The run expects that value plus the configured value back
+    // (RunResult::expectedValue). `timed` is that run, its elements not yet checked. With CheckMode::Serial the step
+    // then checks it and returns it in `checked` too. With CheckMode::Overlapped it starts checking it on helper
+    // threads, to finish during the next step, and `checked` is the run before it (none on the first step).
     // `cancel`, when set, is checked in the poll loop; a cancelled run returns ErrorKind::Cancelled.
     struct Step {
         RunResult timed;

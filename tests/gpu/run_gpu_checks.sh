@@ -85,5 +85,5 @@ echo "== compare-size (CSV)"; cat "$logs/sweep.csv"
 for log in "$logs"/*check-16x4-graph.log "$logs"/memcheck.log; do
     [ -f "$log" ] && echo "== $(basename "$log" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' "$log" | tail -2)"
 done
-echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^graph |^pageable graph|^64 MiB' "$logs/gpu-tests.log"
+echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^graph |^pageable graph|^64 MiB| not run: |^registered 2 x' "$logs/gpu-tests.log"
 printf '%s\n' "${summary[@]}"
