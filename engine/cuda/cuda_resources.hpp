@@ -3,7 +3,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstdlib>
 #include <memory>
 
 namespace asyncscope {
@@ -14,9 +13,6 @@ struct DeviceFree {
 };
 struct PinnedFree {
     void operator()(void* p) const noexcept { static_cast<void>(cudaFreeHost(p)); }
-};
-struct PageableFree {
-    void operator()(void* p) const noexcept { std::free(p); }
 };
 struct EventDestroy {
     void operator()(cudaEvent_t e) const noexcept { static_cast<void>(cudaEventDestroy(e)); }
@@ -34,7 +30,6 @@ struct GraphExecDestroy {
 
 using DeviceInts = std::unique_ptr<int, DeviceFree>;
 using PinnedInts = std::unique_ptr<int, PinnedFree>;
-using PageableInts = std::unique_ptr<int, PageableFree>;
 using Event = std::unique_ptr<CUevent_st, EventDestroy>;
 using Stream = std::unique_ptr<CUstream_st, StreamDestroy>;
 using Graph = std::unique_ptr<CUgraph_st, GraphDestroy>;

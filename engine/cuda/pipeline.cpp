@@ -3,8 +3,10 @@
 #include "engine/cuda/cuda_error.hpp"
 #include "engine/cuda/cuda_resources.hpp"
 #include "engine/cuda/cupti_trace.hpp"
+#include "engine/cuda/host_buffer.hpp"
 #include "engine/host/host_memory.hpp"
 #include "engine/cuda/increment_kernel.hpp"
+#include "engine/cuda/sm_copy_kernel.hpp"
 #include "engine/model/event_spans.hpp"
 #include "engine/model/operation_order.hpp"
 #include "engine/model/size_parse.hpp"
@@ -15,7 +17,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <ctime>
 
 namespace asyncscope {
@@ -63,6 +64,31 @@ Status stopProfiler()
     return std::nullopt;
 }
 
+// The kinds whose copies fill and empty a device buffer. Mapped and managed memory have none: the kernel works on the
+// host buffer in place (managed memory's pages migrating to the device by prefetch or on demand).
+bool hasDeviceBuffer(const PipelineConfig& c)
+{
+    return c.hostMemory != HostMemory::Mapped && c.hostMemory != HostMemory::Managed;
+}
+
+bool pinsHostMemory(HostMemory kind)
+{
+    return kind != HostMemory::Pageable && kind != HostMemory::Managed;
+}
+
+// The second of the two host buffers could not be had although the first could: the size is what to change.
+Error secondBufferFailed(const PipelineConfig& c, Error failure)
+{
+    if (failure.kind != ErrorKind::OutOfMemory && failure.kind != ErrorKind::Cuda)
+        return failure;
+    failure.kind = ErrorKind::OutOfMemory;
+    failure.detail = std::string(pinsHostMemory(c.hostMemory) ? "could not pin" : "could not allocate") +
+        " a second host buffer of " + formatBytes(c.bytes()) + " of " + nameOf(c.hostMemory) +
+        " memory (runs take turns between two): " + failure.detail;
+    failure.advice = "Choose a smaller size.";
+    return failure;
+}
+
 }  // namespace
 
 struct PipelineSession::Resources {
@@ -71,9 +97,12 @@ struct PipelineSession::Resources {
     // Serial, the turns keep the next host-to-device copy away from the buffer just checked, whose lines are still in
     // the checking cores' caches (copying from it right away was 20 % slower on an H200 host): both modes time the
     // copies from the same state of the CPU caches.
-    std::vector<PinnedInts> pinned;
-    std::vector<PageableInts> pageable;
+    std::vector<HostBuffer> hosts;
+    // What the copies fill and empty; none where the kernel works on the host buffer in place (hasDeviceBuffer).
     DeviceInts device;
+    bool copies = true;           // hasCopies(config): without copies each chunk's only operation is its kernel
+    double registerMs = 0.0;      // registered memory: cudaHostRegister of both host buffers together
+    bool unregistered = false;    // unregisterHost() has run: the buffers are plain memory, the runs are over
     std::vector<ChunkRange> chunks;
     std::vector<Stream> streams;  // chunk c runs on streams[c % S]; the run starts and ends on streams[0]
     Event start, stop;            // timing: the run's first and last moment on the GPU
@@ -95,7 +124,19 @@ struct PipelineSession::Resources {
     std::unique_ptr<CuptiTrace> cupti;     // with CUPTI as the trace source, where it started
     std::string traceNote;                 // why CUPTI was asked for and did not start
 
-    int* host(std::size_t i) const { return pinned.empty() ? pageable[i].get() : pinned[i].get(); }
+    int* host(std::size_t i) const { return hosts[i].host(); }
+    const HostBuffer& bufferOf(const int* host) const
+    {
+        return hosts[hosts.size() > 1 && hosts[1].host() == host ? 1 : 0];
+    }
+    // Where the kernel works on a run from host buffer `host`: the device buffer, or the host buffer itself through
+    // the pointer the device reaches it by.
+    int* workspace(const int* host) const { return device ? device.get() : bufferOf(host).device(); }
+    // The stage event of an operation: 3 per chunk with copies, the kernel's alone without.
+    std::size_t operationIndex(int chunk, int stage) const
+    {
+        return static_cast<std::size_t>(copies ? kStages * chunk + stage : chunk);
+    }
 
     cudaStream_t mainStream() const { return streams.front().get(); }
 
@@ -117,17 +158,67 @@ struct PipelineSession::Resources {
     // On one stream the last operation's end is the stop event itself, as in asyncAPI: no event of its own.
     bool endsAtStop(int chunk, int stage) const
     {
-        return streams.size() == 1 && static_cast<std::size_t>(chunk) + 1 == chunks.size() && stage == 2;
+        return streams.size() == 1 && static_cast<std::size_t>(chunk) + 1 == chunks.size() &&
+            stage == (copies ? 2 : 1);
     }
 
+    // A graph that cannot be captured or instantiated from host memory other than pinned is a limit of this system
+    // for that kind (copies from pageable memory or prefetches of managed memory may not be captured): Unsupported,
+    // so a comparison shows the variant as not run and goes on. With pinned memory it stays the error it is.
+    Error graphRefused(Error error) const
+    {
+        if (config.hostMemory == HostMemory::Pinned)
+            return error;
+        error.kind = ErrorKind::Unsupported;
+        error.advice = std::string("Graphs of ") + nameOf(config.hostMemory) +
+            " host memory cannot be made on this system: choose stream submission, or pinned memory for graphs.";
+        return error;
+    }
+
+    Status enqueueCopy(int stage, int chunk, int* host, cudaStream_t stream) const;
     Status enqueue(int* host) const;
     Status capture(std::size_t buffer, Graph& graph);
     Status buildGraphs();
 };
 
+// Stage 0 (H2D) or 2 (D2H) of chunk `chunk` between host buffer `host` and the device, as the configuration moves
+// it: the copy engines (cudaMemcpyAsync), an SM copy kernel through the host buffer's device pointer, or managed
+// memory's prefetch to the device and back to the host (the kernel then works on the managed buffer in place).
+Status PipelineSession::Resources::enqueueCopy(int stage, int chunk, int* host, cudaStream_t stream) const
+{
+    const ChunkRange range = chunks[static_cast<std::size_t>(chunk)];
+    const std::size_t bytes = range.count * sizeof(int);
+    const bool toDevice = stage == 0;
+    if (copiesArePrefetches(config)) {
+        const cudaMemLocation where = toDevice ? cudaMemLocation { cudaMemLocationTypeDevice, config.device }
+                                               : cudaMemLocation { cudaMemLocationTypeHost, 0 };
+        if (const cudaError_t status = cudaMemPrefetchAsync(host + range.first, bytes, where, 0, stream);
+            status != cudaSuccess)
+            return cudaFailure("cudaMemPrefetchAsync", status);
+        return std::nullopt;
+    }
+    int* const onDevice = device.get() + range.first;
+    if (config.copy == CopyMechanism::Sm) {
+        int* const mapped = bufferOf(host).device() + range.first;
+        int* const dst = toDevice ? onDevice : mapped;
+        const int* const src = toDevice ? mapped : onDevice;
+        if (const cudaError_t status = launchSmCopy(dst, src, range.count, config.threadsPerBlock, stream);
+            status != cudaSuccess)
+            return cudaFailure("launchSmCopy", status);
+        return std::nullopt;
+    }
+    int* const onHost = host + range.first;
+    const cudaError_t status = toDevice ? cudaMemcpyAsync(onDevice, onHost, bytes, cudaMemcpyHostToDevice, stream)
+                                        : cudaMemcpyAsync(onHost, onDevice, bytes, cudaMemcpyDeviceToHost, stream);
+    if (status != cudaSuccess)
+        return cudaFailure("cudaMemcpyAsync", status);
+    return std::nullopt;
+}
+
 // One run's GPU work from host buffer `host`: the start event, every chunk's H2D, kernel and D2H on its stream (each
-// followed by its event with stage events), the other streams joined back into the first, the stop event. Captured
-// into a graph it leaves out the start and stop events, which step() records around the launch.
+// followed by its event with stage events; the kernel alone for the kinds without copies), the other streams joined
+// back into the first, the stop event. Captured into a graph it leaves out the start and stop events, which step()
+// records around the launch.
 Status PipelineSession::Resources::enqueue(int* host) const
 {
     const cudaStream_t first = mainStream();
@@ -139,30 +230,24 @@ Status PipelineSession::Resources::enqueue(int* host) const
             ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(streams[s].get(), fork.get(), 0));
     }
     Status failed;
+    int* const work = workspace(host);
     forEachOperation(config.chunks, config.order, [&](int chunk, int stage) {
-        if (failed)
+        const bool copy = stage != 1;
+        if (failed || (copy && !copies))
             return;
         const ChunkRange range = chunks[static_cast<std::size_t>(chunk)];
         const cudaStream_t stream = streams[static_cast<std::size_t>(chunk) % streams.size()].get();
-        int* const onDevice = device.get() + range.first;
-        int* const onHost = host + range.first;
-        const std::size_t bytes = range.count * sizeof(int);
-        cudaError_t status = cudaSuccess;
-        const char* api = "cudaMemcpyAsync";
-        if (stage == 0) {
-            status = cudaMemcpyAsync(onDevice, onHost, bytes, cudaMemcpyHostToDevice, stream);
-        } else if (stage == 1) {
-            api = "launchIncrement";
-            status = launchIncrement(onDevice, config.value, range.count, config.threadsPerBlock, stream);
-        } else {
-            status = cudaMemcpyAsync(onHost, onDevice, bytes, cudaMemcpyDeviceToHost, stream);
+        if (copy) {
+            failed = enqueueCopy(stage, chunk, host, stream);
+        } else if (const cudaError_t status =
+                       launchIncrement(work + range.first, config.value, range.count, config.threadsPerBlock, stream);
+                   status != cudaSuccess) {
+            failed = cudaFailure("launchIncrement", status);
         }
-        if (status == cudaSuccess && !opEnds.empty() && !endsAtStop(chunk, stage)) {
-            api = "cudaEventRecord";
-            status = record(opEnds[static_cast<std::size_t>(3 * chunk + stage)], stream);
+        if (!failed && !opEnds.empty() && !endsAtStop(chunk, stage)) {
+            if (const cudaError_t status = record(opEnds[operationIndex(chunk, stage)], stream); status != cudaSuccess)
+                failed = cudaFailure("cudaEventRecord", status);
         }
-        if (status != cudaSuccess)
-            failed = cudaFailure(api, status);
     });
     if (failed)
         return failed;
@@ -190,9 +275,7 @@ Status PipelineSession::Resources::capture(std::size_t buffer, Graph& graph)
         failed = cudaFailure("cudaStreamEndCapture", ended);
     if (failed) {
         failed->detail = "could not capture the run into a CUDA Graph: " + failed->detail;
-        if (config.hostMemory == HostMemory::Pageable)
-            failed->advice = "Copies from pageable host memory may not be captured on this system: choose pinned "
-                             "memory or stream submission.";
+        failed = graphRefused(std::move(*failed));
     }
     return failed;
 }
@@ -205,7 +288,11 @@ Status PipelineSession::Resources::buildGraphs()
         if (auto failed = capture(buffer, graph))
             return failed;
         cudaGraphExec_t exec = nullptr;
-        ASYNCSCOPE_CUDA_TRY(cudaGraphInstantiate(&exec, graph.get(), 0));
+        if (const cudaError_t status = cudaGraphInstantiate(&exec, graph.get(), 0); status != cudaSuccess) {
+            Error failure = cudaFailure("cudaGraphInstantiate", status);
+            failure.detail = "could not instantiate the run's CUDA Graph: " + failure.detail;
+            return graphRefused(std::move(failure));
+        }
         graphs.emplace_back(exec);
         ASYNCSCOPE_CUDA_TRY(cudaGraphUpload(exec, mainStream()));  // the first launch's setup, paid here
     }
@@ -261,6 +348,8 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
 {
     if (auto invalid = validate(config))
         return *invalid;
+    if (auto refused = checkCombination(config))
+        return *refused;
 
     int deviceCount = 0;
     ASYNCSCOPE_CUDA_TRY(cudaGetDeviceCount(&deviceCount));
@@ -270,6 +359,11 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
                 std::to_string(deviceCount),
             "Choose a device from the list.");
     ASYNCSCOPE_CUDA_TRY(cudaSetDevice(config.device));
+    auto access = queryHostAccess(config.device);
+    if (!access)
+        return access.error();
+    if (auto refused = checkHostAccess(config, *access))
+        return *refused;
 
     if (memoryCheck == MemoryCheck::Enforce) {
         std::size_t freeBytes = 0;
@@ -277,42 +371,32 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
         ASYNCSCOPE_CUDA_TRY(cudaMemGetInfo(&freeBytes, &totalBytes));
         cudaDeviceProp prop {};
         ASYNCSCOPE_CUDA_TRY(cudaGetDeviceProperties(&prop, config.device));
-        if (auto tooBig = checkFitsDevice(config, freeBytes, prop.name))
-            return *tooBig;
+        // Mapped memory takes no device memory; managed pages migrate into it during a run, one buffer's at a time.
+        if (config.hostMemory != HostMemory::Mapped) {
+            if (auto tooBig = checkFitsDevice(config, freeBytes, prop.name))
+                return *tooBig;
+        }
         if (auto tooBig = checkFitsHost(config, availableHostMemory()))
             return *tooBig;
     }
 
     auto r = std::make_unique<Resources>();
     r->config = config;
+    r->copies = hasCopies(config);
     const std::size_t bytes = config.bytes();
 
-    void* device = nullptr;
-    ASYNCSCOPE_CUDA_TRY(cudaMalloc(&device, bytes));
-    r->device.reset(static_cast<int*>(device));
+    if (hasDeviceBuffer(config)) {
+        void* device = nullptr;
+        ASYNCSCOPE_CUDA_TRY(cudaMalloc(&device, bytes));
+        r->device.reset(static_cast<int*>(device));
+    }
 
     for (std::size_t i = 0; i < 2; ++i) {
-        void* host = nullptr;
-        if (config.hostMemory == HostMemory::Pinned) {
-            if (const cudaError_t status = cudaMallocHost(&host, bytes); status != cudaSuccess) {
-                Error failure = cudaFailure("cudaMallocHost", status);  // also clears the runtime's last error
-                if (i == 0)
-                    return failure;
-                return makeError(ErrorKind::OutOfMemory,
-                    "could not pin a second host buffer of " + formatBytes(bytes) + " (runs take turns between two)",
-                    "Choose a smaller size.");
-            }
-            r->pinned.emplace_back(static_cast<int*>(host));
-        } else {
-            constexpr std::size_t page = 4096;
-            host = std::aligned_alloc(page, (bytes + page - 1) / page * page);
-            if (!host)
-                return makeError(ErrorKind::OutOfMemory,
-                    "could not allocate " + formatBytes(bytes) + " of pageable host memory",
-                    "Choose a smaller size.");
-            r->pageable.emplace_back(static_cast<int*>(host));
-        }
-        std::memset(host, 0, bytes);
+        auto buffer = HostBuffer::allocate(config, bytes);  // zeroed, registered or mapped as its kind needs
+        if (!buffer)
+            return i == 0 ? buffer.error() : secondBufferFailed(config, buffer.error());
+        r->registerMs += buffer->registerMs();
+        r->hosts.push_back(std::move(*buffer));
         r->held.push_back(0);
     }
     r->checker = std::make_unique<HostChecker>(static_cast<std::size_t>(config.checkThreads));
@@ -333,7 +417,7 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
         return std::nullopt;
     };
     r->joins.resize(static_cast<std::size_t>(config.streams - 1));
-    r->opEnds.resize(config.stageEvents ? 3 * r->chunks.size() : 0);
+    r->opEnds.resize(config.stageEvents ? (r->copies ? kStages : 1) * r->chunks.size() : 0);
     std::vector<std::pair<Event*, unsigned>> events { { &r->start, cudaEventDefault }, { &r->stop, stopFlags },
         { &r->fork, cudaEventDisableTiming } };
     for (Event& join : r->joins)
@@ -365,13 +449,18 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     int* host = m->host(buffer);
     cudaStream_t stream = m->mainStream();
 
+    if (m->unregistered)
+        return makeError(ErrorKind::Usage, "the session's host buffers were unregistered: its runs are over");
     ASYNCSCOPE_CUDA_TRY(cudaSetDevice(c.device));
 
     // Outside the timed region: the device buffer is poisoned so an element the copies miss can never pass. The host
-    // buffer needs no rewrite: it holds a known value in every element.
+    // buffer needs no rewrite: it holds a known value in every element. (Kinds without a device buffer are worked on
+    // in place: what the kernel misses keeps its old value and fails the check.)
     const int expected = incremented(m->held[buffer], c.value);
-    ASYNCSCOPE_CUDA_TRY(cudaMemsetAsync(m->device.get(), 0xFF, bytes, stream));
-    ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (m->device) {
+        ASYNCSCOPE_CUDA_TRY(cudaMemsetAsync(m->device.get(), 0xFF, bytes, stream));
+        ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));
+    }
     // Stopped on every way out of this step, an error's included; the normal ways out stop it and check how.
     auto profiler = ProfilerRange::open(c.profilerRange, startProfiler, stopProfiler);
     if (!profiler)
@@ -442,10 +531,11 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     times.streams = c.streams;
     times.order = c.order;
     times.chunks = m->chunks;
+    times.copies = m->copies;
     times.operationEndMs.reserve(m->opEnds.size());
     for (std::size_t op = 0; op < m->opEnds.size(); ++op) {
-        const int chunk = static_cast<int>(op / kStages);
-        const int stage = static_cast<int>(op % kStages);
+        const int chunk = static_cast<int>(m->copies ? op / kStages : op);
+        const int stage = m->copies ? static_cast<int>(op % kStages) : 1;
         auto end = m->endsAtStop(chunk, stage) ? total : elapsed(m->start, m->opEnds[op]);
         if (!end)
             return end.error();
@@ -491,6 +581,36 @@ std::optional<RunResult> PipelineSession::flush()
     else
         restart(buffer);
     return run;
+}
+
+std::optional<double> PipelineSession::hostRegisterMs() const
+{
+    if (m->config.hostMemory != HostMemory::Registered)
+        return std::nullopt;
+    return m->registerMs;
+}
+
+std::uint64_t PipelineSession::hostRegisteredBytes() const
+{
+    if (m->config.hostMemory != HostMemory::Registered)
+        return 0;
+    return static_cast<std::uint64_t>(m->hosts.size()) * m->config.bytes();
+}
+
+Result<double> PipelineSession::unregisterHost()
+{
+    if (m->pending)
+        return makeError(ErrorKind::Usage, "the host buffers cannot be unregistered while a run is being checked");
+    ASYNCSCOPE_CUDA_TRY(cudaSetDevice(m->config.device));
+    double ms = 0.0;
+    for (HostBuffer& buffer : m->hosts) {
+        auto took = buffer.unregister();  // every run has ended: step() waits for each
+        if (!took)
+            return took.error();
+        ms += *took;
+    }
+    m->unregistered = m->config.hostMemory == HostMemory::Registered;
+    return ms;
 }
 
 void PipelineSession::restart(std::size_t buffer)

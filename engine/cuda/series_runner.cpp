@@ -53,7 +53,18 @@ Result<SeriesOutcome> runSeries(const PipelineConfig& config, const std::atomic<
             outcome.reason = *reason;
             outcome.noisePercent = stop.noisePercent();
             outcome.traceNote = session.traceNote();
-            return finish(outcome);
+            if (auto last = session.flush())
+                sink(*last);
+            // Registered memory: the registration is its own quantity, never inside a run's times.
+            if (auto registered = session.hostRegisterMs()) {
+                auto unregistered = session.unregisterHost();
+                if (!unregistered)
+                    return unregistered.error();
+                outcome.hostRegisterMs = *registered;
+                outcome.hostUnregisterMs = *unregistered;
+                outcome.hostRegisteredBytes = session.hostRegisteredBytes();
+            }
+            return outcome;
         }
     }
 }

@@ -1,5 +1,6 @@
 // A series on CUDA: open one pipeline session, run the warm-up runs, then the measured runs until the stop rule says
-// so (engine/run/stop_condition).
+// so (engine/run/stop_condition). With registered host memory the outcome holds the registration and unregistration
+// of the host buffers, timed.
 #pragma once
 
 #include "engine/run/stop_condition.hpp"

@@ -28,7 +28,8 @@ Result<std::vector<Span>> eventSpans(const EventTimes& times)
 {
     if (times.streams < 1)
         return makeError(ErrorKind::Cuda, "event times of a run on " + std::to_string(times.streams) + " streams");
-    const std::size_t operations = kStages * times.chunks.size();
+    const std::size_t stagesPerChunk = times.copies ? kStages : 1;
+    const std::size_t operations = stagesPerChunk * times.chunks.size();
     const bool staged = !times.operationEndMs.empty();
     if (staged && times.operationEndMs.size() != operations)
         return makeError(ErrorKind::Cuda,
@@ -45,9 +46,11 @@ Result<std::vector<Span>> eventSpans(const EventTimes& times)
         std::vector<double> streamAt(static_cast<std::size_t>(times.streams), 0.0);
         Status failed;
         forEachOperation(static_cast<int>(times.chunks.size()), times.order, [&](int chunk, int stage) {
-            if (failed)
+            if (failed || (!times.copies && kStageKinds[stage] != SpanKind::Kernel))
                 return;
-            const double end = times.operationEndMs[static_cast<std::size_t>(kStages * chunk + stage)];
+            const auto op = times.copies ? static_cast<std::size_t>(kStages * chunk + stage)
+                                         : static_cast<std::size_t>(chunk);
+            const double end = times.operationEndMs[op];
             const auto stream = static_cast<std::size_t>(chunk % times.streams);
             if (!validTime(end) || end < streamAt[stream]) {
                 failed = makeError(ErrorKind::Cuda,

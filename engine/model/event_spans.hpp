@@ -16,8 +16,12 @@ struct EventTimes {
     int streams = 1;
     IssueOrder order = IssueOrder::ByChunk;
     std::vector<ChunkRange> chunks;
+    // Whether the run copied (hasCopies): runs of mapped memory and of managed memory migrating on demand have no H2D
+    // or D2H, only each chunk's kernel working on the host buffer in place.
+    bool copies = true;
     // Events between stages: ms from the run's start event to the end of operation 3 * chunk + stage (0 H2D,
-    // 1 kernel, 2 D2H). Empty when the run had no events between stages.
+    // 1 kernel, 2 D2H); without copies, to the end of chunk c's kernel at index c. Empty when the run had no events
+    // between stages.
     std::vector<double> operationEndMs;
     // Host clock, ms from the moment submission began: when it ended, and when the wait for the stop event ended.
     double submitEndMs = 0.0;
@@ -27,8 +31,9 @@ struct EventTimes {
 // The run's spans: with events between stages, every operation's span on its stream (each begins where the operation
 // before it on its stream ended, the run's start for a stream's first, and a copy no earlier than the end of the copy
 // the same way before it: queueCopiesByDirection), in issue order; then the Submit and Wait spans of the host thread.
-// Times that no run can give (not finite, negative, earlier than the operation before on the same stream, a list
-// whose length is not three per chunk) are an ErrorKind::Cuda error naming the operation.
+// Without copies, the kernels' spans alone. Times that no run can give (not finite, negative, earlier than the
+// operation before on the same stream, a list whose length is not three per chunk, or one per chunk without copies)
+// are an ErrorKind::Cuda error naming the operation.
 Result<std::vector<Span>> eventSpans(const EventTimes& times);
 
 }  // namespace asyncscope

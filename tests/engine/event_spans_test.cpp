@@ -1,5 +1,6 @@
 // A run's CUDA event times turned into spans, without a GPU: the classic one-stream pipeline, chunked shapes on
-// several streams in both issue orders, runs without events between stages, and times no run can give.
+// several streams in both issue orders, runs without events between stages, runs without copies (kernels only), and
+// times no run can give.
 #include "engine/model/event_spans.hpp"
 
 #include <gtest/gtest.h>
@@ -179,4 +180,68 @@ TEST(EventSpans, EqualTimesOnAStreamAreZeroLengthSpans)
     const auto spans = spansOf(classic({ 1.0, 1.0, 2.0 }));
     ASSERT_EQ(spans.size(), 5u);
     EXPECT_DOUBLE_EQ(spans[1].ms(), 0.0);
+}
+
+TEST(EventSpans, RunsWithoutCopiesHaveKernelSpansOnly)
+{
+    // Mapped memory, or managed memory migrating on demand: K = 3, S = 2, one event time per chunk (its kernel).
+    EventTimes t = classic({ 1.0, 1.5, 2.5 });
+    t.copies = false;
+    t.streams = 2;
+    t.chunks = chunkRanges(3072, 3);
+    const auto spans = spansOf(t);
+    ASSERT_EQ(spans.size(), 5u);  // three kernels, submit, wait
+    for (int chunk = 0; chunk < 3; ++chunk) {
+        const Span& s = spans[static_cast<std::size_t>(chunk)];
+        EXPECT_EQ(s.kind, SpanKind::Kernel) << chunk;
+        EXPECT_EQ(s.chunk, chunk);
+        EXPECT_EQ(s.stream, chunk % 2);
+        EXPECT_EQ(s.bytes, 2 * t.chunks[static_cast<std::size_t>(chunk)].count * sizeof(int));
+    }
+    EXPECT_EQ(find(spans, SpanKind::H2D, 0), nullptr);
+    EXPECT_EQ(find(spans, SpanKind::D2H, 0), nullptr);
+    EXPECT_DOUBLE_EQ(spans[0].beginMs, 0.0);
+    EXPECT_DOUBLE_EQ(spans[0].endMs, 1.0);
+    EXPECT_DOUBLE_EQ(spans[1].beginMs, 0.0);  // stream 1's first operation
+    EXPECT_DOUBLE_EQ(spans[1].endMs, 1.5);
+    EXPECT_DOUBLE_EQ(spans[2].beginMs, 1.0);  // after chunk 0's kernel on stream 0
+    EXPECT_DOUBLE_EQ(spans[2].endMs, 2.5);
+    EXPECT_EQ(spans[3].kind, SpanKind::Submit);
+    EXPECT_EQ(spans[4].kind, SpanKind::Wait);
+}
+
+TEST(EventSpans, RunsWithoutCopiesInEitherOrderAreTheKernelsInChunkOrder)
+{
+    for (IssueOrder order : { IssueOrder::ByChunk, IssueOrder::ByStage }) {
+        EventTimes t = classic({ 2.0, 4.0 });
+        t.copies = false;
+        t.order = order;
+        t.chunks = chunkRanges(2048, 2);
+        const auto spans = spansOf(t);
+        ASSERT_EQ(spans.size(), 4u) << nameOf(order);
+        EXPECT_EQ(spans[0].chunk, 0);
+        EXPECT_EQ(spans[1].chunk, 1);
+        EXPECT_DOUBLE_EQ(spans[1].beginMs, 2.0) << nameOf(order);
+        EXPECT_DOUBLE_EQ(spans[1].endMs, 4.0) << nameOf(order);
+    }
+}
+
+TEST(EventSpans, RunsWithoutCopiesWantOneTimePerChunk)
+{
+    EventTimes threePerChunk = classic({ 1.0, 2.0, 3.0 });
+    threePerChunk.copies = false;
+    auto spans = eventSpans(threePerChunk);
+    ASSERT_FALSE(spans.ok());
+    EXPECT_EQ(spans.error().kind, ErrorKind::Cuda);
+    EXPECT_NE(spans.error().message().find("3 event times for a run of 1 operations"), std::string::npos)
+        << spans.error().message();
+    EventTimes backwards = classic({ 2.0, 1.0 });
+    backwards.copies = false;
+    backwards.chunks = chunkRanges(2048, 2);
+    spans = eventSpans(backwards);
+    ASSERT_FALSE(spans.ok());
+    EXPECT_NE(spans.error().message().find("kernel of chunk 1"), std::string::npos) << spans.error().message();
+    EventTimes none = classic({});
+    none.copies = false;
+    EXPECT_EQ(spansOf(none).size(), 2u);  // no stage events: the host spans alone
 }

@@ -13,6 +13,8 @@ cli=$(find_binary cli asyncscope-cli)
 tests=$(find_binary tests asyncscope_gpu_tests)
 bench=$(find_binary tests asyncscope_bench_overhead)
 overlap_bench=$(find_binary tests asyncscope_bench_overlap)
+register_bench=$(find_binary tests asyncscope_bench_host_register)
+here=$(cd "$(dirname "$0")" && pwd)
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 summary=()
 
@@ -59,17 +61,20 @@ step compare-overlap-json 0 "$cli" --compare overlap --runs 20 --format json --o
 step compare-submit 0 "$cli" --compare submit --chunks 16 --streams 4 --runs 200
 step bad-chunks-above-size 2 "$cli" --size 3 --chunks 4
 step bench-overlap 0 "$overlap_bench" 200
+# The memory lab: registration alone against a registered series, and every host memory kind under the sanitizers.
+step bench-host-register 0 "$register_bench" 64MiB 20 5 20
 if [ -x "$sanitizer" ]; then
     step memcheck 0 "$sanitizer" --tool memcheck --error-exitcode 9 "$cli" --runs 2 --size 1000003
     for tool in memcheck racecheck synccheck; do
         step "$tool-16x4-graph" 0 "$sanitizer" --tool "$tool" --error-exitcode 9 "$cli" --runs 2 --chunks 16 \
             --streams 4 --submit graph
     done
+    step sanitize-memory-kinds 0 "$here/sanitize_memory_kinds.sh" "$cli" "$logs/sanitize-memory-kinds"
 fi
 
 for name in list-devices default-20 pageable-20 no-stages-20 blocking-20 serial-check-20 noise-stop \
     compare-host-memory compare-wait bench-overhead overlap-16x4 overlap-16x4-graph overlap-16x4-stage \
-    compare-overlap compare-submit bench-overlap; do
+    compare-overlap compare-submit bench-overlap bench-host-register sanitize-memory-kinds; do
     echo "== $name"; grep -vE '^(time spent|CPU executed|stages|run [0-9])' "$logs/$name.log"
 done
 for name in bad-size-0 bad-size-negative bad-size-abc bad-runs-0 bad-device-99 bad-size-too-large compare-too-large \
@@ -80,5 +85,5 @@ echo "== compare-size (CSV)"; cat "$logs/sweep.csv"
 for log in "$logs"/*check-16x4-graph.log "$logs"/memcheck.log; do
     [ -f "$log" ] && echo "== $(basename "$log" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' "$log" | tail -2)"
 done
-echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^graph |^pageable graph|^64 MiB' "$logs/gpu-tests.log"
+echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^graph |^pageable graph|^64 MiB| not run: |^registered 2 x' "$logs/gpu-tests.log"
 printf '%s\n' "${summary[@]}"
