@@ -68,6 +68,9 @@ Status MemcpyBatch::submit(cudaStream_t stream) const
 {
     if (m_sizes.empty())
         return std::nullopt;
+    if (stream == nullptr || stream == cudaStreamLegacy)
+        return makeError(ErrorKind::Usage, "a batch of copies cannot go on the legacy default stream",
+            "Submit batches on a stream of their own.");
 #if CUDART_VERSION >= 13000
     const cudaError_t status = cudaMemcpyBatchAsync(m_dsts.data(), m_srcs.data(), m_sizes.data(), m_sizes.size(),
         &m_attrs, &m_attrsIndex, 1, stream);

@@ -38,8 +38,8 @@ public:
     std::size_t size() const { return m_sizes.size(); }
     std::uint64_t bytes() const;
 
-    // Enqueues every copy on `stream` with one call. `stream` must not be the legacy default stream. An empty batch
-    // enqueues nothing.
+    // Enqueues every copy on `stream` with one call. The legacy default stream is refused (ErrorKind::Usage) without
+    // a call: cudaMemcpyBatchAsync does not take it. An empty batch enqueues nothing.
     Status submit(cudaStream_t stream) const;
 
 private:

@@ -65,6 +65,12 @@ TEST(MemcpyBatch, HoldsItsCopiesAndAnEmptyBatchEnqueuesNothing)
     batch.add(b + 1, a + 1, 3 * sizeof(int));
     EXPECT_EQ(batch.size(), 2u);
     EXPECT_EQ(batch.bytes(), sizeof a + 3 * sizeof(int));
+    for (cudaStream_t legacy : { cudaStream_t(nullptr), cudaStreamLegacy }) {  // refused before any call
+        const Status refused = batch.submit(legacy);
+        ASSERT_TRUE(refused.has_value());
+        EXPECT_EQ(refused->kind, ErrorKind::Usage);
+        EXPECT_NE(refused->message().find("legacy default stream"), std::string::npos) << refused->message();
+    }
 }
 
 TEST(MemcpyBatch, ASessionForBatchesWithoutADriverSaysThereIsNoDriver)
