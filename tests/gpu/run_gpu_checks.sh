@@ -13,6 +13,7 @@ cli=$(find_binary cli asyncscope-cli)
 tests=$(find_binary tests asyncscope_gpu_tests)
 bench=$(find_binary tests asyncscope_bench_overhead)
 overlap_bench=$(find_binary tests asyncscope_bench_overlap)
+batch_bench=$(find_binary tests asyncscope_bench_batch_submit)
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 summary=()
 
@@ -66,6 +67,15 @@ if [ -x "$sanitizer" ]; then
             --streams 4 --submit graph
     done
 fi
+# Batch submission: the submit comparison at the lab's shape, the awkward shape under the sanitizers, the benchmark.
+step compare-submit-64x4 0 "$cli" --compare submit --chunks 64 --streams 4 --runs 200
+step bench-batch-submit 0 "$batch_bench" 200
+if [ -x "$sanitizer" ]; then
+    for tool in memcheck racecheck synccheck; do
+        step "$tool-7x3-batch" 0 "$sanitizer" --tool "$tool" --error-exitcode 9 "$cli" --runs 2 --size 1000003 \
+            --chunks 7 --streams 3 --submit batch
+    done
+fi
 
 for name in list-devices default-20 pageable-20 no-stages-20 blocking-20 serial-check-20 noise-stop \
     compare-host-memory compare-wait bench-overhead overlap-16x4 overlap-16x4-graph overlap-16x4-stage \
@@ -81,4 +91,10 @@ for log in "$logs"/*check-16x4-graph.log "$logs"/memcheck.log; do
     [ -f "$log" ] && echo "== $(basename "$log" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' "$log" | tail -2)"
 done
 echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^graph |^pageable graph|^64 MiB' "$logs/gpu-tests.log"
+for name in compare-submit-64x4 bench-batch-submit; do
+    echo "== $name"; grep -vE '^(time spent|CPU executed|stages|run [0-9])' "$logs/$name.log"
+done
+for log in "$logs"/*check-7x3-batch.log; do
+    [ -f "$log" ] && echo "== $(basename "$log" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' "$log" | tail -2)"
+done
 printf '%s\n' "${summary[@]}"
