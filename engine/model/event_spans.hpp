@@ -31,15 +31,15 @@ struct EventTimes {
 // before it on its stream ended, the run's start for a stream's first, and a copy no earlier than the end of the copy
 // the same way before it: queueCopiesByDirection), in issue order; then the Submit and Wait spans of the host thread.
 // Times that no run can give (not finite, negative, earlier than the operation before on the same stream, a list
-// whose length is not three per chunk, or one per step of a batched run) are an ErrorKind::Cuda error naming the
-// operation.
+// whose length is not three per chunk) are an ErrorKind::Cuda error naming the operation.
 //
-// Batch submission: a batch is one span, not one per copy. The copies of a batch run in no order the events can see
-// (an event follows the whole batch), so each batch of copies one way on one stream is a single H2D or D2H span on
-// that stream carrying all its copies' bytes, its `chunk` the batch's first chunk (the stream's number). It begins
-// where the operation before it on its stream ended (and no earlier than the end of the batch the same way before it)
-// and ends at its event. The per-kind totals (time and bytes) therefore stay those of the copies themselves: each
-// byte is counted once and each moment of a batch once. Kernels stay one span per chunk.
+// Batch submission (a batched run's list holds one time per step, and its errors name the batch or the kernel): a batch
+// is one span, not one per copy. The copies of a batch run in no order the events can see (an event follows the whole
+// batch), so each batch of copies one way on one stream is a single H2D or D2H span on that stream carrying all its
+// copies' bytes, its `chunk` the batch's first chunk (the stream's number). It begins where the operation before it on
+// its stream ended (and no earlier than the end of the batch the same way before it) and ends at its event. The
+// per-kind totals (time and bytes) therefore stay those of the copies themselves: each byte is counted once and each
+// moment of a batch once. Kernels stay one span per chunk.
 Result<std::vector<Span>> eventSpans(const EventTimes& times);
 
 }  // namespace asyncscope
