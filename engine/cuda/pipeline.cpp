@@ -7,6 +7,8 @@
 #include "engine/host/host_memory.hpp"
 #include "engine/cuda/increment_kernel.hpp"
 #include "engine/cuda/sm_copy_kernel.hpp"
+#include "engine/cuda/memcpy_batch.hpp"
+#include "engine/model/batch_order.hpp"
 #include "engine/model/event_spans.hpp"
 #include "engine/model/operation_order.hpp"
 #include "engine/model/size_parse.hpp"
@@ -179,6 +181,32 @@ struct PipelineSession::Resources {
     Status enqueue(int* host) const;
     Status capture(std::size_t buffer, Graph& graph);
     Status buildGraphs();
+
+    // Batch submission: the run's steps (batchOrder) and, for each host buffer, every step's copies prepared at open
+    // (a kernel's step holds none), so a run only hands them over.
+    struct PreparedBatches {
+        const int* host = nullptr;
+        std::vector<MemcpyBatch> steps;
+    };
+    std::vector<BatchStep> batchSteps;
+    std::vector<PreparedBatches> batches;
+
+    Status enqueueBatched(int* host) const;
+    Status prepareBatches();
+
+    // The events step() reads back: one per operation (3 per chunk) or, batched, one per batch and kernel.
+    std::size_t timedOperations() const
+    {
+        return config.submission == Submission::Batch && !opEnds.empty() ? batchSteps.size() : opEnds.size();
+    }
+    bool timedEndsAtStop(std::size_t op) const
+    {
+        if (config.submission == Submission::Batch)
+            return streams.size() == 1 && op + 1 == batchSteps.size();
+        if (!copies)
+            return endsAtStop(static_cast<int>(op), 1);
+        return endsAtStop(static_cast<int>(op / kStages), static_cast<int>(op % kStages));
+    }
 };
 
 // Stage 0 (H2D) or 2 (D2H) of chunk `chunk` between host buffer `host` and the device, as the configuration moves
@@ -221,6 +249,8 @@ Status PipelineSession::Resources::enqueueCopy(int stage, int chunk, int* host, 
 // records around the launch.
 Status PipelineSession::Resources::enqueue(int* host) const
 {
+    if (config.submission == Submission::Batch)
+        return enqueueBatched(host);
     const cudaStream_t first = mainStream();
     if (!capturing)
         ASYNCSCOPE_CUDA_TRY(cudaEventRecord(start.get(), first));
@@ -257,6 +287,87 @@ Status PipelineSession::Resources::enqueue(int* host) const
     }
     if (!capturing)
         ASYNCSCOPE_CUDA_TRY(cudaEventRecord(stop.get(), first));
+    return std::nullopt;
+}
+
+// One run's GPU work submitted in batches (batchOrder): the start event, each stream's H2D copies in one
+// cudaMemcpyBatchAsync call, its kernels, its D2H copies in one call (each step followed by its event with stage
+// events), the other streams joined back into the first, the stop event. The copies' arrays were prepared at open.
+Status PipelineSession::Resources::enqueueBatched(int* host) const
+{
+    const PreparedBatches* prepared = nullptr;
+    for (const PreparedBatches& b : batches) {
+        if (b.host == host)
+            prepared = &b;
+    }
+    if (!prepared)
+        return makeError(ErrorKind::Cuda, "no copies were prepared for this host buffer at open");
+    const cudaStream_t first = mainStream();
+    ASYNCSCOPE_CUDA_TRY(cudaEventRecord(start.get(), first));
+    if (streams.size() > 1) {
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(fork.get(), first));
+        for (std::size_t s = 1; s < streams.size(); ++s)
+            ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(streams[s].get(), fork.get(), 0));
+    }
+    for (std::size_t i = 0; i < batchSteps.size(); ++i) {
+        const BatchStep& step = batchSteps[i];
+        const cudaStream_t stream = streams[static_cast<std::size_t>(step.stream)].get();
+        if (step.isCopy()) {
+            if (auto failed = prepared->steps[i].submit(stream))
+                return failed;
+        } else {
+            const ChunkRange range = chunks[static_cast<std::size_t>(step.chunks.front())];
+            const cudaError_t launched =
+                launchIncrement(device.get() + range.first, config.value, range.count, config.threadsPerBlock, stream);
+            if (launched != cudaSuccess)
+                return cudaFailure("launchIncrement", launched);
+        }
+        if (!opEnds.empty() && !timedEndsAtStop(i))
+            ASYNCSCOPE_CUDA_TRY(cudaEventRecord(opEnds[i].get(), stream));
+    }
+    for (std::size_t s = 1; s < streams.size(); ++s) {
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(joins[s - 1].get(), streams[s].get()));
+        ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(first, joins[s - 1].get(), 0));
+    }
+    ASYNCSCOPE_CUDA_TRY(cudaEventRecord(stop.get(), first));
+    return std::nullopt;
+}
+
+// Batch submission's setup: the steps, every copy's pointers and size for both host buffers, and one real batch, so
+// that a runtime or driver without cudaMemcpyBatchAsync answers now, before the first run, as Unsupported. The
+// stage events a batched run needs (2 per stream and 1 per chunk) are fewer than the 3 per chunk open() makes.
+Status PipelineSession::Resources::prepareBatches()
+{
+    if (auto unsupported = checkCombination(config))
+        return unsupported;
+    if (auto unbuilt = memcpyBatchBuilt())
+        return unbuilt;
+    batchSteps = batchOrder(config.chunks, static_cast<int>(streams.size()), config.order);
+    batches.clear();
+    for (std::size_t buffer = 0; buffer < 2; ++buffer) {
+        PreparedBatches prepared { host(buffer), {} };
+        prepared.steps.reserve(batchSteps.size());
+        for (const BatchStep& step : batchSteps) {
+            MemcpyBatch batch(config.preferOverlap);
+            for (std::size_t i = 0; step.isCopy() && i < step.chunks.size(); ++i) {
+                const ChunkRange range = chunks[static_cast<std::size_t>(step.chunks[i])];
+                int* const onDevice = device.get() + range.first;
+                int* const onHost = host(buffer) + range.first;
+                const std::size_t bytes = range.count * sizeof(int);
+                if (step.stage == 0)
+                    batch.add(onDevice, onHost, bytes);
+                else
+                    batch.add(onHost, onDevice, bytes);
+            }
+            prepared.steps.push_back(std::move(batch));
+        }
+        batches.push_back(std::move(prepared));
+    }
+    // The first H2D batch from the first buffer (zeros): the device buffer is overwritten before every run anyway.
+    const cudaStream_t probe = streams[static_cast<std::size_t>(batchSteps.front().stream)].get();
+    if (auto failed = batches.front().steps.front().submit(probe))
+        return failed;
+    ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(probe));
     return std::nullopt;
 }
 
@@ -432,6 +543,10 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
         if (auto failed = r->buildGraphs())
             return *failed;
     }
+    if (config.submission == Submission::Batch) {
+        if (auto failed = r->prepareBatches())
+            return *failed;
+    }
     if (config.traceSource == TraceSource::Cupti) {
         if (auto trace = CuptiTrace::start(config.device))
             r->cupti = std::move(*trace);
@@ -532,11 +647,10 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     times.order = c.order;
     times.chunks = m->chunks;
     times.copies = m->copies;
-    times.operationEndMs.reserve(m->opEnds.size());
-    for (std::size_t op = 0; op < m->opEnds.size(); ++op) {
-        const int chunk = static_cast<int>(m->copies ? op / kStages : op);
-        const int stage = m->copies ? static_cast<int>(op % kStages) : 1;
-        auto end = m->endsAtStop(chunk, stage) ? total : elapsed(m->start, m->opEnds[op]);
+    times.submission = c.submission;
+    times.operationEndMs.reserve(m->timedOperations());
+    for (std::size_t op = 0; op < m->timedOperations(); ++op) {
+        auto end = m->timedEndsAtStop(op) ? total : elapsed(m->start, m->opEnds[op]);
         if (!end)
             return end.error();
         times.operationEndMs.push_back(*end);

@@ -1,11 +1,12 @@
 // A run's CUDA event times turned into spans, without a GPU: the classic one-stream pipeline, chunked shapes on
-// several streams in both issue orders, runs without events between stages, runs without copies (kernels only), and
-// times no run can give.
+// several streams in both issue orders, runs without events between stages, runs without copies (kernels only),
+// times no run can give, and batch submission's one span per batch.
 #include "engine/model/event_spans.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 using namespace asyncscope;
@@ -38,6 +39,16 @@ const Span* find(const std::vector<Span>& spans, SpanKind kind, int chunk)
             return &s;
     }
     return nullptr;
+}
+
+EventTimes batched(std::size_t n, int chunks, int streams, IssueOrder order, std::vector<double> ends)
+{
+    EventTimes t = classic(std::move(ends));
+    t.submission = Submission::Batch;
+    t.chunks = chunkRanges(n, chunks);
+    t.streams = streams;
+    t.order = order;
+    return t;
 }
 
 }  // namespace
@@ -244,4 +255,134 @@ TEST(EventSpans, RunsWithoutCopiesWantOneTimePerChunk)
     EventTimes none = classic({});
     none.copies = false;
     EXPECT_EQ(spansOf(none).size(), 2u);  // no stage events: the host spans alone
+}
+
+TEST(EventSpans, ABatchedRunOfOneChunkIsTheClassicRun)
+{
+    const auto stream = spansOf(classic({ 2.0, 3.5, 6.0 }));
+    const auto batch = spansOf(batched(1024, 1, 1, IssueOrder::ByChunk, { 2.0, 3.5, 6.0 }));
+    ASSERT_EQ(batch.size(), stream.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        EXPECT_EQ(batch[i].kind, stream[i].kind) << i;
+        EXPECT_EQ(batch[i].bytes, stream[i].bytes) << i;
+        EXPECT_DOUBLE_EQ(batch[i].beginMs, stream[i].beginMs) << i;
+        EXPECT_DOUBLE_EQ(batch[i].endMs, stream[i].endMs) << i;
+    }
+}
+
+TEST(EventSpans, EachBatchIsOneSpanWithItsCopiesBytesAndKernelsStayOnePerChunk)
+{
+    // K = 4, S = 2, by stage: H2D batches of streams 0 ({0, 2}) and 1 ({1, 3}), kernels 0 1 2 3, D2H batches of
+    // streams 0 and 1. Times of the steps in that order.
+    const EventTimes t = batched(4096, 4, 2, IssueOrder::ByStage, { 2.0, 4.0, 2.5, 4.5, 3.0, 5.0, 5.0, 7.0 });
+    const auto spans = spansOf(t);
+    ASSERT_EQ(spans.size(), 8u + 2u);
+    const std::uint64_t chunkBytes = 1024 * sizeof(int);
+    struct Expected {
+        SpanKind kind;
+        int stream, chunk;
+        std::uint64_t bytes;
+        double begin, end;
+    };
+    const Expected expected[] = {
+        { SpanKind::H2D, 0, 0, 2 * chunkBytes, 0.0, 2.0 },
+        { SpanKind::H2D, 1, 1, 2 * chunkBytes, 2.0, 4.0 },  // its stream's first, queued behind stream 0's batch
+        { SpanKind::Kernel, 0, 0, 2 * chunkBytes, 2.0, 2.5 },
+        { SpanKind::Kernel, 1, 1, 2 * chunkBytes, 4.0, 4.5 },
+        { SpanKind::Kernel, 0, 2, 2 * chunkBytes, 2.5, 3.0 },
+        { SpanKind::Kernel, 1, 3, 2 * chunkBytes, 4.5, 5.0 },
+        { SpanKind::D2H, 0, 0, 2 * chunkBytes, 3.0, 5.0 },
+        { SpanKind::D2H, 1, 1, 2 * chunkBytes, 5.0, 7.0 },
+    };
+    for (std::size_t i = 0; i < std::size(expected); ++i) {
+        EXPECT_EQ(spans[i].kind, expected[i].kind) << i;
+        EXPECT_EQ(spans[i].device, 2) << i;
+        EXPECT_EQ(spans[i].stream, expected[i].stream) << i;
+        EXPECT_EQ(spans[i].chunk, expected[i].chunk) << i;
+        EXPECT_EQ(spans[i].bytes, expected[i].bytes) << i;
+        EXPECT_DOUBLE_EQ(spans[i].beginMs, expected[i].begin) << i;
+        EXPECT_DOUBLE_EQ(spans[i].endMs, expected[i].end) << i;
+    }
+    EXPECT_EQ(spans[8].kind, SpanKind::Submit);
+    EXPECT_EQ(spans[9].kind, SpanKind::Wait);
+
+    // What the summary sums stays that of the copies: every byte once each way, each moment of a batch once.
+    RunResult run;
+    run.spans = spans;
+    EXPECT_EQ(run.totalBytes(SpanKind::H2D), 4 * chunkBytes);
+    EXPECT_EQ(run.totalBytes(SpanKind::D2H), 4 * chunkBytes);
+    EXPECT_EQ(run.totalBytes(SpanKind::Kernel), 2 * 4 * chunkBytes);
+    EXPECT_DOUBLE_EQ(run.totalMs(SpanKind::H2D), 4.0);
+    EXPECT_DOUBLE_EQ(run.totalMs(SpanKind::D2H), 4.0);
+    EXPECT_DOUBLE_EQ(run.totalMs(SpanKind::Kernel), 2.0);
+}
+
+TEST(EventSpans, BatchedStreamsInChunkOrderFollowTheirOwnSteps)
+{
+    // K = 7, S = 3, by chunk, n = 1000003: stream 0's H2D batch, kernels 0 3 6, D2H batch; then stream 1's; then 2's.
+    std::vector<double> ends;
+    for (int i = 1; i <= 13; ++i)
+        ends.push_back(0.5 * i);
+    const EventTimes t = batched(1000003, 7, 3, IssueOrder::ByChunk, ends);
+    const auto spans = spansOf(t);
+    ASSERT_EQ(spans.size(), 13u + 2u);
+    std::uint64_t h2d = 0, d2h = 0;
+    int kernels = 0;
+    for (std::size_t i = 0; i < 13; ++i) {
+        EXPECT_LE(spans[i].beginMs, spans[i].endMs) << i;
+        h2d += spans[i].kind == SpanKind::H2D ? spans[i].bytes : 0;
+        d2h += spans[i].kind == SpanKind::D2H ? spans[i].bytes : 0;
+        kernels += spans[i].kind == SpanKind::Kernel ? 1 : 0;
+    }
+    EXPECT_EQ(h2d, 1000003u * sizeof(int));
+    EXPECT_EQ(d2h, 1000003u * sizeof(int));
+    EXPECT_EQ(kernels, 7);
+    std::uint64_t stream1 = 0;  // chunks 1 and 4
+    for (int chunk : { 1, 4 })
+        stream1 += t.chunks[std::size_t(chunk)].count * sizeof(int);
+    EXPECT_EQ(spans[5].kind, SpanKind::H2D);
+    EXPECT_EQ(spans[5].stream, 1);
+    EXPECT_EQ(spans[5].bytes, stream1);
+    EXPECT_DOUBLE_EQ(spans[5].beginMs, 0.5);  // stream 1 starts at 0, but the H2D engine was busy until 0.5
+    EXPECT_EQ(spans[6].kind, SpanKind::Kernel);
+    EXPECT_EQ(spans[6].chunk, 1);
+    EXPECT_DOUBLE_EQ(spans[6].beginMs, 3.0);  // where its stream's H2D batch ended
+}
+
+TEST(EventSpans, BatchedRunsWithoutStageEventsHaveTheHostSpansOnly)
+{
+    const auto spans = spansOf(batched(4096, 16, 4, IssueOrder::ByChunk, {}));
+    ASSERT_EQ(spans.size(), 2u);
+    EXPECT_EQ(spans[0].kind, SpanKind::Submit);
+    EXPECT_DOUBLE_EQ(spans[1].endMs, 9.0);
+}
+
+TEST(EventSpans, BatchedTimesThatNoRunGivesAreErrorsNamingTheBatch)
+{
+    auto failure = [](const EventTimes& t) {
+        auto spans = eventSpans(t);
+        EXPECT_FALSE(spans.ok());
+        if (!spans.ok()) {
+            EXPECT_EQ(spans.error().kind, ErrorKind::Cuda);
+        }
+        return spans.ok() ? std::string() : spans.error().message();
+    };
+    // Three per chunk is a stream run's count, not a batched one's (2 × 2 batches + 4 kernels).
+    const std::vector<double> twelve(12, 1.0);
+    EXPECT_NE(failure(batched(4096, 4, 2, IssueOrder::ByChunk, twelve)).find("12 event times for a batched run of 8"),
+        std::string::npos);
+    // Stream 1's kernel ends before its H2D batch.
+    EXPECT_NE(failure(batched(4096, 4, 2, IssueOrder::ByStage, { 2.0, 4.0, 2.5, 3.0, 3.0, 5.0, 5.0, 7.0 }))
+                  .find("kernel of chunk 1"),
+        std::string::npos);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_NE(failure(batched(4096, 4, 2, IssueOrder::ByStage, { 2.0, nan, 2.5, 4.5, 3.0, 5.0, 5.0, 7.0 }))
+                  .find("h2d batch of stream 1"),
+        std::string::npos);
+    EventTimes backwards = batched(1024, 1, 1, IssueOrder::ByChunk, { 1.0, 2.0, 3.0 });
+    backwards.waitEndMs = 0.1;
+    EXPECT_NE(failure(backwards).find("host times"), std::string::npos);
+    EventTimes noStreams = batched(1024, 1, 1, IssueOrder::ByChunk, { 1.0, 2.0, 3.0 });
+    noStreams.streams = 0;
+    EXPECT_NE(failure(noStreams).find("0 streams"), std::string::npos);
 }

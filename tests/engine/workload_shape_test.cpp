@@ -192,26 +192,105 @@ TEST(OverlapComparison, ChunksAgainstStreamsAsFarAsTheSizeAllows)
     EXPECT_EQ(tiny->variants.back().label, "K=4 S=4");
 }
 
-TEST(SubmissionComparison, StreamAgainstGraphAtOneChunkAndAtTheChosenShape)
+TEST(SubmissionComparison, StreamAgainstGraphAndBatchAtOneChunkAndAtTheChosenShape)
 {
     PipelineConfig c;
     auto plan = comparisonPlan(Comparison::Submission, c);
     ASSERT_TRUE(plan.ok());
-    ASSERT_EQ(plan->variants.size(), 2u);
+    ASSERT_EQ(plan->variants.size(), 3u);
     EXPECT_EQ(plan->variants[0].label, "stream K=1");
     EXPECT_EQ(plan->variants[1].label, "graph K=1");
     EXPECT_EQ(plan->variants[1].config.submission, Submission::Graph);
+    EXPECT_EQ(plan->variants[2].label, "batch K=1");
+    EXPECT_EQ(plan->variants[2].config.submission, Submission::Batch);
 
     c.chunks = 16;
     c.streams = 4;
     c.order = IssueOrder::ByStage;
+    c.preferOverlap = true;
     plan = comparisonPlan(Comparison::Submission, c);
     ASSERT_TRUE(plan.ok());
-    ASSERT_EQ(plan->variants.size(), 4u);
-    EXPECT_EQ(plan->variants[3].label, "graph K=16 S=4");
-    EXPECT_EQ(plan->variants[3].config.chunks, 16);
-    EXPECT_EQ(plan->variants[3].config.order, IssueOrder::ByStage);
+    ASSERT_EQ(plan->variants.size(), 6u);
+    EXPECT_EQ(plan->variants[4].label, "graph K=16 S=4");
+    EXPECT_EQ(plan->variants[4].config.chunks, 16);
+    EXPECT_EQ(plan->variants[4].config.order, IssueOrder::ByStage);
     EXPECT_EQ(plan->variants[0].config.chunks, 1);
+    EXPECT_EQ(plan->variants[5].label, "batch K=16 S=4");
+    EXPECT_EQ(plan->variants[5].config.submission, Submission::Batch);
+    EXPECT_EQ(plan->variants[5].config.streams, 4);
+    EXPECT_EQ(plan->variants[5].config.order, IssueOrder::ByStage);
+    EXPECT_TRUE(plan->variants[5].config.preferOverlap);  // the base's batch option carries over
+    for (const Variant& v : plan->variants)
+        EXPECT_FALSE(checkCombination(v.config).has_value()) << v.label << ": pinned memory batches";
+}
+
+TEST(SubmissionComparison, BatchIsNotRunWhereTheMemoryHasNoCopiesAndTheOthersStillRun)
+{
+    FakeBackend backend;
+    auto platform = backend.discover();
+    ASSERT_TRUE(platform.ok());
+    PipelineConfig c;
+    c.device = 1;
+    c.runs = 2;
+    c.hostMemory = HostMemory::Mapped;
+    const auto plan = comparisonPlan(Comparison::Submission, c);
+    ASSERT_TRUE(plan.ok());
+    std::atomic<bool> cancel { false };
+    struct : PlanSink {
+        void variantStarting(std::size_t, const VariantResult&) override { }
+        void runAvailable(std::size_t, const RunResult&) override { }
+        void variantEnded(std::size_t, const VariantResult&) override { }
+        void calibrationFailed(const Error&) override { }
+    } sink;
+    const PlanReport report = runPlan(backend, *platform, *plan, cancel, sink);
+    ASSERT_EQ(report.variants.size(), 3u);
+    EXPECT_TRUE(report.variants[0].ran());
+    EXPECT_TRUE(report.variants[1].ran());
+    EXPECT_FALSE(report.variants[2].ran());
+    ASSERT_TRUE(report.variants[2].notRun.has_value());
+    EXPECT_EQ(report.variants[2].notRun->kind, ErrorKind::Unsupported);
+    EXPECT_NE(report.notRunText().find("batch K=1"), std::string::npos);
+}
+
+TEST(OverlapComparison, WithBatchSubmissionEveryShapeRunsInBatches)
+{
+    FakeBackend backend;
+    auto platform = backend.discover();
+    ASSERT_TRUE(platform.ok());
+    PipelineConfig c;
+    c.device = 1;
+    c.runs = 2;
+    c.elements = 64;  // K up to 64: every shape, quickly
+    c.submission = Submission::Batch;
+    c.preferOverlap = true;
+    const auto plan = comparisonPlan(Comparison::Overlap, c);
+    ASSERT_TRUE(plan.ok());
+    ASSERT_EQ(plan->variants.size(), 18u);
+    for (const Variant& v : plan->variants) {
+        EXPECT_EQ(v.config.submission, Submission::Batch) << v.label;
+        EXPECT_TRUE(v.config.preferOverlap) << v.label;
+    }
+    std::atomic<bool> cancel { false };
+    struct : PlanSink {
+        void variantStarting(std::size_t, const VariantResult&) override { }
+        void runAvailable(std::size_t, const RunResult&) override { }
+        void variantEnded(std::size_t, const VariantResult&) override { }
+        void calibrationFailed(const Error&) override { }
+    } sink;
+    const PlanReport report = runPlan(backend, *platform, *plan, cancel, sink);
+    ASSERT_EQ(report.variants.size(), plan->variants.size());
+    for (const VariantResult& v : report.variants) {
+        EXPECT_TRUE(v.ran()) << v.label;
+        EXPECT_EQ(v.report.config.submission, Submission::Batch) << v.label;
+    }
+    // Each shape's speed-up is over K = 1 submitted in batches too.
+    const auto summaries = summarizePlan(report);
+    for (std::size_t i = 0; i < summaries.size(); ++i) {
+        ASSERT_NE(summaries[i].figure(keys::kSpeedup), nullptr) << i;
+        EXPECT_DOUBLE_EQ(summaries[i].value(keys::kSpeedup),
+            summaries[0].median(keys::kGpuTime) / summaries[i].median(keys::kGpuTime))
+            << i;
+    }
 }
 
 TEST(PlanSummary, ChunkedVariantsGetTheirSpeedUpOverOneChunkOfTheSameSubmission)
@@ -235,24 +314,29 @@ TEST(PlanSummary, ChunkedVariantsGetTheirSpeedUpOverOneChunkOfTheSameSubmission)
     } sink;
     const PlanReport report = runPlan(backend, *platform, *plan, cancel, sink);
     const auto summaries = summarizePlan(report);
-    ASSERT_EQ(summaries.size(), 4u);
-    for (std::size_t i : { 0u, 1u }) {  // the baselines themselves: 1
+    ASSERT_EQ(summaries.size(), 6u);  // stream, graph, batch at K = 1, then at K = 16 S = 4
+    for (std::size_t i : { 0u, 1u, 2u }) {  // the baselines themselves: 1
         ASSERT_NE(summaries[i].figure(keys::kSpeedup), nullptr) << i;
         EXPECT_DOUBLE_EQ(summaries[i].value(keys::kSpeedup), 1.0);
     }
-    for (std::size_t i : { 2u, 3u }) {
+    for (std::size_t i : { 3u, 4u, 5u }) {
         const Figure* speedup = summaries[i].figure(keys::kSpeedup);
         ASSERT_NE(speedup, nullptr) << i;
         EXPECT_DOUBLE_EQ(speedup->value,
-            summaries[i - 2].median(keys::kGpuTime) / summaries[i].median(keys::kGpuTime));
+            summaries[i - 3].median(keys::kGpuTime) / summaries[i].median(keys::kGpuTime));
         EXPECT_GT(speedup->value, 1.0);
-        // The graph's submit costs less than the stream calls', and the chunked stream calls cost more than one.
         ASSERT_NE(summaries[i].figure(keys::kModelled), nullptr);
     }
-    EXPECT_LT(summaries[3].median(keys::kCpuSubmit), summaries[2].median(keys::kCpuSubmit));
-    EXPECT_GT(summaries[2].median(keys::kCpuSubmit), summaries[0].median(keys::kCpuSubmit));
+    // The graph's submit costs less than the stream calls', and the chunked stream calls cost more than one. A batch
+    // per stream and direction costs less than a call per copy.
+    EXPECT_LT(summaries[4].median(keys::kCpuSubmit), summaries[3].median(keys::kCpuSubmit));
+    EXPECT_GT(summaries[3].median(keys::kCpuSubmit), summaries[0].median(keys::kCpuSubmit));
+    EXPECT_LT(summaries[5].median(keys::kCpuSubmit), summaries[3].median(keys::kCpuSubmit));
     // With several streams the stage sums hold waits, so no stage bandwidth is claimed; the copy throughput is.
-    EXPECT_EQ(summaries[2].figure(keys::kH2dRate), nullptr);
+    EXPECT_EQ(summaries[3].figure(keys::kH2dRate), nullptr);
+    EXPECT_EQ(summaries[5].figure(keys::kH2dRate), nullptr);
     EXPECT_NE(summaries[0].figure(keys::kH2dRate), nullptr);
-    EXPECT_NE(summaries[2].figure(keys::kCopyRate), nullptr);
+    EXPECT_NE(summaries[2].figure(keys::kH2dRate), nullptr);
+    EXPECT_NE(summaries[3].figure(keys::kCopyRate), nullptr);
+    EXPECT_NE(summaries[5].figure(keys::kCopyRate), nullptr);
 }

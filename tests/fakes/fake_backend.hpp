@@ -178,9 +178,12 @@ public:
             if (pipelineGBps > 0.0)
                 r.gpuMs = 2.0 * double(bytes) / (pipelineGBps * 1e6) * (1.0 + 0.01 * (i % 7));
             r.pollIterations = 9000 + i % 100;
-            // Stream calls cost per operation; a graph launch costs about the same whatever it holds.
+            // Stream calls cost per operation; a graph launch costs about the same whatever it holds; batches cost a
+            // call per stream and direction and a launch per kernel.
             const double submitMs = config.submission == Submission::Graph
                 ? 0.004 + 0.0001 * (i % 5)
+                : config.submission == Submission::Batch
+                ? (0.044 + 0.002 * (2 * config.streams + config.chunks)) + 0.001 * (i % 5)
                 : (0.044 + 0.002 * 3 * config.chunks) + 0.001 * (i % 5);
             if (config.chunks > 1) {
                 r.gpuMs *= overlapBoundMs(bytes, config.chunks, config.streams, copyPeakValue(), 0.06) /

@@ -15,6 +15,7 @@ bench=$(find_binary tests asyncscope_bench_overhead)
 overlap_bench=$(find_binary tests asyncscope_bench_overlap)
 register_bench=$(find_binary tests asyncscope_bench_host_register)
 here=$(cd "$(dirname "$0")" && pwd)
+batch_bench=$(find_binary tests asyncscope_bench_batch_submit)
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 summary=()
 
@@ -71,6 +72,15 @@ if [ -x "$sanitizer" ]; then
     done
     step sanitize-memory-kinds 0 "$here/sanitize_memory_kinds.sh" "$cli" "$logs/sanitize-memory-kinds"
 fi
+# Batch submission: the submit comparison at the lab's shape, the awkward shape under the sanitizers, the benchmark.
+step compare-submit-64x4 0 "$cli" --compare submit --chunks 64 --streams 4 --runs 200
+step bench-batch-submit 0 "$batch_bench" 200
+if [ -x "$sanitizer" ]; then
+    for tool in memcheck racecheck synccheck; do
+        step "$tool-7x3-batch" 0 "$sanitizer" --tool "$tool" --error-exitcode 9 "$cli" --runs 2 --size 1000003 \
+            --chunks 7 --streams 3 --submit batch
+    done
+fi
 
 for name in list-devices default-20 pageable-20 no-stages-20 blocking-20 serial-check-20 noise-stop \
     compare-host-memory compare-wait bench-overhead overlap-16x4 overlap-16x4-graph overlap-16x4-stage \
@@ -86,4 +96,10 @@ for log in "$logs"/*check-16x4-graph.log "$logs"/memcheck.log; do
     [ -f "$log" ] && echo "== $(basename "$log" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' "$log" | tail -2)"
 done
 echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^graph |^pageable graph|^64 MiB| not run: |^registered 2 x' "$logs/gpu-tests.log"
+for name in compare-submit-64x4 bench-batch-submit; do
+    echo "== $name"; grep -vE '^(time spent|CPU executed|stages|run [0-9])' "$logs/$name.log"
+done
+for log in "$logs"/*check-7x3-batch.log; do
+    [ -f "$log" ] && echo "== $(basename "$log" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' "$log" | tail -2)"
+done
 printf '%s\n' "${summary[@]}"
