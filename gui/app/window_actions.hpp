@@ -65,8 +65,8 @@ public:
     QAction* licence;
     QAction* about;
 
-    // The Help menu's pages (guide, memory lab, shortcuts, licence) and About box, over `window`; `platform` gives the devices
-    // the About box names.
+    // The Help menu's pages (guide, memory lab, shortcuts, licence) and About box, over `window`; `platform` gives the
+    // devices the About box names.
     void connectHelp(QWidget* window, std::function<Platform()> platform);
 
     // The Compare menu's comparisons start `start` over `window` (the sweep asks for its range first).

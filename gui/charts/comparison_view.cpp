@@ -348,7 +348,8 @@ std::unique_ptr<QChart> overlapChart(const PlanReport& c, const std::vector<Seri
     return chart;
 }
 
-// Stream calls against a CUDA Graph and batched copies at each shape the plan ran: the median CPU submit time, or the median GPU time.
+// Stream calls against a CUDA Graph and batched copies at each shape the plan ran: the median CPU submit time, or the
+// median GPU time.
 std::unique_ptr<QChart> submissionChart(const PlanReport& c, const std::vector<SeriesSummary>& summaries, bool gpuTime)
 {
     auto chart = std::make_unique<QChart>();

@@ -22,8 +22,8 @@ namespace asyncscope {
 
 // A comparison's charts, from its variants summarised once (summarizePlan): how many it has (a sweep has two: time
 // and bandwidth over size; overlap two: speed-up and copy throughput over chunks; submission two: CPU submit time and
-// GPU time per shape), and each one built afresh, so the window and the exporter draw the same thing. Holds a
-// reference to the comparison: it lives no longer than that.
+// GPU time per shape; memory six or seven: a chart per quantity), and each one built afresh, so the window and the
+// exporter draw the same thing. Holds a reference to the comparison: it lives no longer than that.
 class ComparisonCharts {
 public:
     explicit ComparisonCharts(const PlanReport& comparison);

@@ -1,9 +1,10 @@
 // The pipeline's controls: GPU, size, value, the workload's shape (chunks, streams, issue order, submission, batch
 // overlap), runs, host memory (its copies, managed migration and advice), wait, check, stages and stop rule. A control
 // that does not apply to the other choices (copies for memory that is never copied, managed options for other memory)
-// is disabled, its tooltip saying why, and the configuration leaves it out. It turns them into a configuration and back, and into settings and
-// back; it runs nothing itself. Input it cannot take, alone or together with the rest (more streams than chunks, more
-// chunks than elements), is refused with the reason shown under the controls, and what was typed stays as typed.
+// is disabled, its tooltip saying why, and the configuration leaves it out. It turns them into a configuration and
+// back, and into settings and back; it runs nothing itself. Input it cannot take, alone or together with the rest
+// (more streams than chunks, more chunks than elements, batch submission with memory that has no copies), is refused
+// with the reason shown under the controls, and what was typed stays as typed.
 #pragma once
 
 #include "gui/config/settings_store.hpp"

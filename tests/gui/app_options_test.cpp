@@ -76,7 +76,8 @@ private slots:
         const auto o = parseAppOptions({ "asyncscope", "--compare", "graphs" });
         QVERIFY(!o.ok());
         QCOMPARE(o.error().kind, ErrorKind::Usage);
-        QVERIFY2(QString::fromStdString(o.error().message()).contains("host-memory, wait, size, overlap, submit or memory"),
+        QVERIFY2(
+            QString::fromStdString(o.error().message()).contains("host-memory, wait, size, overlap, submit or memory"),
             o.error().message().c_str());
     }
 
