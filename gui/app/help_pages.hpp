@@ -1,4 +1,5 @@
-// The Help menu's pages as rich text: a guide to what the window shows, every keyboard shortcut, the licence.
+// The Help menu's pages as rich text: a guide to what the window shows, the memory lab's results, every keyboard
+// shortcut, the licence.
 #pragma once
 
 #include <QList>
@@ -9,6 +10,9 @@ class QAction;
 namespace asyncscope {
 
 QString guidePage();
+// The memory lab's results (Compare › Memory) explained: each kind of host memory, the copy mechanisms, batch
+// submission and how to read the bound ratio.
+QString memoryLabPage();
 // The window's actions with their shortcuts, then the chart's own keys and mouse.
 QString shortcutsPage(const QList<QAction*>& actions);
 QString licencePage();

@@ -12,7 +12,6 @@
 #include "gui/session/plan_controller.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/charts/summary_table.hpp"
-#include "gui/config/sweep_range_dialog.hpp"
 #include "gui/timeline/timeline_panel.hpp"
 #include "gui/app/window_actions.hpp"
 
@@ -20,7 +19,6 @@
 
 #include <QAction>
 #include <QCloseEvent>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
@@ -112,13 +110,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         if (m_options.allGpus)
             m_headless->runAllGpus(m_allGpus);
     }
-    if (const QString problem = settingsFileProblem(); !problem.isEmpty()) {
-        auto* note = new QLabel(tr("Settings not remembered: %1").arg(problem));
-        note->setObjectName(QStringLiteral("settingsNote"));
-        note->setToolTip(tr("The window starts from the defaults and saves nothing until the settings file is a "
-                            "regular file again."));
-        statusBar()->addPermanentWidget(note);
-    }
+    addSettingsNote(*statusBar(), settingsFileProblem());
     m_status->showMessage(tr("Looking for CUDA devices…"));
     updateActions();
     m_session->discover();
@@ -164,13 +156,8 @@ void MainWindow::wireActions()
     connect(a.runAllGpus, &QAction::triggered, this, &MainWindow::startAllGpus);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
-    connect(a.compareHostMemory, &QAction::triggered, this, [this] { startComparison(Comparison::HostMemory); });
-    connect(a.compareWait, &QAction::triggered, this, [this] { startComparison(Comparison::Wait); });
-    connect(a.compareOverlap, &QAction::triggered, this, [this] { startComparison(Comparison::Overlap); });
-    connect(a.compareSubmission, &QAction::triggered, this, [this] { startComparison(Comparison::Submission); });
-    connect(a.sweep, &QAction::triggered, this, [this] {
-        if (const auto range = askSweepRange(this))
-            startComparison(Comparison::Size, range->first, range->second);
+    a.connectComparisons(this, [this](Comparison c, std::size_t low, std::size_t high) {
+        startComparison(c, low, high);
     });
     connect(a.zoomIn, &QAction::triggered, this, [this] { currentChart()->zoomIn(); });
     connect(a.zoomOut, &QAction::triggered, this, [this] { currentChart()->zoomOut(); });
@@ -178,10 +165,7 @@ void MainWindow::wireActions()
         for (int k = 0; k < RunCharts::kKindCount; ++k)
             m_charts->resetZoom(RunCharts::Kind(k));
     });
-    connect(a.nextTab, &QAction::triggered, this,
-        [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
-    connect(a.previousTab, &QAction::triggered, this,
-        [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count()); });
+    a.connectTabs(m_tabs);
     connect(a.resetSettings, &QAction::triggered, this, &MainWindow::resetSettings);
     a.connectHelp(this, [this] { return m_session->platform(); });
 }

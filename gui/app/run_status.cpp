@@ -9,9 +9,21 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QStatusBar>
 #include <QTimer>
 
 namespace asyncscope {
+
+void addSettingsNote(QStatusBar& bar, const QString& problem)
+{
+    if (problem.isEmpty())
+        return;
+    auto* note = new QLabel(QObject::tr("Settings not remembered: %1").arg(problem));
+    note->setObjectName(QStringLiteral("settingsNote"));
+    note->setToolTip(QObject::tr("The window starts from the defaults and saves nothing until the settings file is a "
+                                 "regular file again."));
+    bar.addPermanentWidget(note);
+}
 
 RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     : QWidget(parent)

@@ -9,10 +9,15 @@
 
 class QLabel;
 class QProgressBar;
+class QStatusBar;
 
 namespace asyncscope {
 
 class SessionModel;
+
+// "Settings not remembered: …" for good at the right of `bar`, where the settings files cannot be used; nothing where
+// `problem` is empty.
+void addSettingsNote(QStatusBar& bar, const QString& problem);
 
 class RunStatus : public QWidget {
     Q_OBJECT

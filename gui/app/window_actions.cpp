@@ -3,11 +3,13 @@
 #include "gui/app/about_dialog.hpp"
 #include "gui/app/help_pages.hpp"
 #include "gui/app/text_page_dialog.hpp"
+#include "gui/config/sweep_range_dialog.hpp"
 
 #include <QAction>
 #include <QApplication>
 #include <QKeyEvent>
 #include <QMenuBar>
+#include <QTabWidget>
 
 namespace asyncscope {
 
@@ -65,9 +67,12 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     compareOverlap = add(compare, m_all, tr("&Overlap: chunks × streams"),
         tr("Run the configuration in K = 1, 2, 4 … 64 chunks on 1, 2 and 4 streams: speed-up and copy throughput "
            "against the overlap model"));
-    compareSubmission = add(compare, m_all, tr("S&ubmission: stream calls vs CUDA Graph"),
-        tr("Run the configuration submitted as stream calls and as a CUDA Graph, at one chunk and at its own shape: "
-           "CPU submit time and GPU time"));
+    compareSubmission = add(compare, m_all, tr("S&ubmission: stream calls, CUDA Graph, batched copies"),
+        tr("Run the configuration submitted as stream calls, as a CUDA Graph and with batched copies "
+           "(cudaMemcpyBatchAsync), at one chunk and at its own shape: CPU submit time and GPU time"));
+    compareMemory = add(compare, m_all, tr("&Memory: every host memory kind"),
+        tr("Run the configuration with pageable, pinned, write-combined, registered, mapped and managed host memory, "
+           "and with the other copy mechanism: copy rates, GPU and CPU time, registration cost and the serial bound"));
     runAllGpus = add(compare, m_all, tr("All &GPUs side by side"),
         tr("Run the configuration on every GPU of this host, one at a time or all at once (All GPUs tab)"),
         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
@@ -89,6 +94,8 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
 
     QMenu* help = bar->addMenu(tr("&Help"));
     guide = add(help, m_all, tr("&Guide"), tr("What AsyncScope measures and how to read it"), QKeySequence::HelpContents);
+    memoryLab = add(help, m_all, tr("&Memory lab"),
+        tr("What Compare › Memory shows: host memory kinds, copy mechanisms, batch submission, the bound ratio"));
     shortcuts = add(help, m_all, tr("&Keyboard shortcuts"), tr("Every shortcut of the window and the charts"),
         QKeySequence(Qt::CTRL | Qt::Key_Slash));
     licence = add(help, m_all, tr("&Licence"), tr("The licence AsyncScope is distributed under"));
@@ -107,7 +114,8 @@ void WindowActions::update(const State& s)
     exportTrace->setEnabled(s.runs || s.comparison);
     openSaved->setEnabled(idle);
     removeOverlays->setEnabled(s.overlays);
-    for (QAction* a : { compareHostMemory, compareWait, sweep, compareOverlap, compareSubmission, runAllGpus })
+    for (QAction* a : { compareHostMemory, compareWait, sweep, compareOverlap, compareSubmission, compareMemory,
+             runAllGpus })
         a->setEnabled(idle && s.devices);
     exportComparisonCsv->setEnabled(s.comparison);
     exportComparisonJson->setEnabled(s.comparison);
@@ -140,6 +148,28 @@ bool WindowActions::eventFilter(QObject* watched, QEvent* event)
     return QObject::eventFilter(watched, event);
 }
 
+void WindowActions::connectComparisons(QWidget* window, StartComparison start)
+{
+    const std::pair<QAction*, Comparison> fixed[] = { { compareHostMemory, Comparison::HostMemory },
+        { compareWait, Comparison::Wait }, { compareOverlap, Comparison::Overlap },
+        { compareSubmission, Comparison::Submission }, { compareMemory, Comparison::Memory } };
+    for (const auto& [action, comparison] : fixed)
+        connect(action, &QAction::triggered, window,
+            [start, comparison = comparison] { start(comparison, kSweepMinBytes, kSweepMaxBytes); });
+    connect(sweep, &QAction::triggered, window, [window, start] {
+        if (const auto range = askSweepRange(window))
+            start(Comparison::Size, range->first, range->second);
+    });
+}
+
+void WindowActions::connectTabs(QTabWidget* tabs)
+{
+    connect(nextTab, &QAction::triggered, tabs,
+        [tabs] { tabs->setCurrentIndex((tabs->currentIndex() + 1) % tabs->count()); });
+    connect(previousTab, &QAction::triggered, tabs,
+        [tabs] { tabs->setCurrentIndex((tabs->currentIndex() + tabs->count() - 1) % tabs->count()); });
+}
+
 void WindowActions::connectHelp(QWidget* window, std::function<Platform()> platform)
 {
     auto page = [window](const QString& title, const QString& html) {
@@ -148,6 +178,7 @@ void WindowActions::connectHelp(QWidget* window, std::function<Platform()> platf
         dialog->show();
     };
     connect(guide, &QAction::triggered, window, [page] { page(tr("AsyncScope guide"), guidePage()); });
+    connect(memoryLab, &QAction::triggered, window, [page] { page(tr("Memory lab"), memoryLabPage()); });
     connect(shortcuts, &QAction::triggered, window,
         [this, page] { page(tr("Keyboard shortcuts"), shortcutsPage(withShortcuts())); });
     connect(licence, &QAction::triggered, window, [page] { page(tr("Licence"), licencePage()); });

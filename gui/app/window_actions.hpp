@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/run/backend.hpp"
+#include "engine/run/plan.hpp"
 
 #include <QObject>
 
@@ -11,6 +12,7 @@
 
 class QAction;
 class QMenuBar;
+class QTabWidget;
 class QWidget;
 
 namespace asyncscope {
@@ -47,6 +49,7 @@ public:
     QAction* sweep;
     QAction* compareOverlap;
     QAction* compareSubmission;
+    QAction* compareMemory;
     QAction* runAllGpus;
     QAction* exportComparisonCsv;
     QAction* exportComparisonJson;
@@ -58,12 +61,19 @@ public:
     QAction* resetSettings;
     QAction* shortcuts;
     QAction* guide;
+    QAction* memoryLab;
     QAction* licence;
     QAction* about;
 
-    // The Help menu's pages (guide, shortcuts, licence) and About box, over `window`; `platform` gives the devices
-    // the About box names.
+    // The Help menu's pages (guide, memory lab, shortcuts, licence) and About box, over `window`; `platform` gives the
+    // devices the About box names.
     void connectHelp(QWidget* window, std::function<Platform()> platform);
+
+    // The Compare menu's comparisons start `start` over `window` (the sweep asks for its range first).
+    using StartComparison = std::function<void(Comparison, std::size_t sweepMinBytes, std::size_t sweepMaxBytes)>;
+    void connectComparisons(QWidget* window, StartComparison start);
+    // Next and previous tab go round `tabs`.
+    void connectTabs(QTabWidget* tabs);
 
     // Every action with a shortcut, for the shortcuts page.
     QList<QAction*> withShortcuts() const;

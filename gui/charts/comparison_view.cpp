@@ -1,6 +1,7 @@
 #include "gui/charts/comparison_view.hpp"
 
 #include "gui/charts/kind_colours.hpp"
+#include "gui/charts/memory_charts.hpp"
 
 #include "engine/model/size_parse.hpp"
 #include "engine/run/plan_summary.hpp"
@@ -10,7 +11,7 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChartView>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
@@ -57,7 +58,8 @@ QString title(Comparison c)
     case Comparison::Wait: return QObject::tr("Spin-poll vs blocking-sync wait (medians)");
     case Comparison::Size: return QObject::tr("Size sweep");
     case Comparison::Overlap: return QObject::tr("Speed-up over K = 1 (medians)");
-    case Comparison::Submission: return QObject::tr("CPU submit time: stream calls vs CUDA Graph (medians)");
+    case Comparison::Submission:
+        return QObject::tr("CPU submit time: stream calls, CUDA Graph and batched copies (medians)");
     case Comparison::Memory: return QObject::tr("Host memory kinds and copy mechanisms (medians)");
     }
     return {};
@@ -65,7 +67,22 @@ QString title(Comparison c)
 
 QString submissionText(Submission submission)
 {
-    return submission == Submission::Graph ? QObject::tr("CUDA Graph") : QObject::tr("stream calls");
+    switch (submission) {
+    case Submission::Stream: return QObject::tr("stream calls");
+    case Submission::Graph: return QObject::tr("CUDA Graph");
+    case Submission::Batch: return QObject::tr("batched copies");
+    }
+    return {};
+}
+
+QColor submissionColour(Submission submission)
+{
+    switch (submission) {
+    case Submission::Stream: return kCpu;
+    case Submission::Graph: return kGpu;
+    case Submission::Batch: return kWait;
+    }
+    return kCpu;
 }
 
 // Adds `series` to `chart`, its values labelled above the bars, with its categories along the bottom and a
@@ -331,11 +348,12 @@ std::unique_ptr<QChart> overlapChart(const PlanReport& c, const std::vector<Seri
     return chart;
 }
 
-// Stream calls against a CUDA Graph at each shape the plan ran: the median CPU submit time, or the median GPU time.
+// Stream calls against a CUDA Graph and batched copies at each shape the plan ran: the median CPU submit time, or the
+// median GPU time.
 std::unique_ptr<QChart> submissionChart(const PlanReport& c, const std::vector<SeriesSummary>& summaries, bool gpuTime)
 {
     auto chart = std::make_unique<QChart>();
-    chart->setTitle(gpuTime ? QObject::tr("GPU time: stream calls vs CUDA Graph (medians)")
+    chart->setTitle(gpuTime ? QObject::tr("GPU time: stream calls, CUDA Graph and batched copies (medians)")
                             : title(Comparison::Submission));
     chart->setAnimationOptions(QChart::NoAnimation);
     QStringList shapes;  // the categories, in plan order
@@ -355,7 +373,7 @@ std::unique_ptr<QChart> submissionChart(const PlanReport& c, const std::vector<S
     double top = 0.0;
     for (const auto& [submission, name] : EnumNames<Submission>::entries) {
         auto* set = new QBarSet(submissionText(submission));
-        set->setColor(submission == Submission::Graph ? kGpu : kCpu);
+        set->setColor(submissionColour(submission));
         set->setLabelColor(QColor(40, 40, 40));
         for (const QString& shape : shapes) {
             const auto found = medians.find({ shape, submission });
@@ -383,8 +401,8 @@ int ComparisonCharts::count() const
     case Comparison::Size:
     case Comparison::Overlap:
     case Comparison::Submission: return 2;
+    case Comparison::Memory: return memoryChartCount(m_comparison, m_summaries);
     case Comparison::HostMemory:
-    case Comparison::Memory:
     case Comparison::Wait: return 1;
     }
     return 1;
@@ -396,18 +414,23 @@ std::unique_ptr<QChart> ComparisonCharts::build(int index) const
     case Comparison::Size: return sweepChart(m_comparison, m_summaries, index == 1);
     case Comparison::Overlap: return overlapChart(m_comparison, m_summaries, index == 1);
     case Comparison::Submission: return submissionChart(m_comparison, m_summaries, index == 1);
+    case Comparison::Memory: return memoryChart(m_comparison, m_summaries, index);
     case Comparison::HostMemory:
-    case Comparison::Memory:
     case Comparison::Wait: break;
     }
     return barChart(m_comparison, m_summaries);
+}
+
+int chartColumns(int charts)
+{
+    return charts > 3 ? (charts + 1) / 2 : std::max(1, charts);
 }
 
 ComparisonView::ComparisonView(QWidget* parent)
     : QWidget(parent)
 {
     auto* charts = new QWidget;
-    m_charts = new QHBoxLayout(charts);
+    m_charts = new QGridLayout(charts);
     m_charts->setContentsMargins(0, 0, 0, 0);
     m_table = new QTableWidget;
     m_table->setObjectName("comparisonTable");
@@ -422,7 +445,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     layout->addWidget(splitter);
     auto* hint = new QLabel(tr("Run a comparison from the Compare menu."));
     hint->setAlignment(Qt::AlignCenter);
-    m_charts->addWidget(hint);
+    m_charts->addWidget(hint, 0, 0);
 }
 
 int ComparisonView::chartCount() const
@@ -441,7 +464,8 @@ void ComparisonView::setComparison(const PlanReport& comparison)
     for (int i = 0; i < charts.count(); ++i) {
         auto* view = new QChartView(charts.build(i).release());
         view->setRenderHint(QPainter::Antialiasing);
-        m_charts->addWidget(view);
+        const int columns = chartColumns(charts.count());
+        m_charts->addWidget(view, i / columns, i % columns);
         m_views.append(view);
     }
     // Size, the workload's shape where a variant is not the classic pipeline, samples, then the median of every

@@ -1,4 +1,5 @@
-// A comparison's variants side by side: grouped bars (host memory, wait; stream calls vs CUDA Graph per shape),
+// A comparison's variants side by side: grouped bars (host memory, wait; stream calls, CUDA Graph and batched copies
+// per shape; a chart per quantity for the memory lab, gui/charts/memory_charts),
 // curves over size on log axes (sweep), or speed-up and copy throughput over the chunk count, one line per stream
 // count, beside the overlap model (overlap); with a table of every summary value below (variants that could not run
 // say why).
@@ -15,14 +16,14 @@
 
 class QChartView;
 class QTableWidget;
-class QHBoxLayout;
+class QGridLayout;
 
 namespace asyncscope {
 
 // A comparison's charts, from its variants summarised once (summarizePlan): how many it has (a sweep has two: time
 // and bandwidth over size; overlap two: speed-up and copy throughput over chunks; submission two: CPU submit time and
-// GPU time per shape), and each one built afresh, so the window and the exporter draw the same thing. Holds a
-// reference to the comparison: it lives no longer than that.
+// GPU time per shape; memory six or seven: a chart per quantity), and each one built afresh, so the window and the
+// exporter draw the same thing. Holds a reference to the comparison: it lives no longer than that.
 class ComparisonCharts {
 public:
     explicit ComparisonCharts(const PlanReport& comparison);
@@ -35,6 +36,9 @@ private:
     std::vector<SeriesSummary> m_summaries;
 };
 
+// Charts side by side in one row, or in two rows where there are more than three (the memory lab's).
+int chartColumns(int charts);
+
 class ComparisonView : public QWidget {
     Q_OBJECT
 public:
@@ -43,7 +47,7 @@ public:
     int chartCount() const;
 
 private:
-    QHBoxLayout* m_charts = nullptr;
+    QGridLayout* m_charts = nullptr;  // in rows of chartColumns()
     QTableWidget* m_table = nullptr;
     QList<QChartView*> m_views;
 };

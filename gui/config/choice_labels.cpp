@@ -17,6 +17,60 @@ QString choiceLabel(HostMemory value)
     return {};
 }
 
+QString choicePurpose(HostMemory value)
+{
+    switch (value) {
+    case HostMemory::Pinned:
+        return QObject::tr("Page-locked memory the copy engines read and write directly: asynchronous copies at the "
+                           "link's rate. The usual choice for buffers that are copied again and again.");
+    case HostMemory::Pageable:
+        return QObject::tr("Ordinary memory. The driver stages each copy through pinned buffers of its own, with the "
+                           "CPU copying: slower copies, and \"async\" calls that hold the CPU.");
+    case HostMemory::WriteCombined:
+        return QObject::tr("Pinned and write-combined: the CPU writes it fast and reads it very slowly (uncached), "
+                           "so the host check shows the cost. For buffers the CPU only fills and the GPU reads.");
+    case HostMemory::Registered:
+        return QObject::tr("Ordinary memory pinned in place with cudaHostRegister: copies as fast as pinned memory, "
+                           "for buffers you did not allocate. Registering costs time once per buffer (timed).");
+    case HostMemory::Mapped:
+        return QObject::tr("Pinned and mapped into the GPU's address space, never copied: the kernel reads and "
+                           "writes host memory over the bus (zero-copy). Pays off for data touched once.");
+    case HostMemory::Managed:
+        return QObject::tr("cudaMallocManaged: one pointer for host and GPU, the pages migrating between them, by "
+                           "prefetches or on the kernel's page faults (Managed migration).");
+    }
+    return {};
+}
+
+QString choiceLabel(CopyMechanism value)
+{
+    switch (value) {
+    case CopyMechanism::CopyEngine: return QObject::tr("copy engines (cudaMemcpyAsync)");
+    case CopyMechanism::Sm: return QObject::tr("SM copy kernel");
+    }
+    return {};
+}
+
+QString choiceLabel(ManagedMigration value)
+{
+    switch (value) {
+    case ManagedMigration::Prefetch: return QObject::tr("prefetch (cudaMemPrefetchAsync)");
+    case ManagedMigration::OnDemand: return QObject::tr("on demand (page faults)");
+    }
+    return {};
+}
+
+QString choiceLabel(ManagedAdvice value)
+{
+    switch (value) {
+    case ManagedAdvice::None: return QObject::tr("none");
+    case ManagedAdvice::PreferDevice: return QObject::tr("prefer the device");
+    case ManagedAdvice::PreferHost: return QObject::tr("prefer the host");
+    case ManagedAdvice::ReadMostly: return QObject::tr("read mostly");
+    }
+    return {};
+}
+
 QString choiceLabel(WaitMode value)
 {
     switch (value) {

@@ -13,12 +13,18 @@
 namespace asyncscope {
 
 QString choiceLabel(HostMemory value);
+QString choiceLabel(CopyMechanism value);
+QString choiceLabel(ManagedMigration value);
+QString choiceLabel(ManagedAdvice value);
 QString choiceLabel(WaitMode value);
 QString choiceLabel(CheckMode value);
 QString choiceLabel(IssueOrder value);
 QString choiceLabel(Submission value);
 QString choiceLabel(TraceSource value);
 QString choiceLabel(StopRule value);
+
+// What a kind of host memory is for and what it costs, in a sentence or two: its item's tooltip.
+QString choicePurpose(HostMemory value);
 
 // A combo box holding every value of Enum (its int as the item's data), named `objectName`.
 template <class Enum>

@@ -186,8 +186,13 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     m_submission = choiceBox<Submission>("submission");
     m_submission->setToolTip(tip(tr("Stream calls: every copy, kernel and event is one runtime call on every run, so "
                                     "CPU submit time grows with K. CUDA Graph: the run is captured once into a graph, "
-                                    "instantiated and uploaded, then each run is one cudaGraphLaunch.")));
+                                    "instantiated and uploaded, then each run is one cudaGraphLaunch. Batched copies: "
+                                    "each stream's copies one way go in one cudaMemcpyBatchAsync call, the kernels "
+                                    "between them as stream calls.")));
     shapeForm->addRow(tr("Su&bmission:"), m_submission);
+    m_preferOverlap = new QCheckBox(tr("&Prefer overlap with compute"));
+    m_preferOverlap->setObjectName("preferOverlap");
+    shapeForm->addRow(m_preferOverlap);
     form->addRow(shape);
     for (QSpinBox* box : { m_chunksBox, m_streamsBox })
         connect(box, &QSpinBox::valueChanged, this, [this] {
@@ -211,8 +216,20 @@ ConfigPanel::ConfigPanel(QWidget* parent)
 
     m_hostMemory = choiceBox<HostMemory>("hostMemory");
     m_hostMemory->setToolTip(tip(tr("Pinned memory lets the copies run asynchronously; with pageable memory the "
-                                    "\"async\" copies hold the CPU.")));
+                                    "\"async\" copies hold the CPU. Point at a kind for what it is for; "
+                                    "Compare › Memory runs them all.")));
+    for (int i = 0; i < m_hostMemory->count(); ++i)
+        m_hostMemory->setItemData(i,
+            tip(QStringLiteral("%1 (%2)").arg(choicePurpose(HostMemory(m_hostMemory->itemData(i).toInt())),
+                m_hostMemory->itemData(i, Qt::ToolTipRole).toString())),
+            Qt::ToolTipRole);
     form->addRow(tr("Host &memory:"), m_hostMemory);
+    m_copy = choiceBox<CopyMechanism>("copy");
+    form->addRow(tr("Copie&s:"), m_copy);
+    m_managedMigration = choiceBox<ManagedMigration>("managedMigration");
+    form->addRow(tr("Manage&d migration:"), m_managedMigration);
+    m_managedAdvice = choiceBox<ManagedAdvice>("managedAdvice");
+    form->addRow(tr("Managed ad&vice:"), m_managedAdvice);
 
     m_wait = choiceBox<WaitMode>("wait");
     m_wait->setToolTip(tip(tr("Spin: poll the stop event and count the polls, as the sample does. Blocking: sleep "
@@ -253,12 +270,19 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     auto* stopLabel = new QLabel(tr("St&op:"));
     stopLabel->setBuddy(m_stopRule);
     form->addRow(stopLabel, stopRow);
-    for (QComboBox* box : { m_hostMemory, m_wait, m_check, m_stopRule, m_order, m_submission, m_traceSource })
+    for (QComboBox* box : { m_wait, m_check, m_stopRule, m_order, m_traceSource, m_managedAdvice })
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             setRunning(m_running);
             emit changed();
         });
-    connect(m_stages, &QCheckBox::toggled, this, &ConfigPanel::changed);
+    // What these choose decides which other controls apply and whether they can run together.
+    for (QComboBox* box : { m_hostMemory, m_copy, m_managedMigration, m_submission })
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            checkInput();
+            emit changed();
+        });
+    for (QCheckBox* box : { m_stages, m_preferOverlap })
+        connect(box, &QCheckBox::toggled, this, &ConfigPanel::changed);
     connect(m_noiseTarget, &QDoubleSpinBox::valueChanged, this, &ConfigPanel::changed);
 
     m_run = new QPushButton(tr("Run"));
@@ -373,6 +397,7 @@ void ConfigPanel::checkInput()
     }
     m_inputValid = !problem;
     m_invalidReason = problem ? QString::fromStdString(problem->message()) : QString();
+    m_unsupported = checkCombination(config());  // the shape's problem first: it is the one shown
     if (!problem) {
         m_elements = *elements;
         m_chunks = m_chunksBox->value();
@@ -384,9 +409,11 @@ void ConfigPanel::checkInput()
                                            : tr("The GPU, once one answers, sets the limit."))));
     if (problem)
         refuse(m_invalidReason);
+    else if (m_unsupported)
+        refuse(QString::fromStdString(m_unsupported->message()));
     else if (m_problemFromCheck)
         m_problem->hide();
-    m_problemFromCheck = bool(problem);
+    m_problemFromCheck = problem || m_unsupported.has_value();
     setRunning(m_running);
 }
 
@@ -411,6 +438,14 @@ PipelineConfig ConfigPanel::config() const
     c.order = dataOf<IssueOrder>(m_order);
     c.submission = dataOf<Submission>(m_submission);
     c.hostMemory = dataOf<HostMemory>(m_hostMemory);
+    // Memory that is never copied, or moves by migration, has copy engines in name only: SM copies would not run.
+    const bool copies = c.hostMemory != HostMemory::Mapped && c.hostMemory != HostMemory::Managed;
+    c.copy = copies ? dataOf<CopyMechanism>(m_copy) : CopyMechanism::CopyEngine;
+    // The managed choices and the batch flag stay with the configuration whatever it runs: only managed memory and
+    // batch submission use them, and a comparison's variants of that kind take them from here.
+    c.managedMigration = dataOf<ManagedMigration>(m_managedMigration);
+    c.managedAdvice = dataOf<ManagedAdvice>(m_managedAdvice);
+    c.preferOverlap = m_preferOverlap->isChecked();
     c.waitMode = dataOf<WaitMode>(m_wait);
     c.checkMode = dataOf<CheckMode>(m_check);
     c.stageEvents = m_stages->isChecked();
@@ -425,6 +460,8 @@ Result<Plan> ConfigPanel::plan(std::optional<Comparison> comparison, std::size_t
 {
     if (!m_inputValid)
         return makeError(ErrorKind::Usage, m_invalidReason.toStdString());
+    if (m_unsupported && !comparison)
+        return *m_unsupported;  // a comparison runs its other variants and says why such a one did not run
     if (comparison)
         return comparisonPlan(*comparison, config(), sweepMinBytes, sweepMaxBytes);
     return seriesPlan(config());
@@ -445,6 +482,10 @@ void ConfigPanel::applySettings(const GuiSettings& s)
     m_runs->setValue(s.config.runs);
     m_warmup->setValue(s.config.warmupRuns);
     selectData(m_hostMemory, s.config.hostMemory);
+    selectData(m_copy, s.config.copy);
+    selectData(m_managedMigration, s.config.managedMigration);
+    selectData(m_managedAdvice, s.config.managedAdvice);
+    m_preferOverlap->setChecked(s.config.preferOverlap);
     selectData(m_wait, s.config.waitMode);
     selectData(m_check, s.config.checkMode);
     m_stages->setChecked(s.config.stageEvents);
@@ -457,6 +498,7 @@ void ConfigPanel::applySettings(const GuiSettings& s)
 GuiSettings ConfigPanel::settings(GuiSettings base) const
 {
     base.config = config();
+    base.config.copy = dataOf<CopyMechanism>(m_copy);  // remembered while the memory chosen does not copy
     if (const DeviceInfo* device = chosenDevice())
         base.deviceUuid = QString::fromStdString(device->uuid);
     return base;
@@ -476,7 +518,7 @@ void ConfigPanel::setRuns(int runs)
 void ConfigPanel::setRunning(bool running)
 {
     m_running = running;
-    m_run->setEnabled(!running && m_devicesKnown && m_inputValid);
+    m_run->setEnabled(!running && m_devicesKnown && m_inputValid && !m_unsupported);
     m_cancel->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*> { m_size, m_value, m_chunksBox, m_streamsBox, m_submission,
              m_runs, m_warmup, m_hostMemory, m_wait, m_check, m_stages, m_traceSource, m_stopRule })
@@ -484,6 +526,45 @@ void ConfigPanel::setRunning(bool running)
     m_order->setEnabled(!running && m_chunksBox->value() > 1);  // one chunk has one order
     m_device->setEnabled(!running && m_devicesKnown);
     m_noiseTarget->setEnabled(!running && dataOf<StopRule>(m_stopRule) == StopRule::Noise);
+    updateApplicable();
+}
+
+void ConfigPanel::updateApplicable()
+{
+    const auto memory = dataOf<HostMemory>(m_hostMemory);
+    const bool managed = memory == HostMemory::Managed;
+    const bool copies = memory != HostMemory::Mapped && !managed;
+    const bool batch = dataOf<Submission>(m_submission) == Submission::Batch;
+    m_copy->setEnabled(!m_running && copies);
+    m_managedMigration->setEnabled(!m_running && managed);
+    m_managedAdvice->setEnabled(!m_running && managed);
+    m_preferOverlap->setEnabled(!m_running && batch);
+    if (copies)
+        m_copy->setToolTip(tip(tr("Copy engines: cudaMemcpyAsync, the GPU's DMA engines, leaving the SMs to the "
+                                  "kernels. SM copy kernel: a kernel whose threads read and write the host buffer "
+                                  "over the bus through its mapped pointer: no copy engine, but SMs kept busy. Batch "
+                                  "submission needs the copy engines.")));
+    else
+        m_copy->setToolTip(tip(managed ? tr("Managed memory is not copied: its pages migrate, by prefetches or "
+                                            "page faults (Managed migration).")
+                                       : tr("Mapped memory is never copied: the kernel reads and writes the host "
+                                            "buffer in place, over the bus.")));
+    const QString onlyManaged = tr("Only managed memory (cudaMallocManaged) migrates; choose it under Host memory "
+                                   "to use this.");
+    m_managedMigration->setToolTip(tip(managed
+            ? tr("Prefetch: cudaMemPrefetchAsync to the GPU before the kernel and back to the host after it, where "
+                 "the copies would be. On demand: no prefetches: the kernel's page faults bring the pages over, and "
+                 "the host check's faults bring them back, outside the GPU time.")
+            : onlyManaged));
+    m_managedAdvice->setToolTip(tip(managed
+            ? tr("cudaMemAdvise given to the managed buffer once, before the first run: where its pages should "
+                 "preferably live, or that it is mostly read (a copy kept on each side).")
+            : onlyManaged));
+    m_preferOverlap->setToolTip(tip(batch
+            ? tr("Sets cudaMemcpyFlagPreferOverlapWithCompute on every copy of the batch: asks the runtime for a "
+                 "copy path that overlaps the kernels.")
+            : tr("A flag of cudaMemcpyBatchAsync: only batch submission uses it. Choose batched copies under "
+                 "Submission to use it.")));
 }
 
 bool ConfigPanel::runEnabled() const

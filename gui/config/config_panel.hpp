@@ -1,7 +1,10 @@
-// The pipeline's controls: GPU, size, value, the workload's shape (chunks, streams, issue order, submission), runs,
-// host memory, wait, check, stages and stop rule. It turns them into a configuration and back, and into settings and
-// back; it runs nothing itself. Input it cannot take, alone or together with the rest (more streams than chunks, more
-// chunks than elements), is refused with the reason shown under the controls, and what was typed stays as typed.
+// The pipeline's controls: GPU, size, value, the workload's shape (chunks, streams, issue order, submission, batch
+// overlap), runs, host memory (its copies, managed migration and advice), wait, check, stages and stop rule. A control
+// that does not apply to the other choices (copies for memory that is never copied, managed options for other memory)
+// is disabled, its tooltip saying why, and the configuration leaves it out. It turns them into a configuration and
+// back, and into settings and back; it runs nothing itself. Input it cannot take, alone or together with the rest
+// (more streams than chunks, more chunks than elements, batch submission with memory that has no copies), is refused
+// with the reason shown under the controls, and what was typed stays as typed.
 #pragma once
 
 #include "gui/config/settings_store.hpp"
@@ -59,6 +62,7 @@ private:
     void checkInput();
     void refuse(const QString& reason);
     void updateBanner();
+    void updateApplicable();  // enables the controls that apply to the choices made, and says why the others do not
     const DeviceInfo* chosenDevice() const;
 
     Platform m_platform;
@@ -70,6 +74,7 @@ private:
     bool m_inputValid = true;
     QString m_invalidReason;  // why the size and shape are not valid; empty when they are
     bool m_problemFromCheck = false;  // the reason shown is checkInput()'s, to go once the input is valid
+    Status m_unsupported;  // why the chosen memory, copies and submission cannot run together (checkCombination)
     GuiSettings m_base;  // what the last applied settings hold beyond the controls
     QComboBox* m_device = nullptr;
     QLabel* m_deviceMessage = nullptr;
@@ -82,7 +87,11 @@ private:
     QSpinBox* m_streamsBox = nullptr;
     QComboBox* m_order = nullptr;
     QComboBox* m_submission = nullptr;
+    QCheckBox* m_preferOverlap = nullptr;
     QComboBox* m_hostMemory = nullptr;
+    QComboBox* m_copy = nullptr;
+    QComboBox* m_managedMigration = nullptr;
+    QComboBox* m_managedAdvice = nullptr;
     QComboBox* m_wait = nullptr;
     QComboBox* m_check = nullptr;
     QCheckBox* m_stages = nullptr;

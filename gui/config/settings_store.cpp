@@ -73,6 +73,10 @@ GuiSettings loadSettings()
     s.config.order = choice(q, "run/order", d.config.order);
     s.config.submission = choice(q, "run/submission", d.config.submission);
     s.config.hostMemory = choice(q, "run/hostMemory", d.config.hostMemory);
+    s.config.copy = choice(q, "run/copy", d.config.copy);
+    s.config.managedMigration = choice(q, "run/managedMigration", d.config.managedMigration);
+    s.config.managedAdvice = choice(q, "run/managedAdvice", d.config.managedAdvice);
+    s.config.preferOverlap = q.value("run/preferOverlap", d.config.preferOverlap).toBool();
     s.config.waitMode = choice(q, "run/wait", d.config.waitMode);
     s.config.checkMode = choice(q, "run/check", d.config.checkMode);
     s.config.stageEvents = q.value("run/stageEvents", d.config.stageEvents).toBool();
@@ -116,6 +120,10 @@ void saveSettings(const GuiSettings& s)
     q.setValue("run/order", QString(nameOf(s.config.order)));
     q.setValue("run/submission", QString(nameOf(s.config.submission)));
     q.setValue("run/hostMemory", QString(nameOf(s.config.hostMemory)));
+    q.setValue("run/copy", QString(nameOf(s.config.copy)));
+    q.setValue("run/managedMigration", QString(nameOf(s.config.managedMigration)));
+    q.setValue("run/managedAdvice", QString(nameOf(s.config.managedAdvice)));
+    q.setValue("run/preferOverlap", s.config.preferOverlap);
     q.setValue("run/wait", QString(nameOf(s.config.waitMode)));
     q.setValue("run/check", QString(nameOf(s.config.checkMode)));
     q.setValue("run/stageEvents", s.config.stageEvents);

@@ -23,10 +23,14 @@ QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, co
     QGraphicsScene scene;
     const QRectF area(QPointF(0, 0), QSizeF(pixels) / scale);
     const QRectF target(QPointF(0, 0), QSizeF(pixels));
-    const double width = area.width() / std::max<qsizetype>(1, charts.size());
+    // One row, or two where more than three charts would each be too narrow to read.
+    const qsizetype rows = charts.size() > 3 ? 2 : 1;
+    const qsizetype columns = std::max<qsizetype>(1, (charts.size() + rows - 1) / rows);
+    const double width = area.width() / columns;
+    const double height = area.height() / rows;
     for (qsizetype i = 0; i < charts.size(); ++i) {
         scene.addItem(charts[i]);
-        charts[i]->setGeometry(QRectF(i * width, 0, width, area.height()));
+        charts[i]->setGeometry(QRectF(double(i % columns) * width, double(i / columns) * height, width, height));
     }
     scene.setSceneRect(area);
     if (laidOut) {

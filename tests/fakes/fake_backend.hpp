@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -22,6 +23,7 @@ public:
     std::size_t hostBytes = std::size_t(100) << 30;  // a series whose two host buffers exceed this cannot start
     int wrongRun = -1;                         // this run index comes back with a wrong element
     double pipelineGBps = 0.0;                 // when set, the GPU time grows with the size, as on a real GPU
+    std::function<Status(const PipelineConfig&)> refuse;  // when set, a series it refuses does not start
     std::atomic<int> activeSeries { 0 };       // series currently inside run()
     std::atomic<int> mostActiveSeries { 0 };   // the most series ever inside run() at once
     std::atomic<int> runsDelivered { 0 };
@@ -144,6 +146,8 @@ public:
         }
         if (auto tooBig = checkFitsHost(config, hostBytes))
             return *tooBig;
+        if (Status refused = refuse ? refuse(config) : std::nullopt)
+            return *refused;
         ++seriesStarted;
         const int active = ++activeSeries;
         int most = mostActiveSeries.load();

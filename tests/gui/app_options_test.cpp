@@ -58,6 +58,7 @@ private slots:
         QTest::newRow("size") << "size" << int(Comparison::Size);
         QTest::newRow("overlap") << "overlap" << int(Comparison::Overlap);
         QTest::newRow("submit") << "submit" << int(Comparison::Submission);
+        QTest::newRow("memory") << "memory" << int(Comparison::Memory);
     }
 
     // --compare takes the engine's names, the CLI's spelling.
@@ -75,7 +76,8 @@ private slots:
         const auto o = parseAppOptions({ "asyncscope", "--compare", "graphs" });
         QVERIFY(!o.ok());
         QCOMPARE(o.error().kind, ErrorKind::Usage);
-        QVERIFY2(QString::fromStdString(o.error().message()).contains("host-memory, wait, size, overlap or submit"),
+        QVERIFY2(
+            QString::fromStdString(o.error().message()).contains("host-memory, wait, size, overlap, submit or memory"),
             o.error().message().c_str());
     }
 

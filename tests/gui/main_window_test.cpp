@@ -637,7 +637,9 @@ private slots:
             q.setValue("run/hostMemory", "bogus");
             q.setValue("run/wait", "blocking");
         }
-        QTest::ignoreMessage(QtWarningMsg, QRegularExpression("run/hostMemory is 'bogus', not pinned or pageable"));
+        QTest::ignoreMessage(QtWarningMsg,
+            QRegularExpression(
+                "run/hostMemory is 'bogus', not pinned, pageable, write-combined, registered, mapped or managed"));
         const GuiSettings s = loadSettings();
         QCOMPARE(s.config.hostMemory, HostMemory::Pinned);
         QCOMPARE(s.config.waitMode, WaitMode::Blocking);
@@ -651,7 +653,9 @@ private slots:
             q.setValue("run/noiseTarget", "inf");
             q.setValue("run/hostMemory", QString(100000, 'x'));
         }
-        QTest::ignoreMessage(QtWarningMsg, QRegularExpression("run/hostMemory is 'x+…', not pinned or pageable"));
+        QTest::ignoreMessage(QtWarningMsg,
+            QRegularExpression(
+                "run/hostMemory is 'x+…', not pinned, pageable, write-combined, registered, mapped or managed"));
         const GuiSettings s = loadSettings();
         QVERIFY(std::isfinite(s.config.targetNoisePercent));
         QCOMPARE(s.config.targetNoisePercent, defaultSettings().config.targetNoisePercent);

@@ -235,7 +235,7 @@ private slots:
             q.setValue("run/streams", 8);
             q.setValue("run/runs", 77);
         }
-        QTest::ignoreMessage(QtWarningMsg, QRegularExpression("run/submission is 'bogus', not stream or graph"));
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression("run/submission is 'bogus', not stream, graph or batch"));
         const GuiSettings s = loadSettings();
         QCOMPARE(s.config.submission, Submission::Stream);
         QCOMPARE(s.config.order, IssueOrder::ByStage);
@@ -540,8 +540,8 @@ private slots:
         QTest::newRow("16 chunks on 4 streams") << 16 << 4 << QStringList { "K=1", "K=16 S=4" };
     }
 
-    // Compare › Submission: stream calls against a CUDA Graph at one chunk and at the chosen shape, CPU submit time in
-    // one chart and GPU time in the other.
+    // Compare › Submission: stream calls against a CUDA Graph and batched copies at one chunk and at the chosen shape,
+    // CPU submit time in one chart and GPU time in the other.
     void submissionChartShowsStreamAndGraphBars()
     {
         QFETCH(int, chunks);
@@ -550,7 +550,7 @@ private slots:
         auto window = compared(Comparison::Submission, 4, chunks, streams);
         QVERIFY(window);
         const PlanReport& report = *window->session().lastComparison();
-        QCOMPARE(report.variants.size(), std::size_t(2 * shapes.size()));
+        QCOMPARE(report.variants.size(), std::size_t(3 * shapes.size()));
         QCOMPARE(ComparisonCharts(report).count(), 2);
         QCOMPARE(window->findChild<ComparisonView*>()->chartCount(), 2);
 
@@ -561,9 +561,10 @@ private slots:
             QCOMPARE(chart->series().size(), 1);
             auto* bars = qobject_cast<QBarSeries*>(chart->series().first());
             QVERIFY(bars);
-            QCOMPARE(bars->count(), 2);
+            QCOMPARE(bars->count(), 3);
             QCOMPARE(bars->barSets().at(0)->label(), QString("stream calls"));
             QCOMPARE(bars->barSets().at(1)->label(), QString("CUDA Graph"));
+            QCOMPARE(bars->barSets().at(2)->label(), QString("batched copies"));
             for (QBarSet* set : bars->barSets()) {
                 QCOMPARE(set->count(), int(shapes.size()));
                 for (int i = 0; i < set->count(); ++i)
@@ -588,7 +589,7 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<int>("variants");
         QTest::newRow("overlap") << "overlap" << 18;
-        QTest::newRow("submit") << "submit" << 2;
+        QTest::newRow("submit") << "submit" << 3;
     }
 
     // asyncscope --compare overlap|submit --export-png: runs the comparison, saves its charts, exits 0.
