@@ -198,9 +198,9 @@ public:
     }
 
     // Flushes until `gpuExpected` GPU records of the run in `window` are in, and with `migrations` at least one page
-    // migration where the counters are recorded or a forced flush found none (or until a short while has passed), then takes the run's records
-    // (engine/model/trace_records: its thread's calls in the window, the device's operations those calls started and
-    // its page migrations in the window). Every other record of the device or the thread is dropped: its run is over.
+    // migration where the counters are recorded and no forced flush has found none yet (or until a short while has
+    // passed), then takes the run's records (engine/model/trace_records: its thread's calls in the window, the
+    // device's operations those calls started and its page migrations in the window). Every other record of the device or the thread is dropped: its run is over.
     RunRecords take(const TraceWindow& window, std::size_t gpuExpected, bool migrations)
     {
         const bool waitForMigrations = migrations && migrationsRecorded();
@@ -350,7 +350,8 @@ private:
             return;
         }
         CUpti_ActivityUnifiedMemoryCounterConfig counters[2] {};
-        const CUpti_ActivityUnifiedMemoryCounterKind kinds[2] { CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+        const CUpti_ActivityUnifiedMemoryCounterKind kinds[2] {
+            CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
             CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH };
         for (int i = 0; i < 2; ++i) {
             counters[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;

@@ -17,7 +17,8 @@ namespace asyncscope {
 class CuptiTrace {
 public:
     // Loads libcupti once per process and starts recording copies, kernels, runtime calls and, where CUPTI allows
-    // its unified-memory counters, managed memory's page migrations; recording stops when the last CuptiTrace ends. The calling thread is the one whose runtime calls take() returns.
+    // its unified-memory counters, managed memory's page migrations; recording stops when the last CuptiTrace ends.
+    // The calling thread is the one whose runtime calls take() returns.
     static Result<std::unique_ptr<CuptiTrace>> start(int device);
     ~CuptiTrace();
     CuptiTrace(const CuptiTrace&) = delete;

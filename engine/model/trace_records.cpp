@@ -51,12 +51,14 @@ public:
         const std::uint64_t copies = std::max<std::uint64_t>(1, r.copies);
         if (call == ApiCall::MemcpyBatchAsync && stage != 1)
             return { stage, batchChunk(stage / 2, r.correlation, copies) };
+        // Another record of the same call (of the same graph node, in a graph) is the same chunk's.
         Last& last = m_last[stage];
-        if (call != ApiCall::GraphLaunch && last.known && last.correlation == r.correlation)
-            return { stage, last.chunk };  // another record of the call before: its chunk's
+        const bool sameCall = last.known && last.correlation == r.correlation && last.graphNode == r.graphNode;
+        if (sameCall && (call != ApiCall::GraphLaunch || r.graphNode != 0))
+            return { stage, last.chunk };
         const std::size_t chunk = m_issued[stage];
         m_issued[stage] += copies;
-        last = { true, r.correlation, chunk };
+        last = { true, r.correlation, r.graphNode, chunk };
         return { stage, chunk };
     }
 
@@ -77,6 +79,7 @@ private:
     struct Last {
         bool known = false;
         std::uint32_t correlation = 0;
+        std::uint64_t graphNode = 0;
         std::size_t chunk = 0;
     };
     struct Batch {

@@ -66,7 +66,8 @@ RunRecords runRecords(const std::vector<TraceRecord>& records, const TraceWindow
 // The run's records as spans in ms from `fromNs`, sorted by their begin. GPU operations are matched to chunks in
 // issue order, per stage (the n-th H2D copy is chunk n's): chunk c on stream c % `streams`, its kernel's bytes read
 // plus written.
-// - Every record of one cudaMemcpyAsync or cudaMemPrefetchAsync call is that call's chunk's.
+// - Every record of one cudaMemcpyAsync or cudaMemPrefetchAsync call (of one node of a graph launch) is that call's
+//   (node's) chunk's.
 // - A cudaMemcpyBatchAsync call hands over one stream's copies one way: the n-th batch call of a direction is stream
 //   n's, its k-th copy (by start) chunk n + k * `streams`. A record of several merged copies is one span, its first
 //   chunk's, with the bytes of all.

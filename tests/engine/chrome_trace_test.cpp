@@ -523,7 +523,8 @@ TEST(ChromeTrace, PageMigrationsHaveTracksOfTheirOwnWithTheirBytes)
             sortIndex[t.threads.at({ e.at("pid"), e.at("tid") })] = e.at("args").at("sort_index");
     }
     EXPECT_GT(sortIndex.at("GPU · page migrations to the device (unified memory)"), sortIndex.at("Stream 0"));
-    EXPECT_LT(sortIndex.at("GPU · page migrations to the host (unified memory)"), sortIndex.at("CPU · check threads"));
+    EXPECT_LT(
+        sortIndex.at("GPU · page migrations to the host (unified memory)"), sortIndex.at("CPU · check threads"));
 }
 
 TEST(ChromeTrace, SmCopiesAreNamedAsKernelsThatCopy)

@@ -376,8 +376,9 @@ TEST(TraceRecords, PrefetchesAreCopiesWhereCuptiSawThemSoAndMigrationsEitherWay)
     // K = 2 managed memory with prefetches: calls 10, 12 prefetch to the device, 11 and 13 launch, 14 and 15 prefetch
     // back. CUPTI saw the first prefetch as two copy records, and every prefetch as page migrations.
     std::vector<TraceRecord> records { call(ApiCall::MemPrefetchAsync, 10, 1'010'000, 1'011'000),
-        call(ApiCall::LaunchKernel, 11, 1'012'000, 1'013'000), call(ApiCall::MemPrefetchAsync, 12, 1'014'000, 1'015'000),
-        call(ApiCall::LaunchKernel, 13, 1'016'000, 1'017'000), call(ApiCall::MemPrefetchAsync, 14, 1'018'000, 1'019'000),
+        call(ApiCall::LaunchKernel, 11, 1'012'000, 1'013'000),
+        call(ApiCall::MemPrefetchAsync, 12, 1'014'000, 1'015'000), call(ApiCall::LaunchKernel, 13, 1'016'000, 1'017'000),
+        call(ApiCall::MemPrefetchAsync, 14, 1'018'000, 1'019'000),
         call(ApiCall::MemPrefetchAsync, 15, 1'020'000, 1'021'000), copyOf(SpanKind::H2D, 10, 1'100'000, 600),
         copyOf(SpanKind::H2D, 10, 1'150'000, 400), gpu(SpanKind::Kernel, 11, 1'300'000, 1'400'000),
         gpu(SpanKind::Kernel, 13, 1'500'000, 1'600'000), migration(SpanKind::MigrateD2H, 1'700'000, 1'800'000, 2048),
@@ -404,7 +405,8 @@ TEST(TraceRecords, PrefetchesAreCopiesWhereCuptiSawThemSoAndMigrationsEitherWay)
         EXPECT_EQ(s.chunk, 0);
         EXPECT_EQ(s.bytes, s.kind == SpanKind::MigrateH2D ? 1024u : 2048u);
     }
-    const auto d2h = *std::find_if(spans.begin(), spans.end(), [](const Span& s) { return s.kind == SpanKind::MigrateD2H; });
+    const auto d2h =
+        *std::find_if(spans.begin(), spans.end(), [](const Span& s) { return s.kind == SpanKind::MigrateD2H; });
     EXPECT_DOUBLE_EQ(d2h.beginMs, 0.7);
     EXPECT_DOUBLE_EQ(d2h.endMs, 0.8);
 }
@@ -499,4 +501,24 @@ TEST(TraceRecords, ExpectedOperationsFollowTheCopies)
     EXPECT_EQ(expectedOperations(c, 4), 4u);
     c.managedMigration = ManagedMigration::Prefetch;
     EXPECT_EQ(expectedOperations(c, 4), 4u);  // prefetches may leave page migrations only
+}
+
+TEST(TraceRecords, RecordsOfOneGraphNodeAreOneChunks)
+{
+    // K = 2 prefetches captured into a graph: node 1 (chunk 0's prefetch in) left two copy records, node 4 (chunk
+    // 1's) one. Records of a graph launch without node ids are each a chunk of their own.
+    std::vector<TraceRecord> records { call(ApiCall::GraphLaunch, 50, 1'010'000, 1'020'000),
+        gpu(SpanKind::H2D, 50, 1'100'000, 1'150'000, 1), gpu(SpanKind::H2D, 50, 1'150'000, 1'200'000, 1),
+        gpu(SpanKind::H2D, 50, 1'400'000, 1'500'000, 4) };
+    auto spans = gpuSpansOf(tracedSpans(runRecords(records, kWindow), 1, kFrom, chunkRanges(2048, 2), 1));
+    ASSERT_EQ(spans.size(), 3u);
+    EXPECT_EQ(spans[0].chunk, 0);
+    EXPECT_EQ(spans[1].chunk, 0);
+    EXPECT_EQ(spans[2].chunk, 1);
+    for (TraceRecord& r : records)
+        r.graphNode = 0;
+    spans = gpuSpansOf(tracedSpans(runRecords(records, kWindow), 1, kFrom, chunkRanges(2048, 2), 1));
+    ASSERT_EQ(spans.size(), 2u);  // the third record has no chunk left
+    EXPECT_EQ(spans[0].chunk, 0);
+    EXPECT_EQ(spans[1].chunk, 1);
 }
