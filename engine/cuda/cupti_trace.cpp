@@ -200,7 +200,8 @@ public:
     // Flushes until `gpuExpected` GPU records of the run in `window` are in, and with `migrations` at least one page
     // migration where the counters are recorded and no forced flush has found none yet (or until a short while has
     // passed), then takes the run's records (engine/model/trace_records: its thread's calls in the window, the
-    // device's operations those calls started and its page migrations in the window). Every other record of the device or the thread is dropped: its run is over.
+    // device's operations those calls started and its page migrations in the window). Every other record of the
+    // device or the thread is dropped: its run is over.
     RunRecords take(const TraceWindow& window, std::size_t gpuExpected, bool migrations)
     {
         const bool waitForMigrations = migrations && migrationsRecorded();
@@ -412,9 +413,8 @@ private:
                 r = { SpanKind::Kernel, ApiCall::None, kernel->deviceId, 0, kernel->correlationId,
                     kernel->graphNodeId, 0, kernel->start, kernel->end, 1, smCopy };
             } else if (record->kind == CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER) {
+                // This process's migrations (the counters' scope), whatever its pid is called in a container.
                 const auto* counter = reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3*>(record);
-                if (counter->processId != m_process)
-                    continue;
                 // To the device: the device is where the pages went; to the host: where they came from.
                 if (counter->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD)
                     r = { SpanKind::MigrateH2D, ApiCall::None, counter->dstId, 0, 0, 0, counter->value,
@@ -467,7 +467,6 @@ private:
     Tuning m_tuning;
     bool m_migrations = false;     // the unified-memory counters are recorded
     std::string m_migrationNote;   // why not, where they are not
-    const std::uint32_t m_process = static_cast<std::uint32_t>(::getpid());
     std::map<CUpti_ActivityOverheadKind, std::pair<std::uint64_t, std::uint64_t>> m_overheads;  // count, ns
     CuptiApi m_api;
 
