@@ -1,5 +1,6 @@
 #include "engine/cuda/cupti_trace.hpp"
 
+#include "engine/cuda/sm_copy_kernel.hpp"
 #include "engine/model/cupti_library.hpp"
 #include "engine/model/trace_records.hpp"
 
@@ -39,6 +40,7 @@ struct CuptiApi {
     decltype(&cuptiSetThreadIdType) setThreadIdType = nullptr;
     decltype(&cuptiGetCallbackName) callbackName = nullptr;
     decltype(&cuptiActivityEnableRuntimeApi) enableRuntimeApi = nullptr;  // optional: CUPTI 12.x and later
+    decltype(&cuptiActivityConfigureUnifiedMemoryCounter) configureMigrations = nullptr;  // optional
 };
 
 constexpr std::array kRecordedKinds { CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
@@ -178,6 +180,9 @@ public:
             return;
         for (CUpti_ActivityKind kind : kRecordedKinds)
             m_api.disable(kind);
+        if (m_migrations)
+            m_api.disable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+        m_migrations = false;
         if (m_tuning.overhead)
             m_api.disable(CUPTI_ACTIVITY_KIND_OVERHEAD);
         m_api.flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
@@ -192,18 +197,23 @@ public:
         return ns;
     }
 
-    // Flushes until `gpuExpected` GPU records of the run in `window` are in (or a short while has passed), then takes
-    // the run's records (engine/model/trace_records: its thread's calls in the window and the device's operations
-    // those calls started). Every other record of the device or the thread is dropped: its run is over.
-    RunRecords take(const TraceWindow& window, std::size_t gpuExpected)
+    // Flushes until `gpuExpected` GPU records of the run in `window` are in, and with `migrations` at least one page
+    // migration where the counters are recorded and no forced flush has found none yet (or until a short while has
+    // passed), then takes the run's records (engine/model/trace_records: its thread's calls in the window, the
+    // device's operations those calls started and its page migrations in the window). Every other record of the
+    // device or the thread is dropped: its run is over.
+    RunRecords take(const TraceWindow& window, std::size_t gpuExpected, bool migrations)
     {
+        const bool waitForMigrations = migrations && migrationsRecorded();
         const auto start = std::chrono::steady_clock::now();
         const auto forcedAfter = start + std::chrono::milliseconds(m_tuning.forcedFlush ? 0 : 10);
         const auto deadline = start + std::chrono::milliseconds(50);
         for (;;) {
-            const auto now = std::chrono::steady_clock::now();
-            m_api.flushAll(now >= forcedAfter ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
-            if (countGpu(window) >= gpuExpected || std::chrono::steady_clock::now() > deadline)
+            const bool forced = std::chrono::steady_clock::now() >= forcedAfter;
+            m_api.flushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+            // A run may migrate nothing (its pages stayed where they were): after a forced flush, none are coming.
+            if (complete(window, gpuExpected, waitForMigrations && !forced) ||
+                std::chrono::steady_clock::now() > deadline)
                 break;
             std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
@@ -214,6 +224,18 @@ public:
         };
         m_records.erase(std::remove_if(m_records.begin(), m_records.end(), mine), m_records.end());
         return run;
+    }
+
+    // Whether page migrations are recorded, and if not, why.
+    bool migrationsRecorded()
+    {
+        std::lock_guard lock(m_use);
+        return m_migrations;
+    }
+    std::string migrationNote()
+    {
+        std::lock_guard lock(m_use);
+        return m_migrationNote;
     }
 
     // The overhead records since the last call, tallied by kind, as one line.
@@ -288,6 +310,7 @@ private:
         symbol(m_api.setThreadIdType, "cuptiSetThreadIdType");
         symbol(m_api.callbackName, "cuptiGetCallbackName");
         symbol(m_api.enableRuntimeApi, "cuptiActivityEnableRuntimeApi", false);
+        symbol(m_api.configureMigrations, "cuptiActivityConfigureUnifiedMemoryCounter", false);
         if (!complete)
             return makeError(ErrorKind::Cuda, "the CUPTI library found lacks functions AsyncScope needs");
         if (CUptiResult r = m_api.setThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM); r != CUPTI_SUCCESS)
@@ -313,13 +336,47 @@ private:
             m_api.enableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020, 0);
         if (m_tuning.overhead)
             m_api.enable(CUPTI_ACTIVITY_KIND_OVERHEAD);  // a diagnosis only: it may be refused
+        recordMigrations();
         return std::nullopt;
     }
 
-    std::size_t countGpu(const TraceWindow& window)
+    // Managed memory's page migrations to and from the device, from the unified-memory counters, where CUPTI allows
+    // them (some platforms and multi-GPU systems without peer access do not): a refusal is noted, and the rest of
+    // the trace goes on without them.
+    void recordMigrations()
+    {
+        m_migrations = false;
+        if (!m_api.configureMigrations) {
+            m_migrationNote = "page migrations not recorded: this CUPTI lacks the unified-memory counters";
+            return;
+        }
+        CUpti_ActivityUnifiedMemoryCounterConfig counters[2] {};
+        const CUpti_ActivityUnifiedMemoryCounterKind kinds[2] {
+            CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+            CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH };
+        for (int i = 0; i < 2; ++i) {
+            counters[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+            counters[i].kind = kinds[i];
+            counters[i].deviceId = 0;
+            counters[i].enable = 1;
+        }
+        CUptiResult r = m_api.configureMigrations(counters, 2);
+        if (r == CUPTI_SUCCESS)
+            r = m_api.enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+        if (r != CUPTI_SUCCESS) {
+            m_migrationNote = "page migrations not recorded: " + fail("CUPTI's unified-memory counters", r)->detail;
+            return;
+        }
+        m_migrations = true;
+        m_migrationNote.clear();
+    }
+
+    // Whether the run's records are in: `gpuExpected` copies and kernels, and a page migration if `migrations`.
+    bool complete(const TraceWindow& window, std::size_t gpuExpected, bool migrations)
     {
         std::lock_guard lock(m_mutex);
-        return runRecords(m_records, window).operations.size();
+        const RunRecords run = runRecords(m_records, window);
+        return run.operations.size() >= gpuExpected && (!migrations || !run.migrations.empty());
     }
 
     ApiCall callOf(CUpti_CallbackId cbid)
@@ -349,11 +406,24 @@ private:
                 else
                     continue;
                 r = { r.kind, ApiCall::None, copy->deviceId, 0, copy->correlationId, copy->graphNodeId, copy->bytes,
-                    copy->start, copy->end };
+                    copy->start, copy->end, std::max<std::uint64_t>(1, copy->copyCount), false };
             } else if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
                 const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+                const bool smCopy = kernel->name && std::strstr(kernel->name, kSmCopyKernelName) != nullptr;
                 r = { SpanKind::Kernel, ApiCall::None, kernel->deviceId, 0, kernel->correlationId,
-                    kernel->graphNodeId, 0, kernel->start, kernel->end };
+                    kernel->graphNodeId, 0, kernel->start, kernel->end, 1, smCopy };
+            } else if (record->kind == CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER) {
+                // This process's migrations (the counters' scope), whatever its pid is called in a container.
+                const auto* counter = reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3*>(record);
+                // To the device: the device is where the pages went; to the host: where they came from.
+                if (counter->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD)
+                    r = { SpanKind::MigrateH2D, ApiCall::None, counter->dstId, 0, 0, 0, counter->value,
+                        counter->start, counter->end, 1, false };
+                else if (counter->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH)
+                    r = { SpanKind::MigrateD2H, ApiCall::None, counter->srcId, 0, 0, 0, counter->value,
+                        counter->start, counter->end, 1, false };
+                else
+                    continue;
             } else if (record->kind == CUPTI_ACTIVITY_KIND_OVERHEAD) {
                 const auto* overhead = reinterpret_cast<const CUpti_ActivityOverhead3*>(record);
                 auto& tally = m_overheads[overhead->overheadKind];
@@ -365,7 +435,7 @@ private:
                 const ApiCall call = callOf(api->cbid);
                 if (call == ApiCall::EventQuery)
                     continue;
-                r = { SpanKind::Api, call, 0, api->threadId, api->correlationId, 0, 0, api->start, api->end };
+                r = { SpanKind::Api, call, 0, api->threadId, api->correlationId, 0, 0, api->start, api->end, 1, false };
             } else {
                 continue;
             }
@@ -395,6 +465,8 @@ private:
     bool m_loaded = false;
     int m_users = 0;
     Tuning m_tuning;
+    bool m_migrations = false;     // the unified-memory counters are recorded
+    std::string m_migrationNote;   // why not, where they are not
     std::map<CUpti_ActivityOverheadKind, std::pair<std::uint64_t, std::uint64_t>> m_overheads;  // count, ns
     CuptiApi m_api;
 
@@ -441,9 +513,23 @@ std::uint64_t CuptiTrace::now() const
 std::vector<Span> CuptiTrace::take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
     int streams)
 {
+    PipelineConfig copies;  // a run with copies made by cudaMemcpyAsync
+    copies.streams = streams;
+    return take(fromNs, toNs, chunks, copies);
+}
+
+std::vector<Span> CuptiTrace::take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
+    const PipelineConfig& config)
+{
     const TraceWindow window { static_cast<std::uint32_t>(m_device), m_thread, fromNs, toNs };
-    const RunRecords run = Collector::instance().take(window, 3 * chunks.size());
-    return tracedSpans(run, m_device, fromNs, chunks, streams);
+    const bool migrations = config.hostMemory == HostMemory::Managed;
+    const RunRecords run = Collector::instance().take(window, expectedOperations(config, chunks.size()), migrations);
+    return tracedSpans(run, m_device, fromNs, chunks, config.streams);
+}
+
+std::string CuptiTrace::migrationNote() const
+{
+    return Collector::instance().migrationNote();
 }
 
 }  // namespace asyncscope

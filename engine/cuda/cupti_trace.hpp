@@ -16,8 +16,9 @@ namespace asyncscope {
 
 class CuptiTrace {
 public:
-    // Loads libcupti once per process and starts recording copies, kernels and runtime calls; recording stops when
-    // the last CuptiTrace ends. The calling thread is the one whose runtime calls take() returns.
+    // Loads libcupti once per process and starts recording copies, kernels, runtime calls and, where CUPTI allows
+    // its unified-memory counters, managed memory's page migrations; recording stops when the last CuptiTrace ends.
+    // The calling thread is the one whose runtime calls take() returns.
     static Result<std::unique_ptr<CuptiTrace>> start(int device);
     ~CuptiTrace();
     CuptiTrace(const CuptiTrace&) = delete;
@@ -33,6 +34,15 @@ public:
     // issues them (engine/model/trace_records).
     std::vector<Span> take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
         int streams);
+    // The same for a run of `config`: SM copy kernels as their chunk's copies, a batch call's copies as its stream's,
+    // prefetches as copies where CUPTI saw them so, and the device's page migrations in the window as spans of the
+    // migration kinds. Runs without copies (mapped memory, managed memory migrating on demand) wait for no copy
+    // records; a managed run waits a little for its migrations.
+    std::vector<Span> take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
+        const PipelineConfig& config);
+
+    // Why page migrations are not recorded (CUPTI refused its unified-memory counters); empty where they are.
+    std::string migrationNote() const;
 
     // CUPTI's overhead records since the last call, tallied by kind, as one line: recorded where the environment
     // asks for them (ASYNCSCOPE_CUPTI_OVERHEAD=1; cupti_trace.cpp lists the settings that measure CUPTI's cost).

@@ -1,10 +1,12 @@
 #include "engine/io/chrome_trace.hpp"
 
 #include "engine/model/size_parse.hpp"
+#include "engine/model/trace_labels.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -23,12 +25,25 @@ constexpr int kRunsTid = 1;
 constexpr int kSubmitTid = 2;
 constexpr int kCallsTid = 3;
 constexpr int kCheckTid = 4;
+// Page migrations to the device and to the host, each on lanes of their own where they overlap (a track's slices
+// must nest or follow one another).
+constexpr int kMigrateH2DTid0 = 10;
+constexpr int kMigrateD2HTid0 = 30;
+constexpr int kMigrationLanes = 16;
 constexpr int kStreamTid0 = 100;
 
-// Runs, then the submitting thread and its runtime calls, then the streams, then the check threads.
+bool migrationTrack(int tid)
+{
+    return tid >= kMigrateH2DTid0 && tid < kMigrateD2HTid0 + kMigrationLanes;
+}
+
+// Runs, then the submitting thread and its runtime calls, then the streams, then the page migrations, then the
+// check threads.
 int sortIndex(int tid)
 {
-    return tid == kCheckTid ? std::numeric_limits<int>::max() : tid;
+    if (tid == kCheckTid)
+        return std::numeric_limits<int>::max();
+    return migrationTrack(tid) ? std::numeric_limits<int>::max() - 100 + tid - kMigrateH2DTid0 : tid;
 }
 
 std::string trackName(int tid)
@@ -38,8 +53,15 @@ std::string trackName(int tid)
     case kSubmitTid: return "CPU · submit & wait";
     case kCallsTid: return "CPU · runtime calls (CUPTI)";
     case kCheckTid: return "CPU · check threads";
-    default: return "Stream " + std::to_string(tid - kStreamTid0);
+    default: break;
     }
+    if (migrationTrack(tid)) {
+        const bool toDevice = tid < kMigrateD2HTid0;
+        const int lane = tid - (toDevice ? kMigrateH2DTid0 : kMigrateD2HTid0);
+        return std::string("GPU · page migrations to the ") + (toDevice ? "device" : "host") + " (unified memory)" +
+            (lane > 0 ? " " + std::to_string(lane + 1) : "");
+    }
+    return "Stream " + std::to_string(tid - kStreamTid0);
 }
 
 // CPU spans: the check threads' (stream 1, or a Check span) or the thread's that submits and waits.
@@ -69,13 +91,25 @@ struct RunSpans {
     {
     }
 
-    // Calls f(span, tid) for each span in a fixed order: GPU, CPU, runtime calls.
+    // Calls f(span, tid) for each span in a fixed order: GPU, CPU, runtime calls. A page migration goes on the
+    // first lane of its direction free when it begins (in the order the spans come, by their begin).
     template <class F>
     void forEach(F&& f) const
     {
+        std::array<std::array<double, kMigrationLanes>, 2> laneEnds;
+        for (auto& lanes : laneEnds)
+            lanes.fill(-std::numeric_limits<double>::infinity());
         for (const Span& s : traced ? tracedList : spanList) {
-            if (onGpu(s.kind))
+            if (isMigration(s.kind)) {
+                auto& lanes = laneEnds[s.kind == SpanKind::MigrateH2D ? 0 : 1];
+                int lane = 0;
+                while (lane + 1 < kMigrationLanes && lanes[std::size_t(lane)] > s.beginMs)
+                    ++lane;
+                lanes[std::size_t(lane)] = std::max(lanes[std::size_t(lane)], s.endMs);
+                f(s, (s.kind == SpanKind::MigrateH2D ? kMigrateH2DTid0 : kMigrateD2HTid0) + lane);
+            } else if (onGpu(s.kind)) {
                 f(s, kStreamTid0 + s.stream);
+            }
         }
         for (const Span& s : spanList) {
             if (!onGpu(s.kind) && s.kind != SpanKind::Api)
@@ -151,6 +185,7 @@ struct Scan {
     std::set<int> tracks;
     double earliestMs = 0.0;
     std::size_t tracedRuns = 0;
+    bool migrations = false;  // some run has page migrations of its own
 };
 
 Scan scan(const Report& report)
@@ -160,7 +195,10 @@ Scan scan(const Report& report)
         s.tracks.insert(kRunsTid);
         s.earliestMs = std::min(s.earliestMs, at + extent.first);
         s.tracedRuns += spans.traced ? 1 : 0;
-        spans.forEach([&](const Span&, int tid) { s.tracks.insert(tid); });
+        spans.forEach([&](const Span&, int tid) {
+            s.tracks.insert(tid);
+            s.migrations = s.migrations || migrationTrack(tid);
+        });
     });
     return s;
 }
@@ -176,9 +214,15 @@ std::string configText(const PipelineConfig& c)
         std::to_string(c.streams);
     if (c.chunks > 1)
         text += c.order == IssueOrder::ByChunk ? ", by chunk" : ", by stage";
-    text += c.submission == Submission::Graph ? ", CUDA Graph" : ", stream calls";
-    return text + ", " + nameOf(c.hostMemory) + " host memory, " + nameOf(c.waitMode) + " wait, " +
-        nameOf(c.checkMode) + " check";
+    text += c.submission == Submission::Graph ? ", CUDA Graph"
+        : c.submission == Submission::Batch  ? ", cudaMemcpyBatchAsync"
+                                             : ", stream calls";
+    text += ", " + std::string(nameOf(c.hostMemory)) + " host memory";
+    if (c.hostMemory == HostMemory::Managed)
+        text += " (" + std::string(nameOf(c.managedMigration)) + ")";
+    if (const std::string mechanism = copyMechanismText(c); !mechanism.empty())
+        text += ", copies: " + mechanism;
+    return text + ", " + nameOf(c.waitMode) + " wait, " + nameOf(c.checkMode) + " check";
 }
 
 // The series as otherData describes it: device, configuration, where the spans come from and how they line up.
@@ -192,7 +236,11 @@ json seriesInfo(const Report& report, const Scan& found)
     json j = { { "device", deviceName(report) }, { "config", configText(c) }, { "size", formatBytes(c.bytes()) },
         { "bytes", c.bytes() }, { "chunks", c.chunks }, { "streams", c.streams }, { "order", nameOf(c.order) },
         { "submission", nameOf(c.submission) }, { "host_memory", nameOf(c.hostMemory) }, { "wait", nameOf(c.waitMode) },
-        { "check", nameOf(c.checkMode) }, { "runs", runs }, { "warmup_runs", warmups } };
+        { "check", nameOf(c.checkMode) }, { "copy", nameOf(c.copy) }, { "runs", runs }, { "warmup_runs", warmups } };
+    if (c.hostMemory == HostMemory::Managed) {
+        j["managed_migration"] = nameOf(c.managedMigration);
+        j["managed_advice"] = nameOf(c.managedAdvice);
+    }
     const char* events = "GPU spans: CUDA events, 0 = start event recorded as submission begins; CPU spans: host "
                          "steady clock, 0 = submission begins";
     const char* cupti = "CUPTI: one clock for GPU spans and runtime calls, 0 = its reading as submission begins; "
@@ -209,6 +257,8 @@ json seriesInfo(const Report& report, const Scan& found)
     }
     if (report.outcome && !report.outcome->traceNote.empty())
         j["trace_note"] = report.outcome->traceNote;
+    if (const std::string note = hiddenTransferNote(c, found.migrations); !note.empty())
+        j["memory_note"] = note;
     j["layout"] = hasStartTimes(report)
         ? "each run at its start: host clock, ms since the series' first submission"
         : "runs end to end: the report holds no start times";
@@ -283,26 +333,26 @@ private:
         { "tid", 0 }, { "args", json::object() } };
 };
 
-const char* spanName(const Span& s, WaitMode wait)
+// A span's event name: its kind's (the copies named by what makes them: "H2D (SM copy kernel)" where a kernel
+// copies), the wait by how it waits.
+std::string spanName(const Span& s, const PipelineConfig& config)
 {
-    switch (s.kind) {
-    case SpanKind::H2D: return "H2D";
-    case SpanKind::Kernel: return "kernel";
-    case SpanKind::D2H: return "D2H";
-    case SpanKind::Submit: return "submit";
-    case SpanKind::Wait: return wait == WaitMode::Spin ? "wait (poll)" : "wait (blocking sync)";
-    case SpanKind::Check: return "check";
-    case SpanKind::Api: return nameOf(s.call);
-    }
-    return "span";
+    if (s.kind == SpanKind::Wait)
+        return config.waitMode == WaitMode::Spin ? "wait (poll)" : "wait (blocking sync)";
+    return spanTitle(s, config);
 }
 
-json spanArgs(const RunStore& runs, std::size_t i, const Span& s, WaitMode wait)
+json spanArgs(const RunStore& runs, std::size_t i, const Span& s, const PipelineConfig& config)
 {
+    const WaitMode wait = config.waitMode;
     json args = { { "run", runs.index(i) }, { "warmup", runs.warmup(i) } };
-    if (onGpu(s.kind)) {
+    if (onGpu(s.kind) && !isMigration(s.kind)) {
         args["stream"] = s.stream;
         args["chunk"] = s.chunk;
+    }
+    if (s.kind == SpanKind::H2D || s.kind == SpanKind::D2H) {
+        if (const std::string mechanism = copyMechanismText(config); !mechanism.empty())
+            args["copy"] = mechanism;
     }
     if (s.bytes > 0) {
         args["bytes"] = s.bytes;
@@ -317,7 +367,7 @@ json spanArgs(const RunStore& runs, std::size_t i, const Span& s, WaitMode wait)
 // Every run of the series in process `pid`, `shiftMs` added to every time so that none is below 0.
 void writeRuns(TraceWriter& writer, const Report& report, int pid, double shiftMs)
 {
-    const WaitMode wait = report.config.waitMode;
+    const PipelineConfig& config = report.config;
     forEachPlacedRun(report, [&](const RunSpans& spans, const Extent& extent, double at) {
         const RunStore& runs = spans.runs;
         const std::size_t i = spans.i;
@@ -331,8 +381,8 @@ void writeRuns(TraceWriter& writer, const Report& report, int pid, double shiftM
         writer.complete(name.c_str(), "run", origin + extent.runBegin, origin + extent.runEnd, pid, kRunsTid,
             std::move(args));
         spans.forEach([&](const Span& s, int tid) {
-            writer.complete(spanName(s, wait), nameOf(s.kind), origin + s.beginMs, origin + s.endMs, pid, tid,
-                spanArgs(runs, i, s, wait));
+            writer.complete(spanName(s, config).c_str(), nameOf(s.kind), origin + s.beginMs, origin + s.endMs, pid,
+                tid, spanArgs(runs, i, s, config));
         });
     });
 }

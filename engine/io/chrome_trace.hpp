@@ -19,8 +19,12 @@ constexpr int kChromeTraceFormatVersion = 1;
 // Tracks: "Runs" (one event per run, submission to the end of its GPU work and wait), "CPU · submit & wait" (the
 // thread that submits and waits), "CPU · runtime calls (CUPTI)" (that thread's CUDA runtime calls, where CUPTI
 // traced them: on CUPTI's clock, so a track of their own rather than nested in submit and wait), "Stream 0" … (the
-// GPU's copies and kernels, from CUPTI where a run holds traced GPU spans, else from the CUDA events), "CPU · check
-// threads" (the host check).
+// GPU's copies and kernels, from CUPTI where a run holds traced GPU spans, else from the CUDA events; copies made by
+// the SM copy kernel are named "H2D (SM copy kernel)", managed memory's prefetches "H2D (prefetch)"), "GPU · page
+// migrations to the device (unified memory)" and "… to the host" (managed memory's page migrations as CUPTI's
+// unified-memory counters saw them, bytes in args; overlapping ones on further lanes), "CPU · check threads" (the
+// host check). Where the data moves inside other spans (mapped memory; managed memory on demand without traced
+// migrations), otherData's "memory_note" says so.
 //
 // Run r is placed at its start (RunResult::startMs); where every run's start is 0 (reports from before start times
 // were kept) each run begins where the one before it ended. In a comparison each variant's series starts at 0, so

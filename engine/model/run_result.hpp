@@ -10,15 +10,18 @@
 namespace asyncscope {
 
 // GPU operations (copies, kernels) are timed by CUDA events or, traced, by CUPTI; CPU ones by the host's steady clock.
-// Api: one CUDA runtime call on the CPU, as CUPTI traced it (Span::call says which).
-enum class SpanKind { H2D, Kernel, D2H, Submit, Wait, Check, Api };
+// Api: one CUDA runtime call on the CPU, as CUPTI traced it (Span::call says which). MigrateH2D and MigrateD2H:
+// managed memory's pages migrating to the device or back to the host, as CUPTI's unified-memory counters saw them
+// (traced only; `bytes` is what migrated). They are no copies of the pipeline's: no stage, no chunk of their own.
+enum class SpanKind { H2D, Kernel, D2H, Submit, Wait, Check, Api, MigrateH2D, MigrateD2H };
 
 template <>
 struct EnumNames<SpanKind> {
     static constexpr std::array entries { std::pair { SpanKind::H2D, "h2d" }, std::pair { SpanKind::Kernel, "kernel" },
         std::pair { SpanKind::D2H, "d2h" }, std::pair { SpanKind::Submit, "submit" },
         std::pair { SpanKind::Wait, "wait" }, std::pair { SpanKind::Check, "check" },
-        std::pair { SpanKind::Api, "api" } };
+        std::pair { SpanKind::Api, "api" }, std::pair { SpanKind::MigrateH2D, "migrate-h2d" },
+        std::pair { SpanKind::MigrateD2H, "migrate-d2h" } };
 };
 
 // The CUDA runtime calls a run makes, for spans of kind Api.
@@ -31,6 +34,8 @@ enum class ApiCall : std::uint8_t {
     GraphLaunch,
     EventQuery,
     EventSynchronize,
+    MemcpyBatchAsync,
+    MemPrefetchAsync,
     Other
 };
 
@@ -41,12 +46,19 @@ struct EnumNames<ApiCall> {
         std::pair { ApiCall::EventRecord, "cudaEventRecord" },
         std::pair { ApiCall::StreamWaitEvent, "cudaStreamWaitEvent" },
         std::pair { ApiCall::GraphLaunch, "cudaGraphLaunch" }, std::pair { ApiCall::EventQuery, "cudaEventQuery" },
-        std::pair { ApiCall::EventSynchronize, "cudaEventSynchronize" }, std::pair { ApiCall::Other, "other" } };
+        std::pair { ApiCall::EventSynchronize, "cudaEventSynchronize" },
+        std::pair { ApiCall::MemcpyBatchAsync, "cudaMemcpyBatchAsync" },
+        std::pair { ApiCall::MemPrefetchAsync, "cudaMemPrefetchAsync" }, std::pair { ApiCall::Other, "other" } };
 };
+
+constexpr bool isMigration(SpanKind kind)
+{
+    return kind == SpanKind::MigrateH2D || kind == SpanKind::MigrateD2H;
+}
 
 constexpr bool onGpu(SpanKind kind)
 {
-    return kind == SpanKind::H2D || kind == SpanKind::Kernel || kind == SpanKind::D2H;
+    return kind == SpanKind::H2D || kind == SpanKind::Kernel || kind == SpanKind::D2H || isMigration(kind);
 }
 
 // One timed operation. Times are ms from the run's start: the start event for GPU spans timed by events, the host

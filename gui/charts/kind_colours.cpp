@@ -17,6 +17,8 @@ QColor kindColour(SpanKind kind)
     case SpanKind::Wait: return QColor(0, 158, 115);
     case SpanKind::Check: return QColor(240, 228, 66);
     case SpanKind::Api: return QColor(230, 159, 0).darker(135);
+    case SpanKind::MigrateH2D: return QColor(86, 180, 233).darker(150);
+    case SpanKind::MigrateD2H: return QColor(213, 94, 0).darker(150);
     }
     return QColor(128, 128, 128);
 }

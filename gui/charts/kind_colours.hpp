@@ -21,7 +21,8 @@ bool isDark(const QPalette& palette);
 void applyChartTheme(QChart* chart, bool dark);
 
 // H2D sky blue, kernel reddish purple, D2H vermilion, CPU submit orange, CPU wait bluish green, host check yellow;
-// a runtime call (CUPTI) a darker shade of the submit colour: the calls are the submission, one by one.
+// a runtime call (CUPTI) a darker shade of the submit colour: the calls are the submission, one by one; a page
+// migration to the device or the host a darker shade of the H2D or D2H colour: data moving the same way, not a copy.
 QColor kindColour(SpanKind kind);
 // The GPU time, start event to stop event: blue.
 QColor gpuTimeColour();

@@ -3,6 +3,7 @@
 #include "engine/model/record_rules.hpp"
 #include "engine/model/size_parse.hpp"
 #include "engine/model/statistics.hpp"
+#include "engine/model/trace_labels.hpp"
 
 #include <QObject>
 #include <QStringList>
@@ -49,12 +50,18 @@ bool placeable(const Span& span)
     return !onGpu(span.kind) || (span.stream >= 0 && span.stream < kMaxStreams);
 }
 
-QString gpuLabel(const Span& span, bool chunked)
+// "H2D", "kernel #3", "D2H (SM copy kernel)"; a page migration by where it went.
+QString gpuLabel(const Span& span, bool chunked, const QString& copyMechanism)
 {
+    if (isMigration(span.kind))
+        return span.kind == SpanKind::MigrateH2D ? QObject::tr("to device") : QObject::tr("to host");
     const QString name = span.kind == SpanKind::H2D ? QStringLiteral("H2D")
         : span.kind == SpanKind::Kernel            ? QStringLiteral("kernel")
                                                    : QStringLiteral("D2H");
-    return chunked ? QStringLiteral("%1 #%2").arg(name).arg(span.chunk) : name;
+    const QString numbered = chunked ? QStringLiteral("%1 #%2").arg(name).arg(span.chunk) : name;
+    if (span.kind == SpanKind::Kernel || copyMechanism.isEmpty())
+        return numbered;
+    return QStringLiteral("%1 (%2)").arg(numbered, copyMechanism);
 }
 
 QString cpuLabel(const Span& span)
@@ -80,6 +87,8 @@ QString spanKindName(SpanKind kind)
     case SpanKind::Wait: return QObject::tr("CPU wait");
     case SpanKind::Check: return QObject::tr("host check");
     case SpanKind::Api: return QObject::tr("runtime call");
+    case SpanKind::MigrateH2D: return QObject::tr("page migration to the device");
+    case SpanKind::MigrateD2H: return QObject::tr("page migration to the host");
     }
     return {};
 }
@@ -94,15 +103,18 @@ QString formatDuration(double ms)
 QString blockToolTip(const TimelineBlock& block)
 {
     const Span& s = block.span;
+    const QString kind = block.kindName.isEmpty() ? spanKindName(s.kind) : block.kindName;
     QStringList lines;
     if (block.gpuTime) {
         lines << QObject::tr("GPU time, start event to stop event (stage events off)");
     } else if (s.kind == SpanKind::Api) {
         lines << QObject::tr("%1 · runtime call").arg(QString::fromLatin1(nameOf(s.call)));
+    } else if (isMigration(s.kind)) {
+        lines << QObject::tr("%1 · unified memory (CUPTI)").arg(kind);
     } else if (onGpu(s.kind)) {
-        lines << QObject::tr("%1 · chunk %2 · stream %3").arg(spanKindName(s.kind)).arg(s.chunk).arg(s.stream);
+        lines << QObject::tr("%1 · chunk %2 · stream %3").arg(kind).arg(s.chunk).arg(s.stream);
     } else {
-        lines << spanKindName(s.kind);
+        lines << kind;
     }
     if (s.bytes > 0)
         lines << QObject::tr("bytes: %1").arg(QString::fromStdString(formatBytes(s.bytes)));
@@ -115,11 +127,19 @@ QString blockToolTip(const TimelineBlock& block)
     return lines.join('\n');
 }
 
+QString TimelineLayout::kindName(SpanKind kind) const
+{
+    if ((kind == SpanKind::H2D || kind == SpanKind::D2H) && !m_copyMechanism.isEmpty())
+        return QStringLiteral("%1 (%2)").arg(spanKindName(kind), m_copyMechanism);
+    return spanKindName(kind);
+}
+
 void TimelineLayout::clear()
 {
     m_rows.clear();
     m_blocks.clear();
-    m_gpuTraced = m_cpuTraced = m_stagesOff = false;
+    m_gpuTraced = m_cpuTraced = m_stagesOff = m_migrations = false;
+    m_copyMechanism.clear();
     m_fullBegin = m_begin = 0.0;
     m_fullEnd = m_end = 1.0;
     m_zoomed = false;
@@ -127,6 +147,15 @@ void TimelineLayout::clear()
 
 void TimelineLayout::setRun(const RunResult& run, int streams)
 {
+    PipelineConfig config;  // copies by the copy engines
+    config.streams = streams;
+    setRun(run, config);
+}
+
+void TimelineLayout::setRun(const RunResult& run, const PipelineConfig& config)
+{
+    const int streams = config.streams;
+    m_copyMechanism = QString::fromStdString(copyMechanismText(config));
     m_rows.clear();
     m_blocks.clear();
     const auto traced = [&run](auto pick) { return std::any_of(run.traced.begin(), run.traced.end(), pick); };
@@ -136,9 +165,14 @@ void TimelineLayout::setRun(const RunResult& run, int streams)
     int streamCount = std::clamp(streams, 1, kMaxStreams);  // a row per stream: never more than a run can have
     bool chunked = false;
     m_stagesOff = true;
+    m_migrations = false;
     for (const Span& s : gpu) {
         if (!onGpu(s.kind) || !placeable(s))
             continue;
+        if (isMigration(s.kind)) {
+            m_migrations = true;
+            continue;
+        }
         m_stagesOff = false;
         streamCount = std::max(streamCount, s.stream + 1);
         chunked = chunked || s.chunk > 0;
@@ -153,6 +187,9 @@ void TimelineLayout::setRun(const RunResult& run, int streams)
         for (int s = 0; s < streamCount; ++s)
             m_rows.push_back({ TimelineRow::Stream, s, QObject::tr("Stream %1").arg(s) });
     }
+    const int migrationRow = int(m_rows.size());
+    if (m_migrations)
+        m_rows.push_back({ TimelineRow::Migrations, 0, QObject::tr("Unified memory · page migrations") });
 
     m_blocks.reserve(gpu.size() + run.traced.size() + 4);
     if (m_cpuTraced) {
@@ -179,8 +216,16 @@ void TimelineLayout::setRun(const RunResult& run, int streams)
         }
     } else {
         for (const Span& s : gpu) {
-            if (onGpu(s.kind) && placeable(s))
-                m_blocks.push_back({ s, kFirstGpuRow + s.stream, false, gpuLabel(s, chunked), {} });
+            if (onGpu(s.kind) && !isMigration(s.kind) && placeable(s))
+                m_blocks.push_back(
+                    { s, kFirstGpuRow + s.stream, false, gpuLabel(s, chunked, m_copyMechanism), {}, kindName(s.kind) });
+        }
+    }
+    if (m_migrations) {
+        for (const Span& s : gpu) {
+            if (isMigration(s.kind) && placeable(s))
+                m_blocks.push_back({ s, migrationRow, false, gpuLabel(s, chunked, m_copyMechanism), {},
+                    kindName(s.kind) });
         }
     }
 

@@ -3,6 +3,7 @@
 // axis, and what a block's tooltip says.
 #pragma once
 
+#include "engine/model/config.hpp"
 #include "engine/model/run_result.hpp"
 
 #include <QRectF>
@@ -13,7 +14,7 @@
 namespace asyncscope {
 
 struct TimelineRow {
-    enum Kind { Cpu, Check, Stream, GpuTime };
+    enum Kind { Cpu, Check, Stream, GpuTime, Migrations };
     Kind kind = Cpu;
     int stream = 0;  // of a Stream row
     QString label;
@@ -25,6 +26,7 @@ struct TimelineBlock {
     bool gpuTime = false;  // the GPU time as a whole (start event to stop event): a run without stage events
     QString label;         // what the block says where it is wide enough: "H2D #3", "cudaMemcpyAsync"
     QRectF rect;           // where it lies in the plot as placed last (see TimelineLayout::setPlot)
+    QString kindName;      // what its kind is in this run: "H2D copy (SM copy kernel)"; empty: spanKindName's
 };
 
 struct TimelineTicks {
@@ -39,9 +41,12 @@ public:
     // empty, its runtime calls (Api) and the wait instead. The check row holds the check spans. GPU operations come
     // from `run.traced` when it holds any (CUPTI), otherwise from `run.spans` (CUDA events), on one row per stream
     // (at least `streams` rows, at most kMaxStreams). Spans no run can have (times not finite, an end before the
-    // begin, a GPU stream outside 0 to kMaxStreams - 1) are left out. A run without GPU spans (stage events off) has one GPU time row instead, its block
-    // from 0 to the GPU time. The range in view is fitted to the run unless the user zoomed.
+    // begin, a GPU stream outside 0 to kMaxStreams - 1) are left out. A run without GPU spans (stage events off) has
+    // one GPU time row instead, its block from 0 to the GPU time. Managed memory's page migrations, where CUPTI
+    // traced them, have a row of their own below the streams. The range in view is fitted to the run unless the user
+    // zoomed. With `config`, the copies are named by what makes them ("H2D (SM copy kernel)", "H2D (prefetch)").
     void setRun(const RunResult& run, int streams = 1);
+    void setRun(const RunResult& run, const PipelineConfig& config);
     void clear();
 
     bool empty() const { return m_rows.empty(); }
@@ -50,6 +55,9 @@ public:
     bool gpuTraced() const { return m_gpuTraced; }  // GPU blocks from CUPTI
     bool cpuTraced() const { return m_cpuTraced; }  // CPU row from CUPTI's runtime calls
     bool stagesOff() const { return m_stagesOff; }
+    bool migrationsTraced() const { return m_migrations; }  // a row of page migrations
+    // What a kind is called in this run: spanKindName's, the copies with what makes them where it is no copy engine.
+    QString kindName(SpanKind kind) const;
 
     // The run's whole time range, and the part in view.
     double fullBegin() const { return m_fullBegin; }
@@ -87,17 +95,20 @@ private:
     bool m_gpuTraced = false;
     bool m_cpuTraced = false;
     bool m_stagesOff = false;
+    bool m_migrations = false;
+    QString m_copyMechanism;  // "SM copy kernel", "prefetch"; empty for the copy engines
     double m_fullBegin = 0.0, m_fullEnd = 1.0;
     double m_begin = 0.0, m_end = 1.0;
     bool m_zoomed = false;
     QRectF m_plot;
 };
 
-// "H2D copy", "kernel", "D2H copy", "CPU submit", "CPU wait", "host check", "runtime call".
+// "H2D copy", "kernel", "D2H copy", "CPU submit", "CPU wait", "host check", "runtime call", "page migration to the
+// device", "page migration to the host".
 QString spanKindName(SpanKind kind);
 // "412 µs", "2.49 ms", "12.3 ms".
 QString formatDuration(double ms);
-// Kind, chunk, stream, bytes, duration, GB/s (copies and kernels), the runtime call (Api), begin and end.
+// Kind, chunk, stream, bytes, duration, GB/s (copies, kernels and migrations), the runtime call (Api), begin and end.
 QString blockToolTip(const TimelineBlock& block);
 
 }  // namespace asyncscope

@@ -26,6 +26,13 @@ bool sameSpans(const std::vector<Span>& a, const std::vector<Span>& b)
     });
 }
 
+// What the view draws of a configuration: the rows of its streams, the names of its copies, its notes.
+bool sameMemory(const PipelineConfig& a, const PipelineConfig& b)
+{
+    return a.streams == b.streams && a.hostMemory == b.hostMemory && a.copy == b.copy &&
+        a.managedMigration == b.managedMigration;
+}
+
 bool sameRun(const RunResult& a, const RunResult& b)
 {
     return a.index == b.index && a.warmup == b.warmup && a.gpuMs == b.gpuMs && sameSpans(a.spans, b.spans) &&
@@ -148,17 +155,17 @@ void TimelinePanel::refresh()
         return;
     }
     m_title->setText(titleOf(report, *run, m_session->source()));
-    const int streams = report.config.streams;
+    const PipelineConfig& config = report.config;
     const QString note = report.outcome ? shownName(report.outcome->traceNote) : QString();  // a file's, cut
-    if (m_shownIndex && streams == m_shownStreams && note == m_shownNote && sameRun(m_shown, *run))
+    if (m_shownIndex && sameMemory(config, m_shownConfig) && note == m_shownNote && sameRun(m_shown, *run))
         return;  // the same run as drawn: nothing to lay out or paint
     m_shown = *run;
     m_blank = false;
     m_shownIndex = run->index;
-    m_shownStreams = streams;
+    m_shownConfig = config;
     m_shownNote = note;
     m_view->setTitle(m_title->text());
-    m_view->setRun(*run, streams, note);
+    m_view->setRun(*run, config, note);
 }
 
 QString TimelinePanel::exportPicture(const QString& path, QSize pixels)

@@ -5,6 +5,7 @@
 // ask where and how large).
 #pragma once
 
+#include "engine/model/config.hpp"
 #include "engine/model/run_result.hpp"
 
 #include <QSize>
@@ -58,7 +59,7 @@ private:
     std::optional<int> m_shownIndex;  // what the view shows, to tell whether a refresh brings another run
     RunResult m_shown;
     bool m_blank = false;  // the view says there is no run
-    int m_shownStreams = 0;
+    PipelineConfig m_shownConfig;
     QString m_shownNote;
 };
 

@@ -1,5 +1,6 @@
 #include "gui/timeline/timeline_view.hpp"
 
+#include "engine/model/trace_labels.hpp"
 #include "gui/charts/kind_colours.hpp"
 #include "gui/files/save_file.hpp"
 
@@ -28,8 +29,8 @@ constexpr double kLeastBand = 4.0;     // pixels a drag must span to zoom
 constexpr double kPixelsPerTick = 90.0;
 
 // The kinds in the order the legend names them.
-constexpr SpanKind kLegendKinds[] = { SpanKind::H2D, SpanKind::Kernel, SpanKind::D2H, SpanKind::Api, SpanKind::Submit,
-    SpanKind::Wait, SpanKind::Check };
+constexpr SpanKind kLegendKinds[] = { SpanKind::H2D, SpanKind::Kernel, SpanKind::D2H, SpanKind::MigrateH2D,
+    SpanKind::MigrateD2H, SpanKind::Api, SpanKind::Submit, SpanKind::Wait, SpanKind::Check };
 
 QColor textOn(const QColor& fill)
 {
@@ -59,8 +60,15 @@ TimelineView::TimelineView(QWidget* parent)
 
 void TimelineView::setRun(const RunResult& run, int streams, const QString& traceNote)
 {
+    PipelineConfig config;  // copies by the copy engines
+    config.streams = streams;
+    setRun(run, config, traceNote);
+}
+
+void TimelineView::setRun(const RunResult& run, const PipelineConfig& config, const QString& traceNote)
+{
     const bool wasZoomed = m_layout.zoomed();
-    m_layout.setRun(run, streams);
+    m_layout.setRun(run, config);
     m_hasRun = true;
     m_message.clear();
     if (m_layout.gpuTraced())
@@ -76,6 +84,8 @@ void TimelineView::setRun(const RunResult& run, int streams, const QString& trac
     if (m_layout.stagesOff())
         notes << tr("The stage events were off: copies and kernels were not timed one by one; the bar is the GPU "
                     "time from the start event to the stop event.");
+    if (const std::string hidden = hiddenTransferNote(config, m_layout.migrationsTraced()); !hidden.empty())
+        notes << QString::fromStdString(hidden);
     if (!traceNote.isEmpty())
         notes << tr("CUPTI not used: %1").arg(traceNote);
     m_note = notes.join('\n');
@@ -162,7 +172,7 @@ TimelineView::Frame TimelineView::arrange(TimelineLayout& layout, QSizeF size, c
         const bool shown = std::any_of(layout.blocks().begin(), layout.blocks().end(),
             [kind](const TimelineBlock& b) { return !b.gpuTime && b.span.kind == kind; });
         if (shown)
-            addEntry(kindColour(kind), spanKindName(kind));
+            addEntry(kindColour(kind), layout.kindName(kind));
         if (kind == SpanKind::D2H && layout.stagesOff())
             addEntry(gpuTimeColour(), tr("GPU time (start → stop event)"));
     }

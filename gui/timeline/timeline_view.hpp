@@ -1,5 +1,6 @@
 // One run on one time axis, drawn with QPainter: a row for the CPU's submit and wait (or, traced by CUPTI, its
-// runtime calls and wait), a row for the host check, a row per CUDA stream with each chunk's copies and kernel;
+// runtime calls and wait), a row for the host check, a row per CUDA stream with each chunk's copies and kernel (SM
+// copies named as the copy kernels they are), a row of managed memory's page migrations where CUPTI traced them;
 // round ticks and grid lines in ms, a legend of colours by kind and a line on how the clocks are aligned.
 // The wheel zooms around the pointer, a drag zooms to the dragged range, shift+drag, a middle drag or a horizontal
 // scroll pans; a double click or Home shows the whole run again. Pointing at a block names what it did.
@@ -27,6 +28,10 @@ public:
     // Shows `run` of a series on `streams` streams; `traceNote` says why CUPTI was asked for and not used (or is
     // empty). The zoom stays if the user zoomed, otherwise the run fits.
     void setRun(const RunResult& run, int streams, const QString& traceNote = {});
+    // The same for a run of `config`: its copies named by what makes them, and a note where the run moves data
+    // inside other spans (mapped memory: the kernel reads and writes host memory over the bus; managed memory on
+    // demand without traced migrations: the migrations are inside the kernel's span).
+    void setRun(const RunResult& run, const PipelineConfig& config, const QString& traceNote = {});
     // No run: `message` in place of the rows.
     void clear(const QString& message);
     // Named at the top of exported pictures ("Run 12 of 50 · …"); the window shows it in a label instead.
@@ -34,7 +39,7 @@ public:
 
     const TimelineLayout& timeline() const { return m_layout; }
     QString clockText() const { return m_clock; }  // how the clocks are aligned
-    QString noteText() const { return m_note; }    // stage events off, CUPTI not used; or empty
+    QString noteText() const { return m_note; }    // stage events off, CUPTI not used, data moved unseen; or empty
 
     void zoomIn();
     void zoomOut();

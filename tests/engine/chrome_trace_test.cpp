@@ -459,6 +459,145 @@ TEST(ChromeTrace, AHundredChunkedRunsAreQuick)
     EXPECT_LT(seconds, 2.0) << t.x.size() << " events";
 }
 
+namespace {
+
+// A managed run with prefetches as CUPTI traced it: chunk 0's prefetch in and out, its kernel, and the page
+// migrations that moved the pages, the two to the device overlapping.
+RunResult migratingRun(int index, double startMs)
+{
+    RunResult run;
+    run.index = index;
+    run.startMs = startMs;
+    run.gpuMs = 1.0;
+    run.verified = true;
+    run.spans.push_back({ SpanKind::Submit, 0, 0, 0, 0, 0.0, 0.01 });
+    run.spans.push_back({ SpanKind::Wait, 0, 0, 0, 0, 0.01, 1.0 });
+    run.spans.push_back({ SpanKind::Check, 0, 1, 0, kBytes, 1.0, 1.2 });
+    run.traced.push_back({ SpanKind::H2D, 0, 0, 0, kBytes, 0.02, 0.3 });
+    run.traced.push_back({ SpanKind::MigrateH2D, 0, 0, 0, kBytes / 2, 0.02, 0.2 });
+    run.traced.push_back({ SpanKind::MigrateH2D, 0, 0, 0, kBytes / 2, 0.1, 0.3 });
+    run.traced.push_back({ SpanKind::Kernel, 0, 0, 0, 2 * kBytes, 0.3, 0.4 });
+    run.traced.push_back({ SpanKind::D2H, 0, 0, 0, kBytes, 0.4, 0.9 });
+    run.traced.push_back({ SpanKind::MigrateD2H, 0, 0, 0, kBytes, 0.4, 0.9 });
+    run.traced.push_back({ SpanKind::Api, 0, 0, 0, 0, 0.001, 0.002, ApiCall::MemPrefetchAsync });
+    return run;
+}
+
+}  // namespace
+
+TEST(ChromeTrace, PageMigrationsHaveTracksOfTheirOwnWithTheirBytes)
+{
+    Report report = emptyReport();
+    report.config.hostMemory = HostMemory::Managed;
+    report.config.managedMigration = ManagedMigration::Prefetch;
+    report.config.traceSource = TraceSource::Cupti;
+    report.runs.push_back(migratingRun(0, 0.0));
+    report.runs.push_back(migratingRun(1, 1.5));
+    const json trace = exported(report);
+    const Tracks t = checkFormat(trace);  // the overlapping migrations each on a lane of its own
+    EXPECT_EQ(t.x.size(), spansCounted(report));
+    const auto toDevice = named(t, "page migration to the device");
+    const auto toHost = named(t, "page migration to the host");
+    ASSERT_EQ(toDevice.size(), 4u);
+    ASSERT_EQ(toHost.size(), 2u);
+    EXPECT_EQ(toDevice[0].at("cat"), "migrate-h2d");
+    EXPECT_EQ(toHost[0].at("cat"), "migrate-d2h");
+    EXPECT_EQ(toDevice[0].at("args").at("bytes"), kBytes / 2);
+    EXPECT_TRUE(toDevice[0].at("args").contains("GB/s"));
+    EXPECT_FALSE(toDevice[0].at("args").contains("chunk"));  // no chunk of the pipeline's
+    EXPECT_EQ(trackOf(t, toDevice[0]), "GPU · page migrations to the device (unified memory)");
+    EXPECT_EQ(trackOf(t, toDevice[1]), "GPU · page migrations to the device (unified memory) 2");
+    EXPECT_EQ(trackOf(t, toHost[0]), "GPU · page migrations to the host (unified memory)");
+    // The prefetches themselves stay on their stream, named as what they are.
+    const auto prefetch = named(t, "H2D (prefetch)");
+    ASSERT_EQ(prefetch.size(), 2u);
+    EXPECT_EQ(trackOf(t, prefetch[0]), "Stream 0");
+    EXPECT_EQ(prefetch[0].at("args").at("copy"), "prefetch");
+    EXPECT_EQ(named(t, "cudaMemPrefetchAsync").size(), 2u);
+    EXPECT_EQ(trace.at("otherData").at("managed_migration"), "prefetch");
+    EXPECT_FALSE(trace.at("otherData").contains("memory_note"));  // nothing hidden: the migrations are shown
+    // Migrations sort below the streams, above the check threads.
+    std::map<std::string, int> sortIndex;
+    for (const json& e : trace.at("traceEvents")) {
+        if (e.at("name") == "thread_sort_index")
+            sortIndex[t.threads.at({ e.at("pid"), e.at("tid") })] = e.at("args").at("sort_index");
+    }
+    EXPECT_GT(sortIndex.at("GPU · page migrations to the device (unified memory)"), sortIndex.at("Stream 0"));
+    EXPECT_LT(
+        sortIndex.at("GPU · page migrations to the host (unified memory)"), sortIndex.at("CPU · check threads"));
+}
+
+TEST(ChromeTrace, SmCopiesAreNamedAsKernelsThatCopy)
+{
+    Report report = emptyReport(16, 4);
+    report.config.copy = CopyMechanism::Sm;
+    report.runs.push_back(chunkedRun(0, 0.0));
+    const json trace = exported(report);
+    const Tracks t = checkFormat(trace);
+    EXPECT_EQ(t.x.size(), spansCounted(report));
+    EXPECT_EQ(named(t, "H2D (SM copy kernel)").size(), 16u);
+    EXPECT_EQ(named(t, "D2H (SM copy kernel)").size(), 16u);
+    EXPECT_TRUE(named(t, "H2D").empty());
+    EXPECT_EQ(named(t, "kernel").size(), 16u);  // the increment kernel keeps its name
+    const auto h2d = named(t, "H2D (SM copy kernel)");
+    EXPECT_EQ(h2d[0].at("cat"), "h2d");
+    EXPECT_EQ(h2d[0].at("args").at("copy"), "SM copy kernel");
+    EXPECT_EQ(trace.at("otherData").at("copy"), "sm");
+    EXPECT_NE(trace.at("otherData").at("config").get<std::string>().find("copies: SM copy kernel"), std::string::npos);
+
+    // With the copy engines the copies keep their plain names and no "copy" argument.
+    report.config.copy = CopyMechanism::CopyEngine;
+    const Tracks ce = checkFormat(exported(report));
+    ASSERT_EQ(named(ce, "H2D").size(), 16u);
+    EXPECT_FALSE(named(ce, "H2D")[0].at("args").contains("copy"));
+}
+
+TEST(ChromeTrace, DataMovedInsideOtherSpansIsSaidInANote)
+{
+    Report report = emptyReport();
+    report.config.hostMemory = HostMemory::Managed;
+    report.config.managedMigration = ManagedMigration::OnDemand;
+    RunResult run = classicRun(0, 0.0);
+    run.spans.erase(std::remove_if(run.spans.begin(), run.spans.end(),
+                        [](const Span& s) { return s.kind == SpanKind::H2D || s.kind == SpanKind::D2H; }),
+        run.spans.end());
+    report.runs.push_back(run);
+    json trace = exported(report);
+    checkFormat(trace);
+    const std::string managed = trace.at("otherData").value("memory_note", "");
+    EXPECT_NE(managed.find("inside the kernel's span"), std::string::npos) << managed;
+
+    report.config.hostMemory = HostMemory::Mapped;
+    trace = exported(report);
+    const std::string mapped = trace.at("otherData").value("memory_note", "");
+    EXPECT_NE(mapped.find("reads and writes host memory over the bus"), std::string::npos) << mapped;
+
+    // Traced migrations have their own track: nothing is hidden in the kernel's span.
+    Report traced = emptyReport();
+    traced.config.hostMemory = HostMemory::Managed;
+    traced.config.managedMigration = ManagedMigration::OnDemand;
+    run.traced = { { SpanKind::Kernel, 0, 0, 0, 2 * kBytes, 1.5, 1.6 },
+        { SpanKind::MigrateH2D, 0, 0, 0, kBytes, 1.5, 1.55 } };
+    traced.runs.push_back(run);
+    trace = exported(traced);
+    const Tracks t = checkFormat(trace);
+    EXPECT_FALSE(trace.at("otherData").contains("memory_note"));
+    EXPECT_EQ(named(t, "page migration to the device").size(), 1u);
+
+    report.config = emptyReport().config;
+    EXPECT_FALSE(exported(report).at("otherData").contains("memory_note"));
+}
+
+TEST(ChromeTrace, ABatchSubmissionIsNamedInTheConfiguration)
+{
+    Report report = emptyReport(16, 4);
+    report.config.submission = Submission::Batch;
+    report.runs.push_back(chunkedRun(0, 0.0));
+    const json trace = exported(report);
+    EXPECT_NE(trace.at("otherData").at("config").get<std::string>().find("cudaMemcpyBatchAsync"), std::string::npos);
+    EXPECT_EQ(trace.at("otherData").at("submission"), "batch");
+}
+
 // A trace written elsewhere (by `asyncscope-cli --trace` on a GPU machine, say) checked against the same format:
 // ASYNCSCOPE_TRACE_TO_CHECK names the file. Skipped when it is not set.
 TEST(ChromeTrace, AFileNamedByTheEnvironmentMatchesTheFormat)

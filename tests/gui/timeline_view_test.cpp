@@ -15,6 +15,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QFile>
 #include <QImage>
 #include <QPushButton>
 #include <QSettings>
@@ -295,6 +296,144 @@ private slots:
         const QString call = blockToolTip(*blocksOf(traced, 0)[1]);
         QVERIFY2(call.contains("cudaLaunchKernel · runtime call"), qPrintable(call));
         QVERIFY2(call.contains("duration: 3.00 µs"), qPrintable(call));
+    }
+
+    void pageMigrationsHaveARowOfTheirOwn()
+    {
+        // Managed memory with prefetches, traced: the prefetches on their streams, the migrations below them.
+        PipelineConfig config;
+        config.streams = 2;
+        config.hostMemory = HostMemory::Managed;
+        config.managedMigration = ManagedMigration::Prefetch;
+        RunResult run = tracedRun(4, 2);
+        run.traced.push_back({ SpanKind::MigrateH2D, 0, 0, 0, 2 * kMiB, 0.01, 0.05 });
+        run.traced.push_back({ SpanKind::MigrateH2D, 0, 0, 0, 2 * kMiB, 0.05, 0.09 });
+        run.traced.push_back({ SpanKind::MigrateD2H, 0, 0, 0, 4 * kMiB, 0.2, 0.3 });
+        TimelineLayout layout;
+        layout.setRun(run, config);
+        QVERIFY(layout.migrationsTraced());
+        QCOMPARE(rowLabels(layout),
+            QStringList({ "CPU · submit & wait", "CPU · check threads", "Stream 0", "Stream 1",
+                "Unified memory · page migrations" }));
+        QCOMPARE(layout.rows().back().kind, TimelineRow::Migrations);
+        const auto migrations = blocksOf(layout, 4);
+        QCOMPARE(migrations.size(), std::size_t(3));
+        for (const TimelineBlock* b : migrations)
+            QVERIFY(isMigration(b->span.kind));
+        QCOMPARE(migrations[0]->label, QString("to device"));
+        QCOMPARE(migrations[2]->label, QString("to host"));
+        // Nothing else on the row, and no migration on a stream's.
+        for (const TimelineBlock& b : layout.blocks())
+            QCOMPARE(isMigration(b.span.kind), b.row == 4);
+        layout.setPlot(QRectF(0, 0, 800, 300));
+        const QString tip = blockToolTip(*migrations[2]);
+        for (const char* part : { "page migration to the host · unified memory (CUPTI)", "bytes: 4.0 MiB",
+                 "duration: 100", "GB/s" })
+            QVERIFY2(tip.contains(part), qPrintable(part + QString(" not in ") + tip));
+        QVERIFY2(!tip.contains("chunk"), qPrintable(tip));
+        QCOMPARE(layout.blockAt(migrations[2]->rect.center()), int(migrations[2] - layout.blocks().data()));
+        // The prefetches are named as what they are.
+        const auto prefetch = std::find_if(layout.blocks().begin(), layout.blocks().end(),
+            [](const TimelineBlock& b) { return b.span.kind == SpanKind::H2D; });
+        QVERIFY(prefetch != layout.blocks().end());
+        QCOMPARE(prefetch->label, QString("H2D #0 (prefetch)"));
+
+        // The legend names the migrations, and nothing says they are hidden in the kernel.
+        TimelineView view;
+        view.setRun(run, config);
+        QVERIFY2(!view.noteText().contains("inside the kernel"), qPrintable(view.noteText()));
+        const QString path = m_dir.filePath("migrations.svg");
+        QCOMPARE(view.exportPicture(path, QSize(1280, 720)), QString());
+        QFile svg(path);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QString picture = QString::fromUtf8(svg.readAll());
+        for (const char* text : { "page migration to the device", "page migration to the host", "Unified memory" })
+            QVERIFY2(picture.contains(text), text);
+
+        // Events only: no migration row.
+        TimelineLayout events;
+        events.setRun(chunkedRun(4, 2), config);
+        QVERIFY(!events.migrationsTraced());
+        QCOMPARE(events.rows().size(), std::size_t(4));
+    }
+
+    void smCopiesAreLabelledAsKernelsThatCopy()
+    {
+        PipelineConfig config;
+        config.streams = 4;
+        config.copy = CopyMechanism::Sm;
+        TimelineLayout layout;
+        layout.setRun(chunkedRun(16, 4), config);
+        QCOMPARE(layout.kindName(SpanKind::H2D), QString("H2D copy (SM copy kernel)"));
+        QCOMPARE(layout.kindName(SpanKind::D2H), QString("D2H copy (SM copy kernel)"));
+        QCOMPARE(layout.kindName(SpanKind::Kernel), QString("kernel"));
+        for (const TimelineBlock& b : layout.blocks()) {
+            if (b.span.kind == SpanKind::H2D)
+                QCOMPARE(b.label, QString("H2D #%1 (SM copy kernel)").arg(b.span.chunk));
+            else if (b.span.kind == SpanKind::D2H)
+                QCOMPARE(b.label, QString("D2H #%1 (SM copy kernel)").arg(b.span.chunk));
+            else if (b.span.kind == SpanKind::Kernel)
+                QCOMPARE(b.label, QString("kernel #%1").arg(b.span.chunk));
+        }
+        const auto h2d = std::find_if(layout.blocks().begin(), layout.blocks().end(),
+            [](const TimelineBlock& b) { return b.span.kind == SpanKind::H2D && b.span.chunk == 3; });
+        QVERIFY(h2d != layout.blocks().end());
+        const QString tip = blockToolTip(*h2d);
+        QVERIFY2(tip.startsWith("H2D copy (SM copy kernel) · chunk 3 · stream 3"), qPrintable(tip));
+
+        // The classic run, one chunk: the label without a number.
+        config.streams = 1;
+        layout.setRun(classicRun(), config);
+        QCOMPARE(blocksOf(layout, 2)[0]->label, QString("H2D (SM copy kernel)"));
+        // With the copy engines, the plain names.
+        layout.setRun(classicRun(), 1);
+        QCOMPARE(blocksOf(layout, 2)[0]->label, QString("H2D"));
+        QCOMPARE(layout.kindName(SpanKind::H2D), QString("H2D copy"));
+
+        TimelineView view;
+        config.streams = 4;
+        view.setRun(chunkedRun(16, 4), config);
+        const QString path = m_dir.filePath("sm.svg");
+        QCOMPARE(view.exportPicture(path, QSize(1280, 720)), QString());
+        QFile svg(path);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(svg.readAll()).contains("H2D copy (SM copy kernel)"));  // the legend
+    }
+
+    void dataMovedInsideTheKernelIsSaidInANote()
+    {
+        // Managed memory on demand, events only: the kernels alone, the migrations inside them.
+        RunResult run;
+        run.index = 2;
+        run.gpuMs = 9.0;
+        run.spans.push_back({ SpanKind::Kernel, 0, 0, 0, 128 * kMiB, 0.0, 9.0 });
+        run.spans.push_back({ SpanKind::Submit, 0, 0, 0, 0, 0.0, 0.01 });
+        run.spans.push_back({ SpanKind::Wait, 0, 0, 0, 0, 0.01, 9.0 });
+        PipelineConfig config;
+        config.hostMemory = HostMemory::Managed;
+        config.managedMigration = ManagedMigration::OnDemand;
+        TimelineView view;
+        view.setRun(run, config);
+        QVERIFY2(view.noteText().contains("page migrations to the device are inside the kernel's span"),
+            qPrintable(view.noteText()));
+        QVERIFY(!view.timeline().migrationsTraced());
+
+        config.hostMemory = HostMemory::Mapped;
+        view.setRun(run, config);
+        QVERIFY2(view.noteText().contains("the kernel reads and writes host memory over the bus"),
+            qPrintable(view.noteText()));
+
+        // Traced with its migrations: they have their row, and no note says they are hidden.
+        config.hostMemory = HostMemory::Managed;
+        run.traced.push_back({ SpanKind::Kernel, 0, 0, 0, 128 * kMiB, 0.02, 9.0 });
+        run.traced.push_back({ SpanKind::MigrateH2D, 0, 0, 0, 2 * kMiB, 0.1, 0.4 });
+        view.setRun(run, config);
+        QVERIFY(view.timeline().migrationsTraced());
+        QVERIFY2(!view.noteText().contains("inside the kernel"), qPrintable(view.noteText()));
+
+        // Pinned memory: no note.
+        view.setRun(classicRun(), PipelineConfig {});
+        QVERIFY(view.noteText().isEmpty());
     }
 
     void zoomAndPanMaths()
