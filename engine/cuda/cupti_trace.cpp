@@ -511,14 +511,6 @@ std::uint64_t CuptiTrace::now() const
 }
 
 std::vector<Span> CuptiTrace::take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
-    int streams)
-{
-    PipelineConfig copies;  // a run with copies made by cudaMemcpyAsync
-    copies.streams = streams;
-    return take(fromNs, toNs, chunks, copies);
-}
-
-std::vector<Span> CuptiTrace::take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
     const PipelineConfig& config)
 {
     const TraceWindow window { static_cast<std::uint32_t>(m_device), m_thread, fromNs, toNs };

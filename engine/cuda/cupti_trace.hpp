@@ -27,16 +27,13 @@ public:
     // CUPTI's clock, in ns: the clock of every record.
     std::uint64_t now() const;
 
-    // The records of one finished run as spans in ms from `fromNs`: this thread's runtime calls between `fromNs` and
-    // `toNs` (cudaEventQuery polls left out: the run's wait span covers them), and the device's copies and kernels
-    // that those calls started, matched by correlation id. Copies and kernels are matched to chunks in the order
-    // they were issued (or captured, for a graph): chunk c of `chunks` on stream c % `streams`, as the pipeline
-    // issues them (engine/model/trace_records).
-    std::vector<Span> take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
-        int streams);
-    // The same for a run of `config`: SM copy kernels as their chunk's copies, a batch call's copies as its stream's,
-    // prefetches as copies where CUPTI saw them so, and the device's page migrations in the window as spans of the
-    // migration kinds. Runs without copies (mapped memory, managed memory migrating on demand) wait for no copy
+    // The records of one finished run of `config` as spans in ms from `fromNs`: this thread's runtime calls between
+    // `fromNs` and `toNs` (cudaEventQuery polls left out: the run's wait span covers them), and the device's copies
+    // and kernels that those calls started, matched by correlation id. Copies and kernels are matched to chunks in the
+    // order they were issued (or captured, for a graph): chunk c of `chunks` on stream c % streams, as the pipeline
+    // issues them (engine/model/trace_records); SM copy kernels as their chunk's copies, a batch call's copies as its
+    // stream's, prefetches as copies where CUPTI saw them so, and the device's page migrations in the window as spans
+    // of the migration kinds. Runs without copies (mapped memory, managed memory migrating on demand) wait for no copy
     // records; a managed run waits a little for its migrations.
     std::vector<Span> take(std::uint64_t fromNs, std::uint64_t toNs, const std::vector<ChunkRange>& chunks,
         const PipelineConfig& config);

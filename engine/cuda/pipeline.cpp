@@ -548,9 +548,11 @@ Result<std::unique_ptr<PipelineSession>> PipelineSession::open(const PipelineCon
             return *failed;
     }
     if (config.traceSource == TraceSource::Cupti) {
-        if (auto trace = CuptiTrace::start(config.device))
+        if (auto trace = CuptiTrace::start(config.device)) {
             r->cupti = std::move(*trace);
-        else
+            if (config.hostMemory == HostMemory::Managed)
+                r->traceNote = r->cupti->migrationNote();
+        } else
             r->traceNote = trace.error().message() + "; the timeline shows CUDA events";
     }
     return std::unique_ptr<PipelineSession>(new PipelineSession(std::move(r)));
@@ -663,7 +665,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     result.spans = std::move(*spans);
 
     if (m->cupti)
-        result.traced = m->cupti->take(tracedFrom, tracedTo, m->chunks, c.streams);
+        result.traced = m->cupti->take(tracedFrom, tracedTo, m->chunks, c);
 
     result.expectedValue = expected;
     Step done { result, flush() };
