@@ -44,8 +44,8 @@ TEST(CopyPeakCache, AGoodEntryReadsBackWithEveryFigure)
     const auto dir = freshDir("good");
     const auto cache = readCopyPeakCache(writeFile(dir, kGood));
     ASSERT_TRUE(cache.ok()) << cache.error().message();
-    ASSERT_EQ(cache->entries.count("GPU-good"), 1u);
-    const CachedCopyPeak& entry = cache->entries.at("GPU-good");
+    ASSERT_EQ(cache->entries.count({ "GPU-good", CopyPath::Pinned }), 1u);
+    const CachedCopyPeak& entry = cache->entries.at({ "GPU-good", CopyPath::Pinned });
     EXPECT_EQ(entry.name, "H200");
     EXPECT_EQ(entry.pciBusId, "0000:19:00.0");
     EXPECT_DOUBLE_EQ(entry.peak.h2dGBps, 54.9);
@@ -69,17 +69,19 @@ TEST(CopyPeakCache, WrittenEntriesReadBackAndTheFolderIsMade)
     const auto dir = freshDir("written");
     const std::string file = (dir / "deeper" / kCopyPeakCacheFile).string();
     CopyPeakCache cache;
-    cache.entries["GPU-a"] = { "A100", "0000:01:00.0", { 24.5, 25.5, std::size_t(1) << 20, false, 49.0 } };
-    cache.entries["GPU-b"] = { "H200", "0000:02:00.0", { 54.0, 55.0, std::size_t(256) << 20, false, 100.0 } };
+    cache.entries[{ "GPU-a", CopyPath::Pinned }] = { "A100", "0000:01:00.0",
+        { 24.5, 25.5, std::size_t(1) << 20, false, 49.0 } };
+    cache.entries[{ "GPU-b", CopyPath::Pinned }] = { "H200", "0000:02:00.0",
+        { 54.0, 55.0, std::size_t(256) << 20, false, 100.0 } };
     ASSERT_FALSE(writeCopyPeakCache(file, cache));
     EXPECT_FALSE(std::filesystem::exists(file + ".partial"));
     const auto back = readCopyPeakCache(file);
     ASSERT_TRUE(back.ok()) << back.error().message();
     ASSERT_EQ(back->entries.size(), 2u);
-    EXPECT_EQ(back->entries.at("GPU-a").name, "A100");
-    EXPECT_DOUBLE_EQ(back->entries.at("GPU-a").peak.bidirectionalGBps, 49.0);
-    EXPECT_EQ(back->entries.at("GPU-b").peak.bytes, std::size_t(256) << 20);
-    EXPECT_EQ(back->entries.at("GPU-b").pciBusId, "0000:02:00.0");
+    EXPECT_EQ(back->entries.at({ "GPU-a", CopyPath::Pinned }).name, "A100");
+    EXPECT_DOUBLE_EQ(back->entries.at({ "GPU-a", CopyPath::Pinned }).peak.bidirectionalGBps, 49.0);
+    EXPECT_EQ(back->entries.at({ "GPU-b", CopyPath::Pinned }).peak.bytes, std::size_t(256) << 20);
+    EXPECT_EQ(back->entries.at({ "GPU-b", CopyPath::Pinned }).pciBusId, "0000:02:00.0");
 }
 
 TEST(CopyPeakCache, EntriesOfAnotherShapeAreSkippedWithTheReason)
@@ -96,7 +98,7 @@ TEST(CopyPeakCache, EntriesOfAnotherShapeAreSkippedWithTheReason)
     const auto cache = readCopyPeakCache(file);
     ASSERT_TRUE(cache.ok()) << cache.error().message();
     EXPECT_EQ(cache->entries.size(), 1u);
-    EXPECT_EQ(cache->entries.count("GPU-good"), 1u);
+    EXPECT_EQ(cache->entries.count({ "GPU-good", CopyPath::Pinned }), 1u);
     ASSERT_EQ(cache->skipped.size(), 8u);
     auto reason = [&](const std::string& uuid) {
         for (const std::string& line : cache->skipped) {
@@ -155,7 +157,7 @@ TEST(CopyPeakCache, DeepNestingWithinTheSizeBoundIsReadWithoutKeepingIt)
     const auto cache = readCopyPeakCache(writeFile(freshDir("deep"), text));
     ASSERT_TRUE(cache.ok()) << cache.error().message();
     EXPECT_EQ(cache->entries.size(), 1u);
-    EXPECT_DOUBLE_EQ(cache->entries.at("GPU-good").peak.bidirectionalGBps, 4.0);
+    EXPECT_DOUBLE_EQ(cache->entries.at({ "GPU-good", CopyPath::Pinned }).peak.bidirectionalGBps, 4.0);
     EXPECT_EQ(cache->skipped.size(), 1u);
 }
 
@@ -189,7 +191,7 @@ TEST(CopyPeakCache, ImplausiblePeaksAreLeftOutSoTheDeviceIsMeasuredAgain)
     const auto cache = readCopyPeakCache(file);
     ASSERT_TRUE(cache.ok()) << cache.error().message();
     EXPECT_EQ(cache->entries.size(), 1u);
-    EXPECT_EQ(cache->entries.count("GPU-good"), 1u);
+    EXPECT_EQ(cache->entries.count({ "GPU-good", CopyPath::Pinned }), 1u);
     ASSERT_EQ(cache->skipped.size(), 3u);
     std::string all;
     for (const std::string& line : cache->skipped)
