@@ -171,8 +171,9 @@ TEST(CopyPathPeaks, AllAtOnceCalibratesEveryPathOfEveryDeviceUpFrontOneAtATime)
         for (const VariantResult& v : device.plan.variants) {
             const auto path = copyPathOf(v.report.config);
             ASSERT_EQ(v.report.peak.has_value(), path.has_value()) << v.label;
-            if (path)
+            if (path) {
                 EXPECT_EQ(v.report.peak->path, *path) << v.label;
+            }
         }
     }
 }
