@@ -1,6 +1,7 @@
 // Each kind's bound from its own path's peak, without a GPU: the plan runners calibrate each (device, path) once and
 // hand every variant its own path's peak (none for managed memory migrating on demand, none where the path is
 // unsupported); the model's bounds per kind; the summary's figures named for the path; the path in JSON reports.
+#include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/overlap_model.hpp"
@@ -345,4 +346,27 @@ TEST(CopyPathPeaks, TheTextReportSaysWhatThePeakMoved)
         std::string::npos)
         << text;
     EXPECT_NE(text.find("Host peak H2D, SM copies"), std::string::npos) << text;
+}
+
+TEST(CopyPathPeaks, TheComparisonCsvNamesEachRowsPeakPath)
+{
+    FakeBackend backend;
+    CountingSink sink;
+    const PlanReport result = runMemoryPlan(backend, sink);
+    std::ostringstream out;
+    writeComparisonCsv(out, result);
+    std::istringstream csv(out.str());
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(csv, line);)
+        rows.push_back(line);
+    ASSERT_EQ(rows.size(), result.variants.size() + 1) << out.str();
+    // The variants' peaks come from different paths: the columns take the words their names share.
+    EXPECT_NE(rows[0].find(",Host peak H2D (GB/s),"), std::string::npos) << rows[0];
+    EXPECT_NE(rows[0].find(",PCIe bound (ms),"), std::string::npos) << rows[0];
+    EXPECT_NE(rows[0].find(",Peak Path,Verified,Not Run"), std::string::npos) << rows[0];
+    for (std::size_t i = 0; i < result.variants.size(); ++i) {
+        const auto path = copyPathOf(result.variants[i].report.config);
+        const std::string want = path ? std::string(",") + nameOf(*path) + ",1," : std::string(",,1,");
+        EXPECT_NE(rows[i + 1].find(want), std::string::npos) << want << " in " << rows[i + 1];
+    }
 }
