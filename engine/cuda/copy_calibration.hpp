@@ -19,7 +19,9 @@ constexpr std::size_t kCalibrationBytes = std::size_t(256) << 20;
 // `repeats`; the best of them. The paths:
 //   Pinned, Pageable, WriteCombined, Registered: cudaMemcpyAsync from and to host buffers of that kind (registered:
 //     malloc'ed then cudaHostRegister'ed; the registration is not timed here). Pageable copies are staged by the
-//     driver at a fraction of the link's rate, so they take the longest (about 0.7 s at 256 MiB and 7 GB/s).
+//     driver at a fraction of the link's rate and hold the calling thread, so both ways "at once" are mostly one
+//     after the other, as a pipeline submitting from one thread gets them; they keep the same size and repeats
+//     (about 0.7 s in all at 256 MiB and 7 to 14 GB/s).
 //   Sm: the SM copy kernel (launchSmCopy) between a device buffer and mapped pinned memory, through its device
 //     pointer: the copy engines take no part.
 //   ManagedPrefetch: cudaMemPrefetchAsync of a managed buffer to the device and of another back to the host; before
