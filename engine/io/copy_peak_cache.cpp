@@ -61,6 +61,10 @@ std::optional<CopyPeakKey> keyOf(const std::string& key, const nlohmann::json& e
             why = "uuid is not a device's UUID";
             return std::nullopt;
         }
+        if (const auto tooLong = checkName("uuid", uuid->get_ref<const std::string&>())) {
+            why = tooLong->field + " is " + tooLong->found + "; accepted: " + tooLong->accepted;
+            return std::nullopt;
+        }
         found.first = uuid->get<std::string>();
     }
     if (const auto path = entry.find("path"); path != entry.end()) {
@@ -180,7 +184,8 @@ Result<CopyPeakCache> readCopyPeakCache(const std::string& path)
             cached->peak.path = key->second;
             if (cache.entries.emplace(*key, std::move(*cached)).second)
                 continue;
-            why = "an entry before it holds the " + std::string(nameOf(key->second)) + " peak of " + key->first;
+            why = "an entry before it holds the " + std::string(nameOf(key->second)) + " peak of " +
+                quotedValue(key->first);
         }
         cache.skipped.push_back(path + ": entry \"" + name + "\": " + why);
     }

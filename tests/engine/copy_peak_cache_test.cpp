@@ -309,6 +309,8 @@ TEST(CopyPeakCache, AnUnknownPathOrUuidIsSkippedWithTheReason)
             "bytes": 1},
         "GPU-a/uuid-empty": {"uuid": "", "path": "sm", "h2d_gbps": 1, "d2h_gbps": 1, "bidirectional_gbps": 1,
             "bytes": 1},
+        "GPU-a/uuid-long": {"uuid": ")" + std::string(100000, 'u') + R"(", "path": "sm", "h2d_gbps": 1,
+            "d2h_gbps": 1, "bidirectional_gbps": 1, "bytes": 1},
         "GPU-a/sm": {"uuid": "GPU-a", "path": "sm", "h2d_gbps": 1, "d2h_gbps": 1, "bidirectional_gbps": 1,
             "bytes": 1},
         "GPU-a/sm again": {"uuid": "GPU-a", "path": "sm", "h2d_gbps": 2, "d2h_gbps": 2, "bidirectional_gbps": 2,
@@ -318,7 +320,7 @@ TEST(CopyPeakCache, AnUnknownPathOrUuidIsSkippedWithTheReason)
     ASSERT_EQ(cache->entries.size(), 1u);
     ASSERT_NE(cache->find("GPU-a", CopyPath::Sm), nullptr);
     EXPECT_DOUBLE_EQ(cache->find("GPU-a", CopyPath::Sm)->peak.h2dGBps, 1.0);  // the first of the two
-    ASSERT_EQ(cache->skipped.size(), 6u);
+    ASSERT_EQ(cache->skipped.size(), 7u);
     auto reason = [&](const std::string& key) {
         for (const std::string& line : cache->skipped) {
             if (line.find("\"" + key + "\"") != std::string::npos)
@@ -334,6 +336,8 @@ TEST(CopyPeakCache, AnUnknownPathOrUuidIsSkippedWithTheReason)
     EXPECT_NE(reason("GPU-a/nested").find("not a copy path"), std::string::npos) << reason("GPU-a/nested");
     EXPECT_NE(reason("GPU-a/uuid-number").find("uuid is not a device's UUID"), std::string::npos);
     EXPECT_NE(reason("GPU-a/uuid-empty").find("uuid is not a device's UUID"), std::string::npos);
+    EXPECT_NE(reason("GPU-a/uuid-long").find("uuid is uuuu"), std::string::npos) << reason("GPU-a/uuid-long");
+    EXPECT_LT(reason("GPU-a/uuid-long").size(), 1000u);  // cut, not the whole text
     EXPECT_NE(reason("GPU-a/sm again").find("an entry before it holds the sm peak of GPU-a"), std::string::npos)
         << reason("GPU-a/sm again");
     EXPECT_NE(reason("GPU-a/warp").find(file), std::string::npos);

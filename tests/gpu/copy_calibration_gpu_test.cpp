@@ -1,6 +1,6 @@
-// Every copy path's calibration on a real GPU: a positive rate each way and both ways at once, or ErrorKind::Unsupported
-// with the reason where the device cannot take the path; and the cache giving every path back. Skips, printing the
-// engine's reason, when no GPU answers.
+// Every copy path's calibration on a real GPU: a positive rate each way and both ways at once, or
+// ErrorKind::Unsupported with the reason where the device cannot take the path; and the cache giving every path back.
+// Skips, printing the engine's reason, when no GPU answers.
 #include "engine/cuda/copy_calibration.hpp"
 #include "engine/model/record_rules.hpp"
 
