@@ -94,7 +94,7 @@ public:
     }
 
     std::map<CopyPath, Result<CopyPeak>> calibrated;  // the paths calibrated beforehand, which copyPeak() answers
-    std::size_t variant = 0;                     // the variant about to run
+    std::size_t variant = 0;                          // the variant about to run
 
     Result<Platform> discover() override { return m_inner.discover(); }
     using Backend::run;
@@ -194,8 +194,11 @@ void runDevice(Shared& shared, std::size_t slot, DeviceResult& result, Lane& lan
         // the plan.
         if (known && !shared.cancel.load()) {
             std::lock_guard lock(shared.calibration);
-            for (const CopyPath path : pathsOf(plan))
+            for (const CopyPath path : pathsOf(plan)) {
+                if (shared.cancel.load())
+                    break;
                 backend.calibrated.emplace(path, shared.backend.copyPeak(*known, path));
+            }
         }
         lane.waitAt(0);
     }
