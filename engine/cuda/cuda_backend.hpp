@@ -32,7 +32,10 @@ public:
     {
         return runSeries(config, cancel, sink, ready);
     }
-    Result<CopyPeak> copyPeak(const DeviceInfo& device) override { return cachedCopyPeak(device, defaultCacheDir()); }
+    Result<CopyPeak> copyPeak(const DeviceInfo& device, CopyPath path) override
+    {
+        return cachedCopyPeak(device, defaultCacheDir(), path);
+    }
 
 private:
     std::string m_sysfsRoot;

@@ -29,7 +29,8 @@ constexpr std::size_t kMaxGridX = 2147483647u;
 
 }  // namespace
 
-cudaError_t launchSmCopy(int* dst, const int* src, std::size_t n, int threadsPerBlock, cudaStream_t stream)
+cudaError_t launchSmCopy(
+    int* dst, const int* src, std::size_t n, int threadsPerBlock, cudaStream_t stream, std::size_t maxBlocks)
 {
     if (n == 0 || threadsPerBlock <= 0)
         return cudaErrorInvalidValue;
@@ -37,7 +38,8 @@ cudaError_t launchSmCopy(int* dst, const int* src, std::size_t n, int threadsPer
     const std::size_t perThread = wide ? 4 : 1;
     const std::size_t threads = static_cast<std::size_t>(threadsPerBlock);
     const std::size_t work = (n + perThread - 1) / perThread;
-    const std::size_t blocks = std::min(kMaxGridX, (work + threads - 1) / threads);
+    const std::size_t blocks =
+        std::min({ kMaxGridX, (work + threads - 1) / threads, maxBlocks > 0 ? maxBlocks : kMaxGridX });
     smCopyKernel<<<static_cast<unsigned>(blocks), static_cast<unsigned>(threads), 0, stream>>>(dst, src, n, wide);
     return cudaGetLastError();
 }

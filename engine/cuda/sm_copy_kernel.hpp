@@ -9,8 +9,10 @@
 namespace asyncscope {
 
 // Enqueues the copy on `stream`. Both pointers 16-byte aligned: each thread moves 16 bytes at a time; otherwise 4.
-// Returns the launch status.
-cudaError_t launchSmCopy(int* dst, const int* src, std::size_t n, int threadsPerBlock, cudaStream_t stream);
+// `maxBlocks` (0: no limit) caps the grid, whose threads then stride over the rest: two copies capped to half the
+// device each run side by side rather than one after the other. Returns the launch status.
+cudaError_t launchSmCopy(
+    int* dst, const int* src, std::size_t n, int threadsPerBlock, cudaStream_t stream, std::size_t maxBlocks = 0);
 
 // The kernel's name as CUPTI and Nsight report it, to tell SM copies from the increment kernel in a trace.
 inline constexpr const char* kSmCopyKernelName = "smCopyKernel";

@@ -52,13 +52,37 @@ std::string optionalText(const nlohmann::json& entry, const char* field)
     return value != entry.end() && value->is_string() ? value->get<std::string>() : std::string();
 }
 
+// The entry's device and path (an earlier version's entry: its key and the pinned path), or the reason in `why`.
+std::optional<CopyPeakKey> keyOf(const std::string& key, const nlohmann::json& entry, std::string& why)
+{
+    CopyPeakKey found { key, CopyPath::Pinned };
+    if (const auto uuid = entry.find("uuid"); uuid != entry.end()) {
+        if (!uuid->is_string() || uuid->get_ref<const std::string&>().empty()) {
+            why = "uuid is not a device's UUID";
+            return std::nullopt;
+        }
+        if (const auto tooLong = checkName("uuid", uuid->get_ref<const std::string&>())) {
+            why = tooLong->field + " is " + tooLong->found + "; accepted: " + tooLong->accepted;
+            return std::nullopt;
+        }
+        found.first = uuid->get<std::string>();
+    }
+    if (const auto path = entry.find("path"); path != entry.end()) {
+        const auto parsed = path->is_string() ? parseName<CopyPath>(path->get_ref<const std::string&>()) : std::nullopt;
+        if (!parsed) {
+            why = "path is " +
+                (path->is_string() ? "'" + quotedValue(path->get_ref<const std::string&>()) + "'" : quotedJson(*path)) +
+                ", not a copy path this version knows; accepted: " + acceptedNames<CopyPath>();
+            return std::nullopt;
+        }
+        found.second = *parsed;
+    }
+    return found;
+}
+
 // The entry's figures, or the reason it cannot give them in `why`.
 std::optional<CachedCopyPeak> readEntry(const nlohmann::json& entry, std::string& why)
 {
-    if (!entry.is_object()) {
-        why = std::string("not an object but ") + entry.type_name();
-        return std::nullopt;
-    }
     CachedCopyPeak cached;
     cached.name = optionalText(entry, "name");
     cached.pciBusId = optionalText(entry, "pci_bus_id");
@@ -84,7 +108,19 @@ std::optional<CachedCopyPeak> readEntry(const nlohmann::json& entry, std::string
     return cached;
 }
 
+// The JSON key an entry is written under: the bare UUID for the pinned path, which earlier versions look up.
+std::string keyText(const CopyPeakKey& key)
+{
+    return key.second == CopyPath::Pinned ? key.first : key.first + "/" + nameOf(key.second);
+}
+
 }  // namespace
+
+const CachedCopyPeak* CopyPeakCache::find(const std::string& uuid, CopyPath path) const
+{
+    const auto found = entries.find({ uuid, path });
+    return found == entries.end() ? nullptr : &found->second;
+}
 
 std::string defaultCacheDir()
 {
@@ -138,12 +174,20 @@ Result<CopyPeakCache> readCopyPeakCache(const std::string& path)
         return cacheError(path, std::string("holds ") + root.type_name() + ", not an object of devices");
 
     CopyPeakCache cache;
-    for (const auto& [uuid, entry] : root.items()) {
+    for (const auto& [name, entry] : root.items()) {
         std::string why;
-        if (auto cached = readEntry(entry, why))
-            cache.entries.emplace(uuid, std::move(*cached));
-        else
-            cache.skipped.push_back(path + ": entry \"" + uuid + "\": " + why);
+        std::optional<CopyPeakKey> key;
+        std::optional<CachedCopyPeak> cached;
+        if (!entry.is_object())
+            why = std::string("not an object but ") + entry.type_name();
+        else if ((key = keyOf(name, entry, why)) && (cached = readEntry(entry, why))) {
+            cached->peak.path = key->second;
+            if (cache.entries.emplace(*key, std::move(*cached)).second)
+                continue;
+            why = "an entry before it holds the " + std::string(nameOf(key->second)) + " peak of " +
+                quotedValue(key->first);
+        }
+        cache.skipped.push_back(path + ": entry \"" + name + "\": " + why);
     }
     return cache;
 }
@@ -151,9 +195,9 @@ Result<CopyPeakCache> readCopyPeakCache(const std::string& path)
 Status writeCopyPeakCache(const std::string& path, const CopyPeakCache& cache)
 {
     nlohmann::json root = nlohmann::json::object();
-    for (const auto& [uuid, cached] : cache.entries) {
-        root[uuid] = { { "name", cached.name }, { "pci_bus_id", cached.pciBusId },
-            { "h2d_gbps", cached.peak.h2dGBps }, { "d2h_gbps", cached.peak.d2hGBps },
+    for (const auto& [key, cached] : cache.entries) {
+        root[keyText(key)] = { { "uuid", key.first }, { "path", nameOf(key.second) }, { "name", cached.name },
+            { "pci_bus_id", cached.pciBusId }, { "h2d_gbps", cached.peak.h2dGBps }, { "d2h_gbps", cached.peak.d2hGBps },
             { "bidirectional_gbps", cached.peak.bidirectionalGBps },
             { "bytes", static_cast<std::uint64_t>(cached.peak.bytes) } };
     }

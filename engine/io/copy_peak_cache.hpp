@@ -1,6 +1,9 @@
-// The copy-peak cache: copy-peaks.json in the user's cache folder, one entry per device UUID with the pinned copy
-// bandwidth measured on this host. The file is read as hostile: bounded in size, every entry checked, an entry of
-// another shape (an earlier version's, a hand edit) left out with the reason.
+// The copy-peak cache: copy-peaks.json in the user's cache folder, one entry per device UUID and copy path (CopyPath)
+// with the bandwidth measured on this host. The file is read as hostile: bounded in size, every entry checked, an
+// entry of another shape (an earlier version's, a hand edit) left out with the reason.
+// An entry holds "uuid" and "path" beside its figures; the pinned path's is keyed by the bare UUID (as earlier
+// versions wrote and read it), another path's by "<uuid>/<path>". An entry without "path" (an earlier version's) is
+// the pinned path's; one without "uuid" is its key's.
 #pragma once
 
 #include "engine/model/copy_peak.hpp"
@@ -9,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace asyncscope {
@@ -23,9 +27,14 @@ struct CachedCopyPeak {
     CopyPeak peak;         // read back with fromCache set
 };
 
+using CopyPeakKey = std::pair<std::string, CopyPath>;  // device UUID, path
+
 struct CopyPeakCache {
-    std::map<std::string, CachedCopyPeak> entries;  // by device UUID
-    std::vector<std::string> skipped;  // one line per entry left out: its UUID and why
+    std::map<CopyPeakKey, CachedCopyPeak> entries;
+    std::vector<std::string> skipped;  // one line per entry left out: its key and why
+
+    // The entry for the device and path; null when there is none.
+    const CachedCopyPeak* find(const std::string& uuid, CopyPath path) const;
 };
 
 // $XDG_CACHE_HOME/asyncscope or ~/.cache/asyncscope; empty when neither is known.
@@ -35,7 +44,8 @@ std::string defaultCacheDir();
 // directory, a FIFO: refused before it is opened, so a read never blocks), cannot be read, is larger than
 // kMaxCopyPeakCacheBytes, is not JSON or not a JSON object is an ErrorKind::Io error naming the file (and, for JSON
 // errors, the line and column); the caller treats it as absent. Entries whose figures are missing or no bandwidth a
-// host link has (checkCopyGBps: 1e308, 5e-324, negative) are skipped, so those devices are measured again.
+// host link has (checkCopyGBps: 1e308, 5e-324, negative), whose path is not a CopyPath name, or that repeat a device
+// and path an entry before them holds are skipped, so those devices' paths are measured again.
 Result<CopyPeakCache> readCopyPeakCache(const std::string& path);
 
 // Writes every entry of `cache` to `path` (through a file beside it, renamed over it), creating the folder.

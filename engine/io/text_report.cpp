@@ -1,6 +1,7 @@
 #include "engine/io/text_report.hpp"
 
 #include "engine/model/cuda_versions.hpp"
+#include "engine/model/overlap_model.hpp"
 #include "engine/run/plan_summary.hpp"
 #include "engine/model/size_parse.hpp"
 
@@ -93,8 +94,10 @@ std::string formatSummaryText(const Report& report)
     for (const Figure& f : s.figures)
         text += printf_("  %-32s %s %s\n", f.name.c_str(), fixed(f.value, f.kind).c_str(), unitOf(f.kind));
     if (report.peak)
-        text += printf_("  (host peak from pinned copies of %s, %s; serial bound and modelled time for %s)\n",
-            formatBytes(report.peak->bytes).c_str(), report.peak->fromCache ? "cached" : "measured now",
+        text += printf_("  (host peak from %s of %s, %s; %s bound and modelled time for %s)\n",
+            copyPathMoves(report.peak->path), formatBytes(report.peak->bytes).c_str(),
+            report.peak->fromCache ? "cached" : "measured now",
+            report.config.hostMemory == HostMemory::Mapped ? "zero-copy" : "serial",
             formatBytes(report.config.bytes()).c_str());
     if (report.outcome && !report.outcome->traceNote.empty())
         text += "  CUPTI not used: " + report.outcome->traceNote + "\n";

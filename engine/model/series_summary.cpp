@@ -2,6 +2,8 @@
 
 #include "engine/model/overlap_model.hpp"
 
+#include <algorithm>
+
 namespace asyncscope {
 
 const char* unitOf(ValueKind kind)
@@ -64,13 +66,62 @@ double SeriesSummary::value(std::string_view key) const
     return f ? f->value : 0.0;
 }
 
+namespace {
+
+// A name's words, a comma after a word being a word of its own.
+std::vector<std::string> wordsOf(const std::string& text)
+{
+    std::vector<std::string> words;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find(' ', at), text.size());
+        if (end > at) {
+            const bool comma = text[end - 1] == ',';
+            words.push_back(text.substr(at, end - at - (comma ? 1 : 0)));
+            if (comma)
+                words.emplace_back(",");
+        }
+        at = end + 1;
+    }
+    return words;
+}
+
+// The words two names of one value share at their start and at their end ("Host peak H2D, pinned" and "Host peak
+// H2D, SM copies": "Host peak H2D"; "Serial PCIe bound" and "Zero-copy PCIe bound": "PCIe bound"); `a` when they
+// share none.
+std::string sharedName(const std::string& a, const std::string& b)
+{
+    if (a == b)
+        return a;
+    const std::vector<std::string> x = wordsOf(a), y = wordsOf(b);
+    std::size_t front = 0, back = 0;
+    while (front < x.size() && front < y.size() && x[front] == y[front])
+        ++front;
+    while (back + front < x.size() && back + front < y.size() && x[x.size() - 1 - back] == y[y.size() - 1 - back])
+        ++back;
+    std::vector<std::string> kept(x.begin(), x.begin() + std::ptrdiff_t(front));
+    while (!kept.empty() && kept.back() == ",")
+        kept.pop_back();
+    kept.insert(kept.end(), x.end() - std::ptrdiff_t(back), x.end());
+    std::string shared;
+    for (const std::string& word : kept)
+        shared += (shared.empty() || word == "," ? "" : " ") + word;
+    return shared.empty() ? a : shared;
+}
+
+}  // namespace
+
 std::vector<Column> comparisonColumns(const std::vector<SeriesSummary>& summaries)
 {
     std::vector<Column> columns;
+    // A value whose name differs between the series (a peak measured on each variant's own path) takes the words
+    // the names share.
     auto add = [&columns](const std::string& key, const std::string& name, ValueKind kind) {
-        for (const Column& c : columns) {
-            if (c.key == key)
+        for (Column& c : columns) {
+            if (c.key == key) {
+                c.name = sharedName(c.name, name);
                 return;
+            }
         }
         columns.push_back({ key, name, kind });
     };
@@ -201,19 +252,24 @@ void addSeriesFigures(SeriesSummary& s, const PipelineConfig& c, const std::opti
         }
     }
     if (peak) {
+        // Each peak figure names the path it was measured on; the keys stay the same whatever the path.
         const CopyPeak& p = *peak;
-        const double bound = serialBoundMs(c.bytes(), p);
-        s.figures.push_back({ "peak_h2d_gbps", "Host peak H2D, pinned", ValueKind::Rate, p.h2dGBps });
-        s.figures.push_back({ "peak_d2h_gbps", "Host peak D2H, pinned", ValueKind::Rate, p.d2hGBps });
+        const std::string path = copyPathLabel(p.path);
+        s.figures.push_back({ "peak_h2d_gbps", "Host peak H2D, " + path, ValueKind::Rate, p.h2dGBps });
+        s.figures.push_back({ "peak_d2h_gbps", "Host peak D2H, " + path, ValueKind::Rate, p.d2hGBps });
         if (p.bidirectionalGBps > 0.0)
-            s.figures.push_back({ "peak_bidirectional_gbps", "Host peak both directions, pinned", ValueKind::Rate,
+            s.figures.push_back({ "peak_bidirectional_gbps", "Host peak both directions, " + path, ValueKind::Rate,
                 p.bidirectionalGBps });
+        const double bound = linkBoundMs(c, p);
         if (bound > 0.0) {
-            s.figures.push_back({ "serial_bound_ms", "Serial PCIe bound", ValueKind::Duration, bound });
-            s.figures.push_back({ "gpu_time_over_serial_bound", "GPU time / serial bound", ValueKind::Ratio,
+            const bool zeroCopy = c.hostMemory == HostMemory::Mapped;
+            s.figures.push_back({ "serial_bound_ms", zeroCopy ? "Zero-copy PCIe bound" : "Serial PCIe bound",
+                ValueKind::Duration, bound });
+            s.figures.push_back({ "gpu_time_over_serial_bound",
+                zeroCopy ? "GPU time / zero-copy bound" : "GPU time / serial bound", ValueKind::Ratio,
                 gpu->stats.median / bound });
         }
-        const double modelled = overlapBoundMs(c.bytes(), c.chunks, c.streams, p, s.median("kernel_ms"));
+        const double modelled = modelledBoundMs(c, p, s.median("kernel_ms"));
         if (modelled > 0.0) {
             s.figures.push_back({ std::string(keys::kModelled), "Modelled time", ValueKind::Duration, modelled });
             s.figures.push_back({ "gpu_time_over_modelled", "GPU time / modelled", ValueKind::Ratio,

@@ -21,8 +21,9 @@ public:
     {
         return run(config, cancel, sink, {});
     }
-    // This host's pinned copy peak for the device, calibrated once and cached.
-    virtual Result<CopyPeak> copyPeak(const DeviceInfo& device) = 0;
+    // This host's copy peak for the device along `path`, calibrated once and cached; ErrorKind::Unsupported where
+    // the device cannot take that path (the variant then runs without a bound).
+    virtual Result<CopyPeak> copyPeak(const DeviceInfo& device, CopyPath path) = 0;
 };
 
 }  // namespace asyncscope

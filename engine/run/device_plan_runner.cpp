@@ -3,9 +3,11 @@
 #include "engine/host/cpu_binding.hpp"
 #include "engine/host/host_name.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -91,8 +93,8 @@ public:
     {
     }
 
-    std::optional<Result<CopyPeak>> calibrated;  // where set, copyPeak() answers it
-    std::size_t variant = 0;                     // the variant about to run
+    std::map<CopyPath, Result<CopyPeak>> calibrated;  // the paths calibrated beforehand, which copyPeak() answers
+    std::size_t variant = 0;                          // the variant about to run
 
     Result<Platform> discover() override { return m_inner.discover(); }
     using Backend::run;
@@ -105,9 +107,10 @@ public:
             m_lane.waitAt(variant + 1);
         });
     }
-    Result<CopyPeak> copyPeak(const DeviceInfo& device) override
+    Result<CopyPeak> copyPeak(const DeviceInfo& device, CopyPath path) override
     {
-        return calibrated ? *calibrated : m_inner.copyPeak(device);
+        const auto known = calibrated.find(path);
+        return known != calibrated.end() ? known->second : m_inner.copyPeak(device, path);
     }
 
 private:
@@ -157,6 +160,18 @@ struct Shared {
     std::mutex calibration;        // one calibration at a time: they would measure each other otherwise
 };
 
+// The paths the variants that can run on the device calibrate, each once, in the plan's order.
+std::vector<CopyPath> pathsOf(const Plan& plan)
+{
+    std::vector<CopyPath> paths;
+    for (const Variant& variant : plan.variants) {
+        const auto path = copyPathOf(variant.config);
+        if (path && !checkCombination(variant.config) && std::find(paths.begin(), paths.end(), *path) == paths.end())
+            paths.push_back(*path);
+    }
+    return paths;
+}
+
 void runDevice(Shared& shared, std::size_t slot, DeviceResult& result, Lane& lane)
 {
     const int index = shared.plan.devices[slot];
@@ -173,17 +188,22 @@ void runDevice(Shared& shared, std::size_t slot, DeviceResult& result, Lane& lan
     shared.sink.deviceStarting(result.device, result.binding);
 
     DeviceBackend backend(shared.backend, lane);
+    const Plan plan = planOnDevice(shared.plan.plan, index);
     if (shared.line) {
-        // Calibrated one by one, before any device runs: the cached figure then serves the plan.
+        // Calibrated one by one, every path the plan takes, before any device runs: the cached figures then serve
+        // the plan.
         if (known && !shared.cancel.load()) {
             std::lock_guard lock(shared.calibration);
-            backend.calibrated = shared.backend.copyPeak(*known);
+            for (const CopyPath path : pathsOf(plan)) {
+                if (shared.cancel.load())
+                    break;
+                backend.calibrated.emplace(path, shared.backend.copyPeak(*known, path));
+            }
         }
         lane.waitAt(0);
     }
     DeviceSinkAdapter adapter(index, shared.sink, backend, lane);
-    result.plan = runPlan(backend, shared.platform, planOnDevice(shared.plan.plan, index), shared.cancel, adapter,
-        shared.options);
+    result.plan = runPlan(backend, shared.platform, plan, shared.cancel, adapter, shared.options);
     for (VariantResult& v : result.plan.variants)
         v.report.binding = result.binding;
 }

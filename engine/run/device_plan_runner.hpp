@@ -29,7 +29,8 @@ public:
 };
 
 // The backend's run() is called from the workers, with AllAtOnce from several at once (each for its own device);
-// copyPeak() never from two at once. Devices not in `platform` get a usage error in their result. The report's
+// copyPeak() never from two at once (with AllAtOnce each device calibrates every path its variants take, one device
+// after the other, before any runs). Devices not in `platform` get a usage error in their result. The report's
 // aggregate bandwidth is set with AllAtOnce (from the runs kept: with options.keepRuns false there is none).
 HostReport runDevicePlan(Backend& backend, const Platform& platform, const DevicePlan& plan,
     const std::atomic<bool>& cancel, DevicePlanSink& sink, const RunnerOptions& options = {});

@@ -4,6 +4,7 @@
 #include "engine/model/size_parse.hpp"
 
 #include <map>
+#include <utility>
 
 namespace asyncscope {
 
@@ -23,7 +24,8 @@ PlanReport runPlan(Backend& backend, const Platform& platform, const Plan& plan,
     PlanReport result;
     result.comparison = plan.comparison;
     result.planned = plan.variants.size();
-    std::map<std::string, std::optional<CopyPeak>> peaks;  // by device UUID; empty when calibration failed
+    // By device UUID and path; empty when the calibration failed or the device cannot take the path.
+    std::map<std::pair<std::string, CopyPath>, std::optional<CopyPeak>> peaks;
     const std::string host = shortHostName();
 
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
@@ -67,14 +69,18 @@ PlanReport runPlan(Backend& backend, const Platform& platform, const Plan& plan,
             continue;
         }
 
-        auto known = peaks.find(device->uuid);
-        if (known == peaks.end()) {
-            auto peak = backend.copyPeak(*device);
-            if (!peak)
-                sink.calibrationFailed(peak.error());
-            known = peaks.emplace(device->uuid, peak ? std::optional(*peak) : std::nullopt).first;
+        // Each variant's bound comes from the peak of its own path; managed memory migrating on demand has none. A
+        // path the device cannot take leaves the variant without a bound (the series itself says why it cannot run).
+        if (const auto path = copyPathOf(variant.config)) {
+            auto known = peaks.find({ device->uuid, *path });
+            if (known == peaks.end()) {
+                auto peak = backend.copyPeak(*device, *path);
+                if (!peak && peak.error().kind != ErrorKind::Unsupported)
+                    sink.calibrationFailed(peak.error());
+                known = peaks.emplace(std::pair(device->uuid, *path), peak ? std::optional(*peak) : std::nullopt).first;
+            }
+            v.report.peak = known->second;
         }
-        v.report.peak = known->second;
 
         sink.variantStarting(i, v);
         std::size_t ran = 0;

@@ -127,7 +127,7 @@ int main(int argc, char* argv[])
     }
     config.checkThreads = 0;
 
-    auto peak = measureCopyPeak(config.device);
+    auto peak = measureCopyPeak(config.device, CopyPath::Pinned);
     if (!peak) {
         std::fprintf(stderr, "%s\n", peak.error().message().c_str());
         return 1;

@@ -70,7 +70,7 @@ int main(int argc, char** argv)
         return 1;
     }
     const int device = *chooseDefaultDevice(platform->devices);
-    auto peak = measureCopyPeak(device);
+    auto peak = measureCopyPeak(device, CopyPath::Pinned);
     if (!peak) {
         std::fprintf(stderr, "calibration failed: %s\n", peak.error().message().c_str());
         return 1;

@@ -19,7 +19,7 @@ TEST(CopyCache, ACachedPeakIsUsedWithoutMeasuring)
     device.index = 0;
     device.uuid = "GPU-cached";
     // No GPU is needed: the figure comes from the cache (on a machine without a driver a measurement would fail).
-    const auto peak = cachedCopyPeak(device, dir.string());
+    const auto peak = cachedCopyPeak(device, dir.string(), CopyPath::Pinned);
     ASSERT_TRUE(peak.ok()) << peak.error().message();
     EXPECT_TRUE(peak->fromCache);
     EXPECT_DOUBLE_EQ(peak->h2dGBps, 54.9);
@@ -41,7 +41,7 @@ TEST(CopyCache, AnEntryOfAnotherShapeOnlyCostsANewMeasurement)
         // Valid JSON, but not the entry the reader wants: it must neither throw nor be taken as a figure. Without a
         // driver the new measurement fails cleanly; with one it measures.
         Result<CopyPeak> peak = makeError(ErrorKind::Cuda, "not called");
-        EXPECT_NO_THROW(peak = cachedCopyPeak(device, dir.string())) << uuid;
+        EXPECT_NO_THROW(peak = cachedCopyPeak(device, dir.string(), CopyPath::Pinned)) << uuid;
         if (peak.ok())
             EXPECT_FALSE(peak->fromCache) << uuid;
         else
@@ -49,7 +49,7 @@ TEST(CopyCache, AnEntryOfAnotherShapeOnlyCostsANewMeasurement)
     }
     DeviceInfo good;
     good.uuid = "GPU-good";
-    const auto peak = cachedCopyPeak(good, dir.string());
+    const auto peak = cachedCopyPeak(good, dir.string(), CopyPath::Pinned);
     ASSERT_TRUE(peak.ok()) << peak.error().message();
     EXPECT_TRUE(peak->fromCache);
 }

@@ -63,9 +63,11 @@ TEST_F(NoDriver, CalibrationFailsCleanlyAndWritesNoCache)
     const std::string dir = ::testing::TempDir() + "/asyncscope-no-driver-cache";
     DeviceInfo device;
     device.uuid = "GPU-not-cached";
-    const auto peak = cachedCopyPeak(device, dir);
-    ASSERT_FALSE(peak.ok());
-    EXPECT_EQ(peak.error().kind, ErrorKind::NoDriver);
+    for (const auto& [path, name] : EnumNames<CopyPath>::entries) {
+        const auto peak = cachedCopyPeak(device, dir, path);
+        ASSERT_FALSE(peak.ok()) << name;
+        EXPECT_EQ(peak.error().kind, ErrorKind::NoDriver) << name << ": " << peak.error().message();
+    }
     EXPECT_FALSE(std::ifstream(dir + "/copy-peaks.json").good());
 }
 

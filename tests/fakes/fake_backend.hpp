@@ -12,6 +12,8 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace asyncscope::testing {
 
@@ -90,11 +92,34 @@ public:
         return at == m_threads.end() ? std::thread::id() : at->second;
     }
 
-    static CopyPeak copyPeakValue() { return CopyPeak { 55.0, 55.0, std::size_t(256) << 20, true, 100.0 }; }
+    // Each path's own invented figures (H2D, D2H, both at once), so that a test can tell which one a variant got.
+    static CopyPeak copyPeakValue(CopyPath path = CopyPath::Pinned)
+    {
+        CopyPeak p { 55.0, 55.0, std::size_t(256) << 20, true, 100.0, path };
+        switch (path) {
+        case CopyPath::Pinned: break;
+        case CopyPath::Pageable: p.h2dGBps = 7.0, p.d2hGBps = 13.0, p.bidirectionalGBps = 15.0; break;
+        case CopyPath::WriteCombined: p.h2dGBps = 54.0, p.d2hGBps = 53.0, p.bidirectionalGBps = 98.0; break;
+        case CopyPath::Registered: p.h2dGBps = 53.5, p.d2hGBps = 54.5, p.bidirectionalGBps = 99.0; break;
+        case CopyPath::Sm: p.h2dGBps = 50.0, p.d2hGBps = 52.0, p.bidirectionalGBps = 90.0; break;
+        case CopyPath::ManagedPrefetch: p.h2dGBps = 48.0, p.d2hGBps = 10.0, p.bidirectionalGBps = 45.0; break;
+        }
+        return p;
+    }
     std::chrono::milliseconds calibrationDelay { 0 };  // how long each calibration "takes"
     std::atomic<int> activeCalibrations { 0 };
     std::atomic<int> mostActiveCalibrations { 0 };
-    Result<CopyPeak> copyPeak(const DeviceInfo&) override
+    std::vector<CopyPath> unsupportedPaths;  // calibrating these fails with ErrorKind::Unsupported
+    std::optional<Error> calibrationError;   // when set, every other calibration fails with it
+
+    // Every calibration asked for, in order: the device's UUID and the path.
+    std::vector<std::pair<std::string, CopyPath>> calibrations() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_calibrations;
+    }
+
+    Result<CopyPeak> copyPeak(const DeviceInfo& device, CopyPath path) override
     {
         const int active = ++activeCalibrations;
         int most = mostActiveCalibrations.load();
@@ -102,7 +127,16 @@ public:
         }
         std::this_thread::sleep_for(calibrationDelay);
         --activeCalibrations;
-        return copyPeakValue();
+        {
+            std::lock_guard lock(m_mutex);
+            m_calibrations.emplace_back(device.uuid, path);
+        }
+        if (std::find(unsupportedPaths.begin(), unsupportedPaths.end(), path) != unsupportedPaths.end())
+            return makeError(ErrorKind::Unsupported,
+                std::string("this fake device cannot calibrate the ") + nameOf(path) + " path");
+        if (calibrationError)
+            return *calibrationError;
+        return copyPeakValue(path);
     }
 
     // A chunked run's GPU spans, evenly paced so that the last D2H ends at `gpuMs`; none without stage events.
@@ -228,6 +262,7 @@ private:
     mutable std::mutex m_mutex;
     PipelineConfig m_lastConfig;
     std::map<int, std::thread::id> m_threads;
+    std::vector<std::pair<std::string, CopyPath>> m_calibrations;
 };
 
 }  // namespace asyncscope::testing

@@ -89,7 +89,8 @@ TEST(Fuzz, CopyPeakCache)
     fuzz::Target target;
     target.name = "copy-peak-cache";
     target.fileName = "copy-peaks.json";
-    target.seeds = seedsOf({ { kData / "h200", { ".cache.json" } }, { kData / "regressions", { ".cache.json" } } });
+    target.seeds = seedsOf({ { kData, { ".cache.json" } }, { kData / "h200", { ".cache.json" } },
+        { kData / "regressions", { ".cache.json" } } });
     target.read = [](const std::string& path) { return messageOf(readCopyPeakCache(path)); };
     expectNothingFound(target);
 }

@@ -408,7 +408,7 @@ void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
     out << "Variant,Size (B),Chunks,Streams,Issue Order,Submission,Host Memory,Wait,Check,Samples";
     for (const Column& c : values)
         out << ',' << quoted(headerOf(c.name, c.kind));
-    out << ",Verified,Not Run\n";
+    out << ",Peak Path,Verified,Not Run\n";  // the copy path each variant's peak figures were measured on
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
         const PipelineConfig& c = v.report.config;
@@ -419,6 +419,7 @@ void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
             const auto value = v.ran() ? headlineValue(summaries[i], column.key) : std::nullopt;
             out << ',' << (value ? number(*value) : std::string());
         }
+        out << ',' << (v.ran() && v.report.peak ? nameOf(v.report.peak->path) : "");
         const bool verified = v.ran() && summaries[i].verifiedRuns == v.report.runs.size();
         out << ',' << (verified ? 1 : 0) << ',' << quoted(v.notRun ? v.notRun->message() : std::string()) << '\n';
     }

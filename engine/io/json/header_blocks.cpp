@@ -281,6 +281,7 @@ Report headerReport(const json& j)
         peak.bidirectionalGBps = 0.0;
         k.getOr("bidirectional_gbps", peak.bidirectionalGBps);
         checkAmount(k, "bidirectional_gbps", peak.bidirectionalGBps, "GB/s");
+        peak.path = k.choiceOr("path", CopyPath::Pinned);  // reports from before each path had its peak: pinned
         r.peak = peak;
     }
     if (j.contains("outcome")) {
@@ -411,7 +412,7 @@ ordered_json headerJson(const Report& report, const SeriesSummary& summary, cons
     if (report.peak)
         j["calibration"] = { { "h2d_gbps", report.peak->h2dGBps }, { "d2h_gbps", report.peak->d2hGBps },
             { "bidirectional_gbps", report.peak->bidirectionalGBps }, { "bytes", report.peak->bytes },
-            { "cached", report.peak->fromCache } };
+            { "cached", report.peak->fromCache }, { "path", nameOf(report.peak->path) } };
     if (report.outcome) {
         j["outcome"] = { { "measured_runs", report.outcome->measuredRuns },
             { "stop_reason", nameOf(report.outcome->reason) }, { "noise_percent", report.outcome->noisePercent } };
