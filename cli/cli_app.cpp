@@ -105,6 +105,8 @@ public:
               << s.median(keys::kCpuSubmit) << " ms";
         if (m_several && s.figure(keys::kH2dRate))
             m_err << ", H2D " << s.value(keys::kH2dRate) << " GB/s, D2H " << s.value(keys::kD2hRate) << " GB/s";
+        if (const Figure* registration = s.figure("host_register_ms"))
+            m_err << ", host registration " << registration->value << " ms";
         m_err << (v.failure ? "; " + v.failure->message() : std::string()) << '\n';
     }
 

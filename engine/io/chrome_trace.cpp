@@ -176,8 +176,15 @@ std::string configText(const PipelineConfig& c)
         std::to_string(c.streams);
     if (c.chunks > 1)
         text += c.order == IssueOrder::ByChunk ? ", by chunk" : ", by stage";
-    text += c.submission == Submission::Graph ? ", CUDA Graph" : ", stream calls";
-    return text + ", " + nameOf(c.hostMemory) + " host memory, " + nameOf(c.waitMode) + " wait, " +
+    text += c.submission == Submission::Graph ? ", CUDA Graph"
+        : c.submission == Submission::Batch  ? ", batch copies"
+                                             : ", stream calls";
+    text += std::string(", ") + nameOf(c.hostMemory) + " host memory";
+    if (c.hostMemory == HostMemory::Managed)
+        text += std::string(" (") + nameOf(c.managedMigration) + ")";
+    else if (c.copy == CopyMechanism::Sm && c.hostMemory != HostMemory::Mapped)
+        text += ", SM copies";
+    return text + ", " + nameOf(c.waitMode) + " wait, " +
         nameOf(c.checkMode) + " check";
 }
 
@@ -191,8 +198,21 @@ json seriesInfo(const Report& report, const Scan& found)
         warmups += report.runs.warmup(i) ? 1 : 0;
     json j = { { "device", deviceName(report) }, { "config", configText(c) }, { "size", formatBytes(c.bytes()) },
         { "bytes", c.bytes() }, { "chunks", c.chunks }, { "streams", c.streams }, { "order", nameOf(c.order) },
-        { "submission", nameOf(c.submission) }, { "host_memory", nameOf(c.hostMemory) }, { "wait", nameOf(c.waitMode) },
-        { "check", nameOf(c.checkMode) }, { "runs", runs }, { "warmup_runs", warmups } };
+        { "submission", nameOf(c.submission) }, { "host_memory", nameOf(c.hostMemory) }, { "copy", nameOf(c.copy) },
+        { "wait", nameOf(c.waitMode) }, { "check", nameOf(c.checkMode) }, { "runs", runs },
+        { "warmup_runs", warmups } };
+    if (c.hostMemory == HostMemory::Managed) {
+        j["managed_migration"] = nameOf(c.managedMigration);
+        j["managed_advice"] = nameOf(c.managedAdvice);
+    }
+    if (c.submission == Submission::Batch)
+        j["prefer_overlap"] = c.preferOverlap;
+    if (report.outcome && report.outcome->hostRegisterMs) {
+        j["host_register_ms"] = *report.outcome->hostRegisterMs;
+        if (report.outcome->hostUnregisterMs)
+            j["host_unregister_ms"] = *report.outcome->hostUnregisterMs;
+        j["host_registered_bytes"] = report.outcome->hostRegisteredBytes;
+    }
     const char* events = "GPU spans: CUDA events, 0 = start event recorded as submission begins; CPU spans: host "
                          "steady clock, 0 = submission begins";
     const char* cupti = "CUPTI: one clock for GPU spans and runtime calls, 0 = its reading as submission begins; "
