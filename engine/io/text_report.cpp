@@ -129,7 +129,10 @@ std::string formatComparisonText(const PlanReport& plan)
     std::string text = "comparison: " + std::string(plan.comparison ? nameOf(*plan.comparison) : "series") +
         " (medians of the measured runs)\n";
     std::vector<int> widths;
-    text += printf_("%-14s %12s %8s", "variant", "size", "samples");
+    int labelWidth = 14;  // the memory comparison's labels are longer: "registered, SM copies"
+    for (const VariantResult& v : plan.variants)
+        labelWidth = std::max(labelWidth, int(v.label.size()));
+    text += printf_("%-*s %12s %8s", labelWidth, "variant", "size", "samples");
     for (const Column& c : columns) {
         const std::string header = headerOf(c.name, c.kind);
         widths.push_back(std::max(int(header.size()), 10));
@@ -138,7 +141,7 @@ std::string formatComparisonText(const PlanReport& plan)
     text += "\n";
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
-        text += printf_("%-14s %12s %8zu", v.label.c_str(), formatBytes(v.report.config.bytes()).c_str(),
+        text += printf_("%-*s %12s %8zu", labelWidth, v.label.c_str(), formatBytes(v.report.config.bytes()).c_str(),
             summaries[i].measuredRuns);
         if (v.notRun) {
             text += "  not run: " + v.notRun->message() + "\n";
