@@ -4,6 +4,7 @@
 #include "engine/io/report_file.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
+#include "engine/model/size_parse.hpp"
 
 #include "classic_runs.hpp"
 
@@ -1097,4 +1098,47 @@ TEST(MemoryLabFiles, TheTraceNamesTheConfigAndTheRegistration)
     EXPECT_NE(other.at("config").get<std::string>().find("batch copies, registered host memory, SM copies"),
         std::string::npos)
         << other.at("config");
+}
+
+TEST(MemoryLabFiles, TheComparisonShowsTheRegistrationInTextCsvAndJson)
+{
+    PlanReport plan;
+    plan.comparison = Comparison::Memory;
+    plan.variants.push_back({ "pinned", sampleReport(), std::nullopt, std::nullopt });
+    plan.variants.push_back({ "registered, SM copies", memoryLabReport(), std::nullopt, std::nullopt });
+    Report mapped = sampleReport();
+    mapped.config.hostMemory = HostMemory::Mapped;
+    plan.variants.push_back({ "mapped", mapped,
+        makeError(ErrorKind::Unsupported, "mapped host memory is not available on this device"), std::nullopt });
+    plan.planned = plan.variants.size();
+
+    const std::string text = formatComparisonText(plan);
+    EXPECT_NE(text.find("Host registration (ms)"), std::string::npos) << text;
+    EXPECT_NE(text.find("Host registration rate (GB/s)"), std::string::npos) << text;
+    EXPECT_NE(text.find("not run: mapped host memory is not available"), std::string::npos) << text;
+    // The variant column is as wide as the longest label: the columns line up.
+    std::vector<std::string> rows;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        rows.push_back(line);
+    ASSERT_GE(rows.size(), 4u);
+    const std::string size = formatBytes(sampleReport().config.bytes());
+    ASSERT_NE(rows[2].find(size), std::string::npos) << text;
+    EXPECT_EQ(rows[2].find(size), rows[3].find(size)) << text;
+    EXPECT_EQ(rows[1].find("size") + 4, rows[2].find(size) + size.size()) << text;  // right-aligned under its header
+
+    std::stringstream csv;
+    writeComparisonCsv(csv, plan);
+    const std::string table = csv.str();
+    EXPECT_NE(table.find(",Host registration (ms),"), std::string::npos) << table;
+    EXPECT_NE(table.find(",6.8,"), std::string::npos) << table;
+
+    std::stringstream json;
+    writeComparisonJson(json, plan);
+    const auto document = nlohmann::json::parse(json.str());
+    const nlohmann::json& registered = document.at("variants").at(1);
+    EXPECT_DOUBLE_EQ(registered.at("summary").at("host_register_ms").get<double>(), 6.8);
+    EXPECT_DOUBLE_EQ(registered.at("outcome").at("host_unregister_ms").get<double>(), 1.25);
+    EXPECT_EQ(registered.at("config").at("copy"), "sm");
+    EXPECT_FALSE(document.at("variants").at(0).at("summary").contains("host_register_ms"));
 }
