@@ -1142,3 +1142,22 @@ TEST(MemoryLabFiles, TheComparisonShowsTheRegistrationInTextCsvAndJson)
     EXPECT_EQ(registered.at("config").at("copy"), "sm");
     EXPECT_FALSE(document.at("variants").at(0).at("summary").contains("host_register_ms"));
 }
+
+TEST(MemoryLabFiles, EarlierFilesStillReadAsCopyEngineCopiesWithoutRegistration)
+{
+    const std::string data = ASYNCSCOPE_TEST_DATA;
+    for (const char* name : { "report_v1.json", "report_v2.json", "report_v3_every_field.json", "h200/h200-series.json",
+             "h200/h200-series.csv", "h200/h200-chunked.json", "h200/h200-chunked.csv", "h200/h200-cupti.json",
+             "h200/h200-graph-by-stage.json", "h200/h200-noise.json" }) {
+        SCOPED_TRACE(name);
+        const auto read = readReportFile(data + "/" + name);
+        ASSERT_TRUE(read.ok()) << read.error().message();
+        EXPECT_EQ(read->config.hostMemory, HostMemory::Pinned);
+        EXPECT_EQ(read->config.copy, CopyMechanism::CopyEngine);
+        EXPECT_EQ(read->config.managedMigration, ManagedMigration::Prefetch);
+        EXPECT_EQ(read->config.managedAdvice, ManagedAdvice::None);
+        EXPECT_FALSE(read->config.preferOverlap);
+        EXPECT_FALSE(read->outcome && read->outcome->hostRegisterMs);
+        EXPECT_EQ(summarizeSeries(*read).figure("host_register_ms"), nullptr);
+    }
+}
