@@ -105,6 +105,8 @@ public:
               << s.median(keys::kCpuSubmit) << " ms";
         if (m_several && s.figure(keys::kH2dRate))
             m_err << ", H2D " << s.value(keys::kH2dRate) << " GB/s, D2H " << s.value(keys::kD2hRate) << " GB/s";
+        if (const Figure* registration = s.figure("host_register_ms"))
+            m_err << ", host registration " << registration->value << " ms";
         m_err << (v.failure ? "; " + v.failure->message() : std::string()) << '\n';
     }
 
@@ -333,8 +335,11 @@ int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
 
 int reportFailure(const Error& error, std::ostream& err)
 {
-    err << "asyncscope-cli: " << (isRequestError(error.kind) ? "error: " : "") << error.message() << '\n';
-    return isRequestError(error.kind) ? kExitUsage : kExitFailure;
+    // A kind of host memory, copy or submission this device or runtime cannot run is a request to change, as a size
+    // that does not fit is.
+    const bool request = isRequestError(error.kind) || error.kind == ErrorKind::Unsupported;
+    err << "asyncscope-cli: " << (request ? "error: " : "") << error.message() << '\n';
+    return request ? kExitUsage : kExitFailure;
 }
 
 int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>& cancel, std::ostream& out,

@@ -53,6 +53,9 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
 
     std::string size = std::to_string(c.elements);
     std::string hostMemory = nameOf(c.hostMemory);
+    std::string copy = nameOf(c.copy);
+    std::string migration = nameOf(c.managedMigration);
+    std::string advice = nameOf(c.managedAdvice);
     std::string wait = nameOf(c.waitMode);
     std::string check = nameOf(c.checkMode);
     std::string order = nameOf(c.order);
@@ -86,13 +89,31 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     app.add_option("--order", order, "Issue order: chunk (each chunk's H2D, kernel, D2H in turn) or stage (every H2D, "
                                      "then every kernel, then every D2H)")
         ->check(CLI::IsMember(allNames<IssueOrder>()));
-    app.add_option("--submit", submission, "Submission: stream (a runtime call per operation) or graph (the run "
-                                           "captured once into a CUDA Graph, one launch per run)")
+    app.add_option("--submit", submission, "Submission: stream (a runtime call per operation), graph (the run "
+                                           "captured once into a CUDA Graph, one launch per run) or batch (each "
+                                           "stream's copies one way in one cudaMemcpyBatchAsync call, CUDA 12.8 and "
+                                           "later)")
         ->check(CLI::IsMember(allNames<Submission>()));
+    app.add_flag("--prefer-overlap", c.preferOverlap, "With --submit batch: ask the copies to overlap with compute "
+                                                      "(cudaMemcpyFlagPreferOverlapWithCompute)");
     app.add_option("--runs", c.runs, "Measured runs (with --stop fixed)");
     app.add_option("--warmup", c.warmupRuns, "Warm-up runs, shown but left out of statistics");
-    app.add_option("--host-memory", hostMemory, "Host buffer: pinned or pageable")
+    app.add_option("--host-memory", hostMemory, "Host buffer: pinned (cudaMallocHost), pageable (malloc, staged by "
+                                                "the driver), write-combined (cudaHostAlloc write-combined), "
+                                                "registered (malloc then cudaHostRegister, timed on its own), mapped "
+                                                "(zero-copy: the kernel works on host memory, no copies) or managed "
+                                                "(cudaMallocManaged, see --managed-migration)")
         ->check(CLI::IsMember(allNames<HostMemory>()));
+    app.add_option("--copy", copy, "Copy mechanism: ce (the copy engines, cudaMemcpyAsync) or sm (a copy kernel "
+                                   "through the host buffer's mapped pointer)")
+        ->check(CLI::IsMember(allNames<CopyMechanism>()));
+    app.add_option("--managed-migration", migration, "With --host-memory managed: prefetch (cudaMemPrefetchAsync to "
+                                                     "the GPU and back stand for the copies) or on-demand (the "
+                                                     "kernel's page faults migrate the pages; no copies)")
+        ->check(CLI::IsMember(allNames<ManagedMigration>()));
+    app.add_option("--managed-advice", advice, "With --host-memory managed: cudaMemAdvise given once: none, "
+                                               "prefer-device, prefer-host (preferred location) or read-mostly")
+        ->check(CLI::IsMember(allNames<ManagedAdvice>()));
     app.add_option("--wait", wait, "Wait: spin (poll cudaEventQuery, counting) or blocking (blocking-sync event)")
         ->check(CLI::IsMember(allNames<WaitMode>()));
     app.add_option("--check", check, "When each run's elements are checked: overlapped (while the next run executes) "
@@ -125,7 +146,11 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     std::string sweepMax = "1GiB";
     app.add_option("--compare", compare, "Run a comparison: host-memory (pinned vs pageable), wait (spin vs "
                                          "blocking), size (a sweep of powers of two), overlap (chunks 1 to 64 against "
-                                         "1, 2 and 4 streams) or submit (stream calls against a CUDA Graph)")
+                                         "1, 2 and 4 streams), submit (stream calls against a CUDA Graph and a batch) "
+                                         "or memory (pageable, pinned, write-combined, registered, pinned with the "
+                                         "other copy mechanism, mapped, managed prefetch and on-demand, at --size: "
+                                         "H2D/D2H GB/s, GPU time, CPU submit and wait time, registration cost, GPU "
+                                         "time over the serial bound)")
         ->check(CLI::IsMember(allNames<Comparison>()));
     app.add_option("--sweep-min", sweepMin, "Smallest size of --compare size");
     app.add_option("--sweep-max", sweepMax, "Largest size of --compare size");
@@ -162,6 +187,9 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
         return elements.error();
     c.elements = *elements;
     c.hostMemory = *parseName<HostMemory>(hostMemory);
+    c.copy = *parseName<CopyMechanism>(copy);
+    c.managedMigration = *parseName<ManagedMigration>(migration);
+    c.managedAdvice = *parseName<ManagedAdvice>(advice);
     c.waitMode = *parseName<WaitMode>(wait);
     c.checkMode = *parseName<CheckMode>(check);
     c.order = *parseName<IssueOrder>(order);
@@ -186,6 +214,12 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
         return makeError(ErrorKind::Usage,
             bad->field + " is " + quotedValue(bad->found) + "; accepted: " + bad->accepted,
             "See asyncscope-cli --help.");
+    // A single series whose memory, copy mechanism and submission cannot go together; a comparison sets its own.
+    if (!options.comparison && options.mergeFiles.empty()) {
+        if (auto unsupported = checkCombination(c))
+            return makeError(ErrorKind::Usage, "this series cannot run: " + unsupported->detail,
+                unsupported->advice + " See asyncscope-cli --help.");
+    }
     if (auto bad = checkOutputPattern(options.outputPath))
         return *bad;
     if (!options.mergeFiles.empty() && namesDevice(options.outputPath))

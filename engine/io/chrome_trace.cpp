@@ -241,6 +241,14 @@ json seriesInfo(const Report& report, const Scan& found)
         j["managed_migration"] = nameOf(c.managedMigration);
         j["managed_advice"] = nameOf(c.managedAdvice);
     }
+    if (c.submission == Submission::Batch)
+        j["prefer_overlap"] = c.preferOverlap;
+    if (report.outcome && report.outcome->hostRegisterMs) {
+        j["host_register_ms"] = *report.outcome->hostRegisterMs;
+        if (report.outcome->hostUnregisterMs)
+            j["host_unregister_ms"] = *report.outcome->hostUnregisterMs;
+        j["host_registered_bytes"] = report.outcome->hostRegisteredBytes;
+    }
     const char* events = "GPU spans: CUDA events, 0 = start event recorded as submission begins; CPU spans: host "
                          "steady clock, 0 = submission begins";
     const char* cupti = "CUPTI: one clock for GPU spans and runtime calls, 0 = its reading as submission begins; "

@@ -29,6 +29,20 @@ std::string fixed(double value, ValueKind kind)
     return printf_("%.*f", decimalsOf(kind), value);
 }
 
+// "pinned host memory", "registered host memory, SM copies", "managed host memory (on-demand migration, advice
+// read-mostly)", with "batch prefer-overlap" where it applies: what is left out is the default or does not apply.
+std::string memoryText(const PipelineConfig& c)
+{
+    std::string text = std::string(nameOf(c.hostMemory)) + " host memory";
+    if (c.hostMemory == HostMemory::Managed)
+        text += std::string(" (") + nameOf(c.managedMigration) + " migration, advice " + nameOf(c.managedAdvice) + ")";
+    else if (c.copy == CopyMechanism::Sm && c.hostMemory != HostMemory::Mapped)
+        text += ", SM copies";
+    if (c.submission == Submission::Batch && c.preferOverlap)
+        text += ", batch copies prefer overlap";
+    return text;
+}
+
 }  // namespace
 
 std::string formatDeviceText(const DeviceInfo& device, int driverVersion, int runtimeVersion)
@@ -48,9 +62,9 @@ std::string formatConfigText(const PipelineConfig& c)
     const std::string check = std::string(nameOf(c.checkMode)) + " check" +
         (c.checkThreads > 0 ? " on " + std::to_string(c.checkThreads) + " threads" : std::string());
     const std::string shape = shapeText(c).empty() ? std::string() : shapeText(c) + ", ";
-    return printf_("n = %zu ints (%s), value %d, %d threads/block, %s%s host memory, %s wait, %s, %d warm-up, %s\n",
+    return printf_("n = %zu ints (%s), value %d, %d threads/block, %s%s, %s wait, %s, %d warm-up, %s\n",
         c.elements, formatBytes(c.bytes()).c_str(), c.value, c.threadsPerBlock,
-        shape.c_str(), nameOf(c.hostMemory), nameOf(c.waitMode), check.c_str(),
+        shape.c_str(), memoryText(c).c_str(), nameOf(c.waitMode), check.c_str(),
         c.warmupRuns, stop.c_str());
 }
 
@@ -99,6 +113,10 @@ std::string formatSummaryText(const Report& report)
             report.peak->fromCache ? "cached" : "measured now",
             report.config.hostMemory == HostMemory::Mapped ? "zero-copy" : "serial",
             formatBytes(report.config.bytes()).c_str());
+    if (report.outcome && report.outcome->hostRegisterMs)
+        text += printf_("  (host registration: cudaHostRegister of %s of host buffers before the first run, "
+                        "cudaHostUnregister after the last; not in any run's times)\n",
+            formatBytes(report.outcome->hostRegisteredBytes).c_str());
     if (report.outcome && !report.outcome->traceNote.empty())
         text += "  CUPTI not used: " + report.outcome->traceNote + "\n";
     else if (report.config.traceSource == TraceSource::Cupti)
@@ -114,7 +132,10 @@ std::string formatComparisonText(const PlanReport& plan)
     std::string text = "comparison: " + std::string(plan.comparison ? nameOf(*plan.comparison) : "series") +
         " (medians of the measured runs)\n";
     std::vector<int> widths;
-    text += printf_("%-14s %12s %8s", "variant", "size", "samples");
+    int labelWidth = 14;  // the memory comparison's labels are longer: "registered, SM copies"
+    for (const VariantResult& v : plan.variants)
+        labelWidth = std::max(labelWidth, int(v.label.size()));
+    text += printf_("%-*s %12s %8s", labelWidth, "variant", "size", "samples");
     for (const Column& c : columns) {
         const std::string header = headerOf(c.name, c.kind);
         widths.push_back(std::max(int(header.size()), 10));
@@ -123,7 +144,7 @@ std::string formatComparisonText(const PlanReport& plan)
     text += "\n";
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
-        text += printf_("%-14s %12s %8zu", v.label.c_str(), formatBytes(v.report.config.bytes()).c_str(),
+        text += printf_("%-*s %12s %8zu", labelWidth, v.label.c_str(), formatBytes(v.report.config.bytes()).c_str(),
             summaries[i].measuredRuns);
         if (v.notRun) {
             text += "  not run: " + v.notRun->message() + "\n";

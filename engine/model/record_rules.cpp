@@ -73,6 +73,17 @@ std::size_t utf8Length(std::string_view text)
     return length;
 }
 
+// A choice's value is one its name table holds (a configuration made in code can hold any value of the enum).
+template <class Enum>
+FieldCheck checkChoice(std::string_view field, Enum value)
+{
+    for (const auto& entry : EnumNames<Enum>::entries) {
+        if (entry.first == value)
+            return std::nullopt;
+    }
+    return problem(field, std::to_string(static_cast<int>(value)), acceptedNames<Enum>());
+}
+
 FieldCheck checkSpans(const std::vector<Span>& spans, const char* name, const PipelineConfig& config)
 {
     for (std::size_t i = 0; i < spans.size(); ++i) {
@@ -197,6 +208,28 @@ FieldCheck checkConfig(const PipelineConfig& c)
         return problem("config.timeout_s", quotedNumber(c.timeoutS), "a finite number of seconds, 0 or more");
     if (c.minRuns < 0)
         return problem("config.min_runs", std::to_string(c.minRuns), "0 or more");
+    for (const FieldCheck& bad : { checkChoice("config.host_memory", c.hostMemory), checkChoice("config.copy", c.copy),
+             checkChoice("config.managed_migration", c.managedMigration),
+             checkChoice("config.managed_advice", c.managedAdvice), checkChoice("config.submission", c.submission) }) {
+        if (bad)
+            return bad;
+    }
+    return std::nullopt;
+}
+
+FieldCheck checkHostRegistration(const SeriesOutcome& o, std::string_view prefix)
+{
+    const std::string at(prefix);
+    for (auto [key, ms] : { std::pair { "host_register_ms", o.hostRegisterMs },
+             std::pair { "host_unregister_ms", o.hostUnregisterMs } }) {
+        if (ms) {
+            if (auto bad = checkDurationMs(at + key, *ms))
+                return bad;
+        }
+    }
+    if (o.hostRegisteredBytes > kMaxRegisteredBytes)
+        return problem(at + "host_registered_bytes", std::to_string(o.hostRegisteredBytes),
+            "a whole number of bytes from 0 to " + std::to_string(kMaxRegisteredBytes));
     return std::nullopt;
 }
 

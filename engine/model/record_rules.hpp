@@ -7,9 +7,11 @@
 #include "engine/model/config.hpp"
 #include "engine/model/device.hpp"
 #include "engine/model/error.hpp"
+#include "engine/model/outcome.hpp"
 #include "engine/model/run_result.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +29,9 @@ constexpr double kMinCopyGBps = 1e-3;
 constexpr double kMaxCopyGBps = 1e4;
 // The variants a plan can hold: a size sweep over every power of two a size_t has, the longest plan there is.
 constexpr std::size_t kMaxPlanVariants = 64;
+// Host memory a series registers: its two host buffers together, each at most the largest byte count a configuration
+// can have; 2^50 bytes (a pebibyte) is far above any host's memory.
+constexpr std::uint64_t kMaxRegisteredBytes = std::uint64_t(1) << 50;
 
 // A value a reader refuses: the field, what was found and what the field accepts.
 struct FieldProblem {
@@ -63,6 +68,9 @@ FieldCheck checkNote(std::string_view field, std::string_view text);
 
 // The configuration as the CLI and the window would take it (validate()), and its numbers finite.
 FieldCheck checkConfig(const PipelineConfig& config);
+// The host registration a series' outcome holds (registered host memory): the times finite and 0 or more, the bytes
+// at most kMaxRegisteredBytes. `prefix` begins each field's name ("outcome.").
+FieldCheck checkHostRegistration(const SeriesOutcome& outcome, std::string_view prefix);
 // A device's record: names bounded, counts not negative.
 FieldCheck checkDevice(const DeviceInfo& device);
 // One run of a series run with `config`: index not negative, times finite and 0 or more, every span's end at or

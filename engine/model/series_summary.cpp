@@ -198,6 +198,25 @@ const std::vector<RunMeasure>& runMeasures()
     return measures;
 }
 
+namespace {
+
+// Registered host memory: cudaHostRegister and cudaHostUnregister, once per series, shown on their own.
+void addRegistrationFigures(SeriesSummary& s, const SeriesOutcome& outcome)
+{
+    if (!outcome.hostRegisterMs)
+        return;
+    const double ms = *outcome.hostRegisterMs;
+    s.figures.push_back({ "host_register_ms", "Host registration", ValueKind::Duration, ms });
+    if (ms > 0.0 && outcome.hostRegisteredBytes > 0)
+        s.figures.push_back({ "host_register_gbps", "Host registration rate", ValueKind::Rate,
+            gigabytesPerSecond(static_cast<double>(outcome.hostRegisteredBytes), ms) });
+    if (outcome.hostUnregisterMs)
+        s.figures.push_back({ "host_unregister_ms", "Host unregistration", ValueKind::Duration,
+            *outcome.hostUnregisterMs });
+}
+
+}  // namespace
+
 SeriesSummary summarizeSeries(const Report& report)
 {
     SeriesSummary s;
@@ -228,6 +247,8 @@ SeriesSummary summarizeSeries(const Report& report)
     }
 
     addSeriesFigures(s, report.config, report.peak, runs[measured.front()]);
+    if (report.outcome)
+        addRegistrationFigures(s, *report.outcome);
     return s;
 }
 

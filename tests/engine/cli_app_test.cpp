@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -121,6 +122,32 @@ TEST(CliApp, ATooLargeSeriesIsAUsageError)
     const CliRun run = runWith(backend, { "--size", "200GiB" });
     EXPECT_EQ(run.code, kExitUsage);
     EXPECT_NE(run.err.find("does not fit: Fake Big GPU has 80.0 GiB in all"), std::string::npos) << run.err;
+}
+
+TEST(CliApp, TheMemoryComparisonRunsEveryKindAndSaysWhichCannotRun)
+{
+    FakeBackend backend;
+    const CliRun run = runWith(backend, { "--compare", "memory", "--runs", "2", "--warmup", "0", "--format", "csv" });
+    EXPECT_EQ(run.code, kExitOk) << run.err;
+    std::istringstream csv(run.out);
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(csv, line);)
+        rows.push_back(line);
+    ASSERT_EQ(rows.size(), 9u) << run.out;  // the header and eight kinds
+    for (const char* label : { "pageable,", "pinned,", "write-combined,", "registered,", "\"pinned, SM copies\",",
+             "mapped,", "\"managed, prefetch\",", "\"managed, on-demand\"," }) {
+        EXPECT_TRUE(std::any_of(rows.begin() + 1, rows.end(),
+            [&](const std::string& row) { return row.rfind(label, 0) == 0; }))
+            << label << "\n" << run.out;
+    }
+
+    // With batch submission SM copies, mapped and managed memory have no copies to batch: not run, with the reason.
+    FakeBackend batch;
+    const CliRun batched = runWith(batch, { "--compare", "memory", "--submit", "batch", "--runs", "2" });
+    EXPECT_EQ(batched.code, kExitOk) << batched.err;
+    EXPECT_NE(batched.err.find("ran 4 of 8 variants"), std::string::npos) << batched.err;
+    EXPECT_NE(batched.out.find("not run: batch submission batches cudaMemcpyAsync copies"), std::string::npos)
+        << batched.out;
 }
 
 TEST(CliApp, SeriesPrintsTheSamplesLinesAndASummary)

@@ -78,14 +78,84 @@ TEST_P(CliUsageError, IsOneClearUsageError)
 INSTANTIATE_TEST_SUITE_P(BadInput, CliUsageError,
     ::testing::Values(std::vector<const char*> { "--size", "0" }, std::vector<const char*> { "--size", "-5" },
         std::vector<const char*> { "--size", "abc" }, std::vector<const char*> { "--runs", "0" },
-        std::vector<const char*> { "--runs", "abc" }, std::vector<const char*> { "--host-memory", "mapped" },
+        std::vector<const char*> { "--runs", "abc" }, std::vector<const char*> { "--host-memory", "cuda" },
         std::vector<const char*> { "--wait", "sleep" }, std::vector<const char*> { "--check", "never" }, std::vector<const char*> { "--check-threads", "-1" },
         std::vector<const char*> { "--check-threads", "65" }, std::vector<const char*> { "--format", "xml" },
         std::vector<const char*> { "--threads", "4096" }, std::vector<const char*> { "--bogus" },
         std::vector<const char*> { "--device", "-1" }, std::vector<const char*> { "--chunks", "0" },
         std::vector<const char*> { "--chunks", "4", "--streams", "8" }, std::vector<const char*> { "--order", "random" },
         std::vector<const char*> { "--submit", "magic" }, std::vector<const char*> { "--size", "3", "--chunks", "4" },
-        std::vector<const char*> { "--compare", "chunks" }, std::vector<const char*> { "--trace-source", "nsys" }));
+        std::vector<const char*> { "--compare", "chunks" }, std::vector<const char*> { "--trace-source", "nsys" },
+        std::vector<const char*> { "--copy", "dma" }, std::vector<const char*> { "--managed-migration", "eager" },
+        std::vector<const char*> { "--managed-advice", "prefer-gpu" },
+        std::vector<const char*> { "--host-memory", "mapped", "--copy", "sm" },
+        std::vector<const char*> { "--host-memory", "managed", "--submit", "batch" },
+        std::vector<const char*> { "--submit", "batch", "--copy", "sm" }));
+
+TEST(CliOptions, EveryHostMemoryKindParses)
+{
+    for (const auto& entry : EnumNames<HostMemory>::entries) {
+        const HostMemory kind = entry.first;
+        const char* name = entry.second;
+        const auto options = parse({ "--host-memory", name });
+        ASSERT_TRUE(options.ok()) << name << ": " << options.error().message();
+        EXPECT_TRUE(options->config.hostMemory == kind) << name;
+    }
+}
+
+TEST(CliOptions, CopyMechanismManagedOptionsAndBatchParse)
+{
+    const auto defaults = parse({});
+    ASSERT_TRUE(defaults.ok());
+    EXPECT_EQ(defaults->config.copy, CopyMechanism::CopyEngine);
+    EXPECT_EQ(defaults->config.managedMigration, ManagedMigration::Prefetch);
+    EXPECT_EQ(defaults->config.managedAdvice, ManagedAdvice::None);
+    EXPECT_FALSE(defaults->config.preferOverlap);
+
+    const auto sm = parse({ "--host-memory", "registered", "--copy", "sm" });
+    ASSERT_TRUE(sm.ok()) << sm.error().message();
+    EXPECT_EQ(sm->config.hostMemory, HostMemory::Registered);
+    EXPECT_EQ(sm->config.copy, CopyMechanism::Sm);
+
+    const auto managed = parse({ "--host-memory", "managed", "--managed-migration", "on-demand", "--managed-advice",
+        "read-mostly" });
+    ASSERT_TRUE(managed.ok()) << managed.error().message();
+    EXPECT_EQ(managed->config.managedMigration, ManagedMigration::OnDemand);
+    EXPECT_EQ(managed->config.managedAdvice, ManagedAdvice::ReadMostly);
+
+    const auto batch = parse({ "--submit", "batch", "--prefer-overlap", "--chunks", "8", "--streams", "2" });
+    ASSERT_TRUE(batch.ok()) << batch.error().message();
+    EXPECT_EQ(batch->config.submission, Submission::Batch);
+    EXPECT_TRUE(batch->config.preferOverlap);
+
+    const auto memory = parse({ "--compare", "memory", "--size", "1GiB" });
+    ASSERT_TRUE(memory.ok()) << memory.error().message();
+    EXPECT_EQ(memory->comparison, Comparison::Memory);
+}
+
+TEST(CliOptions, ASeriesThatCannotRunIsAUsageErrorWithTheReason)
+{
+    const auto mapped = parse({ "--host-memory", "mapped", "--copy", "sm" });
+    ASSERT_FALSE(mapped.ok());
+    EXPECT_EQ(mapped.error().kind, ErrorKind::Usage);
+    EXPECT_NE(mapped.error().message().find("cannot run"), std::string::npos) << mapped.error().message();
+    EXPECT_NE(mapped.error().message().find("mapped host memory"), std::string::npos) << mapped.error().message();
+    const auto batch = parse({ "--host-memory", "managed", "--submit", "batch" });
+    ASSERT_FALSE(batch.ok());
+    EXPECT_NE(batch.error().message().find("batch submission"), std::string::npos) << batch.error().message();
+    // A comparison sets the memory itself: the series' own options do not stop it.
+    EXPECT_TRUE(parse({ "--compare", "memory", "--copy", "sm" }).ok());
+}
+
+TEST(CliOptions, HelpNamesTheMemoryLabsOptions)
+{
+    const auto help = parse({ "--help" });
+    ASSERT_TRUE(help.ok());
+    for (const char* text : { "write-combined", "registered", "mapped", "managed", "--copy", "--managed-migration",
+             "--managed-advice", "--prefer-overlap", "batch", "memory (" }) {
+        EXPECT_NE(help->helpText->find(text), std::string::npos) << text;
+    }
+}
 
 TEST(CliOptions, HelpAndVersionExitCleanly)
 {

@@ -135,3 +135,49 @@ TEST(RecordRules, CopyBandwidthsAreOnesAHostLinkCanHave)
         EXPECT_EQ(problem->accepted, "a finite number of GB/s from 0.001 to 10000");
     }
 }
+
+TEST(RecordRules, HostRegistrationTimesAreFiniteAndTheBytesBounded)
+{
+    SeriesOutcome o;
+    EXPECT_FALSE(checkHostRegistration(o, "outcome."));  // no registration: nothing to check
+    o.hostRegisterMs = 6.8;
+    o.hostUnregisterMs = 0.0;
+    o.hostRegisteredBytes = std::uint64_t(128) << 20;
+    EXPECT_FALSE(checkHostRegistration(o, "outcome."));
+    for (double bad : { -1.0, std::nan(""), std::numeric_limits<double>::infinity() }) {
+        SeriesOutcome register_ = o;
+        register_.hostRegisterMs = bad;
+        const auto problem = checkHostRegistration(register_, "outcome.");
+        ASSERT_TRUE(problem) << bad;
+        EXPECT_EQ(problem->field, "outcome.host_register_ms");
+        EXPECT_EQ(problem->accepted, "a finite number of ms, 0 or more");
+        SeriesOutcome unregister = o;
+        unregister.hostUnregisterMs = bad;
+        ASSERT_TRUE(checkHostRegistration(unregister, "outcome.")) << bad;
+        EXPECT_EQ(checkHostRegistration(unregister, "outcome.")->field, "outcome.host_unregister_ms");
+    }
+    o.hostRegisteredBytes = kMaxRegisteredBytes + 1;
+    const auto tooMany = checkHostRegistration(o, "");
+    ASSERT_TRUE(tooMany);
+    EXPECT_EQ(tooMany->field, "host_registered_bytes");
+    EXPECT_EQ(tooMany->found, std::to_string(kMaxRegisteredBytes + 1));
+}
+
+TEST(RecordRules, ConfigurationChoicesAreOnesTheirNameTablesHold)
+{
+    PipelineConfig c;
+    EXPECT_FALSE(checkConfig(c));
+    c.copy = static_cast<CopyMechanism>(7);
+    const auto copy = checkConfig(c);
+    ASSERT_TRUE(copy);
+    EXPECT_EQ(copy->field, "config.copy");
+    EXPECT_EQ(copy->accepted, "ce or sm");
+    c = PipelineConfig();
+    c.managedAdvice = static_cast<ManagedAdvice>(-1);
+    ASSERT_TRUE(checkConfig(c));
+    EXPECT_EQ(checkConfig(c)->field, "config.managed_advice");
+    c = PipelineConfig();
+    c.hostMemory = static_cast<HostMemory>(6);
+    ASSERT_TRUE(checkConfig(c));
+    EXPECT_EQ(checkConfig(c)->accepted, "pinned, pageable, write-combined, registered, mapped or managed");
+}

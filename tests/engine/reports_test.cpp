@@ -1,8 +1,10 @@
+#include "engine/io/chrome_trace.hpp"
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
+#include "engine/model/size_parse.hpp"
 
 #include "classic_runs.hpp"
 
@@ -146,7 +148,9 @@ TEST(CsvReport, HeaderAndOneRowPerRunWithDeviceAndConfiguration)
         lines.push_back(line);
     ASSERT_EQ(lines.size(), 4u);
     EXPECT_EQ(lines[0].rfind("Device Index,Device,UUID,PCI Bus Id,Compute Capability,Driver Version,Runtime Version,"
-                             "Elements,Size (B),Value,Threads/Block,Chunks,Streams,Issue Order,Submission,Host Memory,Wait,Check,Run,Warm-up,GPU Time (ms),"
+                             "Elements,Size (B),Value,Threads/Block,Chunks,Streams,Issue Order,Submission,Host Memory,Wait,Check,"
+                             "Copy,Managed Migration,Managed Advice,Prefer Overlap,Host Register (ms),Host Unregister (ms),"
+                             "Host Registered (B),Run,Warm-up,GPU Time (ms),"
                              "CPU Time (ms),Poll Iterations",
                   0),
         0u)
@@ -155,7 +159,7 @@ TEST(CsvReport, HeaderAndOneRowPerRunWithDeviceAndConfiguration)
     for (const auto& l : lines)
         EXPECT_EQ(columns(l), columns(lines[0])) << l;
     EXPECT_EQ(lines[1].rfind("0,Test GPU,GPU-01234567-89ab-cdef-0123-456789abcdef,0000:19:00.0,9.0,13000,13000,16777216,"
-                             "67108864,26,512,1,1,chunk,stream,pinned,spin,overlapped,0,1,2.5,0.02,12345,",
+                             "67108864,26,512,1,1,chunk,stream,pinned,spin,overlapped,ce,prefetch,none,0,,,,0,1,2.5,0.02,12345,",
                   0),
         0u)
         << lines[1];
@@ -298,7 +302,7 @@ INSTANTIATE_TEST_SUITE_P(Malformed, CsvRejects,
         std::pair<std::string, std::string> { sampleCsvWith(",spin,", ",sleep,"),
             "column 'Wait': 'sleep' is not spin or blocking" },
         std::pair<std::string, std::string> { sampleCsvWith(",pinned,", ",bogus,"),
-            "column 'Host Memory': 'bogus' is not pinned or pageable" },
+            "column 'Host Memory': 'bogus' is not pinned, pageable, write-combined, registered, mapped or managed" },
         std::pair<std::string, std::string> { sampleCsvWith("Test GPU,", "\"Test GPU,"), "unterminated quote" },
         std::pair<std::string, std::string> { sampleCsvWith(",12346,", ",12346,7,"), "line 3 has" },
         std::pair<std::string, std::string> { sampleCsvHeader(), "no runs" }));
@@ -379,7 +383,7 @@ TEST_P(JsonRejectsAChoice, NamingTheFieldAndWhatItAccepts)
 
 INSTANTIATE_TEST_SUITE_P(UnknownNames, JsonRejectsAChoice,
     ::testing::Values(std::pair<std::string, std::string> { "/config/host_memory",
-                          "line 1: config.host_memory is 'bogus'; accepted: pinned or pageable" },
+                          "line 1: config.host_memory is 'bogus'; accepted: pinned, pageable, write-combined, registered, mapped or managed" },
         std::pair<std::string, std::string> { "/config/wait",
             "line 1: config.wait is 'bogus'; accepted: spin or blocking" },
         std::pair<std::string, std::string> { "/config/check",
@@ -792,7 +796,7 @@ INSTANTIATE_TEST_SUITE_P(Malformed, JsonFileRejects,
         std::pair<std::string, std::string> { "[\"d2h\",0,2,6,4096,0.01,0.02]|[\"d2x\",0,2,6,4096,0.01,0.02]",
             "run 2 (line 173): traced span 1: kind 'd2x' is not h2d, kernel" },
         std::pair<std::string, std::string> { "\"host_memory\": \"pinned\"|\"host_memory\": \"bogus\"",
-            "line 32: config.host_memory is 'bogus'; accepted: pinned or pageable" },
+            "line 32: config.host_memory is 'bogus'; accepted: pinned, pageable, write-combined, registered, mapped or managed" },
         std::pair<std::string, std::string> { "v4 cut 500", "the file ends inside run 1 (line 3): it is cut short" },
         std::pair<std::string, std::string> { "v4 cut 100", "the file ends inside run 0 (line 2): it is cut short" },
         std::pair<std::string, std::string> { "v4 cut -300", "the file ends early, at line 1: it is cut short" },
@@ -811,7 +815,7 @@ INSTANTIATE_TEST_SUITE_P(Malformed, JsonFileRejects,
         std::pair<std::string, std::string> { "v4 [\"d2h\",0,2,6,4096,0.01,0.02]|[\"d2x\",0,2,6,4096,0.01,0.02]",
             "run 2 (line 4): traced span 1: kind 'd2x' is not h2d, kernel" },
         std::pair<std::string, std::string> { "v4 \"host_memory\":\"pinned\"|\"host_memory\":\"bogus\"",
-            "line 1: config.host_memory is 'bogus'; accepted: pinned or pageable" }));
+            "line 1: config.host_memory is 'bogus'; accepted: pinned, pageable, write-combined, registered, mapped or managed" }));
 
 TEST(JsonReport, AFileCutAfterARunLineSaysSo)
 {
@@ -911,4 +915,254 @@ TEST(CsvReport, RowsWithQuotesSplitAsTheHeaderDoes)
     ASSERT_TRUE(read.ok()) << read.error().message();
     EXPECT_EQ(read->device.name, original.device.name);
     EXPECT_EQ(read->device.uuid, "plai,n");
+}
+
+namespace {
+
+// A registered-memory series with the memory lab's every option set away from its default.
+Report memoryLabReport()
+{
+    Report r = sampleReport();
+    r.config.hostMemory = HostMemory::Registered;
+    r.config.copy = CopyMechanism::Sm;
+    r.config.managedMigration = ManagedMigration::OnDemand;
+    r.config.managedAdvice = ManagedAdvice::ReadMostly;
+    r.config.preferOverlap = true;
+    r.outcome->hostRegisterMs = 6.8;
+    r.outcome->hostUnregisterMs = 1.25;
+    r.outcome->hostRegisteredBytes = 2 * r.config.bytes();
+    return r;
+}
+
+void expectMemoryLabFields(const Report& read)
+{
+    EXPECT_EQ(read.config.hostMemory, HostMemory::Registered);
+    EXPECT_EQ(read.config.copy, CopyMechanism::Sm);
+    EXPECT_EQ(read.config.managedMigration, ManagedMigration::OnDemand);
+    EXPECT_EQ(read.config.managedAdvice, ManagedAdvice::ReadMostly);
+    EXPECT_TRUE(read.config.preferOverlap);
+    ASSERT_TRUE(read.outcome.has_value());
+    ASSERT_TRUE(read.outcome->hostRegisterMs.has_value());
+    EXPECT_DOUBLE_EQ(*read.outcome->hostRegisterMs, 6.8);
+    ASSERT_TRUE(read.outcome->hostUnregisterMs.has_value());
+    EXPECT_DOUBLE_EQ(*read.outcome->hostUnregisterMs, 1.25);
+    EXPECT_EQ(read.outcome->hostRegisteredBytes, 2 * read.config.bytes());
+}
+
+}  // namespace
+
+TEST(MemoryLabFiles, EveryNewFieldRoundTripsInJsonLinesDocumentAndCsv)
+{
+    const Report original = memoryLabReport();
+    std::stringstream lines;
+    writeJson(lines, original);
+    const auto fromLines = readJson(lines);
+    ASSERT_TRUE(fromLines.ok()) << fromLines.error().message();
+    expectMemoryLabFields(*fromLines);
+
+    std::stringstream document;
+    writeJsonDocument(document, original);
+    const auto fromDocument = readJson(document);
+    ASSERT_TRUE(fromDocument.ok()) << fromDocument.error().message();
+    expectMemoryLabFields(*fromDocument);
+    EXPECT_EQ(documentOf(*fromDocument), documentOf(original));
+
+    std::stringstream csv;
+    writeCsv(csv, original);
+    const auto fromCsv = readCsv(csv);
+    ASSERT_TRUE(fromCsv.ok()) << fromCsv.error().message();
+    expectMemoryLabFields(*fromCsv);
+    EXPECT_EQ(fromCsv->outcome->measuredRuns, 2);
+}
+
+TEST(MemoryLabFiles, AReportWithoutTheNewFieldsReadsAsTodaysDefaults)
+{
+    nlohmann::json document = documentOf(sampleReport());
+    for (const char* key : { "copy", "managed_migration", "managed_advice", "prefer_overlap" })
+        EXPECT_EQ(document.at("config").erase(key), 1u) << key;
+    EXPECT_FALSE(document.at("outcome").contains("host_register_ms"));  // written only where there is one
+    std::istringstream in(document.dump(2));
+    const auto read = readJson(in);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    EXPECT_EQ(read->config.copy, CopyMechanism::CopyEngine);
+    EXPECT_EQ(read->config.managedMigration, ManagedMigration::Prefetch);
+    EXPECT_EQ(read->config.managedAdvice, ManagedAdvice::None);
+    EXPECT_FALSE(read->config.preferOverlap);
+    ASSERT_TRUE(read->outcome.has_value());
+    EXPECT_FALSE(read->outcome->hostRegisterMs.has_value());
+    EXPECT_FALSE(read->outcome->hostUnregisterMs.has_value());
+    EXPECT_EQ(read->outcome->hostRegisteredBytes, 0u);
+
+    // A CSV without the registration's figures has no outcome made up for it.
+    std::stringstream csv;
+    writeCsv(csv, sampleReport());
+    const auto fromCsv = readCsv(csv);
+    ASSERT_TRUE(fromCsv.ok()) << fromCsv.error().message();
+    EXPECT_FALSE(fromCsv->outcome.has_value());
+    EXPECT_EQ(fromCsv->config.copy, CopyMechanism::CopyEngine);
+}
+
+class MemoryLabRejects : public ::testing::TestWithParam<std::tuple<const char*, nlohmann::json, const char*>> { };
+
+TEST_P(MemoryLabRejects, NamingTheField)
+{
+    const auto& [pointer, value, expected] = GetParam();
+    nlohmann::json document = documentOf(memoryLabReport());
+    document[nlohmann::json::json_pointer(pointer)] = value;
+    std::istringstream in(document.dump());
+    const auto read = readJson(in);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().kind, ErrorKind::Io);
+    EXPECT_EQ(read.error().detail, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(HostileValues, MemoryLabRejects,
+    ::testing::Values(std::tuple { "/config/copy", nlohmann::json("dma"),
+                          "line 1: config.copy is 'dma'; accepted: ce or sm" },
+        std::tuple { "/config/managed_migration", nlohmann::json(""),
+            "line 1: config.managed_migration is ''; accepted: prefetch or on-demand" },
+        std::tuple { "/config/managed_advice", nlohmann::json(2),
+            "line 1: config.managed_advice is 2; accepted: none, prefer-device, prefer-host or read-mostly" },
+        std::tuple { "/config/prefer_overlap", nlohmann::json("yes"),
+            "line 1: config.prefer_overlap is \"yes\"; accepted: true or false" },
+        std::tuple { "/outcome/host_register_ms", nlohmann::json(-3.4),
+            "line 1: outcome.host_register_ms is -3.4; accepted: a finite number of ms, 0 or more" },
+        std::tuple { "/outcome/host_unregister_ms", nlohmann::json("fast"),
+            "line 1: outcome.host_unregister_ms is \"fast\"; accepted: a number" },
+        std::tuple { "/outcome/host_registered_bytes", nlohmann::json(std::uint64_t(1) << 60),
+            "line 1: outcome.host_registered_bytes is 1152921504606846976; accepted: a whole number of bytes from 0 to "
+            "1125899906842624" },
+        std::tuple { "/outcome/host_registered_bytes", nlohmann::json(-1),
+            "line 1: outcome.host_registered_bytes is -1; accepted: a whole number from 0 to 18446744073709551615" }));
+
+TEST(MemoryLabFiles, TheSummaryShowsTheRegistrationInEveryPrinter)
+{
+    const Report report = memoryLabReport();
+    const SeriesSummary s = summarizeSeries(report);
+    ASSERT_NE(s.figure("host_register_ms"), nullptr);
+    EXPECT_EQ(s.figure("host_register_ms")->name, "Host registration");
+    EXPECT_DOUBLE_EQ(s.value("host_register_ms"), 6.8);
+    ASSERT_NE(s.figure("host_register_gbps"), nullptr);
+    EXPECT_EQ(s.figure("host_register_gbps")->name, "Host registration rate");
+    EXPECT_EQ(s.figure("host_register_gbps")->kind, ValueKind::Rate);
+    EXPECT_DOUBLE_EQ(s.value("host_register_gbps"), 2.0 * double(report.config.bytes()) / 6.8e6);
+    EXPECT_DOUBLE_EQ(s.value("host_unregister_ms"), 1.25);
+    EXPECT_EQ(s.figure("host_unregister_ms")->name, "Host unregistration");
+    // Pinned memory registers nothing: no figures.
+    const SeriesSummary pinned = summarizeSeries(sampleReport());
+    EXPECT_EQ(pinned.figure("host_register_ms"), nullptr);
+    EXPECT_EQ(pinned.figure("host_register_gbps"), nullptr);
+    EXPECT_EQ(pinned.figure("host_unregister_ms"), nullptr);
+
+    const std::string text = formatSummaryText(report);
+    EXPECT_NE(text.find("Host registration "), std::string::npos) << text;
+    EXPECT_NE(text.find("Host registration rate"), std::string::npos) << text;
+    EXPECT_NE(text.find("Host unregistration"), std::string::npos) << text;
+    EXPECT_NE(text.find("cudaHostRegister of 128.0 MiB"), std::string::npos) << text;
+    std::stringstream json;
+    writeJson(json, report);
+    const auto header = nlohmann::json::parse(json.str().substr(0, json.str().find('\n')));
+    EXPECT_DOUBLE_EQ(header.at("summary").at("host_register_ms").get<double>(), 6.8);
+    EXPECT_DOUBLE_EQ(header.at("summary").at("host_unregister_ms").get<double>(), 1.25);
+    EXPECT_TRUE(header.at("summary").contains("host_register_gbps"));
+}
+
+TEST(MemoryLabFiles, TheConfigLineNamesTheCopyMechanismAndTheManagedOptions)
+{
+    PipelineConfig c;
+    EXPECT_NE(formatConfigText(c).find("pinned host memory, spin wait"), std::string::npos) << formatConfigText(c);
+    c.hostMemory = HostMemory::Registered;
+    c.copy = CopyMechanism::Sm;
+    EXPECT_NE(formatConfigText(c).find("registered host memory, SM copies"), std::string::npos) << formatConfigText(c);
+    c.hostMemory = HostMemory::Managed;
+    c.managedMigration = ManagedMigration::OnDemand;
+    c.managedAdvice = ManagedAdvice::PreferHost;
+    EXPECT_NE(formatConfigText(c).find("managed host memory (on-demand migration, advice prefer-host)"),
+        std::string::npos)
+        << formatConfigText(c);
+    c = PipelineConfig();
+    c.submission = Submission::Batch;
+    c.preferOverlap = true;
+    EXPECT_NE(formatConfigText(c).find("batch copies prefer overlap"), std::string::npos) << formatConfigText(c);
+}
+
+TEST(MemoryLabFiles, TheTraceNamesTheConfigAndTheRegistration)
+{
+    Report report = memoryLabReport();
+    report.config.submission = Submission::Batch;
+    std::stringstream out;
+    writeChromeTrace(out, report);
+    const nlohmann::json other = nlohmann::json::parse(out.str()).at("otherData");
+    EXPECT_EQ(other.at("host_memory"), "registered");
+    EXPECT_EQ(other.at("copy"), "sm");
+    EXPECT_EQ(other.at("prefer_overlap"), true);
+    EXPECT_FALSE(other.contains("managed_migration"));  // registered memory: the managed options do not apply
+    EXPECT_DOUBLE_EQ(other.at("host_register_ms").get<double>(), 6.8);
+    EXPECT_DOUBLE_EQ(other.at("host_unregister_ms").get<double>(), 1.25);
+    EXPECT_EQ(other.at("host_registered_bytes"), 2 * report.config.bytes());
+    EXPECT_NE(other.at("config").get<std::string>().find("batch copies, registered host memory, SM copies"),
+        std::string::npos)
+        << other.at("config");
+}
+
+TEST(MemoryLabFiles, TheComparisonShowsTheRegistrationInTextCsvAndJson)
+{
+    PlanReport plan;
+    plan.comparison = Comparison::Memory;
+    plan.variants.push_back({ "pinned", sampleReport(), std::nullopt, std::nullopt });
+    plan.variants.push_back({ "registered, SM copies", memoryLabReport(), std::nullopt, std::nullopt });
+    Report mapped = sampleReport();
+    mapped.config.hostMemory = HostMemory::Mapped;
+    plan.variants.push_back({ "mapped", mapped,
+        makeError(ErrorKind::Unsupported, "mapped host memory is not available on this device"), std::nullopt });
+    plan.planned = plan.variants.size();
+
+    const std::string text = formatComparisonText(plan);
+    EXPECT_NE(text.find("Host registration (ms)"), std::string::npos) << text;
+    EXPECT_NE(text.find("Host registration rate (GB/s)"), std::string::npos) << text;
+    EXPECT_NE(text.find("not run: mapped host memory is not available"), std::string::npos) << text;
+    // The variant column is as wide as the longest label: the columns line up.
+    std::vector<std::string> rows;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        rows.push_back(line);
+    ASSERT_GE(rows.size(), 4u);
+    const std::string size = formatBytes(sampleReport().config.bytes());
+    ASSERT_NE(rows[2].find(size), std::string::npos) << text;
+    EXPECT_EQ(rows[2].find(size), rows[3].find(size)) << text;
+    EXPECT_EQ(rows[1].find("size") + 4, rows[2].find(size) + size.size()) << text;  // right-aligned under its header
+
+    std::stringstream csv;
+    writeComparisonCsv(csv, plan);
+    const std::string table = csv.str();
+    EXPECT_NE(table.find(",Host registration (ms),"), std::string::npos) << table;
+    EXPECT_NE(table.find(",6.8,"), std::string::npos) << table;
+
+    std::stringstream json;
+    writeComparisonJson(json, plan);
+    const auto document = nlohmann::json::parse(json.str());
+    const nlohmann::json& registered = document.at("variants").at(1);
+    EXPECT_DOUBLE_EQ(registered.at("summary").at("host_register_ms").get<double>(), 6.8);
+    EXPECT_DOUBLE_EQ(registered.at("outcome").at("host_unregister_ms").get<double>(), 1.25);
+    EXPECT_EQ(registered.at("config").at("copy"), "sm");
+    EXPECT_FALSE(document.at("variants").at(0).at("summary").contains("host_register_ms"));
+}
+
+TEST(MemoryLabFiles, EarlierFilesStillReadAsCopyEngineCopiesWithoutRegistration)
+{
+    const std::string data = ASYNCSCOPE_TEST_DATA;
+    for (const char* name : { "report_v1.json", "report_v2.json", "report_v3_every_field.json", "h200/h200-series.json",
+             "h200/h200-series.csv", "h200/h200-chunked.json", "h200/h200-chunked.csv", "h200/h200-cupti.json",
+             "h200/h200-graph-by-stage.json", "h200/h200-noise.json" }) {
+        SCOPED_TRACE(name);
+        const auto read = readReportFile(data + "/" + name);
+        ASSERT_TRUE(read.ok()) << read.error().message();
+        EXPECT_EQ(read->config.hostMemory, HostMemory::Pinned);
+        EXPECT_EQ(read->config.copy, CopyMechanism::CopyEngine);
+        EXPECT_EQ(read->config.managedMigration, ManagedMigration::Prefetch);
+        EXPECT_EQ(read->config.managedAdvice, ManagedAdvice::None);
+        EXPECT_FALSE(read->config.preferOverlap);
+        EXPECT_FALSE(read->outcome && read->outcome->hostRegisterMs);
+        EXPECT_EQ(summarizeSeries(*read).figure("host_register_ms"), nullptr);
+    }
 }

@@ -236,6 +236,31 @@ CsvColumn choice(const char* name, Enum PipelineConfig::*field, bool required = 
 
 constexpr const char* kDurationAccepted = "a finite number of ms, 0 or more";
 
+// A time of the series' host registration: empty where there is none.
+CsvColumn registration(const char* name, std::optional<double> SeriesOutcome::*field)
+{
+    return fixed(
+        name,
+        [field](const Report& r) {
+            std::string out;
+            if (r.outcome && r.outcome.value().*field)
+                appendNumber(out, *(r.outcome.value().*field));
+            return out;
+        },
+        [field](std::string_view t, Report& r) {
+            if (t.empty())
+                return true;
+            double ms = 0.0;
+            if (!parseDuration(t, ms))
+                return false;
+            if (!r.outcome)
+                r.outcome.emplace();
+            r.outcome.value().*field = ms;
+            return true;
+        },
+        "a finite number of ms, 0 or more, or empty", false);
+}
+
 // A run's own columns.
 template <class Write, class Read>
 CsvColumn run(const char* name, Write write, Read read, std::string accepted = {})
@@ -328,6 +353,28 @@ const std::vector<CsvColumn>& runColumns()
         choice("Host Memory", &PipelineConfig::hostMemory),
         choice("Wait", &PipelineConfig::waitMode),
         choice("Check", &PipelineConfig::checkMode),
+        // Files from before the memory lab have none of these: copy-engine copies, the managed defaults.
+        choice("Copy", &PipelineConfig::copy, false),
+        choice("Managed Migration", &PipelineConfig::managedMigration, false),
+        choice("Managed Advice", &PipelineConfig::managedAdvice, false),
+        fixed("Prefer Overlap", [](R r) { return std::string(r.config.preferOverlap ? "1" : "0"); },
+            [](std::string_view t, Report& r) { return parseFlag(t, r.config.preferOverlap); }, "0 or 1", false),
+        // Registered host memory: the series' registration, the same on every row; empty for the other kinds.
+        registration("Host Register (ms)", &SeriesOutcome::hostRegisterMs),
+        registration("Host Unregister (ms)", &SeriesOutcome::hostUnregisterMs),
+        fixed("Host Registered (B)",
+            [](R r) {
+                return r.outcome && r.outcome->hostRegisterMs ? std::to_string(r.outcome->hostRegisteredBytes)
+                                                              : std::string();
+            },
+            [](std::string_view t, Report& r) {
+                if (t.empty())
+                    return true;
+                if (!r.outcome)
+                    r.outcome.emplace();
+                return parseNumber(t, r.outcome->hostRegisteredBytes);
+            },
+            "a whole number of bytes, or empty", false),
         runWhole("Run", &RunStore::index, &RunResult::index),
         runFlag("Warm-up", &RunStore::warmup, &RunResult::warmup),
         run("GPU Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.gpuMs(i)); },
@@ -361,7 +408,7 @@ const std::vector<CsvColumn>& runColumns()
 }
 
 constexpr std::size_t kBlock = std::size_t(4) << 20;
-// The longest line read: a row holds about 35 fields, the longest a device name of kMaxNameBytes.
+// The longest line read: a row holds about 40 fields, the longest a device name of kMaxNameBytes.
 constexpr std::size_t kMaxCsvLineBytes = std::size_t(64) << 10;
 
 }  // namespace
@@ -565,6 +612,10 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
                 return rowError(lineNumber, *bad);
             if (auto bad = checkConfig(report.config))
                 return rowError(lineNumber, *bad);
+            if (report.outcome) {
+                if (auto bad = checkHostRegistration(*report.outcome, {}))
+                    return rowError(lineNumber, *bad);
+            }
         }
         row.durations.bytes = report.config.bytes();
         row.run.spans = serialSpans(report.device.index, row.durations);
@@ -578,6 +629,8 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
     report.config.warmupRuns = 0;
     for (std::size_t i = 0; i < report.runs.size(); ++i)
         ++(report.runs.warmup(i) ? report.config.warmupRuns : report.config.runs);
+    if (report.outcome)  // made by the registration's columns: the file says nothing more of how the series ended
+        report.outcome->measuredRuns = report.config.runs;
     return report;
 }
 

@@ -38,7 +38,9 @@ json configJson(const PipelineConfig& c)
         { "threads_per_block", c.threadsPerBlock }, { "chunks", c.chunks }, { "streams", c.streams },
         { "order", nameOf(c.order) }, { "submission", nameOf(c.submission) }, { "runs", c.runs },
         { "warmup_runs", c.warmupRuns },
-        { "host_memory", nameOf(c.hostMemory) }, { "wait", nameOf(c.waitMode) }, { "check", nameOf(c.checkMode) },
+        { "host_memory", nameOf(c.hostMemory) }, { "copy", nameOf(c.copy) },
+        { "managed_migration", nameOf(c.managedMigration) }, { "managed_advice", nameOf(c.managedAdvice) },
+        { "prefer_overlap", c.preferOverlap }, { "wait", nameOf(c.waitMode) }, { "check", nameOf(c.checkMode) },
         { "check_threads", c.checkThreads }, { "stage_events", c.stageEvents }, { "profiler_range", c.profilerRange },
         { "trace_source", nameOf(c.traceSource) }, { "stop_rule", nameOf(c.stopRule) },
         { "target_noise_percent", c.targetNoisePercent },
@@ -252,6 +254,12 @@ Report headerReport(const json& j)
     c.get("runs", config.runs);
     c.get("warmup_runs", config.warmupRuns);
     config.hostMemory = c.choice<HostMemory>("host_memory");
+    // Reports from before the memory lab: copy-engine copies; the managed options as the CLI sets them.
+    config.copy = c.choiceOr("copy", CopyMechanism::CopyEngine);
+    config.managedMigration = c.choiceOr("managed_migration", ManagedMigration::Prefetch);
+    config.managedAdvice = c.choiceOr("managed_advice", ManagedAdvice::None);
+    config.preferOverlap = false;
+    c.getOr("prefer_overlap", config.preferOverlap);
     config.waitMode = c.choice<WaitMode>("wait");
     config.checkMode = c.choiceOr("check", CheckMode::Serial);  // reports from before overlapped checking
     config.checkThreads = 0;
@@ -296,6 +304,18 @@ Report headerReport(const json& j)
         checkAmount(o, "noise_percent", outcome.noisePercent, "percent");
         o.getOr("trace_note", outcome.traceNote);
         if (auto bad = checkNote(o.path("trace_note"), outcome.traceNote))
+            throw BadField(*bad);
+        // Registered host memory only; a report from before the memory lab has none.
+        for (auto [key, ms] : { std::pair { "host_register_ms", &outcome.hostRegisterMs },
+                 std::pair { "host_unregister_ms", &outcome.hostUnregisterMs } }) {
+            if (o.has(key)) {
+                double value = 0.0;
+                o.get(key, value);
+                *ms = value;
+            }
+        }
+        o.getOr("host_registered_bytes", outcome.hostRegisteredBytes);
+        if (auto bad = checkHostRegistration(outcome, "outcome."))
             throw BadField(*bad);
         r.outcome = outcome;
     }
@@ -418,6 +438,12 @@ ordered_json headerJson(const Report& report, const SeriesSummary& summary, cons
             { "stop_reason", nameOf(report.outcome->reason) }, { "noise_percent", report.outcome->noisePercent } };
         if (!report.outcome->traceNote.empty())
             j["outcome"]["trace_note"] = report.outcome->traceNote;
+        if (report.outcome->hostRegisterMs) {
+            j["outcome"]["host_register_ms"] = *report.outcome->hostRegisterMs;
+            if (report.outcome->hostUnregisterMs)
+                j["outcome"]["host_unregister_ms"] = *report.outcome->hostUnregisterMs;
+            j["outcome"]["host_registered_bytes"] = report.outcome->hostRegisteredBytes;
+        }
     }
     j["fields"] = { { "run", runFieldNames(layout) }, { "span", spanFieldNames(layout) } };
     return j;
