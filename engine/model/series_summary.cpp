@@ -206,12 +206,12 @@ void addRegistrationFigures(SeriesSummary& s, const SeriesOutcome& outcome)
     if (!outcome.hostRegisterMs)
         return;
     const double ms = *outcome.hostRegisterMs;
-    s.figures.push_back({ "host_register_ms", "Host registration", ValueKind::Duration, ms });
+    s.figures.push_back({ std::string(keys::kHostRegisterMs), "Host registration", ValueKind::Duration, ms });
     if (ms > 0.0 && outcome.hostRegisteredBytes > 0)
-        s.figures.push_back({ "host_register_gbps", "Host registration rate", ValueKind::Rate,
+        s.figures.push_back({ std::string(keys::kHostRegisterRate), "Host registration rate", ValueKind::Rate,
             gigabytesPerSecond(static_cast<double>(outcome.hostRegisteredBytes), ms) });
     if (outcome.hostUnregisterMs)
-        s.figures.push_back({ "host_unregister_ms", "Host unregistration", ValueKind::Duration,
+        s.figures.push_back({ std::string(keys::kHostUnregisterMs), "Host unregistration", ValueKind::Duration,
             *outcome.hostUnregisterMs });
 }
 
@@ -286,7 +286,7 @@ void addSeriesFigures(SeriesSummary& s, const PipelineConfig& c, const std::opti
             const bool zeroCopy = c.hostMemory == HostMemory::Mapped;
             s.figures.push_back({ "serial_bound_ms", zeroCopy ? "Zero-copy PCIe bound" : "Serial PCIe bound",
                 ValueKind::Duration, bound });
-            s.figures.push_back({ "gpu_time_over_serial_bound",
+            s.figures.push_back({ std::string(keys::kOverSerialBound),
                 zeroCopy ? "GPU time / zero-copy bound" : "GPU time / serial bound", ValueKind::Ratio,
                 gpu->stats.median / bound });
         }

@@ -81,6 +81,11 @@ inline constexpr std::string_view kD2hRate = "d2h_gbps";
 inline constexpr std::string_view kCopyRate = "copy_gbps";          // both copies' bytes over the GPU time
 inline constexpr std::string_view kModelled = "modelled_ms";        // the overlap model's bound for the shape
 inline constexpr std::string_view kSpeedup = "speedup_over_k1";     // a comparison's: K = 1's GPU time over this one's
+inline constexpr std::string_view kOverSerialBound = "gpu_time_over_serial_bound";
+// A series whose host buffers were registered (cudaHostRegister), summed over its buffers.
+inline constexpr std::string_view kHostRegisterMs = "host_register_ms";
+inline constexpr std::string_view kHostRegisterRate = "host_register_gbps";
+inline constexpr std::string_view kHostUnregisterMs = "host_unregister_ms";
 }  // namespace keys
 
 // A quantity measured once per run: how to read it from run i of a series, and whether that run has it. A summary's

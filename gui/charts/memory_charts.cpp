@@ -35,7 +35,7 @@ const Quantity kQuantities[] = {
         kindColour(SpanKind::Submit), false },
     { keys::kWaitCpu, QT_TRANSLATE_NOOP("MemoryCharts", "CPU time used while waiting (medians)"), "ms",
         kindColour(SpanKind::Wait), false },
-    { memory_keys::kOverSerialBound, QT_TRANSLATE_NOOP("MemoryCharts", "GPU time / serial PCIe bound"), "x",
+    { keys::kOverSerialBound, QT_TRANSLATE_NOOP("MemoryCharts", "GPU time / serial PCIe bound"), "x",
         QColor(90, 90, 90), false },
 };
 constexpr int kQuantityCount = int(std::size(kQuantities));
@@ -62,6 +62,12 @@ QString missingReason(const PlanReport& c, const std::vector<SeriesSummary>& sum
             return tr("stages not timed");
         if (config.streams > 1)
             return tr("several streams");
+    }
+    if (q.key == keys::kOverSerialBound) {
+        if (config.hostMemory == HostMemory::Managed && config.managedMigration == ManagedMigration::OnDemand)
+            return tr("on-demand migration has no PCIe bound");
+        if (!v.report.peak)
+            return tr("no copy calibration");
     }
     return tr("not measured");
 }
@@ -148,7 +154,7 @@ std::unique_ptr<QChart> quantityChart(const PlanReport& c, const std::vector<Ser
 
 bool registered(const SeriesSummary& s)
 {
-    return headlineValue(s, memory_keys::kHostRegisterMs).has_value();
+    return headlineValue(s, keys::kHostRegisterMs).has_value();
 }
 
 // cudaHostRegister and cudaHostUnregister of the variants that register their buffers: what pinning in place costs.
@@ -160,8 +166,8 @@ std::unique_ptr<QChart> registrationChart(const PlanReport& c, const std::vector
         if (!c.variants[i].ran() || !registered(summaries[i]))
             continue;
         categories << QString::fromStdString(c.variants[i].label);
-        values << std::pair { headlineValue(summaries[i], memory_keys::kHostRegisterMs).value_or(0.0),
-            headlineValue(summaries[i], memory_keys::kHostUnregisterMs).value_or(0.0) };
+        values << std::pair { headlineValue(summaries[i], keys::kHostRegisterMs).value_or(0.0),
+            headlineValue(summaries[i], keys::kHostUnregisterMs).value_or(0.0) };
     }
     auto* registering = new QBarSet(QStringLiteral("cudaHostRegister"));
     auto* unregistering = new QBarSet(QStringLiteral("cudaHostUnregister"));

@@ -15,14 +15,6 @@
 
 namespace asyncscope {
 
-namespace memory_keys {
-// The registration figures of a series whose host buffers were registered (summed over its buffers).
-inline constexpr std::string_view kHostRegisterMs = "host_register_ms";
-inline constexpr std::string_view kHostRegisterRate = "host_register_gbps";
-inline constexpr std::string_view kHostUnregisterMs = "host_unregister_ms";
-inline constexpr std::string_view kOverSerialBound = "gpu_time_over_serial_bound";
-}  // namespace memory_keys
-
 // How many charts a memory comparison has: six, and a seventh where a variant has a registration cost.
 int memoryChartCount(const PlanReport& comparison, const std::vector<SeriesSummary>& summaries);
 // Chart `index` of memoryChartCount(); `summaries` one per variant, in plan order (summarizePlan).

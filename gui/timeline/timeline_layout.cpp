@@ -195,7 +195,7 @@ void TimelineLayout::setRun(const RunResult& run, const PipelineConfig& config)
     if (m_cpuTraced) {
         for (const Span& s : run.traced) {
             if (s.kind == SpanKind::Api && placeable(s))
-                m_blocks.push_back({ s, 0, false, cpuLabel(s), {} });
+                m_blocks.push_back({ s, 0, false, cpuLabel(s), {}, {} });
         }
     }
     for (const Span& s : run.spans) {
@@ -203,16 +203,16 @@ void TimelineLayout::setRun(const RunResult& run, const PipelineConfig& config)
             continue;
         const bool cpuRow = s.stream == 0 && (s.kind == SpanKind::Wait || (s.kind == SpanKind::Submit && !m_cpuTraced));
         if (cpuRow)
-            m_blocks.push_back({ s, 0, false, cpuLabel(s), {} });
+            m_blocks.push_back({ s, 0, false, cpuLabel(s), {}, {} });
         else if (s.kind == SpanKind::Check)
-            m_blocks.push_back({ s, 1, false, cpuLabel(s), {} });
+            m_blocks.push_back({ s, 1, false, cpuLabel(s), {}, {} });
     }
     if (m_stagesOff) {
         if (run.gpuMs > 0.0 && std::isfinite(run.gpuMs)) {
             Span total;
             total.kind = SpanKind::Kernel;  // stands for the whole pipeline; TimelineBlock::gpuTime says so
             total.endMs = run.gpuMs;
-            m_blocks.push_back({ total, kFirstGpuRow, true, QObject::tr("GPU %1").arg(formatDuration(run.gpuMs)), {} });
+            m_blocks.push_back({ total, kFirstGpuRow, true, QObject::tr("GPU %1").arg(formatDuration(run.gpuMs)), {}, {} });
         }
     } else {
         for (const Span& s : gpu) {

@@ -1100,7 +1100,7 @@ TEST(MemoryLabFiles, TheTraceNamesTheConfigAndTheRegistration)
     EXPECT_DOUBLE_EQ(other.at("host_register_ms").get<double>(), 6.8);
     EXPECT_DOUBLE_EQ(other.at("host_unregister_ms").get<double>(), 1.25);
     EXPECT_EQ(other.at("host_registered_bytes"), 2 * report.config.bytes());
-    EXPECT_NE(other.at("config").get<std::string>().find("batch copies, registered host memory, SM copies"),
+    EXPECT_NE(other.at("config").get<std::string>().find("cudaMemcpyBatchAsync, registered host memory, copies: SM copy kernel"),
         std::string::npos)
         << other.at("config");
 }
