@@ -382,8 +382,10 @@ Status PipelineSession::Resources::capture(std::size_t buffer, Graph& graph)
     cudaGraph_t captured = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(mainStream(), &captured);
     graph.reset(captured);
-    if (!failed && ended != cudaSuccess)
+    if (ended != cudaSuccess && !failed)
         failed = cudaFailure("cudaStreamEndCapture", ended);
+    else if (ended != cudaSuccess)  // the echo of the failure reported: not for this thread's next launch check
+        static_cast<void>(cudaGetLastError());
     if (failed) {
         failed->detail = "could not capture the run into a CUDA Graph: " + failed->detail;
         failed = graphRefused(std::move(*failed));

@@ -4,11 +4,14 @@ namespace asyncscope {
 
 namespace {
 
-// `one` measured the workload `config` shapes in chunks as one chunk: same device, size, memory, wait and submission.
+// `one` measured the workload `config` shapes in chunks as one chunk: same device, size, memory and the way it moves,
+// wait and submission.
 bool isBaselineOf(const PipelineConfig& one, const PipelineConfig& config)
 {
     return one.chunks == 1 && one.submission == config.submission && one.device == config.device &&
-        one.elements == config.elements && one.hostMemory == config.hostMemory && one.waitMode == config.waitMode;
+        one.elements == config.elements && one.hostMemory == config.hostMemory && one.copy == config.copy &&
+        one.managedMigration == config.managedMigration && one.managedAdvice == config.managedAdvice &&
+        one.waitMode == config.waitMode;
 }
 
 }  // namespace
@@ -17,8 +20,13 @@ std::vector<SeriesSummary> summarizePlan(const PlanReport& plan)
 {
     std::vector<SeriesSummary> summaries;
     summaries.reserve(plan.variants.size());
-    for (const VariantResult& v : plan.variants)
+    bool chunked = false;  // a plan without chunked variants has no speed-up to show: every one would be 1
+    for (const VariantResult& v : plan.variants) {
         summaries.push_back(summarizeSeries(v.report));
+        chunked = chunked || v.report.config.chunks > 1;
+    }
+    if (!chunked)
+        return summaries;
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const double own = summaries[i].median(keys::kGpuTime);
         if (!plan.variants[i].ran() || own <= 0.0)

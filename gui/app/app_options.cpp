@@ -14,6 +14,30 @@ Error usage(const QString& text)
     return makeError(ErrorKind::Usage, text.toStdString(), "See asyncscope --help.");
 }
 
+// A choice option (--order stage): `target` takes the named value; false when the name is not one of T's.
+template <typename T>
+bool takeChoice(const QCommandLineParser& parser, const QCommandLineOption& option, std::optional<T>& target)
+{
+    if (!parser.isSet(option))
+        return true;
+    target = parseName<T>(parser.value(option).toStdString());
+    return target.has_value();
+}
+
+template <typename T>
+Error choiceUsage(const QCommandLineParser& parser, const QCommandLineOption& option)
+{
+    return usage("--" + option.names().constLast() + " takes " + QString::fromStdString(acceptedNames<T>()) +
+        ", not '" + parser.value(option) + "'");
+}
+
+template <typename T>
+QCommandLineOption choiceOption(const char* name, const char* what, const char* valueName)
+{
+    return QCommandLineOption(QString::fromLatin1(name),
+        QString::fromLatin1(what) + ": " + QString::fromStdString(acceptedNames<T>()) + '.', QString::fromLatin1(valueName));
+}
+
 }  // namespace
 
 Result<AppOptions> parseAppOptions(const QStringList& arguments)
@@ -29,14 +53,15 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption run("run", "Start a run at once.");
     const QCommandLineOption chunks("chunks", "Chunks the buffer is split into (1: the classic pipeline).", "K");
     const QCommandLineOption streams("streams", "Streams the chunks take in turn (1 to K).", "S");
-    const QCommandLineOption order("order",
-        QString::fromStdString("Issue order: " + acceptedNames<IssueOrder>() + "."), "ORDER");
-    const QCommandLineOption submit("submit",
-        QString::fromStdString("Submission: " + acceptedNames<Submission>() + "."), "HOW");
-    const QCommandLineOption traceSource("trace-source",
-        QString::fromStdString("Where the timeline comes from: " + acceptedNames<TraceSource>() + "."), "SOURCE");
-    const QCommandLineOption compare("compare",
-        QString::fromStdString("Run a comparison: " + acceptedNames<Comparison>() + "."), "KIND");
+    const auto order = choiceOption<IssueOrder>("order", "Issue order of the chunks", "ORDER");
+    const auto submit = choiceOption<Submission>("submit", "Submission", "HOW");
+    const auto traceSource = choiceOption<TraceSource>("trace-source", "Where the timeline comes from", "SOURCE");
+    const auto hostMemory = choiceOption<HostMemory>("host-memory", "Host memory of the buffer", "KIND");
+    const auto copy = choiceOption<CopyMechanism>("copy", "What moves the bytes", "MECHANISM");
+    const auto migration =
+        choiceOption<ManagedMigration>("managed-migration", "How managed memory reaches the GPU", "HOW");
+    const auto advice = choiceOption<ManagedAdvice>("managed-advice", "cudaMemAdvise for managed memory", "ADVICE");
+    const auto compare = choiceOption<Comparison>("compare", "Run a comparison", "KIND");
     const QCommandLineOption sweepMin("sweep-min", "Smallest size of --compare size.", "SIZE", "4KiB");
     const QCommandLineOption sweepMax("sweep-max", "Largest size of --compare size.", "SIZE", "1GiB");
     const QCommandLineOption open("open",
@@ -57,8 +82,8 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption noNumaBinding("no-numa-binding",
         "Leave the run thread of each GPU unbound instead of on its NUMA node's CPUs (every run, as in the CLI).");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
-    parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, run, compare, sweepMin,
-        sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize });
+    parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, hostMemory, copy, migration,
+        advice, run, compare, sweepMin, sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -116,24 +141,20 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
                 parser.value(*option) + "'");
         *value = count;
     }
-    if (parser.isSet(order)) {
-        options.order = parseName<IssueOrder>(parser.value(order).toStdString());
-        if (!options.order)
-            return usage(QString::fromStdString("--order takes " + acceptedNames<IssueOrder>() + ", not '") +
-                parser.value(order) + "'");
-    }
-    if (parser.isSet(submit)) {
-        options.submission = parseName<Submission>(parser.value(submit).toStdString());
-        if (!options.submission)
-            return usage(QString::fromStdString("--submit takes " + acceptedNames<Submission>() + ", not '") +
-                parser.value(submit) + "'");
-    }
-    if (parser.isSet(traceSource)) {
-        options.traceSource = parseName<TraceSource>(parser.value(traceSource).toStdString());
-        if (!options.traceSource)
-            return usage(QString::fromStdString("--trace-source takes " + acceptedNames<TraceSource>() + ", not '") +
-                parser.value(traceSource) + "'");
-    }
+    if (!takeChoice(parser, order, options.order))
+        return choiceUsage<IssueOrder>(parser, order);
+    if (!takeChoice(parser, submit, options.submission))
+        return choiceUsage<Submission>(parser, submit);
+    if (!takeChoice(parser, traceSource, options.traceSource))
+        return choiceUsage<TraceSource>(parser, traceSource);
+    if (!takeChoice(parser, hostMemory, options.hostMemory))
+        return choiceUsage<HostMemory>(parser, hostMemory);
+    if (!takeChoice(parser, copy, options.copy))
+        return choiceUsage<CopyMechanism>(parser, copy);
+    if (!takeChoice(parser, migration, options.managedMigration))
+        return choiceUsage<ManagedMigration>(parser, migration);
+    if (!takeChoice(parser, advice, options.managedAdvice))
+        return choiceUsage<ManagedAdvice>(parser, advice);
     const QStringList wh = parser.value(exportSize).split('x');
     const int w = wh.value(0).toInt(&ok);
     bool okH = false;
@@ -143,12 +164,8 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.exportSize = QSize(w, h);
     options.open = parser.value(open);
     options.overlays = parser.values(overlay);
-    if (parser.isSet(compare)) {
-        options.comparison = parseName<Comparison>(parser.value(compare).toStdString());
-        if (!options.comparison)
-            return usage(QString::fromStdString("--compare takes " + acceptedNames<Comparison>() + ", not '") +
-                parser.value(compare) + "'");
-    }
+    if (!takeChoice(parser, compare, options.comparison))
+        return choiceUsage<Comparison>(parser, compare);
     for (auto [option, bytes] : { std::pair { &sweepMin, &options.sweepMinBytes }, std::pair { &sweepMax, &options.sweepMaxBytes } }) {
         auto elements = parseElementCount(parser.value(*option).toStdString());
         if (!elements)
@@ -186,6 +203,10 @@ void AppOptions::applyShape(PipelineConfig& config) const
     config.order = order.value_or(config.order);
     config.submission = submission.value_or(config.submission);
     config.traceSource = traceSource.value_or(config.traceSource);
+    config.hostMemory = hostMemory.value_or(config.hostMemory);
+    config.copy = copy.value_or(config.copy);
+    config.managedMigration = managedMigration.value_or(config.managedMigration);
+    config.managedAdvice = managedAdvice.value_or(config.managedAdvice);
 }
 
 }  // namespace asyncscope

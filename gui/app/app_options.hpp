@@ -23,6 +23,11 @@ struct AppOptions {
     std::optional<IssueOrder> order;
     std::optional<Submission> submission;
     std::optional<TraceSource> traceSource;
+    // The memory lab's choices, as the CLI takes them.
+    std::optional<HostMemory> hostMemory;
+    std::optional<CopyMechanism> copy;
+    std::optional<ManagedMigration> managedMigration;
+    std::optional<ManagedAdvice> managedAdvice;
     bool runNow = false;
     std::optional<Comparison> comparison;  // run this comparison instead of one series
     std::size_t sweepMinBytes = kSweepMinBytes;  // the range of --compare size, as the CLI takes it
@@ -39,7 +44,7 @@ struct AppOptions {
     std::optional<QString> earlyExitText;  // --help / --version
 
     bool headless() const { return !exportPng.isEmpty(); }
-    // Puts the shape options that were given into `config`.
+    // Puts the shape and memory options that were given into `config`.
     void applyShape(PipelineConfig& config) const;
 };
 

@@ -18,6 +18,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QValueAxis>
@@ -426,6 +427,15 @@ int chartColumns(int charts)
     return charts > 3 ? (charts + 1) / 2 : std::max(1, charts);
 }
 
+namespace {
+constexpr QSize kChartMinimum { 380, 260 };  // a bar chart's row labels, values and title still fit
+}
+
+int chartColumns(int charts, int width)
+{
+    return std::clamp(width / kChartMinimum.width(), 1, chartColumns(charts));
+}
+
 ComparisonView::ComparisonView(QWidget* parent)
     : QWidget(parent)
 {
@@ -436,8 +446,13 @@ ComparisonView::ComparisonView(QWidget* parent)
     m_table->setObjectName("comparisonTable");
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* scroll = new QScrollArea;  // narrow windows keep each chart readable and scroll instead
+    scroll->setWidget(charts);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(charts);
+    splitter->addWidget(scroll);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
@@ -446,6 +461,24 @@ ComparisonView::ComparisonView(QWidget* parent)
     auto* hint = new QLabel(tr("Run a comparison from the Compare menu."));
     hint->setAlignment(Qt::AlignCenter);
     m_charts->addWidget(hint, 0, 0);
+}
+
+void ComparisonView::placeCharts()
+{
+    const int columns = chartColumns(static_cast<int>(m_views.size()), width());
+    if (m_views.isEmpty() || columns == m_columns)
+        return;
+    m_columns = columns;
+    for (QChartView* view : m_views)
+        m_charts->removeWidget(view);
+    for (int i = 0; i < m_views.size(); ++i)
+        m_charts->addWidget(m_views[i], i / columns, i % columns);
+}
+
+void ComparisonView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    placeCharts();
 }
 
 int ComparisonView::chartCount() const
@@ -464,10 +497,11 @@ void ComparisonView::setComparison(const PlanReport& comparison)
     for (int i = 0; i < charts.count(); ++i) {
         auto* view = new QChartView(charts.build(i).release());
         view->setRenderHint(QPainter::Antialiasing);
-        const int columns = chartColumns(charts.count());
-        m_charts->addWidget(view, i / columns, i % columns);
+        view->setMinimumSize(kChartMinimum);
         m_views.append(view);
     }
+    m_columns = 0;
+    placeCharts();
     // Size, the workload's shape where a variant is not the classic pipeline, samples, then the median of every
     // distribution and every figure: whatever the summaries hold.
     const std::vector<SeriesSummary>& summaries = charts.summaries();

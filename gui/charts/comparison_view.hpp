@@ -38,6 +38,9 @@ private:
 
 // Charts side by side in one row, or in two rows where there are more than three (the memory lab's).
 int chartColumns(int charts);
+// The columns a view `width` pixels wide shows `charts` in: chartColumns(), fewer where each would be narrower than a
+// bar chart's labels need; then the charts scroll.
+int chartColumns(int charts, int width);
 
 class ComparisonView : public QWidget {
     Q_OBJECT
@@ -46,8 +49,14 @@ public:
     void setComparison(const PlanReport& comparison);
     int chartCount() const;
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
-    QGridLayout* m_charts = nullptr;  // in rows of chartColumns()
+    void placeCharts();
+
+    QGridLayout* m_charts = nullptr;  // in rows of chartColumns(count, width)
+    int m_columns = 0;                // as the charts are placed now
     QTableWidget* m_table = nullptr;
     QList<QChartView*> m_views;
 };

@@ -4,15 +4,25 @@
 // time of stream calls (a cudaMemcpyAsync per copy) and of batch submission (one cudaMemcpyBatchAsync per stream and
 // direction), with and without the prefer-overlap hint, and the ratios batch / stream. Every element of every run is
 // checked. The lab's goal at K = 64, S = 4: batch CPU submit <= 0.3 x stream calls', batch GPU time <= theirs; the
-// last lines say whether this GPU meets it.
+// last lines say whether this GPU meets it, and what bounds it from below: at K = 64 over S = 4, the CPU time of the
+// pipeline's 64 kernel launches alone (a kernel per chunk, whatever submits the copies), and the copies alone, 2 x 64
+// cudaMemcpyAsync calls against 2 x 4 cudaMemcpyBatchAsync calls, on pinned buffers.
 // Usage: asyncscope_bench_batch_submit [runs per variant] [elements]
 #include "engine/cuda/device_discovery.hpp"
+#include "engine/cuda/increment_kernel.hpp"
+#include "engine/cuda/memcpy_batch.hpp"
 #include "engine/cuda/pipeline.hpp"
 #include "engine/model/size_parse.hpp"
 #include "engine/model/statistics.hpp"
 
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,6 +60,106 @@ Result<Medians> measure(const PipelineConfig& config, int runs)
     m.gpuMs = summarize(gpu).median;
     m.submitMs = summarize(submit).median;
     return m;
+}
+
+#define BENCH_CUDA(call)                                                                                           \
+    do {                                                                                                           \
+        if (const cudaError_t status = (call); status != cudaSuccess)                                              \
+            return makeError(ErrorKind::Cuda, std::string(#call) + ": " + cudaGetErrorString(status));            \
+    } while (false)
+
+// The floors at one shape: the CPU time to enqueue the K kernel launches alone, and the K H2D and K D2H copies alone
+// as stream calls and as one batch per stream and direction (medians over `runs`, each after the GPU went idle).
+struct Floors {
+    double kernelsMs = 0.0, streamCopiesMs = 0.0, batchCopiesMs = 0.0;
+};
+
+Result<Floors> measureFloors(const PipelineConfig& c, int runs)
+{
+    BENCH_CUDA(cudaSetDevice(c.device));
+    const std::size_t bytes = c.bytes();
+    void* deviceMemory = nullptr;
+    void* hostMemory = nullptr;
+    BENCH_CUDA(cudaMalloc(&deviceMemory, bytes));
+    std::unique_ptr<void, decltype(&cudaFree)> ownDevice(deviceMemory, &cudaFree);
+    BENCH_CUDA(cudaMallocHost(&hostMemory, bytes));
+    std::unique_ptr<void, decltype(&cudaFreeHost)> ownHost(hostMemory, &cudaFreeHost);
+    int* device = static_cast<int*>(deviceMemory);
+    int* host = static_cast<int*>(hostMemory);
+    std::vector<cudaStream_t> streams(static_cast<std::size_t>(c.streams));
+    for (cudaStream_t& s : streams)
+        BENCH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    struct Destroy {
+        std::vector<cudaStream_t>& s;
+        ~Destroy()
+        {
+            for (cudaStream_t stream : s)
+                static_cast<void>(cudaStreamDestroy(stream));
+        }
+    } destroy { streams };
+    const auto k = static_cast<std::size_t>(c.chunks);
+    const std::size_t chunk = (c.elements + k - 1) / k;
+    auto chunkOf = [&](std::size_t i) { return std::pair { i * chunk, std::min(chunk, c.elements - i * chunk) }; };
+    auto streamOf = [&](std::size_t i) { return streams[i % streams.size()]; };
+    std::vector<MemcpyBatch> toDevice(streams.size()), toHost(streams.size());
+    for (std::size_t i = 0; i < k; ++i) {
+        const auto [first, count] = chunkOf(i);
+        toDevice[i % streams.size()].add(device + first, host + first, count * sizeof(int));
+        toHost[i % streams.size()].add(host + first, device + first, count * sizeof(int));
+    }
+    // Median CPU time of `enqueue` over the runs (three untimed first), the GPU idle before each.
+    auto timed = [&](const std::function<Status()>& enqueue) -> Result<double> {
+        std::vector<double> ms;
+        for (int r = 0; r < runs + 3; ++r) {
+            BENCH_CUDA(cudaDeviceSynchronize());
+            const auto begin = std::chrono::steady_clock::now();
+            if (auto failed = enqueue())
+                return *failed;
+            const auto end = std::chrono::steady_clock::now();
+            if (r >= 3)
+                ms.push_back(std::chrono::duration<double, std::milli>(end - begin).count());
+        }
+        BENCH_CUDA(cudaDeviceSynchronize());
+        return summarize(ms).median;
+    };
+    Floors f;
+    auto kernels = timed([&]() -> Status {
+        for (std::size_t i = 0; i < k; ++i) {
+            const auto [first, count] = chunkOf(i);
+            BENCH_CUDA(launchIncrement(device + first, 1, count, c.threadsPerBlock, streamOf(i)));
+        }
+        return std::nullopt;
+    });
+    auto streamCopies = timed([&]() -> Status {
+        for (std::size_t i = 0; i < k; ++i) {
+            const auto [first, count] = chunkOf(i);
+            BENCH_CUDA(cudaMemcpyAsync(device + first, host + first, count * sizeof(int), cudaMemcpyHostToDevice,
+                streamOf(i)));
+        }
+        for (std::size_t i = 0; i < k; ++i) {
+            const auto [first, count] = chunkOf(i);
+            BENCH_CUDA(cudaMemcpyAsync(host + first, device + first, count * sizeof(int), cudaMemcpyDeviceToHost,
+                streamOf(i)));
+        }
+        return std::nullopt;
+    });
+    auto batchCopies = timed([&]() -> Status {
+        for (auto* batches : { &toDevice, &toHost }) {
+            for (std::size_t s = 0; s < streams.size(); ++s) {
+                if (auto failed = (*batches)[s].submit(streams[s]))
+                    return failed;
+            }
+        }
+        return std::nullopt;
+    });
+    for (auto* r : { &kernels, &streamCopies, &batchCopies }) {
+        if (!*r)
+            return r->error();
+    }
+    f.kernelsMs = *kernels;
+    f.streamCopiesMs = *streamCopies;
+    f.batchCopiesMs = *batchCopies;
+    return f;
 }
 
 }  // namespace
@@ -95,7 +205,7 @@ int main(int argc, char** argv)
     std::printf("%-12s %-6s %-15s %12s %12s %9s %12s %12s %9s\n", "", "", "", "submit (ms)", "submit (ms)", "",
         "(ms)", "(ms)", "");
     struct Goal {
-        double submitRatio = 0.0, gpuRatio = 0.0;
+        double submitRatio = 0.0, gpuRatio = 0.0, streamSubmitMs = 0.0;
         bool measured = false;
     } goal;
     for (int k : { 16, 64, 256 }) {
@@ -121,7 +231,7 @@ int main(int argc, char** argv)
                     submitRatio, stream.gpuMs, batch.gpuMs, gpuRatio);
                 // The goal's figure: K = 64 in chunk order without the hint, the submit comparison's defaults.
                 if (k == 64 && order == IssueOrder::ByChunk && !overlap)
-                    goal = { submitRatio, gpuRatio, true };
+                    goal = { submitRatio, gpuRatio, stream.submitMs, true };
             }
         }
     }
@@ -135,6 +245,25 @@ int main(int argc, char** argv)
             goal.submitRatio, kSubmitGoal, submitMet ? "met" : "NOT met");
         std::printf("K=64 S=4, by chunk: batch GPU time / stream calls = %.3f (goal <= %.2f): %s\n", goal.gpuRatio,
             kGpuGoal, gpuMet ? "met" : "NOT met");
+    }
+    // What bounds the ratio from below at the goal's shape.
+    PipelineConfig floorShape = base;
+    floorShape.chunks = 64;
+    if (goal.measured && floorShape.elements >= 64) {
+        if (auto floors = measureFloors(floorShape, runs); !floors) {
+            std::printf("\nfloors at K=64 S=4: %s\n", floors.error().message().c_str());
+            ++failures;
+        } else {
+            std::printf("\nAt K=64 S=4 the CPU submit time of the parts alone (medians):\n");
+            std::printf("  64 kernel launches                      %.4f ms = %.3f x the pipeline's stream calls\n",
+                floors->kernelsMs, floors->kernelsMs / goal.streamSubmitMs);
+            std::printf("  2 x 64 cudaMemcpyAsync                  %.4f ms\n", floors->streamCopiesMs);
+            std::printf("  2 x 4 cudaMemcpyBatchAsync (16 copies)  %.4f ms = %.3f x the copies' stream calls\n",
+                floors->batchCopiesMs, floors->batchCopiesMs / floors->streamCopiesMs);
+            std::printf("  floor of a batch run, kernels + batches %.4f ms = %.3f x the pipeline's stream calls\n",
+                floors->kernelsMs + floors->batchCopiesMs,
+                (floors->kernelsMs + floors->batchCopiesMs) / goal.streamSubmitMs);
+        }
     }
     std::printf("\n%d runs checked, %d with a wrong element, %d variants failed, %d goals missed\n", checked, wrong,
         failures, missed);

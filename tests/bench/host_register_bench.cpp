@@ -1,11 +1,12 @@
 // Benchmark (not a test): what registering host memory costs, alone and inside a series. Prints, from one process on
 // one GPU:
-//   1. cudaHostRegister and cudaHostUnregister of one plain, zeroed buffer of the size (64 MiB by default) timed alone,
-//      repeated: the median of each and its rate (GB/s registered);
+//   1. cudaHostRegister and cudaHostUnregister of a plain, zeroed buffer of the size (64 MiB by default) timed alone,
+//      repeated, once on one buffer registered again and again and once on a new buffer each time (as a series
+//      registers): the median of each and its rate (GB/s registered);
 //   2. series of registered host memory run through runSeries (the way the CLI and the window run them), each
 //      registering its two host buffers when it opens and unregistering them when it ends: the median of the
 //      series' registration and unregistration rates, every element of every run checked;
-//   3. the ratio of the series' rates to the rates alone (1.0: the series reports what the call costs by itself).
+//   3. the ratio of the series' rates to both rates alone (1.0: the series reports what the call costs by itself).
 // Usage: asyncscope_bench_host_register [size, e.g. 64MiB] [repeats alone] [series] [runs per series]
 #include "engine/cuda/device_discovery.hpp"
 #include "engine/cuda/host_buffer.hpp"
@@ -44,16 +45,24 @@ struct Rates {
 };
 
 // cudaHostRegister / cudaHostUnregister of one buffer, `repeats` times after one untimed pair (the first call in a
-// process pays for setting up the driver's registration paths).
-Result<Rates> timeAlone(std::size_t bytes, int repeats)
+// process pays for setting up the driver's registration paths). `fresh`: a new buffer for every pair, allocated and
+// zeroed as a series' host buffer is; otherwise the same buffer registered again and again.
+Result<Rates> timeAlone(std::size_t bytes, int repeats, bool fresh)
 {
     constexpr std::size_t page = 4096;
-    std::unique_ptr<void, Free> buffer(std::aligned_alloc(page, (bytes + page - 1) / page * page));
-    if (!buffer)
-        return makeError(ErrorKind::OutOfMemory, "could not allocate " + formatBytes(bytes) + " of host memory");
-    std::memset(buffer.get(), 0, bytes);  // as a HostBuffer is: its pages touched before registering
+    const auto allocate = [&] {
+        std::unique_ptr<void, Free> buffer(std::aligned_alloc(page, (bytes + page - 1) / page * page));
+        if (buffer)
+            std::memset(buffer.get(), 0, bytes);  // as a HostBuffer is: its pages touched before registering
+        return buffer;
+    };
+    std::unique_ptr<void, Free> buffer = allocate();
     std::vector<double> reg, unreg;
     for (int i = 0; i <= repeats; ++i) {
+        if (fresh && i > 0)
+            buffer = allocate();
+        if (!buffer)
+            return makeError(ErrorKind::OutOfMemory, "could not allocate " + formatBytes(bytes) + " of host memory");
         auto begin = Clock::now();
         if (const cudaError_t status = cudaHostRegister(buffer.get(), bytes, cudaHostRegisterDefault);
             status != cudaSuccess)
@@ -109,12 +118,17 @@ int main(int argc, char** argv)
     std::printf("device %d, %s per buffer, %d repeats alone, %d series of %d runs\n", device,
         formatBytes(bytes).c_str(), repeats, seriesCount, runs);
 
-    auto alone = timeAlone(bytes, repeats);
+    auto again = timeAlone(bytes, repeats, false);
+    auto alone = again ? timeAlone(bytes, repeats, true) : again;
     if (!alone) {
         std::fprintf(stderr, "%s\n", alone.error().message().c_str());
         return 1;
     }
-    std::printf("alone:  cudaHostRegister %.3f ms (%.2f GB/s), cudaHostUnregister %.3f ms (%.2f GB/s)\n",
+    std::printf("alone, one buffer again and again: cudaHostRegister %.3f ms (%.2f GB/s), cudaHostUnregister %.3f ms "
+                "(%.2f GB/s)\n",
+        again->registerMs, again->registerGBs, again->unregisterMs, again->unregisterGBs);
+    std::printf("alone, a new buffer each time:     cudaHostRegister %.3f ms (%.2f GB/s), cudaHostUnregister %.3f ms "
+                "(%.2f GB/s)\n",
         alone->registerMs, alone->registerGBs, alone->unregisterMs, alone->unregisterGBs);
 
     PipelineConfig config;
@@ -144,8 +158,10 @@ int main(int argc, char** argv)
     const double seriesRegister = summarize(registerGBs).median;
     const double seriesUnregister = summarize(unregisterGBs).median;
     std::printf("series: register %.2f GB/s, unregister %.2f GB/s (medians)\n", seriesRegister, seriesUnregister);
-    std::printf("series / alone: register %.3f, unregister %.3f\n", seriesRegister / alone->registerGBs,
-        seriesUnregister / alone->unregisterGBs);
+    std::printf("series / alone with new buffers: register %.3f, unregister %.3f\n",
+        seriesRegister / alone->registerGBs, seriesUnregister / alone->unregisterGBs);
+    std::printf("series / alone with one buffer:  register %.3f, unregister %.3f\n",
+        seriesRegister / again->registerGBs, seriesUnregister / again->unregisterGBs);
     std::printf("wrong runs: %d\n", wrong);
     return wrong == 0 ? 0 : 1;
 }

@@ -99,6 +99,29 @@ std::vector<Variant> allVariants()
     return variants;
 }
 
+// A graph the system refuses to capture (managed memory's prefetches, 7 chunks over 3 streams, where capture does not
+// take them) leaves nothing behind on the thread: the next session's first run, in one chunk, runs and checks.
+TEST_F(MemoryGpu, ARefusedCaptureLeavesTheThreadClean)
+{
+    PipelineConfig refused = configFor(HostMemory::Managed);
+    refused.submission = Submission::Graph;
+    refused.chunks = 7;
+    refused.streams = 3;
+    auto failed = PipelineSession::open(refused);
+    if (failed.ok())
+        GTEST_SKIP() << "this system captures managed memory's prefetches into graphs";
+    EXPECT_EQ(failed.error().kind, ErrorKind::Unsupported) << failed.error().message();
+    for (HostMemory memory : { HostMemory::Managed, HostMemory::Pinned }) {
+        PipelineConfig next = configFor(memory);
+        next.managedMigration = ManagedMigration::OnDemand;
+        auto session = PipelineSession::open(next);
+        ASSERT_TRUE(session.ok()) << session.error().message();
+        auto run = (*session)->run(0, false);
+        ASSERT_TRUE(run.ok()) << nameOf(memory) << ": " << run.error().message();
+        EXPECT_TRUE(run->verified);
+    }
+}
+
 class MemoryVariants : public MemoryGpu, public ::testing::WithParamInterface<Variant> { };
 
 // Pinned memory with the copy engines always runs; any other variant may be refused by this device or system, but

@@ -42,6 +42,7 @@ done
 
 failures=0
 not_run=0
+declare -A pids
 summary=()
 for variant in "${variants[@]}"; do
     name=${variant%%|*}
@@ -59,10 +60,16 @@ for variant in "${variants[@]}"; do
         fi
         continue
     fi
+    # The three tools run side by side (each its own process and context); their verdicts are read in order.
+    for tool in memcheck racecheck synccheck; do
+        "$sanitizer" --tool "$tool" --error-exitcode 9 "$cli" "${shape[@]}" "${options[@]}" \
+            >"$logs/$name.$tool.log" 2>&1 &
+        pids[$tool]=$!
+    done
     verdicts=()
     for tool in memcheck racecheck synccheck; do
         log="$logs/$name.$tool.log"
-        "$sanitizer" --tool "$tool" --error-exitcode 9 "$cli" "${shape[@]}" "${options[@]}" >"$log" 2>&1
+        wait "${pids[$tool]}"
         rc=$?
         # A clean run exits 0 and reports no errors or hazards in its summary.
         if [ "$rc" != 0 ] || grep -qE '(ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [1-9]|\([1-9][0-9]* errors)' "$log"; then

@@ -100,6 +100,25 @@ private slots:
         QCOMPARE(untouched.chunks, 8);
         QCOMPARE(untouched.submission, Submission::Stream);
         QCOMPARE(untouched.traceSource, TraceSource::Events);
+        QCOMPARE(untouched.hostMemory, HostMemory::Pinned);
+    }
+
+    void parsesTheMemoryChoicesAsTheCliDoes()
+    {
+        const auto o = parseAppOptions({ "asyncscope", "--host-memory", "managed", "--managed-migration", "on-demand",
+            "--managed-advice", "read-mostly", "--copy", "sm" });
+        QVERIFY2(o.ok(), o.ok() ? "" : o.error().message().c_str());
+        PipelineConfig c;
+        o->applyShape(c);
+        QCOMPARE(c.hostMemory, HostMemory::Managed);
+        QCOMPARE(c.managedMigration, ManagedMigration::OnDemand);
+        QCOMPARE(c.managedAdvice, ManagedAdvice::ReadMostly);
+        QCOMPARE(c.copy, CopyMechanism::Sm);
+        const auto bad = parseAppOptions({ "asyncscope", "--host-memory", "huge" });
+        QVERIFY(!bad.ok());
+        const std::string expected = "--host-memory takes " + acceptedNames<HostMemory>() + ", not 'huge'";
+        QCOMPARE(QString::fromStdString(bad.error().message()),
+            QString::fromStdString(expected + ". See asyncscope --help."));
     }
 
     void rejectsBadInput_data()
@@ -122,6 +141,9 @@ private slots:
         QTest::newRow("order unknown") << QStringList { "--order", "random" };
         QTest::newRow("submit unknown") << QStringList { "--submit", "magic" };
         QTest::newRow("trace source unknown") << QStringList { "--trace-source", "nsys" };
+        QTest::newRow("copy unknown") << QStringList { "--copy", "dma" };
+        QTest::newRow("migration unknown") << QStringList { "--managed-migration", "eager" };
+        QTest::newRow("advice unknown") << QStringList { "--managed-advice", "none-at-all" };
     }
 
     void rejectsBadInput()

@@ -20,6 +20,7 @@
 #include <QAction>
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHorizontalBarSeries>
@@ -442,6 +443,24 @@ private slots:
         const QString png = m_dir.filePath("memory.png");
         QVERIFY(window->files().exportPictureTo(png, QSize(1600, 900)));
         QCOMPARE(QImage(png).size(), QSize(1600, 900));
+
+        // However narrow the tab, a chart keeps room for its row labels: fewer columns, and the charts scroll.
+        auto* view = window->findChild<ComparisonView*>();
+        window->resize(1000, 760);
+        QTRY_VERIFY(view->width() < 1000);
+        for (QChartView* chart : view->findChildren<QChartView*>())
+            QTRY_VERIFY2(chart->width() >= 380, qPrintable(QString::number(chart->width())));
+    }
+
+    // The columns follow the width: up to half the charts in a row, none narrower than a bar chart needs.
+    void chartColumnsFollowTheWidth()
+    {
+        QCOMPARE(chartColumns(7, 3000), 4);
+        QCOMPARE(chartColumns(7, 1200), 3);
+        QCOMPARE(chartColumns(7, 800), 2);
+        QCOMPARE(chartColumns(7, 200), 1);
+        QCOMPARE(chartColumns(2, 3000), 2);
+        QCOMPARE(chartColumns(1, 3000), 1);
     }
 
     // Variants without copies have no copy-rate bar, and the chart says why.
