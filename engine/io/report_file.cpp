@@ -4,6 +4,7 @@
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/input_file.hpp"
 #include "engine/io/json/json_report.hpp"
+#include "engine/model/big_vector.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <algorithm>
@@ -64,6 +65,7 @@ Result<Report> readReportFile(const std::string& path, const ReadProgress& progr
     std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
     const ReadControl control { progress, cancel, *size };
     Result<Report> report = makeError(ErrorKind::Io, "cannot be read");
+    const HugePageScope filledAtOnce;  // the series' columns, filled in one go: in huge pages where there are some
     try {
         report = suffix == ".csv" ? readCsv(in, control) : readJson(in, control);
     } catch (const std::bad_alloc&) {  // the file fitted the memory free when the read began; no longer

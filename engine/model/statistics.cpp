@@ -1,8 +1,11 @@
 #include "engine/model/statistics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <numeric>
+#include <utility>
 
 namespace asyncscope {
 
@@ -67,6 +70,65 @@ double sortedPercentile(const std::vector<double>& sorted, double fraction)
 double gigabytesPerSecond(double bytes, double ms)
 {
     return ms > 0.0 ? bytes / (ms * 1e-3) / 1e9 : 0.0;
+}
+
+namespace {
+
+// A double's bits as an unsigned key that orders as the value does: negatives flipped whole, positives' sign bit set.
+std::uint64_t orderedKey(double value)
+{
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    return (bits >> 63) != 0 ? ~bits : bits | (std::uint64_t(1) << 63);
+}
+
+double valueOf(std::uint64_t key)
+{
+    const std::uint64_t bits = (key >> 63) != 0 ? key & ~(std::uint64_t(1) << 63) : ~key;
+    double value = 0.0;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+}  // namespace
+
+void sortValues(std::vector<double>& values, std::size_t from)
+{
+    const auto first = values.begin() + static_cast<std::ptrdiff_t>(std::min(from, values.size()));
+    const std::size_t n = static_cast<std::size_t>(values.end() - first);
+    constexpr std::size_t kRadixFrom = 4096;  // below this std::sort is as fast
+    if (n < kRadixFrom) {
+        std::sort(first, values.end(), [](double a, double b) { return orderedKey(a) < orderedKey(b); });
+        return;
+    }
+    // Least significant digit first, 11 bits a pass; a pass is skipped where every key has the same digit (the high
+    // bits of times in one range), so a series of similar times takes three or four passes over its keys.
+    constexpr int kBits = 11;
+    constexpr std::size_t kBuckets = std::size_t(1) << kBits;
+    constexpr int kPasses = (64 + kBits - 1) / kBits;
+    std::vector<std::uint64_t> keys(n), spare(n);
+    std::vector<std::array<std::size_t, kBuckets>> counts(kPasses);
+    for (auto& c : counts)
+        c.fill(0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t key = orderedKey(first[static_cast<std::ptrdiff_t>(i)]);
+        keys[i] = key;
+        for (int p = 0; p < kPasses; ++p)
+            ++counts[static_cast<std::size_t>(p)][(key >> (p * kBits)) & (kBuckets - 1)];
+    }
+    for (int p = 0; p < kPasses; ++p) {
+        auto& count = counts[static_cast<std::size_t>(p)];
+        if (std::find(count.begin(), count.end(), n) != count.end())
+            continue;  // one digit for all: this pass would not move anything
+        std::size_t at = 0;
+        for (std::size_t& c : count)
+            at += std::exchange(c, at);
+        for (std::uint64_t key : keys)
+            spare[count[(key >> (p * kBits)) & (kBuckets - 1)]++] = key;
+        keys.swap(spare);
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        first[static_cast<std::ptrdiff_t>(i)] = valueOf(keys[i]);
 }
 
 }  // namespace asyncscope

@@ -429,7 +429,16 @@ int chartColumns(int charts)
 
 namespace {
 constexpr QSize kChartMinimum { 380, 260 };  // a bar chart's row labels, values and title still fit
+
+// The height a chart with a row per variant needs for every row's label to show (Qt elides a label taller than its
+// row to "...").
+int chartHeight(std::size_t variants)
+{
+    constexpr int kFrame = 140;  // title, value axis and the note under it
+    constexpr int kRow = 24;
+    return std::max(kChartMinimum.height(), kFrame + kRow * static_cast<int>(std::min<std::size_t>(variants, 64)));
 }
+}  // namespace
 
 int chartColumns(int charts, int width)
 {
@@ -451,11 +460,13 @@ ComparisonView::ComparisonView(QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumHeight(kChartMinimum.height());  // a row of charts always shows
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(scroll);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 3 * kChartMinimum.height(), kChartMinimum.height() });  // the charts first, the table below
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
     auto* hint = new QLabel(tr("Run a comparison from the Compare menu."));
@@ -494,10 +505,12 @@ void ComparisonView::setComparison(const PlanReport& comparison)
     }
     m_views.clear();
     const ComparisonCharts charts(comparison);
+    const bool rowPerVariant = comparison.comparison == Comparison::Memory;  // horizontal bars, a row per variant
     for (int i = 0; i < charts.count(); ++i) {
         auto* view = new QChartView(charts.build(i).release());
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(kChartMinimum);
+        view->setMinimumSize(kChartMinimum.width(), rowPerVariant ? chartHeight(comparison.variants.size())
+                                                                  : kChartMinimum.height());
         m_views.append(view);
     }
     m_columns = 0;

@@ -3,6 +3,7 @@
 #include "gui/series/shown_name.hpp"
 
 #include "engine/io/report_file.hpp"
+#include "engine/model/big_vector.hpp"
 
 #include <QFileInfo>
 
@@ -27,7 +28,10 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
     const RunStore& runs = saved.report.runs;
     auto points = std::make_shared<SeriesPoints>();
     auto times = std::make_shared<SortedTimes>();
-    std::thread charts([&] { points->update(runs); });
+    std::thread charts([&] {
+        const HugePageScope filledAtOnce;  // every run's point at once, as the file's columns were
+        points->update(runs);
+    });
     saved.prepared.summary = summarizeSeries(saved.report);
     times->update(runs);
     charts.join();

@@ -1,5 +1,7 @@
 #include "gui/series/sorted_times.hpp"
 
+#include "engine/model/statistics.hpp"
+
 #include <algorithm>
 
 namespace asyncscope {
@@ -23,7 +25,7 @@ bool SortedTimes::update(const RunStore& runs)
             else if (runs.has(i, SpanKind::Submit))
                 sorted.push_back(runs.cpuSubmitMs(i));
         }
-        std::sort(sorted.begin() + middle, sorted.end());
+        sortValues(sorted, static_cast<std::size_t>(middle));
         std::inplace_merge(sorted.begin(), sorted.begin() + middle, sorted.end());
     }
     m_read.read(runs);

@@ -1,4 +1,5 @@
 #include "engine/run/stop_condition.hpp"
+#include "engine/model/big_vector.hpp"
 #include "engine/model/series_summary.hpp"
 #include "engine/model/statistics.hpp"
 
@@ -6,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -213,4 +216,66 @@ TEST(StopCondition, OutlierDelaysButDoesNotPreventSettling)
     }
     ASSERT_TRUE(stop.reached(0.0).has_value());
     EXPECT_NE(stop.reached(0.0), StopReason::Timeout);
+}
+
+// sortValues agrees with std::sort on long ranges (the radix sort) and short ones, keeps what comes before `from`,
+// and orders the awkward values: negatives, zeros of both signs, infinities, subnormals, repeats.
+TEST(Statistics, SortValuesAgreesWithStdSort)
+{
+    std::mt19937_64 random(7);
+    std::uniform_real_distribution<double> times(0.0, 5.0);
+    for (std::size_t n : { std::size_t(0), std::size_t(1), std::size_t(100), std::size_t(4095), std::size_t(4096),
+             std::size_t(100000) }) {
+        std::vector<double> values(n);
+        for (double& v : values)
+            v = times(random);
+        for (std::size_t i = 0; i + 7 < n; i += 97) {  // awkward values spread through
+            values[i] = -times(random);
+            values[i + 1] = 0.0;
+            values[i + 2] = -0.0;
+            values[i + 3] = std::numeric_limits<double>::infinity();
+            values[i + 4] = -std::numeric_limits<double>::infinity();
+            values[i + 5] = std::numeric_limits<double>::denorm_min();
+            values[i + 6] = values[i / 2];
+        }
+        std::vector<double> expected = values;
+        std::sort(expected.begin(), expected.end());
+        sortValues(values);
+        ASSERT_EQ(values.size(), expected.size());
+        for (std::size_t i = 0; i < n; ++i)
+            ASSERT_EQ(values[i], expected[i]) << "n = " << n << ", at " << i;  // -0 == 0: either order is sorted
+        EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
+    }
+    // Only the tail from `from` on is sorted; the head is left as it is.
+    std::vector<double> partly { 9.0, 1.0, 5.0, 3.0, 2.0 };
+    sortValues(partly, 2);
+    EXPECT_EQ(partly, (std::vector<double> { 9.0, 1.0, 2.0, 3.0, 5.0 }));
+    sortValues(partly, 99);  // past the end: nothing to do
+    EXPECT_EQ(partly, (std::vector<double> { 9.0, 1.0, 2.0, 3.0, 5.0 }));
+}
+
+// Big columns are 2 MiB-aligned, whether or not this thread asks for huge pages; a scope asks for them while it lives,
+// and scopes nest.
+TEST(BigVector, BigColumnsAlignedAndHugePagesOnlyInAScope)
+{
+    EXPECT_FALSE(detail::tHugePages);
+    {
+        const HugePageScope outer;
+        EXPECT_TRUE(detail::tHugePages);
+        {
+            const HugePageScope inner;
+            EXPECT_TRUE(detail::tHugePages);
+        }
+        EXPECT_TRUE(detail::tHugePages);
+        BigVector<double> column(kHugePageBytes / sizeof(double) + 1, 1.5);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(column.data()) % kHugePageBytes, 0u);
+        EXPECT_EQ(column.back(), 1.5);
+    }
+    EXPECT_FALSE(detail::tHugePages);
+    BigVector<int> small(100, 7);
+    BigVector<int> big(kHugePageBytes, 3);  // outside a scope: aligned the same, small pages
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big.data()) % kHugePageBytes, 0u);
+    big.swap(small);  // the allocator frees each the way it was made
+    EXPECT_EQ(big.size(), 100u);
+    EXPECT_EQ(small.size(), kHugePageBytes);
 }
