@@ -14,19 +14,16 @@ Error usage(const QString& text)
     return makeError(ErrorKind::Usage, text.toStdString(), "See asyncscope --help.");
 }
 
-// A choice option (--order stage): `target` takes the named value; false when the name is not one of T's.
+// A choice option (--order stage): `target` takes the named value, or the usage error names what T accepts.
 template <typename T>
-bool takeChoice(const QCommandLineParser& parser, const QCommandLineOption& option, std::optional<T>& target)
+std::optional<Error> takeChoice(
+    const QCommandLineParser& parser, const QCommandLineOption& option, std::optional<T>& target)
 {
     if (!parser.isSet(option))
-        return true;
+        return std::nullopt;
     target = parseName<T>(parser.value(option).toStdString());
-    return target.has_value();
-}
-
-template <typename T>
-Error choiceUsage(const QCommandLineParser& parser, const QCommandLineOption& option)
-{
+    if (target)
+        return std::nullopt;
     return usage("--" + option.names().constLast() + " takes " + QString::fromStdString(acceptedNames<T>()) +
         ", not '" + parser.value(option) + "'");
 }
@@ -141,20 +138,14 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
                 parser.value(*option) + "'");
         *value = count;
     }
-    if (!takeChoice(parser, order, options.order))
-        return choiceUsage<IssueOrder>(parser, order);
-    if (!takeChoice(parser, submit, options.submission))
-        return choiceUsage<Submission>(parser, submit);
-    if (!takeChoice(parser, traceSource, options.traceSource))
-        return choiceUsage<TraceSource>(parser, traceSource);
-    if (!takeChoice(parser, hostMemory, options.hostMemory))
-        return choiceUsage<HostMemory>(parser, hostMemory);
-    if (!takeChoice(parser, copy, options.copy))
-        return choiceUsage<CopyMechanism>(parser, copy);
-    if (!takeChoice(parser, migration, options.managedMigration))
-        return choiceUsage<ManagedMigration>(parser, migration);
-    if (!takeChoice(parser, advice, options.managedAdvice))
-        return choiceUsage<ManagedAdvice>(parser, advice);
+    for (const std::optional<Error>& bad : { takeChoice(parser, order, options.order),
+             takeChoice(parser, submit, options.submission), takeChoice(parser, traceSource, options.traceSource),
+             takeChoice(parser, hostMemory, options.hostMemory), takeChoice(parser, copy, options.copy),
+             takeChoice(parser, migration, options.managedMigration),
+             takeChoice(parser, advice, options.managedAdvice), takeChoice(parser, compare, options.comparison) }) {
+        if (bad)
+            return *bad;
+    }
     const QStringList wh = parser.value(exportSize).split('x');
     const int w = wh.value(0).toInt(&ok);
     bool okH = false;
@@ -164,8 +155,6 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.exportSize = QSize(w, h);
     options.open = parser.value(open);
     options.overlays = parser.values(overlay);
-    if (!takeChoice(parser, compare, options.comparison))
-        return choiceUsage<Comparison>(parser, compare);
     for (auto [option, bytes] : { std::pair { &sweepMin, &options.sweepMinBytes }, std::pair { &sweepMax, &options.sweepMaxBytes } }) {
         auto elements = parseElementCount(parser.value(*option).toStdString());
         if (!elements)
