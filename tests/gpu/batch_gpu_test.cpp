@@ -3,6 +3,8 @@
 // prefer-overlap hint on and off, from pinned, pageable and registered host memory. Every element of every run is
 // checked, and the runs carry their GPU time, CPU submit time and one span per batch. Every test skips, printing the
 // engine's reason, when no GPU answers.
+#include "gpu_fixture.hpp"
+
 #include "engine/cuda/cuda_backend.hpp"
 #include "engine/cuda/pipeline.hpp"
 #include "engine/host/host_memory.hpp"
@@ -42,16 +44,8 @@ void PrintTo(const BatchCase& c, std::ostream* out)
     *out << caseName(c);
 }
 
-class BatchGpu : public ::testing::Test {
+class BatchGpu : public asyncscope::testing::GpuFixture {
 protected:
-    void SetUp() override
-    {
-        auto discovered = discoverPlatform();
-        if (!discovered)
-            GTEST_SKIP() << "no GPU: " << discovered.error().message();
-        device = *chooseDefaultDevice(discovered->devices);
-    }
-
     PipelineConfig batchConfig(std::size_t elements, int chunks, int streams) const
     {
         PipelineConfig c;
@@ -62,8 +56,6 @@ protected:
         c.submission = Submission::Batch;
         return c;
     }
-
-    int device = 0;
 };
 
 class BatchShapes : public BatchGpu, public ::testing::WithParamInterface<BatchCase> { };

@@ -1,6 +1,8 @@
 // Every copy path's calibration on a real GPU: a positive rate each way and both ways at once, or
 // ErrorKind::Unsupported with the reason where the device cannot take the path; and the cache giving every path back.
 // Skips, printing the engine's reason, when no GPU answers.
+#include "gpu_fixture.hpp"
+
 #include "engine/cuda/copy_calibration.hpp"
 #include "engine/model/record_rules.hpp"
 
@@ -13,20 +15,7 @@ using namespace asyncscope;
 
 namespace {
 
-class CopyPathGpu : public ::testing::TestWithParam<CopyPath> {
-protected:
-    void SetUp() override
-    {
-        auto discovered = discoverPlatform();
-        if (!discovered)
-            GTEST_SKIP() << "no GPU: " << discovered.error().message();
-        platform = *discovered;
-        device = *chooseDefaultDevice(platform.devices);
-    }
-
-    Platform platform;
-    int device = 0;
-};
+using CopyPathGpu = asyncscope::testing::GpuParamFixture<CopyPath>;
 
 std::string nameOfParam(const ::testing::TestParamInfo<CopyPath>& info)
 {
@@ -91,12 +80,11 @@ TEST_P(CopyPathGpu, TheCacheGivesThePathBack)
     EXPECT_NE(file->find(info.uuid, GetParam()), nullptr);
 }
 
-TEST(CopyPathsGpu, EveryPathSharesOneCacheFile)
+using CopyPathsGpu = asyncscope::testing::GpuFixture;
+
+TEST_F(CopyPathsGpu, EveryPathSharesOneCacheFile)
 {
-    auto discovered = discoverPlatform();
-    if (!discovered)
-        GTEST_SKIP() << "no GPU: " << discovered.error().message();
-    const auto found = findDevice(*discovered, *chooseDefaultDevice(discovered->devices));
+    const auto found = findDevice(platform, device);
     ASSERT_TRUE(found.ok()) << found.error().message();
     const DeviceInfo& info = *found;
     const auto dir = std::filesystem::path(::testing::TempDir()) / "asyncscope-gpu-peaks-all";

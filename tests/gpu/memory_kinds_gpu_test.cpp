@@ -2,6 +2,8 @@
 // awkward size in the classic shape and in 7 chunks over 3 streams, brings every element back right or is refused as
 // unsupported with its reason; runs without copies have no copy spans; registered memory reports its registration.
 // Every test skips, printing the engine's reason, when no GPU answers.
+#include "gpu_fixture.hpp"
+
 #include "engine/cuda/cuda_backend.hpp"
 #include "engine/cuda/pipeline.hpp"
 
@@ -16,16 +18,8 @@ using namespace asyncscope;
 
 namespace {
 
-class MemoryGpu : public ::testing::Test {
+class MemoryGpu : public asyncscope::testing::GpuFixture {
 protected:
-    void SetUp() override
-    {
-        auto discovered = discoverPlatform();
-        if (!discovered)
-            GTEST_SKIP() << "no GPU: " << discovered.error().message();
-        device = *chooseDefaultDevice(discovered->devices);
-    }
-
     PipelineConfig configFor(HostMemory memory, std::size_t elements = 1000003) const
     {
         PipelineConfig c;
@@ -34,8 +28,6 @@ protected:
         c.hostMemory = memory;
         return c;
     }
-
-    int device = 0;
 };
 
 struct Variant {

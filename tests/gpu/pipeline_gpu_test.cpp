@@ -1,4 +1,6 @@
 // The pipeline on a real GPU. Every test skips, printing the engine's reason, when no GPU answers.
+#include "gpu_fixture.hpp"
+
 #include "engine/cuda/cuda_backend.hpp"
 #include "engine/host/host_memory.hpp"
 #include "engine/cuda/increment_kernel.hpp"
@@ -17,17 +19,8 @@ using namespace asyncscope;
 
 namespace {
 
-class Gpu : public ::testing::Test {
+class Gpu : public asyncscope::testing::GpuFixture {
 protected:
-    void SetUp() override
-    {
-        auto discovered = discoverPlatform();
-        if (!discovered)
-            GTEST_SKIP() << "no GPU: " << discovered.error().message();
-        platform = *discovered;
-        device = *chooseDefaultDevice(platform.devices);
-    }
-
     PipelineConfig configFor(std::size_t elements) const
     {
         PipelineConfig c;
@@ -43,9 +36,6 @@ protected:
         EXPECT_EQ(cudaMemGetInfo(&freeBytes, &total), cudaSuccess);
         return freeBytes;
     }
-
-    Platform platform;
-    int device = 0;
 };
 
 void expectVerifiedRuns(const PipelineConfig& config, int runs)

@@ -2,6 +2,8 @@
 // their chunks' copies, a batch call's copies as its stream's chunks, managed memory's page migrations as spans of
 // their own, runs without copies with their kernels alone. Skips, saying why, without a GPU, where CUPTI cannot
 // start, and where a combination cannot run on this device.
+#include "gpu_fixture.hpp"
+
 #include "engine/cuda/cuda_backend.hpp"
 #include "engine/cuda/cupti_trace.hpp"
 #include "engine/cuda/pipeline.hpp"
@@ -27,16 +29,13 @@ struct TracedMemory {
     IssueOrder order;
 };
 
-class GpuTracedMemory : public ::testing::TestWithParam<TracedMemory> { };
+using GpuTracedMemory = asyncscope::testing::GpuParamFixture<TracedMemory>;
 
 TEST_P(GpuTracedMemory, EveryOperationIsItsChunksAndMigrationsHaveTheirOwnSpans)
 {
-    auto discovered = discoverPlatform();
-    if (!discovered)
-        GTEST_SKIP() << "no GPU: " << discovered.error().message();
     const TracedMemory& shape = GetParam();
     PipelineConfig config;
-    config.device = *chooseDefaultDevice(discovered->devices);
+    config.device = device;
     config.elements = (std::size_t(4) << 20) + 5;
     config.chunks = 8;
     config.streams = 2;
