@@ -179,6 +179,7 @@ struct PipelineSession::Resources {
 
     Status enqueueCopy(int stage, int chunk, int* host, cudaStream_t stream) const;
     Status enqueue(int* host) const;
+    Status enqueueOperations(int* host) const;
     Status capture(std::size_t buffer, Graph& graph);
     Status buildGraphs();
 
@@ -191,7 +192,7 @@ struct PipelineSession::Resources {
     std::vector<BatchStep> batchSteps;
     std::vector<PreparedBatches> batches;
 
-    Status enqueueBatched(int* host) const;
+    Status enqueueBatchSteps(int* host) const;
     Status prepareBatches();
 
     // The events step() reads back: one per operation (3 per chunk) or, batched, one per batch and kernel.
@@ -243,14 +244,12 @@ Status PipelineSession::Resources::enqueueCopy(int stage, int chunk, int* host, 
     return std::nullopt;
 }
 
-// One run's GPU work from host buffer `host`: the start event, every chunk's H2D, kernel and D2H on its stream (each
-// followed by its event with stage events; the kernel alone for the kinds without copies), the other streams joined
-// back into the first, the stop event. Captured into a graph it leaves out the start and stop events, which step()
-// records around the launch.
+// One run's GPU work from host buffer `host`: the start event, the other streams forked from the first, the run's
+// operations (enqueueOperations, or enqueueBatchSteps for batch submission), the other streams joined back into the
+// first, the stop event. Captured into a graph it leaves out the start and stop events, which step() records around
+// the launch.
 Status PipelineSession::Resources::enqueue(int* host) const
 {
-    if (config.submission == Submission::Batch)
-        return enqueueBatched(host);
     const cudaStream_t first = mainStream();
     if (!capturing)
         ASYNCSCOPE_CUDA_TRY(cudaEventRecord(start.get(), first));
@@ -259,6 +258,21 @@ Status PipelineSession::Resources::enqueue(int* host) const
         for (std::size_t s = 1; s < streams.size(); ++s)
             ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(streams[s].get(), fork.get(), 0));
     }
+    if (auto failed = config.submission == Submission::Batch ? enqueueBatchSteps(host) : enqueueOperations(host))
+        return failed;
+    for (std::size_t s = 1; s < streams.size(); ++s) {
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(joins[s - 1].get(), streams[s].get()));
+        ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(first, joins[s - 1].get(), 0));
+    }
+    if (!capturing)
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(stop.get(), first));
+    return std::nullopt;
+}
+
+// Every chunk's H2D, kernel and D2H on its stream, each followed by its event with stage events (the kernel alone
+// for the kinds without copies).
+Status PipelineSession::Resources::enqueueOperations(int* host) const
+{
     Status failed;
     int* const work = workspace(host);
     forEachOperation(config.chunks, config.order, [&](int chunk, int stage) {
@@ -279,21 +293,13 @@ Status PipelineSession::Resources::enqueue(int* host) const
                 failed = cudaFailure("cudaEventRecord", status);
         }
     });
-    if (failed)
-        return failed;
-    for (std::size_t s = 1; s < streams.size(); ++s) {
-        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(joins[s - 1].get(), streams[s].get()));
-        ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(first, joins[s - 1].get(), 0));
-    }
-    if (!capturing)
-        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(stop.get(), first));
-    return std::nullopt;
+    return failed;
 }
 
-// One run's GPU work submitted in batches (batchOrder): the start event, each stream's H2D copies in one
-// cudaMemcpyBatchAsync call, its kernels, its D2H copies in one call (each step followed by its event with stage
-// events), the other streams joined back into the first, the stop event. The copies' arrays were prepared at open.
-Status PipelineSession::Resources::enqueueBatched(int* host) const
+// The run's steps in batches (batchOrder): each stream's H2D copies in one cudaMemcpyBatchAsync call, its kernels,
+// its D2H copies in one call, each step followed by its event with stage events. The copies' arrays were prepared
+// at open.
+Status PipelineSession::Resources::enqueueBatchSteps(int* host) const
 {
     const PreparedBatches* prepared = nullptr;
     for (const PreparedBatches& b : batches) {
@@ -302,13 +308,6 @@ Status PipelineSession::Resources::enqueueBatched(int* host) const
     }
     if (!prepared)
         return makeError(ErrorKind::Cuda, "no copies were prepared for this host buffer at open");
-    const cudaStream_t first = mainStream();
-    ASYNCSCOPE_CUDA_TRY(cudaEventRecord(start.get(), first));
-    if (streams.size() > 1) {
-        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(fork.get(), first));
-        for (std::size_t s = 1; s < streams.size(); ++s)
-            ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(streams[s].get(), fork.get(), 0));
-    }
     for (std::size_t i = 0; i < batchSteps.size(); ++i) {
         const BatchStep& step = batchSteps[i];
         const cudaStream_t stream = streams[static_cast<std::size_t>(step.stream)].get();
@@ -323,23 +322,16 @@ Status PipelineSession::Resources::enqueueBatched(int* host) const
                 return cudaFailure("launchIncrement", launched);
         }
         if (!opEnds.empty() && !timedEndsAtStop(i))
-            ASYNCSCOPE_CUDA_TRY(cudaEventRecord(opEnds[i].get(), stream));
+            ASYNCSCOPE_CUDA_TRY(record(opEnds[i], stream));
     }
-    for (std::size_t s = 1; s < streams.size(); ++s) {
-        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(joins[s - 1].get(), streams[s].get()));
-        ASYNCSCOPE_CUDA_TRY(cudaStreamWaitEvent(first, joins[s - 1].get(), 0));
-    }
-    ASYNCSCOPE_CUDA_TRY(cudaEventRecord(stop.get(), first));
     return std::nullopt;
 }
 
-// Batch submission's setup: the steps, every copy's pointers and size for both host buffers, and one real batch, so
+// Batch submission's setup (open() has checked the combination): the steps, every copy's pointers and size for both host buffers, and one real batch, so
 // that a runtime or driver without cudaMemcpyBatchAsync answers now, before the first run, as Unsupported. The
 // stage events a batched run needs (2 per stream and 1 per chunk) are fewer than the 3 per chunk open() makes.
 Status PipelineSession::Resources::prepareBatches()
 {
-    if (auto unsupported = checkCombination(config))
-        return unsupported;
     if (auto unbuilt = memcpyBatchBuilt())
         return unbuilt;
     batchSteps = batchOrder(config.chunks, static_cast<int>(streams.size()), config.order);
