@@ -4,6 +4,7 @@
 #include "engine/model/config.hpp"
 #include "engine/model/copy_peak.hpp"
 #include "engine/model/device.hpp"
+#include "engine/model/machine_state.hpp"
 #include "engine/model/names.hpp"
 #include "engine/model/outcome.hpp"
 #include "engine/model/run_result.hpp"
@@ -26,6 +27,10 @@ struct Report {
     std::optional<SeriesOutcome> outcome;  // empty when the series did not finish
     std::optional<CopyPeak> peak;          // this host's calibrated copy peak, when known
     std::optional<CpuBinding> binding;     // the CPUs the series' thread was bound to, or why not; empty: not asked
+    // The pinned path's copy peak on this device, for a series whose copies go another way (pageable memory): what
+    // its copies are set against. Empty otherwise, or when it could not be calibrated.
+    std::optional<CopyPeak> pinnedPeak;
+    std::optional<MachineState> machine;  // the machine's state around the series; empty: not recorded (older files)
 };
 
 enum class ReportFormat { Text, Csv, Json };

@@ -3,6 +3,7 @@
 // run their plans through runDevicePlan (device_plan_runner.hpp), which calls it once per device.
 #pragma once
 
+#include "engine/host/machine_probe.hpp"
 #include "engine/run/backend.hpp"
 #include "engine/run/plan.hpp"
 
@@ -28,6 +29,9 @@ struct RunnerOptions {
     // false: each run goes to the sink only, and VariantResult::report.runs stays empty: the sink keeps the series
     // (the window holds it once, in its session). Outcome, failure and binding are kept either way.
     bool keepRuns = true;
+    // Reads the machine's state around each series (clocks, the link, other processes on the GPU) into its report;
+    // null: not recorded.
+    MachineProbe* machine = nullptr;
 };
 
 // A variant whose device is not in `platform` fails the plan (a usage error). One that does not fit the device's

@@ -1,0 +1,107 @@
+// What limits a series, and whether its figures can be trusted: rules over a series' summary, its runs, its
+// configuration, its calibration and the machine's state, each giving findings with the figures they rest on and one
+// thing to do. The CLI prints them after the summary, JSON reports keep them, the window's Advice tab lists them.
+#pragma once
+
+#include "engine/model/names.hpp"
+#include "engine/model/report.hpp"
+#include "engine/model/series_summary.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace asyncscope {
+
+// Info: what the figures say (the series is transfer-bound). Suggestion: the workload could go faster (pageable
+// copies, submission cost, the shape). Warning: the figures may not say what they seem to (noise, clocks, the link,
+// runs too short to time). Severe: the figures measure something else too (another process shared the GPU).
+enum class Severity { Info, Suggestion, Warning, Severe };
+
+template <>
+struct EnumNames<Severity> {
+    static constexpr std::array entries { std::pair { Severity::Info, "info" },
+        std::pair { Severity::Suggestion, "suggestion" }, std::pair { Severity::Warning, "warning" },
+        std::pair { Severity::Severe, "severe" } };
+};
+
+// The rules, by the key findings and "not checked" lines name them with.
+namespace rules {
+inline constexpr std::string_view kTransferBound = "transfer-bound";
+inline constexpr std::string_view kOverlapHeadroom = "overlap-headroom";
+inline constexpr std::string_view kPageableCopies = "pageable-copies";
+inline constexpr std::string_view kSubmitBound = "submit-bound";
+inline constexpr std::string_view kTooShort = "too-short-to-time";
+inline constexpr std::string_view kCheckBound = "check-bound";
+inline constexpr std::string_view kInterference = "interference";
+inline constexpr std::string_view kLinkDegraded = "link-degraded";
+inline constexpr std::string_view kClocks = "clocks";
+inline constexpr std::string_view kNoisy = "noisy";
+}  // namespace rules
+
+// Runs by their index in the series (RunResult::index: warm-up runs counted), first to last, both included.
+struct RunRange {
+    std::size_t first = 0;
+    std::size_t last = 0;
+};
+
+// "runs 3-17, 40" (indices as the runs are numbered in tables and charts).
+std::string runRangesText(const std::vector<RunRange>& ranges);
+
+struct Finding {
+    std::string rule;  // a rules:: key
+    std::string title;  // for people: "Transfer-bound"
+    Severity severity = Severity::Info;
+    std::string evidence;  // the figures the finding rests on
+    std::string action;    // one thing to do, in a CUDA developer's words
+    std::vector<RunRange> runs;  // the runs it concerns; empty: the series as a whole
+    bool stages = false;         // it concerns the stages within runs: the timeline shows it
+};
+
+// A rule that could not judge the series, and why ("the machine's state was not read: libnvidia-ml.so.1 did not
+// load").
+struct NotChecked {
+    std::string rule;
+    std::string why;
+};
+
+struct Advice {
+    std::vector<Finding> findings;  // most severe first, then in the rules' order
+    std::vector<NotChecked> notChecked;
+
+    // The most severe finding's severity; empty when there is none.
+    std::optional<Severity> worst() const;
+};
+
+// What a comparison knows beside one of its variants.
+struct AdviceContext {
+    // The same workload submitted otherwise (a submission comparison's graph and batch variants at this one's shape).
+    struct Alternative {
+        std::string label;  // "graph K=64 S=4"
+        Submission submission = Submission::Graph;
+        double cpuSubmitMs = 0.0;  // medians
+        double gpuMs = 0.0;
+    };
+    std::vector<Alternative> alternatives;
+};
+
+// Thresholds, as the rules apply them.
+namespace advice_limits {
+inline constexpr double kEventResolutionMs = 0.0005;           // CUDA events: about 0.5 µs
+inline constexpr double kShortestTimedMs = 10 * kEventResolutionMs;
+inline constexpr double kTransferBoundRatio = 0.95;            // GPU time over the link's bound, at least
+inline constexpr double kOverlapHeadroomRatio = 1.15;          // GPU time over the modelled time, above
+inline constexpr double kSubmitBoundShare = 0.30;              // CPU submit over GPU time, at least
+inline constexpr double kNoisyPercent = 5.0;                   // a fixed series' noise above this is noisy
+inline constexpr double kInterferenceSlowdown = 1.10;          // runs beside another process this much slower: severe
+// The shapes a transfer-bound series is offered, as the overlap comparison runs them.
+inline constexpr int kModelMaxChunks = 64;
+inline constexpr int kModelMaxStreams = 4;
+}  // namespace advice_limits
+
+// Judges one series: `summary` is summarizeSeries(report) (or a comparison's summary of it).
+Advice judgeSeries(const Report& report, const SeriesSummary& summary, const AdviceContext& context = {});
+
+}  // namespace asyncscope

@@ -1,0 +1,16 @@
+// A plan's variants judged (engine/model/advice), each with what the plan's other variants know about it.
+#pragma once
+
+#include "engine/model/advice.hpp"
+#include "engine/model/series_summary.hpp"
+#include "engine/run/plan.hpp"
+
+#include <vector>
+
+namespace asyncscope {
+
+// One Advice per variant, in plan order (empty for a variant that did not run), `summaries` being summarizePlan(plan):
+// a variant whose plan also ran its shape with another submission learns what that one's submission cost.
+std::vector<Advice> advisePlan(const PlanReport& plan, const std::vector<SeriesSummary>& summaries);
+
+}  // namespace asyncscope
