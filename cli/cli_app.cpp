@@ -343,7 +343,7 @@ int reportFailure(const Error& error, std::ostream& err)
 }
 
 int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>& cancel, std::ostream& out,
-    std::ostream& err)
+    std::ostream& err, MachineProbe* machine)
 {
     if (!options.mergeFiles.empty())
         return runMerge(options, out, err);
@@ -398,7 +398,9 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
     const bool runText = !several && series && options.format == ReportFormat::Text;
     CliSink sink(runText ? &outputs.at(std::to_string(devices->front())) : nullptr, err, plan->variants.size(),
         several);
-    const HostReport result = runDevicePlan(backend, *platform, devicePlan, cancel, sink);
+    RunnerOptions runner;
+    runner.machine = machine;
+    const HostReport result = runDevicePlan(backend, *platform, devicePlan, cancel, sink, runner);
 
     // Whatever ran is reported, also after an error or a cancel.
     std::vector<const DeviceResult*> ran;

@@ -4,6 +4,7 @@
 
 #include "cli/cli_options.hpp"
 
+#include "engine/host/machine_probe.hpp"
 #include "engine/run/backend.hpp"
 
 #include <atomic>
@@ -21,8 +22,9 @@ int reportFailure(const Error& error, std::ostream& err);
 // Runs what `options` ask for: a merge of result files, the device list, or a plan on one device or several. The
 // report goes to the files --output names (opened, their folders created, before anything runs) or else to `out`
 // (checked after writing); progress and problems to `err`. Where discovery fails, --output still gets the host's
-// record of the error.
+// record of the error. `machine` reads the machine's state around each series for the advice; null: not read (the
+// advice then says which rules it could not check).
 int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>& cancel, std::ostream& out,
-    std::ostream& err);
+    std::ostream& err, MachineProbe* machine = nullptr);
 
 }  // namespace asyncscope

@@ -4,6 +4,7 @@
 #include "cli/cli_options.hpp"
 
 #include "engine/cuda/cuda_backend.hpp"
+#include "engine/host/nvml_probe.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -36,7 +37,8 @@ int main(int argc, char* argv[])
     std::signal(SIGINT, onInterrupt);  // Ctrl+C cancels every device between polls; what ran is still printed
     int code = kExitFailure;
     try {
-        code = runCli(*options, backend, g_cancel, std::cout, std::cerr);
+        NvmlProbe machine;  // clocks, the PCIe link and other processes on the GPU, for the advice
+        code = runCli(*options, backend, g_cancel, std::cout, std::cerr, &machine);
     } catch (const std::exception&) {
         // Every reader and writer answers with an error value; this is the last guard, so that nothing aborts.
         std::cerr << "asyncscope-cli: stopped on an unexpected internal error\n";

@@ -2,12 +2,15 @@
 
 #include "engine/model/cuda_versions.hpp"
 #include "engine/model/overlap_model.hpp"
+#include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_summary.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <optional>
+#include <set>
 
 namespace asyncscope {
 
@@ -22,6 +25,32 @@ std::string printf_(const char* format, ...)
     std::vsnprintf(buffer, sizeof buffer, format, args);
     va_end(args);
     return buffer;
+}
+
+constexpr std::size_t kTextWidth = 118;
+
+// Words wrapped to lines of at most `width` characters, every line after the first indented by `hang` spaces.
+std::string wrapped(const std::string& text, std::size_t width, std::size_t hang)
+{
+    std::string out, line;
+    std::size_t at = std::min(text.find_first_not_of(' '), text.size());
+    line = text.substr(0, at);  // the first line's own indent
+    while (at < text.size()) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string word = text.substr(at, end - at);
+        const bool hasWord = line.find_first_not_of(' ') != std::string::npos;
+        if (hasWord && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line = std::string(hang, ' ');
+        } else if (hasWord) {
+            line += ' ';
+        }
+        line += word;
+        at = end + 1;
+    }
+    return out + line;
 }
 
 std::string fixed(double value, ValueKind kind)
@@ -121,6 +150,107 @@ std::string formatSummaryText(const Report& report)
         text += "  CUPTI not used: " + report.outcome->traceNote + "\n";
     else if (report.config.traceSource == TraceSource::Cupti)
         text += "  traced by CUPTI: copies, kernels and runtime calls on one clock (JSON: traced_spans)\n";
+    if (report.machine)
+        text += wrapped("  " + formatMachineText(*report.machine), kTextWidth, 4) + "\n";
+    text += formatAdviceText(judgeSeries(report, s));
+    return text;
+}
+
+namespace {
+
+// "1980 MHz" where every reading agrees, "1410-1980 MHz" where they moved; empty when none had it.
+template <class Read>
+std::string rangeText(const std::vector<MachineSample>& samples, Read read, const char* unit, int decimals = 0)
+{
+    std::optional<double> low, high;
+    for (const MachineSample& s : samples) {
+        if (const auto v = read(s)) {
+            low = std::min(low.value_or(*v), double(*v));
+            high = std::max(high.value_or(*v), double(*v));
+        }
+    }
+    if (!low)
+        return {};
+    if (printf_("%.*f", decimals, *low) == printf_("%.*f", decimals, *high))
+        return printf_("%.*f %s", decimals, *low, unit);
+    return printf_("%.*f-%.*f %s", decimals, *low, decimals, *high, unit);
+}
+
+
+}  // namespace
+
+std::string formatMachineText(const MachineState& m)
+{
+    if (!m.read())
+        return "machine: not read (" + m.unavailable + ")";
+    std::string text = "machine: " + m.source + ", " + std::to_string(m.samples.size()) + " readings";
+    auto add = [&text](const std::string& label, const std::string& value) {
+        if (!value.empty())
+            text += "; " + label + " " + value;
+    };
+    const auto& v = m.samples;
+    add("SM clock", rangeText(v, [](const MachineSample& s) { return s.smClockMHz; }, "MHz"));
+    if (!v.empty() && v.back().smClockMaxMHz)
+        text += printf_(" (max %d)", *v.back().smClockMaxMHz);
+    add("memory clock", rangeText(v, [](const MachineSample& s) { return s.memoryClockMHz; }, "MHz"));
+    add("temperature", rangeText(v, [](const MachineSample& s) { return s.temperatureC; }, "C"));
+    add("power", rangeText(v, [](const MachineSample& s) { return s.powerW; }, "W"));
+    std::uint64_t reasons = 0;
+    bool anyReasons = false;
+    std::optional<bool> persistence;
+    std::string link;
+    for (const MachineSample& s : v) {
+        if (s.clockReasons) {
+            reasons |= *s.clockReasons & ~clock_reasons::kGpuIdle;
+            anyReasons = true;
+        }
+        if (s.persistenceMode)
+            persistence = *s.persistenceMode;
+        if (s.linkGeneration && s.linkWidth) {
+            link = printf_("Gen%d x%d", *s.linkGeneration, *s.linkWidth);
+            if (s.linkGenerationMax && s.linkWidthMax)
+                link += printf_(" (max Gen%d x%d)", *s.linkGenerationMax, *s.linkWidthMax);
+        }
+    }
+    if (anyReasons)
+        add("clock reasons", clockReasonsText(reasons));
+    if (persistence)
+        add("persistence mode", *persistence ? "on" : "off");
+    add("PCIe", link);
+    std::set<std::uint32_t> others;
+    bool listed = false;
+    for (const MachineSample& s : v) {
+        listed = listed || s.processes.has_value();
+        const OtherProcesses o = otherProcesses(s, m.selfPid);
+        if (o.selfAmong && o.processes.size() <= 1)
+            continue;
+        for (const GpuProcess& p : o.processes)
+            others.insert(p.pid);
+    }
+    if (listed) {
+        std::string pids;
+        for (const std::uint32_t pid : others)
+            pids += (pids.empty() ? "PID " : ", ") + std::to_string(pid);
+        add("other processes on the GPU", others.empty() ? "none" : pids);
+    }
+    return text;
+}
+
+std::string formatAdviceText(const Advice& advice, int indent)
+{
+    if (advice.findings.empty() && advice.notChecked.empty())
+        return {};
+    const std::string pad(static_cast<std::size_t>(indent), ' ');
+    std::string text = pad + "advice:\n";
+    for (const Finding& f : advice.findings) {
+        const std::string head = pad + "  [" + nameOf(f.severity) + "] " + f.title + ": ";
+        text += wrapped(head + f.evidence + ".", kTextWidth, pad.size() + 4) + "\n";
+        text += wrapped(pad + "    -> " + f.action, kTextWidth, pad.size() + 7) + "\n";
+    }
+    if (advice.findings.empty())
+        text += pad + "  no findings\n";
+    for (const NotChecked& n : advice.notChecked)
+        text += wrapped(pad + "  not checked: " + n.rule + " (" + n.why + ")", kTextWidth, pad.size() + 4) + "\n";
     return text;
 }
 
@@ -159,7 +289,24 @@ std::string formatComparisonText(const PlanReport& plan)
                 v.failure->message();
         text += "\n";
     }
-    return text;
+    // Each variant's findings under its label; the rules not checked, the same for every variant as a rule, once.
+    std::vector<Advice> advice = advisePlan(plan, summaries);
+    Advice unchecked;
+    for (std::size_t i = 0; i < plan.variants.size(); ++i) {
+        for (const NotChecked& n : advice[i].notChecked) {
+            if (std::none_of(unchecked.notChecked.begin(), unchecked.notChecked.end(),
+                    [&n](const NotChecked& u) { return u.rule == n.rule && u.why == n.why; }))
+                unchecked.notChecked.push_back(n);
+        }
+        advice[i].notChecked.clear();
+        if (advice[i].findings.empty())
+            continue;
+        text += plan.variants[i].label + ":\n";
+        if (plan.variants[i].report.machine)
+            text += wrapped("  " + formatMachineText(*plan.variants[i].report.machine), kTextWidth, 4) + "\n";
+        text += formatAdviceText(advice[i]);
+    }
+    return text + formatAdviceText(unchecked, 0);
 }
 
 }  // namespace asyncscope
