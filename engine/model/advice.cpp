@@ -128,8 +128,9 @@ void transferBound(const Facts& f, Advice& advice)
     if (!bound || bound->value <= 0.0 || !f.report.peak || f.config.streams > 1)
         return;
     const double ratio = f.gpuMs / bound->value;
-    // Near the link's bound, or above it with the copies still most of the time: the link is what limits.
-    if (ratio < kTransferBoundRatio || ratio > 2.0)
+    // Near the link's bound, or above it with the copies still most of the time: the link is what limits. Further
+    // above, something else takes the time (another process, the kernel, chunks' fixed costs) and other rules speak.
+    if (ratio < kTransferBoundRatio || ratio > kTransferBoundMostRatio)
         return;
     const bool zeroCopy = f.config.hostMemory == HostMemory::Mapped;
     const CopyPeak& peak = *f.report.peak;
@@ -159,6 +160,19 @@ void overlapHeadroom(const Facts& f, Advice& advice)
     const double modelled = f.summary.value(keys::kModelled);
     if (modelled <= 0.0 || f.gpuMs <= kOverlapHeadroomRatio * modelled)
         return;
+    // The model moves bytes at the link's peak: for a few KiB each operation's fixed latency is most of the time.
+    if (modelled < kLatencyBoundModelledMs) {
+        const int operations = f.config.chunks * (hasCopies(f.config) ? 3 : 1);
+        advice.findings.push_back({ std::string(rules::kLatencyBound), "Latency-bound", Severity::Info,
+            "GPU time " + us(f.gpuMs) + " for " + std::to_string(operations) + " operations on "
+                + formatBytes(f.config.bytes()) + ", where moving the bytes at the link's peak takes " + us(modelled)
+                + ": the rest, about " + us((f.gpuMs - modelled) / operations)
+                + " per operation, is each copy's and launch's fixed cost",
+            "Give each operation more bytes: batch small transfers into one buffer, fewer chunks; a CUDA Graph "
+            "(--submit graph) trims the launches' share.",
+            {}, true });
+        return;
+    }
     const std::string shape = "K=" + std::to_string(f.config.chunks) + " S=" + std::to_string(f.config.streams);
     std::string action;
     const std::size_t chunkBytes = f.config.bytes() / static_cast<std::size_t>(std::max(1, f.config.chunks));
@@ -384,6 +398,7 @@ void interference(const Facts& f, Advice& advice)
             ++it->second.samples;
             if (it->second.process.name.empty())
                 it->second.process.name = p.name;
+            it->second.process.usedBytes = std::max(it->second.process.usedBytes, p.usedBytes);
         }
     }
     if (seen.empty())
@@ -569,6 +584,13 @@ void noisy(const Facts& f, Advice& advice)
         severity = Severity::Info;
     } else if (f.config.hostMemory == HostMemory::Managed) {
         cause = "managed memory's migrations, which the driver schedules";
+        severity = Severity::Info;
+    } else if (f.gpuMs < kShortRunMs) {
+        cause = "short runs (" + us(f.gpuMs) + "): a few µs of launch or copy latency are a large share of each";
+        severity = Severity::Info;
+    } else if (found(rules::kSubmitBound)) {
+        cause = "the GPU waits on the CPU's submission (see Submit-bound), so the host's scheduling shows in the GPU "
+                "time";
         severity = Severity::Info;
     } else {
         cause = "unexplained: none of the other rules found a cause";

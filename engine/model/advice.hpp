@@ -31,6 +31,7 @@ struct EnumNames<Severity> {
 namespace rules {
 inline constexpr std::string_view kTransferBound = "transfer-bound";
 inline constexpr std::string_view kOverlapHeadroom = "overlap-headroom";
+inline constexpr std::string_view kLatencyBound = "latency-bound";
 inline constexpr std::string_view kPageableCopies = "pageable-copies";
 inline constexpr std::string_view kSubmitBound = "submit-bound";
 inline constexpr std::string_view kTooShort = "too-short-to-time";
@@ -92,6 +93,9 @@ namespace advice_limits {
 inline constexpr double kEventResolutionMs = 0.0005;           // CUDA events: about 0.5 µs
 inline constexpr double kShortestTimedMs = 10 * kEventResolutionMs;
 inline constexpr double kTransferBoundRatio = 0.95;            // GPU time over the link's bound, at least
+inline constexpr double kTransferBoundMostRatio = 1.25;        // … and at most (the copies 80 % of the time)
+inline constexpr double kLatencyBoundModelledMs = 0.05;        // modelled under this: latency, not bandwidth, rules
+inline constexpr double kShortRunMs = 0.1;                     // runs under this are noisy by nature
 inline constexpr double kOverlapHeadroomRatio = 1.15;          // GPU time over the modelled time, above
 inline constexpr double kSubmitBoundShare = 0.30;              // CPU submit over GPU time, at least
 inline constexpr double kNoisyPercent = 5.0;                   // a fixed series' noise above this is noisy

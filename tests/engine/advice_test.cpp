@@ -275,6 +275,35 @@ TEST(Advice, TooShortToTimeWarnsForRuns_AndInformsForStagesAlone)
     EXPECT_NE(f->evidence.find("kernel"), std::string::npos) << f->evidence;
 }
 
+TEST(Advice, AFewKiBAreLatencyBound_NotFarFromTheOverlapModel)
+{
+    PipelineConfig c = classicConfig();
+    c.elements = 1024;  // 4 KiB: the link moves it in 0.07 µs each way
+    Shape small { 0.004, 0.003, 0.004, 0.016, 0.001 };
+    Report r = makeReport(c, small);
+    r.peak = pinnedPeak();
+    const Advice a = judge(r);
+    const Finding* f = find(a, rules::kLatencyBound);
+    ASSERT_NE(f, nullptr) << formatAdviceText(a);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_NE(f->evidence.find("3 operations on 4.0 KiB"), std::string::npos) << f->evidence;
+    EXPECT_EQ(find(a, rules::kOverlapHeadroom), nullptr);
+}
+
+TEST(Advice, NoiseOfASubmitBoundSeriesIsPutDownToTheCpusScheduling)
+{
+    PipelineConfig c = classicConfig();
+    c.chunks = 64;
+    c.streams = 4;
+    Shape s;
+    s.submit = 0.9;
+    const Advice a = judge(makeReport(c, s, [](int i) { return i % 7 ? 1.0 : 1.5; }));
+    const Finding* f = find(a, rules::kNoisy);
+    ASSERT_NE(f, nullptr) << formatAdviceText(a);
+    EXPECT_EQ(f->severity, Severity::Info);
+    EXPECT_NE(f->evidence.find("Submit-bound"), std::string::npos) << f->evidence;
+}
+
 TEST(Advice, CheckBoundOnlyWhenTheCheckIsLongerAndSerial)
 {
     PipelineConfig c = classicConfig();
@@ -330,6 +359,7 @@ TEST(Advice, InterferenceOverEveryRunIsSevereAgainstTheModel_AndAWarningWithoutA
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->severity, Severity::Severe);
     EXPECT_NE(f->evidence.find("the modelled"), std::string::npos) << f->evidence;
+    EXPECT_EQ(find(judged2, rules::kTransferBound), nullptr);  // 1.9 x the bound: not the link's doing
 
     Report idle = makeReport(c, {});
     idle.machine = machineOver(idle, [](MachineSample& s) { s.processes->push_back({ 4321, 0, {} }); });
