@@ -592,6 +592,12 @@ void noisy(const Facts& f, Advice& advice)
         cause = "the GPU waits on the CPU's submission (see Submit-bound), so the host's scheduling shows in the GPU "
                 "time";
         severity = Severity::Info;
+    } else if (const Distribution* d = f.summary.distribution(keys::kGpuTime);
+               d && d->stats.median > 0.0 && d->stats.p95 <= d->stats.median * (1.0 + kOutlierSpread)) {
+        // The spread is in a few runs: 95 % of them lie close to the median, which stands.
+        cause = "a few outlying runs (95 % lie within " + fixed((d->stats.p95 / d->stats.median - 1.0) * 100.0, 1)
+            + " % of the median; the slowest took " + ms(d->stats.max) + "): the host or the driver, now and then";
+        severity = Severity::Info;
     } else {
         cause = "unexplained: none of the other rules found a cause";
     }

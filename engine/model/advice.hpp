@@ -96,6 +96,7 @@ inline constexpr double kTransferBoundRatio = 0.95;            // GPU time over 
 inline constexpr double kTransferBoundMostRatio = 1.25;        // … and at most (the copies 80 % of the time)
 inline constexpr double kLatencyBoundModelledMs = 0.05;        // modelled under this: latency, not bandwidth, rules
 inline constexpr double kShortRunMs = 0.1;                     // runs under this are noisy by nature
+inline constexpr double kOutlierSpread = 0.02;                 // p95 within this of the median: noise is outliers
 inline constexpr double kOverlapHeadroomRatio = 1.15;          // GPU time over the modelled time, above
 inline constexpr double kSubmitBoundShare = 0.30;              // CPU submit over GPU time, at least
 inline constexpr double kNoisyPercent = 5.0;                   // a fixed series' noise above this is noisy

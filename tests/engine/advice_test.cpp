@@ -445,6 +445,15 @@ TEST(Advice, NoisyNamesItsLikeliestCauseOrSaysUnexplained)
     EXPECT_EQ(f->severity, Severity::Warning);
     EXPECT_NE(f->evidence.find("unexplained"), std::string::npos) << f->evidence;
 
+    // A few runs far out, the rest close: the median stands.
+    Report outliers = makeReport(classicConfig(), {}, [](int i) { return i % 40 == 7 ? 3.0 : 1.0; });
+    outliers.machine = machineOver(outliers);
+    const Advice judgedOutliers = judge(outliers);
+    const Finding* o = find(judgedOutliers, rules::kNoisy);
+    ASSERT_NE(o, nullptr);
+    EXPECT_EQ(o->severity, Severity::Info);
+    EXPECT_NE(o->evidence.find("a few outlying runs"), std::string::npos) << o->evidence;
+
     r.config.hostMemory = HostMemory::Managed;  // the driver's migrations: the workload's own noise
     const Advice judged8 = judge(r);
     f = find(judged8, rules::kNoisy);
