@@ -18,8 +18,8 @@ namespace asyncscope {
 
 // Four samples a second: a reading takes the driver 2 to 4 ms on an H200 host, on a core the series does not use.
 inline constexpr std::chrono::milliseconds kMachineSampleEvery { 250 };
-// A series of hours keeps its first and last hour's samples at this rate; beyond, every other one is dropped.
-inline constexpr std::size_t kMaxMachineSamples = 20000;
+// A series of more than 40 minutes keeps its first half of readings at this rate, and every other one after.
+inline constexpr std::size_t kMaxMachineSamples = 10000;
 
 // The PIDs with a context on `device` now, as the probe reads them; empty when it cannot read them.
 std::optional<std::set<std::uint32_t>> gpuProcessIds(MachineProbe& probe, const DeviceInfo& device);

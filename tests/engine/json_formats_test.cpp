@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -280,4 +281,115 @@ TEST(JsonFormats, HostileHeadersAreRefusedNamingTheField)
         "line 1: x" + tooDeep);
     EXPECT_EQ(problemOf("{\"format\":\"asyncscope-report\",\n\"x\":" + deep + ",\n\"runs\": []}"),
         "line 2: x" + tooDeep);
+}
+
+namespace {
+
+Report withMachine()
+{
+    Report report = asyncscope::testing::classicReport(30);
+    CopyPeak pinned;
+    pinned.h2dGBps = 55.0;
+    pinned.d2hGBps = 55.1;
+    pinned.bytes = std::size_t(256) << 20;
+    report.pinnedPeak = pinned;
+    MachineState m;
+    m.source = "NVML, driver 580.159.04";
+    m.selfPid = 4242;
+    for (int i = 0; i < 4; ++i) {
+        MachineSample s;
+        s.atMs = -1.5 + 25.0 * i;
+        s.smClockMHz = 1980;
+        s.smClockMaxMHz = 1980;
+        s.clockReasons = i == 0 ? clock_reasons::kGpuIdle : 0;
+        s.temperatureC = 40 + i;
+        s.powerW = 120.5 + i;
+        s.persistenceMode = true;
+        s.linkGeneration = 5;
+        s.linkWidth = 16;
+        s.linkGenerationMax = 5;
+        s.linkWidthMax = 16;
+        if (i > 0)  // the first reading did not list processes: left out, not empty
+            s.processes = std::vector<GpuProcess> { { 4242, 600u << 20, "asyncscope-cli" }, { 4243, 0, {} } };
+        m.samples.push_back(s);
+    }
+    report.machine = m;
+    return report;
+}
+
+}  // namespace
+
+TEST(JsonFormats, TheMachinesStateAndThePinnedPeakRoundTrip_TheAdviceIsWrittenForPeople)
+{
+    const Report original = withMachine();
+    const std::string text = written(original);
+    const auto back = read(text);
+    ASSERT_TRUE(back.ok()) << back.error().message();
+    ASSERT_TRUE(back->machine && back->pinnedPeak);
+    EXPECT_EQ(back->pinnedPeak->h2dGBps, 55.0);
+    const MachineState& m = *back->machine;
+    EXPECT_EQ(m.source, "NVML, driver 580.159.04");
+    EXPECT_EQ(m.selfPid, 4242u);
+    ASSERT_EQ(m.samples.size(), 4u);
+    EXPECT_EQ(m.samples[0].atMs, -1.5);
+    EXPECT_FALSE(m.samples[0].processes.has_value());
+    ASSERT_TRUE(m.samples[1].processes.has_value());
+    EXPECT_EQ(m.samples[1].processes->at(0).name, "asyncscope-cli");
+    EXPECT_EQ(m.samples[1].processes->at(1).pid, 4243u);
+    EXPECT_EQ(m.samples[3].temperatureC, 43);
+    EXPECT_EQ(m.samples[2].powerW, 122.5);
+    EXPECT_FALSE(m.samples[0].memoryClockMHz.has_value());
+    EXPECT_EQ(written(*back), text);
+
+    const nlohmann::json header = nlohmann::json::parse(linesOf(text).at(0));
+    ASSERT_TRUE(header.at("findings").is_array());
+    bool interference = false;
+    for (const auto& f : header.at("findings"))
+        interference = interference || (f.at("rule") == "interference" && f.at("severity") == "warning");
+    EXPECT_TRUE(interference) << header.at("findings").dump(2);
+    EXPECT_EQ(header.at("machine").at("samples").at(0).at("clock_reasons_text"), "idle");
+    // Older files have neither: the state is unknown, not empty.
+    const auto plain = read(written(asyncscope::testing::classicReport(5)));
+    ASSERT_TRUE(plain.ok());
+    EXPECT_FALSE(plain->machine.has_value());
+}
+
+TEST(JsonFormats, HostileMachineBlocksAreRefusedNamingTheField_FindingsOfAnyShapeAreLeftAlone)
+{
+    const std::vector<std::string> lines = linesOf(written(withMachine()));
+    const std::string runs = [&] {
+        std::string rest;
+        for (std::size_t i = 1; i < lines.size(); ++i)
+            rest += lines[i] + "\n";
+        return rest;
+    }();
+    auto withHeader = [&](const std::function<void(nlohmann::json&)>& change) {
+        nlohmann::json header = nlohmann::json::parse(lines[0]);
+        change(header);
+        return header.dump() + "\n" + runs;
+    };
+    EXPECT_EQ(problemOf(withHeader([](auto& h) { h["machine"]["samples"][1]["sm_clock_mhz"] = -5; })),
+        "line 1: machine.samples[1].sm_clock_mhz is -5; accepted: a whole number from 0 to 100000");
+    EXPECT_EQ(problemOf(withHeader([](auto& h) { h["machine"]["samples"] = "many"; })),
+        "line 1: machine.samples is \"many\"; accepted: a list of readings");
+    EXPECT_EQ(problemOf(withHeader([](auto& h) { h["machine"]["samples"][2]["processes"][0]["pid"] = "me"; })),
+        "line 1: machine.samples[2].processes[0].pid is \"me\"; accepted: a whole number from 0 to 4294967295");
+    EXPECT_EQ(problemOf(withHeader([](auto& h) { h["machine"]["samples"][0]["at_ms"] = nullptr; })),
+        "line 1: machine.samples[0].at_ms is null; accepted: a number");
+    const std::string longName = problemOf(withHeader([](auto& h) {
+        h["machine"]["samples"][1]["processes"][0]["name"] = std::string(std::size_t(1) << 20, 'x');
+    }));
+    EXPECT_NE(longName.find("machine.samples[1].processes[0].name"), std::string::npos) << longName.substr(0, 300);
+    const std::string tooMany = problemOf(withHeader([](auto& h) {
+        h["machine"]["samples"] = nlohmann::json::array();
+        for (std::size_t i = 0; i <= kMaxMachineSamplesRead; ++i)
+            h["machine"]["samples"].push_back({ { "at_ms", 0 } });
+    }));
+    EXPECT_NE(tooMany.find("at most 100000 readings"), std::string::npos) << tooMany.substr(0, 300);
+    EXPECT_NE(problemOf(withHeader([](auto& h) { h["pinned_peak"]["h2d_gbps"] = -1; })).find("pinned_peak.h2d_gbps"),
+        std::string::npos);
+    // The advice is judged again on reading: whatever the file says of it is not read.
+    EXPECT_EQ(problemOf(withHeader([](auto& h) { h["findings"] = 7; })), "");
+    EXPECT_EQ(problemOf(withHeader([](auto& h) { h["findings"] = { { { "rule", nullptr } } }; })), "");
+    EXPECT_EQ(problemOf(withHeader([](auto& h) { h["not_checked"] = "x"; })), "");
 }

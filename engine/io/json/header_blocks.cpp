@@ -1,6 +1,7 @@
 #include "engine/io/json/header_blocks.hpp"
 
 #include "engine/io/bounded_json.hpp"
+#include "engine/model/advice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -60,6 +61,56 @@ json summaryJson(const SeriesSummary& s)
         j[d.key] = statsJson(d.stats);
     for (const Figure& f : s.figures)
         j[f.key] = f.value;
+    return j;
+}
+
+json peakJson(const CopyPeak& p)
+{
+    return { { "h2d_gbps", p.h2dGBps }, { "d2h_gbps", p.d2hGBps }, { "bidirectional_gbps", p.bidirectionalGBps },
+        { "bytes", p.bytes }, { "cached", p.fromCache }, { "path", nameOf(p.path) } };
+}
+
+json machineJson(const MachineState& m)
+{
+    json j = { { "source", m.source } };
+    if (!m.unavailable.empty())
+        j["unavailable"] = m.unavailable;
+    if (m.selfPid)
+        j["self_pid"] = *m.selfPid;
+    json samples = json::array();
+    for (const MachineSample& s : m.samples) {
+        json o = { { "at_ms", s.atMs } };
+        auto put = [&o](const char* key, const auto& value) {
+            if (value)
+                o[key] = *value;
+        };
+        put("sm_clock_mhz", s.smClockMHz);
+        put("sm_clock_max_mhz", s.smClockMaxMHz);
+        put("memory_clock_mhz", s.memoryClockMHz);
+        put("memory_clock_max_mhz", s.memoryClockMaxMHz);
+        put("clock_reasons", s.clockReasons);
+        if (s.clockReasons)
+            o["clock_reasons_text"] = clockReasonsText(*s.clockReasons);
+        put("temperature_c", s.temperatureC);
+        put("power_w", s.powerW);
+        put("persistence_mode", s.persistenceMode);
+        put("pcie_generation", s.linkGeneration);
+        put("pcie_width", s.linkWidth);
+        put("pcie_generation_max", s.linkGenerationMax);
+        put("pcie_width_max", s.linkWidthMax);
+        if (s.processes) {
+            json list = json::array();
+            for (const GpuProcess& p : *s.processes) {
+                json entry = { { "pid", p.pid }, { "used_bytes", p.usedBytes } };
+                if (!p.name.empty())
+                    entry["name"] = p.name;
+                list.push_back(std::move(entry));
+            }
+            o["processes"] = std::move(list);
+        }
+        samples.push_back(std::move(o));
+    }
+    j["samples"] = std::move(samples);
     return j;
 }
 
@@ -219,6 +270,115 @@ void checkAmount(const Block& block, const char* key, double value, const char* 
         refuse(block.path(key), quotedNumber(value), std::string("a finite number of ") + unit + ", 0 or more");
 }
 
+CopyPeak peakFrom(const Block& k)
+{
+    CopyPeak peak;
+    k.get("h2d_gbps", peak.h2dGBps);
+    checkAmount(k, "h2d_gbps", peak.h2dGBps, "GB/s");
+    k.get("d2h_gbps", peak.d2hGBps);
+    checkAmount(k, "d2h_gbps", peak.d2hGBps, "GB/s");
+    k.get("bytes", peak.bytes);
+    peak.fromCache = false;
+    k.getOr("cached", peak.fromCache);
+    peak.bidirectionalGBps = 0.0;
+    k.getOr("bidirectional_gbps", peak.bidirectionalGBps);
+    checkAmount(k, "bidirectional_gbps", peak.bidirectionalGBps, "GB/s");
+    peak.path = k.choiceOr("path", CopyPath::Pinned);  // reports from before each path had its peak: pinned
+    return peak;
+}
+
+// A list under `key` of `block`, at most `most` long.
+const json& listAt(const Block& block, const char* key, std::size_t most, const char* what)
+{
+    const json& list = block.object().at(key);
+    if (!list.is_array())
+        refuse(block.path(key), quotedJson(list), std::string("a list of ") + what);
+    if (list.size() > most)
+        refuse(block.path(key), "a list of " + std::to_string(list.size()),
+            "at most " + std::to_string(most) + " " + what);
+    return list;
+}
+
+// A whole-number reading from `low` to `high`, where the sample has one.
+template <class T>
+void readingOr(const Block& b, const char* key, std::optional<T>& out, T low, T high)
+{
+    if (!b.has(key))
+        return;
+    T value {};
+    b.get(key, value);
+    if (value < low || value > high)
+        refuse(b.path(key), std::to_string(value), "a whole number from " + std::to_string(low) + " to "
+            + std::to_string(high));
+    out = value;
+}
+
+MachineState machineFrom(const Block& m)
+{
+    MachineState state;
+    m.getOr("source", state.source);
+    if (auto bad = checkNote(m.path("source"), state.source))
+        throw BadField(*bad);
+    m.getOr("unavailable", state.unavailable);
+    if (auto bad = checkNote(m.path("unavailable"), state.unavailable))
+        throw BadField(*bad);
+    if (m.has("self_pid")) {
+        std::uint32_t pid = 0;
+        m.get("self_pid", pid);
+        state.selfPid = pid;
+    }
+    if (!m.has("samples"))
+        return state;
+    const json& samples = listAt(m, "samples", kMaxMachineSamplesRead, "readings");
+    state.samples.reserve(samples.size());
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const Block b(samples[i], m.path("samples") + "[" + std::to_string(i) + "]");
+        MachineSample s;
+        b.get("at_ms", s.atMs);
+        if (!std::isfinite(s.atMs))
+            refuse(b.path("at_ms"), quotedNumber(s.atMs), "a finite number of ms");
+        readingOr(b, "sm_clock_mhz", s.smClockMHz, 0, kMaxClockMHz);
+        readingOr(b, "sm_clock_max_mhz", s.smClockMaxMHz, 0, kMaxClockMHz);
+        readingOr(b, "memory_clock_mhz", s.memoryClockMHz, 0, kMaxClockMHz);
+        readingOr(b, "memory_clock_max_mhz", s.memoryClockMaxMHz, 0, kMaxClockMHz);
+        readingOr<std::uint64_t>(b, "clock_reasons", s.clockReasons, 0, std::numeric_limits<std::uint64_t>::max());
+        readingOr(b, "temperature_c", s.temperatureC, -273, 1000);
+        if (b.has("power_w")) {
+            double w = 0.0;
+            b.get("power_w", w);
+            checkAmount(b, "power_w", w, "W");
+            s.powerW = w;
+        }
+        if (b.has("persistence_mode")) {
+            bool on = false;
+            b.get("persistence_mode", on);
+            s.persistenceMode = on;
+        }
+        readingOr(b, "pcie_generation", s.linkGeneration, 0, 64);
+        readingOr(b, "pcie_width", s.linkWidth, 0, 1024);
+        readingOr(b, "pcie_generation_max", s.linkGenerationMax, 0, 64);
+        readingOr(b, "pcie_width_max", s.linkWidthMax, 0, 1024);
+        if (b.has("processes")) {
+            const json& list = listAt(b, "processes", kMaxGpuProcessesRead, "processes");
+            std::vector<GpuProcess> processes;
+            processes.reserve(list.size());
+            for (std::size_t k = 0; k < list.size(); ++k) {
+                const Block p(list[k], b.path("processes") + "[" + std::to_string(k) + "]");
+                GpuProcess process;
+                p.get("pid", process.pid);
+                p.getOr("used_bytes", process.usedBytes);
+                p.getOr("name", process.name);
+                if (auto bad = checkName(p.path("name"), process.name))
+                    throw BadField(*bad);
+                processes.push_back(std::move(process));
+            }
+            s.processes = std::move(processes);
+        }
+        state.samples.push_back(std::move(s));
+    }
+    return state;
+}
+
 Report headerReport(const json& j)
 {
     json_header::formatVersion(j);
@@ -276,22 +436,13 @@ Report headerReport(const json& j)
     if (auto bad = checkConfig(config))
         throw BadField(*bad);
 
-    if (j.contains("calibration")) {
-        const Block k(j, "calibration", "calibration");
-        CopyPeak peak;
-        k.get("h2d_gbps", peak.h2dGBps);
-        checkAmount(k, "h2d_gbps", peak.h2dGBps, "GB/s");
-        k.get("d2h_gbps", peak.d2hGBps);
-        checkAmount(k, "d2h_gbps", peak.d2hGBps, "GB/s");
-        k.get("bytes", peak.bytes);
-        peak.fromCache = false;
-        k.getOr("cached", peak.fromCache);
-        peak.bidirectionalGBps = 0.0;
-        k.getOr("bidirectional_gbps", peak.bidirectionalGBps);
-        checkAmount(k, "bidirectional_gbps", peak.bidirectionalGBps, "GB/s");
-        peak.path = k.choiceOr("path", CopyPath::Pinned);  // reports from before each path had its peak: pinned
-        r.peak = peak;
-    }
+    if (j.contains("calibration"))
+        r.peak = peakFrom(Block(j, "calibration", "calibration"));
+    if (j.contains("pinned_peak"))
+        r.pinnedPeak = peakFrom(Block(j, "pinned_peak", "pinned_peak"));
+    if (j.contains("machine"))
+        r.machine = machineFrom(Block(j, "machine", "machine"));
+    // "findings" and "not_checked" are for people and tools: the rules judge the series again when it is read.
     if (j.contains("outcome")) {
         const Block o(j, "outcome", "outcome");
         SeriesOutcome outcome;
@@ -416,6 +567,27 @@ CpuBinding bindingFromJson(const json& b)
 
 namespace json_header {
 
+json findingsJson(const Advice& advice)
+{
+    json list = json::array();
+    for (const Finding& f : advice.findings) {
+        json runs = json::array();
+        for (const RunRange& r : f.runs)
+            runs.push_back({ r.first, r.last });
+        list.push_back({ { "rule", f.rule }, { "title", f.title }, { "severity", nameOf(f.severity) },
+            { "evidence", f.evidence }, { "action", f.action }, { "run_ranges", std::move(runs) }, { "stages", f.stages } });
+    }
+    return list;
+}
+
+json notCheckedJson(const Advice& advice)
+{
+    json list = json::array();
+    for (const NotChecked& n : advice.notChecked)
+        list.push_back({ { "rule", n.rule }, { "why", n.why } });
+    return list;
+}
+
 // Everything but the runs, in the order the file shows it.
 ordered_json headerJson(const Report& report, const SeriesSummary& summary, const Layout& layout)
 {
@@ -430,9 +602,9 @@ ordered_json headerJson(const Report& report, const SeriesSummary& summary, cons
     j["config"] = configJson(report.config);
     j["summary"] = summaryJson(summary);
     if (report.peak)
-        j["calibration"] = { { "h2d_gbps", report.peak->h2dGBps }, { "d2h_gbps", report.peak->d2hGBps },
-            { "bidirectional_gbps", report.peak->bidirectionalGBps }, { "bytes", report.peak->bytes },
-            { "cached", report.peak->fromCache }, { "path", nameOf(report.peak->path) } };
+        j["calibration"] = peakJson(*report.peak);
+    if (report.pinnedPeak)
+        j["pinned_peak"] = peakJson(*report.pinnedPeak);
     if (report.outcome) {
         j["outcome"] = { { "measured_runs", report.outcome->measuredRuns },
             { "stop_reason", nameOf(report.outcome->reason) }, { "noise_percent", report.outcome->noisePercent } };
@@ -445,6 +617,11 @@ ordered_json headerJson(const Report& report, const SeriesSummary& summary, cons
             j["outcome"]["host_registered_bytes"] = report.outcome->hostRegisteredBytes;
         }
     }
+    if (report.machine)
+        j["machine"] = machineJson(*report.machine);
+    const Advice advice = judgeSeries(report, summary);
+    j["findings"] = findingsJson(advice);
+    j["not_checked"] = notCheckedJson(advice);
     j["fields"] = { { "run", runFieldNames(layout) }, { "span", spanFieldNames(layout) } };
     return j;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/io/json/report_fields.hpp"
+#include "engine/model/advice.hpp"
 #include "engine/model/record_rules.hpp"
 #include "engine/model/report.hpp"
 #include "engine/model/series_summary.hpp"
@@ -14,6 +15,12 @@
 #include <string_view>
 
 namespace asyncscope {
+
+// What a header's machine block may hold: readings (a series samples at most 10000 and thins beyond; a file merged by
+// hand may hold more) and processes per reading; clocks in MHz.
+inline constexpr std::size_t kMaxMachineSamplesRead = 100000;
+inline constexpr std::size_t kMaxGpuProcessesRead = 1024;
+inline constexpr int kMaxClockMHz = 100000;
 
 namespace json_header {
 
@@ -45,9 +52,16 @@ CpuBinding bindingFromJson(const nlohmann::json& binding);
 namespace json_header {
 
 // Everything but the runs, in the order the file shows it: format, format_version, host, device, binding, config,
-// summary, calibration, outcome, and "fields" (the run and span field lists of `layout`).
+// summary, calibration, pinned_peak, outcome, machine (the machine's state around the series), findings and
+// not_checked (the advice, judgeSeries: read back by nobody, the rules judge a series again when it is read), and
+// "fields" (the run and span field lists of `layout`).
 nlohmann::ordered_json headerJson(const Report& report, const SeriesSummary& summary,
     const json_fields::Layout& layout);
+
+// The advice as a header holds it: "findings" (rule, title, severity, evidence, action, run_ranges: [first, last] pairs,
+// stages) and "not_checked" (rule, why).
+nlohmann::json findingsJson(const Advice& advice);
+nlohmann::json notCheckedJson(const Advice& advice);
 
 // The header's format_version (1 where there is none); BadField for one that is not a whole number from 1 to
 // kReportFormatVersion (checkFormatVersion), quoted as the file gives it.

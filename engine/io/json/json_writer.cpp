@@ -2,6 +2,7 @@
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/json/run_line_writer.hpp"
 
+#include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_summary.hpp"
 
 #include <nlohmann/json.hpp>
@@ -76,6 +77,7 @@ void writeComparisonJson(std::ostream& out, const PlanReport& plan)
     text += ",\n  \"variants\": [";
     flush(out, text);
     const std::vector<SeriesSummary> summaries = summarizePlan(plan);
+    const std::vector<Advice> advice = advisePlan(plan, summaries);  // each variant judged beside the others
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
         out << (i ? ",\n" : "\n");
@@ -87,6 +89,8 @@ void writeComparisonJson(std::ostream& out, const PlanReport& plan)
             header["failure"] = v.failure->message();
         const Layout layout = layoutOf(v.report);
         header.update(json_header::headerJson(v.report, summaries[i], layout));
+        header["findings"] = json_header::findingsJson(advice[i]);
+        header["not_checked"] = json_header::notCheckedJson(advice[i]);
         writeDocument(out, v.report, std::move(header), layout);
     }
     out << (plan.variants.empty() ? "]\n}\n" : "\n  ]\n}\n");

@@ -4,6 +4,7 @@
 #include "engine/io/bounded_json.hpp"
 #include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/line_readers.hpp"
+#include "engine/io/json/run_parser.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -23,15 +24,24 @@ Result<Report> readJson(std::istream& in, const ReadControl& control)
     if (!meter.advance(0))
         return json_read::cancelled();
     std::string first;
-    const std::size_t got = json_read::readMore(in, first, kFirstBlock);
+    std::size_t got = json_read::readMore(in, first, kFirstBlock);
     if (!meter.advance(got))
         return json_read::cancelled();
     if (first.find_first_not_of(" \t\r\n") == std::string::npos)
         return makeError(ErrorKind::Io, "the file is empty");
+    // A format-4 header holding a long series' machine readings runs on past the first block: read on to the end of
+    // its line, as far as a line may go.
+    bool ended = got < kFirstBlock;
+    while (!ended && first.find('\n', first.size() - got) == std::string::npos && first.size() < json_read::kMaxLineBytes) {
+        got = json_read::readMore(in, first, kFirstBlock);
+        if (!meter.advance(got))
+            return json_read::cancelled();
+        ended = got < kFirstBlock;
+    }
 
     // Format 4: line 1 is an object on its own, and no runs in it.
     const std::size_t lineEnd = first.find('\n');
-    if (lineEnd != std::string::npos || got < kFirstBlock) {
+    if (lineEnd != std::string::npos || ended) {
         const std::string_view line = std::string_view(first).substr(0, lineEnd);
         BoundedJson parsed = parseBounded(line);
         if (parsed.tooDeep)
