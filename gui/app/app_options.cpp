@@ -79,8 +79,12 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption noNumaBinding("no-numa-binding",
         "Leave the run thread of each GPU unbound instead of on its NUMA node's CPUs (every run, as in the CLI).");
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
+    const QCommandLineOption tab("tab",
+        "Show this tab from the start and when a run ends (and in --screenshot): time, poll-iterations, stages, "
+        "timeline, distribution, summary, advice, comparison or all-gpus.",
+        "NAME");
     parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, hostMemory, copy, migration,
-        advice, run, compare, sweepMin, sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize });
+        advice, run, compare, sweepMin, sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize, tab });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -164,6 +168,11 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.runNow = parser.isSet(run);
     options.exportPng = parser.value(exportPng);
     options.screenshot = parser.value(screenshot);
+    options.tab = parser.value(tab).toLower();
+    static const QStringList kTabs = { "time", "poll-iterations", "stages", "timeline", "distribution", "summary",
+        "advice", "comparison", "all-gpus" };
+    if (!options.tab.isEmpty() && !kTabs.contains(options.tab))
+        return usage(QStringLiteral("--tab %1 is not a tab; accepted: %2").arg(parser.value(tab), kTabs.join(", ")));
     if (!options.screenshot.isEmpty() && options.exportPng.isEmpty())
         return usage("--screenshot goes with --export-png");
     options.exportTimeline = parser.value(exportTimeline);

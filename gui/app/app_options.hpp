@@ -41,6 +41,7 @@ struct AppOptions {
     bool allAtOnce = false;  // with allGpus: every GPU at the same time
     bool numaBinding = true;  // each GPU's run thread on its local CPUs: every series, comparison and All GPUs run
     QSize exportSize { 1600, 900 };
+    QString tab;  // the tab to show from the start and after a plan ends ("advice", "timeline" …); empty: as it comes
     std::optional<QString> earlyExitText;  // --help / --version
 
     bool headless() const { return !exportPng.isEmpty(); }

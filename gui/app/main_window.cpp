@@ -1,5 +1,6 @@
 #include "gui/app/main_window.hpp"
 
+#include "gui/advice/advice_panel.hpp"
 #include "gui/gpus/all_gpus_panel.hpp"
 #include "gui/charts/chart_view.hpp"
 #include "gui/charts/comparison_view.hpp"
@@ -21,6 +22,8 @@
 #include <QCloseEvent>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -55,6 +58,8 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     if (m_options.allGpus)
         m_allGpus->setMode(m_options.allAtOnce ? DeviceMode::AllAtOnce : DeviceMode::OneAtATime);
     m_allGpus->setBindToLocalCpus(m_options.numaBinding);  // every plan of the window, as in the CLI
+    if (!m_options.tab.isEmpty())
+        showTabNamed(m_options.tab);
     m_files = new FileActions(m_session, m_settings, [this] { return shownPicture(); }, this);
     const auto saved = [this](const QString& message) {
         saveSettingsNow();
@@ -93,6 +98,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_session, &SessionModel::discoveryFailed, this, &MainWindow::onDiscoveryFailed);
     connect(m_session, &SessionModel::reportChanged, this, &MainWindow::refreshViews);
     connect(m_session, &SessionModel::planFinished, this, &MainWindow::onPlanFinished);
+    connect(m_session, &SessionModel::savedLoaded, this, [this] {
+        m_adviceOfComparison = false;
+        updateAdvice(true);
+    });
     connect(m_session, &SessionModel::overlayChanged, this, [this] {
         m_charts->setOverlays(m_session->overlays());
         refreshViews();
@@ -135,6 +144,9 @@ void MainWindow::buildViews()
     m_summary = new SummaryTable;
     m_summary->follow(m_session);
     m_tabs->addTab(m_summary, tr("Summary"));
+    m_advice = new AdvicePanel;
+    m_tabs->addTab(m_advice, tr("Advice"));
+    connect(m_advice, &AdvicePanel::findingActivated, this, &MainWindow::jumpTo);
     m_comparisonView = new ComparisonView;
     m_tabs->addTab(m_comparisonView, tr("Comparison"));
 
@@ -147,6 +159,78 @@ void MainWindow::buildViews()
     setCentralWidget(splitter);
     m_status = new RunStatus(m_session);
     statusBar()->addWidget(m_status, 1);
+    // Warnings or worse on the shown series: a badge that opens the Advice tab.
+    m_adviceBadge = new QPushButton;
+    m_adviceBadge->setFlat(true);
+    m_adviceBadge->setToolTip(tr("The advice found the figures may not say what they seem to: open the Advice tab"));
+    m_adviceBadge->hide();
+    connect(m_adviceBadge, &QPushButton::clicked, this, [this] { m_tabs->setCurrentWidget(m_advice); });
+    statusBar()->addPermanentWidget(m_adviceBadge);
+}
+
+void MainWindow::updateAdvice(bool now)
+{
+    // A million runs take the rules a few milliseconds: once a second while they arrive is enough.
+    if (!now && m_adviceClock.isValid() && m_adviceClock.elapsed() < 1000)
+        return;
+    m_adviceClock.start();
+    const QString source = m_session->source().isEmpty() ? tr("this run") : m_session->source();
+    m_advice->showSeries(m_session->report(), m_session->summary(), source);
+    showAdviceBadge();
+}
+
+void MainWindow::showAdviceBadge()
+{
+    const QString text = m_advice->alarmText();
+    m_adviceBadge->setVisible(!text.isEmpty());
+    const int index = m_tabs->indexOf(m_advice);
+    m_tabs->setTabText(index, text.isEmpty() ? tr("Advice") : tr("Advice (%1)").arg(m_advice->alarms()));
+    if (text.isEmpty())
+        return;
+    const bool severe = m_advice->worst() == Severity::Severe;
+    m_adviceBadge->setText(QStringLiteral("⚠ %1").arg(text));
+    m_adviceBadge->setStyleSheet(QStringLiteral("QPushButton { color: #ffffff; background-color: %1; font-weight: bold;"
+                                                " border-radius: 3px; padding: 1px 8px; }")
+                                     .arg(severe ? QStringLiteral("#c62828") : QStringLiteral("#b45309")));
+}
+
+QString MainWindow::adviceBadge() const
+{
+    return m_adviceBadge->isVisible() ? m_adviceBadge->text() : QString();
+}
+
+void MainWindow::jumpTo(const Finding& finding, int variant)
+{
+    if (variant >= 0) {  // a comparison's variant: its row in the comparison
+        m_tabs->setCurrentWidget(m_comparisonView);
+        return;
+    }
+    if (!finding.runs.empty()) {
+        m_tabs->setCurrentWidget(m_views[RunCharts::Time]);
+        const int first = int(finding.runs.front().first), last = int(finding.runs.back().last);
+        // Once the tab is shown and laid out: the zoom maps the runs through the plot's size.
+        QTimer::singleShot(0, this, [this, first, last] { m_charts->zoomToRuns(RunCharts::Time, first, last); });
+        return;
+    }
+    if (finding.stages) {
+        const RunStore& runs = m_session->report().runs;
+        if (!runs.empty())
+            m_timeline->showRun(runs.index(runs.size() / 2));  // a run from the middle of the series
+        m_tabs->setCurrentWidget(m_timeline);
+        return;
+    }
+    m_tabs->setCurrentWidget(m_summary);
+}
+
+void MainWindow::showTabNamed(const QString& name)
+{
+    const QString wanted = name.toLower();
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QString text = m_tabs->tabText(i).toLower().remove(QLatin1Char('&'));
+        text = text.left(text.indexOf(QLatin1String(" (")) < 0 ? text.size() : text.indexOf(QLatin1String(" (")));
+        if (text == wanted || text.replace(QLatin1Char(' '), QLatin1Char('-')) == wanted)
+            return m_tabs->setCurrentIndex(i);
+    }
 }
 
 void MainWindow::wireActions()
@@ -225,6 +309,7 @@ void MainWindow::startPlan(const Result<Plan>& plan)
         return showProblem(QString::fromStdString(refused->message()));
     for (int k = 0; k < RunCharts::kKindCount; ++k)
         m_charts->resetZoom(RunCharts::Kind(k));
+    m_adviceOfComparison = false;  // the running series' advice until a comparison's is in
     m_timeline->followLatest();
     updateActions();
     m_status->showStart(*plan, QString::fromStdString(m_session->report().device.name));
@@ -253,6 +338,8 @@ void MainWindow::cancelRun()
 void MainWindow::refreshViews()
 {
     m_charts->setRuns(m_session->report(), m_session->source(), m_session->prepared().points);
+    if (!m_adviceOfComparison)
+        updateAdvice(!m_session->isRunning());
     setWindowTitle(m_session->source().isEmpty() ? QStringLiteral("AsyncScope")
                                                  : QStringLiteral("AsyncScope — %1").arg(m_session->source()));
     updateActions();
@@ -287,8 +374,16 @@ void MainWindow::onPlanFinished(const PlanReport& plan)
 {
     if (plan.comparison && plan.ranCount() > 0) {
         m_comparisonView->setComparison(plan);
-        m_tabs->setCurrentWidget(m_comparisonView);
+        m_advice->showComparison(plan);
+        m_adviceOfComparison = true;
+        showAdviceBadge();
+        if (m_options.tab.isEmpty())
+            m_tabs->setCurrentWidget(m_comparisonView);
+    } else {
+        updateAdvice(true);
     }
+    if (!m_options.tab.isEmpty())
+        showTabNamed(m_options.tab);
     updateActions();
     showProblem(m_session->verdict().problem);
     emit planEnded();

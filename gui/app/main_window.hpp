@@ -6,18 +6,22 @@
 #include "gui/charts/run_charts.hpp"
 #include "gui/config/settings_store.hpp"
 
+#include "engine/model/advice.hpp"
 #include "engine/run/backend.hpp"
 #include "engine/run/plan.hpp"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <memory>
 #include <optional>
 
+class QPushButton;
 class QTabWidget;
 
 namespace asyncscope {
 
+class AdvicePanel;
 class AllGpusPanel;
 class ChartView;
 class ComparisonView;
@@ -45,6 +49,10 @@ public:
     QString statusText() const;
     QString deviceMessage() const;
     FileActions& files() const { return *m_files; }
+    const AdvicePanel& advice() const { return *m_advice; }
+    // The status line's advice badge: "⚠ 1 severe" where the shown series has warnings or worse; empty otherwise.
+    QString adviceBadge() const;
+    QTabWidget& tabs() const { return *m_tabs; }
 
 public slots:
     void startRun();
@@ -75,6 +83,11 @@ private:
     void onDevicesAvailable(const Platform& platform);
     void onDiscoveryFailed(const Error& error);
     void onPlanFinished(const PlanReport& plan);
+    // Judges the shown series again: while a series runs at most once a second, otherwise at once.
+    void updateAdvice(bool now);
+    void showAdviceBadge();
+    void jumpTo(const Finding& finding, int variant);
+    void showTabNamed(const QString& name);
 
     void resetSettings();
 
@@ -95,6 +108,10 @@ private:
     SummaryTable* m_summary = nullptr;
     RunStatus* m_status = nullptr;
     AllGpusPanel* m_allGpus = nullptr;
+    AdvicePanel* m_advice = nullptr;
+    QPushButton* m_adviceBadge = nullptr;
+    QElapsedTimer m_adviceClock;  // since the advice was last judged while a series ran
+    bool m_adviceOfComparison = false;  // the Advice tab shows the last comparison's variants
 };
 
 }  // namespace asyncscope

@@ -303,6 +303,23 @@ void RunCharts::setPixelScale(double scale)
     }
 }
 
+void RunCharts::zoomToRuns(Kind kind, int first, int last)
+{
+    QChart* chart = m_charts[kind];
+    if (!chart || chart->series().isEmpty() || last < first)
+        return;
+    chart->zoomReset();
+    rescale(kind);
+    QAbstractSeries* series = chart->series().front();
+    const QPointF topLeft = chart->mapToPosition(QPointF(first - 0.5, m_y[kind]->max()), series);
+    const QPointF bottomRight = chart->mapToPosition(QPointF(last + 0.5, m_y[kind]->min()), series);
+    const QRectF area = QRectF(topLeft, bottomRight).normalized().intersected(chart->plotArea());
+    if (area.width() < 1.0 || area.height() < 1.0)
+        return;
+    chart->zoomIn(area);
+    draw(kind);
+}
+
 bool RunCharts::Drawn::operator==(const Drawn& other) const
 {
     return low == other.low && high == other.high && columns == other.columns && version == other.version;

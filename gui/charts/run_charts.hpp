@@ -58,6 +58,9 @@ public:
     void setOverlays(const std::vector<SavedRun>& overlays);
     // Back to every run, with tidy ticks.
     void resetZoom(Kind kind);
+    // Zooms the chart to runs `first` to `last` (RunResult::index), every value's height kept; the chart must be laid
+    // out (shown).
+    void zoomToRuns(Kind kind, int first, int last);
     // The charts are drawn at `scale` pixels per unit of their size (an export larger than its layout): lines keep
     // that many more points, one pair per pixel column of the picture.
     void setPixelScale(double scale);

@@ -2,6 +2,8 @@
 
 #include "gui/session/plan_worker.hpp"
 
+#include "engine/host/nvml_probe.hpp"
+
 #include <type_traits>
 
 namespace asyncscope {
@@ -20,6 +22,7 @@ void PlanController::relay(void (PlanWorker::*from)(Args...), void (PlanControll
 
 PlanController::PlanController(std::shared_ptr<Backend> backend, QObject* parent)
     : WorkerThread(QStringLiteral("AsyncScope run"), parent)
+    , m_machine(std::make_shared<NvmlProbe>())
     , m_worker(new PlanWorker(std::move(backend), cancelFlag()))
 {
     registerMetaTypes();
@@ -77,7 +80,10 @@ void PlanController::discover()
 bool PlanController::start(const DevicePlan& plan, const Platform& platform, Delivery delivery)
 {
     const bool batches = delivery == Delivery::Batches;
-    return startWork([worker = m_worker, plan, platform, batches] { worker->run(plan, platform, batches); });
+    // The probe goes with the plan: one set later serves the next plan, never the one running.
+    return startWork([worker = m_worker, plan, platform, batches, machine = m_machine] {
+        worker->run(plan, platform, batches, machine.get());
+    });
 }
 
 }  // namespace asyncscope

@@ -9,6 +9,7 @@
 #include "gui/session/metatypes.hpp"
 #include "gui/session/worker_thread.hpp"
 
+#include "engine/host/machine_probe.hpp"
 #include "engine/run/backend.hpp"
 #include "engine/run/device_plan.hpp"
 
@@ -35,6 +36,8 @@ public:
     // Starts the plan on the run thread; refused (false) while one is running. cancel() stops every device within
     // one poll of its current run.
     bool start(const DevicePlan& plan, const Platform& platform, Delivery delivery);
+    // What reads the machine's state around each series from now on (NVML at first); null: nothing.
+    void setMachineProbe(std::shared_ptr<MachineProbe> machine) { m_machine = std::move(machine); }
 
 signals:
     void devicesAvailable(const asyncscope::Platform& platform);
@@ -50,6 +53,8 @@ signals:
     void hostFinished(const asyncscope::HostReport& host);  // however it ended: done, failed or cancelled
 
 private:
+    std::shared_ptr<MachineProbe> m_machine;
+
     struct Due {
         std::function<void()> call;
         bool batch;  // a batch of runs: the last thing handed on in a turn of the event loop

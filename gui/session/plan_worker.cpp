@@ -120,10 +120,11 @@ void PlanWorker::discover()
         emit discoveryFailed(platform.error());
 }
 
-void PlanWorker::run(const DevicePlan& plan, const Platform& platform, bool batches)
+void PlanWorker::run(const DevicePlan& plan, const Platform& platform, bool batches, MachineProbe* machine)
 {
     BatchingSink sink(*this, batches);
     RunnerOptions options;
+    options.machine = machine;
     options.keepRuns = !batches;  // batched runs belong to the receiver: the runner keeps no second copy
     emit hostFinished(runDevicePlan(*m_backend, platform, plan, *m_cancel, sink, options));
 }

@@ -6,6 +6,7 @@
 
 #include "gui/session/metatypes.hpp"
 
+#include "engine/host/machine_probe.hpp"
 #include "engine/run/backend.hpp"
 #include "engine/run/device_plan.hpp"
 
@@ -27,7 +28,8 @@ public:
 
     void discover();
     // `batches`: runs come as runsAvailable() and the runner keeps none; otherwise each device's record holds its.
-    void run(const DevicePlan& plan, const Platform& platform, bool batches);
+    // `machine` reads the machine's state around each series (may be null).
+    void run(const DevicePlan& plan, const Platform& platform, bool batches, MachineProbe* machine);
 
 signals:
     // Emitted from the devices' threads, several at once with DeviceMode::AllAtOnce: connected queued.
