@@ -152,9 +152,9 @@ QString AdvicePanel::alarmText() const
     }
     QStringList parts;
     if (severe > 0)
-        parts << tr("%n severe", nullptr, severe);
+        parts << tr("%1 severe").arg(severe);
     if (warnings > 0)
-        parts << tr("%n warning(s)", nullptr, warnings);
+        parts << (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
     return parts.join(QStringLiteral(", "));
 }
 
@@ -170,8 +170,8 @@ void AdvicePanel::render(const QStringList& labels, const std::vector<const Mach
         if (counts[int(s)] > 0)
             summary << QStringLiteral("%1 %2").arg(counts[int(s)]).arg(QString::fromUtf8(nameOf(s)));
     }
-    const QString what = m_advice.size() == 1 ? labels.value(0) : tr("the comparison's %n variants", nullptr,
-                                                                      int(m_advice.size()));
+    const QString what
+        = m_advice.size() == 1 ? labels.value(0) : tr("the comparison's %1 variants").arg(m_advice.size());
     m_title->setText(summary.isEmpty() ? tr("Advice on %1: nothing to say.").arg(what)
                                        : tr("Advice on %1: %2.").arg(what, summary.join(QStringLiteral(", "))));
 

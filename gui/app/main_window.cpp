@@ -196,7 +196,7 @@ void MainWindow::showAdviceBadge()
 
 QString MainWindow::adviceBadge() const
 {
-    return m_adviceBadge->isVisible() ? m_adviceBadge->text() : QString();
+    return m_adviceBadge->isHidden() ? QString() : m_adviceBadge->text();
 }
 
 void MainWindow::jumpTo(const Finding& finding, int variant)
