@@ -153,3 +153,62 @@ TEST(CsvRead, ALastRowCutShortIsSaidSo)
     const auto quote = goodLines();
     EXPECT_NE(failure(quote[0] + "\n" + quote[1] + "\n0,\"NVIDIA H2").find("line 3 is cut short"), std::string::npos);
 }
+
+TEST(CsvRead, EachRowCarriesTheMachinesReadingAtItsStart_AndReadsBackAsReadings)
+{
+    using namespace asyncscope;
+    Report report = asyncscope::testing::classicReport(12);
+    MachineState m;
+    m.source = "NVML, driver 580.159.04";
+    m.selfPid = 1000;
+    for (int k = 0; k < 3; ++k) {
+        MachineSample s;
+        s.atMs = -1.0 + 10.0 * k;  // runs start 2.6 ms apart: a reading every four runs or so
+        s.smClockMHz = 1980;
+        s.smClockMaxMHz = 1980;
+        s.clockReasons = k == 1 ? clock_reasons::kSwPowerCap : 0;
+        s.powerW = 120.25 + k;
+        s.linkGeneration = 5;
+        s.linkWidth = 16;
+        s.linkGenerationMax = 5;
+        s.linkWidthMax = 16;
+        s.processes = std::vector<GpuProcess> { { 1000, 0, "asyncscope-cli" } };
+        if (k == 2)
+            s.processes->push_back({ 4321, 0, "other;app" });
+        m.samples.push_back(s);
+    }
+    report.machine = m;
+    std::ostringstream out;
+    writeCsv(out, report);
+    const std::string text = out.str();
+    EXPECT_NE(text.find("\"1000* asyncscope-cli; 4321 other,app\""), std::string::npos) << text;
+    EXPECT_NE(text.find("NVML, driver 580.159.04"), std::string::npos);
+    std::istringstream in(text);
+    const auto back = readCsv(in);
+    ASSERT_TRUE(back.ok()) << back.error().message();
+    ASSERT_TRUE(back->machine.has_value());
+    EXPECT_EQ(back->machine->source, "NVML, driver 580.159.04");
+    EXPECT_EQ(back->machine->selfPid, 1000u);
+    // One reading per change, at the first run that saw it.
+    ASSERT_EQ(back->machine->samples.size(), 3u);
+    EXPECT_EQ(back->machine->samples[1].clockReasons, clock_reasons::kSwPowerCap);
+    EXPECT_EQ(back->machine->samples[2].processes->size(), 2u);
+    EXPECT_EQ(back->machine->samples[2].processes->at(1).name, "other,app");
+    EXPECT_EQ(back->machine->samples[0].powerW, 120.25);
+
+    // Hostile cells are refused with the column's name.
+    std::string bad = text;
+    bad.replace(bad.find("\"1000* asyncscope-cli; 4321 other,app\""), 38, "\"x* y\"");
+    std::istringstream badIn(bad);
+    const auto refused = readCsv(badIn);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().detail.find("column 'GPU Processes'"), std::string::npos) << refused.error().detail;
+
+    // A file without the columns (before the machine was read) has no machine.
+    std::ostringstream plain;
+    writeCsv(plain, asyncscope::testing::classicReport(3));
+    std::istringstream plainIn(plain.str());
+    const auto none = readCsv(plainIn);
+    ASSERT_TRUE(none.ok());
+    EXPECT_FALSE(none->machine.has_value());
+}

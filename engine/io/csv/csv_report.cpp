@@ -1,5 +1,8 @@
 #include "engine/io/csv/csv_report.hpp"
 
+#include "engine/io/json/header_blocks.hpp"
+
+#include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_summary.hpp"
 #include "engine/model/record_rules.hpp"
 #include "engine/model/statistics.hpp"
@@ -184,6 +187,8 @@ private:
 struct Row {
     RunResult run;
     SerialDurations durations;
+    MachineSample machine;  // the machine's state the row's cells give; a reading where any of them is filled
+    bool machineRead = false;
 };
 
 // One column: its name, how a run's row writes it, and how a read field goes back into the report (false when the
@@ -263,9 +268,9 @@ CsvColumn registration(const char* name, std::optional<double> SeriesOutcome::*f
 
 // A run's own columns.
 template <class Write, class Read>
-CsvColumn run(const char* name, Write write, Read read, std::string accepted = {})
+CsvColumn run(const char* name, Write write, Read read, std::string accepted = {}, bool required = true)
 {
-    return { name, write, read, std::move(accepted), true, true };
+    return { name, write, read, std::move(accepted), required, true };
 }
 
 template <class T>
@@ -305,6 +310,104 @@ CsvColumn rate(const char* name, SpanKind kind)
                 appendNumber(out, gigabytesPerSecond(double(r.runs.totalBytes(i, kind)), r.runs.totalMs(i, kind)));
         },
         nullptr);
+}
+
+// Two readings alike but for when they were taken.
+bool sameReading(const MachineSample& a, const MachineSample& b)
+{
+    auto pids = [](const MachineSample& s) {
+        std::vector<std::pair<std::uint32_t, std::string>> list;
+        if (s.processes)
+            for (const GpuProcess& p : *s.processes)
+                list.emplace_back(p.pid, p.name);
+        return list;
+    };
+    return a.smClockMHz == b.smClockMHz && a.smClockMaxMHz == b.smClockMaxMHz && a.memoryClockMHz == b.memoryClockMHz
+        && a.memoryClockMaxMHz == b.memoryClockMaxMHz && a.clockReasons == b.clockReasons
+        && a.temperatureC == b.temperatureC && a.powerW == b.powerW && a.linkGeneration == b.linkGeneration
+        && a.linkWidth == b.linkWidth && a.linkGenerationMax == b.linkGenerationMax && a.linkWidthMax == b.linkWidthMax
+        && a.processes.has_value() == b.processes.has_value() && pids(a) == pids(b);
+}
+
+// The machine's reading in force when run i started: the last taken at or before its start, else the first.
+const MachineSample* readingAt(const Report& r, std::size_t i)
+{
+    if (!r.machine || r.machine->samples.empty())
+        return nullptr;
+    const auto& samples = r.machine->samples;
+    const double at = r.runs.startMs(i);
+    auto after = std::upper_bound(
+        samples.begin(), samples.end(), at, [](double t, const MachineSample& s) { return t < s.atMs; });
+    return after == samples.begin() ? &*after : &*std::prev(after);
+}
+
+// A whole-number reading of the machine at the run's start; empty where unknown.
+template <class T>
+CsvColumn reading(const char* name, std::optional<T> MachineSample::*field, T low, T high)
+{
+    return { name,
+        [field](const Report& r, std::size_t i, std::string& out) {
+            if (const MachineSample* s = readingAt(r, i); s && s->*field)
+                appendWhole(out, *(s->*field));
+        },
+        [field, low, high](std::string_view t, Report&, Row& row) {
+            if (t.empty())
+                return true;
+            T value {};
+            if (!parseNumber(t, value) || value < low || value > high)
+                return false;
+            row.machine.*field = value;
+            row.machineRead = true;
+            return true;
+        },
+        "empty or a whole number from " + std::to_string(low) + " to " + std::to_string(high), false, true };
+}
+
+// "1000* asyncscope; 4321 other-app": every process on the GPU, this one starred, names after their PIDs.
+std::string processesText(const MachineSample& s, const std::optional<std::uint32_t>& self)
+{
+    std::string text;
+    for (const GpuProcess& p : *s.processes) {
+        text += text.empty() ? "" : "; ";
+        text += std::to_string(p.pid) + (self && p.pid == *self ? "*" : "");
+        if (!p.name.empty()) {
+            std::string name = p.name;
+            std::replace(name.begin(), name.end(), ';', ',');
+            text += " " + name;
+        }
+    }
+    return text.empty() ? "none" : text;
+}
+
+constexpr std::size_t kMaxCsvProcesses = 1024;
+
+// Reads processesText() back; false for a list that is not one. `self` is set from the starred PID.
+bool parseProcesses(std::string_view t, std::vector<GpuProcess>& out, std::optional<std::uint32_t>& self)
+{
+    out.clear();
+    if (t == "none")
+        return true;
+    while (!t.empty()) {
+        const std::size_t end = std::min(t.find("; "), t.size());
+        std::string_view entry = t.substr(0, end);
+        t.remove_prefix(std::min(end + 2, t.size()));
+        const std::size_t space = std::min(entry.find(' '), entry.size());
+        std::string_view pid = entry.substr(0, space);
+        const bool starred = !pid.empty() && pid.back() == '*';
+        if (starred)
+            pid.remove_suffix(1);
+        GpuProcess p;
+        if (!parseNumber(pid, p.pid) || out.size() >= kMaxCsvProcesses)
+            return false;
+        if (space < entry.size())
+            p.name = std::string(entry.substr(space + 1));
+        if (p.name.size() > kMaxNameBytes)
+            return false;
+        if (starred)
+            self = p.pid;
+        out.push_back(std::move(p));
+    }
+    return true;
 }
 
 const std::vector<CsvColumn>& runColumns()
@@ -375,6 +478,27 @@ const std::vector<CsvColumn>& runColumns()
                 return parseNumber(t, r.outcome->hostRegisteredBytes);
             },
             "a whole number of bytes, or empty", false),
+        // The machine's state around the series: what read it, or why it could not be read; empty: not recorded.
+        fixed("Machine State",
+            [](R r) {
+                if (!r.machine)
+                    return std::string();
+                return r.machine->read() ? r.machine->source : "not read: " + r.machine->unavailable;
+            },
+            [](std::string_view t, Report& r) {
+                if (t.empty())
+                    return true;
+                if (t.size() > kMaxNoteBytes)
+                    return false;
+                r.machine.emplace();
+                constexpr std::string_view notRead = "not read: ";
+                if (t.substr(0, notRead.size()) == notRead)
+                    r.machine->unavailable = std::string(t.substr(notRead.size()));
+                else
+                    r.machine->source = std::string(t);
+                return true;
+            },
+            "empty, the source of the readings or why none were taken", false),
         runWhole("Run", &RunStore::index, &RunResult::index),
         runFlag("Warm-up", &RunStore::warmup, &RunResult::warmup),
         run("GPU Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.gpuMs(i)); },
@@ -403,6 +527,56 @@ const std::vector<CsvColumn>& runColumns()
                     appendWhole(out, r.runs.firstWrongValue(i));
             },
             [](std::string_view t, Report&, Row& row) { return t.empty() || parseNumber(t, row.run.firstWrongValue); }),
+        // The machine's reading in force when the run started; empty where the series has none.
+        reading("SM Clock (MHz)", &MachineSample::smClockMHz, 0, 100000),
+        reading("SM Clock Max (MHz)", &MachineSample::smClockMaxMHz, 0, 100000),
+        reading("Memory Clock (MHz)", &MachineSample::memoryClockMHz, 0, 100000),
+        reading("Memory Clock Max (MHz)", &MachineSample::memoryClockMaxMHz, 0, 100000),
+        reading<std::uint64_t>("Clock Reasons", &MachineSample::clockReasons, 0,
+            std::numeric_limits<std::uint64_t>::max()),
+        reading("GPU Temperature (C)", &MachineSample::temperatureC, -273, 1000),
+        run("GPU Power (W)",
+            [](R r, std::size_t i, std::string& out) {
+                if (const MachineSample* s = readingAt(r, i); s && s->powerW)
+                    appendNumber(out, *s->powerW);
+            },
+            [](std::string_view t, Report&, Row& row) {
+                double w = 0.0;
+                if (t.empty())
+                    return true;
+                if (!parseNumber(t, w) || !std::isfinite(w) || w < 0.0)
+                    return false;
+                row.machine.powerW = w;
+                row.machineRead = true;
+                return true;
+            },
+            "empty or a finite number of W, 0 or more", false),
+        reading("PCIe Generation", &MachineSample::linkGeneration, 0, 64),
+        reading("PCIe Width", &MachineSample::linkWidth, 0, 1024),
+        reading("PCIe Generation Max", &MachineSample::linkGenerationMax, 0, 64),
+        reading("PCIe Width Max", &MachineSample::linkWidthMax, 0, 1024),
+        run("GPU Processes",
+            [](R r, std::size_t i, std::string& out) {
+                if (const MachineSample* s = readingAt(r, i); s && s->processes)
+                    out += quoted(processesText(*s, r.machine->selfPid));
+            },
+            [](std::string_view t, Report& r, Row& row) {
+                if (t.empty())
+                    return true;
+                std::vector<GpuProcess> processes;
+                std::optional<std::uint32_t> self;
+                if (!parseProcesses(t, processes, self))
+                    return false;
+                if (self) {
+                    if (!r.machine)
+                        r.machine.emplace();
+                    r.machine->selfPid = self;
+                }
+                row.machine.processes = std::move(processes);
+                row.machineRead = true;
+                return true;
+            },
+            "empty, none, or PIDs each with an optional name, separated by '; ' (this process's starred)", false),
     };
     return all;
 }
@@ -455,7 +629,8 @@ void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
     out << "Variant,Size (B),Chunks,Streams,Issue Order,Submission,Host Memory,Wait,Check,Samples";
     for (const Column& c : values)
         out << ',' << quoted(headerOf(c.name, c.kind));
-    out << ",Peak Path,Verified,Not Run\n";  // the copy path each variant's peak figures were measured on
+    out << ",Peak Path,Verified,Not Run,Findings\n";  // the copy path each variant's peak figures were measured on
+    const std::vector<Advice> advice = advisePlan(plan, summaries);
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
         const PipelineConfig& c = v.report.config;
@@ -468,7 +643,12 @@ void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
         }
         out << ',' << (v.ran() && v.report.peak ? nameOf(v.report.peak->path) : "");
         const bool verified = v.ran() && summaries[i].verifiedRuns == v.report.runs.size();
-        out << ',' << (verified ? 1 : 0) << ',' << quoted(v.notRun ? v.notRun->message() : std::string()) << '\n';
+        // "transfer-bound (info); submit-bound (suggestion)": each finding's rule and severity.
+        std::string findings;
+        for (const Finding& f : advice[i].findings)
+            findings += (findings.empty() ? "" : "; ") + f.rule + " (" + nameOf(f.severity) + ")";
+        out << ',' << (verified ? 1 : 0) << ',' << quoted(v.notRun ? v.notRun->message() : std::string()) << ','
+            << quoted(findings) << '\n';
     }
 }
 
@@ -615,6 +795,19 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
             if (report.outcome) {
                 if (auto bad = checkHostRegistration(*report.outcome, {}))
                     return rowError(lineNumber, *bad);
+            }
+        }
+        if (row.machineRead) {
+            // A reading where the row's cells differ from the row before's: one per reading the series took, at most.
+            if (!report.machine)
+                report.machine.emplace();
+            auto& samples = report.machine->samples;
+            row.machine.atMs = row.run.startMs;
+            if (samples.empty() || !sameReading(samples.back(), row.machine)) {
+                if (samples.size() >= kMaxMachineSamplesRead)
+                    return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ": more than "
+                            + std::to_string(kMaxMachineSamplesRead) + " different readings of the machine");
+                samples.push_back(row.machine);
             }
         }
         row.durations.bytes = report.config.bytes();
