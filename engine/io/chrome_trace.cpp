@@ -1,5 +1,7 @@
 #include "engine/io/chrome_trace.hpp"
 
+#include "engine/io/json/header_blocks.hpp"
+#include "engine/model/advice.hpp"
 #include "engine/model/size_parse.hpp"
 #include "engine/model/trace_labels.hpp"
 
@@ -9,6 +11,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,6 +35,7 @@ constexpr int kMigrateH2DTid0 = 10;
 constexpr int kMigrateD2HTid0 = 30;
 constexpr int kMigrationLanes = 16;
 constexpr int kStreamTid0 = 100;
+constexpr int kOtherProcessesTid = 5;  // other processes while the machine's readings saw them on the GPU
 
 bool migrationTrack(int tid)
 {
@@ -53,6 +58,7 @@ std::string trackName(int tid)
     case kSubmitTid: return "CPU · submit & wait";
     case kCallsTid: return "CPU · runtime calls (CUPTI)";
     case kCheckTid: return "CPU · check threads";
+    case kOtherProcessesTid: return "Other processes on the GPU";
     default: break;
     }
     if (migrationTrack(tid)) {
@@ -270,6 +276,13 @@ json seriesInfo(const Report& report, const Scan& found)
     j["layout"] = hasStartTimes(report)
         ? "each run at its start: host clock, ms since the series' first submission"
         : "runs end to end: the report holds no start times";
+    if (report.machine) {
+        j["machine"] = report.machine->read() ? report.machine->source : "not read: " + report.machine->unavailable;
+        j["machine_readings"] = report.machine->samples.size();
+    }
+    const Advice advice = judgeSeries(report, summarizeSeries(report));
+    j["findings"] = json_header::findingsJson(advice);
+    j["not_checked"] = json_header::notCheckedJson(advice);
     return j;
 }
 
@@ -395,6 +408,47 @@ void writeRuns(TraceWriter& writer, const Report& report, int pid, double shiftM
     });
 }
 
+// The machine's readings in process `pid`: counters for the SM clock, the power and the temperature, and a span per
+// other process on the GPU from the first reading that listed it to the last, on a track of their own.
+void writeMachine(TraceWriter& writer, const Report& report, int pid, double shiftMs)
+{
+    if (!report.machine || report.machine->samples.empty() || !hasStartTimes(report))
+        return;
+    const MachineState& m = *report.machine;
+    struct Seen {
+        double first = 0.0, last = 0.0;
+        std::string name;
+    };
+    std::map<std::uint32_t, Seen> seen;
+    for (const MachineSample& s : m.samples) {
+        const double ts = std::max(0.0, shiftMs + s.atMs) * 1e3;
+        auto counter = [&](const char* name, const char* unit, std::optional<double> value) {
+            if (value)
+                writer.event({ { "name", name }, { "ph", "C" }, { "ts", ts }, { "pid", pid },
+                    { "args", { { unit, *value } } } });
+        };
+        counter("SM clock", "MHz", s.smClockMHz ? std::optional<double>(*s.smClockMHz) : std::nullopt);
+        counter("GPU power", "W", s.powerW);
+        counter("GPU temperature", "C", s.temperatureC ? std::optional<double>(*s.temperatureC) : std::nullopt);
+        const OtherProcesses others = otherProcesses(s, m.selfPid);
+        if (others.selfAmong && others.processes.size() <= 1)
+            continue;
+        for (const GpuProcess& p : others.processes) {
+            auto [it, fresh] = seen.try_emplace(p.pid, Seen { s.atMs, s.atMs, p.name });
+            it->second.last = s.atMs;
+        }
+    }
+    if (seen.empty())
+        return;
+    writer.event({ { "name", "thread_name" }, { "ph", "M" }, { "pid", pid }, { "tid", kOtherProcessesTid },
+        { "args", { { "name", trackName(kOtherProcessesTid) } } } });
+    for (const auto& [other, s] : seen) {
+        const std::string name = "PID " + std::to_string(other) + (s.name.empty() ? "" : " " + s.name);
+        writer.complete(name.c_str(), "machine", std::max(0.0, shiftMs + s.first), std::max(0.0, shiftMs + s.last),
+            pid, kOtherProcessesTid, { { "pid", other }, { "seen_from_ms", s.first }, { "seen_to_ms", s.last } });
+    }
+}
+
 }  // namespace
 
 void writeChromeTrace(std::ostream& out, const Report& report)
@@ -407,6 +461,7 @@ void writeChromeTrace(std::ostream& out, const Report& report)
     if (!report.runs.empty())
         writer.names(pid, deviceName(report), found.tracks);
     writeRuns(writer, report, pid, -found.earliestMs);
+    writeMachine(writer, report, pid, -found.earliestMs);
 }
 
 void writeChromeTrace(std::ostream& out, const PlanReport& plan)
@@ -435,8 +490,10 @@ void writeChromeTrace(std::ostream& out, const PlanReport& plan)
         if (!v.report.runs.empty())
             writer.names(int(i) + 1, v.label + " · " + deviceName(v.report), scans[i].tracks);
     }
-    for (std::size_t i = 0; i < plan.variants.size(); ++i)
+    for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         writeRuns(writer, plan.variants[i].report, int(i) + 1, -earliestMs);
+        writeMachine(writer, plan.variants[i].report, int(i) + 1, -earliestMs);
+    }
 }
 
 }  // namespace asyncscope

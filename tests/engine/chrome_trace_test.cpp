@@ -2,6 +2,8 @@
 // its tracks, its time axis, and that every span becomes one event.
 #include "engine/io/chrome_trace.hpp"
 
+#include "classic_runs.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -618,4 +620,48 @@ TEST(ChromeTrace, AFileNamedByTheEnvironmentMatchesTheFormat)
               << t.threads.size() << " tracks\n";
     for (const auto& [track, count] : perTrack)
         std::cout << "  " << track << ": " << count << '\n';
+}
+
+TEST(ChromeTrace, TheMachinesReadingsAreCountersAndOtherProcessesATrack_TheAdviceIsInOtherData)
+{
+    Report report = asyncscope::testing::classicReport(20);
+    MachineState m;
+    m.source = "NVML, driver 580.159.04";
+    m.selfPid = 1000;
+    for (int k = 0; k < 5; ++k) {
+        MachineSample s;
+        s.atMs = 10.0 * k;
+        s.smClockMHz = 1980;
+        s.powerW = 120.0 + k;
+        s.temperatureC = 40;
+        s.processes = std::vector<GpuProcess> { { 1000, 0, "asyncscope-cli" } };
+        if (k >= 2)
+            s.processes->push_back({ 4321, 0, "other" });
+        m.samples.push_back(s);
+    }
+    report.machine = m;
+    std::ostringstream out;
+    writeChromeTrace(out, report);
+    const json trace = json::parse(out.str());
+    int clocks = 0, powers = 0;
+    bool other = false;
+    for (const json& e : trace.at("traceEvents")) {
+        if (e.at("ph") == "C" && e.at("name") == "SM clock")
+            ++clocks;
+        if (e.at("ph") == "C" && e.at("name") == "GPU power")
+            ++powers;
+        if (e.at("ph") == "X" && e.at("name") == "PID 4321 other") {
+            other = true;
+            EXPECT_EQ(e.at("args").at("seen_from_ms"), 20.0);
+            EXPECT_EQ(e.at("args").at("seen_to_ms"), 40.0);
+        }
+    }
+    EXPECT_EQ(clocks, 5);
+    EXPECT_EQ(powers, 5);
+    EXPECT_TRUE(other);
+    EXPECT_EQ(trace.at("otherData").at("machine"), "NVML, driver 580.159.04");
+    bool interference = false;
+    for (const json& f : trace.at("otherData").at("findings"))
+        interference = interference || f.at("rule") == "interference";
+    EXPECT_TRUE(interference);
 }
