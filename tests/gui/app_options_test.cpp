@@ -39,6 +39,19 @@ private slots:
         }
     }
 
+    // --tab names the tab to show, in any case; a name that is no tab is refused with the ones there are.
+    void parsesTab()
+    {
+        const auto o = parseAppOptions({ "asyncscope", "--tab", "Advice" });
+        QVERIFY2(o.ok(), o.ok() ? "" : o.error().message().c_str());
+        QCOMPARE(o->tab, QString("advice"));
+        const auto refused = parseAppOptions({ "asyncscope", "--tab", "charts" });
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().kind, ErrorKind::Usage);
+        QVERIFY2(QString::fromStdString(refused.error().message()).contains("accepted: time, poll-iterations"),
+            refused.error().message().c_str());
+    }
+
     // Qt's own options are left to QApplication, and short options still work beside them.
     void acceptsQtOptionsAndShortOnes()
     {
