@@ -160,6 +160,11 @@ void overlapHeadroom(const Facts& f, Advice& advice)
     const double modelled = f.summary.value(keys::kModelled);
     if (modelled <= 0.0 || f.gpuMs <= kOverlapHeadroomRatio * modelled)
         return;
+    // Another process that slowed the runs explains the distance to the model: no shape would.
+    if (std::any_of(advice.findings.begin(), advice.findings.end(), [](const Finding& x) {
+            return x.rule == rules::kInterference && x.severity == Severity::Severe;
+        }))
+        return;
     // The model moves bytes at the link's peak: for a few KiB each operation's fixed latency is most of the time.
     if (modelled < kLatencyBoundModelledMs) {
         const int operations = f.config.chunks * (hasCopies(f.config) ? 3 : 1);
@@ -606,13 +611,18 @@ void noisy(const Facts& f, Advice& advice)
     if (gpu)
         spread = " (GPU time " + ms(gpu->stats.min) + " to " + ms(gpu->stats.max) + ", median " + ms(gpu->stats.median)
             + ")";
+    // The runs to look at are all of them: the run chart shows when the slow ones came.
+    std::vector<RunRange> all;
+    if (!f.measured.empty())
+        all.push_back({ static_cast<std::size_t>(f.report.runs.index(f.measured.front())),
+            static_cast<std::size_t>(f.report.runs.index(f.measured.back())) });
     advice.findings.push_back({ std::string(rules::kNoisy), "Noisy", severity,
         "Noise " + fixed(f.noisePercent, 2) + " % is above " + (targeted ? "the target " : "") + fixed(target, 2)
             + " %" + spread + "; likeliest cause: " + cause,
         severity == Severity::Info
             ? "Read the median and the p95, not the mean; more runs narrow the median's uncertainty."
             : "Look at the run chart for when the slow runs came; run again with the machine otherwise idle.",
-        {}, false });
+        std::move(all), false });
 }
 
 }  // namespace

@@ -327,6 +327,7 @@ TEST(Advice, InterferenceNamesTheProcessAndTheRunsItOverlapped_SevereWhereTheyWe
     // Runs 60 to 120 share the GPU and take 1.9 times as long.
     auto slow = [](int i) { return i >= 60 && i <= 120 ? 1.9 : 1.0; };
     Report r = makeReport(c, {}, slow);
+    r.peak = pinnedPeak();
     const double from = r.runs.startMs(60), to = r.runs.startMs(120) + r.runs.gpuMs(120);
     r.machine = machineOver(r, [&](MachineSample& s) {
         if (s.atMs > from && s.atMs < to)
@@ -359,7 +360,8 @@ TEST(Advice, InterferenceOverEveryRunIsSevereAgainstTheModel_AndAWarningWithoutA
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->severity, Severity::Severe);
     EXPECT_NE(f->evidence.find("the modelled"), std::string::npos) << f->evidence;
-    EXPECT_EQ(find(judged2, rules::kTransferBound), nullptr);  // 1.9 x the bound: not the link's doing
+    EXPECT_EQ(find(judged2, rules::kTransferBound), nullptr);    // 1.9 x the bound: not the link's doing
+    EXPECT_EQ(find(judged2, rules::kOverlapHeadroom), nullptr);  // nor a shape's: the other process is the distance
 
     Report idle = makeReport(c, {});
     idle.machine = machineOver(idle, [](MachineSample& s) { s.processes->push_back({ 4321, 0, {} }); });

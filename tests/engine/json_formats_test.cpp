@@ -393,3 +393,19 @@ TEST(JsonFormats, HostileMachineBlocksAreRefusedNamingTheField_FindingsOfAnyShap
     EXPECT_EQ(problemOf(withHeader([](auto& h) { h["findings"] = { { { "rule", nullptr } } }; })), "");
     EXPECT_EQ(problemOf(withHeader([](auto& h) { h["not_checked"] = "x"; })), "");
 }
+
+TEST(JsonFormats, ARecordedSeriesBesideAnotherProcessIsJudgedSoAgainWhenRead)
+{
+    for (const char* name : { "h200/h200-machine.json", "h200/h200-machine.csv" }) {
+        const auto report = readReportFile(std::string(ASYNCSCOPE_TEST_DATA) + "/" + name);
+        ASSERT_TRUE(report.ok()) << name << ": " << report.error().message();
+        ASSERT_TRUE(report->machine.has_value()) << name;
+        const Advice advice = judgeSeries(*report, summarizeSeries(*report));
+        ASSERT_FALSE(advice.findings.empty()) << name;
+        EXPECT_EQ(advice.findings.front().rule, rules::kInterference) << name;
+        // Severe against the model where the calibration is kept (JSON); a CSV has none: a warning.
+        EXPECT_EQ(advice.findings.front().severity,
+            std::string(name).find(".json") != std::string::npos ? Severity::Severe : Severity::Warning)
+            << name;
+    }
+}

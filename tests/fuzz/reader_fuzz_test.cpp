@@ -57,7 +57,7 @@ TEST(Fuzz, JsonReports)
     target.name = "json-report";
     target.fileName = "input.json";
     target.seeds = seedsOf({ { kData, { ".json" } },
-        { kData / "h200", { "series.json", "chunked.json", "stage.json", "cupti.json" } },
+        { kData / "h200", { "series.json", "chunked.json", "stage.json", "cupti.json", "machine.json" } },
         { kData / "regressions", { ".json" } } });
     target.read = [](const std::string& path) { return messageOf(readReportFile(path)); };
     expectNothingFound(target);
