@@ -6,6 +6,8 @@
 #include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_summary.hpp"
 
+#include "fake_machine_probe.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -87,26 +89,6 @@ Report makeReport(const PipelineConfig& c, const Shape& s, const std::function<d
     return r;
 }
 
-MachineSample cleanSample(double atMs)
-{
-    MachineSample s;
-    s.atMs = atMs;
-    s.smClockMHz = 1980;
-    s.smClockMaxMHz = 1980;
-    s.memoryClockMHz = 3201;
-    s.memoryClockMaxMHz = 3201;
-    s.clockReasons = 0;
-    s.temperatureC = 40;
-    s.powerW = 130.0;
-    s.persistenceMode = true;
-    s.linkGeneration = 5;
-    s.linkWidth = 16;
-    s.linkGenerationMax = 5;
-    s.linkWidthMax = 16;
-    s.processes = std::vector<GpuProcess> { { kSelf, 600u << 20, "asyncscope-cli" } };
-    return s;
-}
-
 // Readings every 20 ms from before the first run to after the last, clean; `change` alters some.
 MachineState machineOver(const Report& r, const std::function<void(MachineSample&)>& change = {})
 {
@@ -116,7 +98,8 @@ MachineState machineOver(const Report& r, const std::function<void(MachineSample
     const std::size_t last = r.runs.size() - 1;
     const double end = r.runs.startMs(last) + r.runs.gpuMs(last);
     for (double t = -5.0; t < end + 20.0; t += 20.0) {
-        MachineSample s = cleanSample(t);
+        MachineSample s = testing::cleanReading(kSelf);
+        s.atMs = t;
         if (change)
             change(s);
         m.samples.push_back(s);

@@ -8,31 +8,35 @@
 
 namespace asyncscope::testing {
 
+// A clean H200's reading: full clocks on a full link, no clock held, `self` alone on the GPU.
+inline MachineSample cleanReading(std::uint32_t self)
+{
+    MachineSample s;
+    s.smClockMHz = 1980;
+    s.smClockMaxMHz = 1980;
+    s.memoryClockMHz = 3201;
+    s.memoryClockMaxMHz = 3201;
+    s.clockReasons = 0;
+    s.temperatureC = 40;
+    s.powerW = 130.0;
+    s.persistenceMode = true;
+    s.linkGeneration = 5;
+    s.linkWidth = 16;
+    s.linkGenerationMax = 5;
+    s.linkWidthMax = 16;
+    s.processes = std::vector<GpuProcess> { { self, 600u << 20, "asyncscope" } };
+    return s;
+}
+
 class FakeMachineProbe final : public MachineProbe {
 public:
     static constexpr std::uint32_t kOwnPid = 1000;
 
     std::string why;       // when set, unavailable() says so and no reading is given
-    MachineSample reading;  // what every sample reads (its atMs left 0)
+    MachineSample reading;  // what every sample reads (its atMs left 0): at first a clean H200's
     std::atomic<int> samples { 0 };
 
-    // A clean H200 at full clocks on a full link, this process alone on it.
-    FakeMachineProbe()
-    {
-        reading.smClockMHz = 1980;
-        reading.smClockMaxMHz = 1980;
-        reading.memoryClockMHz = 3201;
-        reading.memoryClockMaxMHz = 3201;
-        reading.clockReasons = 0;
-        reading.temperatureC = 40;
-        reading.powerW = 130.0;
-        reading.persistenceMode = true;
-        reading.linkGeneration = 5;
-        reading.linkWidth = 16;
-        reading.linkGenerationMax = 5;
-        reading.linkWidthMax = 16;
-        reading.processes = std::vector<GpuProcess> { { kOwnPid, 600u << 20, "asyncscope" } };
-    }
+    FakeMachineProbe() : reading(cleanReading(kOwnPid)) {}
 
     // Another process on the GPU from now on.
     void addProcess(std::uint32_t pid, const std::string& name)
