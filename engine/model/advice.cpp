@@ -127,6 +127,9 @@ void transferBound(const Facts& f, Advice& advice)
     const Figure* bound = f.summary.figure("serial_bound_ms");
     if (!bound || bound->value <= 0.0 || !f.report.peak || f.config.streams > 1)
         return;
+    // Pageable copies hold the CPU and go one after the other whatever the shape: their own rule says what helps.
+    if (f.config.hostMemory == HostMemory::Pageable && f.config.copy == CopyMechanism::CopyEngine)
+        return;
     const double ratio = f.gpuMs / bound->value;
     // Near the link's bound, or above it with the copies still most of the time: the link is what limits. Further
     // above, something else takes the time (another process, the kernel, chunks' fixed costs) and other rules speak.
@@ -141,7 +144,7 @@ void transferBound(const Facts& f, Advice& advice)
             + ")",
         {}, {}, false };
     const auto best = zeroCopy ? std::nullopt : bestShape(f.config, peak, f.summary.median("kernel_ms"));
-    if (best && best->ms < f.gpuMs * 0.95) {
+    if (best && best->ms < f.gpuMs * 0.95 && (best->chunks != f.config.chunks || best->streams != f.config.streams)) {
         finding.action = "Overlap the copies with each other and the kernel: --chunks " + std::to_string(best->chunks)
             + " --streams " + std::to_string(best->streams) + " takes " + ms(best->ms)
             + " in the overlap model, " + times(f.gpuMs / best->ms)

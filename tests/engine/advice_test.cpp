@@ -186,6 +186,11 @@ TEST(Advice, PageableCopiesGiveTheirShareOfThePinnedPeakAndTheCpuBlocked)
     s.submit = 14.5;
     Report r = makeReport(c, s);
     r.pinnedPeak = pinnedPeak();
+    CopyPeak pageable;
+    pageable.h2dGBps = 6.6;
+    pageable.d2hGBps = 13.4;
+    pageable.path = CopyPath::Pageable;
+    r.peak = pageable;
     const Advice a = judge(r);
     const Finding* f = find(a, rules::kPageableCopies);
     ASSERT_NE(f, nullptr) << formatAdviceText(a);
@@ -193,8 +198,9 @@ TEST(Advice, PageableCopiesGiveTheirShareOfThePinnedPeakAndTheCpuBlocked)
     EXPECT_NE(f->evidence.find("13 %"), std::string::npos) << f->evidence;  // 7.0 of 55.0 GB/s
     EXPECT_NE(f->evidence.find("CPU is held"), std::string::npos) << f->evidence;
     EXPECT_NE(f->action.find("cudaMallocHost"), std::string::npos);
-    // The CPU's time in the copies is the pageable rule's, not a launch cost.
+    // The CPU's time in the copies is the pageable rule's, not a launch cost; no shape makes them overlap.
     EXPECT_EQ(find(a, rules::kSubmitBound), nullptr);
+    EXPECT_EQ(find(a, rules::kTransferBound), nullptr);
 }
 
 TEST(Advice, PageableCopiesWithoutAPinnedPeakUseTheLinksNominalRate)
