@@ -164,9 +164,13 @@ Result<MachineSample> NvmlProbe::sample(const DeviceInfo& device)
     int rc = device.uuid.empty() ? -1 : a.byUuid(device.uuid.c_str(), &handle);
     if (rc != kSuccess && a.byBusId && !device.pciBusId.empty())
         rc = a.byBusId(device.pciBusId.c_str(), &handle);
-    if (rc != kSuccess)
+    if (rc != kSuccess) {
+        std::string known = device.uuid;  // what it was looked for by
+        if (a.byBusId && !device.pciBusId.empty())
+            known += (known.empty() ? "" : ", ") + ("bus id " + device.pciBusId);
         return makeError(ErrorKind::Unsupported,
-            "NVML does not know device " + std::to_string(device.index) + " (" + device.uuid + ")");
+            "NVML does not know device " + std::to_string(device.index) + " (" + known + ")");
+    }
 
     MachineSample s;
     auto read = [handle](auto fn, auto&& out, auto... args) {

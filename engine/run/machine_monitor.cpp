@@ -74,7 +74,7 @@ MachineMonitor::~MachineMonitor()
         m_thread.join();
 }
 
-void MachineMonitor::take()
+void MachineMonitor::take(bool last)
 {
     const std::int64_t at = steadyNs();
     auto s = m_probe.sample(m_device);
@@ -83,17 +83,23 @@ void MachineMonitor::take()
         m_lastError = s.error().message();
         return;
     }
+    const std::size_t half = kMaxMachineSamples / 2;
+    if (m_samples.size() >= half && !last && ++m_skipped < m_stride)
+        return;
     if (m_samples.size() >= kMaxMachineSamples) {
-        // Thin the middle: every other sample after the first half is dropped, the newest kept.
+        // Full: the second half keeps every other of its readings, and takes one in twice as many from now on. What
+        // it holds stays evenly spaced from the first half's end to now; a thinning only ever halves it again.
         std::vector<std::pair<std::int64_t, MachineSample>> kept;
         kept.reserve(m_samples.size());
-        const std::size_t half = m_samples.size() / 2;
         for (std::size_t i = 0; i < m_samples.size(); ++i) {
             if (i < half || (i - half) % 2 == 0)
                 kept.push_back(std::move(m_samples[i]));
         }
         m_samples = std::move(kept);
+        m_stride *= 2;
+        // The newest kept one is a stride before the one dropped last: this reading is one new stride after it.
     }
+    m_skipped = 0;
     m_samples.emplace_back(at, std::move(*s));
 }
 
@@ -129,7 +135,7 @@ MachineState MachineMonitor::finish(std::int64_t firstRunNs, const std::optional
     m_wake.notify_all();
     if (m_thread.joinable())
         m_thread.join();
-    take();
+    take(true);
     const std::int64_t origin = firstRunNs != 0 ? firstRunNs : (m_samples.empty() ? 0 : m_samples.front().first);
     for (auto& [ns, sample] : m_samples) {
         sample.atMs = static_cast<double>(ns - origin) / 1e6;

@@ -18,7 +18,9 @@ namespace asyncscope {
 
 // Four samples a second: a reading takes the driver 2 to 4 ms on an H200 host, on a core the series does not use.
 inline constexpr std::chrono::milliseconds kMachineSampleEvery { 250 };
-// A series of more than 40 minutes keeps its first half of readings at this rate, and every other one after.
+// A series of more than 40 minutes keeps its first half of readings at this rate, and after them at most as many
+// again, evenly spread over the rest of the series: every other reading, then every fourth, … as it goes on, and the
+// last one always.
 inline constexpr std::size_t kMaxMachineSamples = 10000;
 
 // The PIDs with a context on `device` now, as the probe reads them; empty when it cannot read them.
@@ -45,13 +47,17 @@ public:
     MachineState finish(std::int64_t firstRunNs, const std::optional<std::set<std::uint32_t>>& before);
 
 private:
-    void take();
+    // One reading; `last` keeps it whatever the spacing of the kept ones.
+    void take(bool last = false);
     void loop();
 
     MachineProbe& m_probe;
     DeviceInfo m_device;
     std::chrono::milliseconds m_every;
     std::vector<std::pair<std::int64_t, MachineSample>> m_samples;  // steady-clock ns, reading
+    // Past the first half of kMaxMachineSamples, one reading in `m_stride` is kept; `m_skipped` since the last one.
+    std::size_t m_stride = 1;
+    std::size_t m_skipped = 0;
     std::string m_lastError;  // why the last reading failed
     std::mutex m_mutex;
     std::condition_variable m_wake;
