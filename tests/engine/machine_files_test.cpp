@@ -6,6 +6,7 @@
 #include "engine/io/host_record_json.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
+#include "engine/io/result_file.hpp"
 #include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_summary.hpp"
 
@@ -265,6 +266,23 @@ TEST(MachineFiles, EarlierFilesReadWithoutAMachine)
     const auto report = readJsonText(old);
     ASSERT_TRUE(report.ok()) << report.error().message();
     EXPECT_FALSE(report->machine.has_value());
+}
+
+TEST(MachineFiles, TheSeedFilesReadWithTheirReadings)
+{
+    const std::string data = ASYNCSCOPE_TEST_DATA;
+    for (const char* name : { "report_v4_machine.json", "report_machine.csv" }) {
+        const auto report = readReportFile(data + "/" + name);
+        ASSERT_TRUE(report.ok()) << name << ": " << report.error().message();
+        ASSERT_TRUE(report->machine.has_value()) << name;
+        EXPECT_GE(report->machine->samples.size(), 3u) << name;
+        EXPECT_EQ(report->machine->selfPid, kSelf) << name;
+    }
+    const auto record = readResultFile(data + "/machine_record.host.json");
+    ASSERT_TRUE(record.ok()) << record.error().message();
+    ASSERT_EQ(record->devices.size(), 1u);
+    for (const VariantResult& v : record->devices[0].plan.variants)
+        EXPECT_TRUE(v.report.machine.has_value()) << v.label;
 }
 
 TEST(MachineFiles, HostileReadingsAreRefusedNamingTheField)
