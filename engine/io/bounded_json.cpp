@@ -189,15 +189,18 @@ namespace {
 
 // The tree of a parse, built event by event (nlohmann's SAX interface), no deeper than kMaxNestingDepth: a list or an
 // object that would go deeper stops the parse (TooDeep). An object at the place `keptAsText` names is not built: its
-// place holds textMark() of where its text sits. Built here rather than through nlohmann's parse callback, whose tree
+// place holds textMark() of where its text sits. With `keepDepth` (0 or more), values inside more than that many lists
+// and objects are left out instead, however deep they nest, and the parse goes on. Built here rather than through nlohmann's parse callback, whose tree
 // builder looks through a list for a value to drop each time an object in it ends: a list of a million objects took
 // minutes.
 class BoundedTree {
 public:
-    BoundedTree(std::string_view text, const char* const& cursor, const std::vector<std::string>& keptAsText)
+    BoundedTree(std::string_view text, const char* const& cursor, const std::vector<std::string>& keptAsText,
+        int keepDepth = -1)
         : m_text(text)
         , m_cursor(cursor)
         , m_kept(keptAsText)
+        , m_keepDepth(keepDepth)
     {
     }
 
@@ -215,7 +218,7 @@ public:
     bool key(json::string_t& name)
     {
         m_path.key(depth(), name);
-        if (m_skipped == 0)
+        if (m_skipped == 0 && !leftOut(depth()))
             m_slot = &(*m_open.back())[name];
         return true;
     }
@@ -232,10 +235,13 @@ private:
     // Lists and objects open around the next value.
     int depth() const { return int(m_open.size() + m_skipped); }
 
+    // A value inside `at` lists and objects is left out.
+    bool leftOut(int at) const { return m_keepDepth >= 0 && at > m_keepDepth; }
+
     template <class Value>
     bool put(Value&& value)
     {
-        if (m_skipped > 0)
+        if (m_skipped > 0 || leftOut(depth()))
             return true;
         if (m_open.empty())
             root = std::forward<Value>(value);
@@ -256,11 +262,11 @@ private:
     bool open(bool array)
     {
         const int at = depth();
-        if (at + 1 > kMaxNestingDepth)
+        if (at + 1 > kMaxNestingDepth && m_keepDepth < 0)
             throw TooDeep { m_path.text(at) };
         m_path.open(at, array);
-        if (m_skipped > 0) {
-            ++m_skipped;
+        if (m_skipped > 0 || leftOut(at)) {
+            ++m_skipped;  // left out with all it holds
             return true;
         }
         if (!array && at == int(m_kept.size()) && m_path.at(m_kept)) {
@@ -276,22 +282,27 @@ private:
     bool close()
     {
         if (m_skipped > 0) {
-            if (--m_skipped == 0)
+            if (--m_skipped == 0 && m_keptBegin != kNotKept) {
                 put(textMark(m_keptBegin, std::uint64_t(m_cursor - m_text.data())));  // up to the '}' read last
+                m_keptBegin = kNotKept;
+            }
             return true;
         }
         m_open.pop_back();
         return true;
     }
 
+    static constexpr std::size_t kNotKept = std::size_t(-1);
+
     std::string_view m_text;
     const char* const& m_cursor;
     const std::vector<std::string>& m_kept;
+    int m_keepDepth;
     Path m_path;
     std::vector<json*> m_open;  // the lists and objects being built, outermost first
     json* m_slot = nullptr;     // in the innermost object: the value of the key read last
-    std::size_t m_skipped = 0;  // levels open inside an object kept as text (1: the object itself)
-    std::size_t m_keptBegin = 0;
+    std::size_t m_skipped = 0;  // levels open inside an object kept as text or left out (1: the object itself)
+    std::size_t m_keptBegin = kNotKept;
 };
 
 }  // namespace
@@ -307,6 +318,22 @@ BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& 
     } catch (const TooDeep& deep) {
         out.value = json::value_t::discarded;
         out.tooDeep = nestedTooDeep(deep.where);
+    } catch (const json::exception& error) {
+        out.value = json::value_t::discarded;
+        out.syntaxError = jsonErrorText(text, error);
+    }
+    return out;
+}
+
+BoundedJson parseShallow(std::string_view text, int keepDepth)
+{
+    const char* cursor = text.data();
+    const std::vector<std::string> none;
+    BoundedTree tree(text, cursor, none, keepDepth);
+    BoundedJson out;
+    try {
+        json::sax_parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), &tree);
+        out.value = std::move(tree.root);
     } catch (const json::exception& error) {
         out.value = json::value_t::discarded;
         out.syntaxError = jsonErrorText(text, error);
