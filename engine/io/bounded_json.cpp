@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 #include <iterator>
+#include <utility>
+#include <vector>
 
 namespace asyncscope {
 
@@ -183,33 +185,155 @@ std::string quotedJson(const json& value)
     }
 }
 
+namespace {
+
+// The tree of a parse, built event by event (nlohmann's SAX interface), no deeper than kMaxNestingDepth: a list or an
+// object that would go deeper stops the parse (TooDeep). An object at the place `keptAsText` names is not built: its
+// place holds textMark() of where its text sits. With `keepDepth` (0 or more), values inside more than that many lists
+// and objects are left out instead, however deep they nest, and the parse goes on. Built here rather than through nlohmann's parse callback, whose tree
+// builder looks through a list for a value to drop each time an object in it ends: a list of a million objects took
+// minutes.
+class BoundedTree {
+public:
+    BoundedTree(std::string_view text, const char* const& cursor, const std::vector<std::string>& keptAsText,
+        int keepDepth = -1)
+        : m_text(text)
+        , m_cursor(cursor)
+        , m_kept(keptAsText)
+        , m_keepDepth(keepDepth)
+    {
+    }
+
+    json root;
+
+    bool null() { return put(nullptr); }
+    bool boolean(bool value) { return put(value); }
+    bool number_integer(json::number_integer_t value) { return put(value); }
+    bool number_unsigned(json::number_unsigned_t value) { return put(value); }
+    bool number_float(json::number_float_t value, const json::string_t&) { return put(value); }
+    bool string(json::string_t& value) { return put(std::move(value)); }
+    bool binary(json::binary_t& value) { return put(json::binary(std::move(value))); }  // never from JSON text
+    bool start_object(std::size_t) { return open(false); }
+    bool start_array(std::size_t) { return open(true); }
+    bool key(json::string_t& name)
+    {
+        m_path.key(depth(), name);
+        if (m_skipped == 0 && !leftOut(depth()))
+            m_slot = &(*m_open.back())[name];
+        return true;
+    }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+
+    template <class Exception>
+    bool parse_error(std::size_t, const std::string&, const Exception& error)
+    {
+        throw error;
+    }
+
+private:
+    // Lists and objects open around the next value.
+    int depth() const { return int(m_open.size() + m_skipped); }
+
+    // A value inside `at` lists and objects is left out.
+    bool leftOut(int at) const { return m_keepDepth >= 0 && at > m_keepDepth; }
+
+    template <class Value>
+    bool put(Value&& value)
+    {
+        if (m_skipped > 0 || leftOut(depth()))
+            return true;
+        if (m_open.empty())
+            root = std::forward<Value>(value);
+        else if (m_open.back()->is_array())
+            m_open.back()->emplace_back(std::forward<Value>(value));
+        else
+            *m_slot = std::forward<Value>(value);
+        return true;
+    }
+
+    json* placed()
+    {
+        if (m_open.empty())
+            return &root;
+        return m_open.back()->is_array() ? &m_open.back()->back() : m_slot;
+    }
+
+    bool open(bool array)
+    {
+        const int at = depth();
+        if (at + 1 > kMaxNestingDepth && m_keepDepth < 0)
+            throw TooDeep { m_path.text(at) };
+        m_path.open(at, array);
+        if (m_skipped > 0 || leftOut(at)) {
+            ++m_skipped;  // left out with all it holds
+            return true;
+        }
+        if (!array && at == int(m_kept.size()) && m_path.at(m_kept)) {
+            m_keptBegin = std::size_t(m_cursor - m_text.data()) - 1;  // the '{' read last
+            m_skipped = 1;
+            return true;
+        }
+        put(array ? json::array() : json::object());
+        m_open.push_back(placed());
+        return true;
+    }
+
+    bool close()
+    {
+        if (m_skipped > 0) {
+            if (--m_skipped == 0 && m_keptBegin != kNotKept) {
+                put(textMark(m_keptBegin, std::uint64_t(m_cursor - m_text.data())));  // up to the '}' read last
+                m_keptBegin = kNotKept;
+            }
+            return true;
+        }
+        m_open.pop_back();
+        return true;
+    }
+
+    static constexpr std::size_t kNotKept = std::size_t(-1);
+
+    std::string_view m_text;
+    const char* const& m_cursor;
+    const std::vector<std::string>& m_kept;
+    int m_keepDepth;
+    Path m_path;
+    std::vector<json*> m_open;  // the lists and objects being built, outermost first
+    json* m_slot = nullptr;     // in the innermost object: the value of the key read last
+    std::size_t m_skipped = 0;  // levels open inside an object kept as text or left out (1: the object itself)
+    std::size_t m_keptBegin = kNotKept;
+};
+
+}  // namespace
+
 BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText)
 {
-    Path path;
     const char* cursor = text.data();
-    const int keptDepth = int(keptAsText.size());
-    std::size_t keptBegin = 0;
-    const json::parser_callback_t bounded = [&](int depth, json::parse_event_t event, json& parsed) {
-        const bool object = event == json::parse_event_t::object_start;
-        if (object || event == json::parse_event_t::array_start) {
-            if (depth + 1 > kMaxNestingDepth)
-                throw TooDeep { path.text(depth) };
-            path.open(depth, !object);
-            if (object && depth == keptDepth && path.at(keptAsText))
-                keptBegin = std::size_t(cursor - text.data()) - 1;  // the '{' read last
-        } else if (event == json::parse_event_t::key && parsed.is_string()) {
-            path.key(depth, parsed.get_ref<const std::string&>());
-        } else if (event == json::parse_event_t::object_end && depth == keptDepth && path.at(keptAsText)) {
-            parsed = textMark(keptBegin, std::uint64_t(cursor - text.data()));  // up to the '}' read last
-        }
-        return true;
-    };
+    BoundedTree tree(text, cursor, keptAsText);
     BoundedJson out;
     try {
-        out.value = json::parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), bounded);
+        json::sax_parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), &tree);
+        out.value = std::move(tree.root);
     } catch (const TooDeep& deep) {
         out.value = json::value_t::discarded;
         out.tooDeep = nestedTooDeep(deep.where);
+    } catch (const json::exception& error) {
+        out.value = json::value_t::discarded;
+        out.syntaxError = jsonErrorText(text, error);
+    }
+    return out;
+}
+
+BoundedJson parseShallow(std::string_view text, int keepDepth)
+{
+    const char* cursor = text.data();
+    const std::vector<std::string> none;
+    BoundedTree tree(text, cursor, none, keepDepth);
+    BoundedJson out;
+    try {
+        json::sax_parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), &tree);
+        out.value = std::move(tree.root);
     } catch (const json::exception& error) {
         out.value = json::value_t::discarded;
         out.syntaxError = jsonErrorText(text, error);

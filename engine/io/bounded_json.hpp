@@ -31,6 +31,11 @@ struct BoundedJson {
 };
 BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText = {});
 
+// The same parse keeping only what lies inside at most `keepDepth` lists and objects (0: the document's own value, 1
+// the values it holds …): what lies deeper is left out as it is read, however deep it nests (a list or an object at the
+// last depth kept is kept empty). Never `tooDeep`.
+BoundedJson parseShallow(std::string_view text, int keepDepth);
+
 // The problem of `field` ("runs", "device.topology"; "the document" at the top) holding lists and objects within
 // each other deeper than kMaxNestingDepth.
 FieldProblem nestedTooDeep(std::string field);

@@ -4,6 +4,8 @@
 #include "engine/model/advice.hpp"
 #include "engine/model/size_parse.hpp"
 #include "engine/model/trace_labels.hpp"
+#include "engine/run/plan_advice.hpp"
+#include "engine/run/plan_summary.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -35,19 +37,28 @@ constexpr int kMigrateH2DTid0 = 10;
 constexpr int kMigrateD2HTid0 = 30;
 constexpr int kMigrationLanes = 16;
 constexpr int kStreamTid0 = 100;
-constexpr int kOtherProcessesTid = 5;  // other processes while the machine's readings saw them on the GPU
+// Other processes while the machine's readings saw them on the GPU, each on a lane of its own where they overlap.
+constexpr int kOtherProcessesTid0 = 50;
+constexpr int kOtherProcessLanes = 16;
 
 bool migrationTrack(int tid)
 {
     return tid >= kMigrateH2DTid0 && tid < kMigrateD2HTid0 + kMigrationLanes;
 }
 
-// Runs, then the submitting thread and its runtime calls, then the streams, then the page migrations, then the
-// check threads.
+bool otherProcessTrack(int tid)
+{
+    return tid >= kOtherProcessesTid0 && tid < kOtherProcessesTid0 + kOtherProcessLanes;
+}
+
+// Runs, then the submitting thread and its runtime calls, then the other processes on the GPU, then the streams, then
+// the page migrations, then the check threads.
 int sortIndex(int tid)
 {
     if (tid == kCheckTid)
         return std::numeric_limits<int>::max();
+    if (otherProcessTrack(tid))
+        return kCheckTid + 1 + tid - kOtherProcessesTid0;
     return migrationTrack(tid) ? std::numeric_limits<int>::max() - 100 + tid - kMigrateH2DTid0 : tid;
 }
 
@@ -58,8 +69,11 @@ std::string trackName(int tid)
     case kSubmitTid: return "CPU · submit & wait";
     case kCallsTid: return "CPU · runtime calls (CUPTI)";
     case kCheckTid: return "CPU · check threads";
-    case kOtherProcessesTid: return "Other processes on the GPU";
     default: break;
+    }
+    if (otherProcessTrack(tid)) {
+        const int lane = tid - kOtherProcessesTid0;
+        return "Other processes on the GPU" + (lane > 0 ? " " + std::to_string(lane + 1) : std::string());
     }
     if (migrationTrack(tid)) {
         const bool toDevice = tid < kMigrateD2HTid0;
@@ -186,6 +200,75 @@ void forEachPlacedRun(const Report& report, F&& f)
     }
 }
 
+// A stretch of the machine's readings in which one other process held a context on the GPU: from the first reading
+// that listed it to the last before one that listed processes without it. A reading that could not list them, or
+// that listed only the one process that may be this one (its PID unknown), neither begins nor ends a stretch.
+struct ProcessStretch {
+    GpuProcess process;  // its name where some reading gave one; the most device memory a reading saw it hold
+    double firstMs = 0.0, lastMs = 0.0;  // the readings' times
+    std::size_t readings = 0;
+    int tid = kOtherProcessesTid0;
+};
+
+// The stretches of `machine`'s readings by their first reading, each on the first lane free when it begins (the last
+// lane where none is). `selfAmong`: this process's PID was unknown while others were listed, so it is among them.
+std::vector<ProcessStretch> processStretches(const MachineState& machine, bool& selfAmong)
+{
+    std::vector<ProcessStretch> done;
+    std::map<std::uint32_t, ProcessStretch> open;
+    selfAmong = false;
+    for (const MachineSample& sample : machine.samples) {
+        const OtherProcesses others = otherProcesses(sample, machine.selfPid);
+        if (!sample.processes || (others.selfAmong && others.processes.size() <= 1))
+            continue;
+        selfAmong = selfAmong || others.selfAmong;
+        std::set<std::uint32_t> listed;
+        for (const GpuProcess& p : others.processes) {
+            if (!listed.insert(p.pid).second)
+                continue;  // listed twice in one reading
+            auto [it, fresh] = open.try_emplace(p.pid);
+            ProcessStretch& s = it->second;
+            if (fresh) {
+                s.process.pid = p.pid;
+                s.firstMs = sample.atMs;
+            }
+            if (s.process.name.empty())
+                s.process.name = p.name;
+            s.process.usedBytes = std::max(s.process.usedBytes, p.usedBytes);
+            s.lastMs = sample.atMs;
+            ++s.readings;
+        }
+        for (auto it = open.begin(); it != open.end();) {
+            if (listed.count(it->first)) {
+                ++it;
+                continue;
+            }
+            done.push_back(std::move(it->second));
+            it = open.erase(it);
+        }
+    }
+    for (auto& entry : open)
+        done.push_back(std::move(entry.second));
+    std::stable_sort(done.begin(), done.end(),
+        [](const ProcessStretch& a, const ProcessStretch& b) { return a.firstMs < b.firstMs; });
+    std::array<double, kOtherProcessLanes> laneEnds;
+    laneEnds.fill(-std::numeric_limits<double>::infinity());
+    for (ProcessStretch& s : done) {
+        int lane = 0;
+        while (lane + 1 < kOtherProcessLanes && laneEnds[std::size_t(lane)] > s.firstMs)
+            ++lane;
+        laneEnds[std::size_t(lane)] = std::max(laneEnds[std::size_t(lane)], s.lastMs);
+        s.tid = kOtherProcessesTid0 + lane;
+    }
+    return done;
+}
+
+// The machine's readings a trace shows: a series' with start times (the readings' times are on the runs' clock).
+bool showsMachine(const Report& report)
+{
+    return report.machine && !report.machine->samples.empty() && hasStartTimes(report);
+}
+
 // What the first pass over a series finds: the tracks it uses, its earliest moment, where its GPU spans come from.
 struct Scan {
     std::set<int> tracks;
@@ -206,6 +289,11 @@ Scan scan(const Report& report)
             s.migrations = s.migrations || migrationTrack(tid);
         });
     });
+    if (showsMachine(report)) {
+        bool selfAmong = false;
+        for (const ProcessStretch& p : processStretches(*report.machine, selfAmong))
+            s.tracks.insert(p.tid);
+    }
     return s;
 }
 
@@ -232,7 +320,7 @@ std::string configText(const PipelineConfig& c)
 }
 
 // The series as otherData describes it: device, configuration, where the spans come from and how they line up.
-json seriesInfo(const Report& report, const Scan& found)
+json seriesInfo(const Report& report, const Scan& found, const Advice& advice)
 {
     const PipelineConfig& c = report.config;
     const std::size_t runs = report.runs.size();
@@ -280,7 +368,6 @@ json seriesInfo(const Report& report, const Scan& found)
         j["machine"] = report.machine->read() ? report.machine->source : "not read: " + report.machine->unavailable;
         j["machine_readings"] = report.machine->samples.size();
     }
-    const Advice advice = judgeSeries(report, summarizeSeries(report));
     j["findings"] = json_header::findingsJson(advice);
     j["not_checked"] = json_header::notCheckedJson(advice);
     return j;
@@ -328,6 +415,20 @@ public:
         }
     }
 
+    // One "C" event: the counter `name`'s value at `atMs`, named `unit` (Perfetto names the track by both).
+    void counter(const char* name, double atMs, int pid, const char* unit, double value)
+    {
+        event({ { "name", name }, { "cat", "machine" }, { "ph", "C" }, { "ts", microseconds(atMs) }, { "pid", pid },
+            { "args", { { unit, value } } } });
+    }
+
+    // One "i" event of process `pid`, drawn across its tracks, at `atMs`.
+    void instant(const std::string& name, const char* category, double atMs, int pid, json args)
+    {
+        event({ { "name", name }, { "cat", category }, { "ph", "i" }, { "s", "p" }, { "ts", microseconds(atMs) },
+            { "pid", pid }, { "tid", kRunsTid }, { "args", std::move(args) } });
+    }
+
     // One "X" event, ts and dur in µs to the ns (what the spans resolve; no float noise in the file), a span that
     // ends where another begins ending at the same ns. The event's object is reused: only its values change.
     void complete(const char* name, const char* category, double beginMs, double endMs, int pid, int tid, json args)
@@ -345,6 +446,8 @@ public:
     }
 
 private:
+    static double microseconds(double ms) { return std::round(ms * 1e6) / 1e3; }
+
     // A device name or a label that is not valid UTF-8 (from a CSV file) is written with replacement characters.
     static std::string dumped(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
@@ -408,44 +511,58 @@ void writeRuns(TraceWriter& writer, const Report& report, int pid, double shiftM
     });
 }
 
-// The machine's readings in process `pid`: counters for the SM clock, the power and the temperature, and a span per
-// other process on the GPU from the first reading that listed it to the last, on a track of their own.
+// The machine's readings in process `pid`, `shiftMs` added to every time: counters for the SM clock, the power and the
+// temperature at each reading (of those before the first moment shown, the last, at it), and a slice per stretch in
+// which another process held a context on the GPU, on tracks of their own.
 void writeMachine(TraceWriter& writer, const Report& report, int pid, double shiftMs)
 {
-    if (!report.machine || report.machine->samples.empty() || !hasStartTimes(report))
+    if (!showsMachine(report))
         return;
     const MachineState& m = *report.machine;
-    struct Seen {
-        double first = 0.0, last = 0.0;
-        std::string name;
-    };
-    std::map<std::uint32_t, Seen> seen;
-    for (const MachineSample& s : m.samples) {
-        const double ts = std::max(0.0, shiftMs + s.atMs) * 1e3;
-        auto counter = [&](const char* name, const char* unit, std::optional<double> value) {
-            if (value)
-                writer.event({ { "name", name }, { "ph", "C" }, { "ts", ts }, { "pid", pid },
-                    { "args", { { unit, *value } } } });
-        };
-        counter("SM clock", "MHz", s.smClockMHz ? std::optional<double>(*s.smClockMHz) : std::nullopt);
-        counter("GPU power", "W", s.powerW);
-        counter("GPU temperature", "C", s.temperatureC ? std::optional<double>(*s.temperatureC) : std::nullopt);
-        const OtherProcesses others = otherProcesses(s, m.selfPid);
-        if (others.selfAmong && others.processes.size() <= 1)
-            continue;
-        for (const GpuProcess& p : others.processes) {
-            auto [it, fresh] = seen.try_emplace(p.pid, Seen { s.atMs, s.atMs, p.name });
-            it->second.last = s.atMs;
-        }
+    std::size_t first = 0;
+    while (first + 1 < m.samples.size() && m.samples[first + 1].atMs + shiftMs <= 0.0)
+        ++first;
+    for (std::size_t k = first; k < m.samples.size(); ++k) {
+        const MachineSample& s = m.samples[k];
+        const double at = std::max(0.0, shiftMs + s.atMs);
+        if (s.smClockMHz)
+            writer.counter("SM clock", at, pid, "MHz", *s.smClockMHz);
+        if (s.powerW)
+            writer.counter("GPU power", at, pid, "W", *s.powerW);
+        if (s.temperatureC)
+            writer.counter("GPU temperature", at, pid, "C", *s.temperatureC);
     }
-    if (seen.empty())
+    bool selfAmong = false;
+    for (const ProcessStretch& p : processStretches(m, selfAmong)) {
+        json args = { { "pid", p.process.pid } };
+        if (!p.process.name.empty())
+            args["name"] = p.process.name;
+        args["seen_from_ms"] = p.firstMs;
+        args["seen_to_ms"] = p.lastMs;
+        args["readings"] = p.readings;
+        if (p.process.usedBytes > 0)
+            args["most_used_bytes"] = p.process.usedBytes;
+        if (selfAmong)
+            args["note"] = "this process's PID could not be told: it may be one of the processes listed";
+        const std::string name =
+            "PID " + std::to_string(p.process.pid) + (p.process.name.empty() ? "" : " " + p.process.name);
+        writer.complete(name.c_str(), "machine", std::max(0.0, shiftMs + p.firstMs), std::max(0.0, shiftMs + p.lastMs),
+            pid, p.tid, std::move(args));
+    }
+}
+
+// The findings as instant events of process `pid` at the first moment shown: {rule, title, severity, evidence, action,
+// and the runs they concern}.
+void writeFindings(TraceWriter& writer, const Report& report, const Advice& advice, int pid)
+{
+    if (report.runs.empty())
         return;
-    writer.event({ { "name", "thread_name" }, { "ph", "M" }, { "pid", pid }, { "tid", kOtherProcessesTid },
-        { "args", { { "name", trackName(kOtherProcessesTid) } } } });
-    for (const auto& [other, s] : seen) {
-        const std::string name = "PID " + std::to_string(other) + (s.name.empty() ? "" : " " + s.name);
-        writer.complete(name.c_str(), "machine", std::max(0.0, shiftMs + s.first), std::max(0.0, shiftMs + s.last),
-            pid, kOtherProcessesTid, { { "pid", other }, { "seen_from_ms", s.first }, { "seen_to_ms", s.last } });
+    for (const Finding& f : advice.findings) {
+        json args = { { "rule", f.rule }, { "title", f.title }, { "severity", nameOf(f.severity) },
+            { "evidence", f.evidence }, { "action", f.action } };
+        if (!f.runs.empty())
+            args["runs"] = runRangesText(f.runs);
+        writer.instant(f.title + " (" + nameOf(f.severity) + ")", "advice", 0.0, pid, std::move(args));
     }
 }
 
@@ -454,12 +571,14 @@ void writeMachine(TraceWriter& writer, const Report& report, int pid, double shi
 void writeChromeTrace(std::ostream& out, const Report& report)
 {
     const Scan found = scan(report);
+    const Advice advice = judgeSeries(report, summarizeSeries(report));
     json other = header("series");
-    other.update(seriesInfo(report, found));
+    other.update(seriesInfo(report, found, advice));
     TraceWriter writer(out, other);
     constexpr int pid = 1;
     if (!report.runs.empty())
         writer.names(pid, deviceName(report), found.tracks);
+    writeFindings(writer, report, advice, pid);
     writeRuns(writer, report, pid, -found.earliestMs);
     writeMachine(writer, report, pid, -found.earliestMs);
 }
@@ -469,10 +588,12 @@ void writeChromeTrace(std::ostream& out, const PlanReport& plan)
     std::vector<Scan> scans;
     double earliestMs = 0.0;
     json variants = json::array();
-    for (const VariantResult& v : plan.variants) {
+    const std::vector<Advice> advice = advisePlan(plan, summarizePlan(plan));  // each variant beside the others
+    for (std::size_t i = 0; i < plan.variants.size(); ++i) {
+        const VariantResult& v = plan.variants[i];
         scans.push_back(scan(v.report));
         earliestMs = std::min(earliestMs, scans.back().earliestMs);
-        json info = seriesInfo(v.report, scans.back());
+        json info = seriesInfo(v.report, scans.back(), advice[i]);
         info["variant"] = v.label;
         if (v.notRun)
             info["not_run"] = v.notRun->message();
@@ -491,6 +612,7 @@ void writeChromeTrace(std::ostream& out, const PlanReport& plan)
             writer.names(int(i) + 1, v.label + " · " + deviceName(v.report), scans[i].tracks);
     }
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
+        writeFindings(writer, plan.variants[i].report, advice[i], int(i) + 1);
         writeRuns(writer, plan.variants[i].report, int(i) + 1, -earliestMs);
         writeMachine(writer, plan.variants[i].report, int(i) + 1, -earliestMs);
     }

@@ -14,7 +14,8 @@ constexpr const char* kChromeTraceFormatName = "asyncscope-trace";
 constexpr int kChromeTraceFormatVersion = 1;
 
 // Writes {"otherData": {...}, "displayTimeUnit": "ms", "traceEvents": [...]}: "M" events naming the processes and
-// tracks and ordering them, then one "X" event per span and per run (ts and dur in µs, to the ns).
+// tracks and ordering them, the findings' "i" events, then one "X" event per span and per run (ts and dur in µs, to
+// the ns), then the machine's "C" events and slices.
 //
 // Tracks: "Runs" (one event per run, submission to the end of its GPU work and wait), "CPU · submit & wait" (the
 // thread that submits and waits), "CPU · runtime calls (CUPTI)" (that thread's CUDA runtime calls, where CUPTI
@@ -25,6 +26,14 @@ constexpr int kChromeTraceFormatVersion = 1;
 // unified-memory counters saw them, bytes in args; overlapping ones on further lanes), "CPU · check threads" (the
 // host check). Where the data moves inside other spans (mapped memory; managed memory on demand without traced
 // migrations), otherData's "memory_note" says so.
+//
+// The machine's state around a series with start times (Report::machine), on its device's process: counters ("C")
+// "SM clock" (MHz), "GPU power" (W) and "GPU temperature" (C) at each reading, on the runs' clock (of the readings
+// before the first moment shown, the last, at it); "Other processes on the GPU": a slice "PID 554 name" per stretch of
+// readings that listed another process (every process listed where this one's PID could not be told; args say so),
+// overlapping ones on further lanes. The advice (judgeSeries; a comparison's advisePlan, each variant beside the
+// others) as instant events ("i", process-wide) at the first moment shown, args {rule, title, severity, evidence,
+// action, runs}, and in otherData ("findings", "not_checked"; a comparison's under each variant).
 //
 // Run r is placed at its start (RunResult::startMs); where every run's start is 0 (reports from before start times
 // were kept) each run begins where the one before it ended. In a comparison each variant's series starts at 0, so

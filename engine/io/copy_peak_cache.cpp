@@ -162,14 +162,10 @@ Result<CopyPeakCache> readCopyPeakCache(const std::string& path)
         return cacheError(path, "grew past " + std::to_string(kMaxCopyPeakCacheBytes) + " bytes while being read");
 
     // Nothing deeper than an entry's fields is kept: depth 0 is the file's object, 1 the entries, 2 their fields.
-    const nlohmann::json::parser_callback_t shallow = [](int depth, nlohmann::json::parse_event_t,
-                                                          nlohmann::json&) { return depth <= 2; };
-    nlohmann::json root;
-    try {
-        root = nlohmann::json::parse(text, shallow);
-    } catch (const nlohmann::json::exception& e) {  // a parse error, or a number beyond a double's range
-        return cacheError(path, "is not JSON: " + jsonErrorText(text, e));
-    }
+    BoundedJson parsed = parseShallow(text, 2);
+    if (!parsed.syntaxError.empty())  // a parse error, or a number beyond a double's range
+        return cacheError(path, "is not JSON: " + parsed.syntaxError);
+    const nlohmann::json root = std::move(parsed.value);
     if (!root.is_object())
         return cacheError(path, std::string("holds ") + root.type_name() + ", not an object of devices");
 

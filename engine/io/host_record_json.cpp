@@ -4,6 +4,8 @@
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/model/record_rules.hpp"
+#include "engine/run/plan_advice.hpp"
+#include "engine/run/plan_summary.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -406,6 +408,9 @@ void writeHostRecordJson(std::ostream& out, const HostReport& host)
         out << (i ? ",\n    {" : "\n    {") << "\n      \"device\": " << deviceToJson(d.device).dump()
             << ",\n      \"binding\": " << bindingToJson(d.binding).dump()
             << ",\n      \"planned\": " << d.plan.planned << ",\n      \"variants\": [";
+        // Each variant judged beside the device's other variants, as a comparison's file judges them.
+        const std::vector<SeriesSummary> summaries = summarizePlan(d.plan);
+        const std::vector<Advice> advice = advisePlan(d.plan, summaries);
         for (std::size_t k = 0; k < d.plan.variants.size(); ++k) {
             const VariantResult& v = d.plan.variants[k];
             out << (k ? ",\n        {" : "\n        {") << "\"label\": " << json(v.label).dump();
@@ -414,7 +419,7 @@ void writeHostRecordJson(std::ostream& out, const HostReport& host)
             if (v.failure)
                 out << ", \"failure\": " << errorToJson(*v.failure).dump();
             out << ", \"report\":\n";
-            writeJsonDocument(out, v.report);
+            writeJsonDocument(out, v.report, summaries[k], advice[k]);
             out << "        }";
         }
         out << (d.plan.variants.empty() ? "]\n    }" : "\n      ]\n    }");

@@ -14,7 +14,9 @@ namespace asyncscope {
 
 // {"format": "asyncscope-host", "format_version": 1, "host", "mode", "comparison", "driver_version",
 // "runtime_version", "error" (only when nothing ran), "aggregate" (all at once), "devices": [{"device", "binding",
-// "variants": [{"label", "not_run", "failure", "report": a series report as writeJsonDocument writes it}]}]}.
+// "variants": [{"label", "not_run", "failure", "report": a series report as writeJsonDocument writes it}]}]}. Each
+// report's "summary", "findings" and "not_checked" are its device's plan's (summarizePlan, advisePlan): the variants
+// of a comparison judged beside one another; its "machine" is the machine's state around that variant's series.
 constexpr const char* kHostRecordFormat = "asyncscope-host";
 constexpr int kHostRecordVersion = 1;
 

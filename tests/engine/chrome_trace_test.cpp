@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 using namespace asyncscope;
 using nlohmann::json;
@@ -130,6 +131,8 @@ struct Tracks {
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> threads;  // (pid, tid) -> thread_name
     std::map<std::int64_t, std::string> processes;
     std::vector<json> x;
+    std::vector<json> counters;  // "C"
+    std::vector<json> instants;  // "i"
 };
 
 // Checks the file against the trace-event format and what Perfetto needs to draw it; returns its tracks and X events.
@@ -142,9 +145,22 @@ Tracks checkFormat(const json& trace)
     EXPECT_EQ(trace.at("otherData").value("format", ""), kChromeTraceFormatName);
     for (const json& e : trace.at("traceEvents")) {
         const std::string ph = e.at("ph");
-        EXPECT_TRUE(ph == "X" || ph == "M") << e;
+        EXPECT_TRUE(ph == "X" || ph == "M" || ph == "C" || ph == "i") << e;
         EXPECT_TRUE(e.at("pid").is_number_integer()) << e;
         EXPECT_TRUE(e.at("name").is_string() && !e.at("name").get<std::string>().empty()) << e;
+        if (ph == "C" || ph == "i") {
+            EXPECT_TRUE(e.at("ts").is_number() && e.at("ts").get<double>() >= 0.0) << e;
+            EXPECT_TRUE(e.at("args").is_object()) << e;
+            if (ph == "C") {
+                for (const auto& [series, value] : e.at("args").items())
+                    EXPECT_TRUE(value.is_number()) << series << " in " << e;
+                t.counters.push_back(e);
+            } else {
+                EXPECT_EQ(e.value("s", ""), "p") << e;  // drawn across the process
+                t.instants.push_back(e);
+            }
+            continue;
+        }
         if (ph == "M") {
             const std::string name = e.at("name");
             if (name == "process_name")
@@ -664,4 +680,163 @@ TEST(ChromeTrace, TheMachinesReadingsAreCountersAndOtherProcessesATrack_TheAdvic
     for (const json& f : trace.at("otherData").at("findings"))
         interference = interference || f.at("rule") == "interference";
     EXPECT_TRUE(interference);
+}
+
+namespace {
+
+// Readings every 10 ms from 15 ms before the first run of `r`: this process (PID 1000) throughout; PID 554 beside it
+// from 15 to 35 ms (the reading at 25 ms could not list processes nor read the power) and again at 75 ms; PID 777
+// (python3) from 15 to 55 ms; the clock held by the power cap at 35 ms.
+MachineState readingsBeside(const Report& r)
+{
+    MachineState m;
+    m.source = "NVML, driver 580.159.04";
+    m.selfPid = 1000;
+    const std::size_t last = r.runs.size() - 1;
+    const double end = r.runs.startMs(last) + r.runs.gpuMs(last);
+    int k = 0;
+    for (double t = -15.0; t < end + 10.0; t += 10.0, ++k) {
+        MachineSample s;
+        s.atMs = t;
+        s.smClockMHz = k == 5 ? 1410 : 1980;
+        s.clockReasons = k == 5 ? clock_reasons::kSwPowerCap : 0;
+        s.temperatureC = k == 5 ? 71 : 40;
+        if (k != 4)
+            s.powerW = 130.5;
+        if (k != 4)
+            s.processes = std::vector<GpuProcess> { { 1000, 600u << 20, "asyncscope-cli" } };
+        if (k == 3 || k == 5 || k == 9)
+            s.processes->push_back({ 554, 2u << 20, {} });
+        if (k == 3 || k == 5 || k == 6 || k == 7)
+            s.processes->push_back({ 777, 0, "python3" });
+        m.samples.push_back(s);
+    }
+    return m;
+}
+
+}  // namespace
+
+TEST(ChromeTrace, ReadingsAreCountersAtTheirTimes_OtherProcessesSlicesPerStretch_FindingsAtTheStart)
+{
+    Report report = asyncscope::testing::classicReport(30);
+    report.machine = readingsBeside(report);
+    const json trace = exported(report);
+    const Tracks t = checkFormat(trace);  // the slices of overlapping processes on lanes of their own
+    EXPECT_EQ(t.x.size(), spansCounted(report) + 3);
+
+    std::map<std::string, std::vector<json>> counters;
+    for (const json& c : t.counters) {
+        EXPECT_EQ(c.at("pid"), 1);
+        counters[c.at("name")].push_back(c);
+    }
+    // Of the two readings before the first run, the last is shown at its start; the others at their times, in µs.
+    const std::size_t shown = report.machine->samples.size() - 1;
+    ASSERT_EQ(counters["SM clock"].size(), shown);
+    EXPECT_EQ(counters["SM clock"][0].at("ts"), 0.0);
+    EXPECT_NEAR(counters["SM clock"][1].at("ts").get<double>(), 5000.0, 1e-6);
+    EXPECT_EQ(counters["SM clock"][4].at("args").at("MHz"), 1410);
+    EXPECT_EQ(counters["GPU temperature"][4].at("args").at("C"), 71);
+    EXPECT_EQ(counters["GPU power"].size(), shown - 1);  // one reading without it
+    EXPECT_EQ(counters["GPU power"][0].at("args").at("W"), 130.5);
+
+    const auto first554 = named(t, "PID 554");
+    ASSERT_EQ(first554.size(), 2u);  // two stretches
+    EXPECT_NEAR(first554[0].at("ts").get<double>(), 15000.0, 1e-6);
+    EXPECT_NEAR(first554[0].at("ts").get<double>() - counters["SM clock"][2].at("ts").get<double>(), 0.0, 1e-6);
+    EXPECT_NEAR(first554[0].at("dur").get<double>(), 20000.0, 1e-6);
+    EXPECT_EQ(first554[0].at("args").at("readings"), 2);  // the reading between that listed nothing ends nothing
+    EXPECT_EQ(first554[0].at("args").at("seen_from_ms"), 15.0);
+    EXPECT_EQ(first554[0].at("args").at("most_used_bytes"), 2u << 20);
+    EXPECT_EQ(first554[1].at("dur"), 0.0);
+    const auto python = named(t, "PID 777 python3");
+    ASSERT_EQ(python.size(), 1u);
+    EXPECT_EQ(python[0].at("args").at("seen_to_ms"), 55.0);
+    EXPECT_EQ(trackOf(t, first554[0]), "Other processes on the GPU");
+    EXPECT_EQ(trackOf(t, python[0]), "Other processes on the GPU 2");
+    EXPECT_EQ(trackOf(t, first554[1]), "Other processes on the GPU");
+    EXPECT_TRUE(named(t, "PID 1000 asyncscope-cli").empty());
+
+    // The findings at the first moment shown, and in otherData.
+    ASSERT_FALSE(t.instants.empty());
+    bool interference = false;
+    for (const json& f : t.instants) {
+        EXPECT_EQ(f.at("ts"), 0.0);
+        EXPECT_EQ(f.at("cat"), "advice");
+        for (const char* key : { "rule", "severity", "evidence", "action" })
+            EXPECT_TRUE(f.at("args").at(key).is_string()) << f;
+        interference = interference || f.at("args").at("rule") == "interference";
+    }
+    EXPECT_TRUE(interference);
+    EXPECT_EQ(trace.at("otherData").at("findings").size(), t.instants.size());
+    EXPECT_EQ(trace.at("otherData").at("machine_readings"), report.machine->samples.size());
+}
+
+TEST(ChromeTrace, EveryProcessIsListedWhereThisOnesPidIsUnknown_AComparisonsVariantsAreJudgedTogether)
+{
+    Report report = asyncscope::testing::classicReport(30);
+    report.machine = readingsBeside(report);
+    report.machine->selfPid.reset();
+    const Tracks t = checkFormat(exported(report));
+    const auto self = named(t, "PID 1000 asyncscope-cli");
+    ASSERT_EQ(self.size(), 1u);
+    EXPECT_TRUE(self[0].at("args").contains("note")) << self[0];
+
+    // Without readings: no counters; without start times: the readings cannot be placed; without runs: no events.
+    EXPECT_TRUE(checkFormat(exported(asyncscope::testing::classicReport(3))).counters.empty());
+    Report noStarts = emptyReport();
+    noStarts.runs.push_back(classicRun(0, 0.0));
+    noStarts.runs.push_back(classicRun(1, 0.0));
+    noStarts.machine = readingsBeside(asyncscope::testing::classicReport(3));
+    EXPECT_TRUE(checkFormat(exported(noStarts)).counters.empty());
+    Report empty = emptyReport();
+    empty.machine = report.machine;
+    EXPECT_TRUE(exported(empty).at("traceEvents").empty());
+
+    // A submission comparison: the stream variant learns what the graph variant's submission cost.
+    PlanReport plan;
+    plan.comparison = Comparison::Submission;
+    plan.planned = 2;
+    for (const auto& [label, submission, submitMs] :
+        { std::tuple { "stream K=64 S=4", Submission::Stream, 1.6 }, std::tuple { "graph K=64 S=4", Submission::Graph, 0.8 } }) {
+        VariantResult v;
+        v.label = label;
+        v.report = asyncscope::testing::classicReport(12);
+        v.report.config.chunks = 64;
+        v.report.config.streams = 4;
+        v.report.config.submission = submission;
+        RunStore runs;
+        for (std::size_t i = 0; i < v.report.runs.size(); ++i) {
+            RunResult run = v.report.runs[i];
+            for (Span& s : run.spans) {
+                if (s.kind == SpanKind::Submit)
+                    s.endMs = submitMs;
+                if (s.kind == SpanKind::Wait)
+                    s.beginMs = submitMs;
+            }
+            runs.push_back(run);
+        }
+        v.report.runs = std::move(runs);
+        v.report.machine = readingsBeside(v.report);
+        plan.variants.push_back(std::move(v));
+    }
+    const json trace = exported(plan);
+    const Tracks both = checkFormat(trace);
+    std::set<std::int64_t> pids;
+    for (const json& c : both.counters)
+        pids.insert(c.at("pid").get<std::int64_t>());
+    EXPECT_EQ(pids, (std::set<std::int64_t> { 1, 2 }));
+    const auto learned = [](const json& findings) {
+        for (const json& f : findings) {
+            if (f.at("evidence").get<std::string>().find("graph K=64 S=4 submits in") != std::string::npos)
+                return true;
+        }
+        return false;
+    };
+    EXPECT_TRUE(learned(trace.at("otherData").at("variants").at(0).at("findings")));
+    std::vector<json> streamInstants;
+    for (const json& i : both.instants) {
+        if (i.at("pid") == 1)
+            streamInstants.push_back(i.at("args"));
+    }
+    EXPECT_TRUE(learned(json(streamInstants)));
 }

@@ -162,6 +162,20 @@ TEST(CopyPeakCache, DeepNestingWithinTheSizeBoundIsReadWithoutKeepingIt)
     EXPECT_EQ(cache->skipped.size(), 1u);
 }
 
+TEST(CopyPeakCache, AMegabyteOfEntriesIsReadInOnePass)
+{
+    // Ninety thousand empty entries: the parse callback searched the file's object at the end of each one (minutes).
+    std::string text = "{";
+    for (int i = 0; i < 90000; ++i)
+        text += (i ? ",\"" : "\"") + std::to_string(i) + "\":{}";
+    text += "}";
+    ASSERT_LT(text.size(), kMaxCopyPeakCacheBytes);
+    const auto cache = readCopyPeakCache(writeFile(freshDir("many"), text));
+    ASSERT_TRUE(cache.ok()) << cache.error().message();
+    EXPECT_TRUE(cache->entries.empty());
+    EXPECT_EQ(cache->skipped.size(), 90000u);
+}
+
 TEST(CopyPeakCache, AnUnwritablePlaceIsAnError)
 {
     const auto dir = freshDir("unwritable");

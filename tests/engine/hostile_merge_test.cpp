@@ -153,6 +153,20 @@ TEST(HostileMerge, DeepNestingIsRefusedWithItsPlaceAndNoRecursion)
     EXPECT_EQ(report.error().message().rfind("devices[…].variants[…].report.runs: ", 0), 0u);
 }
 
+TEST(HostileMerge, AListOfAMillionObjectsIsReadInOnePass)
+{
+    // Built through the parse callback, each object ending in a list had the list searched for a value to drop: a
+    // million of them took hours. Read in one pass, the record is refused at its first device.
+    std::string devices;
+    devices.reserve(3000000);
+    for (int i = 0; i < 1000000; ++i)
+        devices += i ? ",{}" : "{}";
+    const auto read =
+        readText(R"({"format": "asyncscope-host", "format_version": 1, "host": "h", "devices": [)" + devices + "]}");
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().message(), "devices[0].device is missing");
+}
+
 TEST(HostileMerge, SyntaxErrorsGiveTheLineAndColumnAndNoLibraryText)
 {
     const auto broken = readText("{\n  \"format\": \"asyncscope-host\",\n  \"host\" \"x\"\n}");

@@ -68,7 +68,7 @@ TEST(Fuzz, CsvReports)
     fuzz::Target target;
     target.name = "csv-report";
     target.fileName = "input.csv";
-    target.seeds = seedsOf({ { kData / "h200", { ".csv" } }, { kData / "regressions", { ".csv" } } });
+    target.seeds = seedsOf({ { kData, { ".csv" } }, { kData / "h200", { ".csv" } }, { kData / "regressions", { ".csv" } } });
     target.read = [](const std::string& path) { return messageOf(readReportFile(path)); };
     expectNothingFound(target);
 }
@@ -78,7 +78,8 @@ TEST(Fuzz, MergedResultFiles)
     fuzz::Target target;
     target.name = "result-file";
     target.fileName = "input.json";
-    target.seeds = seedsOf({ { kData / "h200", { ".host.json", "series.json", "compare-wait.json" } },
+    target.seeds = seedsOf({ { kData, { ".host.json" } },
+        { kData / "h200", { ".host.json", "series.json", "compare-wait.json" } },
         { kData / "regressions", { ".host.json" } } });
     target.read = [](const std::string& path) { return messageOf(readResultFile(path)); };
     expectNothingFound(target);

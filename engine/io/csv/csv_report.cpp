@@ -527,6 +527,11 @@ const std::vector<CsvColumn>& runColumns()
                     appendWhole(out, r.runs.firstWrongValue(i));
             },
             [](std::string_view t, Report&, Row& row) { return t.empty() || parseNumber(t, row.run.firstWrongValue); }),
+        // When the run was submitted: host clock, ms from the series' first run. Files from before it place every run
+        // at 0; the machine's readings read back are at their rows' starts.
+        run("Start (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.startMs(i)); },
+            [](std::string_view t, Report&, Row& row) { return parseDuration(t, row.run.startMs); }, kDurationAccepted,
+            false),
         // The machine's reading in force when the run started; empty where the series has none.
         reading("SM Clock (MHz)", &MachineSample::smClockMHz, 0, 100000),
         reading("SM Clock Max (MHz)", &MachineSample::smClockMaxMHz, 0, 100000),

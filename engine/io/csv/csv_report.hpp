@@ -15,6 +15,9 @@ namespace asyncscope {
 // A field as these files write it: quoted only where it needs it (RFC 4180).
 std::string csvField(const std::string& field);
 
+// One row per run. After the run's own columns, "Start (ms)" (when it was submitted, ms from the series' first run) and
+// the machine's reading in force at that start ("SM Clock (MHz)" … "GPU Processes": "1000* asyncscope-cli; 554", this
+// process starred), empty where unknown; readCsv takes a reading per change of those cells, at its row's start.
 void writeCsv(std::ostream& out, const Report& report);
 
 // A comparison: one row per variant with its configuration, Samples, the median of every distribution and every

@@ -31,6 +31,9 @@ void writeJson(std::ostream& out, const Report& report);
 
 // The report as one JSON object: the header's fields indented, then "runs": [one run object a line].
 void writeJsonDocument(std::ostream& out, const Report& report);
+// The same for a plan's variant: `summary` and `advice` its entries of summarizePlan and advisePlan (the variant judged
+// beside the plan's others) rather than the series summarised and judged alone.
+void writeJsonDocument(std::ostream& out, const Report& report, const SeriesSummary& summary, const Advice& advice);
 
 // {"format": "asyncscope-comparison", "format_version": 4, "comparison", "planned", "variants": [each variant's
 // report as writeJsonDocument writes it, with "variant" (its label), and "not_run" or "failure" where it has them]}.

@@ -65,6 +65,16 @@ void writeJsonDocument(std::ostream& out, const Report& report)
     out << '\n';
 }
 
+void writeJsonDocument(std::ostream& out, const Report& report, const SeriesSummary& summary, const Advice& advice)
+{
+    const Layout layout = layoutOf(report);
+    ordered_json header = json_header::headerJson(report, summary, layout);
+    header["findings"] = json_header::findingsJson(advice);
+    header["not_checked"] = json_header::notCheckedJson(advice);
+    writeDocument(out, report, std::move(header), layout);
+    out << '\n';
+}
+
 void writeComparisonJson(std::ostream& out, const PlanReport& plan)
 {
     ordered_json top;

@@ -4,7 +4,6 @@
 #include "engine/io/bounded_json.hpp"
 #include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/line_readers.hpp"
-#include "engine/io/json/run_parser.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +14,9 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kFirstBlock = std::size_t(1) << 20;  // a header is a few kB
+// … unless it holds the machine's readings: as many as a header may hold (kMaxMachineSamplesRead, each with its
+// processes) take about 40 MB. A first line longer than this is no format-4 header.
+constexpr std::size_t kMaxHeaderBytes = std::size_t(64) << 20;
 
 }  // namespace
 
@@ -32,7 +34,7 @@ Result<Report> readJson(std::istream& in, const ReadControl& control)
     // A format-4 header holding a long series' machine readings runs on past the first block: read on to the end of
     // its line, as far as a line may go.
     bool ended = got < kFirstBlock;
-    while (!ended && first.find('\n', first.size() - got) == std::string::npos && first.size() < json_read::kMaxLineBytes) {
+    while (!ended && first.find('\n', first.size() - got) == std::string::npos && first.size() < kMaxHeaderBytes) {
         got = json_read::readMore(in, first, kFirstBlock);
         if (!meter.advance(got))
             return json_read::cancelled();
