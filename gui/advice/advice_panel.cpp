@@ -1,252 +1,439 @@
 #include "gui/advice/advice_panel.hpp"
 
-#include "gui/files/file_dialogs.hpp"
-#include "gui/files/save_file.hpp"
-
-#include "engine/io/text_report.hpp"
-#include "engine/run/plan_advice.hpp"
-#include "engine/run/plan_summary.hpp"
+#include "gui/files/advice_export.hpp"
+#include "gui/session/session_model.hpp"
 
 #include <QApplication>
 #include <QClipboard>
-#include <QFileInfo>
+#include <QGridLayout>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QPainter>
 #include <QPushButton>
-#include <QTextBrowser>
-#include <QUrl>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace asyncscope {
 
+QColor severityColour(Severity severity)
+{
+    switch (severity) {
+    case Severity::Severe: return QColor(0xc6, 0x28, 0x28);
+    case Severity::Warning: return QColor(0xb4, 0x53, 0x09);
+    case Severity::Suggestion: return QColor(0x1d, 0x63, 0xb8);
+    case Severity::Info: return QColor(0x5b, 0x67, 0x70);
+    }
+    return QColor(0x5b, 0x67, 0x70);
+}
+
 namespace {
 
-// Badge colours dark enough for white words, light enough to tell apart on a dark window.
-QString severityColour(Severity s)
+QString severityWord(Severity s)
 {
-    switch (s) {
-    case Severity::Severe: return QStringLiteral("#c62828");
-    case Severity::Warning: return QStringLiteral("#b45309");
-    case Severity::Suggestion: return QStringLiteral("#1d63b8");
-    case Severity::Info: return QStringLiteral("#5b6770");
+    return QString::fromUtf8(nameOf(s));
+}
+
+QLabel* wrappingLabel(const QString& text, const QString& name)
+{
+    auto* label = new QLabel(text);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    return label;
+}
+
+// A heading or a note in the list: its text in the window's colours, bold where it heads.
+QLabel* noteLabel(const QString& text, const QString& name, bool heading = false)
+{
+    QLabel* label = wrappingLabel(text, name);
+    if (heading) {
+        QFont font = label->font();
+        font.setBold(true);
+        label->setFont(font);
     }
-    return QStringLiteral("#5b6770");
-}
-
-QString html(const std::string& text)
-{
-    return QString::fromStdString(text).toHtmlEscaped();
-}
-
-// Where a finding's link goes, in words.
-QString jumpText(const Finding& f)
-{
-    if (!f.runs.empty())
-        return AdvicePanel::tr("Show %1 in the Time chart").arg(QString::fromStdString(runRangesText(f.runs)));
-    if (f.stages)
-        return AdvicePanel::tr("Open the timeline");
-    return AdvicePanel::tr("Show the summary");
+    return label;
 }
 
 }  // namespace
 
+// One finding: its severity's mark, title, evidence, action and where a click leads, in a card that takes the
+// keyboard focus (Tab, or the arrow keys from the next row) and answers a click, Enter or Space.
+class FindingRow : public QWidget {
+public:
+    FindingRow(const Finding& finding, const QString& jump, int marksWidth)
+        : m_colour(severityColour(finding.severity))
+    {
+        setObjectName(QStringLiteral("finding"));
+        setFocusPolicy(Qt::StrongFocus);
+        setAttribute(Qt::WA_Hover);
+        setCursor(Qt::PointingHandCursor);
+        const QString word = severityWord(finding.severity);
+        const QString title = QString::fromStdString(finding.title);
+        m_title = word + QStringLiteral(": ") + title;
+        setAccessibleName(m_title);
+        setAccessibleDescription(QString::fromStdString(finding.evidence));
+        setToolTip(jump);
+
+        auto* mark = new QLabel(word.toUpper());
+        mark->setObjectName(QStringLiteral("severity"));
+        mark->setAlignment(Qt::AlignCenter);
+        mark->setMinimumWidth(marksWidth);
+        mark->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+        // Its own colours whatever the theme: white on the severity's colour.
+        mark->setStyleSheet(QStringLiteral("QLabel { color: #ffffff; background-color: %1; border-radius: 3px;"
+                                           " padding: 2px 6px; font-weight: bold; }")
+                                .arg(m_colour.name()));
+        QLabel* heading = noteLabel(title, QStringLiteral("title"), true);
+        QLabel* evidence = wrappingLabel(QString::fromStdString(finding.evidence) + QLatin1Char('.'),
+            QStringLiteral("evidence"));
+        const QString todo = QString::fromStdString(finding.action).toHtmlEscaped();
+        auto* action = new QLabel(QStringLiteral("<b>%1</b> %2").arg(AdvicePanel::tr("Do:"), todo));
+        action->setObjectName(QStringLiteral("action"));
+        action->setWordWrap(true);
+        action->setTextFormat(Qt::RichText);
+        QLabel* where = wrappingLabel(jump + QStringLiteral(" ›"), QStringLiteral("jump"));
+        QPalette linkColours = where->palette();
+        linkColours.setColor(QPalette::WindowText, palette().color(QPalette::Link));
+        where->setPalette(linkColours);
+        for (QLabel* label : { heading, evidence, action, where })
+            label->setAttribute(Qt::WA_TransparentForMouseEvents);  // a click anywhere on the card is the card's
+
+        auto* grid = new QGridLayout(this);
+        grid->setContentsMargins(kStripe + 8, 8, 10, 8);
+        grid->setHorizontalSpacing(10);
+        grid->setVerticalSpacing(3);
+        grid->addWidget(mark, 0, 0, Qt::AlignTop);
+        grid->addWidget(heading, 0, 1);
+        grid->addWidget(evidence, 1, 1);
+        grid->addWidget(action, 2, 1);
+        grid->addWidget(where, 3, 1);
+        grid->setColumnStretch(1, 1);
+    }
+
+    const QString& title() const { return m_title; }
+    std::function<void()> activated;
+    std::function<void(FindingRow*)> focused;
+    std::function<void(FindingRow*, int)> arrowed;  // Up (-1) or Down (+1) from this row
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        const QPalette& pal = palette();
+        QColor fill = pal.color(QPalette::Base);
+        if (underMouse())
+            fill = blend(fill, pal.color(QPalette::Highlight), 0.12);
+        const QRectF card = QRectF(rect()).adjusted(1.0, 1.0, -1.0, -1.0);
+        const bool focus = hasFocus();
+        p.setPen(focus ? QPen(pal.color(QPalette::Highlight), 2.0) : QPen(pal.color(QPalette::Mid), 1.0));
+        p.setBrush(fill);
+        p.drawRoundedRect(card, 4.0, 4.0);
+        // A stripe of the severity's colour down the left edge: the list reads by colour at a glance.
+        p.setPen(Qt::NoPen);
+        p.setBrush(m_colour);
+        p.drawRoundedRect(QRectF(card.left() + 1.5, card.top() + 1.5, kStripe, card.height() - 3.0), 2.0, 2.0);
+    }
+    void mouseReleaseEvent(QMouseEvent* event) override
+    {
+        if (event->button() != Qt::LeftButton || !rect().contains(event->position().toPoint()))
+            return QWidget::mouseReleaseEvent(event);
+        setFocus(Qt::MouseFocusReason);
+        if (activated)
+            activated();
+    }
+    void keyPressEvent(QKeyEvent* event) override
+    {
+        switch (event->key()) {
+        case Qt::Key_Return:
+        case Qt::Key_Enter:
+        case Qt::Key_Space:
+            if (activated)
+                activated();
+            return;
+        case Qt::Key_Up:
+        case Qt::Key_Down:
+            if (arrowed)
+                arrowed(this, event->key() == Qt::Key_Up ? -1 : 1);
+            return;
+        default: QWidget::keyPressEvent(event);
+        }
+    }
+    void focusInEvent(QFocusEvent* event) override
+    {
+        QWidget::focusInEvent(event);
+        if (focused)
+            focused(this);
+        update();
+    }
+    void focusOutEvent(QFocusEvent* event) override
+    {
+        QWidget::focusOutEvent(event);
+        update();
+    }
+
+private:
+    static constexpr int kStripe = 4;
+
+    static QColor blend(const QColor& a, const QColor& b, double share)
+    {
+        return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * share),
+            float(a.greenF() + (b.greenF() - a.greenF()) * share), float(a.blueF() + (b.blueF() - a.blueF()) * share));
+    }
+
+    QColor m_colour;
+    QString m_title;
+};
+
+AdvicePanel::Jump AdvicePanel::jumpFor(const ShownAdvice& advice, const Finding& finding)
+{
+    Jump jump;
+    if (advice.comparison) {
+        jump.to = Jump::To::Comparison;
+    } else if (finding.stages) {
+        jump.to = Jump::To::Timeline;
+        if (!finding.runs.empty())
+            jump.run = int(finding.runs.front().first);
+        else if (!advice.parts.empty() && advice.parts.front().medianRun)
+            jump.run = *advice.parts.front().medianRun;
+    } else if (!finding.runs.empty()) {
+        jump.to = Jump::To::Runs;
+        jump.first = finding.runs.front().first;
+        jump.last = finding.runs.back().last;
+    }
+    return jump;
+}
+
+QString AdvicePanel::jumpText(const Jump& jump, const Finding& finding)
+{
+    switch (jump.to) {
+    case Jump::To::Runs:
+        return tr("Show %1 in the Time chart").arg(QString::fromStdString(runRangesText(finding.runs)));
+    case Jump::To::Timeline:
+        return jump.run >= 0 ? tr("Open run %1 on the timeline").arg(jump.run) : tr("Open the timeline");
+    case Jump::To::Comparison: return tr("Show the comparison");
+    case Jump::To::Summary: break;
+    }
+    return tr("Show the summary");
+}
+
 AdvicePanel::AdvicePanel(QWidget* parent)
     : QWidget(parent)
 {
-    m_title = new QLabel(tr("No series yet: run one, or open a saved one, to see what limits it."));
-    m_title->setWordWrap(true);
-    m_copy = new QPushButton(tr("Copy"));
-    m_copy->setToolTip(tr("Copy the advice as text"));
-    m_save = new QPushButton(tr("Save as text…"));
-    connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(m_plain); });
-    connect(m_save, &QPushButton::clicked, this, &AdvicePanel::save);
-    auto* top = new QHBoxLayout;
-    top->addWidget(m_title, 1);
-    top->addWidget(m_copy);
-    top->addWidget(m_save);
+    m_heading = new QLabel;
+    m_heading->setObjectName(QStringLiteral("adviceHeading"));
+    m_heading->setWordWrap(true);
+    m_heading->setTextFormat(Qt::PlainText);
+    m_copy = new QPushButton(tr("&Copy"));
+    m_copy->setObjectName(QStringLiteral("adviceCopy"));
+    m_copy->setToolTip(tr("Put the advice on the clipboard as text, as the CLI prints it"));
+    m_save = new QPushButton(tr("Sa&ve…"));
+    m_save->setObjectName(QStringLiteral("adviceSave"));
+    m_save->setToolTip(tr("Save the advice as Markdown (.md) or text (.txt), as File › Export advice does"));
+    connect(m_copy, &QPushButton::clicked, this,
+        [this] { QApplication::clipboard()->setText(adviceText(m_advice, AdviceFormat::Text)); });
+    connect(m_save, &QPushButton::clicked, this, &AdvicePanel::saveRequested);
 
-    m_text = new QTextBrowser;
-    m_text->setOpenLinks(false);
-    m_text->setOpenExternalLinks(false);
-    m_text->setFocusPolicy(Qt::StrongFocus);  // Tab reaches its links, Enter follows one
-    m_text->setAccessibleName(tr("Advice"));
-    connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
-        // "finding:<variant>:<index>"
-        const QStringList parts = url.toString().split(QLatin1Char(':'));
-        if (parts.size() != 3 || parts[0] != QLatin1String("finding"))
-            return;
-        const int variant = parts[1].toInt(), index = parts[2].toInt();
-        if (variant < 0 || std::size_t(variant) >= m_advice.size() || index < 0
-            || std::size_t(index) >= m_advice[std::size_t(variant)].findings.size())
-            return;
-        emit findingActivated(m_advice[std::size_t(variant)].findings[std::size_t(index)],
-            m_advice.size() == 1 ? -1 : variant);
-    });
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_heading, 1);
+    top->addWidget(m_copy, 0, Qt::AlignTop);
+    top->addWidget(m_save, 0, Qt::AlignTop);
+
+    m_scroll = new QScrollArea;
+    m_scroll->setObjectName(QStringLiteral("adviceList"));
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the rows wrap to the width they get
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addWidget(m_text, 1);
-    clear();
+    layout->addWidget(m_scroll, 1);
+    rebuild();
 }
 
-void AdvicePanel::clear()
+void AdvicePanel::follow(const SessionModel* session)
 {
-    m_advice.clear();
-    m_plain.clear();
-    m_title->setText(tr("No series yet: run one, or open a saved one, to see what limits it."));
-    m_text->clear();
-    m_copy->setEnabled(false);
-    m_save->setEnabled(false);
-    emit changed();
+    m_session = session;
+    connect(session, &SessionModel::adviceChanged, this, &AdvicePanel::refresh);
+    refresh();
 }
 
-void AdvicePanel::showSeries(const Report& report, const SeriesSummary& summary, const QString& source)
+void AdvicePanel::refresh()
 {
-    if (summary.measuredRuns == 0)
-        return clear();
-    m_advice = { judgeSeries(report, summary) };
-    render({ source }, { report.machine ? &*report.machine : nullptr });
-}
-
-void AdvicePanel::showComparison(const PlanReport& plan)
-{
-    const std::vector<SeriesSummary> summaries = summarizePlan(plan);
-    m_advice = advisePlan(plan, summaries);
-    QStringList labels;
-    std::vector<const MachineState*> machines;
-    for (const VariantResult& v : plan.variants) {
-        labels << QString::fromStdString(v.label);
-        machines.push_back(v.report.machine ? &*v.report.machine : nullptr);
-    }
-    render(labels, machines);
-}
-
-std::optional<Severity> AdvicePanel::worst() const
-{
-    std::optional<Severity> worst;
-    for (const Advice& a : m_advice) {
-        if (const auto w = a.worst(); w && (!worst || *w > *worst))
-            worst = w;
-    }
-    return worst;
-}
-
-int AdvicePanel::alarms() const
-{
-    int n = 0;
-    for (const Advice& a : m_advice) {
-        for (const Finding& f : a.findings)
-            n += f.severity >= Severity::Warning ? 1 : 0;
-    }
-    return n;
-}
-
-QString AdvicePanel::alarmText() const
-{
-    int severe = 0, warnings = 0;
-    for (const Advice& a : m_advice) {
-        for (const Finding& f : a.findings) {
-            severe += f.severity == Severity::Severe ? 1 : 0;
-            warnings += f.severity == Severity::Warning ? 1 : 0;
-        }
-    }
-    QStringList parts;
-    if (severe > 0)
-        parts << tr("%1 severe").arg(severe);
-    if (warnings > 0)
-        parts << (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
-    return parts.join(QStringLiteral(", "));
-}
-
-void AdvicePanel::render(const QStringList& labels, const std::vector<const MachineState*>& machines)
-{
-    int counts[4] = {};
-    for (const Advice& a : m_advice) {
-        for (const Finding& f : a.findings)
-            ++counts[int(f.severity)];
-    }
-    QStringList summary;
-    for (const Severity s : { Severity::Severe, Severity::Warning, Severity::Suggestion, Severity::Info }) {
-        if (counts[int(s)] > 0)
-            summary << QStringLiteral("%1 %2").arg(counts[int(s)]).arg(QString::fromUtf8(nameOf(s)));
-    }
-    const QString what
-        = m_advice.size() == 1 ? labels.value(0) : tr("the comparison's %1 variants").arg(m_advice.size());
-    m_title->setText(summary.isEmpty() ? tr("Advice on %1: nothing to say.").arg(what)
-                                       : tr("Advice on %1: %2.").arg(what, summary.join(QStringLiteral(", "))));
-
-    // Rules not checked, said once where every variant shares the reason.
-    std::vector<NotChecked> unchecked;
-    for (const Advice& a : m_advice) {
-        for (const NotChecked& n : a.notChecked) {
-            if (std::none_of(unchecked.begin(), unchecked.end(),
-                    [&n](const NotChecked& u) { return u.rule == n.rule && u.why == n.why; }))
-                unchecked.push_back(n);
-        }
-    }
-
-    QString page;
-    m_plain = m_title->text() + QLatin1Char('\n');
-    for (std::size_t v = 0; v < m_advice.size(); ++v) {
-        const Advice& a = m_advice[v];
-        if (m_advice.size() > 1) {
-            if (a.findings.empty())
-                continue;
-            page += QStringLiteral("<h3>%1</h3>").arg(labels.value(int(v)).toHtmlEscaped());
-            m_plain += QLatin1Char('\n') + labels.value(int(v)) + QLatin1Char(':') + QLatin1Char('\n');
-        }
-        for (std::size_t i = 0; i < a.findings.size(); ++i) {
-            const Finding& f = a.findings[i];
-            const QString link = QStringLiteral("finding:%1:%2").arg(v).arg(i);
-            page += QStringLiteral("<p style=\"margin-top:10px; margin-bottom:2px\">"
-                                   "<span style=\"background-color:%1; color:#ffffff; font-weight:bold\">"
-                                   "&nbsp;%2&nbsp;</span>&nbsp; <a href=\"%3\"><b>%4</b></a></p>")
-                        .arg(severityColour(f.severity), QString::fromUtf8(nameOf(f.severity)).toUpper(), link,
-                            html(f.title));
-            page += QStringLiteral("<p style=\"margin-left:16px; margin-top:2px; margin-bottom:2px\">%1.</p>")
-                        .arg(html(f.evidence));
-            page += QStringLiteral("<p style=\"margin-left:16px; margin-top:2px; margin-bottom:2px\">"
-                                   "<b>%1</b> %2</p>")
-                        .arg(tr("Do:"), html(f.action));
-            page += QStringLiteral("<p style=\"margin-left:16px; margin-top:2px\"><a href=\"%1\">%2 ›</a></p>")
-                        .arg(link, jumpText(f).toHtmlEscaped());
-        }
-        Advice findingsOnly = a;
-        findingsOnly.notChecked.clear();
-        m_plain += QString::fromStdString(formatAdviceText(findingsOnly, 0));
-        if (v < machines.size() && machines[v]) {
-            const QString machine = QString::fromStdString(formatMachineText(*machines[v]));
-            if (m_advice.size() == 1 || machines[v] != machines.front())
-                page += QStringLiteral("<p style=\"margin-top:12px\"><i>%1</i></p>").arg(machine.toHtmlEscaped());
-            m_plain += machine + QLatin1Char('\n');
-        }
-    }
-    if (!unchecked.empty()) {
-        page += QStringLiteral("<h4>%1</h4><ul>").arg(tr("Not checked"));
-        Advice notChecked;
-        notChecked.notChecked = unchecked;
-        m_plain += QString::fromStdString(formatAdviceText(notChecked, 0));
-        for (const NotChecked& n : unchecked)
-            page += QStringLiteral("<li><b>%1</b>: %2</li>").arg(html(n.rule), html(n.why));
-        page += QStringLiteral("</ul>");
-    }
-    m_text->setHtml(page);
-    m_copy->setEnabled(true);
-    m_save->setEnabled(true);
-    emit changed();
-}
-
-void AdvicePanel::save()
-{
-    const QString path = askSavePath(this, m_folder, tr("Save the advice"), QStringLiteral("advice.txt"),
-        tr("Text (*.txt *.md)"));
-    if (path.isEmpty())
+    if (!isVisible()) {
+        m_stale = true;  // built when the tab shows
         return;
-    m_folder = QFileInfo(path).absolutePath();
-    const std::string text = m_plain.toStdString();
-    const QString problem = saveStream(path, [&text](std::ostream& out) { out << text; });
-    if (!problem.isEmpty())
-        m_title->setText(problem);
+    }
+    m_stale = false;
+    setAdvice(m_session->advice());
+}
+
+void AdvicePanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale && m_session)
+        refresh();
+}
+
+void AdvicePanel::setAdvice(const ShownAdvice& advice)
+{
+    m_advice = advice;
+    rebuild();
+}
+
+void AdvicePanel::rebuild()
+{
+    const ShownAdvice& a = m_advice;
+    // A series being measured is judged again every second, mostly to the same findings: the rows stay as they are
+    // then (the keyboard focus and the scrolling with them).
+    const QString text = adviceText(a, AdviceFormat::Text);
+    if (m_content && text == m_shownText)
+        return;
+    m_shownText = text;
+
+    // The row with the keyboard focus keeps it in the new rows, by its place.
+    int focusedRow = -1;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        focusedRow = m_rows[i]->hasFocus() ? int(i) : focusedRow;
+    const int scrolled = m_scroll->verticalScrollBar()->value();
+
+    m_rows.clear();
+    m_content = new QWidget;
+    m_content->setObjectName(QStringLiteral("adviceContent"));
+    auto* list = new QVBoxLayout(m_content);
+    list->setSpacing(6);
+
+    QStringList counts;
+    for (const Severity s : { Severity::Severe, Severity::Warning, Severity::Suggestion, Severity::Info }) {
+        // "2 warnings", "2 suggestions"; "severe" and "info" stay as they are.
+        const bool plural = s == Severity::Warning || s == Severity::Suggestion;
+        if (const int n = a.count(s); n > 0)
+            counts << QStringLiteral("%1 %2%3").arg(n).arg(severityWord(s), plural && n > 1 ? "s" : "");
+    }
+    if (a.empty()) {
+        m_heading->setText(a.subject.isEmpty()
+                ? tr("No series yet: run one, or open a saved one (File › Open saved run), to see what limits it and "
+                     "whether its figures can be trusted.")
+                : tr("Advice on %1: nothing to judge yet (no measured run).").arg(a.subject));
+    } else {
+        QString heading = counts.isEmpty() ? tr("Advice on %1: no findings.").arg(a.subject)
+                                           : tr("Advice on %1: %2.").arg(a.subject, counts.join(QStringLiteral(", ")));
+        if (a.measuring)
+            heading += QLatin1Char(' ') +
+                tr("Judged as it runs, once a second; the machine's state (other processes, clocks, the link) is read "
+                   "with it and judged when it ends.");
+        m_heading->setText(heading);
+    }
+    m_copy->setEnabled(!a.empty());
+    m_save->setEnabled(!a.empty());
+
+    // Every mark as wide as the widest word, so the titles line up.
+    int marksWidth = 0;
+    const QFontMetrics bold([this] {
+        QFont f = font();
+        f.setBold(true);
+        return f;
+    }());
+    for (const Severity s : { Severity::Severe, Severity::Warning, Severity::Suggestion, Severity::Info })
+        marksWidth = std::max(marksWidth, bold.horizontalAdvance(severityWord(s).toUpper()) + 16);
+
+    for (const ShownAdvice::Part& part : a.parts) {
+        if (a.comparison) {
+            if (part.advice.findings.empty())
+                continue;  // the heading counts the variants; those with nothing to say are not listed
+            if (!m_rows.empty())
+                list->addSpacing(8);  // the variant before it ends here
+            list->addWidget(noteLabel(part.label, QStringLiteral("variant"), true));
+        }
+        for (const Finding& f : part.advice.findings) {
+            const Jump jump = jumpFor(a, f);
+            auto* row = new FindingRow(f, jumpText(jump, f), marksWidth);
+            row->activated = [this, jump] { emit jumpRequested(jump); };
+            row->focused = [this](FindingRow* r) { m_scroll->ensureWidgetVisible(r, 0, 12); };
+            row->arrowed = [this](FindingRow* r, int step) { moveFocus(r, step); };
+            list->addWidget(row);
+            m_rows.push_back(row);
+        }
+        if (!part.machine.isEmpty()) {
+            // "machine: NVML, driver …; SM clock …": the state the rules judged, in the window's own text colour.
+            QString state = part.machine;
+            state.remove(QRegularExpression(QStringLiteral("^machine: ")));
+            auto* machine = new QLabel(QStringLiteral("<b>%1</b> %2").arg(tr("Machine:"), state.toHtmlEscaped()));
+            machine->setObjectName(QStringLiteral("machine"));
+            machine->setWordWrap(true);
+            machine->setTextFormat(Qt::RichText);
+            list->addWidget(machine);
+        }
+    }
+    if (!a.empty() && m_rows.empty())
+        list->addWidget(noteLabel(a.comparison ? tr("None of the rules found anything to say about any variant.")
+                                               : tr("None of the rules found anything to say about this series."),
+            QStringLiteral("noFindings")));
+
+    const std::vector<NotChecked> unchecked = a.notChecked();
+    m_notChecked = nullptr;
+    if (!unchecked.empty()) {
+        list->addSpacing(8);
+        list->addWidget(noteLabel(tr("Not checked"), QStringLiteral("notCheckedHeading"), true));
+        QString items;
+        for (const NotChecked& n : unchecked)
+            items += QStringLiteral("<li><b>%1</b>: %2</li>")
+                         .arg(QString::fromStdString(n.rule).toHtmlEscaped(),
+                             QString::fromStdString(n.why).toHtmlEscaped());
+        m_notChecked = new QLabel(QStringLiteral("<ul style=\"-qt-list-indent: 1\">%1</ul>").arg(items));
+        m_notChecked->setObjectName(QStringLiteral("notChecked"));
+        m_notChecked->setWordWrap(true);
+        m_notChecked->setTextFormat(Qt::RichText);
+        list->addWidget(m_notChecked);
+    }
+    list->addStretch(1);
+
+    delete m_scroll->takeWidget();
+    m_scroll->setWidget(m_content);
+    // The tab focused (the status line's badge, a shortcut) puts the keyboard on the first finding.
+    setFocusProxy(m_rows.empty() ? static_cast<QWidget*>(m_copy) : m_rows.front());
+    m_scroll->verticalScrollBar()->setValue(scrolled);
+    if (focusedRow >= 0 && !m_rows.empty())
+        m_rows[std::size_t(std::min(focusedRow, int(m_rows.size()) - 1))]->setFocus(Qt::OtherFocusReason);
+}
+
+void AdvicePanel::moveFocus(FindingRow* from, int step)
+{
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i] != from)
+            continue;
+        const long next = long(i) + step;
+        if (next >= 0 && next < long(m_rows.size()))
+            m_rows[std::size_t(next)]->setFocus(step < 0 ? Qt::BacktabFocusReason : Qt::TabFocusReason);
+        return;
+    }
+}
+
+QStringList AdvicePanel::rowTitles() const
+{
+    QStringList titles;
+    for (const FindingRow* row : m_rows)
+        titles << row->title();
+    return titles;
+}
+
+void AdvicePanel::activateRow(int row)
+{
+    if (row >= 0 && std::size_t(row) < m_rows.size() && m_rows[std::size_t(row)]->activated)
+        m_rows[std::size_t(row)]->activated();
+}
+
+QStringList AdvicePanel::notCheckedLines() const
+{
+    QStringList lines;
+    for (const NotChecked& n : m_advice.notChecked())
+        lines << QString::fromStdString(n.rule + ": " + n.why);
+    return lines;
 }
 
 }  // namespace asyncscope

@@ -2,6 +2,7 @@
 
 #include "gui/app/window_actions.hpp"
 #include "gui/charts/distribution_panel.hpp"
+#include "gui/files/advice_export.hpp"
 #include "gui/files/data_export.hpp"
 #include "gui/files/file_dialogs.hpp"
 #include "gui/files/load_progress.hpp"
@@ -97,6 +98,14 @@ bool FileActions::exportComparisonTo(const QString& path)
         path, comparison ? exportComparisonData(*comparison, path) : tr("Run a comparison first (Compare menu)."));
 }
 
+bool FileActions::exportAdviceTo(const QString& path)
+{
+    m_session->settleAdvice();  // the advice of the series as it is now, where a judgement of it is under way
+    const ShownAdvice& advice = m_session->advice();
+    return finishSaved(path, advice.empty() ? tr("There is no advice yet: run a series or open a saved one.")
+                                            : exportAdvice(advice, path));
+}
+
 bool FileActions::exportTraceTo(const QString& path, bool comparisonShown)
 {
     const auto& comparison = m_session->lastComparison();
@@ -171,6 +180,14 @@ void FileActions::exportTraceInteractive(bool comparisonShown)
         exportTraceTo(path, comparisonShown);
 }
 
+void FileActions::exportAdviceInteractive()
+{
+    const QString path = askSavePath(m_window, m_settings.lastFolder, tr("Export advice"),
+        QStringLiteral("asyncscope-advice.md"), tr("Markdown (*.md);;Text (*.txt)"));
+    if (!path.isEmpty())
+        exportAdviceTo(path);
+}
+
 void FileActions::openSavedInteractive()
 {
     if (const QString path = askSavedRunPath(m_window, m_settings.lastFolder, tr("Open saved run")); !path.isEmpty())
@@ -235,6 +252,7 @@ void FileActions::connectActions(const WindowActions& a, std::function<bool()> c
     connect(a.exportJson, &QAction::triggered, this, [this] { exportDataInteractive("json", false); });
     connect(a.exportTrace, &QAction::triggered, this,
         [this, shown = std::move(comparisonShown)] { exportTraceInteractive(shown()); });
+    connect(a.exportAdvice, &QAction::triggered, this, &FileActions::exportAdviceInteractive);
     connect(a.openSaved, &QAction::triggered, this, &FileActions::openSavedInteractive);
     connect(a.openResults, &QAction::triggered, this, &FileActions::openResultsInteractive);
     connect(a.addOverlay, &QAction::triggered, this, &FileActions::addOverlayInteractive);

@@ -43,6 +43,8 @@ public:
     // measured is written here, as far as it has come): progress() says it began, done() or problem() how it ended.
     void exportDataInBackground(const QString& path);
     bool exportComparisonTo(const QString& path);
+    // The Advice tab's advice: Markdown for .md, text otherwise.
+    bool exportAdviceTo(const QString& path);
     // The comparison where the window shows it (`comparisonShown`) or where there is no series, else the series.
     bool exportTraceTo(const QString& path, bool comparisonShown);
     // Start reading a saved run to show or to overlay (off the GUI thread, with a progress dialog once it takes a
@@ -53,6 +55,7 @@ public:
     void exportPictureInteractive(const QString& format);
     void exportDataInteractive(const QString& format, bool comparison);
     void exportTraceInteractive(bool comparisonShown);
+    void exportAdviceInteractive();
     void openSavedInteractive();
     void addOverlayInteractive();
     // A table as CSV: asks where, then `write` writes it there (empty, or why not).

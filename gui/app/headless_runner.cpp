@@ -2,6 +2,7 @@
 
 #include "gui/gpus/all_gpus_panel.hpp"
 #include "gui/charts/chart_export.hpp"
+#include "gui/files/advice_export.hpp"
 #include "gui/session/plan_verdict.hpp"
 #include "gui/session/session_model.hpp"
 
@@ -110,11 +111,21 @@ void HeadlessRunner::saveShown(const QString& summary)
         m_session->overlays(), RunCharts::Time, m_options.exportPng, m_options.exportSize);
     if (!problem.isEmpty())
         return finish(1, problem);
+    keepAdvice();
     finish(0, summary + tr("; chart saved to %1").arg(m_options.exportPng));
+}
+
+void HeadlessRunner::keepAdvice()
+{
+    m_session->settleAdvice();  // the judgement of the series as it ended, where it is still under way
+    if (!m_session->advice().empty())
+        m_advice = adviceText(m_session->advice(), AdviceFormat::Text);
 }
 
 QString HeadlessRunner::savePictures()
 {
+    // The screenshot shows the advice on the series as it ended (--tab advice), not a judgement still under way.
+    m_session->settleAdvice();
     QCoreApplication::sendPostedEvents();  // layout requests of the charts and widgets
     if (!m_options.screenshot.isEmpty() && !m_window->grab().save(m_options.screenshot))
         return tr("Cannot write the screenshot %1.").arg(m_options.screenshot);
@@ -144,6 +155,7 @@ void HeadlessRunner::onPlanFinished(const PlanReport& plan)
     QString summary = verdict.summary;
     if (plan.ranCount() < plan.planned)
         summary += "; " + QString::fromStdString(plan.notRunText());
+    keepAdvice();
     finish(verdict.exitCode, summary + tr("; chart saved to %1").arg(m_options.exportPng));
 }
 
@@ -182,6 +194,8 @@ void HeadlessRunner::finish(int exitCode, const QString& message)
     QString lines = all.join(QStringLiteral("\n"));
     lines.replace(QStringLiteral("\n"), QStringLiteral("\nasyncscope: "));  // a file that could not be used a line
     std::cerr << "asyncscope: " << lines.toStdString() << '\n';
+    if (!m_advice.isEmpty())
+        std::cout << m_advice.toStdString() << std::flush;
     emit finished(exitCode, all.join(QStringLiteral("\n")));
 }
 

@@ -2,7 +2,8 @@
 // and the saved runs asked for are read, wait for the plan to end, save the screenshot and the chart, and say how it
 // went with an exit code. With --open no plan runs and no GPU is needed: once the saved series is read, its chart is
 // saved. Every way it can end (no driver, a file that cannot be read, a refused start, a failed or cancelled run,
-// nothing that fits) finishes with a message.
+// nothing that fits) finishes with a message. Where it ends with a summary of the series or comparison shown, the
+// advice on it follows on standard output, as the CLI prints it.
 #pragma once
 
 #include "gui/app/app_options.hpp"
@@ -52,6 +53,7 @@ private:
     void onPlanFinished(const PlanReport& plan);
     void onHostFinished(const HostReport& host);
     void finish(int exitCode, const QString& message);
+    void keepAdvice();  // the advice on what the session shows, printed as it finishes
 
     AppOptions m_options;
     SessionModel* m_session;
@@ -61,6 +63,7 @@ private:
     QStringList m_fileProblems;  // the saved runs asked for that could not be read, each with why
     bool m_openFailed = false;   // the one --open names among them
     std::optional<Error> m_searchFailure;  // why no device was found, where none was
+    QString m_advice;  // printed after the summary
     AllGpusPanel* m_allGpus = nullptr;
     bool m_devicesKnown = false;
     bool m_searchEnded = false;  // the device search found devices or said why there are none

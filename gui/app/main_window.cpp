@@ -1,6 +1,5 @@
 #include "gui/app/main_window.hpp"
 
-#include "gui/advice/advice_panel.hpp"
 #include "gui/gpus/all_gpus_panel.hpp"
 #include "gui/charts/chart_view.hpp"
 #include "gui/charts/comparison_view.hpp"
@@ -22,8 +21,6 @@
 #include <QCloseEvent>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPushButton>
-#include <QTimer>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -69,6 +66,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_files, &FileActions::done, this, saved);
     connect(m_files, &FileActions::progress, m_status, &RunStatus::showMessage);
     m_files->connectPanels(m_timeline, m_distribution, m_allGpus);
+    connect(m_advice, &AdvicePanel::saveRequested, m_files, &FileActions::exportAdviceInteractive);
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
     connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {
         if (running)
@@ -98,10 +96,6 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_session, &SessionModel::discoveryFailed, this, &MainWindow::onDiscoveryFailed);
     connect(m_session, &SessionModel::reportChanged, this, &MainWindow::refreshViews);
     connect(m_session, &SessionModel::planFinished, this, &MainWindow::onPlanFinished);
-    connect(m_session, &SessionModel::savedLoaded, this, [this] {
-        m_adviceOfComparison = false;
-        updateAdvice(true);
-    });
     connect(m_session, &SessionModel::overlayChanged, this, [this] {
         m_charts->setOverlays(m_session->overlays());
         refreshViews();
@@ -145,8 +139,9 @@ void MainWindow::buildViews()
     m_summary->follow(m_session);
     m_tabs->addTab(m_summary, tr("Summary"));
     m_advice = new AdvicePanel;
+    m_advice->follow(m_session);
     m_tabs->addTab(m_advice, tr("Advice"));
-    connect(m_advice, &AdvicePanel::findingActivated, this, &MainWindow::jumpTo);
+    connect(m_advice, &AdvicePanel::jumpRequested, this, &MainWindow::showFindingTarget);
     m_comparisonView = new ComparisonView;
     m_tabs->addTab(m_comparisonView, tr("Comparison"));
 
@@ -159,78 +154,49 @@ void MainWindow::buildViews()
     setCentralWidget(splitter);
     m_status = new RunStatus(m_session);
     statusBar()->addWidget(m_status, 1);
-    // Warnings or worse on the shown series: a badge that opens the Advice tab.
-    m_adviceBadge = new QPushButton;
-    m_adviceBadge->setFlat(true);
-    m_adviceBadge->setToolTip(tr("The advice found the figures may not say what they seem to: open the Advice tab"));
-    m_adviceBadge->hide();
-    connect(m_adviceBadge, &QPushButton::clicked, this, [this] { m_tabs->setCurrentWidget(m_advice); });
-    statusBar()->addPermanentWidget(m_adviceBadge);
+    connect(m_status, &RunStatus::adviceRequested, this, [this] {
+        m_tabs->setCurrentWidget(m_advice);
+        m_advice->setFocus(Qt::OtherFocusReason);
+    });
+    connect(m_session, &SessionModel::adviceChanged, this, &MainWindow::updateActions);
 }
 
-void MainWindow::updateAdvice(bool now)
+void MainWindow::showFindingTarget(const AdvicePanel::Jump& jump)
 {
-    // A million runs take the rules a few milliseconds: once a second while they arrive is enough.
-    if (!now && m_adviceClock.isValid() && m_adviceClock.elapsed() < 1000)
-        return;
-    m_adviceClock.start();
-    const QString source = m_session->source().isEmpty() ? tr("this run") : m_session->source();
-    m_advice->showSeries(m_session->report(), m_session->summary(), source);
-    showAdviceBadge();
-}
-
-void MainWindow::showAdviceBadge()
-{
-    const QString text = m_advice->alarmText();
-    m_adviceBadge->setVisible(!text.isEmpty());
-    const int index = m_tabs->indexOf(m_advice);
-    m_tabs->setTabText(index, text.isEmpty() ? tr("Advice") : tr("Advice (%1)").arg(m_advice->alarms()));
-    if (text.isEmpty())
-        return;
-    const bool severe = m_advice->worst() == Severity::Severe;
-    m_adviceBadge->setText(QStringLiteral("⚠ %1").arg(text));
-    m_adviceBadge->setStyleSheet(QStringLiteral("QPushButton { color: #ffffff; background-color: %1; font-weight: bold;"
-                                                " border-radius: 3px; padding: 1px 8px; }")
-                                     .arg(severe ? QStringLiteral("#c62828") : QStringLiteral("#b45309")));
-}
-
-QString MainWindow::adviceBadge() const
-{
-    return m_adviceBadge->isHidden() ? QString() : m_adviceBadge->text();
-}
-
-void MainWindow::jumpTo(const Finding& finding, int variant)
-{
-    if (variant >= 0) {  // a comparison's variant: its row in the comparison
-        m_tabs->setCurrentWidget(m_comparisonView);
-        return;
+    using To = AdvicePanel::Jump::To;
+    QWidget* shown = m_summary;
+    switch (jump.to) {
+    case To::Runs:
+        shown = m_views[RunCharts::Time];
+        m_tabs->setCurrentWidget(shown);  // shown first: a chart hidden until now lays out its plot as it shows
+        m_charts->zoomToRuns(RunCharts::Time, double(jump.first), double(jump.last));
+        break;
+    case To::Timeline:
+        shown = m_timeline;
+        if (jump.run >= 0)
+            m_timeline->showRun(jump.run);
+        break;
+    case To::Comparison: shown = m_comparisonView; break;
+    case To::Summary: break;
     }
-    if (!finding.runs.empty()) {
-        m_tabs->setCurrentWidget(m_views[RunCharts::Time]);
-        const int first = int(finding.runs.front().first), last = int(finding.runs.back().last);
-        // Once the tab is shown and laid out: the zoom maps the runs through the plot's size.
-        QTimer::singleShot(0, this, [this, first, last] { m_charts->zoomToRuns(RunCharts::Time, first, last); });
-        return;
-    }
-    if (finding.stages) {
-        const RunStore& runs = m_session->report().runs;
-        if (!runs.empty())
-            m_timeline->showRun(runs.index(runs.size() / 2));  // a run from the middle of the series
-        m_tabs->setCurrentWidget(m_timeline);
-        return;
-    }
-    m_tabs->setCurrentWidget(m_summary);
+    m_tabs->setCurrentWidget(shown);
+    shown->setFocus(Qt::OtherFocusReason);  // the keyboard goes on there: + and - zoom the chart, arrows scroll
 }
 
 void MainWindow::showTabNamed(const QString& name)
 {
+    // "advice", "all-gpus", "poll-iterations": a tab's text in lower case, spaces as dashes.
     const QString wanted = name.toLower();
     for (int i = 0; i < m_tabs->count(); ++i) {
         QString text = m_tabs->tabText(i).toLower().remove(QLatin1Char('&'));
-        text = text.left(text.indexOf(QLatin1String(" (")) < 0 ? text.size() : text.indexOf(QLatin1String(" (")));
         if (text == wanted || text.replace(QLatin1Char(' '), QLatin1Char('-')) == wanted)
             return m_tabs->setCurrentIndex(i);
     }
+}
+
+QString MainWindow::adviceBadge() const
+{
+    return m_status->adviceBadge();
 }
 
 void MainWindow::wireActions()
@@ -262,7 +228,7 @@ void MainWindow::updateActions()
     const bool drawn = bool(shownPicture().draw);
     const bool running = m_session->controller()->isRunning();
     m_actions->update({ running, m_session->devicesKnown(), runs, drawn, currentChart() != nullptr,
-        comparison.has_value(), overlays });
+        comparison.has_value(), overlays, !m_session->advice().empty() });
     m_panel->setRunning(running);
     m_allGpus->setCanRun(!running && m_session->devicesKnown());
 }
@@ -309,7 +275,6 @@ void MainWindow::startPlan(const Result<Plan>& plan)
         return showProblem(QString::fromStdString(refused->message()));
     for (int k = 0; k < RunCharts::kKindCount; ++k)
         m_charts->resetZoom(RunCharts::Kind(k));
-    m_adviceOfComparison = false;  // the running series' advice until a comparison's is in
     m_timeline->followLatest();
     updateActions();
     m_status->showStart(*plan, QString::fromStdString(m_session->report().device.name));
@@ -338,8 +303,6 @@ void MainWindow::cancelRun()
 void MainWindow::refreshViews()
 {
     m_charts->setRuns(m_session->report(), m_session->source(), m_session->prepared().points);
-    if (!m_adviceOfComparison)
-        updateAdvice(!m_session->isRunning());
     setWindowTitle(m_session->source().isEmpty() ? QStringLiteral("AsyncScope")
                                                  : QStringLiteral("AsyncScope — %1").arg(m_session->source()));
     updateActions();
@@ -374,13 +337,8 @@ void MainWindow::onPlanFinished(const PlanReport& plan)
 {
     if (plan.comparison && plan.ranCount() > 0) {
         m_comparisonView->setComparison(plan);
-        m_advice->showComparison(plan);
-        m_adviceOfComparison = true;
-        showAdviceBadge();
         if (m_options.tab.isEmpty())
             m_tabs->setCurrentWidget(m_comparisonView);
-    } else {
-        updateAdvice(true);
     }
     if (!m_options.tab.isEmpty())
         showTabNamed(m_options.tab);

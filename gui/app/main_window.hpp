@@ -1,22 +1,20 @@
 // The AsyncScope window: wires the configuration panel, the session model, the views and the actions.
 #pragma once
 
+#include "gui/advice/advice_panel.hpp"
 #include "gui/app/app_options.hpp"
 #include "gui/app/file_actions.hpp"
 #include "gui/charts/run_charts.hpp"
 #include "gui/config/settings_store.hpp"
 
-#include "engine/model/advice.hpp"
 #include "engine/run/backend.hpp"
 #include "engine/run/plan.hpp"
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <memory>
 #include <optional>
 
-class QPushButton;
 class QTabWidget;
 
 namespace asyncscope {
@@ -50,7 +48,7 @@ public:
     QString deviceMessage() const;
     FileActions& files() const { return *m_files; }
     const AdvicePanel& advice() const { return *m_advice; }
-    // The status line's advice badge: "⚠ 1 severe" where the shown series has warnings or worse; empty otherwise.
+    // The status line's advice badge ("⚠ 2 warnings"); empty while the advice has no warning or worse.
     QString adviceBadge() const;
     QTabWidget& tabs() const { return *m_tabs; }
 
@@ -75,6 +73,8 @@ private:
     void startPlan(const Result<Plan>& plan);
     void startAllGpus();  // the configured series on every GPU, in the All GPUs tab
     void refreshViews();
+    // Shows what a finding of the Advice tab concerns: its runs, a run's stages, the summary or the comparison.
+    void showFindingTarget(const AdvicePanel::Jump& jump);
     ChartView* currentChart() const;
     FileActions::Picture shownPicture() const;  // of the tab shown; no `draw` where it shows nothing yet
     void showProblem(const QString& text);  // nothing when `text` is empty
@@ -83,10 +83,7 @@ private:
     void onDevicesAvailable(const Platform& platform);
     void onDiscoveryFailed(const Error& error);
     void onPlanFinished(const PlanReport& plan);
-    // Judges the shown series again: while a series runs at most once a second, otherwise at once.
-    void updateAdvice(bool now);
-    void showAdviceBadge();
-    void jumpTo(const Finding& finding, int variant);
+    // The tab --tab names ("advice", "timeline", "all-gpus"), shown from the start and when a plan ends.
     void showTabNamed(const QString& name);
 
     void resetSettings();
@@ -106,12 +103,9 @@ private:
     DistributionPanel* m_distribution = nullptr;
     TimelinePanel* m_timeline = nullptr;
     SummaryTable* m_summary = nullptr;
+    AdvicePanel* m_advice = nullptr;
     RunStatus* m_status = nullptr;
     AllGpusPanel* m_allGpus = nullptr;
-    AdvicePanel* m_advice = nullptr;
-    QPushButton* m_adviceBadge = nullptr;
-    QElapsedTimer m_adviceClock;  // since the advice was last judged while a series ran
-    bool m_adviceOfComparison = false;  // the Advice tab shows the last comparison's variants
 };
 
 }  // namespace asyncscope

@@ -1,5 +1,6 @@
 #include "gui/app/run_status.hpp"
 
+#include "gui/advice/advice_panel.hpp"
 #include "gui/series/shown_name.hpp"
 #include "gui/session/plan_verdict.hpp"
 #include "gui/session/session_model.hpp"
@@ -9,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QTimer>
 
@@ -40,9 +42,16 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     m_binding->setObjectName("binding");
     m_binding->setToolTip(tr("The CPUs the series' run thread was bound to: its host buffers come from their NUMA "
                              "node (the Local CPUs box of the All GPUs tab, or --no-numa-binding, turns it off)"));
+    m_advice = new QPushButton;
+    m_advice->setObjectName("adviceBadge");
+    m_advice->setFlat(true);
+    m_advice->setCursor(Qt::PointingHandCursor);
+    m_advice->hide();  // shown while the advice has warnings or worse
+    connect(m_advice, &QPushButton::clicked, this, &RunStatus::adviceRequested);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_text, 1);
+    layout->addWidget(m_advice);
     layout->addWidget(m_progress);
     layout->addWidget(m_binding);
 
@@ -56,6 +65,7 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     });
     connect(session, &SessionModel::planFinished, this,
         [this](const PlanReport&) { showMessage(m_session->verdict().summary); });
+    connect(session, &SessionModel::adviceChanged, this, &RunStatus::showAdvice);
 }
 
 void RunStatus::showMessage(const QString& text)
@@ -105,6 +115,42 @@ QString RunStatus::text() const
 QString RunStatus::bindingText() const
 {
     return m_binding->text();
+}
+
+QString RunStatus::adviceBadge() const
+{
+    return m_advice->isVisible() ? m_advice->text() : QString();
+}
+
+void RunStatus::showAdvice()
+{
+    // Only what may make the figures say something else than they seem to: warnings and severe findings. Info and
+    // suggestions wait in the Advice tab.
+    const ShownAdvice& advice = m_session->advice();
+    const int severe = advice.count(Severity::Severe), warnings = advice.count(Severity::Warning);
+    m_advice->setVisible(severe + warnings > 0);
+    if (severe + warnings == 0)
+        return;
+    QStringList titles;
+    for (const ShownAdvice::Part& part : advice.parts) {
+        for (const Finding& f : part.advice.findings) {
+            if (f.severity >= Severity::Warning)
+                titles << QString::fromStdString(f.title);
+        }
+    }
+    // A severe finding by its name, in red; warnings by their number, in amber. White on either reads in light and
+    // dark themes alike.
+    QString text = severe > 0 ? titles.front() : warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings);
+    if (severe > 0 && titles.size() > 1)
+        text += tr(" (+%1 more)").arg(titles.size() - 1);
+    m_advice->setText(QStringLiteral("⚠ ") + text);
+    m_advice->setToolTip(tr("The advice on %1:\n%2\nClick to open the Advice tab.")
+                             .arg(advice.subject, QStringLiteral("• ") + titles.join(QStringLiteral("\n• "))));
+    m_advice->setAccessibleName(tr("Advice: %1").arg(text));
+    m_advice->setStyleSheet(QStringLiteral("QPushButton { color: #ffffff; background-color: %1; font-weight: bold;"
+                                           " border: none; border-radius: 3px; padding: 1px 8px; }"
+                                           " QPushButton:focus { border: 2px solid palette(highlight); }")
+                                .arg(severityColour(severe > 0 ? Severity::Severe : Severity::Warning).name()));
 }
 
 void RunStatus::showProgress()

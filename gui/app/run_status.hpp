@@ -1,6 +1,7 @@
 // The status bar's view of a session: what runs, how far it is and how fast runs arrive, how the last plan ended,
-// the CPUs the shown series ran on (its binding, as the saved report records it); and any one-line message the
-// window has for the user.
+// the CPUs the shown series ran on (its binding, as the saved report records it); a badge where the advice on what is
+// shown has warnings or worse ("⚠ 2 warnings", red and naming it where one is severe), which opens the Advice tab;
+// and any one-line message the window has for the user.
 #pragma once
 
 #include "engine/run/plan.hpp"
@@ -9,6 +10,7 @@
 
 class QLabel;
 class QProgressBar;
+class QPushButton;
 class QStatusBar;
 
 namespace asyncscope {
@@ -34,14 +36,21 @@ public:
     QString text() const;
     // "CPUs 0-31, NUMA node 0" or "CPUs: not bound (binding turned off)"; empty when the series says nothing.
     QString bindingText() const;
+    // The advice badge's words ("⚠ 2 warnings", "⚠ Another process on the GPU"); empty while it is hidden.
+    QString adviceBadge() const;
+
+signals:
+    void adviceRequested();  // the badge was clicked: the Advice tab should show
 
 private:
     void showProgress();
+    void showAdvice();
 
     const SessionModel* m_session;
     QLabel* m_text = nullptr;
     QLabel* m_binding = nullptr;
     QProgressBar* m_progress = nullptr;
+    QPushButton* m_advice = nullptr;
     QString m_lasting;  // what a transient message gives way to
     int m_transients = 0;  // transient messages shown, so only the latest one's timer restores
 };

@@ -46,6 +46,8 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     exportTrace = add(file, m_all, tr("Export &trace…"),
         tr("Save every run as a Chrome trace, one track per stream and CPU thread: open it in Perfetto UI or "
            "chrome://tracing"));
+    exportAdvice = add(file, m_all, tr("Export ad&vice…"),
+        tr("Save the Advice tab's findings, the machine's state and the rules not checked as Markdown (.md) or text"));
     file->addSeparator();
     openSaved = add(file, m_all, tr("&Open saved run…"),
         tr("Show a saved run (JSON or CSV) in every tab, in place of the current one"), QKeySequence::Open);
@@ -112,6 +114,7 @@ void WindowActions::update(const State& s)
     exportCsv->setEnabled(s.runs);
     exportJson->setEnabled(s.runs);
     exportTrace->setEnabled(s.runs || s.comparison);
+    exportAdvice->setEnabled(s.advice);
     openSaved->setEnabled(idle);
     removeOverlays->setEnabled(s.overlays);
     for (QAction* a : { compareHostMemory, compareWait, sweep, compareOverlap, compareSubmission, compareMemory,

@@ -31,6 +31,7 @@ public:
         bool runChart = false;   // the current tab is one of the run charts (zoomable)
         bool comparison = false; // a comparison has ended with variants that ran
         bool overlays = false;
+        bool advice = false;     // the advice on what is shown has been judged
     };
     void update(const State& state);
 
@@ -39,6 +40,7 @@ public:
     QAction* exportCsv;
     QAction* exportJson;
     QAction* exportTrace;
+    QAction* exportAdvice;
     QAction* openSaved;
     QAction* openResults;
     QAction* addOverlay;

@@ -59,6 +59,8 @@ struct Quantity {
 
 constexpr int kPointsShownUpTo = 100;  // markers on every point while runs in view are few enough to see apart
 constexpr int kColumnsUnlaidOut = 1920;  // pixel columns assumed before a chart has a size
+constexpr double kFewestRunsZoomed = 10.0;  // a zoom into runs shows at least this many, so one run has neighbours
+constexpr double kZoomMargin = 0.05;        // of the runs zoomed into, either side
 const QColor kWarmupColour(128, 128, 128);
 
 // An overlay's pen: a line pattern per overlay, one pixel wide. Qt Charts draws a patterned line as one path, and
@@ -167,6 +169,7 @@ void RunCharts::build(Kind kind, const QString& yTitle)
         [this, kind] { setNiceTicks(m_y[kind], tickRoom(m_charts[kind], Qt::Vertical), 0.0); });
     QObject::connect(chart, &QChart::plotAreaChanged, m_context.get(), [this, kind] {
         tidyAxes(m_charts[kind], m_x[kind], m_y[kind]);
+        applyZoomToRuns(kind);
         drawLater(kind);
     });
 
@@ -303,20 +306,34 @@ void RunCharts::setPixelScale(double scale)
     }
 }
 
-void RunCharts::zoomToRuns(Kind kind, int first, int last)
+void RunCharts::zoomToRuns(Kind kind, double first, double last)
 {
+    m_zoomToRuns[kind] = std::pair { std::min(first, last), std::max(first, last) };
+    applyZoomToRuns(kind);
+}
+
+void RunCharts::applyZoomToRuns(Kind kind)
+{
+    // The chart zooms by a rectangle of its plot, mapped through the plot's size: a chart shown for the first time
+    // has none until its view has laid it out.
     QChart* chart = m_charts[kind];
-    if (!chart || chart->series().isEmpty() || last < first)
+    const QRectF plot = chart->plotArea();
+    if (!m_zoomToRuns[kind] || !(plot.width() > 1.0 && plot.height() > 1.0))
         return;
-    chart->zoomReset();
-    rescale(kind);
-    QAbstractSeries* series = chart->series().front();
-    const QPointF topLeft = chart->mapToPosition(QPointF(first - 0.5, m_y[kind]->max()), series);
-    const QPointF bottomRight = chart->mapToPosition(QPointF(last + 0.5, m_y[kind]->min()), series);
-    const QRectF area = QRectF(topLeft, bottomRight).normalized().intersected(chart->plotArea());
-    if (area.width() < 1.0 || area.height() < 1.0)
-        return;
-    chart->zoomIn(area);
+    auto [low, high] = *m_zoomToRuns[kind];
+    m_zoomToRuns[kind].reset();
+    const double margin = std::max({ (high - low) * kZoomMargin, (kFewestRunsZoomed - (high - low)) / 2.0, 0.5 });
+    m_charts[kind]->zoomReset();
+    rescale(kind);  // every run, so the zoom is into the runs asked for whatever was shown before
+    low = std::max(low - margin, m_x[kind]->min());
+    high = std::min(high + margin, m_x[kind]->max());
+    QAbstractSeries* series = m_lines[kind][0].series[0];
+    QRectF runs(chart->mapToPosition(QPointF(low, 0.0), series), chart->mapToPosition(QPointF(high, 0.0), series));
+    runs = runs.normalized();
+    runs.setTop(plot.top());
+    runs.setBottom(plot.bottom());
+    if (runs.width() >= 1.0)
+        chart->zoomIn(runs);
     draw(kind);
 }
 

@@ -22,6 +22,8 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 class QGraphicsView;
@@ -58,9 +60,9 @@ public:
     void setOverlays(const std::vector<SavedRun>& overlays);
     // Back to every run, with tidy ticks.
     void resetZoom(Kind kind);
-    // Zooms the chart to runs `first` to `last` (RunResult::index), every value's height kept; the chart must be laid
-    // out (shown).
-    void zoomToRuns(Kind kind, int first, int last);
+    // Zooms into runs `first` to `last` (RunResult::index) with a margin either side, the value axis as it is, as a
+    // drag over them would (reset shows every run again). A chart not laid out yet zooms once it is.
+    void zoomToRuns(Kind kind, double first, double last);
     // The charts are drawn at `scale` pixels per unit of their size (an export larger than its layout): lines keep
     // that many more points, one pair per pixel column of the picture.
     void setPixelScale(double scale);
@@ -96,6 +98,7 @@ private:
     void update(Kind kind);                         // rescales and draws, unless hidden
     bool hidden(Kind kind);                         // in views, none of them shown: updated when one shows
     void drawLater(Kind kind);                      // once the zoom or resize under way is done
+    void applyZoomToRuns(Kind kind);                // the zoom asked for, once the chart has a plot
     void restyle();
     void styleKeys(int kind);  // the legend-only series: a neutral colour and each run's pattern
     void updateLegend();
@@ -116,6 +119,7 @@ private:
     std::array<Drawn, kKindCount> m_drawn;
     std::array<unsigned, kKindCount> m_version {};  // counts changes to the chart's lines
     std::array<bool, kKindCount> m_drawPending {};
+    std::array<std::optional<std::pair<double, double>>, kKindCount> m_zoomToRuns;  // asked for, not yet laid out
     double m_pixelScale = 1.0;
     bool m_dark = false;
     QList<QPointer<QGraphicsView>> m_watched;  // the views whose Show events draw their chart

@@ -6,6 +6,7 @@
 #include "engine/model/big_vector.hpp"
 
 #include <QFileInfo>
+#include <QObject>
 
 #include <thread>
 
@@ -33,6 +34,10 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
         points->update(runs);
     });
     saved.prepared.summary = summarizeSeries(saved.report);
+    // The rules read every run too (tens of ms for a million); the machine's state, where the file kept it, is read
+    // back with it and judged again.
+    saved.prepared.advice = std::make_shared<const ShownAdvice>(judgeShownSeries(
+        saved.report, *saved.prepared.summary, QObject::tr("saved: %1").arg(saved.label)));
     times->update(runs);
     charts.join();
     saved.prepared.points = std::move(points);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gui/series/series_points.hpp"
+#include "gui/series/shown_advice.hpp"
 #include "gui/series/sorted_times.hpp"
 
 #include "engine/io/read_control.hpp"
@@ -23,6 +24,7 @@ struct PreparedViews {
     std::optional<SeriesSummary> summary;       // the summary table's
     std::shared_ptr<const SeriesPoints> points;  // the run charts'
     std::shared_ptr<const SortedTimes> times;    // the distributions'
+    std::shared_ptr<const ShownAdvice> advice;   // the Advice tab's and the status line's
 };
 
 struct SavedRun {

@@ -2,8 +2,6 @@
 
 #include "gui/session/plan_worker.hpp"
 
-#include "engine/host/nvml_probe.hpp"
-
 #include <type_traits>
 
 namespace asyncscope {
@@ -22,7 +20,6 @@ void PlanController::relay(void (PlanWorker::*from)(Args...), void (PlanControll
 
 PlanController::PlanController(std::shared_ptr<Backend> backend, QObject* parent)
     : WorkerThread(QStringLiteral("AsyncScope run"), parent)
-    , m_machine(std::make_shared<NvmlProbe>())
     , m_worker(new PlanWorker(std::move(backend), cancelFlag()))
 {
     registerMetaTypes();
@@ -80,10 +77,13 @@ void PlanController::discover()
 bool PlanController::start(const DevicePlan& plan, const Platform& platform, Delivery delivery)
 {
     const bool batches = delivery == Delivery::Batches;
-    // The probe goes with the plan: one set later serves the next plan, never the one running.
-    return startWork([worker = m_worker, plan, platform, batches, machine = m_machine] {
-        worker->run(plan, platform, batches, machine.get());
-    });
+    return startWork([worker = m_worker, plan, platform, batches] { worker->run(plan, platform, batches); });
+}
+
+void PlanController::setMachineProbe(std::shared_ptr<MachineProbe> probe)
+{
+    // On the run thread, in order with the plans: the one running keeps the probe it started with.
+    invoke([worker = m_worker, probe = std::move(probe)] { worker->setMachineProbe(probe); });
 }
 
 }  // namespace asyncscope

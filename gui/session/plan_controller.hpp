@@ -36,8 +36,10 @@ public:
     // Starts the plan on the run thread; refused (false) while one is running. cancel() stops every device within
     // one poll of its current run.
     bool start(const DevicePlan& plan, const Platform& platform, Delivery delivery);
-    // What reads the machine's state around each series from now on (NVML at first); null: nothing.
-    void setMachineProbe(std::shared_ptr<MachineProbe> machine) { m_machine = std::move(machine); }
+    // Every plan started after this reads the machine's state around each series (the advice's interference, clocks
+    // and link rules) through `probe` in place of NVML, which the run thread loads at its first plan otherwise; null:
+    // the state is not read. Tests give a fake.
+    void setMachineProbe(std::shared_ptr<MachineProbe> probe);
 
 signals:
     void devicesAvailable(const asyncscope::Platform& platform);
@@ -53,8 +55,6 @@ signals:
     void hostFinished(const asyncscope::HostReport& host);  // however it ended: done, failed or cancelled
 
 private:
-    std::shared_ptr<MachineProbe> m_machine;
-
     struct Due {
         std::function<void()> call;
         bool batch;  // a batch of runs: the last thing handed on in a turn of the event loop

@@ -1,5 +1,6 @@
 #include "gui/session/plan_worker.hpp"
 
+#include "engine/host/nvml_probe.hpp"
 #include "engine/model/series_summarizer.hpp"
 #include "engine/run/device_plan_runner.hpp"
 
@@ -120,13 +121,24 @@ void PlanWorker::discover()
         emit discoveryFailed(platform.error());
 }
 
-void PlanWorker::run(const DevicePlan& plan, const Platform& platform, bool batches, MachineProbe* machine)
+void PlanWorker::run(const DevicePlan& plan, const Platform& platform, bool batches)
 {
+    if (!m_machineChosen) {
+        // Never fails: where NVML cannot be used, the probe keeps why, and each series' advice says so.
+        m_machine = std::make_shared<NvmlProbe>();
+        m_machineChosen = true;
+    }
     BatchingSink sink(*this, batches);
     RunnerOptions options;
-    options.machine = machine;
+    options.machine = m_machine.get();
     options.keepRuns = !batches;  // batched runs belong to the receiver: the runner keeps no second copy
     emit hostFinished(runDevicePlan(*m_backend, platform, plan, *m_cancel, sink, options));
+}
+
+void PlanWorker::setMachineProbe(std::shared_ptr<MachineProbe> probe)
+{
+    m_machine = std::move(probe);
+    m_machineChosen = true;
 }
 
 }  // namespace asyncscope

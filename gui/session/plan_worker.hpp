@@ -1,7 +1,8 @@
 // Lives on the run thread and owns everything CUDA: discovery and plans run there (and on the devices' threads the
 // runner starts), never on the GUI thread. Runs are handed over in batches of at most kBatchRuns runs: a batch
 // leaves when it is full or kBatchInterval after the last one left (a run that comes later than that goes at once),
-// and the runs left go before each variant's end.
+// and the runs left go before each variant's end. It reads the machine's state around every series through one probe,
+// made once, on the run thread, when the first plan starts (NVML's initialisation can take a while on a large host).
 #pragma once
 
 #include "gui/session/metatypes.hpp"
@@ -28,8 +29,9 @@ public:
 
     void discover();
     // `batches`: runs come as runsAvailable() and the runner keeps none; otherwise each device's record holds its.
-    // `machine` reads the machine's state around each series (may be null).
-    void run(const DevicePlan& plan, const Platform& platform, bool batches, MachineProbe* machine);
+    void run(const DevicePlan& plan, const Platform& platform, bool batches);
+    // What reads the machine's state around each series from now on, in place of NVML; null: nothing does.
+    void setMachineProbe(std::shared_ptr<MachineProbe> probe);
 
 signals:
     // Emitted from the devices' threads, several at once with DeviceMode::AllAtOnce: connected queued.
@@ -46,6 +48,8 @@ signals:
 private:
     std::shared_ptr<Backend> m_backend;
     std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::shared_ptr<MachineProbe> m_machine;
+    bool m_machineChosen = false;  // by setMachineProbe(), or NVML's made at the first plan
 };
 
 }  // namespace asyncscope

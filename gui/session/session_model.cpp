@@ -1,5 +1,6 @@
 #include "gui/session/session_model.hpp"
 
+#include "gui/session/advice_judge.hpp"
 #include "gui/session/plan_controller.hpp"
 #include "gui/session/report_loader.hpp"
 
@@ -17,6 +18,10 @@ constexpr int kRefreshIntervalMs = 100;  // views redraw at most ten times a sec
 // speed would otherwise hand it a tenth of a second's runs, tens of thousands, at a time
 constexpr std::size_t kRefreshRuns = 16384;
 constexpr std::size_t kFreeOffThreadRuns = 10000;  // a series this long is freed off the GUI thread
+// A series being measured is judged again at most this often, and less often once a judgement takes more than a
+// tenth of it (a million runs: 20-75 ms on a 2-core machine), so the judging thread takes at most a tenth of a core.
+constexpr qint64 kAdviceEveryMs = 1000;
+constexpr double kAdviceShareOfTime = 0.1;
 
 std::size_t runsIn(const Report& report)
 {
@@ -42,13 +47,16 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     : QObject(parent)
     , m_controller(new PlanController(std::move(backend), this))
     , m_loader(new ReportLoader(this))
+    , m_judge(new AdviceJudge(this))
 {
+    connect(m_judge, &AdviceJudge::judged, this, &SessionModel::onJudged);
     connect(m_loader, &ReportLoader::progress, this, &SessionModel::loadProgress);  // queued from the reading thread
     connect(m_loader, &ReportLoader::finished, this, &SessionModel::onLoaded);
     m_refresh.setSingleShot(true);
     connect(&m_refresh, &QTimer::timeout, this, [this] {
         m_unseen = 0;
         emit reportChanged();
+        judgeMeasuredAtMostOnceASecond();
     });
 
     connect(m_controller, &PlanController::devicesAvailable, this, [this](const Platform& platform) {
@@ -60,25 +68,42 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
         m_devicesKnown = false;
         emit discoveryFailed(error);
     });
+    // What the plan brings changes the series: each in its turn, after a judgement reading the series.
     connect(m_controller, &PlanController::deviceStarting, this, [this](const DeviceInfo&, const CpuBinding& b) {
-        if (m_ownsPlan)
-            m_binding = b;
+        inTurn([this, b] {
+            if (m_ownsPlan)
+                m_binding = b;
+        });
     });
-    connect(m_controller, &PlanController::variantStarting, this,
-        [this](int, int index, const VariantResult& v) { onVariantStarting(index, v); });
+    connect(m_controller, &PlanController::variantStarting, this, [this](int, int index, const VariantResult& v) {
+        inTurn([this, index, v] { onVariantStarting(index, v); });
+    });
     connect(m_controller, &PlanController::runsAvailable, this,
-        [this](int, int index, const RunBatch& runs) { onRuns(index, runs); });
-    connect(m_controller, &PlanController::variantEnded, this,
-        [this](int, int index, const VariantResult& v) { onVariantEnded(index, v); });
-    connect(m_controller, &PlanController::calibrationFailed, this, [this](const Error& error) {
-        if (m_ownsPlan)
-            emit calibrationFailed(error);
+        [this](int, int index, const RunBatch& runs) { inTurn([this, index, runs] { onRuns(index, runs); }); });
+    connect(m_controller, &PlanController::variantEnded, this, [this](int, int index, const VariantResult& v) {
+        inTurn([this, index, v] { onVariantEnded(index, v); });
     });
-    connect(m_controller, &PlanController::hostFinished, this, &SessionModel::onHostFinished);
+    connect(m_controller, &PlanController::calibrationFailed, this, [this](const Error& error) {
+        inTurn([this, error] {
+            if (m_ownsPlan)
+                emit calibrationFailed(error);
+        });
+    });
+    connect(m_controller, &PlanController::hostFinished, this, [this](const HostReport& host) {
+        if (!m_ownsPlan)
+            return;  // the All GPUs run's, whose record holds every device's runs: its panel takes it
+        if (mustWait())
+            m_held.push_back([this, host] { onHostFinished(host); });
+        else
+            onHostFinished(host);
+    });
 }
 
 SessionModel::~SessionModel()
 {
+    // The judgement under way reads a series this object holds; its advice is of no use now.
+    disconnect(m_judge, nullptr, this, nullptr);
+    m_judge->settle();
     if (m_writing.joinable())
         m_writing.join();  // it reads the series this object holds
     if (m_retiring.joinable())
@@ -111,6 +136,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     devices.mode = DeviceMode::OneAtATime;
     devices.bindToLocalCpus = bindToLocalCpus;
     devices.plan = plan;
+    settleAdvice();  // before the series it reads goes
     if (!m_controller->start(devices, m_platform, PlanController::Delivery::Batches))
         return makeError(ErrorKind::Usage, "the run thread is not available");
     m_ownsPlan = true;
@@ -131,6 +157,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     m_source.clear();
     m_prepared = {};
     m_clock.start();
+    forgetAdvice();
     emit reportChanged();
     return std::nullopt;
 }
@@ -157,6 +184,7 @@ void SessionModel::onVariantStarting(int index, const VariantResult& v)
     m_shown = &mine.report;
     m_summary = {};
     m_clock.start();
+    forgetAdvice();
     emit variantStarted(index, int(m_planned), QString::fromStdString(v.label));
     emit reportChanged();
 }
@@ -194,6 +222,7 @@ void SessionModel::onVariantEnded(int index, const VariantResult& v)
     if (!v.ran() && m_shown == &mine.report) {
         m_shown = m_previousShown;
         m_summary = std::move(m_previousSummary);
+        forgetAdvice();
     }
     scheduleRefresh();
 }
@@ -233,6 +262,13 @@ void SessionModel::onHostFinished(const HostReport& host)
     }
     m_shown = shown < ended->variants.size() ? &ended->variants[shown].report : &m_saved;
     m_refresh.stop();
+    // Judged once more as it ended, with the machine's state read around it: a comparison's variants beside each
+    // other, a series on its own.
+    forgetAdvice();
+    if (ended != &m_plan)
+        m_judge->start([comparison = ended] { return judgeShownComparison(*comparison); }, m_adviceTicket);
+    else if (m_shown != &m_saved)
+        judgeShown(false);
     emit reportChanged();
     emit planFinished(*ended);
 }
@@ -329,12 +365,20 @@ void SessionModel::onLoaded()
         m_overlays.push_back(std::move(*saved));
         emit overlayChanged();
     } else {
+        settleAdvice();  // nothing reads the series about to go
         m_shown = &m_saved;
         retire(m_saved, runsIn(m_saved));
         retire(m_plan, runsIn(m_plan));  // the series shown before; the last comparison stays
         m_saved = std::move(saved->report);
         m_prepared = std::move(saved->prepared);
         m_source = tr("saved: %1").arg(saved->label);
+        forgetAdvice();
+        if (m_prepared.advice) {
+            m_advice = *m_prepared.advice;  // judged as the file was read
+            emit adviceChanged();
+        } else {
+            judgeShown(false);
+        }
         emit reportChanged();
     }
     emit savedLoaded(load.path, load.overlay);
@@ -374,6 +418,88 @@ void SessionModel::retire(T& gone, std::size_t runs)
         m_retiring = std::thread([freed = std::move(gone)]() mutable { T last = std::move(freed); });
     }
     gone = T {};
+}
+
+void SessionModel::settleAdvice()
+{
+    m_judge->settle();
+    while (!m_held.empty()) {
+        const std::function<void()> event = std::move(m_held.front());
+        m_held.pop_front();
+        event();
+        m_judge->settle();  // the plan's end starts its last judgement
+    }
+}
+
+void SessionModel::inTurn(std::function<void()> event)
+{
+    if (mustWait()) {
+        m_held.push_back(std::move(event));  // the judgement reads the series: after it, in order
+        return;
+    }
+    event();
+}
+
+bool SessionModel::mustWait() const
+{
+    return m_judge->busy() || !m_held.empty();
+}
+
+void SessionModel::handOnHeld()
+{
+    // One a turn of the event loop, as the run thread's come (PlanController): the runs that piled up while a
+    // judgement read the series (a tenth of a second's or more at a million runs a second) reach the views in steps
+    // they draw at once, the window's input and painting between them.
+    if (m_held.empty() || m_judge->busy() || m_handingOn)
+        return;
+    m_handingOn = true;
+    QMetaObject::invokeMethod(this, [this] {
+        m_handingOn = false;
+        if (m_judge->busy() || m_held.empty())
+            return;  // a judgement started meanwhile: its end goes on
+        const std::function<void()> event = std::move(m_held.front());
+        m_held.pop_front();
+        event();
+        handOnHeld();
+    }, Qt::QueuedConnection);
+}
+
+void SessionModel::judgeShown(bool measuring)
+{
+    const QString subject = m_source.isEmpty() ? tr("this series") : m_source;
+    m_judge->start([series = m_shown, summary = summary(), subject, measuring] {
+        return judgeShownSeries(*series, summary, subject, measuring);
+    }, m_adviceTicket);
+}
+
+void SessionModel::judgeMeasuredAtMostOnceASecond()
+{
+    if (!m_ownsPlan || m_judge->busy() || !m_held.empty() || m_shown == &m_saved || summary().measuredRuns == 0)
+        return;  // what was held for the last judgement goes first
+    const double every = std::max(double(kAdviceEveryMs), m_judge->lastCostMs() / kAdviceShareOfTime);
+    if (m_adviceClock.isValid() && double(m_adviceClock.elapsed()) < every)
+        return;
+    m_adviceClock.start();
+    judgeShown(true);
+}
+
+void SessionModel::forgetAdvice()
+{
+    ++m_adviceTicket;
+    m_adviceClock.invalidate();
+    if (m_advice.empty() && m_advice.subject.isEmpty())
+        return;
+    m_advice = {};
+    emit adviceChanged();
+}
+
+void SessionModel::onJudged(const ShownAdvice& advice, unsigned ticket)
+{
+    handOnHeld();  // nothing reads the series now
+    if (ticket != m_adviceTicket)
+        return;  // of a series no longer shown
+    m_advice = advice;
+    emit adviceChanged();
 }
 
 void SessionModel::scheduleRefresh()

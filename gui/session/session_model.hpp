@@ -3,11 +3,15 @@
 // (more often only where runs pile up faster than that). Views read from it and listen to its signals; none of them talks to another.
 // A measured series lives here once: its runs come from the run thread in batches and are moved into the plan's
 // record, whose variants the runner leaves empty; its summary grows as they come (SeriesSummarizer).
+// What the advice's rules make of the series shown (or of the last comparison, once it ends) is judged off the GUI
+// thread: a saved series' with its file, a measured one's by an AdviceJudge, at most once a second while it runs and
+// once more when it ends, with the machine's state. Runs that arrive while a judgement reads the series wait for it.
 #pragma once
 
 #include "gui/session/metatypes.hpp"
 #include "gui/session/plan_verdict.hpp"
 #include "gui/series/saved_run.hpp"
+#include "gui/series/shown_advice.hpp"
 
 #include "engine/model/series_summary.hpp"
 #include "engine/run/backend.hpp"
@@ -24,6 +28,7 @@
 
 namespace asyncscope {
 
+class AdviceJudge;
 class ReportLoader;
 class PlanController;
 
@@ -59,6 +64,12 @@ public:
     // The summary of report(): the saved series' (shownSummary()), or the measured one's, grown on the run thread
     // as its runs are made and brought with each batch.
     const SeriesSummary& summary() const;
+    // The advice on report(), or on the last comparison once it ended: empty until there are measured runs to judge;
+    // adviceChanged() says when it changes. While a series runs, the advice is at most a second behind it.
+    const ShownAdvice& advice() const { return m_advice; }
+    // Waits for the judgement under way, so that advice() is of the series as it is now shown (the headless driver
+    // prints it as the plan ends).
+    void settleAdvice();
     // How the last plan of this session ended, judged once when it ended.
     const PlanVerdict& verdict() const { return m_verdict; }
     // Batches of runs received from the run thread since the session began.
@@ -95,6 +106,7 @@ signals:
     void discoveryFailed(const asyncscope::Error& error);
     void variantStarted(int index, int count, const QString& label);
     void reportChanged();  // runs arrived or the calibration came: throttled
+    void adviceChanged();
     void calibrationFailed(const asyncscope::Error& error);
     void planFinished(const asyncscope::PlanReport& report);  // done, failed, cancelled, or nothing could run
     void overlayChanged();
@@ -108,10 +120,20 @@ signals:
 
 private:
     void scheduleRefresh();
+    // Judges the series shown (its summary as it is now) off the GUI thread; `measuring`: it is still being measured.
+    void judgeShown(bool measuring);
+    void judgeMeasuredAtMostOnceASecond();
+    // The series shown is another: its advice is forgotten, and a judgement of the last one under way is not shown.
+    void forgetAdvice();
+    void onJudged(const ShownAdvice& advice, unsigned ticket);
     void loadNext();
     void onLoaded();
     void onVariantStarting(int index, const VariantResult& variant);
     void onRuns(int index, const RunBatch& runs);
+    // Calls `event` (the plan's news) now, or after the judgement reading the series and what came before it.
+    void inTurn(std::function<void()> event);
+    bool mustWait() const;  // a judgement reads the series, or what came before waits for it
+    void handOnHeld();
     void onVariantEnded(int index, const VariantResult& variant);
     void onHostFinished(const HostReport& host);
     VariantResult& variantAt(int index);  // of the running plan, made where it is not yet
@@ -126,6 +148,12 @@ private:
 
     PlanController* m_controller;
     ReportLoader* m_loader;
+    AdviceJudge* m_judge;
+    ShownAdvice m_advice;
+    unsigned m_adviceTicket = 0;     // of the series shown: a judgement with another is of one no longer shown
+    QElapsedTimer m_adviceClock;     // since the series measured now was last judged
+    std::deque<std::function<void()>> m_held;  // what the plan brought while a judgement read the series
+    bool m_handingOn = false;  // the next held event is due in the event loop
     std::deque<Load> m_loads;  // the first is being read
     Platform m_platform;
     bool m_devicesKnown = false;

@@ -6,7 +6,10 @@
 //   (b) opens a series of 1 000 000 runs of the classic pipeline, written first as the CLI writes it, in JSON and in
 //       CSV, through the window's file actions, until the series is shown and drawn;
 //   (c) overlays the JSON file on the CSV one, then shows the Distribution tab (both series counted into bins), then
-//       opens the CSV file again with that tab shown.
+//       opens the CSV file again with that tab shown;
+//   (d) shows the Advice tab, then runs the shortest session again with it shown.
+// The sessions' machine state comes from a fake probe that lists another process on the GPU: the advice's
+// interference rule, its costliest, reads every run whenever the series is judged (once a second while it runs).
 // Prints one table: scenario, duration, longest stall, p99 stall, heartbeats, and under each scenario the events the
 // GUI thread handled during its longest stall and what handled them; the goal is a longest stall of 50 ms. Then the
 // process's resident memory at the start and after the longest session (the window holds that series then); the
@@ -17,9 +20,11 @@
 //   QT_QPA_PLATFORM=offscreen ./asyncscope_bench_gui_stall [session runs, comma-separated] [file runs]
 #include "classic_runs.hpp"
 #include "fake_backend.hpp"
+#include "fake_machine_probe.hpp"
 
 #include "gui/app/file_actions.hpp"
 #include "gui/app/main_window.hpp"
+#include "gui/session/plan_controller.hpp"
 #include "gui/session/session_model.hpp"
 
 #include "engine/io/csv/csv_report.hpp"
@@ -245,9 +250,9 @@ struct Row {
     bool ok = true;
 };
 
-Row session(MainWindow& window, int runs)
+Row session(MainWindow& window, int runs, const char* where = "")
 {
-    Row row { "session of " + std::to_string(runs) + " runs, fake GPU at full speed", {}, false };
+    Row row { "session of " + std::to_string(runs) + " runs, fake GPU at full speed" + where, {}, false };
     window.findChild<QSpinBox*>(QStringLiteral("runs"))->setValue(runs);
     window.findChild<QSpinBox*>(QStringLiteral("warmup"))->setValue(0);
     Heartbeat heartbeat;
@@ -357,6 +362,9 @@ int main(int argc, char* argv[])
     const QString csv = dir.filePath(QStringLiteral("series.csv"));
     auto backend = std::make_shared<testing::FakeBackend>();  // runDelay 0: runs come as fast as they are made
     MainWindow window(backend);
+    auto probe = std::make_shared<testing::FakeMachineProbe>();
+    probe->addProcess(4321, "other");
+    window.session().controller()->setMachineProbe(probe);
     window.show();
     QElapsedTimer waited;
     waited.start();
@@ -389,6 +397,8 @@ int main(int argc, char* argv[])
     rows.push_back(open(window, json, "JSON", std::size_t(fileRuns), true));
     rows.push_back(showTab(window, QStringLiteral("Distribution")));
     rows.push_back(open(window, csv, "CSV", std::size_t(fileRuns), false, ", Distribution shown"));
+    rows.push_back(showTab(window, QStringLiteral("Advice")));
+    rows.push_back(session(window, int(sessions.front()), ", Advice shown"));
     window.close();
 
     std::printf("\nGUI thread heartbeat every %d ms, %s platform, %d cores\n", kBeatMs,

@@ -1,5 +1,6 @@
 # Runs `asyncscope --open FILE --export-png OUT` with a small series saved by an earlier version (JSON format 2):
-# it needs no GPU, exits 0 and writes the chart.
+# it needs no GPU, exits 0, writes the chart and prints the advice on the series (the machine's state was not kept
+# then: the rules that need it say so).
 set(saved ${OUT_DIR}/saved-series-v2.json)
 set(png ${OUT_DIR}/saved-series.png)
 file(REMOVE ${png})
@@ -35,6 +36,10 @@ if(NOT rc EQUAL 0)
 endif()
 if(NOT err MATCHES "asyncscope: saved: saved-series-v2 · H200, 3 run\\(s\\); chart saved to ")
     message(FATAL_ERROR "no clear message on stderr: '${err}'")
+endif()
+if(NOT out MATCHES "^AsyncScope advice on saved: saved-series-v2 · H200 \\(3 runs\\)\n" OR
+   NOT out MATCHES "\n  not checked: interference \\(the machine's state was not recorded with this series\\)")
+    message(FATAL_ERROR "no advice on stdout: '${out}'")
 endif()
 if(NOT EXISTS ${png})
     message(FATAL_ERROR "no chart was written")
