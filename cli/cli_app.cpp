@@ -3,14 +3,17 @@
 #include "cli/output_pattern.hpp"
 
 #include "engine/host/host_name.hpp"
+#include "engine/io/baseline_report.hpp"
 #include "engine/io/chrome_trace.hpp"
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/host_record_json.hpp"
 #include "engine/io/input_file.hpp"
 #include "engine/io/json/json_report.hpp"
+#include "engine/io/report_file.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/io/side_by_side_report.hpp"
 #include "engine/io/text_report.hpp"
+#include "engine/model/number_text.hpp"
 #include "engine/model/series_summary.hpp"
 #include "engine/run/device_plan_runner.hpp"
 
@@ -331,6 +334,78 @@ int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
     return code;
 }
 
+// The configurations differ where the user did not allow it: the differences, and what to do.
+Error differentConfigurations(const std::vector<ConfigDifference>& differences)
+{
+    return makeError(ErrorKind::Usage,
+        "the series to compare differ in their configuration: " + differencesText(differences),
+        "Compare series of one configuration, or give --allow-different to compare across them (every output then "
+        "says so).");
+}
+
+// Writes the comparison of `current` with `baseline` where --output says, and returns the exit status: 1 when the
+// gate failed, 2 when the configurations differ and that was not allowed.
+int writeBaselineComparison(const CliOptions& options, const Report& baseline, const std::string& baselineName,
+    const Report& current, const std::string& currentName, std::ostream& out, std::ostream& err)
+{
+    const BaselineComparison c = compareWithBaseline(baseline, current, options.baselineSettings);
+    if (c.acrossConfigurations && !options.allowDifferent)
+        return reportFailure(differentConfigurations(c.differences), err);
+    Outputs outputs(out);
+    if (!options.outputPath.empty()) {
+        if (auto failed = outputs.open(options.outputPath, shortHostName(), kNoDevice))
+            return reportFailure(*failed, err);
+    }
+    const BaselineSide a = baselineSide(baselineName, baseline);
+    const BaselineSide b = baselineSide(currentName, current);
+    std::ostream& to = outputs.at(kNoDevice);
+    switch (options.format) {
+    case ReportFormat::Text: to << formatBaselineText(c, a, b); break;
+    case ReportFormat::Csv: writeBaselineCsv(to, c, a, b); break;
+    case ReportFormat::Json: writeBaselineJson(to, c, a, b); break;
+    }
+    if (auto failed = outputs.finish())
+        return reportFailure(*failed, err);
+    if (c.gateFailed()) {
+        err << "asyncscope-cli: slower than the baseline by more than "
+            << fixedText(*options.baselineSettings.maxSlowdownPercent, 2) << " %: " << c.headline() << '\n';
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+// Two saved series: nothing runs.
+int runBaselineFiles(const CliOptions& options, std::ostream& out, std::ostream& err)
+{
+    std::vector<Report> reports;
+    for (const std::string& path : options.baselineFiles) {
+        auto report = readReportFile(path);
+        if (!report)
+            return reportFailure(makeError(report.error().kind, "cannot compare " + report.error().detail,
+                                     report.error().advice),
+                err);
+        reports.push_back(std::move(*report));
+    }
+    return writeBaselineComparison(options, reports[0], options.baselineFiles[0], reports[1],
+        options.baselineFiles[1], out, err);
+}
+
+// Writes the series this command ran to --save as a JSON report.
+Status saveSeries(const std::string& path, const Report& report)
+{
+    auto file = openOutput(path);
+    if (!file)
+        return file.error();
+    writeJson(**file, report);
+    errno = 0;
+    (*file)->close();
+    if (!**file)
+        return makeError(ErrorKind::Io,
+            "writing the series to '" + path + "' failed" + (errno ? ": " + systemErrorText(errno) : std::string()),
+            "Check free disk space.");
+    return std::nullopt;
+}
+
 }  // namespace
 
 int reportFailure(const Error& error, std::ostream& err)
@@ -347,6 +422,8 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
 {
     if (!options.mergeFiles.empty())
         return runMerge(options, out, err);
+    if (options.baselineFiles.size() == 2)
+        return runBaselineFiles(options, out, err);
 
     auto platform = backend.discover();
     if (!platform)
@@ -369,11 +446,29 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
         return reportFailure(plan.error(), err);
     const bool several = options.devices.several();
     const bool series = !options.comparison;
+    if (options.baseline) {
+        // The configurations are compared before anything runs: a refused comparison costs no series.
+        Report planned;
+        planned.host = shortHostName();
+        planned.device = platform->devices.at(static_cast<std::size_t>(config.device));
+        planned.driverVersion = platform->driverVersion;
+        planned.runtimeVersion = platform->runtimeVersion;
+        planned.config = config;
+        const std::vector<ConfigDifference> differences = configDifferences(*options.baseline, planned);
+        if (anyBlocking(differences) && !options.allowDifferent)
+            return reportFailure(differentConfigurations(differences), err);
+        for (const std::string& path : { options.outputPath, options.savePath }) {
+            if (!path.empty()) {
+                if (auto unusable = checkWritableFile(path))
+                    return reportFailure(*unusable, err);
+            }
+        }
+    }
 
     // Files are opened before anything runs: a path that cannot be written costs no series.
     Outputs outputs(out);
     const std::string host = shortHostName();
-    if (!options.outputPath.empty()) {
+    if (!options.outputPath.empty() && !options.baseline) {
         for (const int device : *devices) {
             if (auto failed = outputs.open(options.outputPath, host, std::to_string(device)))
                 return reportFailure(*failed, err);
@@ -395,7 +490,7 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
     devicePlan.mode = options.deviceMode;
     devicePlan.bindToLocalCpus = options.numaBinding;
     devicePlan.plan = *plan;
-    const bool runText = !several && series && options.format == ReportFormat::Text;
+    const bool runText = !several && series && options.format == ReportFormat::Text && !options.baseline;
     CliSink sink(runText ? &outputs.at(std::to_string(devices->front())) : nullptr, err, plan->variants.size(),
         several);
     RunnerOptions runner;
@@ -407,6 +502,21 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
     for (const DeviceResult& d : result.devices)
         ran.push_back(&d);
     Status traceFailed;
+    if (options.baseline) {
+        const Report& ran = result.devices.front().plan.variants.front().report;
+        if (trace.is_open())
+            traceFailed = writeTrace(trace, options.tracePath, true, result.devices.front().plan);
+        if (ran.runs.empty())
+            return verdict({ &result.devices.front() }, true, false, err);
+        if (!options.savePath.empty()) {
+            if (auto failed = saveSeries(options.savePath, ran))
+                return reportFailure(*failed, err);
+        }
+        const int compared =
+            writeBaselineComparison(options, *options.baseline, options.baselineFiles.front(), ran, "this run", out, err);
+        const int ranCode = verdict({ &result.devices.front() }, true, false, err);
+        return ranCode != kExitOk ? ranCode : compared != kExitOk ? compared : traceFailed ? reportFailure(*traceFailed, err) : kExitOk;
+    }
     if (!several) {
         const PlanReport& only = result.devices.front().plan;
         std::ostream& to = outputs.at(std::to_string(devices->front()));

@@ -2,11 +2,13 @@
 
 #include "cli/output_pattern.hpp"
 
+#include "engine/io/report_file.hpp"
 #include "engine/model/record_rules.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -36,13 +38,60 @@ Status checkFloatingOptions(const PipelineConfig& c)
     return std::nullopt;
 }
 
-}  // namespace
+// The keys --gate accepts: the quantities measured once per run.
+std::vector<std::string> gateableKeys()
+{
+    std::vector<std::string> keys;
+    for (const RunMeasure& m : runMeasures())
+        keys.emplace_back(m.key);
+    return keys;
+}
 
-Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
+Status checkBaselineOptions(const CliOptions& options)
+{
+    const BaselineSettings& b = options.baselineSettings;
+    if (b.maxSlowdownPercent && !(std::isfinite(*b.maxSlowdownPercent) && *b.maxSlowdownPercent >= 0.0))
+        return makeError(ErrorKind::Usage,
+            "--max-slowdown " + quotedNumber(*b.maxSlowdownPercent) + " is not accepted: give a finite percentage, 0 or more",
+            "See asyncscope-cli --help.");
+    if (!(std::isfinite(b.minDifferencePercent) && b.minDifferencePercent >= 0.0))
+        return makeError(ErrorKind::Usage,
+            "--min-difference " + quotedNumber(b.minDifferencePercent) +
+                " is not accepted: give a finite percentage, 0 or more",
+            "See asyncscope-cli --help.");
+    if (options.baselineFiles.empty()) {
+        const bool baselineOnly = b.maxSlowdownPercent || options.allowDifferent || !options.savePath.empty();
+        if (baselineOnly)
+            return makeError(ErrorKind::Usage, "--max-slowdown, --allow-different and --save go with --baseline",
+                "Give --baseline FILE (the series to compare with).");
+        return std::nullopt;
+    }
+    const char* conflict = !options.mergeFiles.empty() ? "--merge"
+        : options.comparison                           ? "--compare"
+        : options.listDevices                          ? "--list-devices"
+        : options.devices.several()                    ? "--device with several devices"
+                                                       : nullptr;
+    if (conflict)
+        return makeError(ErrorKind::Usage, std::string("--baseline compares one series and cannot go with ") + conflict,
+            "Compare one series (or two saved ones) at a time.");
+    if (namesDevice(options.outputPath))
+        return makeError(ErrorKind::Usage, "--baseline writes one comparison: --output cannot name a file per device (%d)",
+            "Leave %d out of the --output pattern.");
+    if (options.baselineFiles.size() == 2 && !options.savePath.empty())
+        return makeError(ErrorKind::Usage, "--save keeps a series this command runs, and two saved series run nothing",
+            "Leave --save out, or give one --baseline file and run a series.");
+    return std::nullopt;
+}
+
+Result<CliOptions> parseWithDefaults(int argc, const char* const argv[], const PipelineConfig* defaults)
 {
     CliOptions options;
     PipelineConfig& c = options.config;
     c.runs = 10;
+    if (defaults) {
+        c = *defaults;
+        c.device = 0;  // the device is chosen as without a baseline: the best, or --device
+    }
 
     CLI::App app { "AsyncScope: runs the asyncAPI pipeline (H2D copy, increment kernel, D2H copy) on a CUDA GPU "
                    "and reports GPU time against CPU submit time.",
@@ -160,6 +209,37 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
                                                   "and the median of all; --format and --output apply")
         ->expected(1, -1)
         ->default_str("");
+    std::string gate;
+    std::optional<double> maxSlowdown;
+    BaselineSettings& baseline = options.baselineSettings;
+    app.add_option("--baseline", options.baselineFiles, "Compare with a saved series (any format this program "
+                                                        "reads): with one file, run a series (its configuration "
+                                                        "unless options say otherwise) and compare it with the file's; "
+                                                        "with two, compare the second with the first and run nothing. "
+                                                        "Each quantity's medians, difference, bootstrap interval, "
+                                                        "Mann-Whitney p-value and verdict; --format and --output apply")
+        ->expected(1, 2)
+        ->default_str("");
+    app.add_flag("--allow-different", options.allowDifferent, "With --baseline: compare even where the "
+                                                              "configurations differ (device, driver, size, shape, "
+                                                              "memory …); every output says so");
+    app.add_option("--max-slowdown", maxSlowdown, "With --baseline: exit 1 when a gated quantity is slower by more "
+                                                  "than this many percent with its whole interval beyond it");
+    app.add_option("--gate", gate, "With --max-slowdown: the quantities gated, as keys separated by commas (" +
+                                       [] {
+                                           std::string keys;
+                                           for (const std::string& k : gateableKeys())
+                                               keys += (keys.empty() ? "" : ", ") + k;
+                                           return keys;
+                                       }() + ")")
+        ->default_str("gpu_time_ms");
+    app.add_option("--min-difference", baseline.minDifferencePercent, "With --baseline: a difference smaller than "
+                                                                      "this, in %, counts as the same even when it is "
+                                                                      "told from noise");
+    app.add_option("--bootstrap-seed", baseline.seed, "With --baseline: the bootstrap's seed (the same files and "
+                                                      "seed give the same intervals)");
+    app.add_option("--save", options.savePath, "With one --baseline file: also write the series this runs to this "
+                                               "file as JSON (to keep as the next baseline)");
 
     try {
         app.parse(argc, argv);
@@ -196,7 +276,8 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     c.submission = *parseName<Submission>(submission);
     c.stopRule = *parseName<StopRule>(stop);
     c.traceSource = *parseName<TraceSource>(traceSource);
-    c.stageEvents = !noStages;
+    if (noStages)
+        c.stageEvents = false;
     options.format = *parseName<ReportFormat>(format);
     if (!compare.empty())
         options.comparison = parseName<Comparison>(compare);
@@ -207,6 +288,28 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
         *bytes = *elements * sizeof(int);
     }
     if (auto invalid = checkFloatingOptions(c))
+        return *invalid;
+    baseline.maxSlowdownPercent = maxSlowdown;
+    if (!gate.empty()) {
+        baseline.gateKeys.clear();
+        const std::vector<std::string> known = gateableKeys();
+        std::size_t from = 0;
+        while (from <= gate.size()) {
+            const std::size_t comma = std::min(gate.find(',', from), gate.size());
+            const std::string key = gate.substr(from, comma - from);
+            if (std::find(known.begin(), known.end(), key) == known.end())
+                return makeError(ErrorKind::Usage, "--gate names '" + key + "', which is not a quantity of every run",
+                    "Give keys from: " + [&known] {
+                        std::string keys;
+                        for (const std::string& k : known)
+                            keys += (keys.empty() ? "" : ", ") + k;
+                        return keys;
+                    }() + ".");
+            baseline.gateKeys.push_back(key);
+            from = comma + 1;
+        }
+    }
+    if (auto invalid = checkBaselineOptions(options))
         return *invalid;
     if (auto invalid = validate(c))
         return *invalid;
@@ -232,6 +335,25 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
         return makeError(ErrorKind::Usage, "--trace writes one device's series, and --device names several",
             "Give --device best or one index with --trace.");
     return options;
+}
+
+}  // namespace
+
+Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
+{
+    auto options = parseWithDefaults(argc, argv, nullptr);
+    if (!options || options->helpText || options->baselineFiles.size() != 1)
+        return options;
+    auto baseline = readReportFile(options->baselineFiles.front());
+    if (!baseline)
+        return makeError(baseline.error().kind, "cannot read the baseline " + baseline.error().detail,
+            baseline.error().advice);
+    // Read a second time over the baseline's configuration: what the command line gives still wins.
+    auto over = parseWithDefaults(argc, argv, &baseline->config);
+    if (!over)
+        return over;
+    over->baseline = std::make_shared<const Report>(std::move(*baseline));
+    return over;
 }
 
 }  // namespace asyncscope

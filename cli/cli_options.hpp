@@ -3,10 +3,12 @@
 
 #include "engine/run/device_plan.hpp"
 #include "engine/run/plan.hpp"
+#include "engine/model/baseline.hpp"
 #include "engine/model/config.hpp"
 #include "engine/model/error.hpp"
 #include "engine/model/report.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,9 +31,18 @@ struct CliOptions {
     std::size_t sweepMaxBytes = kSweepMaxBytes;
     std::optional<std::string> helpText;  // --help or --version: print this and exit 0
     std::vector<std::string> mergeFiles;  // --merge: read these result files and print one table; nothing runs
+    // --baseline A [B]: compare B (or the series this runs) with the series saved in A.
+    std::vector<std::string> baselineFiles;
+    // With one baseline file: the series read from it, whose configuration the run takes where the command line
+    // does not say otherwise.
+    std::shared_ptr<const Report> baseline;
+    BaselineSettings baselineSettings;
+    bool allowDifferent = false;  // compare across configurations
+    std::string savePath;         // with a baseline and a run: also keep the run's series here (JSON)
 };
 
-// Usage errors come back as ErrorKind::Usage with CLI11's or our own message.
+// Usage errors come back as ErrorKind::Usage with CLI11's or our own message. With one --baseline file the file is
+// read here (a file that cannot be read is its reader's error) and its configuration becomes the defaults.
 Result<CliOptions> parseCommandLine(int argc, const char* const argv[]);
 
 }  // namespace asyncscope

@@ -1,0 +1,33 @@
+// A baseline comparison as text, CSV or JSON: each quantity's medians, difference, interval, p-value and verdict,
+// with the two series named and every difference in their configurations said.
+#pragma once
+
+#include "engine/model/baseline.hpp"
+#include "engine/model/report.hpp"
+
+#include <ostream>
+#include <string>
+
+namespace asyncscope {
+
+// One of the two series: its name for people (a file name, "this run") and where it ran.
+struct BaselineSide {
+    std::string name;
+    std::string host;
+    std::string device;
+    std::size_t measuredRuns = 0;
+};
+BaselineSide baselineSide(const std::string& name, const Report& report);
+
+std::string formatBaselineText(const BaselineComparison& c, const BaselineSide& baseline, const BaselineSide& current);
+void writeBaselineCsv(std::ostream& out, const BaselineComparison& c, const BaselineSide& baseline,
+    const BaselineSide& current);
+void writeBaselineJson(std::ostream& out, const BaselineComparison& c, const BaselineSide& baseline,
+    const BaselineSide& current);
+
+// "0.0312", "2.1e-09", "< 1e-300": a p-value for people.
+std::string pValueText(double p);
+// "[-0.35, -0.27] %" where the baseline is not 0, else the interval in the quantity's unit.
+std::string intervalText(const QuantityComparison& q);
+
+}  // namespace asyncscope
