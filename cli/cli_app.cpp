@@ -9,7 +9,6 @@
 #include "engine/io/host_record_json.hpp"
 #include "engine/io/input_file.hpp"
 #include "engine/io/json/json_report.hpp"
-#include "engine/io/report_file.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/io/side_by_side_report.hpp"
 #include "engine/io/text_report.hpp"
@@ -379,7 +378,7 @@ int runBaselineFiles(const CliOptions& options, std::ostream& out, std::ostream&
 {
     std::vector<Report> reports;
     for (const std::string& path : options.baselineFiles) {
-        auto report = readReportFile(path);
+        auto report = readSeriesFile(path);
         if (!report)
             return reportFailure(makeError(report.error().kind, "cannot compare " + report.error().detail,
                                      report.error().advice),

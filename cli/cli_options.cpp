@@ -2,7 +2,7 @@
 
 #include "cli/output_pattern.hpp"
 
-#include "engine/io/report_file.hpp"
+#include "engine/io/result_file.hpp"
 #include "engine/model/record_rules.hpp"
 #include "engine/model/size_parse.hpp"
 
@@ -344,7 +344,7 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     auto options = parseWithDefaults(argc, argv, nullptr);
     if (!options || options->helpText || options->baselineFiles.size() != 1)
         return options;
-    auto baseline = readReportFile(options->baselineFiles.front());
+    auto baseline = readSeriesFile(options->baselineFiles.front());
     if (!baseline)
         return makeError(baseline.error().kind, "cannot read the baseline " + baseline.error().detail,
             baseline.error().advice);

@@ -47,6 +47,14 @@ std::string differenceText(const QuantityComparison& q)
     return text;
 }
 
+// A p-value for a machine to read: every digit that counts, 0 where it underflowed.
+std::string pValueNumber(double p)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", p);
+    return text;
+}
+
 std::string sideText(const BaselineSide& s)
 {
     std::string text = s.name + ": " + (s.device.empty() ? "unknown device" : s.device);
@@ -168,7 +176,7 @@ void writeBaselineCsv(std::ostream& out, const BaselineComparison& c, const Base
             << (q.distribution ? fixedText(q.high, places) : "") << ','
             << (q.distribution ? optional(q.lowPercent) : "") << ','
             << (q.distribution ? optional(q.highPercent) : "") << ','
-            << (q.distribution ? pValueText(q.p) : "") << ',' << csvField(verdictName(q.verdict)) << ','
+            << (q.distribution ? pValueNumber(q.p) : "") << ',' << csvField(verdictName(q.verdict)) << ','
             << q.baselineRuns << ',' << q.currentRuns << ',' << (q.gated ? "yes" : "no") << ','
             << (q.gateFailed ? "yes" : "no") << ',' << csvField(baseline.name) << ',' << csvField(current.name) << ','
             << csvField(configuration) << '\n';

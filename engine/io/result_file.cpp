@@ -77,8 +77,11 @@ HostReport fromSeries(Report report, const std::string& fileName)
     return host;
 }
 
+// What a file is read for, for messages about files it does not take.
+enum class ReadFor { Merge, Baseline };
+
 // readResultFile without its guard against the unexpected.
-Result<HostReport> readChecked(const std::string& path, const std::string& name)
+Result<HostReport> readChecked(const std::string& path, const std::string& name, ReadFor use)
 {
     const std::filesystem::path file(path);
     std::string suffix = file.extension().string();
@@ -105,12 +108,18 @@ Result<HostReport> readChecked(const std::string& path, const std::string& name)
             }
             return host;
         }
+        const bool merge = use == ReadFor::Merge;
         if (format == "asyncscope-comparison")
-            return makeError(ErrorKind::Io, name + ": a comparison, which a merge does not take",
-                "Merge series reports and host records (asyncscope-cli --format json, with or without --device all).");
+            return makeError(ErrorKind::Io,
+                name + ": a comparison of several variants, which " + (merge ? "a merge" : "a baseline") +
+                    " does not take",
+                merge ? "Merge series reports and host records (asyncscope-cli --format json, with or without "
+                        "--device all)."
+                      : "Compare one series: run the variant alone (asyncscope-cli --format json with its options).");
         if (format == "asyncscope-side-by-side")
-            return makeError(ErrorKind::Io, name + ": a merged table, which a merge does not take",
-                "Merge the records it was made from.");
+            return makeError(ErrorKind::Io,
+                name + ": a merged table, which " + (merge ? "a merge" : "a baseline") + " does not take",
+                merge ? "Merge the records it was made from." : "Compare one of the series it was made from.");
     }
     auto report = readReportFile(path);
     if (!report)
@@ -120,7 +129,10 @@ Result<HostReport> readChecked(const std::string& path, const std::string& name)
 
 }  // namespace
 
-Result<HostReport> readResultFile(const std::string& path)
+namespace {
+
+// readChecked, each error naming the file, and nothing thrown.
+Result<HostReport> readGuarded(const std::string& path, ReadFor use)
 {
     const std::string name = std::filesystem::path(path).filename().string();
     // Only a regular file is opened: a directory fails late inside the stream, a FIFO blocks for ever.
@@ -132,7 +144,7 @@ Result<HostReport> readResultFile(const std::string& path)
         return error;
     }
     try {
-        return readChecked(path, name);
+        return readChecked(path, name, use);
     } catch (const std::bad_alloc&) {
         return makeError(ErrorKind::TooLarge, name + ": too big to read here: the memory ran out",
             "Close other programs, or merge fewer or shorter files.");
@@ -142,6 +154,46 @@ Result<HostReport> readResultFile(const std::string& path)
     } catch (...) {
         return makeError(ErrorKind::Io, name + ": cannot be read: its content is not what AsyncScope writes");
     }
+}
+
+}  // namespace
+
+Result<HostReport> readResultFile(const std::string& path)
+{
+    return readGuarded(path, ReadFor::Merge);
+}
+
+Result<Report> readSeriesFile(const std::string& path)
+{
+    auto host = readGuarded(path, ReadFor::Baseline);
+    if (!host)
+        return host.error();
+    const std::string name = std::filesystem::path(path).filename().string();
+    if (host->error)
+        return makeError(ErrorKind::Io, name + ": a record of a host where nothing ran (" + host->error->detail + ")",
+            "Compare a file that holds a series.");
+    std::vector<const Report*> series;
+    std::string devices;
+    for (const DeviceResult& d : host->devices) {
+        if (d.plan.variants.size() > 1)
+            return makeError(ErrorKind::Io, name + ": a comparison of several variants, which a baseline does not take",
+                "Compare one series: run the variant alone (asyncscope-cli --format json with its options).");
+        if (d.plan.variants.empty() || d.plan.variants.front().report.runs.empty())
+            continue;
+        series.push_back(&d.plan.variants.front().report);
+        devices += (devices.empty() ? "" : ", ") + std::to_string(d.device.index);
+    }
+    if (series.empty())
+        return makeError(ErrorKind::Io, name + ": holds no runs", "Compare a file that holds a series' runs.");
+    if (series.size() > 1)
+        return makeError(ErrorKind::Io,
+            name + ": holds the series of " + std::to_string(series.size()) + " GPUs (" + devices +
+                "), and a baseline is one series",
+            "Write one GPU's series (asyncscope-cli --device N --format json) and compare that.");
+    Report report = *series.front();
+    if (report.host.empty() && host->host != name)  // a host record's series: the host is the record's
+        report.host = host->host;
+    return report;
 }
 
 }  // namespace asyncscope

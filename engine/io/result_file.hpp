@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/model/error.hpp"
+#include "engine/model/report.hpp"
 #include "engine/run/device_plan.hpp"
 
 #include <string>
@@ -15,5 +16,10 @@ namespace asyncscope {
 // regular file is opened). Never throws: whatever a reader below raises becomes the file's error, so a bad file
 // among good ones costs only itself.
 Result<HostReport> readResultFile(const std::string& path);
+
+// One series from a file of any kind readResultFile reads: a series report (JSON 1-4, CSV), or a host's record that
+// holds one device's series. A comparison, a merged table, a host record of several devices' series or of an error,
+// and a file without runs are refused, each saying what to compare instead. Errors begin with the file's name.
+Result<Report> readSeriesFile(const std::string& path);
 
 }  // namespace asyncscope

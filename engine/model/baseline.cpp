@@ -40,10 +40,12 @@ std::string stopText(const PipelineConfig& c)
 std::vector<ConfigDifference> configDifferences(const Report& baseline, const Report& current)
 {
     std::vector<ConfigDifference> out;
+    // A value one of the files does not record (older formats have no host, driver or runtime) is no difference.
     const auto compare = [&out](const char* field, const std::string& a, const std::string& b, bool blocking = true) {
-        if (a != b)
+        if (a != b && !a.empty() && !b.empty())
             out.push_back({ field, a, b, blocking });
     };
+    const auto cudaVersion = [](int version) { return version > 0 ? "CUDA " + formatCudaVersion(version) : ""; };
     const PipelineConfig& a = baseline.config;
     const PipelineConfig& b = current.config;
     compare("device", baseline.device.name, current.device.name);
@@ -53,10 +55,8 @@ std::vector<ConfigDifference> configDifferences(const Report& baseline, const Re
     if (!driverA.empty() && !driverB.empty())
         compare("driver", driverA, driverB);
     else
-        compare("driver", "CUDA " + formatCudaVersion(baseline.driverVersion),
-            "CUDA " + formatCudaVersion(current.driverVersion));
-    compare("runtime", "CUDA " + formatCudaVersion(baseline.runtimeVersion),
-        "CUDA " + formatCudaVersion(current.runtimeVersion));
+        compare("driver", cudaVersion(baseline.driverVersion), cudaVersion(current.driverVersion));
+    compare("runtime", cudaVersion(baseline.runtimeVersion), cudaVersion(current.runtimeVersion));
     compare("size", formatBytes(a.bytes()), formatBytes(b.bytes()));
     compare("value", std::to_string(a.value), std::to_string(b.value));
     compare("threads per block", std::to_string(a.threadsPerBlock), std::to_string(b.threadsPerBlock));
@@ -98,8 +98,7 @@ std::string differencesText(const std::vector<ConfigDifference>& differences, bo
     for (const ConfigDifference& d : differences) {
         if (blockingOnly && !d.blocking)
             continue;
-        text += (text.empty() ? "" : "; ") + d.field + " " + (d.baseline.empty() ? "(none)" : d.baseline) + " → " +
-            (d.current.empty() ? "(none)" : d.current);
+        text += (text.empty() ? "" : "; ") + d.field + " " + d.baseline + " → " + d.current;
     }
     return text;
 }

@@ -3,6 +3,9 @@
 // series with known shifts, the configurations' differences, its three outputs, and the CLI's --baseline.
 #include "cli/cli_app.hpp"
 #include "engine/io/baseline_report.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/host_record_json.hpp"
+#include "engine/io/result_file.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/model/baseline.hpp"
 #include "engine/model/shift_statistics.hpp"
@@ -493,6 +496,83 @@ TEST_F(BaselineCli, OneFileRunsItsConfigurationUnlessTheCommandLineSaysOtherwise
     EXPECT_EQ(other.code, kExitUsage);
     EXPECT_NE(other.err.find("device Fake Big GPU → Fake Small GPU"), std::string::npos) << other.err;
     EXPECT_EQ(m_backend.seriesStarted, before);
+}
+
+// Every kind of file that holds one series compares: the four JSON formats, CSV, and a host's record of one GPU; a
+// file against itself is the same within noise, and the H200's CSV against its JSON too.
+TEST_F(BaselineCli, EveryFormatThatHoldsASeriesCompares)
+{
+    const fs::path data = ASYNCSCOPE_TEST_DATA;
+    for (const fs::path& file : { data / "report_v1.json", data / "report_v2.json", data / "report_v3_every_field.json",
+             data / "report_v4_machine.json", data / "report_machine.csv", data / "h200" / "h200-series.csv",
+             data / "h200" / "h200-host-record.host.json" }) {
+        const std::string path = file.string();
+        Outcome self = run({ "--baseline", path.c_str(), path.c_str() });
+        EXPECT_EQ(self.code, kExitOk) << path << ": " << self.err;
+        EXPECT_NE(self.out.find("configuration: the same"), std::string::npos) << path << ":\n" << self.out;
+        EXPECT_NE(self.out.find("verdict: GPU time same within noise"), std::string::npos) << path << ":\n" << self.out;
+    }
+    // The H200's JSON series written again as CSV: the same runs, whatever the format.
+    const std::string json = (data / "h200" / "h200-series.json").string();
+    const std::string csv = (m_dir / "h200-series.csv").string();
+    {
+        std::ofstream out(csv);
+        writeCsv(out, *readSeriesFile(json));
+    }
+    Outcome formats = run({ "--baseline", csv.c_str(), json.c_str(), "--format", "json" });
+    ASSERT_EQ(formats.code, kExitOk) << formats.err;
+    const nlohmann::json j = nlohmann::json::parse(formats.out);
+    EXPECT_NEAR(j.at("quantities").at(0).at("difference").get<double>(), 0.0, 1e-6);
+    EXPECT_EQ(j.at("quantities").at(0).at("verdict"), "same");
+    EXPECT_TRUE(j.at("configuration").at("same").get<bool>());
+
+    // An older file records no driver or host: that is no difference.
+    const std::string v1 = (data / "report_v1.json").string();
+    Report current = *readSeriesFile(v1);
+    current.host = "gpu-node";
+    current.driverVersion = 13000;
+    EXPECT_FALSE(anyBlocking(configDifferences(*readSeriesFile(v1), current)));
+}
+
+TEST_F(BaselineCli, FilesThatHoldNoSingleSeriesAreRefusedSayingWhatToCompare)
+{
+    const fs::path data = ASYNCSCOPE_TEST_DATA;
+    const std::string series = (data / "h200" / "h200-series.json").string();
+    const std::pair<fs::path, const char*> refused[] = {
+        { data / "h200" / "h200-compare-wait.json", "h200-compare-wait.json: a comparison of several variants" },
+        { data / "machine_record.host.json", "machine_record.host.json: a comparison of several variants" },
+        { data / "h200" / "h200-error-record.host.json", "h200-error-record.host.json: a record of a host where nothing ran" },
+        { data / "h200" / "h200-merged.side-by-side.json", "h200-merged.side-by-side.json: a merged table" },
+        { data / "h200", "h200: is a directory" },
+    };
+    for (const auto& [file, message] : refused) {
+        const std::string path = file.string();
+        Outcome o = run({ "--baseline", path.c_str(), series.c_str() });
+        EXPECT_EQ(o.code, kExitFailure) << path;
+        EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
+        EXPECT_TRUE(o.out.empty());
+    }
+    // A host record of several GPUs: which ones it holds, and how to write one.
+    HostReport host;
+    host.host = "node7";
+    for (int gpu = 0; gpu < 2; ++gpu) {
+        DeviceResult d;
+        d.device.index = gpu;
+        d.device.name = "NVIDIA H200";
+        VariantResult v;
+        v.report = seriesOf({ 2.5, 2.6 });
+        d.plan.variants.push_back(v);
+        d.plan.planned = 1;
+        host.devices.push_back(d);
+    }
+    const std::string record = (m_dir / "node7.host.json").string();
+    {
+        std::ofstream out(record);
+        writeHostRecordJson(out, host);
+    }
+    Outcome several = run({ "--baseline", record.c_str(), series.c_str() });
+    EXPECT_EQ(several.code, kExitFailure);
+    EXPECT_NE(several.err.find("holds the series of 2 GPUs (0, 1)"), std::string::npos) << several.err;
 }
 
 TEST_F(BaselineCli, UsageErrorsSayWhatGoesWithWhat)

@@ -104,7 +104,7 @@ TEST(Merge, FilesThatAreNotResultsAreNamed)
     }
     const auto comparison = readResultFile(dir.file("compare.json"));
     ASSERT_FALSE(comparison.ok());
-    EXPECT_NE(comparison.error().message().find("compare.json: a comparison, which a merge does not take"),
+    EXPECT_NE(comparison.error().message().find("compare.json: a comparison of several variants, which a merge does not take"),
         std::string::npos);
 
     std::ofstream(dir.file("junk.json")) << "not json at all";
