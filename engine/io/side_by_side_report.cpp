@@ -2,6 +2,7 @@
 
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/text_report.hpp"
+#include "engine/model/number_text.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,17 +14,10 @@ namespace asyncscope {
 
 namespace {
 
-std::string fixed(double value, int places)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", places, value);
-    return text;
-}
-
 // A figure for a table; "-" (or empty for CSV) when unknown.
 std::string figure(double value, int places, const char* unknown = "-")
 {
-    return value > 0.0 ? fixed(value, places) : unknown;
+    return value > 0.0 ? fixedText(value, places) : unknown;
 }
 
 std::string numaText(const SideBySideRow& r, const char* unknown = "-")
@@ -53,8 +47,8 @@ std::string aggregateText(const HostAggregate& a)
     if (b.overlapMs <= 0.0)
         return a.host + ": all at once, " + gpus + ": their measured runs did not overlap";
     return a.host + ": all at once, " + gpus + " copied " +
-        fixed(double(b.bytes) / 1e9, 3) + " GB in the " + fixed(b.overlapMs, 1) + " ms they all ran: aggregate " +
-        fixed(b.gbps, 1) + " GB/s";
+        fixedText(double(b.bytes) / 1e9, 3) + " GB in the " + fixedText(b.overlapMs, 1) + " ms they all ran: aggregate " +
+        fixedText(b.gbps, 1) + " GB/s";
 }
 
 }  // namespace
@@ -109,9 +103,9 @@ std::string formatSideBySideText(const std::vector<SideBySideRow>& rows, const s
         text += aggregateText(a) + "\n";
     const bool flagged = std::any_of(rows.begin(), rows.end(), [](const SideBySideRow& r) { return !r.flags.empty(); });
     if (flagged)
-        text += "flags: slow = H2D or D2H at least " + fixed(kSlowFraction * 100.0, 0) +
-            " % below the host's median; below-link = below " + fixed(kBelowLinkFraction * 100.0, 0) +
-            " % of the link's nominal rate; slow-in-set = at least " + fixed(kSlowFraction * 100.0, 0) +
+        text += "flags: slow = H2D or D2H at least " + fixedText(kSlowFraction * 100.0, 0) +
+            " % below the host's median; below-link = below " + fixedText(kBelowLinkFraction * 100.0, 0) +
+            " % of the link's nominal rate; slow-in-set = at least " + fixedText(kSlowFraction * 100.0, 0) +
             " % below the median of every GPU listed\n";
     return text;
 }

@@ -1,5 +1,6 @@
 #include "engine/model/advice.hpp"
 
+#include "engine/model/number_text.hpp"
 #include "engine/model/overlap_model.hpp"
 #include "engine/model/size_parse.hpp"
 
@@ -34,36 +35,29 @@ namespace {
 
 using namespace advice_limits;
 
-std::string fixed(double value, int decimals)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
-
 std::string ms(double value)
 {
-    return fixed(value, value < 0.1 ? 4 : 3) + " ms";
+    return fixedText(value, value < 0.1 ? 4 : 3) + " ms";
 }
 
 std::string us(double valueMs)
 {
-    return fixed(valueMs * 1e3, 1) + " µs";
+    return fixedText(valueMs * 1e3, 1) + " µs";
 }
 
 std::string gbps(double value)
 {
-    return fixed(value, 1) + " GB/s";
+    return fixedText(value, 1) + " GB/s";
 }
 
 std::string percent(double fraction)
 {
-    return fixed(fraction * 100.0, 0) + " %";
+    return fixedText(fraction * 100.0, 0) + " %";
 }
 
 std::string times(double ratio)
 {
-    return fixed(ratio, 2) + " ×";
+    return fixedText(ratio, 2) + " ×";
 }
 
 // What the rules read from a series, gathered once.
@@ -603,7 +597,7 @@ void noisy(const Facts& f, Advice& advice)
     } else if (const Distribution* d = f.summary.distribution(keys::kGpuTime);
                d && d->stats.median > 0.0 && d->stats.p95 <= d->stats.median * (1.0 + kOutlierSpread)) {
         // The spread is in a few runs: 95 % of them lie close to the median, which stands.
-        cause = "a few outlying runs (95 % lie within " + fixed((d->stats.p95 / d->stats.median - 1.0) * 100.0, 1)
+        cause = "a few outlying runs (95 % lie within " + fixedText((d->stats.p95 / d->stats.median - 1.0) * 100.0, 1)
             + " % of the median; the slowest took " + ms(d->stats.max) + "): the host or the driver, now and then";
         severity = Severity::Info;
     } else {
@@ -620,7 +614,7 @@ void noisy(const Facts& f, Advice& advice)
         all.push_back({ static_cast<std::size_t>(f.report.runs.index(f.measured.front())),
             static_cast<std::size_t>(f.report.runs.index(f.measured.back())) });
     advice.findings.push_back({ std::string(rules::kNoisy), "Noisy", severity,
-        "Noise " + fixed(f.noisePercent, 2) + " % is above " + (targeted ? "the target " : "") + fixed(target, 2)
+        "Noise " + fixedText(f.noisePercent, 2) + " % is above " + (targeted ? "the target " : "") + fixedText(target, 2)
             + " %" + spread + "; likeliest cause: " + cause,
         severity == Severity::Info
             ? "Read the median and the p95, not the mean; more runs narrow the median's uncertainty."
