@@ -1,6 +1,7 @@
 #include "engine/io/baseline_report.hpp"
 
 #include "engine/io/csv/csv_report.hpp"
+#include "engine/io/text_report.hpp"
 #include "engine/model/number_text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,10 +14,13 @@ namespace asyncscope {
 
 BaselineSide baselineSide(const std::string& name, const Report& report)
 {
-    std::size_t measured = 0;
-    for (std::size_t i = 0; i < report.runs.size(); ++i)
-        measured += report.runs.warmup(i) ? 0 : 1;
-    return { name, report.host, report.device.name, measured };
+    const SeriesSummary summary = summarizeSeries(report);
+    BaselineSide side { name, report.host, report.device.name, summary.measuredRuns, {} };
+    for (Finding& f : judgeSeries(report, summary).findings) {
+        if (f.severity >= Severity::Warning)
+            side.warnings.push_back(std::move(f));
+    }
+    return side;
 }
 
 std::string pValueText(double p)
@@ -154,6 +158,16 @@ std::string formatBaselineText(const BaselineComparison& c, const BaselineSide& 
         fixedText(c.settings.minDifferencePercent, 2) + " % counts as the same\n";
     text += gateText(c);
     text += "verdict: " + c.headline() + "\n";
+    for (const BaselineSide* side : { &baseline, &current }) {
+        if (side->warnings.empty())
+            continue;
+        Advice warnings;
+        warnings.findings = side->warnings;
+        std::string advice = formatAdviceText(warnings);
+        advice.replace(0, advice.find('\n'), "  the " + std::string(side == &baseline ? "baseline" : "current") +
+                " series' advice warns (" + side->name + "):");
+        text += advice;
+    }
     return text;
 }
 
@@ -188,8 +202,12 @@ void writeBaselineJson(std::ostream& out, const BaselineComparison& c, const Bas
 {
     using nlohmann::ordered_json;
     const auto side = [](const BaselineSide& s) {
+        ordered_json warnings = ordered_json::array();
+        for (const Finding& f : s.warnings)
+            warnings.push_back({ { "rule", f.rule }, { "severity", nameOf(f.severity) }, { "title", f.title },
+                { "evidence", f.evidence } });
         return ordered_json { { "name", s.name }, { "host", s.host }, { "device", s.device },
-            { "measured_runs", s.measuredRuns } };
+            { "measured_runs", s.measuredRuns }, { "warnings", std::move(warnings) } };
     };
     const auto optional = [](const std::optional<double>& v) { return v ? ordered_json(*v) : ordered_json(nullptr); };
     ordered_json differences = ordered_json::array();

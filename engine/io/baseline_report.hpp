@@ -2,6 +2,7 @@
 // with the two series named and every difference in their configurations said.
 #pragma once
 
+#include "engine/model/advice.hpp"
 #include "engine/model/baseline.hpp"
 #include "engine/model/report.hpp"
 
@@ -10,12 +11,15 @@
 
 namespace asyncscope {
 
-// One of the two series: its name for people (a file name, "this run") and where it ran.
+// One of the two series: its name for people (a file name, "this run"), where it ran, and what its advice warns of
+// (another process on the GPU, clocks held low, noise: what can make a comparison say "slower" for a reason of its
+// own).
 struct BaselineSide {
     std::string name;
     std::string host;
     std::string device;
     std::size_t measuredRuns = 0;
+    std::vector<Finding> warnings;  // the series' findings of severity warning or severe
 };
 BaselineSide baselineSide(const std::string& name, const Report& report);
 

@@ -575,6 +575,26 @@ TEST_F(BaselineCli, FilesThatHoldNoSingleSeriesAreRefusedSayingWhatToCompare)
     EXPECT_NE(several.err.find("holds the series of 2 GPUs (0, 1)"), std::string::npos) << several.err;
 }
 
+// A slowdown with a cause of its own: the H200 series recorded beside another process is slower, and the comparison
+// says what its advice warns of; the clean baseline has no warning to show.
+TEST_F(BaselineCli, TheAdvicesWarningsExplainASlowdown)
+{
+    const fs::path data = ASYNCSCOPE_TEST_DATA;
+    const std::string clean = (data / "h200" / "h200-series.json").string();
+    const std::string shared = (data / "h200" / "h200-machine.json").string();
+    Outcome text = run({ "--baseline", clean.c_str(), shared.c_str() });
+    EXPECT_EQ(text.code, kExitOk) << text.err;
+    EXPECT_NE(text.out.find("verdict: GPU time slower by"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("the current series' advice warns (" + shared + "):"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("[severe] Another process on the GPU"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("the baseline series' advice warns"), std::string::npos) << text.out;
+
+    Outcome json = run({ "--baseline", clean.c_str(), shared.c_str(), "--format", "json" });
+    const nlohmann::json j = nlohmann::json::parse(json.out);
+    EXPECT_EQ(j.at("current").at("warnings").at(0).at("rule"), "interference");
+    EXPECT_TRUE(j.at("baseline").at("warnings").empty());
+}
+
 TEST_F(BaselineCli, UsageErrorsSayWhatGoesWithWhat)
 {
     const std::string a = write("a.json", seriesOf({ 2.5, 2.6 }));
