@@ -16,7 +16,9 @@
 #include "engine/model/series_summary.hpp"
 #include "engine/run/device_plan_runner.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -240,13 +242,20 @@ private:
     std::map<std::string, std::unique_ptr<std::ofstream>> m_files;  // path -> file
 };
 
+// This process's place in a Slurm job, for the records it writes.
+std::optional<SlurmTask> slurmTaskHere()
+{
+    return slurmTaskOf(std::getenv("SLURM_JOB_ID"), std::getenv("SLURMD_NODENAME"), std::getenv("SLURM_PROCID"));
+}
+
 // Discovery failed: with --output the host's record still says so (%d is "none"), so that a fleet's merge shows the
 // host; the exit status is the error's.
 int reportDiscoveryFailure(const CliOptions& options, const Error& error, std::ostream& out, std::ostream& err)
 {
     if (!options.outputPath.empty() && !options.listDevices) {
         Outputs outputs(out);
-        const HostReport host = hostError(shortHostName(), error);
+        HostReport host = hostError(shortHostName(), error);
+        host.slurm = slurmTaskHere();
         Status failed = outputs.open(options.outputPath, host.host, kNoDevice);
         if (!failed) {
             writeHost(outputs.at(kNoDevice), options.format, host, sideBySideRows(host));
@@ -299,9 +308,40 @@ int verdict(const std::vector<const DeviceResult*>& devices, bool series, bool s
     return code;
 }
 
+// The row of a host or Slurm node that should have left a record and left none.
+constexpr const char* kNoRecord = "no record: node failed (or was lost before writing)";
+
+// Whether `host` (a record) is the one `name` expects: its Slurm node, or its host name.
+bool recordOf(const HostReport& host, const std::string& name)
+{
+    return (host.slurm && host.slurm->node == name) || host.host == name;
+}
+
+// A record of the same host and GPU as an earlier one of the same Slurm job: two nodes with one host name, or a node
+// measured twice. Names the GPU it shares, or is empty.
+std::string sharedGpu(const HostReport& host, const std::vector<HostReport>& earlier)
+{
+    if (!host.slurm)
+        return {};
+    for (const HostReport& other : earlier) {
+        if (!other.slurm || other.slurm->job != host.slurm->job || other.host != host.host)
+            continue;
+        for (const DeviceResult& a : host.devices) {
+            for (const DeviceResult& b : other.devices) {
+                if (a.device.index == b.device.index)
+                    return "GPU " + std::to_string(a.device.index);
+            }
+        }
+        if (host.devices.empty() && other.devices.empty())
+            return "error record";
+    }
+    return {};
+}
+
 int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
 {
     std::vector<HostReport> hosts;
+    std::vector<std::string> paths;
     int code = kExitOk;
     for (const std::string& path : options.mergeFiles) {
         auto host = readResultFile(path);
@@ -310,7 +350,28 @@ int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
             code = kExitFailure;
             continue;
         }
+        const std::string shared = sharedGpu(*host, hosts);
+        if (!shared.empty()) {
+            std::size_t first = 0;
+            while (sharedGpu(*host, { hosts[first] }).empty())
+                ++first;
+            err << "asyncscope-cli: cannot merge " << path << ": it holds host " << host->host << "'s " << shared
+                << " from Slurm job " << host->slurm->job << " (task " << host->slurm->task << " on node "
+                << host->slurm->node << "), as " << paths[first] << " does (task " << hosts[first].slurm->task
+                << " on node " << hosts[first].slurm->node
+                << "): one job's records cannot share a host and GPU. Give each node a host name of its own; the "
+                   "first record is kept.\n";
+            code = kExitFailure;
+            continue;
+        }
         hosts.push_back(std::move(*host));
+        paths.push_back(path);
+    }
+    for (const std::string& name : options.expectHosts) {
+        if (std::none_of(hosts.begin(), hosts.end(), [&name](const HostReport& h) { return recordOf(h, name); })) {
+            hosts.push_back(hostError(name, makeError(ErrorKind::Io, kNoRecord)));
+            code = kExitFailure;
+        }
     }
     if (hosts.empty()) {
         err << "asyncscope-cli: none of the " << options.mergeFiles.size() << " files could be read\n";
@@ -407,6 +468,19 @@ Status saveSeries(const std::string& path, const Report& report)
 
 }  // namespace
 
+std::optional<SlurmTask> slurmTaskOf(const char* job, const char* node, const char* task)
+{
+    if (!job || !*job || !node || !*node)
+        return std::nullopt;
+    SlurmTask t;
+    t.job = job;
+    t.node = node;
+    char* end = nullptr;
+    const long id = task ? std::strtol(task, &end, 10) : 0;
+    t.task = task && end != task && *end == '\0' && id >= 0 && id <= 10'000'000 ? int(id) : 0;
+    return t;
+}
+
 int reportFailure(const Error& error, std::ostream& err)
 {
     // A kind of host memory, copy or submission this device or runtime cannot run is a request to change, as a size
@@ -494,7 +568,8 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
         several);
     RunnerOptions runner;
     runner.machine = machine;
-    const HostReport result = runDevicePlan(backend, *platform, devicePlan, cancel, sink, runner);
+    HostReport result = runDevicePlan(backend, *platform, devicePlan, cancel, sink, runner);
+    result.slurm = slurmTaskHere();
 
     // Whatever ran is reported, also after an error or a cancel.
     std::vector<const DeviceResult*> ran;

@@ -8,6 +8,7 @@
 #include "engine/run/backend.hpp"
 
 #include <atomic>
+#include <optional>
 #include <ostream>
 
 namespace asyncscope {
@@ -15,6 +16,10 @@ namespace asyncscope {
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;  // a CUDA error, a wrong element, a cancel, an unwritable report
 constexpr int kExitUsage = 2;    // a bad request: options, a device that is not there, a size that does not fit
+
+// A record's place in a Slurm job from the job's environment (SLURM_JOB_ID, SLURMD_NODENAME, SLURM_PROCID); empty
+// outside a job.
+std::optional<SlurmTask> slurmTaskOf(const char* job, const char* node, const char* task);
 
 // Prints `error` on `err` as one line and returns its exit code.
 int reportFailure(const Error& error, std::ostream& err);

@@ -209,6 +209,12 @@ Result<CliOptions> parseWithDefaults(int argc, const char* const argv[], const P
                                                   "and the median of all; --format and --output apply")
         ->expected(1, -1)
         ->default_str("");
+    app.add_option("--expect-hosts", options.expectHosts, "With --merge: hosts that should have left a record, "
+                                                          "separated by commas (a Slurm job's nodes): one with no "
+                                                          "record among the files gets a row saying so, and the "
+                                                          "exit status is 1")
+        ->delimiter(',')
+        ->default_str("");
     std::string gate;
     std::optional<double> maxSlowdown;
     BaselineSettings& baseline = options.baselineSettings;
@@ -325,6 +331,8 @@ Result<CliOptions> parseWithDefaults(int argc, const char* const argv[], const P
     }
     if (auto bad = checkOutputPattern(options.outputPath))
         return *bad;
+    if (!options.expectHosts.empty() && options.mergeFiles.empty())
+        return makeError(ErrorKind::Usage, "--expect-hosts goes with --merge", "Give the records to merge with --merge.");
     if (!options.mergeFiles.empty() && namesDevice(options.outputPath))
         return makeError(ErrorKind::Usage, "--merge writes one table: --output cannot name a file per device (%d)",
             "Leave %d out of the --output pattern.");

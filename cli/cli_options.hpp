@@ -31,6 +31,8 @@ struct CliOptions {
     std::size_t sweepMaxBytes = kSweepMaxBytes;
     std::optional<std::string> helpText;  // --help or --version: print this and exit 0
     std::vector<std::string> mergeFiles;  // --merge: read these result files and print one table; nothing runs
+    // With --merge: hosts (or Slurm nodes) that should have left a record; one that left none gets a row saying so.
+    std::vector<std::string> expectHosts;
     // --baseline A [B]: compare B (or the series this runs) with the series saved in A.
     std::vector<std::string> baselineFiles;
     // With one baseline file: the series read from it, whose configuration the run takes where the command line

@@ -21,6 +21,8 @@ using nlohmann::ordered_json;
 
 namespace {
 
+constexpr std::int64_t kMaxSlurmTask = 10'000'000;  // far beyond any job's task count
+
 // Everything before the devices, indented; the devices are written after it, each report as writeJsonDocument lays
 // it out.
 ordered_json headerJson(const HostReport& host)
@@ -35,6 +37,8 @@ ordered_json headerJson(const HostReport& host)
     j["runtime_version"] = host.runtimeVersion;
     if (host.error)
         j["error"] = errorToJson(*host.error);
+    if (host.slurm)
+        j["slurm"] = { { "job", host.slurm->job }, { "node", host.slurm->node }, { "task", host.slurm->task } };
     if (host.aggregate) {
         const AggregateBandwidth& a = *host.aggregate;
         j["aggregate"] = { { "devices", a.devices }, { "overlap_ms", a.overlapMs }, { "bytes", a.bytes },
@@ -332,6 +336,16 @@ HostReport hostFrom(const json& j, const std::string& document)
     host.runtimeVersion = intOr(j, "runtime_version", "", 0);
     if (const json* error = find(j, "error"))
         host.error = errorAt(*error, "error");
+    if (const json* slurm = find(j, "slurm")) {
+        objectAt(*slurm, "slurm");
+        SlurmTask task;
+        task.job = textAt(need(*slurm, "job", "slurm.job"), "slurm.job");
+        refuseIf(checkName("slurm.job", task.job));
+        task.node = textAt(need(*slurm, "node", "slurm.node"), "slurm.node");
+        refuseIf(checkName("slurm.node", task.node));
+        task.task = int(wholeAt(need(*slurm, "task", "slurm.task"), "slurm.task", 0, kMaxSlurmTask));
+        host.slurm = std::move(task);
+    }
     const json& devices = listAt(need(j, "devices", "devices"), "devices");
     if (const json* a = find(j, "aggregate"))
         host.aggregate = aggregateAt(*a, devices.size());

@@ -84,6 +84,13 @@ std::optional<RunWindow> hostWindow(const RunStore& runs, std::size_t i);
 
 AggregateBandwidth aggregateBandwidth(const std::vector<DeviceResult>& devices);
 
+// Where a record was written within a Slurm job: its job, the node as Slurm names it, and the task.
+struct SlurmTask {
+    std::string job;   // SLURM_JOB_ID
+    std::string node;  // SLURMD_NODENAME
+    int task = 0;      // SLURM_PROCID
+};
+
 // One host's record: every device it ran, or why none could run.
 struct HostReport {
     std::string host;  // short host name
@@ -94,6 +101,7 @@ struct HostReport {
     std::vector<DeviceResult> devices;     // in the plan's order
     std::optional<AggregateBandwidth> aggregate;  // with DeviceMode::AllAtOnce
     std::optional<Error> error;  // nothing could run on this host: no driver, no device, no usable device
+    std::optional<SlurmTask> slurm;  // written by a task of a Slurm job
 
     // The first device's failure (a CUDA error, a cancel), if any.
     const Error* failure() const;

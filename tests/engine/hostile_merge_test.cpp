@@ -33,11 +33,13 @@ struct CliRun {
     std::string err;
 };
 
-CliRun merge(std::vector<std::string> files)
+CliRun merge(std::vector<std::string> files, std::vector<std::string> more = {})
 {
     std::vector<const char*> args { "asyncscope-cli", "--merge" };
     for (const std::string& f : files)
         args.push_back(f.c_str());
+    for (const std::string& m : more)
+        args.push_back(m.c_str());
     auto options = parseCommandLine(static_cast<int>(args.size()), args.data());
     EXPECT_TRUE(options.ok()) << options.error().message();
     FakeBackend backend;
@@ -236,4 +238,89 @@ TEST(HostileMerge, AReportThatIsNotAnObjectIsRefusedByItsPlace)
     ASSERT_EQ(good->devices.size(), 2u);
     EXPECT_EQ(good->devices[1].plan.variants.front().report.runs.size(),
         twoGpus("good", 55.0).devices[1].plan.variants.front().report.runs.size());
+}
+
+// Records written by tasks of a Slurm job say which job, node and task wrote them; a merge refuses a second record
+// of one host and GPU from one job (two nodes with one host name, or a node measured twice), keeping the first and
+// naming both.
+TEST(SlurmRecords, TheJobNodeAndTaskRoundTripAndSharedGpusAreRefused)
+{
+    TempDir dir("slurm");
+    HostReport a = twoGpus("node", 55.0);
+    a.slurm = SlurmTask { "4242", "n1", 0 };
+    HostReport b = twoGpus("node", 54.0);  // one host name on two Slurm nodes
+    b.slurm = SlurmTask { "4242", "n2", 1 };
+    HostReport c = twoGpus("node", 53.0);  // the same host in another job: a table of both is fine
+    c.slurm = SlurmTask { "4243", "n1", 0 };
+    for (const auto& [name, host] : { std::pair { "a.json", &a }, std::pair { "b.json", &b }, std::pair { "c.json", &c } }) {
+        std::ofstream out(dir.file(name));
+        writeHostRecordJson(out, *host);
+    }
+    const auto read = readResultFile(dir.file("b.json"));
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    ASSERT_TRUE(read->slurm);
+    EXPECT_EQ(read->slurm->job, "4242");
+    EXPECT_EQ(read->slurm->node, "n2");
+    EXPECT_EQ(read->slurm->task, 1);
+
+    const CliRun run = merge({ dir.file("a.json"), dir.file("b.json"), dir.file("c.json") });
+    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_NE(run.err.find("cannot merge " + dir.file("b.json") + ": it holds host node's GPU 0 from Slurm job 4242 "
+                           "(task 1 on node n2), as " + dir.file("a.json") + " does (task 0 on node n1)"),
+        std::string::npos)
+        << run.err;
+    // Job 4242's first record and job 4243's: two GPUs each; the second record of job 4242 is left out.
+    std::istringstream lines(run.out);
+    int rows = 0;
+    for (std::string line; std::getline(lines, line);)
+        rows += line.rfind("node ", 0) == 0 ? 1 : 0;
+    EXPECT_EQ(rows, 4) << run.out;
+}
+
+TEST(SlurmRecords, ASlurmBlockOutOfItsRulesIsRefusedNamingTheField)
+{
+    HostReport host = twoGpus("node", 55.0);
+    host.slurm = SlurmTask { "7", "n1", 3 };
+    std::ostringstream out;
+    writeHostRecordJson(out, host);
+    const std::string good = out.str();
+    const std::pair<std::string, std::string> bad[] = {
+        { "\"task\": 3", "\"task\": -1" },
+        { "\"task\": 3", "\"task\": \"3\"" },
+        { "\"node\": \"n1\"", "\"node\": \"" + std::string(300, 'x') + "\"" },
+        { "\"job\": \"7\",", "" },
+    };
+    const char* fields[] = { "slurm.task", "slurm.task", "slurm.node", "slurm.job" };
+    for (std::size_t i = 0; i < std::size(bad); ++i) {
+        std::string text = good;
+        const auto at = text.find(bad[i].first);
+        ASSERT_NE(at, std::string::npos) << bad[i].first << " in " << good.substr(0, 400);
+        const auto read = readText(text.replace(at, bad[i].first.size(), bad[i].second));
+        ASSERT_FALSE(read.ok()) << bad[i].second;
+        EXPECT_NE(read.error().message().find(fields[i]), std::string::npos) << read.error().message();
+    }
+    EXPECT_TRUE(slurmTaskOf("12", "n3", "2"));
+    EXPECT_EQ(slurmTaskOf("12", "n3", "2")->task, 2);
+    EXPECT_FALSE(slurmTaskOf(nullptr, "n3", "2"));
+    EXPECT_FALSE(slurmTaskOf("12", "", "2"));
+    EXPECT_EQ(slurmTaskOf("12", "n3", "x")->task, 0);
+}
+
+TEST(SlurmRecords, AnExpectedHostWithoutARecordGetsItsRow)
+{
+    TempDir dir("expect");
+    HostReport a = twoGpus("n1", 55.0);
+    a.slurm = SlurmTask { "9", "n1", 0 };
+    {
+        std::ofstream out(dir.file("a.json"));
+        writeHostRecordJson(out, a);
+    }
+    const CliRun all = merge({ dir.file("a.json") }, { "--expect-hosts", "n1" });
+    EXPECT_EQ(all.code, kExitOk) << all.err;
+    const CliRun lost = merge({ dir.file("a.json") }, { "--expect-hosts", "n1,n2,n3", "--format", "csv" });
+    EXPECT_EQ(lost.code, kExitFailure);
+    for (const char* node : { "n2", "n3" })
+        EXPECT_NE(lost.out.find(std::string(node) + ",,,,,,,,,,,,,,io,no record: node failed (or was lost before writing)"),
+            std::string::npos)
+            << lost.out;
 }

@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# Runs packaging/asyncscope-slurm.sbatch on a real Slurm: a one-node cluster (munged, slurmctld, slurmd from Debian's
-# slurm-wlm and munge) started here, with its key, configuration, state, logs and ports of its own under a temporary
-# folder, so that it cannot meet a Slurm the machine already runs. The job runs the given asyncscope-cli on the node;
-# where no GPU answers, the node's record must carry the CUDA error the CLI reports here, and the merged table must
-# show it for the node. The daemons are stopped by their pid files and the folder removed on every exit.
+# Runs packaging/asyncscope-slurm.sbatch on a real Slurm: a three-node cluster (munged, slurmctld and three slurmd
+# from Debian's slurm-wlm and munge, whose slurmd is built for several on one host) started here, with its key,
+# configuration, state, logs and ports of its own under a temporary folder, so that it cannot meet a Slurm the machine
+# already runs. Each node's slurmd runs in a UTS namespace of its own, so the node's processes see its name as their
+# host name, as on separate machines. The job runs the given asyncscope-cli on every node; where no GPU answers, each
+# node's record must carry the CUDA error the CLI reports here, and the merged table must show it for the node.
+# Then one node is crashed (every process in its namespace killed) while the job runs: the others' records must be
+# merged, the lost node must have its row, and the job must end with exit status 1. The daemons are stopped by their
+# pid files and the folder removed on every exit.
 #
 # Usage: tests/slurm/slurm_cluster_test.sh CLI BATCH_SCRIPT
 # Needs root and the Slurm and munge binaries; exits 77 ("skipped") with the reason otherwise.
 set -euo pipefail
 export PATH="$PATH:/usr/sbin:/sbin"
+slurmd_timeout=5
+nodes=(n1 n2 n3)
+declare -A slurmd_pids=()
 cli=$(realpath "${1:?CLI}")
+h200_record=$(realpath "$(dirname "$0")/../data/h200/h200-host-record.host.json")
 batch=$(realpath "${2:?BATCH_SCRIPT}")
 started=$SECONDS
 
@@ -75,7 +83,9 @@ cleanup() {
             done
         fi
     fi
-    stop_daemon slurmd "$tmp/slurmd.pid" "${slurmd_pid:-}"
+    for node in "${nodes[@]}"; do
+        stop_daemon "slurmd $node" "$tmp/slurmd-$node.pid" "${slurmd_pids[$node]:-}"
+    done
     stop_daemon slurmctld "$tmp/slurmctld.pid" "${ctld_pid:-}"
     stop_daemon munged "$tmp/munge/munged.pid"
     wait 2>/dev/null
@@ -96,7 +106,7 @@ trap 'exit 130' INT TERM HUP
 # Runs a command for at most 45 s, in the background so that a signal to this script is handled at once (bash runs
 # traps only between foreground commands), and returns its exit status.
 bounded() {
-    timeout 45 "$@" &
+    timeout 60 "$@" &
     waiting_pid=$!
     local status=0
     wait "$waiting_pid" || status=$?
@@ -104,7 +114,7 @@ bounded() {
     return $status
 }
 
-# Two free TCP ports in a range no Slurm uses by default (6817/6818).
+# Four free TCP ports in a row (slurmctld's, then a slurmd's per node) in a range no Slurm uses by default (6817/6818).
 port_free() {
     local hex
     hex=$(printf '%04X' "$1")
@@ -113,8 +123,8 @@ port_free() {
 }
 for _ in $(seq 50); do
     ctld_port=$((20000 + RANDOM % 30000))
-    slurmd_port=$((ctld_port + 1))
-    port_free "$ctld_port" && port_free "$slurmd_port" && break
+    port_free "$ctld_port" && port_free $((ctld_port + 1)) && port_free $((ctld_port + 2)) &&
+        port_free $((ctld_port + 3)) && break
 done
 
 echo "== munged"
@@ -124,24 +134,25 @@ socket="$tmp/munge/munge.socket"
 munged --socket="$socket" --key-file="$tmp/munge/munge.key" --pid-file="$tmp/munge/munged.pid" \
     --log-file="$tmp/log/munged.log" --seed-file="$tmp/munge/munged.seed"
 
-echo "== slurm.conf for $host, ports $ctld_port and $slurmd_port"
+echo "== slurm.conf for ${nodes[*]} on $host, ports $ctld_port to $((ctld_port + 3))"
 export SLURM_CONF="$tmp/slurm.conf"
 cat >"$SLURM_CONF" <<CONF
 ClusterName=asyncscopetest
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 AuthInfo=socket=$socket
 CredType=cred/munge
 StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
+SlurmdSpoolDir=$tmp/spool/%n
 SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
+SlurmdPidFile=$tmp/slurmd-%n.pid
 SlurmctldLogFile=$tmp/log/slurmctld.log
-SlurmdLogFile=$tmp/log/slurmd.log
+SlurmdLogFile=$tmp/log/slurmd-%n.log
+# A node that stops answering is DOWN after this (the controller pings every third of it).
+SlurmdTimeout=$slurmd_timeout
 # No cgroups and no accounting: the cluster needs nothing beyond its folder.
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -154,24 +165,39 @@ SlurmdParameters=config_overrides
 MpiDefault=none
 ReturnToService=2
 MailProg=/bin/true
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=100 State=UNKNOWN
-PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
+$(for i in 1 2 3; do
+    echo "NodeName=n$i NodeHostname=n$i NodeAddr=127.0.0.1 Port=$((ctld_port + i)) CPUs=$(nproc) RealMemory=100 State=UNKNOWN"
+done)
+PartitionName=debug Nodes=n[1-3] Default=YES MaxTime=INFINITE State=UP
 CONF
 
-echo "== slurmctld and slurmd"
+echo "== slurmctld and a slurmd per node, each in a UTS namespace named after its node"
 slurmctld -D -f "$SLURM_CONF" </dev/null >"$tmp/log/slurmctld.out" 2>&1 &
 ctld_pid=$!
-slurmd -D -f "$SLURM_CONF" </dev/null >"$tmp/log/slurmd.out" 2>&1 &
-slurmd_pid=$!
-state=
-for _ in $(seq 60); do
-    kill -0 "$ctld_pid" 2>/dev/null || { echo "slurm test: slurmctld stopped" >&2; exit 1; }
-    kill -0 "$slurmd_pid" 2>/dev/null || { echo "slurm test: slurmd stopped" >&2; exit 1; }
-    state=$(sinfo -h -N -n "$host" -o %t 2>/dev/null || true)
-    [ "$state" = idle ] && break
-    sleep 0.5
+start_node() {
+    local node=$1
+    mkdir -p "$tmp/spool/$node"
+    # unshare and sh exec: the pid started is slurmd's.
+    unshare --uts sh -c "hostname $node && exec slurmd -D -N $node -f '$SLURM_CONF'" </dev/null \
+        >"$tmp/log/slurmd-$node.out" 2>&1 &
+    slurmd_pids[$node]=$!
+}
+for node in "${nodes[@]}"; do
+    start_node "$node"
 done
-[ "$state" = idle ] || { echo "slurm test: $host is not idle after 30 s (state: ${state:-none})" >&2; exit 1; }
+# Waits until every node is idle (up to 30 s).
+wait_idle() {
+    local states=
+    for _ in $(seq 60); do
+        kill -0 "$ctld_pid" 2>/dev/null || { echo "slurm test: slurmctld stopped" >&2; exit 1; }
+        states=$(sinfo -h -N -o '%N=%t' 2>/dev/null | sort -u | tr '\n' ' ' || true)
+        [ "$states" = "n1=idle n2=idle n3=idle " ] && return 0
+        sleep 0.5
+    done
+    echo "slurm test: the nodes are not idle after 30 s: ${states:-no answer}" >&2
+    exit 1
+}
+wait_idle
 sinfo
 echo "cluster up after $((SECONDS - started)) s"
 
@@ -182,7 +208,7 @@ mkdir results
 echo '{"stale": true}' >results/oldhost-0.json
 touch -d '1 hour ago' results/oldhost-0.json
 job_status=0
-bounded env ASYNCSCOPE_CLI="$cli" ASYNCSCOPE_ARGS="--runs 3" sbatch --wait "$batch" --warmup 0 >sbatch.out 2>&1 ||
+bounded env ASYNCSCOPE_CLI="$cli" ASYNCSCOPE_ARGS="--runs 3" sbatch -N 3 --wait "$batch" --warmup 0 >sbatch.out 2>&1 ||
     job_status=$?
 cat sbatch.out
 job_id=$(grep -o 'Submitted batch job [0-9]*' sbatch.out | grep -o '[0-9]*$' || true)
@@ -207,31 +233,102 @@ check() {
 contains() { grep -q -- "$2" "$1" 2>/dev/null; }
 lacks() { ! grep -q -- "$2" "$1" 2>/dev/null; }
 
-check "the job ran on the one node" grep -q "on 1 node(s) ($host)" job.out
+check "the job ran on the three nodes" grep -q "on 3 node(s) (n\[1-3\])" job.out
 check "ASYNCSCOPE_ARGS and the script's arguments reached the CLI" grep -q -- "--runs 3 --warmup 0\$" job.out
 if [ -n "$expected_error" ]; then
-    # Device discovery failed: the CLI names the one record HOST-none.json and writes the host and the error into it.
-    record="results/$host-none.json"
-    check "the job failed as the node's run did (exit status 1, was $job_status)" test "$job_status" -eq 1
-    check "the node left its record $record" test -s "$record"
-    check "the record names the host" grep -Eq "\"host\": *\"$host\"" "$record"
-    check "the record carries $expected_error" grep -Eq "\"code_name\": *\"$expected_error\"" "$record"
-    check "the merged table in the job's output shows $expected_error" contains job.out "$expected_error"
-    check "the merged table has a row for $host with the error" \
-        grep -q "$host.*$expected_error\|$expected_error.*$host" job.out
-    check "results/merged.csv has a row for $host with $expected_error" \
-        grep -q "^$host,.*$expected_error" results/merged.csv
-    check "results/merged.json has a row for $host" grep -Eq "\"host\": *\"$host\"" results/merged.json
-    check "results/merged.json carries $expected_error" contains results/merged.json "$expected_error"
+    # Device discovery failed: the CLI names each node's one record HOST-NODE-tTASK-none.json and writes the host,
+    # its Slurm task and the error into it.
+    check "the job failed as the nodes' runs did (exit status 1, was $job_status)" test "$job_status" -eq 1
+    for node in "${nodes[@]}"; do
+        record=$(compgen -G "results/$node-$node-t[0-9]*-none.json" | head -n 1 || true)
+        check "$node left its record (results/$node-$node-tN-none.json)" test -s "$record"
+        check "$node's record names its host" grep -Eq "\"host\": *\"$node\"" "$record"
+        check "$node's record names its Slurm node and job" \
+            grep -Eq "\"job\": *\"$job_id\", *\"node\": *\"$node\"" <(tr -d '\n' <"$record")
+        check "$node's record carries $expected_error" grep -Eq "\"code_name\": *\"$expected_error\"" "$record"
+        check "the merged table has a row for $node with the error" grep -q "^$node .*$expected_error" job.out
+        check "results/merged.csv has a row for $node with $expected_error" \
+            grep -q "^$node,.*$expected_error" results/merged.csv
+    done
+    check "results/merged.json has three rows" test "$(grep -Ec '"host": *"n[1-3]"' results/merged.json)" -eq 3
 else
     check "the job succeeded (exit status 0, was $job_status)" test "$job_status" -eq 0
-    check "the node left a record per GPU" compgen -G "results/$host-[0-9]*.json"
-    check "the merged table has a row for $host" contains job.out "$host"
+    for node in "${nodes[@]}"; do
+        check "$node left a record per GPU" compgen -G "results/$node-$node-t[0-9]*-[0-9]*.json"
+        check "the merged table has a row for $node" grep -q "^$node " job.out
+    done
 fi
+check "no node was reported lost" lacks job.out "no record"
 check "the record an earlier job left is not merged" lacks job.out oldhost
 check "merged.json leaves the earlier record out" lacks results/merged.json oldhost
 check "the job's state is what its exit status says" \
     grep -q "JobState=$([ "$job_status" -eq 0 ] && echo COMPLETED || echo FAILED)" <(scontrol show job "$job_id")
+
+echo "== a node crashed while the job runs: n2's task stands still until every process of n2 is killed"
+# The CLI the job runs here: on n2 the measurement never ends (it marks that it began, then sleeps); n1 and n3 write
+# the record a GPU node writes (the H200 host record kept in tests/data, under their own host names), so that the
+# survivors succeed as GPU nodes do and only the lost node can fail the job; the merge is the real CLI's.
+cat >slow-on-n2.sh <<SLOW
+#!/usr/bin/env bash
+case " \$* " in *" --merge "*) exec "$cli" "\$@" ;; esac
+if [ "\${SLURMD_NODENAME:-}" = n2 ]; then
+    touch "$tmp/job/n2-began"
+    exec sleep 600
+fi
+out=
+while [ \$# -gt 0 ]; do
+    [ "\$1" = --output ] && out=\$2
+    shift
+done
+out=\${out//%h/\$(hostname -s)}
+out=\${out//%d/0}
+sed "s/\"host\": *\"vm\"/\"host\": \"\$(hostname -s)\"/" "$h200_record" >"\${out//%%/%}"
+SLOW
+chmod +x slow-on-n2.sh
+crash_id=$(env ASYNCSCOPE_CLI="$tmp/job/slow-on-n2.sh" ASYNCSCOPE_RESULTS=results-crash ASYNCSCOPE_ARGS="--runs 3" \
+    sbatch --parsable -N 3 --output=job-crash.out "$batch" | cut -d';' -f1)
+echo "Submitted batch job $crash_id"
+for _ in $(seq 100); do
+    [ -e n2-began ] && break
+    sleep 0.2
+done
+check "n2's task began" test -e n2-began
+# A crash: every process whose UTS namespace is n2's, its slurmd, slurmstepd and the task, killed at once.
+n2_uts=$(readlink "/proc/${slurmd_pids[n2]}/ns/uts")
+crashed_at=$SECONDS
+for p in /proc/[0-9]*; do
+    [ "$(readlink "$p/ns/uts" 2>/dev/null)" = "$n2_uts" ] && kill -KILL "${p#/proc/}" 2>/dev/null
+done
+echo "n2 crashed (every process in UTS namespace $n2_uts killed)"
+# The job's end, polled more often than sbatch --wait does (it waits ever longer between looks).
+job_state() { scontrol -o show job "$1" 2>/dev/null | grep -o "$2=[^ ]*" | cut -d= -f2; }
+for _ in $(seq 600); do
+    case $(job_state "$crash_id" JobState) in
+    PENDING | CONFIGURING | RUNNING | COMPLETING | "") sleep 0.2 ;;
+    *) break ;;
+    esac
+done
+crash_status=$(job_state "$crash_id" ExitCode | cut -d: -f1)
+echo "the job ended $((SECONDS - crashed_at)) s after the crash: $(job_state "$crash_id" JobState), exit status $crash_status"
+sleep 0.5 # the job's output is complete when slurmstepd has closed it
+cat job-crash.out || true
+echo "---- results-crash: $(ls results-crash)"
+check "the job ended with exit status 1 (was $crash_status)" test "$crash_status" -eq 1
+check "the job's output names n2 as lost" grep -q "n2 left no record" job-crash.out
+check "srun itself said nothing failed (the script's status comes from the records)" \
+    lacks job-crash.out "a node's run failed"
+check "the merged table has the row for n2" grep -q "^n2 .*no record: node failed (or was lost before writing)" job-crash.out
+for node in n1 n3; do
+    check "the merged table has $node's row of figures" grep -q "^$node  *0  *NVIDIA H200 .* 2\.5[0-9]*" job-crash.out
+    check "results-crash/merged.csv has $node's row" grep -q "^$node," results-crash/merged.csv
+done
+check "results-crash/merged.csv has n2's row" grep -q "^n2,.*no record: node failed" results-crash/merged.csv
+check "results-crash/merged.json has n2's row" grep -q "no record: node failed" results-crash/merged.json
+check "the job was not requeued" grep -q "Requeue=0" <(scontrol show job "${crash_id:-0}")
+# n2 back for what follows.
+start_node n2
+scontrol update NodeName=n2 State=RESUME >/dev/null 2>&1 || true
+wait_idle
 
 echo "== the script submitting itself from a folder holding the CLI (as in the bundle), ASYNCSCOPE_EXCLUSIVE=1"
 mkdir bundle
