@@ -148,7 +148,7 @@ void FileActions::onLoaded(const QString& path, bool overlay)
     const auto& overlays = m_session->overlays();
     const bool baseline = overlay && m_session->baseline() == &overlays.back();  // the one read last
     finish(path, QString(),
-        baseline      ? tr("Baseline: %1").arg(overlays.back().label)
+        baseline      ? tr("Baseline set: %1").arg(QFileInfo(path).fileName())
             : overlay ? tr("Overlaid %1").arg(overlays.back().label)
                       : tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size()))
                             .arg(m_session->source()));

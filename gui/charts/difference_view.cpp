@@ -228,10 +228,8 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
     const double pad = (high - low) * 0.06;
     low -= pad;
     high += pad;
-    const double tickRoom = fm.horizontalAdvance(QStringLiteral("+100.00 %")) * 1.6;
+    const double tickRoom = fm.horizontalAdvance(QStringLiteral("+1000 %")) * 1.35;
     const NiceTicks ticks = niceTicks(low, high, std::max(2.0, (plotRight - plotLeft) / tickRoom));
-    low = std::min(low, niceFloor(low, ticks.step));
-    high = std::max(high, niceCeil(high, ticks.step));
     const auto xOf = [&](double percent) { return plotLeft + (percent - low) / (high - low) * (plotRight - plotLeft); };
 
     // Rows on alternate shades, the band, the grid and the zero line under the marks.
@@ -244,8 +242,7 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
     QColor grid = ink;
     grid.setAlphaF(0.14);
     painter.setFont(plain);
-    for (int k = 0; k <= int(std::round((high - low) / ticks.step)); ++k) {
-        const double t = low + ticks.step * k;
+    for (const double t : ticks.values) {
         const double x = xOf(t);
         painter.setPen(QPen(grid, 1.0));
         painter.drawLine(QPointF(x, rowsTop), QPointF(x, rowsBottom + lh * 0.3));
@@ -260,8 +257,8 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
     painter.setPen(faint);
     painter.drawText(QRectF(plotLeft, rowsBottom + lh * 1.6, plotRight - plotLeft, lh * 2.4),
         Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-        QObject::tr("The point: the difference of the medians, in % of the baseline's. The bar: its %1 % interval. "
-                    "Shaded: within ±%2 %, counted as the same.")
+        QObject::tr("The point: the difference of the medians, in % of the baseline's. The bar: its %1\u00a0% "
+                    "interval. Shaded: within ±%2\u00a0%, counted as the same.")
             .arg(shown.confidence * 100.0, 0, 'f', 0)
             .arg(shown.band, 0, 'f', 2));
 
