@@ -167,6 +167,9 @@ void MainWindow::buildViews()
         m_advice->setFocus(Qt::OtherFocusReason);
     });
     connect(m_status, &RunStatus::baselineRequested, this, [this] {
+        if (m_session->baselineState() == SessionModel::BaselineState::NeedsConsent &&
+            (!m_acrossQuestion || !m_acrossQuestion->isVisible()))
+            return askAcrossConfigurations(m_acrossJustSet);  // the question was closed unanswered: asked again
         m_tabs->setCurrentWidget(m_difference);
         m_difference->setFocus(Qt::OtherFocusReason);
     });
@@ -386,6 +389,7 @@ void MainWindow::showProblem(const QString& text)
 
 void MainWindow::askAcrossConfigurations(bool justSet)
 {
+    m_acrossJustSet = justSet;
     if (m_acrossQuestion) {
         m_acrossQuestion->disconnect(this);  // of a series or a baseline no longer shown: its answer is not wanted
         m_acrossQuestion->close();

@@ -116,6 +116,7 @@ private:
     SummaryTable* m_summary = nullptr;
     DifferenceView* m_difference = nullptr;
     QPointer<QMessageBox> m_acrossQuestion;  // open while it waits for an answer
+    bool m_acrossJustSet = false;  // what the last question was asked with
     AdvicePanel* m_advice = nullptr;
     RunStatus* m_status = nullptr;
     AllGpusPanel* m_allGpus = nullptr;
