@@ -67,6 +67,11 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         "FILE");
     const QCommandLineOption overlay(
         "overlay", "Overlay a saved run (JSON or CSV export) on the run charts; give it again for more.", "FILE");
+    const QCommandLineOption baseline("baseline",
+        "Compare the series shown (run or --open's) with a saved series (JSON or CSV export): the Summary and "
+        "Difference tabs and the status line say, quantity by quantity, whether it is slower, faster or the same. "
+        "With --export-png it is compared even across configurations, and the status line says so.",
+        "FILE");
     const QCommandLineOption exportPng("export-png",
         "Run (or read --open's file), export the time chart as PNG to FILE, quit.", "FILE");
     const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
@@ -81,10 +86,10 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
     const QCommandLineOption tab("tab",
         "Show this tab from the start and when a run ends (and in --screenshot): time, poll-iterations, stages, "
-        "timeline, distribution, summary, advice, comparison or all-gpus.",
+        "timeline, distribution, summary, difference, advice, comparison or all-gpus.",
         "NAME");
     parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, hostMemory, copy, migration,
-        advice, run, compare, sweepMin, sweepMax, open, overlay, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize, tab });
+        advice, run, compare, sweepMin, sweepMax, open, overlay, baseline, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize, tab });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -159,6 +164,7 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.exportSize = QSize(w, h);
     options.open = parser.value(open);
     options.overlays = parser.values(overlay);
+    options.baseline = parser.value(baseline);
     for (auto [option, bytes] : { std::pair { &sweepMin, &options.sweepMinBytes }, std::pair { &sweepMax, &options.sweepMaxBytes } }) {
         auto elements = parseElementCount(parser.value(*option).toStdString());
         if (!elements)
@@ -170,7 +176,7 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.screenshot = parser.value(screenshot);
     options.tab = parser.value(tab).toLower();
     static const QStringList kTabs = { "time", "poll-iterations", "stages", "timeline", "distribution", "summary",
-        "advice", "comparison", "all-gpus" };
+        "difference", "advice", "comparison", "all-gpus" };
     if (!options.tab.isEmpty() && !kTabs.contains(options.tab))
         return usage(QStringLiteral("--tab %1 is not a tab; accepted: %2").arg(parser.value(tab), kTabs.join(", ")));
     if (!options.screenshot.isEmpty() && options.exportPng.isEmpty())
@@ -191,6 +197,9 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     if (options.allGpus && (options.comparison || !options.open.isEmpty() || !options.exportTimeline.isEmpty()))
         return usage("--all-gpus runs one series on every GPU; it does not go with --compare, --open or "
                      "--export-timeline");
+    if (!options.baseline.isEmpty() && (options.comparison || options.allGpus))
+        return usage(QStringLiteral("--baseline compares one series with a saved one; it does not go with --%1")
+                         .arg(options.comparison ? QStringLiteral("compare") : QStringLiteral("all-gpus")));
     return options;
 }
 

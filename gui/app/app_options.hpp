@@ -34,6 +34,7 @@ struct AppOptions {
     std::size_t sweepMaxBytes = kSweepMaxBytes;
     QString open;        // a saved series (JSON or CSV) to show from the start, in place of a run; no GPU needed
     QStringList overlays;  // saved runs (JSON or CSV) to overlay on the run charts from the start, in order
+    QString baseline;      // a saved series to compare the series shown with, from the start
     QString exportPng;   // run (or, with `open`, read the saved series), export the time chart here, quit
     QString screenshot;  // with --export-png: also save a picture of the whole window
     QString exportTimeline;  // with --export-png: also export the last run's timeline (PNG or SVG)

@@ -135,11 +135,23 @@ bool FileActions::addOverlay(const QString& path)
     return !refused;
 }
 
+bool FileActions::setBaseline(const QString& path)
+{
+    const Status refused = m_session->setBaseline(path);
+    if (refused)
+        emit problem(QString::fromStdString(refused->message()));
+    return !refused;
+}
+
 void FileActions::onLoaded(const QString& path, bool overlay)
 {
+    const auto& overlays = m_session->overlays();
+    const bool baseline = overlay && m_session->baseline() == &overlays.back();  // the one read last
     finish(path, QString(),
-        overlay ? tr("Overlaid %1").arg(m_session->overlays().back().label)
-                : tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source()));
+        baseline      ? tr("Baseline set: %1").arg(QFileInfo(path).fileName())
+            : overlay ? tr("Overlaid %1").arg(overlays.back().label)
+                      : tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size()))
+                            .arg(m_session->source()));
 }
 
 void FileActions::onLoadFailed(const QString& path, const Error& error)
@@ -200,6 +212,13 @@ void FileActions::addOverlayInteractive()
         addOverlay(path);
 }
 
+void FileActions::setBaselineInteractive()
+{
+    if (const QString path = askSavedRunPath(m_window, m_settings.lastFolder, tr("Compare with baseline"));
+        !path.isEmpty())
+        setBaseline(path);
+}
+
 void FileActions::exportTableInteractive(
     const QString& title, const QString& name, const std::function<QString(const QString& path)>& write)
 {
@@ -256,6 +275,7 @@ void FileActions::connectActions(const WindowActions& a, std::function<bool()> c
     connect(a.openSaved, &QAction::triggered, this, &FileActions::openSavedInteractive);
     connect(a.openResults, &QAction::triggered, this, &FileActions::openResultsInteractive);
     connect(a.addOverlay, &QAction::triggered, this, &FileActions::addOverlayInteractive);
+    connect(a.compareBaseline, &QAction::triggered, this, &FileActions::setBaselineInteractive);
     connect(a.exportComparisonCsv, &QAction::triggered, this, [this] { exportDataInteractive("csv", true); });
     connect(a.exportComparisonJson, &QAction::triggered, this, [this] { exportDataInteractive("json", true); });
 }
@@ -272,7 +292,8 @@ void FileActions::connectPanels(TimelinePanel* timeline, DistributionPanel* dist
     });
 }
 
-FileActions::Refused FileActions::openFromCommandLine(const QString& open, const QStringList& overlays)
+FileActions::Refused FileActions::openFromCommandLine(
+    const QString& open, const QStringList& overlays, const QString& baseline)
 {
     // Each file is asked for whatever became of the one before: a bad one costs only itself.
     Refused refused;
@@ -287,6 +308,8 @@ FileActions::Refused FileActions::openFromCommandLine(const QString& open, const
         refused.open = !note(m_session->openSaved(open));
     for (const QString& overlay : overlays)
         note(m_session->addOverlay(overlay));
+    if (!baseline.isEmpty())
+        note(m_session->setBaseline(baseline));
     return refused;
 }
 

@@ -51,6 +51,8 @@ public:
     // while); false, with `problem`, when it cannot start. How the read went comes later: done or problem.
     bool openSaved(const QString& path);
     bool addOverlay(const QString& path);
+    // Start reading a saved series to compare the series shown with, as the baseline (drawn as an overlay).
+    bool setBaseline(const QString& path);
 
     void exportPictureInteractive(const QString& format);
     void exportDataInteractive(const QString& format, bool comparison);
@@ -58,6 +60,7 @@ public:
     void exportAdviceInteractive();
     void openSavedInteractive();
     void addOverlayInteractive();
+    void setBaselineInteractive();
     // A table as CSV: asks where, then `write` writes it there (empty, or why not).
     void exportTableInteractive(
         const QString& title, const QString& name, const std::function<QString(const QString& path)>& write);
@@ -78,9 +81,9 @@ public:
         QStringList files;
         bool open = false;
     };
-    // Opens `open` (where not empty) and overlays each of `overlays`; says which were refused at once. How the reads
-    // went comes later, as for the menu's.
-    Refused openFromCommandLine(const QString& open, const QStringList& overlays);
+    // Opens `open` (where not empty), overlays each of `overlays` and reads `baseline` (where not empty); says which
+    // were refused at once. How the reads went comes later, as for the menu's.
+    Refused openFromCommandLine(const QString& open, const QStringList& overlays, const QString& baseline = {});
 
 signals:
     void done(const QString& message);     // a file was written or read; the settings changed

@@ -1,5 +1,6 @@
 #include "gui/app/headless_runner.hpp"
 
+#include "gui/app/run_status.hpp"
 #include "gui/gpus/all_gpus_panel.hpp"
 #include "gui/charts/chart_export.hpp"
 #include "gui/files/advice_export.hpp"
@@ -112,7 +113,13 @@ void HeadlessRunner::saveShown(const QString& summary)
     if (!problem.isEmpty())
         return finish(1, problem);
     keepAdvice();
-    finish(0, summary + tr("; chart saved to %1").arg(m_options.exportPng));
+    finish(0, summary + baselineSummary() + tr("; chart saved to %1").arg(m_options.exportPng));
+}
+
+QString HeadlessRunner::baselineSummary() const
+{
+    const QString line = baselineLine(*m_session);
+    return line.isEmpty() ? QString() : QStringLiteral("; ") + line;
 }
 
 void HeadlessRunner::keepAdvice()
@@ -124,8 +131,10 @@ void HeadlessRunner::keepAdvice()
 
 QString HeadlessRunner::savePictures()
 {
-    // The screenshot shows the advice on the series as it ended (--tab advice), not a judgement still under way.
+    // The screenshot shows the advice on the series as it ended (--tab advice), not a judgement still under way, and
+    // its comparison with the baseline.
     m_session->settleAdvice();
+    m_session->settleBaseline();
     QCoreApplication::sendPostedEvents();  // layout requests of the charts and widgets
     if (!m_options.screenshot.isEmpty() && !m_window->grab().save(m_options.screenshot))
         return tr("Cannot write the screenshot %1.").arg(m_options.screenshot);
@@ -156,7 +165,7 @@ void HeadlessRunner::onPlanFinished(const PlanReport& plan)
     if (plan.ranCount() < plan.planned)
         summary += "; " + QString::fromStdString(plan.notRunText());
     keepAdvice();
-    finish(verdict.exitCode, summary + tr("; chart saved to %1").arg(m_options.exportPng));
+    finish(verdict.exitCode, summary + baselineSummary() + tr("; chart saved to %1").arg(m_options.exportPng));
 }
 
 void HeadlessRunner::runAllGpus(AllGpusPanel* panel)

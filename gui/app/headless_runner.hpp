@@ -54,6 +54,7 @@ private:
     void onHostFinished(const HostReport& host);
     void finish(int exitCode, const QString& message);
     void keepAdvice();  // the advice on what the session shows, printed as it finishes
+    QString baselineSummary() const;  // "; Baseline a.json: GPU time slower by …", or empty without a baseline
 
     AppOptions m_options;
     SessionModel* m_session;

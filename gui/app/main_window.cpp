@@ -4,6 +4,7 @@
 #include "gui/charts/chart_view.hpp"
 #include "gui/charts/comparison_view.hpp"
 #include "gui/config/config_panel.hpp"
+#include "gui/charts/difference_view.hpp"
 #include "gui/charts/distribution_panel.hpp"
 #include "gui/app/headless_runner.hpp"
 #include "gui/app/shown_picture.hpp"
@@ -19,8 +20,9 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QFileInfo>
 #include <QMenuBar>
-#include <QMessageBox>
+#include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -67,6 +69,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_files, &FileActions::progress, m_status, &RunStatus::showMessage);
     m_files->connectPanels(m_timeline, m_distribution, m_allGpus);
     connect(m_advice, &AdvicePanel::saveRequested, m_files, &FileActions::exportAdviceInteractive);
+    connect(m_difference, &DifferenceView::exportRequested, m_files, &FileActions::exportPictureInteractive);
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
     connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {
         if (running)
@@ -100,7 +103,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         m_charts->setOverlays(m_session->overlays());
         refreshViews();
     });
-    const FileActions::Refused refused = m_files->openFromCommandLine(m_options.open, m_options.overlays);
+    connect(m_session, &SessionModel::baselineChanged, this, &MainWindow::updateActions);
+    connect(m_session, &SessionModel::baselineConsentNeeded, this, &MainWindow::askAcrossConfigurations);
+    const FileActions::Refused refused =
+        m_files->openFromCommandLine(m_options.open, m_options.overlays, m_options.baseline);
     if (m_options.headless()) {
         m_headless = new HeadlessRunner(m_options, m_session, this,
             [this] { return m_panel->plan(m_options.comparison, m_options.sweepMinBytes, m_options.sweepMaxBytes); },
@@ -138,6 +144,8 @@ void MainWindow::buildViews()
     m_summary = new SummaryTable;
     m_summary->follow(m_session);
     m_tabs->addTab(m_summary, tr("Summary"));
+    m_difference = new DifferenceView(m_session);
+    m_tabs->addTab(m_difference, tr("Difference"));
     m_advice = new AdvicePanel;
     m_advice->follow(m_session);
     m_tabs->addTab(m_advice, tr("Advice"));
@@ -157,6 +165,13 @@ void MainWindow::buildViews()
     connect(m_status, &RunStatus::adviceRequested, this, [this] {
         m_tabs->setCurrentWidget(m_advice);
         m_advice->setFocus(Qt::OtherFocusReason);
+    });
+    connect(m_status, &RunStatus::baselineRequested, this, [this] {
+        if (m_session->baselineState() == SessionModel::BaselineState::NeedsConsent &&
+            (!m_acrossQuestion || !m_acrossQuestion->isVisible()))
+            return askAcrossConfigurations(m_acrossJustSet);  // the question was closed unanswered: asked again
+        m_tabs->setCurrentWidget(m_difference);
+        m_difference->setFocus(Qt::OtherFocusReason);
     });
     connect(m_session, &SessionModel::adviceChanged, this, &MainWindow::updateActions);
 }
@@ -205,6 +220,7 @@ void MainWindow::wireActions()
     m_files->connectActions(a, [this] { return m_tabs->currentWidget() == m_comparisonView; });
     connect(a.runAllGpus, &QAction::triggered, this, &MainWindow::startAllGpus);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);
+    connect(a.clearBaseline, &QAction::triggered, m_session, &SessionModel::clearBaseline);
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
     a.connectComparisons(this, [this](Comparison c, std::size_t low, std::size_t high) {
         startComparison(c, low, high);
@@ -228,14 +244,14 @@ void MainWindow::updateActions()
     const bool drawn = bool(shownPicture().draw);
     const bool running = m_session->controller()->isRunning();
     m_actions->update({ running, m_session->devicesKnown(), runs, drawn, currentChart() != nullptr,
-        comparison.has_value(), overlays, !m_session->advice().empty() });
+        comparison.has_value(), overlays, !m_session->advice().empty(), m_session->baseline() != nullptr });
     m_panel->setRunning(running);
     m_allGpus->setCanRun(!running && m_session->devicesKnown());
 }
 
 FileActions::Picture MainWindow::shownPicture() const
 {
-    return pictureOfTab({ m_tabs, m_session, m_comparisonView, m_timeline, m_distribution, m_allGpus });
+    return pictureOfTab({ m_tabs, m_session, m_comparisonView, m_timeline, m_distribution, m_allGpus, m_difference });
 }
 
 ChartView* MainWindow::currentChart() const
@@ -251,6 +267,11 @@ bool MainWindow::runEnabled() const
 QString MainWindow::statusText() const
 {
     return m_status->text();
+}
+
+QString MainWindow::baselineStatus() const
+{
+    return m_status->baselineText();
 }
 
 QString MainWindow::deviceMessage() const
@@ -364,6 +385,61 @@ void MainWindow::showProblem(const QString& text)
     auto* box = new QMessageBox(QMessageBox::Warning, tr("AsyncScope"), text, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
+}
+
+void MainWindow::askAcrossConfigurations(bool justSet)
+{
+    m_acrossJustSet = justSet;
+    if (m_acrossQuestion) {
+        m_acrossQuestion->disconnect(this);  // of a series or a baseline no longer shown: its answer is not wanted
+        m_acrossQuestion->close();
+    }
+    if (m_options.headless())
+        return m_session->allowAcrossConfigurations(false);  // nobody to ask; the status line says so
+    if (!isVisible()) {
+        // Asked as the window is built: asked once it shows, as a problem is.
+        QMetaObject::invokeMethod(this, [this, justSet] {
+            if (isVisible() && m_session->baselineState() == SessionModel::BaselineState::NeedsConsent)
+                askAcrossConfigurations(justSet);
+        }, Qt::QueuedConnection);
+        return;
+    }
+    const SavedRun* baseline = m_session->baseline();
+    if (!baseline)
+        return;
+    QStringList blocking, listed;
+    for (const ConfigDifference& d : m_session->baselineDifferences()) {
+        const QString line = tr("%1: %2 → %3")
+                                 .arg(QString::fromStdString(d.field),
+                                     d.baseline.empty() ? tr("(none)") : QString::fromStdString(d.baseline),
+                                     d.current.empty() ? tr("(none)") : QString::fromStdString(d.current));
+        (d.blocking ? blocking : listed) << QStringLiteral("• ") + line;
+    }
+    QString text = tr("The baseline %1 was measured in another configuration than the series shown:\n\n%2")
+                       .arg(QFileInfo(baseline->path).fileName(), blocking.join(QLatin1Char('\n')));
+    if (!listed.isEmpty())
+        text += tr("\n\nAlso different, which a baseline comparison allows:\n%1").arg(listed.join(QLatin1Char('\n')));
+    text += tr("\n\nA difference found may be the configuration's rather than a slowdown. Compare anyway?");
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Compare with baseline"), text, QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("acrossConfigurations"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* anyway = box->addButton(tr("Compare anyway"), QMessageBox::AcceptRole);
+    anyway->setObjectName(QStringLiteral("compareAnyway"));
+    QPushButton* cancel = box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(cancel);
+    box->setEscapeButton(cancel);
+    connect(box, &QMessageBox::buttonClicked, this, [this, anyway, justSet](QAbstractButton* clicked) {
+        if (m_session->baselineState() != SessionModel::BaselineState::NeedsConsent)
+            return;  // the series or the baseline changed meanwhile
+        if (clicked == anyway)
+            m_session->allowAcrossConfigurations();
+        else if (justSet)
+            m_session->clearBaseline();  // never compared: Cancel takes it back
+        else
+            m_session->declineBaseline();
+    });
+    m_acrossQuestion = box;
+    box->open();  // non-modal to the event loop: the run thread's results keep arriving
 }
 
 void MainWindow::saveSettingsNow()

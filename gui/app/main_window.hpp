@@ -11,6 +11,8 @@
 #include "engine/run/plan.hpp"
 
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
 
 #include <memory>
 #include <optional>
@@ -24,6 +26,7 @@ class AllGpusPanel;
 class ChartView;
 class ComparisonView;
 class ConfigPanel;
+class DifferenceView;
 class DistributionPanel;
 class HeadlessRunner;
 class RunStatus;
@@ -51,6 +54,10 @@ public:
     // The status line's advice badge ("⚠ 2 warnings"); empty while the advice has no warning or worse.
     QString adviceBadge() const;
     QTabWidget& tabs() const { return *m_tabs; }
+    const SummaryTable& summary() const { return *m_summary; }
+    const DifferenceView& difference() const { return *m_difference; }
+    // The status line's comparison with the baseline, whole; empty without a baseline.
+    QString baselineStatus() const;
 
 public slots:
     void startRun();
@@ -78,6 +85,10 @@ private:
     ChartView* currentChart() const;
     FileActions::Picture shownPicture() const;  // of the tab shown; no `draw` where it shows nothing yet
     void showProblem(const QString& text);  // nothing when `text` is empty
+    // The baseline's configuration differs from the shown series' (blocking differences): asks whether to compare
+    // anyway, in a box that leaves the event loop running; Cancel takes a baseline not yet compared away. Headless,
+    // nobody is asked: compared anyway, and the status line says so.
+    void askAcrossConfigurations(bool justSet);
     void saveSettingsNow();
 
     void onDevicesAvailable(const Platform& platform);
@@ -103,6 +114,9 @@ private:
     DistributionPanel* m_distribution = nullptr;
     TimelinePanel* m_timeline = nullptr;
     SummaryTable* m_summary = nullptr;
+    DifferenceView* m_difference = nullptr;
+    QPointer<QMessageBox> m_acrossQuestion;  // open while it waits for an answer
+    bool m_acrossJustSet = false;  // what the last question was asked with
     AdvicePanel* m_advice = nullptr;
     RunStatus* m_status = nullptr;
     AllGpusPanel* m_allGpus = nullptr;

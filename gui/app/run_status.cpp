@@ -7,14 +7,87 @@
 
 #include "engine/model/cuda_versions.hpp"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTimer>
 
 namespace asyncscope {
+
+// A flat button whose words are cut with an ellipsis to the room the status bar gives it, rather than widening the
+// window; the whole line is its tooltip.
+class ElidedButton : public QPushButton {
+public:
+    ElidedButton()
+    {
+        setFlat(true);
+        setCursor(Qt::PointingHandCursor);
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);  // whole where there is room, else cut
+    }
+    void setWhole(const QString& text)
+    {
+        m_whole = text;
+        setToolTip(text.isEmpty() ? QString() : text + tr("\nClick to show the Difference tab."));
+        setAccessibleName(text);
+        updateGeometry();
+        update();
+    }
+    const QString& whole() const { return m_whole; }
+    QSize sizeHint() const override
+    {
+        return { fontMetrics().horizontalAdvance(m_whole) + 16, QPushButton::sizeHint().height() };
+    }
+    QSize minimumSizeHint() const override { return { 0, QPushButton::minimumSizeHint().height() }; }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        const QRect room = rect().adjusted(4, 0, -4, 0);
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(room, Qt::AlignLeft | Qt::AlignVCenter,
+            fontMetrics().elidedText(m_whole, Qt::ElideRight, room.width()));
+        if (hasFocus()) {
+            painter.setPen(QPen(palette().color(QPalette::Highlight), 1.0));
+            painter.drawRect(rect().adjusted(0, 0, -1, -1));
+        }
+    }
+
+private:
+    QString m_whole;
+};
+
+QString baselineLine(const SessionModel& session)
+{
+    const SavedRun* baseline = session.baseline();
+    if (!baseline)
+        return {};
+    const QString name = QFileInfo(baseline->path).fileName();
+    const QString blocking = QString::fromStdString(differencesText(session.baselineDifferences()));
+    using State = SessionModel::BaselineState;
+    switch (session.baselineState()) {
+    case State::None: break;
+    case State::NoSeries: return QObject::tr("Baseline %1: run a series or open one to compare with it").arg(name);
+    case State::Measuring: return QObject::tr("Baseline %1: compared when the series ends").arg(name);
+    case State::NeedsConsent:
+        return QObject::tr("Baseline %1: the configurations differ (%2); compare anyway?").arg(name, blocking);
+    case State::Declined:
+        return QObject::tr("Baseline %1: not compared, the configurations differ (%2)").arg(name, blocking);
+    case State::Comparing: return QObject::tr("Baseline %1: comparing…").arg(name);
+    case State::Compared: {
+        const BaselineComparison& c = *session.baselineComparison();
+        const QString headline = QString::fromStdString(c.headline());
+        return session.baselineComparedUnasked() && c.acrossConfigurations
+            ? QObject::tr("Baseline %1, compared anyway: %2").arg(name, headline)
+            : QObject::tr("Baseline %1: %2").arg(name, headline);
+    }
+    }
+    return {};
+}
 
 void addSettingsNote(QStatusBar& bar, const QString& problem)
 {
@@ -48,9 +121,14 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     m_advice->setCursor(Qt::PointingHandCursor);
     m_advice->hide();  // shown while the advice has warnings or worse
     connect(m_advice, &QPushButton::clicked, this, &RunStatus::adviceRequested);
+    m_baseline = new ElidedButton;
+    m_baseline->setObjectName("baselineStatus");
+    m_baseline->hide();  // shown while there is a baseline
+    connect(m_baseline, &QPushButton::clicked, this, &RunStatus::baselineRequested);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_text, 1);
+    layout->addWidget(m_baseline);
     layout->addWidget(m_advice);
     layout->addWidget(m_progress);
     layout->addWidget(m_binding);
@@ -66,6 +144,7 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     connect(session, &SessionModel::planFinished, this,
         [this](const PlanReport&) { showMessage(m_session->verdict().summary); });
     connect(session, &SessionModel::adviceChanged, this, &RunStatus::showAdvice);
+    connect(session, &SessionModel::baselineChanged, this, &RunStatus::showBaseline);
 }
 
 void RunStatus::showMessage(const QString& text)
@@ -120,6 +199,17 @@ QString RunStatus::bindingText() const
 QString RunStatus::adviceBadge() const
 {
     return m_advice->isVisible() ? m_advice->text() : QString();
+}
+
+QString RunStatus::baselineText() const
+{
+    return m_baseline->whole();
+}
+
+void RunStatus::showBaseline()
+{
+    m_baseline->setVisible(m_session->baseline() != nullptr);
+    m_baseline->setWhole(baselineLine(*m_session));
 }
 
 void RunStatus::showAdvice()

@@ -1,7 +1,9 @@
 // The status bar's view of a session: what runs, how far it is and how fast runs arrive, how the last plan ended,
 // the CPUs the shown series ran on (its binding, as the saved report records it); a badge where the advice on what is
 // shown has warnings or worse ("⚠ 2 warnings", red and naming it where one is severe), which opens the Advice tab;
-// and any one-line message the window has for the user.
+// the comparison with the baseline ("Baseline a.json: GPU time slower by 4.81 % (interval 4.62 to 5.03 %)"), cut to
+// the room it has, whole in its tooltip, which opens the Difference tab; and any one-line message the window has for
+// the user.
 #pragma once
 
 #include "engine/run/plan.hpp"
@@ -15,7 +17,12 @@ class QStatusBar;
 
 namespace asyncscope {
 
+class ElidedButton;
 class SessionModel;
+
+// "Baseline a.json: GPU time slower by 4.81 % (interval 4.62 to 5.03 %)", or what keeps the series from being compared
+// with the baseline; empty without one. What the status line and a headless run's summary say of it.
+QString baselineLine(const SessionModel& session);
 
 // "Settings not remembered: …" for good at the right of `bar`, where the settings files cannot be used; nothing where
 // `problem` is empty.
@@ -38,19 +45,24 @@ public:
     QString bindingText() const;
     // The advice badge's words ("⚠ 2 warnings", "⚠ Another process on the GPU"); empty while it is hidden.
     QString adviceBadge() const;
+    // The baseline's line, whole; empty where there is no baseline.
+    QString baselineText() const;
 
 signals:
     void adviceRequested();  // the badge was clicked: the Advice tab should show
+    void baselineRequested();  // the baseline's line was clicked: the Difference tab should show
 
 private:
     void showProgress();
     void showAdvice();
+    void showBaseline();
 
     const SessionModel* m_session;
     QLabel* m_text = nullptr;
     QLabel* m_binding = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_advice = nullptr;
+    ElidedButton* m_baseline = nullptr;
     QString m_lasting;  // what a transient message gives way to
     int m_transients = 0;  // transient messages shown, so only the latest one's timer restores
 };

@@ -3,6 +3,7 @@
 #include "gui/charts/chart_export.hpp"
 #include "gui/charts/chart_view.hpp"
 #include "gui/charts/comparison_view.hpp"
+#include "gui/charts/difference_view.hpp"
 #include "gui/charts/distribution_panel.hpp"
 #include "gui/gpus/all_gpus_panel.hpp"
 #include "gui/session/session_model.hpp"
@@ -42,6 +43,10 @@ FileActions::Picture pictureOfTab(const PictureTabs& tabs)
     if (shown == gpus && !gpus->rows().empty() && !gpus->isRunning())
         return { QObject::tr("Export the GPUs' chart"), QStringLiteral("asyncscope-all-gpus"),
             [gpus](const QString& path, QSize pixels) { return gpus->exportChart(path, pixels); } };
+    const DifferenceView* difference = tabs.difference;
+    if (shown == difference && difference->hasPlot())
+        return { QObject::tr("Export the difference from the baseline"), QStringLiteral("asyncscope-difference"),
+            [difference](const QString& path, QSize pixels) { return difference->exportPicture(path, pixels); } };
     return {};
 }
 

@@ -1,6 +1,6 @@
 // What File › Export picture… saves of the tab shown: a run chart, the comparison, the timeline, the
-// distributions or the GPUs' chart, with the dialog's title and the file name it suggests; nothing (no `draw`) where
-// the tab shows nothing yet.
+// distributions, the GPUs' chart or the difference from the baseline, with the dialog's title and the file name it
+// suggests; nothing (no `draw`) where the tab shows nothing yet.
 #pragma once
 
 #include "gui/app/file_actions.hpp"
@@ -11,6 +11,7 @@ namespace asyncscope {
 
 class AllGpusPanel;
 class ComparisonView;
+class DifferenceView;
 class DistributionPanel;
 class SessionModel;
 class TimelinePanel;
@@ -22,6 +23,7 @@ struct PictureTabs {
     TimelinePanel* timeline;
     DistributionPanel* distribution;
     AllGpusPanel* allGpus;
+    const DifferenceView* difference;
 };
 
 FileActions::Picture pictureOfTab(const PictureTabs& tabs);

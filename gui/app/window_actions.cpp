@@ -54,7 +54,14 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     addOverlay = add(file, m_all, tr("&Add overlay…"),
         tr("Draw a saved run (JSON or CSV) beside the current one; add several to compare machines"),
         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    removeOverlays = add(file, m_all, tr("&Remove overlays"), tr("Take every overlaid saved run off the charts"));
+    removeOverlays = add(file, m_all, tr("&Remove overlays"),
+        tr("Take every overlaid saved run off the charts, the baseline with them"));
+    compareBaseline = add(file, m_all, tr("Compare with &baseline…"),
+        tr("Compare the series shown with a saved series (JSON or CSV), quantity by quantity: the difference of the "
+           "medians, its interval, p and a verdict in the Summary and Difference tabs"),
+        QKeySequence(Qt::CTRL | Qt::Key_B));
+    clearBaseline = add(file, m_all, tr("C&lear baseline"),
+        tr("Take the baseline off the charts and its comparison off the Summary, Difference and status line"));
     openResults = add(file, m_all, tr("Open res&ults…"),
         tr("Show result files of asyncscope-cli (hosts, GPUs, series) merged in one table, a row per host and GPU"));
     file->addSeparator();
@@ -117,6 +124,7 @@ void WindowActions::update(const State& s)
     exportAdvice->setEnabled(s.advice);
     openSaved->setEnabled(idle);
     removeOverlays->setEnabled(s.overlays);
+    clearBaseline->setEnabled(s.baseline);
     for (QAction* a : { compareHostMemory, compareWait, sweep, compareOverlap, compareSubmission, compareMemory,
              runAllGpus })
         a->setEnabled(idle && s.devices);

@@ -32,6 +32,7 @@ public:
         bool comparison = false; // a comparison has ended with variants that ran
         bool overlays = false;
         bool advice = false;     // the advice on what is shown has been judged
+        bool baseline = false;   // a baseline is set
     };
     void update(const State& state);
 
@@ -45,6 +46,8 @@ public:
     QAction* openResults;
     QAction* addOverlay;
     QAction* removeOverlays;
+    QAction* compareBaseline;
+    QAction* clearBaseline;
     QAction* quit;
     QAction* compareHostMemory;
     QAction* compareWait;

@@ -1,9 +1,13 @@
 #include "gui/charts/summary_table.hpp"
 
+#include "gui/charts/verdict_colours.hpp"
 #include "gui/session/session_model.hpp"
 
+#include "engine/io/baseline_report.hpp"
+#include "engine/model/number_text.hpp"
 #include "engine/model/series_summary.hpp"
 
+#include <QEvent>
 #include <QHeaderView>
 
 namespace asyncscope {
@@ -13,6 +17,20 @@ namespace {
 const QStringList kColumns { "min", "median", "mean", "max", "stddev", "noise %", "p95" };
 constexpr int kMedianColumn = 1;
 constexpr int kNoiseColumn = 5;
+
+QString text(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// "+4.81 %", or the difference in the quantity's unit where the baseline is 0.
+QString differenceText(const QuantityComparison& q)
+{
+    if (q.differencePercent)
+        return text(signedPercentText(*q.differencePercent));
+    const QString value = QString::number(q.difference, 'f', decimalsOf(q.kind));
+    return (q.difference > 0 ? QStringLiteral("+") : QString()) + value + ' ' + QString::fromUtf8(unitOf(q.kind));
+}
 
 }  // namespace
 
@@ -36,6 +54,7 @@ void SummaryTable::follow(const SessionModel* session)
     };
     connect(session, &SessionModel::reportChanged, this, changed);
     connect(session, &SessionModel::overlayChanged, this, changed);
+    connect(session, &SessionModel::baselineChanged, this, changed);
     changed();
 }
 
@@ -44,7 +63,12 @@ void SummaryTable::refresh()
     if (!m_session || !m_stale)
         return;
     m_stale = false;
-    setReport(m_session->report(), m_session->overlays(), &m_session->summary());
+    std::optional<Baseline> baseline;
+    if (const SavedRun* b = m_session->baseline()) {
+        const auto& comparison = m_session->baselineComparison();
+        baseline = Baseline { std::size_t(b - m_session->overlays().data()), comparison ? &*comparison : nullptr };
+    }
+    setReport(m_session->report(), m_session->overlays(), &m_session->summary(), baseline);
 }
 
 void SummaryTable::showEvent(QShowEvent* event)
@@ -53,18 +77,80 @@ void SummaryTable::showEvent(QShowEvent* event)
     QTableWidget::showEvent(event);
 }
 
-void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays, const SeriesSummary* known)
+void SummaryTable::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange && m_session) {
+        m_stale = true;  // the verdicts' tints follow the palette
+        if (isVisible())
+            refresh();
+    }
+    QTableWidget::changeEvent(event);
+}
+
+int SummaryTable::columnNamed(const QString& name) const
+{
+    for (int c = 0; c < columnCount(); ++c) {
+        if (const QTableWidgetItem* h = horizontalHeaderItem(c); h && h->text().section('\n', 0, 0) == name)
+            return c;
+    }
+    return -1;
+}
+
+void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays, const SeriesSummary* known,
+    std::optional<Baseline> baseline)
 {
     std::vector<SeriesSummary> summaries { known ? *known : summarizeSeries(report) };
     for (const SavedRun& saved : overlays)
         summaries.push_back(saved.prepared.summary ? *saved.prepared.summary : summarizeSeries(saved.report));
     const SeriesSummary& s = summaries.front();
+    if (baseline && baseline->overlay >= overlays.size())
+        baseline.reset();
+    const BaselineComparison* comparison = baseline ? baseline->comparison : nullptr;
 
+    // The comparison's columns go right after the median, which they compare, where a narrow window shows them
+    // first; then the other statistics, then a median column per overlay but the compared baseline.
+    const int compared = comparison ? 5 : 0;
+    const auto statColumn = [compared](int c) { return c <= kMedianColumn ? c : c + compared; };
+    const int first = kMedianColumn + 1;  // of the comparison's columns
     QStringList headers = kColumns;
-    for (const SavedRun& saved : overlays)
-        headers << tr("median,\n%1").arg(saved.label);
+    if (comparison) {
+        headers.insert(first, tr("Baseline\n(median)"));
+        headers.insert(first + 1, tr("Difference"));
+        headers.insert(first + 2, tr("Interval\n(%1 %)").arg(comparison->settings.confidence * 100.0));
+        headers.insert(first + 3, tr("p"));
+        headers.insert(first + 4,
+            comparison->acrossConfigurations ? tr("Verdict\n(across configurations)") : tr("Verdict"));
+    }
+    std::vector<std::size_t> medianOf;  // the overlay of each median column
+    for (std::size_t o = 0; o < overlays.size(); ++o) {
+        if (comparison && o == baseline->overlay)
+            continue;
+        headers << tr("median,\n%1").arg(overlays[o].label);
+        medianOf.push_back(o);
+    }
+    const int firstMedian = static_cast<int>(kColumns.size()) + compared;
+    clear();  // items and their tints of the columns before
     setColumnCount(static_cast<int>(headers.size()));
     setHorizontalHeaderLabels(headers);
+    if (comparison) {
+        const QString across = comparison->acrossConfigurations
+            ? tr("\nAcross configurations: %1").arg(text(differencesText(comparison->differences)))
+            : QString();
+        const QString tips[] = {
+            tr("The median of %1's measured runs").arg(overlays[baseline->overlay].label),
+            tr("This series' median minus the baseline's, in % of the baseline's"),
+            tr("Where the difference of the medians lies with %1 % confidence (bootstrap)")
+                .arg(comparison->settings.confidence * 100.0),
+            tr("Mann–Whitney p-value: how likely a shift this large is between two samples of one distribution"),
+            tr("Slower or faster where the difference is told from noise (p < %1, the interval leaves out 0) and at "
+               "least %2 %%3")
+                .arg(comparison->settings.alpha)
+                .arg(comparison->settings.minDifferencePercent, 0, 'f', 2)
+                .arg(across),
+        };
+        for (int c = 0; c < compared; ++c)
+            horizontalHeaderItem(first + c)->setToolTip(tips[c]);
+    }
 
     // Rows: every value the current report or an overlay has.
     const std::vector<Column> rows = comparisonColumns(summaries);
@@ -78,24 +164,52 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
             setItem(row, column, it);
         }
         it->setText(text);
+        return it;
     };
     for (int row = 0; row < static_cast<int>(rows.size()); ++row) {
         const Column& value = rows[std::size_t(row)];
         names << QString::fromStdString(headerOf(value.name, value.kind));
         const int places = decimalsOf(value.kind);
         for (int c = 0; c < static_cast<int>(kColumns.size()); ++c)
-            cell(row, c, QString());
+            cell(row, statColumn(c), QString());
         if (const Distribution* d = s.distribution(value.key)) {
             const Summary& v = d->stats;
             const double values[] = { v.min, v.median, v.mean, v.max, v.stddev, v.noisePercent, v.p95 };
             for (int c = 0; c < static_cast<int>(kColumns.size()); ++c)
-                cell(row, c, QString::number(values[c], 'f', c == kNoiseColumn ? 2 : places));
+                cell(row, statColumn(c), QString::number(values[c], 'f', c == kNoiseColumn ? 2 : places));
         } else if (const Figure* f = s.figure(value.key)) {
             cell(row, kMedianColumn, QString::number(f->value, 'f', places));
         }
-        for (std::size_t o = 1; o < summaries.size(); ++o) {
-            const auto v = headlineValue(summaries[o], value.key);
-            cell(row, static_cast<int>(kColumns.size() + o - 1), v ? QString::number(*v, 'f', places) : QString());
+        for (std::size_t m = 0; m < medianOf.size(); ++m) {
+            const auto v = headlineValue(summaries[medianOf[m] + 1], value.key);
+            cell(row, firstMedian + static_cast<int>(m), v ? QString::number(*v, 'f', places) : QString());
+        }
+        if (!comparison)
+            continue;
+        const QuantityComparison* q = comparison->quantity(value.key);
+        const auto base = headlineValue(summaries[baseline->overlay + 1], value.key);
+        cell(row, first, q ? QString::number(q->baseline, 'f', places)
+                           : base ? QString::number(*base, 'f', places) : QString());
+        cell(row, first + 1, q ? differenceText(*q) : QString());
+        cell(row, first + 2, !q ? QString() : q->distribution ? text(intervalText(*q)) : tr("(one figure)"));
+        cell(row, first + 3, q && q->distribution ? text(pValueText(q->p)) : QString());
+        QTableWidgetItem* verdict = cell(row, first + 4,
+            q && q->distribution
+                ? text(verdictText(q->verdict, q->differencePercent.value_or(0.0), comparison->settings))
+                : QString());
+        verdict->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        if (q && q->distribution) {
+            verdict->setBackground(verdictBackground(q->verdict, palette()));
+            verdict->setForeground(palette().brush(QPalette::Text));
+            QFont font = verdict->font();
+            font.setBold(q->verdict == Verdict::Slower || q->verdict == Verdict::Faster);
+            verdict->setFont(font);
+            verdict->setToolTip(tr("%1: median %2 against the baseline's %3, %4 runs against %5")
+                                    .arg(text(q->name))
+                                    .arg(q->current, 0, 'f', places)
+                                    .arg(q->baseline, 0, 'f', places)
+                                    .arg(q->currentRuns)
+                                    .arg(q->baselineRuns));
         }
     }
     setVerticalHeaderLabels(names);

@@ -1,14 +1,19 @@
 // A series' summary as a table: a row per distribution (min, median, mean, max, stddev, noise, p95) and a row per
-// figure (its value in the median column), then a median column per overlaid saved run. Rows are whatever the
-// engine's summaries hold.
+// figure (its value in the median column), then a median column per overlaid saved run. Where a baseline is compared
+// with the series, its median column gives way to the comparison's, right after the median they compare: the
+// baseline's median, the difference, its interval, the p-value and the verdict, tinted (slower red, faster green).
+// Rows are whatever the engine's summaries hold.
 #pragma once
 
 #include "gui/series/saved_run.hpp"
 
+#include "engine/model/baseline.hpp"
 #include "engine/model/report.hpp"
 #include "engine/model/series_summary.hpp"
 
 #include <QTableWidget>
+
+#include <optional>
 
 namespace asyncscope {
 
@@ -17,17 +22,26 @@ class SessionModel;
 class SummaryTable : public QTableWidget {
     Q_OBJECT
 public:
+    // Which overlay is the baseline, and its comparison with the series once there is one.
+    struct Baseline {
+        std::size_t overlay = 0;
+        const BaselineComparison* comparison = nullptr;
+    };
+
     explicit SummaryTable(QWidget* parent = nullptr);
-    // Shows `session`'s series and overlays as they change, while the table is shown; a hidden table does nothing
-    // and catches up when it shows. The summary is the session's, grown as runs arrive.
+    // Shows `session`'s series, overlays and baseline comparison as they change, while the table is shown; a hidden
+    // table does nothing and catches up when it shows. The summary is the session's, grown as runs arrive.
     void follow(const SessionModel* session);
     // `known` is the report's summary where it was made already (a saved series is summarised as it is read, off the
     // GUI thread); otherwise it is made here. Overlays bring theirs.
     void setReport(const Report& report, const std::vector<SavedRun>& overlays = {},
-        const SeriesSummary* known = nullptr);
+        const SeriesSummary* known = nullptr, std::optional<Baseline> baseline = std::nullopt);
+    // The column of a header's first line ("Verdict"), or -1.
+    int columnNamed(const QString& name) const;
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void refresh();

@@ -1,10 +1,14 @@
 #include "gui/session/session_model.hpp"
 
 #include "gui/session/advice_judge.hpp"
+#include "gui/session/baseline_judge.hpp"
 #include "gui/session/plan_controller.hpp"
 #include "gui/session/report_loader.hpp"
 
 #include "engine/io/input_file.hpp"
+
+#include <QFile>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <limits>
@@ -41,6 +45,33 @@ std::size_t runsIn(const std::optional<PlanReport>& plan)
     return plan ? runsIn(*plan) : 0;
 }
 
+// Whether a file the reader refused is a comparison's export: JSON of format "asyncscope-comparison", or CSV whose
+// first column is the variant.
+bool isComparisonFile(const QString& path, const std::string& why)
+{
+    if (why.find("\"asyncscope-comparison\"") != std::string::npos)
+        return true;
+    QFile file(path);
+    return QFileInfo(path).isFile() && file.open(QIODevice::ReadOnly) && file.read(16).startsWith("Variant,");
+}
+
+// Why a saved run cannot be a baseline, in words that name its file: it could not be read, it is a comparison of
+// several variants rather than one series, or it holds no measured runs to compare with.
+// `read`: the reader refused the file (not the check before it, which refuses what is no regular file).
+Error baselineProblem(const QString& path, const Error& error, bool read = true)
+{
+    const std::string name = QFileInfo(path).fileName().toStdString();
+    std::string why = error.detail;
+    std::string advice = error.advice;
+    if (read && error.kind == ErrorKind::Io && isComparisonFile(path, why)) {
+        why = "it holds a comparison of several variants, not one series";
+        advice = "Use a series this app or asyncscope-cli saved (File › Export data), or the export of one variant.";
+    } else if (why.rfind(name, 0) == 0 && why.size() > name.size() + 2) {
+        why.erase(0, name.size() + 2);  // "h200.json: line 3 …": the file is named once
+    }
+    return makeError(error.kind, "cannot use " + name + " as a baseline: " + why, advice);
+}
+
 }  // namespace
 
 SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
@@ -48,8 +79,10 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     , m_controller(new PlanController(std::move(backend), this))
     , m_loader(new ReportLoader(this))
     , m_judge(new AdviceJudge(this))
+    , m_baselineJudge(new BaselineJudge(this))
 {
     connect(m_judge, &AdviceJudge::judged, this, &SessionModel::onJudged);
+    connect(m_baselineJudge, &BaselineJudge::compared, this, &SessionModel::onBaselineCompared);
     connect(m_loader, &ReportLoader::progress, this, &SessionModel::loadProgress);  // queued from the reading thread
     connect(m_loader, &ReportLoader::finished, this, &SessionModel::onLoaded);
     m_refresh.setSingleShot(true);
@@ -104,6 +137,8 @@ SessionModel::~SessionModel()
     // The judgement under way reads a series this object holds; its advice is of no use now.
     disconnect(m_judge, nullptr, this, nullptr);
     m_judge->settle();
+    disconnect(m_baselineJudge, nullptr, this, nullptr);
+    m_baselineJudge->settle();  // it reads the series shown and the baseline
     if (m_writing.joinable())
         m_writing.join();  // it reads the series this object holds
     if (m_retiring.joinable())
@@ -137,6 +172,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     devices.bindToLocalCpus = bindToLocalCpus;
     devices.plan = plan;
     settleAdvice();  // before the series it reads goes
+    settleBaseline();
     if (!m_controller->start(devices, m_platform, PlanController::Delivery::Batches))
         return makeError(ErrorKind::Usage, "the run thread is not available");
     m_ownsPlan = true;
@@ -158,6 +194,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     m_prepared = {};
     m_clock.start();
     forgetAdvice();
+    compareShownWithBaseline();  // compared once the series ends
     emit reportChanged();
     return std::nullopt;
 }
@@ -269,6 +306,7 @@ void SessionModel::onHostFinished(const HostReport& host)
         m_judge->start([comparison = ended] { return judgeShownComparison(*comparison); }, m_adviceTicket);
     else if (m_shown != &m_saved)
         judgeShown(false);
+    compareShownWithBaseline();
     emit reportChanged();
     emit planFinished(*ended);
 }
@@ -331,6 +369,16 @@ Status SessionModel::addOverlay(const QString& path)
     return std::nullopt;
 }
 
+Status SessionModel::setBaseline(const QString& path)
+{
+    if (Status unreadable = checkReadableFile(path.toStdString()))
+        return baselineProblem(path, *unreadable, false);
+    m_loads.push_back({ path, true, true });
+    if (m_loads.size() == 1)
+        loadNext();
+    return std::nullopt;
+}
+
 void SessionModel::cancelLoad()
 {
     if (m_loads.empty())
@@ -357,15 +405,26 @@ void SessionModel::onLoaded()
     if (saved && !load.overlay && isRunning())
         saved = makeError(ErrorKind::Usage, "a run started while it was read", "Open the saved run when it has ended.");
     loadNext();  // before anyone hears of this one, so isLoading() says whether more are coming
-    if (!saved)
-        return emit loadFailed(load.path, load.overlay, saved.error());
+    if (!saved) {
+        const Error& error = saved.error();
+        const bool cancelled = error.kind == ErrorKind::Cancelled;
+        return emit loadFailed(
+            load.path, load.overlay, load.baseline && !cancelled ? baselineProblem(load.path, error) : error);
+    }
     if (!saved->prepared.summary)
         saved->prepared.summary = summarizeSeries(saved->report);
-    if (load.overlay) {
+    if (load.baseline) {
+        if (saved->prepared.summary->measuredRuns == 0)
+            return emit loadFailed(load.path, true,
+                baselineProblem(load.path, makeError(ErrorKind::Io, "it has no measured runs to compare with"), false));
+        takeBaseline(std::move(*saved));
+    } else if (load.overlay) {
+        settleBaseline();  // the comparison under way reads the baseline among the overlays, which may move
         m_overlays.push_back(std::move(*saved));
         emit overlayChanged();
     } else {
         settleAdvice();  // nothing reads the series about to go
+        settleBaseline();
         m_shown = &m_saved;
         retire(m_saved, runsIn(m_saved));
         retire(m_plan, runsIn(m_plan));  // the series shown before; the last comparison stays
@@ -379,6 +438,7 @@ void SessionModel::onLoaded()
         } else {
             judgeShown(false);
         }
+        compareShownWithBaseline();
         emit reportChanged();
     }
     emit savedLoaded(load.path, load.overlay);
@@ -405,8 +465,111 @@ Status SessionModel::writeInBackground(const QString& path, Writer write)
 
 void SessionModel::clearOverlays()
 {
+    settleBaseline();
     m_overlays.clear();
+    const bool hadBaseline = m_baseline.has_value();
+    m_baseline.reset();
+    if (hadBaseline)
+        compareShownWithBaseline();
     emit overlayChanged();
+}
+
+void SessionModel::takeBaseline(SavedRun saved)
+{
+    settleBaseline();  // the comparison under way reads the baseline about to go
+    saved.label = tr("baseline · %1").arg(saved.label);
+    if (m_baseline)
+        m_overlays.erase(m_overlays.begin() + std::ptrdiff_t(*m_baseline));
+    m_overlays.push_back(std::move(saved));
+    m_baseline = m_overlays.size() - 1;
+    m_baselineConsent.clear();
+    m_baselineUnasked = false;
+    m_baselineFresh = true;
+    emit overlayChanged();
+    compareShownWithBaseline();
+}
+
+void SessionModel::clearBaseline()
+{
+    if (!m_baseline)
+        return;
+    settleBaseline();
+    m_overlays.erase(m_overlays.begin() + std::ptrdiff_t(*m_baseline));
+    m_baseline.reset();
+    compareShownWithBaseline();
+    emit overlayChanged();
+}
+
+const SavedRun* SessionModel::baseline() const
+{
+    return m_baseline ? &m_overlays[*m_baseline] : nullptr;
+}
+
+void SessionModel::compareShownWithBaseline()
+{
+    ++m_baselineTicket;  // a comparison under way is of what was shown before
+    m_baselineComparison.reset();
+    m_baselineDifferences.clear();
+    const auto say = [this](BaselineState state) {
+        m_baselineState = state;
+        emit baselineChanged();
+    };
+    if (!m_baseline) {
+        m_baselineConsent.clear();
+        m_baselineUnasked = false;
+        m_baselineFresh = false;
+        return say(BaselineState::None);
+    }
+    if (m_ownsPlan)
+        return say(BaselineState::Measuring);
+    if (summary().measuredRuns == 0)
+        return say(BaselineState::NoSeries);
+    const Report& base = m_overlays[*m_baseline].report;
+    m_baselineDifferences = configDifferences(base, *m_shown);
+    if (anyBlocking(m_baselineDifferences) && differencesText(m_baselineDifferences) != m_baselineConsent) {
+        say(BaselineState::NeedsConsent);
+        emit baselineConsentNeeded(m_baselineFresh);
+        return;
+    }
+    if (!anyBlocking(m_baselineDifferences))
+        m_baselineUnasked = false;  // nothing to allow: nothing allowed unasked
+    m_baselineFresh = false;
+    m_baselineJudge->start([baseline = &base, current = m_shown] {
+        return compareWithBaseline(*baseline, *current, BaselineSettings {});
+    }, m_baselineTicket);
+    say(BaselineState::Comparing);
+}
+
+void SessionModel::onBaselineCompared(const BaselineComparison& comparison, unsigned ticket)
+{
+    if (ticket != m_baselineTicket)
+        return;  // of a series or a baseline no longer shown
+    m_baselineComparison = comparison;
+    m_baselineState = BaselineState::Compared;
+    emit baselineChanged();
+}
+
+void SessionModel::allowAcrossConfigurations(bool asked)
+{
+    if (m_baselineState != BaselineState::NeedsConsent)
+        return;  // the series or the baseline changed while the user was asked
+    m_baselineConsent = differencesText(m_baselineDifferences);
+    m_baselineUnasked = !asked;
+    compareShownWithBaseline();
+}
+
+void SessionModel::declineBaseline()
+{
+    if (m_baselineState != BaselineState::NeedsConsent)
+        return;
+    m_baselineFresh = false;
+    m_baselineState = BaselineState::Declined;
+    emit baselineChanged();
+}
+
+void SessionModel::settleBaseline()
+{
+    m_baselineJudge->settle();
 }
 
 template <class T>

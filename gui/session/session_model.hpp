@@ -6,6 +6,9 @@
 // What the advice's rules make of the series shown (or of the last comparison, once it ends) is judged off the GUI
 // thread: a saved series' with its file, a measured one's by an AdviceJudge, at most once a second while it runs and
 // once more when it ends, with the machine's state. Runs that arrive while a judgement reads the series wait for it.
+// A baseline (a saved series, drawn among the overlays) is compared with the series shown whenever either changes and
+// the series is not being measured, on a thread of its own (BaselineJudge); a comparison across configurations waits
+// for the window's consent.
 #pragma once
 
 #include "gui/session/metatypes.hpp"
@@ -13,6 +16,7 @@
 #include "gui/series/saved_run.hpp"
 #include "gui/series/shown_advice.hpp"
 
+#include "engine/model/baseline.hpp"
 #include "engine/model/series_summary.hpp"
 #include "engine/run/backend.hpp"
 
@@ -29,6 +33,7 @@
 namespace asyncscope {
 
 class AdviceJudge;
+class BaselineJudge;
 class ReportLoader;
 class PlanController;
 
@@ -91,6 +96,36 @@ public:
     void clearOverlays();
     // A file asked for is being read or waits its turn.
     bool isLoading() const { return !m_loads.empty(); }
+
+    // The baseline: a saved series that the series shown is compared with, quantity by quantity. Read as an overlay
+    // is (and refused at once as one is), it replaces the baseline before it and is drawn among the overlays,
+    // labelled "baseline · NAME". A file with no measured runs, or that is not one series, is refused (loadFailed).
+    Status setBaseline(const QString& path);
+    // Takes the baseline off the overlays and forgets its comparison.
+    void clearBaseline();
+    const SavedRun* baseline() const;
+    enum class BaselineState {
+        None,          // no baseline
+        NoSeries,      // no series with measured runs is shown to compare with it
+        Measuring,     // the series shown is being measured: compared once it ends
+        NeedsConsent,  // the two configurations differ (blocking differences): baselineConsentNeeded() asks
+        Declined,      // the user would not compare across these configurations
+        Comparing,     // on the judge's thread
+        Compared       // baselineComparison() holds it
+    };
+    BaselineState baselineState() const { return m_baselineState; }
+    // The comparison of the series shown with the baseline, once compared.
+    const std::optional<BaselineComparison>& baselineComparison() const { return m_baselineComparison; }
+    // How the baseline's configuration differs from the shown series', where both are there to compare.
+    const std::vector<ConfigDifference>& baselineDifferences() const { return m_baselineDifferences; }
+    // The answer to baselineConsentNeeded(): compare across these configurations (`asked`: the user was asked; false
+    // where nobody was there to ask, which the status line says) or not.
+    void allowAcrossConfigurations(bool asked = true);
+    void declineBaseline();
+    // The comparison across configurations was made without asking (a headless run).
+    bool baselineComparedUnasked() const { return m_baselineUnasked; }
+    // Waits for the comparison under way, so that baselineComparison() is there (the headless driver saves it).
+    void settleBaseline();
     // Stops the read in progress (loadFailed, ErrorKind::Cancelled) and forgets the files waiting their turn.
     void cancelLoad();
 
@@ -117,6 +152,12 @@ signals:
     void loadFailed(const QString& path, bool overlay, const asyncscope::Error& error);
     // A write asked for by writeInBackground() ended: `failure` is empty, or says what went wrong.
     void writeEnded(const QString& path, const QString& failure);
+    // The baseline, its state or its comparison changed.
+    void baselineChanged();
+    // The baseline's configuration and the shown series' differ in ways that make the comparison one across
+    // configurations (baselineDifferences()): the answer is allowAcrossConfigurations() or declineBaseline().
+    // `justSet`: the baseline has not been compared with anything yet (a refusal may as well take it away).
+    void baselineConsentNeeded(bool justSet);
 
 private:
     void scheduleRefresh();
@@ -128,6 +169,11 @@ private:
     void onJudged(const ShownAdvice& advice, unsigned ticket);
     void loadNext();
     void onLoaded();
+    // The baseline's file was read: checked, then put in place of the one before it.
+    void takeBaseline(SavedRun saved);
+    // Compares the series shown with the baseline, or says why not (baselineState()).
+    void compareShownWithBaseline();
+    void onBaselineCompared(const BaselineComparison& comparison, unsigned ticket);
     void onVariantStarting(int index, const VariantResult& variant);
     void onRuns(int index, const RunBatch& runs);
     // Calls `event` (the plan's news) now, or after the judgement reading the series and what came before it.
@@ -144,11 +190,13 @@ private:
     struct Load {
         QString path;
         bool overlay = false;
+        bool baseline = false;  // an overlay that is the baseline
     };
 
     PlanController* m_controller;
     ReportLoader* m_loader;
     AdviceJudge* m_judge;
+    BaselineJudge* m_baselineJudge;
     ShownAdvice m_advice;
     unsigned m_adviceTicket = 0;     // of the series shown: a judgement with another is of one no longer shown
     QElapsedTimer m_adviceClock;     // since the series measured now was last judged
@@ -177,6 +225,14 @@ private:
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;
     std::vector<SavedRun> m_overlays;
+    std::optional<std::size_t> m_baseline;  // among m_overlays
+    BaselineState m_baselineState = BaselineState::None;
+    std::optional<BaselineComparison> m_baselineComparison;
+    std::vector<ConfigDifference> m_baselineDifferences;
+    std::string m_baselineConsent;  // the blocking differences the user allowed the comparison across
+    bool m_baselineUnasked = false;  // allowed with nobody asked
+    bool m_baselineFresh = false;    // not yet compared with anything
+    unsigned m_baselineTicket = 0;   // of the series and baseline compared now
     QTimer m_refresh;
     QElapsedTimer m_clock;
 };
