@@ -5,12 +5,9 @@
 #pragma once
 
 #include "gui/series/shown_advice.hpp"
+#include "gui/session/off_thread.hpp"
 
 #include <QObject>
-
-#include <atomic>
-#include <functional>
-#include <thread>
 
 namespace asyncscope {
 
@@ -19,29 +16,22 @@ class AdviceJudge : public QObject {
 public:
     using Work = std::function<ShownAdvice()>;
 
-    explicit AdviceJudge(QObject* parent = nullptr);
-    ~AdviceJudge() override;  // waits for the judgement under way, and hands nothing back
+    explicit AdviceJudge(QObject* parent = nullptr);  // destroyed, it waits for the judgement under way
 
     // Starts `work` on a thread of its own, unless a judgement is under way (false). `ticket` comes back with the
     // advice, so the owner can tell a judgement of a series it no longer shows.
     bool start(Work work, unsigned ticket);
-    bool busy() const { return m_thread.joinable(); }
+    bool busy() const { return m_work.busy(); }
     // Waits for the judgement under way, if any, and hands it back (judged()) before returning.
     void settle();
     // How long the last judgement took, in ms: the owner judges a growing series less often as it grows.
-    double lastCostMs() const { return m_lastCostMs.load(); }
+    double lastCostMs() const { return m_work.lastCostMs(); }
 
 signals:
     void judged(const asyncscope::ShownAdvice& advice, unsigned ticket);
 
 private:
-    void collect();  // joins the thread and hands its advice back; nothing when there is none
-
-    std::thread m_thread;
-    ShownAdvice m_result;  // written by the thread, read once it is joined
-    unsigned m_ticket = 0;
-    unsigned m_judgements = 0;  // started so far: the thread's call back names its own
-    std::atomic<double> m_lastCostMs { 0.0 };
+    OffThread<ShownAdvice> m_work;
 };
 
 }  // namespace asyncscope

@@ -5,11 +5,9 @@
 #pragma once
 
 #include "engine/model/baseline.hpp"
+#include "gui/session/off_thread.hpp"
 
 #include <QObject>
-
-#include <functional>
-#include <thread>
 
 namespace asyncscope {
 
@@ -18,13 +16,12 @@ class BaselineJudge : public QObject {
 public:
     using Work = std::function<BaselineComparison()>;
 
-    explicit BaselineJudge(QObject* parent = nullptr);
-    ~BaselineJudge() override;  // waits for the comparison under way, and hands nothing back
+    explicit BaselineJudge(QObject* parent = nullptr);  // destroyed, it waits for the comparison under way
 
     // Starts `work` on a thread of its own, after the comparison under way, if any, was handed back. `ticket` comes
     // back with the comparison, so the owner can tell one of series it no longer shows.
     void start(Work work, unsigned ticket);
-    bool busy() const { return m_thread.joinable(); }
+    bool busy() const { return m_work.busy(); }
     // Waits for the comparison under way, if any, and hands it back (compared()) before returning.
     void settle();
 
@@ -32,12 +29,7 @@ signals:
     void compared(const asyncscope::BaselineComparison& comparison, unsigned ticket);
 
 private:
-    void collect();  // joins the thread and hands its comparison back; nothing when there is none
-
-    std::thread m_thread;
-    BaselineComparison m_result;  // written by the thread, read once it is joined
-    unsigned m_ticket = 0;
-    unsigned m_started = 0;  // comparisons started so far: the thread's call back names its own
+    OffThread<BaselineComparison> m_work;
 };
 
 }  // namespace asyncscope
