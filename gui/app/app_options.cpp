@@ -91,25 +91,53 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, hostMemory, copy, migration,
         advice, run, compare, sweepMin, sweepMax, open, overlay, baseline, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize, tab });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
-    // parser has run; they are accepted here and left alone.
+    // parser has run; they are accepted here and left alone. --help lists the app's options, --help-all these too.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    for (const char* name : { "platform", "platformpluginpath", "platformtheme", "plugin", "qwindowgeometry",
-             "qwindowicon", "qwindowtitle", "session", "display", "geometry", "style", "stylesheet" }) {
-        QCommandLineOption qt(QString::fromLatin1(name), QString(), QStringLiteral("value"));
+    struct QtOption {
+        const char* name;
+        const char* value;  // null: a flag
+        const char* what;
+    };
+    static constexpr QtOption kQtOptions[] = {
+        { "platform", "NAME", "the window system plugin: xcb, wayland, offscreen …" },
+        { "platformpluginpath", "PATH", "where platform plugins are looked for" },
+        { "platformtheme", "NAME", "the platform theme" },
+        { "plugin", "NAME", "an extra plugin to load" },
+        { "qwindowgeometry", "WxH+X+Y", "the main window's geometry" },
+        { "qwindowicon", "FILE", "the main window's icon" },
+        { "qwindowtitle", "TITLE", "the main window's title" },
+        { "session", "ID", "restore a session" },
+        { "display", "NAME", "the X display" },
+        { "geometry", "WxH+X+Y", "the main window's geometry" },
+        { "style", "NAME", "the widget style: Fusion, Windows …" },
+        { "stylesheet", "FILE", "a Qt style sheet" },
+        { "reverse", nullptr, "right-to-left layout" },
+        { "widgetcount", nullptr, "print the widgets left undestroyed at exit" },
+        { "nograb", nullptr, "never grab the mouse or keyboard" },
+        { "dograb", nullptr, "grab even where a debugger runs" },
+        { "sync", nullptr, "X11 synchronous mode, for debugging" },
+    };
+    QString qtHelp = QStringLiteral("\nQt options (single dash, for the window system):\n");
+    for (const QtOption& o : kQtOptions) {
+        QCommandLineOption qt(QString::fromLatin1(o.name), QString(),
+            o.value ? QString::fromLatin1(o.value) : QString());
         qt.setFlags(QCommandLineOption::HiddenFromHelp);
         parser.addOption(qt);
-    }
-    for (const char* name : { "reverse", "widgetcount", "nograb", "dograb", "sync" }) {
-        QCommandLineOption qt(QString::fromLatin1(name));
-        qt.setFlags(QCommandLineOption::HiddenFromHelp);
-        parser.addOption(qt);
+        const QString spelled = '-' + QString::fromLatin1(o.name) + (o.value ? ' ' + QString::fromLatin1(o.value) : "");
+        qtHelp += QStringLiteral("  %1  %2\n").arg(spelled, -27).arg(QString::fromUtf8(o.what));
     }
 
     if (!parser.parse(arguments))
         return usage(parser.errorText());
     AppOptions options;
-    if (parser.isSet(help)) {
+    // addHelpOption() took --help-all too: it adds Qt's own options to the help.
+    const bool helpAll = parser.isSet(QStringLiteral("help-all"));
+    if (parser.isSet(help) && !helpAll) {
         options.earlyExitText = parser.helpText();
+        return options;
+    }
+    if (helpAll) {
+        options.earlyExitText = parser.helpText() + qtHelp;
         return options;
     }
     if (parser.isSet(version)) {

@@ -1,12 +1,15 @@
 #include "gui/charts/chart_view.hpp"
 
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QToolTip>
+#include <QValueAxis>
 #include <QXYSeries>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace asyncscope {
 
@@ -14,6 +17,56 @@ namespace {
 
 constexpr double kWheelStep = 1.25;  // zoom factor per wheel notch
 constexpr double kHoverPixels = 8.0;  // how near the pointer a point must be to be named
+constexpr double kKeyStep = 2.0;      // zoom factor per + or - key
+
+QValueAxis* valueAxis(QChart* chart, Qt::Orientation orientation)
+{
+    const QList<QAbstractAxis*> axes = chart->axes(orientation);
+    return axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first());
+}
+
+// The bounds of every point the chart's visible series hold (top() the least value, bottom() the most); empty when
+// they hold none.
+std::optional<QRectF> dataBounds(QChart* chart)
+{
+    double left = std::numeric_limits<double>::infinity();
+    double right = -left;
+    double bottom = left;
+    double top = -left;
+    for (QAbstractSeries* series : chart->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        if (!xy || !xy->isVisible())
+            continue;
+        const QList<QPointF> points = xy->points();
+        for (const QPointF& p : points) {
+            left = std::min(left, p.x());
+            right = std::max(right, p.x());
+            bottom = std::min(bottom, p.y());
+            top = std::max(top, p.y());
+        }
+    }
+    if (left > right)
+        return std::nullopt;
+    return QRectF(QPointF(left, bottom), QPointF(right, top));
+}
+
+// [low, high] scaled by `factor` around `centre`, kept within [floor, ceiling].
+std::pair<double, double> scaledRange(double low, double high, double centre, double factor, double floor,
+    double ceiling)
+{
+    const double half = (high - low) * factor / 2.0;
+    double from = centre - half;
+    double to = centre + half;
+    if (from < floor) {
+        to += floor - from;
+        from = floor;
+    }
+    if (to > ceiling) {
+        from -= to - ceiling;
+        to = ceiling;
+    }
+    return { std::max(from, floor), std::min(to, ceiling) };
+}
 
 }  // namespace
 
@@ -32,12 +85,75 @@ ChartView::ChartView(QChart* chart, QWidget* parent)
 
 void ChartView::zoomIn()
 {
-    chart()->zoomIn();
+    zoomByKey(1.0 / kKeyStep);
 }
 
 void ChartView::zoomOut()
 {
-    chart()->zoomOut();
+    zoomByKey(kKeyStep);
+}
+
+// By `factor` around the middle of the runs in view (not of the plot, which may be empty there), never out beyond the
+// runs and never below 0 where no value is: a step out that would show more than every run shows every run again.
+void ChartView::zoomByKey(double factor)
+{
+    QValueAxis* x = valueAxis(chart(), Qt::Horizontal);
+    QValueAxis* y = valueAxis(chart(), Qt::Vertical);
+    const std::optional<QRectF> bounds = dataBounds(chart());
+    if (!x || !y || !bounds) {
+        factor < 1.0 ? chart()->zoomIn() : chart()->zoomOut();
+        return;
+    }
+    const QRectF& data = *bounds;
+    // The runs' bounds with a margin, from 0 where the values are not negative.
+    const double xPad = std::max(data.width() * 0.02, 0.5);
+    const double yPad = std::max(data.height() * 0.05, std::abs(data.bottom()) * 0.05 + 1e-9);
+    const double xFloor = data.left() - xPad;
+    const double xCeiling = data.right() + xPad;
+    const double yFloor = data.top() >= 0.0 ? 0.0 : data.top() - yPad;
+    const double yCeiling = data.bottom() + yPad;
+    if (factor > 1.0 && x->min() - (x->max() - x->min()) * (factor - 1.0) / 2.0 <= xFloor &&
+        x->max() + (x->max() - x->min()) * (factor - 1.0) / 2.0 >= xCeiling) {
+        emit resetRequested();
+        return;
+    }
+    // The middle of the values in view: of the runs within the x range shown, their values' middle.
+    double low = std::numeric_limits<double>::infinity();
+    double high = -low;
+    double first = low;
+    double last = -low;
+    for (QAbstractSeries* series : chart()->series()) {
+        auto* xy = qobject_cast<QXYSeries*>(series);
+        if (!xy || !xy->isVisible())
+            continue;
+        const QList<QPointF> points = xy->points();
+        for (const QPointF& p : points) {
+            if (p.x() < x->min() || p.x() > x->max() || p.y() < y->min() || p.y() > y->max())
+                continue;
+            low = std::min(low, p.y());
+            high = std::max(high, p.y());
+            first = std::min(first, p.x());
+            last = std::max(last, p.x());
+        }
+    }
+    const bool seen = low <= high;
+    const double xCentre = seen ? (first + last) / 2.0 : (x->min() + x->max()) / 2.0;
+    const double yCentre = seen ? (low + high) / 2.0 : (y->min() + y->max()) / 2.0;
+    const auto [x0, x1] = scaledRange(x->min(), x->max(), xCentre, factor, xFloor, xCeiling);
+    const auto [y0, y1] = scaledRange(y->min(), y->max(), yCentre, factor, yFloor, yCeiling);
+    // Through QChart's zoom, so the chart knows it is zoomed (the views draw the runs in view from every run).
+    QAbstractSeries* mapped = nullptr;
+    for (QAbstractSeries* series : chart()->series()) {
+        if (series->isVisible() && series->attachedAxes().contains(x) && series->attachedAxes().contains(y))
+            mapped = series;
+    }
+    if (!mapped) {
+        x->setRange(x0, x1);
+        y->setRange(y0, y1);
+        return;
+    }
+    chart()->zoomIn(QRectF(chart()->mapToPosition(QPointF(x0, y1), mapped),
+        chart()->mapToPosition(QPointF(x1, y0), mapped)));
 }
 
 void ChartView::keyPressEvent(QKeyEvent* event)
@@ -86,10 +202,22 @@ void ChartView::wheelEvent(QWheelEvent* event)
     event->accept();
 }
 
-void ChartView::mouseMoveEvent(QMouseEvent* event)
+bool ChartView::event(QEvent* event)
 {
-    QChartView::mouseMoveEvent(event);
-    const QPointF pointer = chart()->mapFromScene(mapToScene(event->position().toPoint()));
+    // The hover pause's tooltip: the value under the pointer where there is one, so that it stays while the pointer
+    // rests; the help on zooming only where no run is near.
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString value = readoutAt(help->pos());
+        QToolTip::showText(help->globalPos(), value.isEmpty() ? toolTip() : value, this);
+        return true;
+    }
+    return QChartView::event(event);
+}
+
+QString ChartView::readoutAt(const QPoint& viewPos) const
+{
+    const QPointF pointer = chart()->mapFromScene(mapToScene(viewPos));
     double best = kHoverPixels * kHoverPixels;
     QString text;
     for (QAbstractSeries* series : chart()->series()) {
@@ -102,16 +230,30 @@ void ChartView::mouseMoveEvent(QMouseEvent* event)
         const QList<QPointF> points = xy->points();
         const auto first = std::lower_bound(points.begin(), points.end(), value.x() - reach,
             [](const QPointF& p, double x) { return p.x() < x; });
+        // The unit is the value axis's title where it is one ("ms"), not a sentence.
+        QString unit;
+        for (QAbstractAxis* axis : xy->attachedAxes()) {
+            if (axis->orientation() == Qt::Vertical && axis->titleText().size() <= 10)
+                unit = axis->titleText();
+        }
         for (auto it = first; it != points.end() && it->x() <= value.x() + reach; ++it) {
             const QPointF& p = *it;
             const QPointF d = chart()->mapToPosition(p, xy) - pointer;
             const double distance = d.x() * d.x() + d.y() * d.y();
             if (distance < best) {
                 best = distance;
-                text = tr("%1\nrun %2: %3").arg(xy->name()).arg(p.x(), 0, 'f', 0).arg(p.y(), 0, 'g', 5);
+                text = tr("%1\nrun %2: %3").arg(xy->name()).arg(p.x(), 0, 'f', 0).arg(p.y(), 0, 'g', 5) +
+                    (unit.isEmpty() ? QString() : ' ' + unit);
             }
         }
     }
+    return text;
+}
+
+void ChartView::mouseMoveEvent(QMouseEvent* event)
+{
+    QChartView::mouseMoveEvent(event);
+    const QString text = readoutAt(event->position().toPoint());
     if (text.isEmpty())
         QToolTip::hideText();
     else

@@ -11,18 +11,26 @@ class ChartView : public QChartView {
 public:
     explicit ChartView(QChart* chart, QWidget* parent = nullptr);
 
+    // Keyboard and menu zoom: by 2 around the middle of the runs in view, out no further than every run.
     void zoomIn();
     void zoomOut();
+    // "GPU time\nrun 2: 2.4992 ms": the value of the run nearest the view position `viewPos`, empty when none is
+    // within reach.
+    QString readoutAt(const QPoint& viewPos) const;
 
 signals:
     // The chart should show every run again with tidy axes; whoever owns the chart's data answers.
     void resetRequested();
 
 protected:
+    bool event(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+
+private:
+    void zoomByKey(double factor);
 };
 
 }  // namespace asyncscope

@@ -1,9 +1,9 @@
-# Runs `asyncscope --help` and `--version` with no display and a window system that cannot start (xcb without
+# Runs `asyncscope --help`, `--help-all` and `--version` with no display and a window system that cannot start (xcb without
 # DISPLAY): both must print and exit 0, as over SSH. A usage error must exit 2 the same way.
 set(ENV{QT_QPA_PLATFORM} xcb)
 unset(ENV{DISPLAY})
 unset(ENV{WAYLAND_DISPLAY})
-foreach(arg --help --version)
+foreach(arg --help --help-all --version)
     execute_process(COMMAND ${APP} ${arg} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
     if(NOT rc EQUAL 0)
         message(FATAL_ERROR "asyncscope ${arg} without a display exited ${rc}: ${err}")
@@ -16,4 +16,8 @@ execute_process(COMMAND ${APP} --runs zero RESULT_VARIABLE rc ERROR_VARIABLE err
 if(NOT rc EQUAL 2 OR NOT err MATCHES "--runs")
     message(FATAL_ERROR "a usage error without a display exited ${rc}: ${err}")
 endif()
-message(STATUS "--help, --version and a usage error work without a display")
+execute_process(COMMAND ${APP} --help-all RESULT_VARIABLE rc OUTPUT_VARIABLE out TIMEOUT 30)
+if(NOT out MATCHES "--baseline" OR NOT out MATCHES "-platform NAME")
+    message(FATAL_ERROR "asyncscope --help-all lists neither the app's options nor Qt's: '${out}'")
+endif()
+message(STATUS "--help, --help-all, --version and a usage error work without a display")
