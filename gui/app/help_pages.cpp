@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QFile>
+#include <QRegularExpression>
 
 namespace asyncscope {
 
@@ -61,7 +62,7 @@ QString guidePage()
         "GPU or with these choices is listed in the table with the reason.</li>"
         "<li><b>All GPUs</b>: the configuration run on every GPU of this host, one at a time or all at once, H2D and "
         "D2H GB/s per GPU against its link's nominal rate, a GPU slower than its siblings or its link tinted; "
-        "<b>File › Open results</b> puts result files of many hosts in one such table.</li></ul>"
+        "<b>File › Open results</b> opens result files of many hosts in a window of its own, one such table.</li></ul>"
         "<h3>Saved runs</h3>"
         "<p><b>File › Open saved run</b> shows a JSON or CSV export in every tab, marked as saved. <b>File › Add "
         "overlay</b> draws saved runs beside the current one: a colour is a quantity, a line pattern is a run. Both "
@@ -176,7 +177,11 @@ QString licencePage()
     QFile file(QStringLiteral(":/text/LICENSE"));
     const QString text = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll())
                                                         : QObject::tr("The licence text is missing from this build.");
-    return QStringLiteral("<pre style=\"white-space: pre-wrap\">%1</pre>").arg(text.toHtmlEscaped());
+    // The file's paragraphs, each reflowed to the window's width: its own line breaks would wrap it a second time.
+    QString html;
+    for (const QString& paragraph : text.split(QRegularExpression(QStringLiteral("\\n\\s*\\n")), Qt::SkipEmptyParts))
+        html += QStringLiteral("<p>%1</p>").arg(paragraph.simplified().toHtmlEscaped());
+    return html;
 }
 
 }  // namespace asyncscope

@@ -17,6 +17,11 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
     auto report = readReportFile(path.toStdString(), progress, cancel);
     if (!report)
         return report.error();
+    // A header without runs (a series saved before its first run ended, or cut after its header) has nothing to show.
+    if (report->runs.empty())
+        return makeError(ErrorKind::Io, QFileInfo(path).fileName().toStdString() + ": holds no runs, only the "
+                                            "series' header (saved before its first run ended, or cut after it)",
+            "Open a file with runs.");
     QString gpu = shownName(report->device.name);  // the label titles the window and names legends
     gpu.remove(QStringLiteral("NVIDIA "));
     SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, {} };

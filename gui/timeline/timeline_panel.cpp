@@ -8,6 +8,7 @@
 #include "engine/model/size_parse.hpp"
 
 #include <QHBoxLayout>
+#include <QEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -73,6 +74,7 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     m_title->setObjectName(QStringLiteral("timelineTitle"));
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_title->setMinimumWidth(1);  // a long title is cut rather than widening the window
+    m_title->installEventFilter(this);
     m_latest = new QPushButton(tr("&Latest run"));
     m_latest->setObjectName(QStringLiteral("latestRun"));
     m_latest->setToolTip(tr("Show the latest run, and each new one as it arrives. A click on a point of the Time "
@@ -115,7 +117,27 @@ void TimelinePanel::showEvent(QShowEvent* event)
 
 QString TimelinePanel::title() const
 {
-    return m_title->text();
+    return m_titleText;
+}
+
+void TimelinePanel::setTitleText(const QString& text)
+{
+    m_titleText = text;
+    m_title->setToolTip(text);
+    fitTitle();
+}
+
+// Cut in the middle, so the run and its GPU time at the two ends stay in view.
+void TimelinePanel::fitTitle()
+{
+    m_title->setText(m_title->fontMetrics().elidedText(m_titleText, Qt::ElideMiddle, std::max(1, m_title->width())));
+}
+
+bool TimelinePanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_title && event->type() == QEvent::Resize)
+        fitTitle();
+    return QWidget::eventFilter(watched, event);
 }
 
 void TimelinePanel::showRun(int index)
@@ -144,8 +166,8 @@ void TimelinePanel::refresh()
         run = report.runs.back();  // the chosen run is not in this series (yet): its latest
     m_latest->setEnabled(m_chosen.has_value());
     if (!run) {
-        m_title->setText(m_session->isRunning() ? tr("Waiting for the first run…")
-                                                : tr("No run yet: run a series, or open a saved run (File menu)."));
+        setTitleText(m_session->isRunning() ? tr("Waiting for the first run…")
+                                            : tr("No run yet: run a series, or open a saved run (File menu)."));
         if (m_shownIndex || !m_blank) {
             m_shownIndex.reset();
             m_shown = {};
@@ -154,7 +176,7 @@ void TimelinePanel::refresh()
         }
         return;
     }
-    m_title->setText(titleOf(report, *run, m_session->source()));
+    setTitleText(titleOf(report, *run, m_session->source()));
     const PipelineConfig& config = report.config;
     const QString note = report.outcome ? shownName(report.outcome->traceNote) : QString();  // a file's, cut
     if (m_shownIndex && sameMemory(config, m_shownConfig) && note == m_shownNote && sameRun(m_shown, *run))
@@ -164,13 +186,13 @@ void TimelinePanel::refresh()
     m_shownIndex = run->index;
     m_shownConfig = config;
     m_shownNote = note;
-    m_view->setTitle(m_title->text());
+    m_view->setTitle(m_titleText);
     m_view->setRun(*run, config, note);
 }
 
 QString TimelinePanel::exportPicture(const QString& path, QSize pixels)
 {
-    m_view->setTitle(m_title->text());
+    m_view->setTitle(m_titleText);
     return m_view->exportPicture(path, pixels);
 }
 

@@ -1,4 +1,5 @@
 #include "gui/app/app_options.hpp"
+#include "gui/app/help_pages.hpp"
 
 #include <QTest>
 
@@ -167,6 +168,20 @@ private slots:
         QVERIFY(!o.ok());
         QCOMPARE(o.error().kind, ErrorKind::Usage);
         QVERIFY(!o.error().message().empty());
+    }
+
+    // The licence reads as paragraphs the window wraps once, not the file's lines wrapped again; the guide says what
+    // Open results does.
+    void helpPagesReadAsTheyShould()
+    {
+        Q_INIT_RESOURCE(resources);  // the app library's resources, which a test that uses none of its widgets drops
+        const QString licence = licencePage();
+        QVERIFY2(licence.count(QStringLiteral("<p>")) >= 3, qPrintable(licence));
+        QVERIFY(!licence.contains('\n'));
+        QVERIFY(!licence.contains(QStringLiteral("<pre")));
+        QVERIFY(licence.contains(QStringLiteral("Permission is hereby granted, free of charge, to any person obtaining a "
+                                                "copy of this software")));
+        QVERIFY(guidePage().contains(QStringLiteral("Open results</b> opens result files of many hosts in a window of its own")));
     }
 };
 

@@ -114,6 +114,7 @@ private slots:
         QVERIFY(writeFile(path("good-too.json"), savedSeries(4, false)));
         QVERIFY(writeFile(path("junk.json"), "{\"hello\": 1}"));
         QVERIFY(writeFile(path("cut-short.json"), savedSeries(4000, true)));  // read for some ms before it fails
+        QVERIFY(writeFile(path("no-runs.json"), savedSeries(0, false)));
         QVERIFY(QDir(m_dir.path()).mkdir("folder.json"));
         QVERIFY(makeFifo(path("pipe.json")));
     }
@@ -139,6 +140,18 @@ private slots:
             ++runs;
         }
         QCOMPARE(runs, 200);
+    }
+
+    // A saved series of no runs is said, not shown as an empty chart, and the headless run ends with status 2.
+    void aFileOfNoRunsIsSaid()
+    {
+        AppOptions options;
+        options.open = path("no-runs.json");
+        options.exportPng = path("no-runs.png");
+        const auto [code, message] = runHeadless(noGpu(), options);
+        QCOMPARE(code, 2);
+        QVERIFY2(message.contains("no-runs.json: holds no runs"), qPrintable(message));
+        QVERIFY(!QFile::exists(options.exportPng));
     }
 
     // Several bad files in one headless run: each is named, whether refused at once or read and found wrong, and

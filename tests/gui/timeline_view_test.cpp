@@ -17,6 +17,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -678,6 +679,13 @@ private slots:
         QCOMPARE(panel->shownRun(), std::optional<int>(5));
         QVERIFY2(panel->title().startsWith("Run 5 of 0–5 · 64.0 MiB · K = 16, S = 4"), qPrintable(panel->title()));
         QVERIFY2(panel->title().contains("· GPU "), qPrintable(panel->title()));
+        // Where the header has no room, it is cut in the middle with "…": the run and its GPU time stay in view.
+        auto* header = panel->findChild<QLabel*>("timelineTitle");
+        QVERIFY(header);
+        header->resize(header->fontMetrics().horizontalAdvance(panel->title()) / 2, header->height());
+        QVERIFY2(header->text().contains(QChar(0x2026)), qPrintable(header->text()));
+        QVERIFY2(header->text().startsWith("Run 5") && header->text().endsWith(" ms"), qPrintable(header->text()));
+        QCOMPARE(header->toolTip(), panel->title());
         const TimelineLayout& t = panel->view().timeline();
         QCOMPARE(t.rows().size(), std::size_t(6));
         QCOMPARE(gpuBlocks(t), 48);
