@@ -3,6 +3,7 @@
 #include "gui/charts/kind_colours.hpp"
 #include "gui/charts/nice_axis.hpp"
 #include "gui/series/nice_ticks.hpp"
+#include "gui/series/shown_name.hpp"
 
 #include "engine/model/statistics.hpp"
 
@@ -269,7 +270,7 @@ void DistributionCharts::redraw(Kind kind)
 
     // The legend tells the series apart where overlays are drawn: "this run" and each overlay's label. The median
     // and p95 lines carry their names on the plot.
-    m_bars[kind]->setName(m_overlays.empty() ? quantityName(kind) : QObject::tr("this run"));
+    m_bars[kind]->setName(m_overlays.empty() ? quantityName(kind) : shownSeriesName(m_source));
     // A series shown again shows its legend entry again: entries are hidden after.
     for (QXYSeries* series : std::initializer_list<QXYSeries*> { m_median[kind], m_p95[kind], m_medianLabel[kind],
              m_p95Label[kind] })
@@ -324,7 +325,7 @@ QString DistributionCharts::describe(Kind kind, double ms) const
         if (h.total() == 0)
             continue;
         const std::size_t n = h.counts[std::size_t(bin)];
-        const QString who = i == 0 ? QObject::tr("this run") : m_overlays[i - 1].label;
+        const QString who = i == 0 ? shownSeriesName(m_source) : m_overlays[i - 1].label;
         lines << QStringLiteral("%1: %2, %3 %")
                      .arg(who, runsText(n, QObject::tr("1 run"), QObject::tr("%1 runs")))
                      .arg(100.0 * double(n) / double(h.total()), 0, 'f', 1);

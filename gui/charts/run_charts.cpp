@@ -3,6 +3,7 @@
 #include "gui/charts/kind_colours.hpp"
 #include "gui/charts/nice_axis.hpp"
 #include "gui/series/nice_ticks.hpp"
+#include "gui/series/shown_name.hpp"
 
 #include <QEvent>
 #include <QGraphicsScene>
@@ -216,6 +217,7 @@ void RunCharts::setRuns(const Report& report, const QString& source, std::shared
         if (changed)
             ++m_version[k];
         m_charts[k]->setTitle(m_baseTitles[k] + suffix);
+        m_currentKey[k]->setName(shownSeriesName(source));
         update(kind);
     }
     updateLegend();

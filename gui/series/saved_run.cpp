@@ -5,9 +5,11 @@
 #include "engine/io/report_file.hpp"
 #include "engine/model/big_vector.hpp"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QObject>
 
+#include <algorithm>
 #include <thread>
 
 namespace asyncscope {
@@ -48,6 +50,28 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
     saved.prepared.points = std::move(points);
     saved.prepared.times = std::move(times);
     return saved;
+}
+
+QString distinctLabel(const SavedRun& run, const std::vector<ShownLabel>& taken)
+{
+    const auto isTaken = [&taken](const QString& label) {
+        return std::any_of(taken.begin(), taken.end(), [&label](const ShownLabel& t) { return t.label == label; });
+    };
+    if (!isTaken(run.label))
+        return run.label;
+    const int cut = run.label.indexOf(QStringLiteral(" · "));
+    const QString gpu = cut < 0 ? QString() : run.label.mid(cut);
+    const QFileInfo file(run.path);
+    const bool sameFileName = std::any_of(taken.begin(), taken.end(),
+        [&file](const ShownLabel& t) { return QFileInfo(t.path).fileName() == file.fileName(); });
+    const QString named = (sameFileName ? file.dir().dirName() + '/' : QString()) + file.fileName() + gpu;
+    if (!isTaken(named))
+        return named;
+    for (int n = 2;; ++n) {
+        const QString numbered = QStringLiteral("%1 (%2)").arg(run.label).arg(n);
+        if (!isTaken(numbered))
+            return numbered;
+    }
 }
 
 }  // namespace asyncscope

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace asyncscope {
 
@@ -33,6 +34,16 @@ struct SavedRun {
     QString path;
     PreparedViews prepared;
 };
+
+// A series already shown: its label and file.
+struct ShownLabel {
+    QString label;
+    QString path;
+};
+// `run`'s label made to differ from each of `taken`'s by what tells the files apart: the same name in another format
+// becomes "h200-2k.csv · H200", the same file name in another folder "b/h200-2k.json · H200", and failing that a
+// number does ("h200-2k · H200 (2)").
+QString distinctLabel(const SavedRun& run, const std::vector<ShownLabel>& taken);
 
 // Reads the file and prepares every view of its runs. Errors name the file and what in it is wrong. `progress` and `cancel` as readReportFile takes them; any thread.
 Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress = {},

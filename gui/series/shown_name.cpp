@@ -2,6 +2,8 @@
 
 #include "engine/model/record_rules.hpp"
 
+#include <QObject>
+
 namespace asyncscope {
 
 namespace {
@@ -26,6 +28,11 @@ QString shownName(const QString& name)
         return name;  // short enough in any encoding: no copy to UTF-8
     const QByteArray utf8 = name.toUtf8();
     return shownName(std::string_view(utf8.constData(), std::size_t(utf8.size())));
+}
+
+QString shownSeriesName(const QString& source)
+{
+    return source.isEmpty() ? QObject::tr("this run") : source;
 }
 
 }  // namespace asyncscope

@@ -13,4 +13,8 @@ namespace asyncscope {
 QString shownName(std::string_view name);
 QString shownName(const QString& name);
 
+// The series shown, in a legend beside overlays: "this run" for a series measured here, else where it came from
+// ("saved: h200-2k · H200"), the session's source.
+QString shownSeriesName(const QString& source);
+
 }  // namespace asyncscope

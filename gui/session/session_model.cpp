@@ -419,7 +419,20 @@ void SessionModel::onLoaded()
                 baselineProblem(load.path, makeError(ErrorKind::Io, "it has no measured runs to compare with"), false));
         takeBaseline(std::move(*saved));
     } else if (load.overlay) {
+        // The series shown again beside itself would draw one line on another and fill two identical columns.
+        const QString canonical = QFileInfo(load.path).canonicalFilePath();
+        if (m_shown == &m_saved && !m_savedPath.isEmpty() && canonical == QFileInfo(m_savedPath).canonicalFilePath())
+            return emit loadFailed(load.path, true,
+                makeError(ErrorKind::Usage,
+                    QFileInfo(load.path).fileName().toStdString() + " is the series shown: it is not overlaid on itself",
+                    "Overlay another file."));
         settleBaseline();  // the comparison under way reads the baseline among the overlays, which may move
+        std::vector<ShownLabel> taken;
+        if (m_shown == &m_saved)
+            taken.push_back({ m_savedLabel, m_savedPath });
+        for (const SavedRun& other : m_overlays)
+            taken.push_back({ other.label, other.path });
+        saved->label = distinctLabel(*saved, taken);
         m_overlays.push_back(std::move(*saved));
         emit overlayChanged();
     } else {
@@ -431,6 +444,8 @@ void SessionModel::onLoaded()
         m_saved = std::move(saved->report);
         m_prepared = std::move(saved->prepared);
         m_source = tr("saved: %1").arg(saved->label);
+        m_savedLabel = saved->label;
+        m_savedPath = load.path;
         forgetAdvice();
         if (m_prepared.advice) {
             m_advice = *m_prepared.advice;  // judged as the file was read

@@ -219,6 +219,8 @@ private:
     std::size_t m_unseen = 0;  // runs come since the views last heard of them
     PlanVerdict m_verdict;
     QString m_source;
+    QString m_savedLabel;  // the saved series shown: its label and file, which overlays are told apart from
+    QString m_savedPath;
     PreparedViews m_prepared;
     std::thread m_writing;  // writing the series shown; joined when it ends and on destruction
     std::thread m_retiring;  // freeing a replaced series; joined before the next and on destruction

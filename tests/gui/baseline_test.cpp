@@ -289,7 +289,7 @@ private slots:
     {
         auto window = shownWindow(noGpu());
         QVERIFY(window->files().openSaved(kSlower));
-        QVERIFY(window->files().addOverlay(kSlower));
+        QVERIFY(window->files().addOverlay(dataFile("h200-machine.csv")));  // the same series as CSV: a file of its own
         QVERIFY(window->files().setBaseline(kBaseline));
         QVERIFY(settled(*window));
         QCOMPARE(window->session().overlays().size(), std::size_t(2));

@@ -925,17 +925,35 @@ private slots:
         QVERIFY(window.charts().chart(RunCharts::Time)->title().contains("saved: h200-run"));
         QVERIFY(window.actions().exportCsv->isEnabled());
 
+        // The file shown is not overlaid on itself; the same series in another format, or a file of the same name in
+        // another folder, is named by what tells it apart.
+        const QString sameAsCsv = m_dir.filePath("h200-run.csv");
+        QVERIFY(QFile::copy(second, sameAsCsv));
+        QVERIFY(QDir(m_dir.path()).mkpath("other"));
+        const QString otherFolder = m_dir.filePath("other/h200-run.json");
+        QVERIFY(QFile::copy(first, otherFolder));
+        QSignalSpy failed(&window.session(), &SessionModel::loadFailed);
         QVERIFY(window.files().addOverlay(first));
         QVERIFY(window.files().addOverlay(second));  // waits its turn
+        QVERIFY(window.files().addOverlay(sameAsCsv));
+        QVERIFY(window.files().addOverlay(otherFolder));
         QVERIFY(loaded(window));
-        QCOMPARE(window.session().overlays().size(), std::size_t(2));
+        QCOMPARE(failed.size(), 1);
+        QVERIFY2(QString::fromStdString(failed.at(0).at(2).value<Error>().message()).contains(
+                     "h200-run.json is the series shown: it is not overlaid on itself"),
+            qPrintable(QString::fromStdString(failed.at(0).at(2).value<Error>().message())));
+        QCOMPARE(window.session().overlays().size(), std::size_t(3));
         const QStringList legend = window.charts().legendNames(RunCharts::Time);
-        QVERIFY2(legend.contains("h200-run · Fake Big GPU") && legend.contains("a100-run · Fake Big GPU"),
+        QVERIFY2(legend.contains("a100-run · Fake Big GPU") && legend.contains("h200-run.csv · Fake Big GPU") &&
+                legend.contains("other/h200-run.json · Fake Big GPU"),
             qPrintable(legend.join(" | ")));
-        QVERIFY(legend.contains("this run") && legend.contains("GPU time"));
+        // The series shown is a saved one: the legend names it as the title does, not "this run".
+        QVERIFY2(legend.contains("saved: h200-run · Fake Big GPU") && !legend.contains("this run"),
+            qPrintable(legend.join(" | ")));
+        QVERIFY(legend.contains("GPU time"));
         QVERIFY(legend.contains("warm-up run"));
-        QCOMPARE(legend.count("h200-run · Fake Big GPU"), 1);  // one entry per saved run, not one per line
-        QCOMPARE(table->columnCount(), 7 + 2);  // a median column per overlay
+        QCOMPARE(legend.count("a100-run · Fake Big GPU"), 1);  // one entry per saved run, not one per line
+        QCOMPARE(table->columnCount(), 7 + 3);  // a median column per overlay
         auto* polls = window.charts().chart(RunCharts::Polls);
         QVERIFY(polls->series().size() >= 3);  // overlays on every chart
     }
