@@ -408,7 +408,10 @@ Error differentConfigurations(const std::vector<ConfigDifference>& differences)
 int writeBaselineComparison(const CliOptions& options, const Report& baseline, const std::string& baselineName,
     const Report& current, const std::string& currentName, std::ostream& out, std::ostream& err)
 {
-    const BaselineComparison c = compareWithBaseline(baseline, current, options.baselineSettings);
+    const SeriesSummary baselineSummary = summarizeSeries(baseline);
+    const SeriesSummary currentSummary = summarizeSeries(current);
+    const BaselineComparison c =
+        compareWithBaseline(baseline, baselineSummary, current, currentSummary, options.baselineSettings);
     if (c.acrossConfigurations && !options.allowDifferent)
         return reportFailure(differentConfigurations(c.differences), err);
     Outputs outputs(out);
@@ -416,8 +419,8 @@ int writeBaselineComparison(const CliOptions& options, const Report& baseline, c
         if (auto failed = outputs.open(options.outputPath, shortHostName(), kNoDevice))
             return reportFailure(*failed, err);
     }
-    const BaselineSide a = baselineSide(baselineName, baseline);
-    const BaselineSide b = baselineSide(currentName, current);
+    const BaselineSide a = baselineSide(baselineName, baseline, baselineSummary);
+    const BaselineSide b = baselineSide(currentName, current, currentSummary);
     std::ostream& to = outputs.at(kNoDevice);
     switch (options.format) {
     case ReportFormat::Text: to << formatBaselineText(c, a, b); break;

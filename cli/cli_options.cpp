@@ -3,6 +3,7 @@
 #include "cli/output_pattern.hpp"
 
 #include "engine/io/result_file.hpp"
+#include "engine/model/number_text.hpp"
 #include "engine/model/record_rules.hpp"
 #include "engine/model/size_parse.hpp"
 
@@ -232,12 +233,7 @@ Result<CliOptions> parseWithDefaults(int argc, const char* const argv[], const P
     app.add_option("--max-slowdown", maxSlowdown, "With --baseline: exit 1 when a gated quantity is slower by more "
                                                   "than this many percent with its whole interval beyond it");
     app.add_option("--gate", gate, "With --max-slowdown: the quantities gated, as keys separated by commas (" +
-                                       [] {
-                                           std::string keys;
-                                           for (const std::string& k : gateableKeys())
-                                               keys += (keys.empty() ? "" : ", ") + k;
-                                           return keys;
-                                       }() + ")")
+                                       joinedText(gateableKeys()) + ")")
         ->default_str("gpu_time_ms");
     app.add_option("--min-difference", baseline.minDifferencePercent, "With --baseline: a difference smaller than "
                                                                       "this, in %, counts as the same even when it is "
@@ -305,12 +301,7 @@ Result<CliOptions> parseWithDefaults(int argc, const char* const argv[], const P
             const std::string key = gate.substr(from, comma - from);
             if (std::find(known.begin(), known.end(), key) == known.end())
                 return makeError(ErrorKind::Usage, "--gate names '" + key + "', which is not a quantity of every run",
-                    "Give keys from: " + [&known] {
-                        std::string keys;
-                        for (const std::string& k : known)
-                            keys += (keys.empty() ? "" : ", ") + k;
-                        return keys;
-                    }() + ".");
+                    "Give keys from: " + joinedText(known) + ".");
             baseline.gateKeys.push_back(key);
             from = comma + 1;
         }

@@ -12,9 +12,8 @@
 
 namespace asyncscope {
 
-BaselineSide baselineSide(const std::string& name, const Report& report)
+BaselineSide baselineSide(const std::string& name, const Report& report, const SeriesSummary& summary)
 {
-    const SeriesSummary summary = summarizeSeries(report);
     BaselineSide side { name, report.host, report.device.name, summary.measuredRuns, {} };
     for (Finding& f : judgeSeries(report, summary).findings) {
         if (f.severity >= Severity::Warning)
@@ -100,12 +99,8 @@ std::string gateText(const BaselineComparison& c)
             failing += (failing.empty() ? "" : "; ") + q.name + " " + differenceText(q) + " " + intervalText(q);
     }
     if (names.empty())
-        return "gate: none of the gated quantities (" + [&c] {
-            std::string keys;
-            for (const std::string& k : c.settings.gateKeys)
-                keys += (keys.empty() ? "" : ", ") + k;
-            return keys;
-        }() + ") is in both series: nothing to gate\n";
+        return "gate: none of the gated quantities (" + joinedText(c.settings.gateKeys) +
+               ") is in both series: nothing to gate\n";
     if (!failing.empty())
         return "gate: FAILED: slower than " + limit + " with the whole interval beyond it: " + failing + "\n";
     return "gate: passed: " + names + " not slower than " + limit + " beyond the interval\n";

@@ -1,6 +1,7 @@
 #include "engine/io/text_report.hpp"
 
 #include "engine/model/cuda_versions.hpp"
+#include "engine/model/number_text.hpp"
 #include "engine/model/overlap_model.hpp"
 #include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_summary.hpp"
@@ -51,11 +52,6 @@ std::string wrapped(const std::string& text, std::size_t width, std::size_t hang
         at = end + 1;
     }
     return out + line;
-}
-
-std::string fixed(double value, ValueKind kind)
-{
-    return printf_("%.*f", decimalsOf(kind), value);
 }
 
 // "pinned host memory", "registered host memory, SM copies", "managed host memory (on-demand migration, advice
@@ -135,7 +131,7 @@ std::string formatSummaryText(const Report& report)
             v.p95, unitOf(d.kind));
     }
     for (const Figure& f : s.figures)
-        text += printf_("  %-32s %s %s\n", f.name.c_str(), fixed(f.value, f.kind).c_str(), unitOf(f.kind));
+        text += printf_("  %-32s %s %s\n", f.name.c_str(), fixedText(f.value, decimalsOf(f.kind)).c_str(), unitOf(f.kind));
     if (report.peak)
         text += printf_("  (host peak from %s of %s, %s; %s bound and modelled time for %s)\n",
             copyPathMoves(report.peak->path), formatBytes(report.peak->bytes).c_str(),
@@ -282,7 +278,7 @@ std::string formatComparisonText(const PlanReport& plan)
         }
         for (std::size_t c = 0; c < columns.size(); ++c) {
             const auto value = headlineValue(summaries[i], columns[c].key);
-            text += printf_(" %*s", widths[c], value ? fixed(*value, columns[c].kind).c_str() : "");
+            text += printf_(" %*s", widths[c], value ? fixedText(*value, decimalsOf(columns[c].kind)).c_str() : "");
         }
         if (v.failure)
             text += std::string(v.failure->kind == ErrorKind::Cancelled ? "  cancelled: " : "  failed: ") +

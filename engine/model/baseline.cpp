@@ -243,6 +243,12 @@ bool failsGate(const QuantityComparison& q, double maxSlowdownPercent)
 
 BaselineComparison compareWithBaseline(const Report& baseline, const Report& current, const BaselineSettings& settings)
 {
+    return compareWithBaseline(baseline, summarizeSeries(baseline), current, summarizeSeries(current), settings);
+}
+
+BaselineComparison compareWithBaseline(const Report& baseline, const SeriesSummary& sa, const Report& current,
+    const SeriesSummary& sb, const BaselineSettings& settings)
+{
     BaselineComparison out;
     out.settings = settings;
     out.differences = configDifferences(baseline, current);
@@ -281,8 +287,6 @@ BaselineComparison compareWithBaseline(const Report& baseline, const Report& cur
     }
 
     // The series' single figures (bandwidths, noise, the model's bound): their values and difference, no test.
-    const SeriesSummary sa = summarizeSeries(baseline);
-    const SeriesSummary sb = summarizeSeries(current);
     for (const Figure& f : sa.figures) {
         const Figure* g = sb.figure(f.key);
         if (!g)

@@ -90,6 +90,9 @@ struct BaselineComparison {
 // Compares `current` with `baseline`, quantity by quantity, over each series' measured runs. The configurations'
 // differences are listed; comparing across blocking ones is the caller's decision (acrossConfigurations says so).
 BaselineComparison compareWithBaseline(const Report& baseline, const Report& current, const BaselineSettings& settings);
+// The same, with each series' summary (summarizeSeries) already made: a million-run series is summarized once.
+BaselineComparison compareWithBaseline(const Report& baseline, const SeriesSummary& baselineSummary,
+    const Report& current, const SeriesSummary& currentSummary, const BaselineSettings& settings);
 
 // Whether higher values of a kind are worse (durations), better (rates), or neither (counts, ratios, percentages).
 enum class Direction { HigherIsWorse, HigherIsBetter, Neutral };
