@@ -88,8 +88,13 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         "Show this tab from the start and when a run ends (and in --screenshot): time, poll-iterations, stages, "
         "timeline, distribution, summary, difference, advice, comparison or all-gpus.",
         "NAME");
+    const QCommandLineOption theme("theme",
+        "The look for this start: system (the desktop's), light or dark (Fusion with AsyncScope's colours); "
+        "Settings › Theme keeps a choice.",
+        "NAME");
     parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, hostMemory, copy, migration,
-        advice, run, compare, sweepMin, sweepMax, open, overlay, baseline, exportPng, screenshot, exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize, tab });
+        advice, run, compare, sweepMin, sweepMax, open, overlay, baseline, exportPng, screenshot, exportTimeline,
+        allGpus, allAtOnce, noNumaBinding, exportSize, tab, theme });
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone. --help lists the app's options, --help-all these too.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -207,6 +212,12 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         "difference", "advice", "comparison", "all-gpus" };
     if (!options.tab.isEmpty() && !kTabs.contains(options.tab))
         return usage(QStringLiteral("--tab %1 is not a tab; accepted: %2").arg(parser.value(tab), kTabs.join(", ")));
+    if (parser.isSet(theme)) {
+        options.theme = themeFromKey(parser.value(theme));
+        if (!options.theme)
+            return usage(QStringLiteral("--theme %1 is not a theme; accepted: %2")
+                             .arg(parser.value(theme), themeKeys().join(", ")));
+    }
     if (!options.screenshot.isEmpty() && options.exportPng.isEmpty())
         return usage("--screenshot goes with --export-png");
     options.exportTimeline = parser.value(exportTimeline);

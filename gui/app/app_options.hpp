@@ -1,6 +1,8 @@
 // The app's own command line, so it can be driven headless (tests, GPU servers).
 #pragma once
 
+#include "gui/config/settings_store.hpp"
+
 #include "engine/run/plan.hpp"
 #include "engine/model/error.hpp"
 
@@ -42,6 +44,7 @@ struct AppOptions {
     bool allAtOnce = false;  // with allGpus: every GPU at the same time
     bool numaBinding = true;  // each GPU's run thread on its local CPUs: every series, comparison and All GPUs run
     QSize exportSize { 1600, 900 };
+    std::optional<Theme> theme;  // the look for this start, over the remembered one
     QString tab;  // the tab to show from the start and after a plan ends ("advice", "timeline" …); empty: as it comes
     std::optional<QString> earlyExitText;  // --help / --version
 

@@ -8,6 +8,7 @@
 #include "gui/charts/distribution_panel.hpp"
 #include "gui/app/headless_runner.hpp"
 #include "gui/app/shown_picture.hpp"
+#include "gui/app/theme.hpp"
 #include "gui/app/window_placement.hpp"
 #include "gui/app/run_status.hpp"
 #include "gui/session/plan_controller.hpp"
@@ -49,6 +50,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     , m_settings(loadSettings())
 {
     initResources();
+    applyTheme(m_options.theme.value_or(m_settings.theme));  // before any widget is made: each starts in it
     setWindowTitle(QStringLiteral("AsyncScope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/asyncscope.svg")));
     buildViews();
@@ -233,6 +235,12 @@ void MainWindow::wireActions()
     });
     a.connectTabs(m_tabs);
     connect(a.resetSettings, &QAction::triggered, this, &MainWindow::resetSettings);
+    a.showTheme(m_options.theme.value_or(m_settings.theme));
+    a.connectThemes(this, [this](Theme theme) {
+        m_settings.theme = theme;
+        applyTheme(theme);
+        saveSettingsNow();
+    });
     a.connectHelp(this, [this] { return m_session->platform(); });
 }
 
@@ -455,6 +463,8 @@ void MainWindow::resetSettings()
 {
     clearSettings();
     m_settings = defaultSettings();
+    applyTheme(m_settings.theme);
+    m_actions->showTheme(m_settings.theme);
     m_panel->applySettings(m_settings);
     if (m_session->devicesKnown())
         m_panel->setDevices(m_session->platform(), {}, std::nullopt);

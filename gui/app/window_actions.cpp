@@ -6,6 +6,7 @@
 #include "gui/config/sweep_range_dialog.hpp"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QKeyEvent>
 #include <QMenuBar>
@@ -99,6 +100,20 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
         QKeySequence(Qt::CTRL | Qt::Key_PageUp));
 
     QMenu* settings = bar->addMenu(tr("&Settings"));
+    QMenu* theme = settings->addMenu(tr("&Theme"));
+    auto* themeGroup = new QActionGroup(this);
+    const std::pair<Theme, QString> looks[] = {
+        { Theme::System, tr("&System") }, { Theme::Light, tr("&Light") }, { Theme::Dark, tr("&Dark") } };
+    for (const auto& [look, text] : looks) {
+        QAction* a = add(theme, m_all, text,
+            look == Theme::System ? tr("The desktop's own style and colours")
+                                  : tr("Qt's Fusion style with AsyncScope's %1 colours: charts, timeline and tables "
+                                       "follow").arg(look == Theme::Dark ? tr("dark") : tr("light")));
+        a->setCheckable(true);
+        themeGroup->addAction(a);
+        themes[std::size_t(look)] = a;
+    }
+    settings->addSeparator();
     resetSettings = add(settings, m_all, tr("&Reset to defaults"), tr("Forget every remembered choice"));
 
     QMenu* help = bar->addMenu(tr("&Help"));
@@ -171,6 +186,17 @@ void WindowActions::connectComparisons(QWidget* window, StartComparison start)
         if (const auto range = askSweepRange(window))
             start(Comparison::Size, range->first, range->second);
     });
+}
+
+void WindowActions::connectThemes(QObject* receiver, std::function<void(Theme)> choose)
+{
+    for (std::size_t i = 0; i < themes.size(); ++i)
+        connect(themes[i], &QAction::triggered, receiver, [choose, i] { choose(Theme(i)); });
+}
+
+void WindowActions::showTheme(Theme theme)
+{
+    themes[std::size_t(theme)]->setChecked(true);
 }
 
 void WindowActions::connectTabs(QTabWidget* tabs)

@@ -3,11 +3,14 @@
 // line", a spin box would take + and -).
 #pragma once
 
+#include "gui/config/settings_store.hpp"
+
 #include "engine/run/backend.hpp"
 #include "engine/run/plan.hpp"
 
 #include <QObject>
 
+#include <array>
 #include <functional>
 
 class QAction;
@@ -64,6 +67,7 @@ public:
     QAction* nextTab;
     QAction* previousTab;
     QAction* resetSettings;
+    std::array<QAction*, 3> themes;  // Settings › Theme: system, light, dark (indexed by Theme), one checked
     QAction* shortcuts;
     QAction* guide;
     QAction* memoryLab;
@@ -77,6 +81,10 @@ public:
     // The Compare menu's comparisons start `start` over `window` (the sweep asks for its range first).
     using StartComparison = std::function<void(Comparison, std::size_t sweepMinBytes, std::size_t sweepMaxBytes)>;
     void connectComparisons(QWidget* window, StartComparison start);
+    // Settings › Theme calls `choose` with the theme picked; showTheme() checks the one in use.
+    void connectThemes(QObject* receiver, std::function<void(Theme)> choose);
+    void showTheme(Theme theme);
+
     // Next and previous tab go round `tabs`.
     void connectTabs(QTabWidget* tabs);
 

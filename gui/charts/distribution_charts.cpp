@@ -86,8 +86,9 @@ void placeMarker(QLineSeries* marker, double at, double top, const QString& name
     marker->replace({ QPointF(at, 0.0), QPointF(at, top) });
 }
 
-// A marker line's name over its top, moved sideways as far as it must to stay inside the plot: a median near the
-// bins' low edge is named to the right of its line rather than over the axis's labels.
+// A marker line's name at its top, beside the line rather than over it: to its right where the plot has room, else to
+// its left; only a plot too narrow for either puts it over the line, still inside the plot rather than over the
+// axis's labels.
 void placeLabel(const QChart* chart, const QValueAxis* x, const QLineSeries* marker, QScatterSeries* label)
 {
     if (marker->count() != 2) {
@@ -98,11 +99,15 @@ void placeLabel(const QChart* chart, const QValueAxis* x, const QLineSeries* mar
     double at = top.x();
     const double pixels = chart->plotArea().width(), span = x->max() - x->min();
     if (pixels > 0.0 && span > 0.0) {
-        constexpr double kMarginPx = 4.0;
+        constexpr double kGapPx = 4.0;  // between the name and its line, and the plot's edge
         const double textPx = QFontMetricsF(label->pointLabelsFont()).horizontalAdvance(marker->name());
-        const double half = (textPx / 2.0 + kMarginPx) * span / pixels;
-        if (2.0 * half < span)
-            at = std::clamp(at, x->min() + half, x->max() - half);
+        const double half = textPx / 2.0 * span / pixels, gap = kGapPx * span / pixels;
+        if (top.x() + 2.0 * (half + gap) <= x->max())
+            at = top.x() + gap + half;
+        else if (top.x() - 2.0 * (half + gap) >= x->min())
+            at = top.x() - gap - half;
+        else if (2.0 * (half + gap) < span)
+            at = std::clamp(at, x->min() + half + gap, x->max() - half - gap);
     }
     label->setPointLabelsFormat(marker->name());  // no placeholders: the name itself
     label->replace({ QPointF(at, top.y()) });
@@ -352,6 +357,12 @@ void DistributionCharts::restyle()
         m_bars[k]->setPen(QPen(colour, 1.5));
         m_bars[k]->setColor(fill);
         m_bars[k]->setBorderColor(colour);
+        // The legend's entry in the bars' own colour, opaque: a translucent fill reads as black on a dark chart.
+        for (QLegendMarker* marker : m_charts[k]->legend()->markers(m_bars[k])) {
+            marker->setShape(QLegend::MarkerShapeRectangle);
+            marker->setBrush(colour);
+            marker->setPen(QPen(colour));
+        }
         m_median[k]->setPen(QPen(neutral, 1.5, Qt::SolidLine));
         m_p95[k]->setPen(QPen(neutral, 1.5, Qt::DashLine));
         for (QLineSeries* marker : { m_median[k], m_p95[k] })

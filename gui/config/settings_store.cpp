@@ -31,6 +31,29 @@ Enum choice(const QSettings& q, const QString& key, Enum fallback)
 
 }  // namespace
 
+QString themeKey(Theme theme)
+{
+    switch (theme) {
+    case Theme::Light: return QStringLiteral("light");
+    case Theme::Dark: return QStringLiteral("dark");
+    case Theme::System: break;
+    }
+    return QStringLiteral("system");
+}
+
+std::optional<Theme> themeFromKey(const QString& key)
+{
+    for (Theme t : { Theme::System, Theme::Light, Theme::Dark })
+        if (key.compare(themeKey(t), Qt::CaseInsensitive) == 0)
+            return t;
+    return std::nullopt;
+}
+
+QStringList themeKeys()
+{
+    return { themeKey(Theme::System), themeKey(Theme::Light), themeKey(Theme::Dark) };
+}
+
 GuiSettings defaultSettings()
 {
     GuiSettings s;
@@ -91,6 +114,12 @@ GuiSettings loadSettings()
     const QString where = folder.absoluteFilePath();
     if (!folder.isDir() || !folder.isWritable() || where.startsWith("/proc") || where.startsWith("/sys"))
         s.lastFolder = d.lastFolder;
+    const QString theme = q.value("window/theme", themeKey(d.theme)).toString();
+    if (const auto known = themeFromKey(theme))
+        s.theme = *known;
+    else
+        qWarning("AsyncScope: %s: window/theme is '%s', not %s; using %s", qPrintable(q.fileName()),
+            qPrintable(theme.left(64)), qPrintable(themeKeys().join(", ")), qPrintable(themeKey(d.theme)));
     s.exportSize = q.value("export/size", d.exportSize).toSize();
     if (s.exportSize.width() < 16 || s.exportSize.height() < 16 || s.exportSize.width() > 16384 ||
         s.exportSize.height() > 16384)
@@ -131,6 +160,7 @@ void saveSettings(const GuiSettings& s)
     q.setValue("run/stopRule", QString(nameOf(s.config.stopRule)));
     q.setValue("run/noiseTarget", s.config.targetNoisePercent);
     q.setValue("window/geometry", s.geometry);
+    q.setValue("window/theme", themeKey(s.theme));
     q.setValue("export/lastFolder", s.lastFolder);
     q.setValue("export/size", s.exportSize);
 }

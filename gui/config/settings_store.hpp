@@ -7,8 +7,17 @@
 #include <QByteArray>
 #include <QSize>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 namespace asyncscope {
+
+// The window's look (gui/app/theme.hpp): the desktop's, or light or dark on Fusion with the app's own palette.
+enum class Theme { System, Light, Dark };
+QString themeKey(Theme theme);  // "system", "light", "dark": as settings and the command line spell them
+std::optional<Theme> themeFromKey(const QString& key);  // any case
+QStringList themeKeys();
 
 struct GuiSettings {
     PipelineConfig config;  // device index is not used: devices are remembered by UUID
@@ -16,6 +25,7 @@ struct GuiSettings {
     QByteArray geometry;
     QString lastFolder;
     QSize exportSize { 1600, 900 };
+    Theme theme = Theme::System;
 };
 
 GuiSettings defaultSettings();

@@ -2,6 +2,7 @@
 
 #include "gui/files/chart_picture.hpp"
 #include "gui/files/save_file.hpp"
+#include "gui/charts/kind_colours.hpp"
 #include "gui/charts/nice_axis.hpp"
 #include "gui/series/nice_ticks.hpp"
 #include "gui/series/shown_name.hpp"
@@ -38,11 +39,11 @@ QString categoryOf(const SideBySideRow& row, bool severalHosts)
 
 }  // namespace
 
-std::unique_ptr<QChart> buildAllGpusChart(const std::vector<SideBySideRow>& rows, const QString& title)
+std::unique_ptr<QChart> buildAllGpusChart(const std::vector<SideBySideRow>& rows, const QString& title, bool dark)
 {
     auto chart = std::make_unique<QChart>();
+    applyChartTheme(chart.get(), dark);  // before any series: a theme recolours the series it finds
     chart->setTitle(title);
-    chart->setAnimationOptions(QChart::NoAnimation);
     std::vector<const SideBySideRow*> gpus;
     for (const SideBySideRow& r : rows) {
         if (r.device >= 0)
@@ -90,7 +91,7 @@ std::unique_ptr<QChart> buildAllGpusChart(const std::vector<SideBySideRow>& rows
             continue;
         auto* mark = new QLineSeries;
         mark->setName(QObject::tr("Link nominal GB/s"));
-        mark->setPen(QPen(QColor(200, 30, 30), 2.5, Qt::DashLine));
+        mark->setPen(QPen(dark ? QColor(255, 110, 100) : QColor(200, 30, 30), 2.5, Qt::DashLine));
         mark->append(double(i) - kLinkHalfWidth, link);
         mark->append(double(i) + kLinkHalfWidth, link);
         chart->addSeries(mark);

@@ -13,8 +13,10 @@
 
 namespace asyncscope {
 
-// Rows without a device (a host's error) are left out. `title` heads the chart.
-std::unique_ptr<QChart> buildAllGpusChart(const std::vector<SideBySideRow>& rows, const QString& title);
+// Rows without a device (a host's error) are left out. `title` heads the chart; `dark` gives it the dark chart theme
+// (on screen, with a dark palette; pictures are light, as every export is).
+std::unique_ptr<QChart> buildAllGpusChart(const std::vector<SideBySideRow>& rows, const QString& title,
+    bool dark = false);
 
 // The chart as a picture (PNG, JPG or SVG by suffix) of `pixels`; empty, or why it could not be written.
 QString exportAllGpusChart(const std::vector<SideBySideRow>& rows, const QString& title, const QString& path,

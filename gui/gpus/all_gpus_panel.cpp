@@ -1,5 +1,6 @@
 #include "gui/gpus/all_gpus_panel.hpp"
 
+#include "gui/charts/kind_colours.hpp"
 #include "gui/gpus/all_gpus_chart.hpp"
 #include "gui/session/plan_controller.hpp"
 
@@ -60,7 +61,7 @@ AllGpusPanel::AllGpusPanel(PlanController* controller, QWidget* parent)
                            .arg(int(kBelowLinkFraction * 100)));
 
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    showChart(buildAllGpusChart({}, chartTitle()));
+    showChart(buildAllGpusChart({}, chartTitle(), isDark(palette())));
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SideBySideModel::kSortRole);
     m_table->setModel(m_proxy);
@@ -73,14 +74,17 @@ AllGpusPanel::AllGpusPanel(PlanController* controller, QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->hideColumn(SideBySideModel::Host);
 
+    // Two rows, so the tab fits a narrow window: what runs, then what the run found and its exports.
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_mode);
     controls->addWidget(m_bind);
+    controls->addStretch(1);
     controls->addWidget(m_run);
     controls->addWidget(m_cancel);
-    controls->addStretch(1);
-    controls->addWidget(m_exportChart);
-    controls->addWidget(m_exportCsv);
+    auto* found = new QHBoxLayout;
+    found->addWidget(m_summary, 1);
+    found->addWidget(m_exportChart, 0, Qt::AlignTop);
+    found->addWidget(m_exportCsv, 0, Qt::AlignTop);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_chartView);
     split->addWidget(m_table);
@@ -88,7 +92,7 @@ AllGpusPanel::AllGpusPanel(PlanController* controller, QWidget* parent)
     split->setStretchFactor(1, 1);  // eight GPUs' rows fit under the chart in a window of 1280 x 800
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(m_summary);
+    layout->addLayout(found);
     layout->addWidget(split, 1);
 
     connect(m_run, &QPushButton::clicked, this, &AllGpusPanel::runRequested);
@@ -197,7 +201,7 @@ void AllGpusPanel::showHost(const HostReport& host)
     if (&host != &m_host)
         m_host = host;
     std::vector<SideBySideRow> rows = sideBySideRows(m_host);
-    showChart(buildAllGpusChart(rows, chartTitle()));
+    showChart(buildAllGpusChart(rows, chartTitle(), isDark(palette())));
     m_model->setRows(std::move(rows));
     m_table->resizeColumnsToContents();
     m_summary->setText(summaryText());
@@ -252,6 +256,13 @@ void AllGpusPanel::showChart(std::unique_ptr<QChart> chart)
     QChart* old = m_chartView->chart();
     m_chartView->setChart(chart.release());
     delete old;
+}
+
+void AllGpusPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        showChart(buildAllGpusChart(m_model->rows(), chartTitle(), isDark(palette())));
+    QWidget::changeEvent(event);
 }
 
 void AllGpusPanel::updateButtons()

@@ -67,6 +67,9 @@ signals:
     void exportRequested(const QString& format);  // the chart as a picture: "png" or "svg"
     void exportTableRequested();                  // the table as CSV, written with exportCsv()
 
+protected:
+    void changeEvent(QEvent* event) override;  // a palette change redraws the chart in the light or dark theme
+
 private:
     void onDeviceEnded(const DeviceResult& result);
     void onHostFinished(const HostReport& host);

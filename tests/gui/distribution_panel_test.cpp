@@ -19,6 +19,8 @@
 #include <QChartView>
 #include <QFontMetricsF>
 #include <QImage>
+#include <QLegend>
+#include <QPalette>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSettings>
@@ -232,6 +234,77 @@ private slots:
                                .arg(rightPx)
                                .arg(chart->plotArea().width())));
         }
+    }
+
+    // The median's and the p95's names sit beside their lines, never crossed by them: a line near the plot's right
+    // edge is named to its left.
+    void theLinesNamesAreNotStruckThroughByTheirLines()
+    {
+        Report spread = classicReport(2001);  // runs spread evenly: the lines in the middle of the plot
+        for (std::size_t i = 0; i < spread.runs.size(); ++i)
+            spread.runs.update(i, [i](RunResult& r) { r.gpuMs = 2.0 + double(i % 100) / 200.0; });
+        Report high = classicReport(2001);  // most runs at the top of the bins: the lines near the right edge
+        for (std::size_t i = 0; i < high.runs.size(); ++i)
+            high.runs.update(i, [i](RunResult& r) { r.gpuMs = i % 10 == 0 ? 2.0 + double(i % 100) / 200.0 : 2.5; });
+        for (const auto& [report, size] : { std::pair { spread, QSize(420, 320) }, std::pair { spread, QSize(900, 500) },
+                 std::pair { high, QSize(420, 320) }, std::pair { high, QSize(900, 500) } }) {
+            DistributionCharts charts;
+            QChartView view(charts.chart(DistributionCharts::GpuTime));
+            view.resize(size);
+            view.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            charts.setRuns(report);
+            QTest::qWait(20);  // laid out
+            const QChart* chart = charts.chart(DistributionCharts::GpuTime);
+            const auto* x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).first());
+            const double pixelsPerMs = chart->plotArea().width() / (x->max() - x->min());
+            for (const char* prefix : { "median ", "p95 " }) {
+                const auto series = chart->series();
+                const auto line = std::find_if(
+                    series.begin(), series.end(), [&](QAbstractSeries* s) { return s->name().startsWith(prefix); });
+                QVERIFY(line != series.end());
+                const double linePx = (qobject_cast<QLineSeries*>(*line)->at(1).x() - x->min()) * pixelsPerMs;
+                const QScatterSeries* label = labelOf(chart, (*line)->name());
+                QVERIFY(label);
+                const double halfPx =
+                    QFontMetricsF(label->pointLabelsFont()).horizontalAdvance(label->pointLabelsFormat()) / 2;
+                const double centrePx = (label->at(0).x() - x->min()) * pixelsPerMs;
+                QVERIFY2(centrePx + halfPx < linePx || centrePx - halfPx > linePx,
+                    qPrintable(QString("%1 at %2 ± %3 px, its line at %4 px").arg(prefix).arg(centrePx).arg(halfPx)
+                                   .arg(linePx)));
+                QVERIFY(centrePx - halfPx >= 0.0 && centrePx + halfPx <= chart->plotArea().width());
+            }
+        }
+    }
+
+    // Over a dark chart the legend's entry of the series shown has the bars' colour, not a translucent black.
+    void theLegendShowsTheBarsColourOnADarkChart()
+    {
+        DistributionCharts charts;
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(40, 40, 40));
+        charts.applyPalette(dark);
+        charts.setRuns(classicReport(2000));
+        charts.setOverlays({ savedSlower(800, 0.3, "a100-run · A100") });
+        QChartView view(charts.chart(DistributionCharts::GpuTime));
+        view.resize(600, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTest::qWait(20);
+        const QChart* chart = charts.chart(DistributionCharts::GpuTime);
+        const QImage picture = view.grab().toImage();
+        const QRect legend = chart->legend()->geometry().toAlignedRect().intersected(picture.rect());
+        QVERIFY(!legend.isEmpty());
+        const QColor bars = charts.bars(DistributionCharts::GpuTime)->borderColor();
+        int near = 0;
+        for (int y = legend.top(); y <= legend.bottom(); ++y) {
+            for (int px = legend.left(); px <= legend.right(); ++px) {
+                const QColor c = picture.pixelColor(px, y);
+                near += std::abs(c.red() - bars.red()) + std::abs(c.green() - bars.green()) +
+                                std::abs(c.blue() - bars.blue()) < 40 ? 1 : 0;
+            }
+        }
+        QVERIFY2(near >= 20, qPrintable(QString("%1 pixels of %2 in the legend").arg(near).arg(bars.name())));
     }
 
     void anOverlayAppearsBesideOnTheSameBins()
