@@ -1,7 +1,12 @@
 #include "gui/charts/chart_view.hpp"
 
 #include <QHelpEvent>
+#include <QGraphicsScene>
 #include <QKeyEvent>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QResizeEvent>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QXYSeries>
@@ -78,9 +83,98 @@ ChartView::ChartView(QChart* chart, QWidget* parent)
     setRubberBand(QChartView::RubberBands(QChartView::RectangleRubberBand | QChartView::ClickThroughRubberBand));
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
+    m_legendRows = new QLabel(this);
+    m_legendRows->setObjectName(QStringLiteral("legendRows"));
+    m_legendRows->setWordWrap(true);
+    m_legendRows->setTextFormat(Qt::RichText);
+    m_legendRows->hide();
+    // The legend's entries change with the chart (runs arriving, overlays, names): the rows follow each redraw.
+    connect(scene(), &QGraphicsScene::changed, this, &ChartView::updateLegendRows);
     setToolTip(tr("<p>Drag to zoom into a rectangle, turn the wheel to zoom around the pointer, + and - to zoom, "
                   "arrows to scroll; 0, Home or a right click shows every run again. Point at a run to read its "
                   "value.</p>"));
+}
+
+void ChartView::resizeEvent(QResizeEvent* event)
+{
+    // Below this width a legend beside the plot (a column of names ~150–250 px wide) would leave the runs too little,
+    // and one row of them below it would cut every name short: the names go in rows of their own below the chart.
+    constexpr int kNarrowPx = 700;
+    const bool narrow = event->size().width() < kNarrowPx;
+    if (narrow != m_narrow) {
+        m_narrow = narrow;
+        // The legend stays shown or hidden as the chart's owner wants (its entries' visibility is what the rows
+        // list); narrow, it is taken out of the chart's layout, where it takes no room and draws nothing.
+        QLegend* legend = chart()->legend();
+        if (narrow) {
+            legend->detachFromChart();
+            legend->setOpacity(0.0);
+            legend->setGeometry(QRectF(0.0, 0.0, 1.0, 1.0));
+        } else {
+            legend->setOpacity(1.0);
+            legend->attachToChart();
+        }
+        m_legendRows->setVisible(narrow);
+        if (!narrow)
+            setViewportMargins(0, 0, 0, 0);
+    }
+    QChartView::resizeEvent(event);
+    if (narrow)
+        updateLegendRows();
+}
+
+void ChartView::updateLegendRows()
+{
+    if (!m_narrow)
+        return;
+    QStringList entries;
+    m_rowNames.clear();
+    for (QLegendMarker* marker : chart()->legend()->markers()) {
+        if (!marker->isVisible() || marker->label().isEmpty())
+            continue;
+        // The entry's mark as its series draws it: a dot for points, a line in its colour and pattern for a line.
+        const auto* series = qobject_cast<const QXYSeries*>(marker->series());
+        if (!series)
+            continue;
+        const bool dot = series->type() == QAbstractSeries::SeriesTypeScatter;
+        const QPen pen = series->pen();
+        QString mark = QStringLiteral("━━");
+        if (dot)
+            mark = QStringLiteral("●");
+        else if (pen.style() == Qt::DashLine || pen.style() == Qt::DashDotLine)
+            mark = QStringLiteral("╸ ╸");
+        else if (pen.style() == Qt::DotLine || pen.style() == Qt::DashDotDotLine)
+            mark = QStringLiteral("┈┈");
+        const QColor colour = dot ? series->color() : pen.color();
+        // An entry breaks across rows (at a space or a hyphen) only where it is wider than the rows themselves.
+        const QString name = marker->label().toHtmlEscaped();
+        const bool fits = m_legendRows->fontMetrics().horizontalAdvance(marker->label()) + 40 < width() - 8;
+        entries << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
+                       .arg(colour.name(), mark,
+                           fits ? QString(name)
+                                      .replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))
+                                      .replace(QLatin1Char('-'), QChar(0x2011))  // a hyphen that does not break
+                                : name);
+        m_rowNames << marker->label();
+    }
+    const QString text = entries.join(QStringLiteral(" &nbsp; "));
+    if (text != m_legendRows->text())
+        m_legendRows->setText(text);
+    const int height = text.isEmpty() ? 0 : m_legendRows->heightForWidth(width() - 8) + 4;
+    if (height != viewportMargins().bottom())
+        setViewportMargins(0, 0, 0, height);
+    m_legendRows->setGeometry(4, this->height() - height, width() - 8, height);
+    // QChartView sizes its chart to the whole view; the chart gets what the rows leave, so its axes stay in sight.
+    const QSizeF room = viewport()->size();
+    if (chart()->size() != room) {
+        chart()->resize(room);
+        setSceneRect(QRectF(QPointF(0.0, 0.0), room));
+    }
+}
+
+QStringList ChartView::legendRowNames() const
+{
+    return m_narrow ? m_rowNames : QStringList();
 }
 
 void ChartView::zoomIn()

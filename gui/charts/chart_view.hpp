@@ -1,8 +1,12 @@
 // A chart view to explore runs: drag to zoom into a rectangle, the wheel to zoom around the pointer, + and - keys,
-// arrows to scroll, 0, Home or a right click to show every run again; hovering a point shows its run and value.
+// arrows to scroll, 0, Home or a right click to show every run again; hovering a point shows its run and value. The
+// legend sits beside the plot, or in rows below it when the view is narrow.
 #pragma once
 
 #include <QChartView>
+#include <QStringList>
+
+class QLabel;
 
 namespace asyncscope {
 
@@ -17,6 +21,8 @@ public:
     // "GPU time\nrun 2: 2.4992 ms": the value of the run nearest the view position `viewPos`, empty when none is
     // within reach.
     QString readoutAt(const QPoint& viewPos) const;
+    // The names the rows below a narrow chart list in place of its legend; empty while the legend is shown.
+    QStringList legendRowNames() const;
 
 signals:
     // The chart should show every run again with tidy axes; whoever owns the chart's data answers.
@@ -28,9 +34,17 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    // A narrow view lists the legend's entries in rows below the plot, where they take no width from the runs and
+    // each name is whole; a wide one shows the legend beside the plot.
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void zoomByKey(double factor);
+    void updateLegendRows();
+
+    QLabel* m_legendRows = nullptr;
+    QStringList m_rowNames;  // the names the rows list, in order
+    bool m_narrow = false;
 };
 
 }  // namespace asyncscope

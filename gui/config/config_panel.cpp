@@ -118,7 +118,7 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     m_device = new QComboBox;
     m_device->setObjectName("device");
     m_device->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_device->setMinimumContentsLength(16);
+    m_device->setMinimumContentsLength(14);
     m_device->addItem(tr("Looking for CUDA devices…"));
     m_device->setEnabled(false);
     m_device->setToolTip(tip(tr("The GPU that runs the pipeline. The fastest is chosen at first; your choice is "
@@ -242,7 +242,7 @@ ConfigPanel::ConfigPanel(QWidget* parent)
                                "checks. Either way runs take turns between two host buffers.")));
     form->addRow(tr("Chec&k elements:"), m_check);
 
-    m_stages = new QCheckBox(tr("&Time each stage (events between them)"));
+    m_stages = new QCheckBox(tr("&Time each stage"));
     m_stages->setObjectName("stages");
     m_stages->setToolTip(tip(tr("Records events between the copies and the kernel, for the Stages tab and the "
                                 "bandwidths. Off, only the total GPU time is measured.")));
@@ -296,6 +296,13 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     m_cancel->setToolTip(tip(tr("Stop within one poll of the current run; what ran is kept (Esc).")));
     connect(m_run, &QPushButton::clicked, this, &ConfigPanel::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ConfigPanel::cancelRequested);
+    // A choice's whole text ("registered (cudaHostRegister of a malloc'd buffer)") would make the panel as wide as
+    // the longest: each list shows a dozen characters and elides the rest; its open list is as wide as its items.
+    for (QComboBox* box : fields->findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        if (box != m_device)
+            box->setMinimumContentsLength(12);
+    }
     auto* scroll = new QScrollArea;
     scroll->setWidget(fields);
     scroll->setWidgetResizable(true);
