@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace asyncscope {
 
@@ -198,7 +199,7 @@ TimelineView::Frame TimelineView::arrange(TimelineLayout& layout, QSizeF size, c
     const double rows = double(std::max<std::size_t>(1, layout.rows().size()));
     // Rows up to their most height, sharing what is left when there are many (labels then go to every few rows).
     const double room = std::max(40.0, size.height() - top - below);
-    const double plotHeight = std::min(rows * TimelineLayout::kMaxRowHeight, room);
+    const double plotHeight = std::min(rows * layout.maxRowHeight(), room);
     const QRectF plot(left, top, size.width() - margin - left, plotHeight);
     layout.setPlot(plot);
     const double rowsBottom = layout.rowRect(int(rows) - 1).bottom();
@@ -506,10 +507,11 @@ QString TimelineView::exportPicture(const QString& path, QSize pixels) const
         return problem;
 
     // Laid out at a size a screen would show and scaled up to large pictures, as the charts are, so the text grows
-    // with the picture. The range in view is the window's.
+    // with the picture. The range in view is the window's; the rows share the picture's height, whatever it is.
     const double scale = std::max(1.0, std::min(pixels.width() / 1280.0, pixels.height() / 720.0));
     const QSizeF area = QSizeF(pixels) / scale;
     TimelineLayout layout = m_layout;
+    layout.setMaxRowHeight(std::numeric_limits<double>::infinity());
     auto render = [&](QPaintDevice& device) {
         QPainter painter(&device);
         painter.setRenderHint(QPainter::Antialiasing, false);

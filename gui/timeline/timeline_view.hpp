@@ -45,8 +45,8 @@ public:
     void zoomOut();
     void resetZoom();
 
-    // Renders what the view shows, the same range in view, at `pixels`: PNG (or another raster format) or SVG by
-    // the file's suffix. An empty string on success, otherwise what went wrong.
+    // Renders what the view shows, the same range in view, at `pixels`, the rows sharing the picture's height: PNG
+    // (or another raster format) or SVG by the file's suffix. An empty string on success, otherwise what went wrong.
     QString exportPicture(const QString& path, QSize pixels) const;
 
     QSize sizeHint() const override { return { 900, 360 }; }
