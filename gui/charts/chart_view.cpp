@@ -71,12 +71,11 @@ std::pair<double, double> scaledRange(double low, double high, double centre, do
 }  // namespace
 
 ChartView::ChartView(QChart* chart, QWidget* parent)
-    : QChartView(chart, parent)
+    : FramedChartView(chart, parent)
 {
     setRenderHint(QPainter::Antialiasing);
     // A click without a drag reaches the chart's points (the time chart's pick a run for the timeline).
     setRubberBand(QChartView::RubberBands(QChartView::RectangleRubberBand | QChartView::ClickThroughRubberBand));
-    setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setToolTip(tr("<p>Drag to zoom into a rectangle, turn the wheel to zoom around the pointer, + and - to zoom, "
                   "arrows to scroll; 0, Home or a right click shows every run again. Point at a run to read its "
@@ -168,7 +167,7 @@ void ChartView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Right: chart()->scroll(10, 0); break;
     case Qt::Key_Up: chart()->scroll(0, 10); break;
     case Qt::Key_Down: chart()->scroll(0, -10); break;
-    default: QChartView::keyPressEvent(event); return;
+    default: FramedChartView::keyPressEvent(event); return;
     }
     event->accept();
 }
@@ -181,14 +180,14 @@ void ChartView::mouseReleaseEvent(QMouseEvent* event)
         event->accept();
         return;
     }
-    QChartView::mouseReleaseEvent(event);
+    FramedChartView::mouseReleaseEvent(event);
 }
 
 void ChartView::wheelEvent(QWheelEvent* event)
 {
     const double notches = event->angleDelta().y() / 120.0;
     if (notches == 0.0) {
-        QChartView::wheelEvent(event);
+        FramedChartView::wheelEvent(event);
         return;
     }
     const double factor = std::pow(kWheelStep, notches);
@@ -212,7 +211,7 @@ bool ChartView::event(QEvent* event)
         QToolTip::showText(help->globalPos(), value.isEmpty() ? toolTip() : value, this);
         return true;
     }
-    return QChartView::event(event);
+    return FramedChartView::event(event);
 }
 
 QString ChartView::readoutAt(const QPoint& viewPos) const
@@ -252,7 +251,7 @@ QString ChartView::readoutAt(const QPoint& viewPos) const
 
 void ChartView::mouseMoveEvent(QMouseEvent* event)
 {
-    QChartView::mouseMoveEvent(event);
+    FramedChartView::mouseMoveEvent(event);
     const QString text = readoutAt(event->position().toPoint());
     if (text.isEmpty())
         QToolTip::hideText();

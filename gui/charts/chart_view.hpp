@@ -1,12 +1,13 @@
 // A chart view to explore runs: drag to zoom into a rectangle, the wheel to zoom around the pointer, + and - keys,
 // arrows to scroll, 0, Home or a right click to show every run again; hovering a point shows its run and value.
+// With the keyboard focus it is framed in the palette's highlight colour.
 #pragma once
 
-#include <QChartView>
+#include "gui/charts/focus_frame.hpp"
 
 namespace asyncscope {
 
-class ChartView : public QChartView {
+class ChartView : public FramedChartView {
     Q_OBJECT
 public:
     explicit ChartView(QChart* chart, QWidget* parent = nullptr);

@@ -39,6 +39,7 @@ SummaryTable::SummaryTable(QWidget* parent)
 {
     setHorizontalHeaderLabels(kColumns);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setTabKeyNavigation(false);  // Tab and Shift+Tab move on from the table, arrows from cell to cell
     // Every figure and name whole, each column as wide as its widest, beside the row labels: the room a wide window
     // has left stays blank at the right, and a narrow one scrolls sideways.
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -1,6 +1,7 @@
 #include "gui/timeline/timeline_view.hpp"
 
 #include "engine/model/trace_labels.hpp"
+#include "gui/charts/focus_frame.hpp"
 #include "gui/charts/kind_colours.hpp"
 #include "gui/files/save_file.hpp"
 
@@ -359,6 +360,8 @@ void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     paint(painter, m_layout, m_frame, QSizeF(size()));
+    if (hasFocus())
+        paintFocusFrame(painter, rect(), palette());  // in the margin; never in a picture
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)

@@ -637,6 +637,34 @@ private slots:
         QVERIFY(view.exportPicture(m_dir.filePath("timeline.xyz"), QSize(100, 100)).contains("Unknown picture format"));
     }
 
+    // With the keyboard focus the view is framed in the highlight colour; without it, not; never in a picture.
+    void theKeyboardFocusIsFramed()
+    {
+        TimelineView view;
+        view.resize(900, 360);
+        view.setRun(classicRun(), 1);
+        view.show();
+        view.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&view));
+        view.clearFocus();
+        const QImage unfocused = view.grab().toImage();
+        view.setFocus(Qt::TabFocusReason);
+        QVERIFY(view.hasFocus());
+        const QImage focused = view.grab().toImage();
+        const QColor highlight = view.palette().color(QPalette::Highlight);
+        const QSize size = focused.size();
+        for (const QPoint at : { QPoint(0, size.height() / 2), QPoint(size.width() / 2, 0),
+                 QPoint(size.width() - 1, size.height() / 2), QPoint(size.width() / 2, size.height() - 1) }) {
+            QCOMPARE(focused.pixelColor(at), highlight);
+            QVERIFY(unfocused.pixelColor(at) != highlight);
+        }
+        const QString png = m_dir.filePath("focused.png");
+        QCOMPARE(view.exportPicture(png, QSize(900, 360)), QString());
+        QVERIFY(QImage(png).pixelColor(0, 180) != highlight);
+        view.clearFocus();
+        QCOMPARE(view.grab().toImage(), unfocused);
+    }
+
     // A picture of any size is filled: the rows share its height down to the axis, legend and notes at its foot,
     // rather than keeping the window's row height and leaving the rest of the picture blank.
     void exportedRowsFillThePicture_data()
