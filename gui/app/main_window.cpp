@@ -26,7 +26,9 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
+#include <QToolButton>
 
 // The icons live in the static GUI library; its resources must be registered by name.
 static void initResources()
@@ -133,6 +135,10 @@ void MainWindow::buildViews()
 
     m_tabs = new QTabWidget;
     m_tabs->setUsesScrollButtons(true);
+    // Tab goes from the tab bar into the page shown; its scroll buttons are for the mouse (the arrow keys and
+    // Ctrl+Tab move between tabs).
+    for (QToolButton* scroll : m_tabs->tabBar()->findChildren<QToolButton*>())
+        scroll->setFocusPolicy(Qt::NoFocus);
     const QString tabNames[] = { tr("Time"), tr("Poll iterations"), tr("Stages") };
     for (int k = 0; k < RunCharts::kKindCount; ++k) {
         m_views[k] = new ChartView(m_charts->chart(RunCharts::Kind(k)));

@@ -76,14 +76,13 @@ std::pair<double, double> scaledRange(double low, double high, double centre, do
 }  // namespace
 
 ChartView::ChartView(QChart* chart, QWidget* parent)
-    : QChartView(chart, parent)
+    : FramedChartView(chart, parent)
 {
     setRenderHint(QPainter::Antialiasing);
     // A click without a drag reaches the chart's points (the time chart's pick a run for the timeline).
     setRubberBand(QChartView::RubberBands(QChartView::RectangleRubberBand | QChartView::ClickThroughRubberBand));
-    setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    m_legendRows = new QLabel(this);
+    m_legendRows = new QLabel(viewport());
     m_legendRows->setObjectName(QStringLiteral("legendRows"));
     m_legendRows->setWordWrap(true);
     m_legendRows->setTextFormat(Qt::RichText);
@@ -115,10 +114,8 @@ void ChartView::resizeEvent(QResizeEvent* event)
             legend->attachToChart();
         }
         m_legendRows->setVisible(narrow);
-        if (!narrow)
-            setViewportMargins(0, 0, 0, 0);
     }
-    QChartView::resizeEvent(event);
+    FramedChartView::resizeEvent(event);
     if (narrow)
         updateLegendRows();
 }
@@ -160,16 +157,16 @@ void ChartView::updateLegendRows()
     const QString text = entries.join(QStringLiteral(" &nbsp; "));
     if (text != m_legendRows->text())
         m_legendRows->setText(text);
-    const int height = text.isEmpty() ? 0 : m_legendRows->heightForWidth(width() - 8) + 4;
-    if (height != viewportMargins().bottom())
-        setViewportMargins(0, 0, 0, height);
-    m_legendRows->setGeometry(4, this->height() - height, width() - 8, height);
-    // QChartView sizes its chart to the whole view; the chart gets what the rows leave, so its axes stay in sight.
-    const QSizeF room = viewport()->size();
-    if (chart()->size() != room) {
+    // The rows lie over the foot of the view, the chart above them with its axes in sight; the scene keeps the whole
+    // view, so the focus frame goes round both.
+    const QSize view = viewport()->size();
+    const int height = text.isEmpty() ? 0 : m_legendRows->heightForWidth(view.width() - 8) + 4;
+    m_legendRows->setGeometry(4, view.height() - height, view.width() - 8, height);
+    const QSizeF room(view.width(), std::max(0, view.height() - height));
+    if (chart()->size() != room)
         chart()->resize(room);
-        setSceneRect(QRectF(QPointF(0.0, 0.0), room));
-    }
+    if (sceneRect() != QRectF(QPointF(0.0, 0.0), QSizeF(view)))
+        setSceneRect(QRectF(QPointF(0.0, 0.0), QSizeF(view)));
 }
 
 QStringList ChartView::legendRowNames() const
@@ -262,7 +259,7 @@ void ChartView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Right: chart()->scroll(10, 0); break;
     case Qt::Key_Up: chart()->scroll(0, 10); break;
     case Qt::Key_Down: chart()->scroll(0, -10); break;
-    default: QChartView::keyPressEvent(event); return;
+    default: FramedChartView::keyPressEvent(event); return;
     }
     event->accept();
 }
@@ -275,14 +272,14 @@ void ChartView::mouseReleaseEvent(QMouseEvent* event)
         event->accept();
         return;
     }
-    QChartView::mouseReleaseEvent(event);
+    FramedChartView::mouseReleaseEvent(event);
 }
 
 void ChartView::wheelEvent(QWheelEvent* event)
 {
     const double notches = event->angleDelta().y() / 120.0;
     if (notches == 0.0) {
-        QChartView::wheelEvent(event);
+        FramedChartView::wheelEvent(event);
         return;
     }
     const double factor = std::pow(kWheelStep, notches);
@@ -306,7 +303,7 @@ bool ChartView::event(QEvent* event)
         QToolTip::showText(help->globalPos(), value.isEmpty() ? toolTip() : value, this);
         return true;
     }
-    return QChartView::event(event);
+    return FramedChartView::event(event);
 }
 
 QString ChartView::readoutAt(const QPoint& viewPos) const
@@ -346,7 +343,7 @@ QString ChartView::readoutAt(const QPoint& viewPos) const
 
 void ChartView::mouseMoveEvent(QMouseEvent* event)
 {
-    QChartView::mouseMoveEvent(event);
+    FramedChartView::mouseMoveEvent(event);
     const QString text = readoutAt(event->position().toPoint());
     if (text.isEmpty())
         QToolTip::hideText();

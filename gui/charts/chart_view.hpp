@@ -1,16 +1,18 @@
 // A chart view to explore runs: drag to zoom into a rectangle, the wheel to zoom around the pointer, + and - keys,
 // arrows to scroll, 0, Home or a right click to show every run again; hovering a point shows its run and value. The
-// legend sits beside the plot, or in rows below it when the view is narrow.
+// legend sits beside the plot, or in rows below it when the view is narrow. With the keyboard focus the view is
+// framed in the palette's highlight colour.
 #pragma once
 
-#include <QChartView>
+#include "gui/charts/focus_frame.hpp"
+
 #include <QStringList>
 
 class QLabel;
 
 namespace asyncscope {
 
-class ChartView : public QChartView {
+class ChartView : public FramedChartView {
     Q_OBJECT
 public:
     explicit ChartView(QChart* chart, QWidget* parent = nullptr);

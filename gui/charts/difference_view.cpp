@@ -1,5 +1,6 @@
 #include "gui/charts/difference_view.hpp"
 
+#include "gui/charts/focus_frame.hpp"
 #include "gui/charts/verdict_colours.hpp"
 #include "gui/files/file_dialogs.hpp"
 #include "gui/files/save_file.hpp"
@@ -53,6 +54,7 @@ public:
         setMinimumSize(320, 200);
         setBackgroundRole(QPalette::Base);
         setAutoFillBackground(true);
+        setFocusPolicy(Qt::StrongFocus);  // Tab reaches the plot, and its frame says so
     }
 
 protected:
@@ -61,6 +63,8 @@ protected:
         QPainter painter(this);
         painter.setRenderHint(QPainter::Antialiasing);
         DifferenceView::paint(painter, QRectF(rect()), palette(), m_shown);
+        if (hasFocus())
+            paintFocusFrame(painter, rect(), palette());
     }
 
 private:
@@ -100,6 +104,7 @@ DifferenceView::DifferenceView(const SessionModel* session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_plot, 1);
+    setFocusProxy(m_plot);  // the tab focused (the status line's comparison) puts the keyboard on the plot
     connect(session, &SessionModel::baselineChanged, this, &DifferenceView::refresh);
     connect(session, &SessionModel::overlayChanged, this, &DifferenceView::refresh);
     refresh();

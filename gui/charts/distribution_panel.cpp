@@ -1,5 +1,6 @@
 #include "gui/charts/distribution_panel.hpp"
 
+#include "gui/charts/focus_frame.hpp"
 #include "gui/files/chart_picture.hpp"
 #include "gui/files/file_dialogs.hpp"
 #include "gui/session/session_model.hpp"
@@ -28,7 +29,7 @@ DistributionPanel::DistributionPanel(const SessionModel* session, QWidget* paren
     auto* charts = new QHBoxLayout;
     for (int k = 0; k < DistributionCharts::kKindCount; ++k) {
         const auto kind = DistributionCharts::Kind(k);
-        auto* view = new QChartView(m_charts.chart(kind));
+        auto* view = new FramedChartView(m_charts.chart(kind));  // framed while it has the keyboard focus
         view->setRenderHint(QPainter::Antialiasing);
         view->setToolTip(tr("<p>Measured runs per bin, as a share of the series' measured runs; warm-up runs are "
                             "left out. Point at a bin for its range and every series' share of it.</p>"));

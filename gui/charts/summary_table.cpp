@@ -39,8 +39,12 @@ SummaryTable::SummaryTable(QWidget* parent)
 {
     setHorizontalHeaderLabels(kColumns);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);  // every figure and name whole
-    horizontalHeader()->setStretchLastSection(true);
+    setTabKeyNavigation(false);  // Tab and Shift+Tab move on from the table, arrows from cell to cell
+    // Every figure and name whole, each column as wide as its widest, beside the row labels: the room a wide window
+    // has left stays blank at the right, and a narrow one scrolls sideways.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(false);
+    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     setToolTip(tr("Statistics of the measured runs (warm-up runs left out); single figures sit in the median column"));
 }
 

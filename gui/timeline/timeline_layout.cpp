@@ -294,11 +294,17 @@ void TimelineLayout::setPlot(const QRectF& plot)
     place();
 }
 
+void TimelineLayout::setMaxRowHeight(double pixels)
+{
+    m_maxRowHeight = pixels;
+    place();
+}
+
 QRectF TimelineLayout::rowRect(int row) const
 {
     if (m_rows.empty())
         return {};
-    const double height = std::min(kMaxRowHeight, m_plot.height() / double(m_rows.size()));
+    const double height = std::min(m_maxRowHeight, m_plot.height() / double(m_rows.size()));
     return QRectF(m_plot.left(), m_plot.top() + row * height, m_plot.width(), height);
 }
 

@@ -74,6 +74,10 @@ public:
 
     // The rectangle the rows share, in pixels: places every block in it.
     void setPlot(const QRectF& plot);
+    // Each row's most height, in pixels (kMaxRowHeight unless set): rows share the plot's height up to it, from its
+    // top. A picture's rows fill it (infinity).
+    void setMaxRowHeight(double pixels);
+    double maxRowHeight() const { return m_maxRowHeight; }
     const QRectF& plot() const { return m_plot; }
     QRectF rowRect(int row) const;
     double xOf(double ms) const;
@@ -84,7 +88,7 @@ public:
     TimelineTicks ticks(double pixelsPerTick = 90.0) const;
 
     static constexpr double kLeastVisibleMs = 1e-4;  // zooming stops at 0.1 µs across the plot
-    static constexpr double kMaxRowHeight = 64.0;     // rows share the plot's height up to this, from its top
+    static constexpr double kMaxRowHeight = 64.0;     // a row's most height in the window
 
 private:
     void setVisible(double begin, double end);
@@ -101,6 +105,7 @@ private:
     double m_begin = 0.0, m_end = 1.0;
     bool m_zoomed = false;
     QRectF m_plot;
+    double m_maxRowHeight = kMaxRowHeight;
 };
 
 // "H2D copy", "kernel", "D2H copy", "CPU submit", "CPU wait", "host check", "runtime call", "page migration to the

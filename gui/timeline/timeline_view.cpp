@@ -1,6 +1,7 @@
 #include "gui/timeline/timeline_view.hpp"
 
 #include "engine/model/trace_labels.hpp"
+#include "gui/charts/focus_frame.hpp"
 #include "gui/charts/kind_colours.hpp"
 #include "gui/files/save_file.hpp"
 
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace asyncscope {
 
@@ -198,7 +200,7 @@ TimelineView::Frame TimelineView::arrange(TimelineLayout& layout, QSizeF size, c
     const double rows = double(std::max<std::size_t>(1, layout.rows().size()));
     // Rows up to their most height, sharing what is left when there are many (labels then go to every few rows).
     const double room = std::max(40.0, size.height() - top - below);
-    const double plotHeight = std::min(rows * TimelineLayout::kMaxRowHeight, room);
+    const double plotHeight = std::min(rows * layout.maxRowHeight(), room);
     const QRectF plot(left, top, size.width() - margin - left, plotHeight);
     layout.setPlot(plot);
     const double rowsBottom = layout.rowRect(int(rows) - 1).bottom();
@@ -358,6 +360,8 @@ void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     paint(painter, m_layout, m_frame, QSizeF(size()));
+    if (hasFocus())
+        paintFocusFrame(painter, rect(), palette());  // in the margin; never in a picture
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)
@@ -506,10 +510,11 @@ QString TimelineView::exportPicture(const QString& path, QSize pixels) const
         return problem;
 
     // Laid out at a size a screen would show and scaled up to large pictures, as the charts are, so the text grows
-    // with the picture. The range in view is the window's.
+    // with the picture. The range in view is the window's; the rows share the picture's height, whatever it is.
     const double scale = std::max(1.0, std::min(pixels.width() / 1280.0, pixels.height() / 720.0));
     const QSizeF area = QSizeF(pixels) / scale;
     TimelineLayout layout = m_layout;
+    layout.setMaxRowHeight(std::numeric_limits<double>::infinity());
     auto render = [&](QPaintDevice& device) {
         QPainter painter(&device);
         painter.setRenderHint(QPainter::Antialiasing, false);

@@ -3,7 +3,8 @@
 // copies named as the copy kernels they are), a row of managed memory's page migrations where CUPTI traced them;
 // round ticks and grid lines in ms, a legend of colours by kind and a line on how the clocks are aligned.
 // The wheel zooms around the pointer, a drag zooms to the dragged range, shift+drag, a middle drag or a horizontal
-// scroll pans; a double click or Home shows the whole run again. Pointing at a block names what it did.
+// scroll pans; a double click or Home shows the whole run again. Pointing at a block names what it did. With the
+// keyboard focus the view is framed in the palette's highlight colour.
 #pragma once
 
 #include "gui/timeline/timeline_layout.hpp"
@@ -45,8 +46,8 @@ public:
     void zoomOut();
     void resetZoom();
 
-    // Renders what the view shows, the same range in view, at `pixels`: PNG (or another raster format) or SVG by
-    // the file's suffix. An empty string on success, otherwise what went wrong.
+    // Renders what the view shows, the same range in view, at `pixels`, the rows sharing the picture's height: PNG
+    // (or another raster format) or SVG by the file's suffix. An empty string on success, otherwise what went wrong.
     QString exportPicture(const QString& path, QSize pixels) const;
 
     QSize sizeHint() const override { return { 900, 360 }; }

@@ -104,6 +104,29 @@ private slots:
         QApplication::sendEvent(&f.view, &offRuns);
         QVERIFY2(QToolTip::text().contains(QStringLiteral("Drag to zoom")), qPrintable(QToolTip::text()));
     }
+
+    // With the keyboard focus the view is framed in the highlight colour; without it, not.
+    void theKeyboardFocusIsFramed()
+    {
+        Fixture f;
+        f.view.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&f.view));
+        f.view.clearFocus();
+        QVERIFY(!f.view.hasFocus());
+        const QImage unfocused = f.view.grab().toImage();
+        f.view.setFocus(Qt::TabFocusReason);
+        QVERIFY(f.view.hasFocus());
+        const QImage focused = f.view.grab().toImage();
+        const QColor highlight = f.view.palette().color(QPalette::Highlight);
+        const QSize size = focused.size();
+        for (const QPoint at : { QPoint(0, size.height() / 2), QPoint(size.width() / 2, 0),
+                 QPoint(size.width() - 1, size.height() / 2), QPoint(size.width() / 2, size.height() - 1) }) {
+            QCOMPARE(focused.pixelColor(at), highlight);
+            QVERIFY(unfocused.pixelColor(at) != highlight);
+        }
+        f.view.clearFocus();
+        QCOMPARE(f.view.grab().toImage(), unfocused);
+    }
 };
 
 QTEST_MAIN(ChartViewTest)

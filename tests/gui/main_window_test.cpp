@@ -36,6 +36,9 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QChartView>
+#include <QScrollArea>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -803,6 +806,69 @@ private slots:
         QVERIFY(table->item(table->rowCount() - 1, last)->text().contains("does not fit in host memory"));
         QVERIFY(table->item(0, last)->text().isEmpty());
     }
+    // Tab goes from the tab bar into the page shown, to its main widget (the chart, the timeline, the histograms, the
+    // table, the plot, the findings) past the page's own buttons, and Shift+Tab comes back to the tab bar; the Summary
+    // table is one stop, not a cell per Tab.
+    void tabReachesEveryPage()
+    {
+        auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 6, 0);
+        QVERIFY(window);
+        window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window.get()));
+        QTabWidget& tabs = window->tabs();
+        QTabBar* bar = tabs.tabBar();
+        const auto name = [](const QWidget* w) {
+            return w ? QStringLiteral("%1 %2").arg(w->metaObject()->className(), w->objectName()) : QStringLiteral("-");
+        };
+        const auto mainWidget = [&tabs](QWidget* page) -> QWidget* {
+            if (tabs.tabText(tabs.indexOf(page)) == "Distribution")
+                return page->findChildren<QChartView*>().value(0);
+            if (tabs.tabText(tabs.indexOf(page)) == "Advice")
+                return page->findChild<QScrollArea*>("adviceList");
+            for (const char* inside : { "timelineView", "differencePlot" }) {
+                if (auto* w = page->findChild<QWidget*>(inside))
+                    return w;
+            }
+            return page;  // the run charts, the summary table
+        };
+        for (const QString title : { "Time", "Poll iterations", "Stages", "Timeline", "Distribution", "Summary",
+                 "Difference", "Advice" }) {
+            QWidget* page = nullptr;
+            for (int i = 0; i < tabs.count(); ++i)
+                page = tabs.tabText(i) == title ? tabs.widget(i) : page;
+            QVERIFY2(page, qPrintable(title));
+            tabs.setCurrentWidget(page);
+            QWidget* target = mainWidget(page);
+            QVERIFY2(target, qPrintable(title));
+            bar->setFocus(Qt::TabFocusReason);
+            QCOMPARE(QApplication::focusWidget(), bar);
+            QStringList path;
+            for (int press = 0; press < 6 && QApplication::focusWidget() != target; ++press) {
+                QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+                QWidget* now = QApplication::focusWidget();
+                path << name(now);
+                QVERIFY2(now && (now == page || page->isAncestorOf(now)),
+                    qPrintable(title + ": Tab left the page: " + path.join(" → ")));
+            }
+            QVERIFY2(QApplication::focusWidget() == target, qPrintable(title + ": " + path.join(" → ")));
+            path.clear();
+            for (int press = 0; press < 6 && QApplication::focusWidget() != bar; ++press) {
+                QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backtab);
+                path << name(QApplication::focusWidget());
+            }
+            QVERIFY2(QApplication::focusWidget() == bar, qPrintable(title + ": Shift+Tab: " + path.join(" → ")));
+        }
+
+        // The Summary tab: Tab from the tab bar gives the table the keyboard, and the next Tab moves on.
+        auto* table = window->findChild<SummaryTable*>();
+        tabs.setCurrentWidget(table);
+        bar->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(bar, Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(table));
+        QTest::keyClick(table, Qt::Key_Tab);
+        QVERIFY(QApplication::focusWidget() != table);
+    }
+
     // Window shortcuts work with the focus in a line edit or a spin box, which would otherwise take Ctrl+E as "end
     // of line" and + as a sign.
     void shortcutsWorkWithTheFocusInAnEditor()

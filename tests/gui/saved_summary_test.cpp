@@ -13,6 +13,8 @@
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
 
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -112,6 +114,72 @@ private slots:
 
         table.setReport(report);  // nothing known: made from the runs
         QVERIFY(table.item(row, 1)->text() != QStringLiteral("123.2500"));
+    }
+
+    // Every column is as wide as its widest text, header and figures whole, beside the row labels: a narrow window
+    // scrolls the table sideways, a wide one leaves the room to the right blank rather than stretching a column.
+    void columnsAreAsWideAsTheirText_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("1024 px") << 1024;
+        QTest::newRow("2560 px") << 2560;
+    }
+
+    void columnsAreAsWideAsTheirText()
+    {
+        QFETCH(int, width);
+        const QString shown = saveSeries(m_dir, "h200-run.json", testing::classicReport(30));
+        const QString first = saveSeries(m_dir, "a100-run.csv", testing::classicReport(20));
+        const QString second = saveSeries(m_dir, "l40s-run.json", testing::classicReport(25));
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(window.files().openSaved(shown));
+        QVERIFY(window.files().addOverlay(first));
+        QVERIFY(window.files().addOverlay(second));
+        QVERIFY(QTest::qWaitFor([&] { return !window.session().isLoading(); }, 30000));
+        QCOMPARE(window.session().overlays().size(), std::size_t(2));
+        window.resize(width, 640);
+        auto* table = window.findChild<SummaryTable*>();
+        window.tabs().setCurrentWidget(table);
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(std::abs(window.width() - width) < 40, qPrintable(QString::number(window.width())));  // its least
+        QCOMPARE(table->columnCount(), 7 + 2);
+        QVERIFY(table->rowCount() > 5);
+        QCoreApplication::processEvents();  // the header sizes its sections once the table is laid out
+
+        // The widest text of each column: its header's lines and its figures.
+        const QFontMetrics headerFont = table->horizontalHeader()->fontMetrics();
+        const QFontMetrics cellFont = table->fontMetrics();
+        int columns = 0;
+        for (int c = 0; c < table->columnCount(); ++c) {
+            int widest = 0;
+            const QStringList lines = table->horizontalHeaderItem(c)->text().split('\n');
+            for (const QString& line : lines)
+                widest = std::max(widest, headerFont.horizontalAdvance(line));
+            for (int r = 0; r < table->rowCount(); ++r) {
+                if (const QTableWidgetItem* it = table->item(r, c))
+                    widest = std::max(widest, cellFont.horizontalAdvance(it->text()));
+            }
+            const int shownWidth = table->columnWidth(c);
+            const QString where = QStringLiteral("column %1 (%2): %3 px for text of %4 px")
+                                      .arg(c)
+                                      .arg(lines.join(' '))
+                                      .arg(shownWidth)
+                                      .arg(widest);
+            QVERIFY2(shownWidth >= widest, qPrintable(where));      // nothing cut ("2.…")
+            QVERIFY2(shownWidth <= 2 * widest, qPrintable(where));  // nothing stretched away from its row labels
+            columns += shownWidth;
+        }
+        QScrollBar* sideways = table->horizontalScrollBar();
+        if (width == 1024) {
+            QVERIFY2(columns > table->viewport()->width(), "at 1024 px the columns are wider than the table");
+            QVERIFY(sideways->maximum() > 0);  // and it scrolls to the last of them
+        } else {
+            QVERIFY(columns < table->viewport()->width());
+            QCOMPARE(sideways->maximum(), 0);
+        }
     }
 
     void theSessionKeepsTheSavedSummaryUntilARunStarts()

@@ -637,6 +637,80 @@ private slots:
         QVERIFY(view.exportPicture(m_dir.filePath("timeline.xyz"), QSize(100, 100)).contains("Unknown picture format"));
     }
 
+    // With the keyboard focus the view is framed in the highlight colour; without it, not; never in a picture.
+    void theKeyboardFocusIsFramed()
+    {
+        TimelineView view;
+        view.resize(900, 360);
+        view.setRun(classicRun(), 1);
+        view.show();
+        view.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&view));
+        view.clearFocus();
+        const QImage unfocused = view.grab().toImage();
+        view.setFocus(Qt::TabFocusReason);
+        QVERIFY(view.hasFocus());
+        const QImage focused = view.grab().toImage();
+        const QColor highlight = view.palette().color(QPalette::Highlight);
+        const QSize size = focused.size();
+        for (const QPoint at : { QPoint(0, size.height() / 2), QPoint(size.width() / 2, 0),
+                 QPoint(size.width() - 1, size.height() / 2), QPoint(size.width() / 2, size.height() - 1) }) {
+            QCOMPARE(focused.pixelColor(at), highlight);
+            QVERIFY(unfocused.pixelColor(at) != highlight);
+        }
+        const QString png = m_dir.filePath("focused.png");
+        QCOMPARE(view.exportPicture(png, QSize(900, 360)), QString());
+        QVERIFY(QImage(png).pixelColor(0, 180) != highlight);
+        view.clearFocus();
+        QCOMPARE(view.grab().toImage(), unfocused);
+    }
+
+    // A picture of any size is filled: the rows share its height down to the axis, legend and notes at its foot,
+    // rather than keeping the window's row height and leaving the rest of the picture blank.
+    void exportedRowsFillThePicture_data()
+    {
+        QTest::addColumn<QSize>("pixels");
+        QTest::newRow("1600x900") << QSize(1600, 900);
+        QTest::newRow("800x600") << QSize(800, 600);
+        QTest::newRow("3200x1800") << QSize(3200, 1800);
+    }
+
+    void exportedRowsFillThePicture()
+    {
+        QFETCH(QSize, pixels);
+        TimelineView view;
+        view.resize(900, 360);
+        view.setTitle("Run 3 of 10 · constructed spans");
+        view.setRun(classicRun(), 1);
+        QCOMPARE(view.timeline().rows().size(), std::size_t(3));
+        const QString png = m_dir.filePath("filled.png");
+        QCOMPARE(view.exportPicture(png, pixels), QString());
+        const QImage image = QImage(png).convertToFormat(QImage::Format_ARGB32);
+        QCOMPARE(image.size(), pixels);
+        // The share of a pixel row that is not the background, at its most between two heights.
+        const QRgb background = image.pixel(0, 0);
+        const auto widestBand = [&image, background](int from, int to) {
+            double most = 0.0;
+            for (int y = from; y < to; ++y) {
+                int drawn = 0;
+                for (int x = 0; x < image.width(); ++x)
+                    drawn += image.pixel(x, y) != background ? 1 : 0;
+                most = std::max(most, double(drawn) / image.width());
+            }
+            return most;
+        };
+        // The copies and the kernel across most of the plot: a band that only rows draw (text and swatches leave
+        // most of a pixel row blank), found in each third of the picture.
+        const int third = pixels.height() / 3;
+        QVERIFY2(widestBand(0, third) > 0.4, qPrintable(QString::number(widestBand(0, third))));
+        QVERIFY2(widestBand(third, 2 * third) > 0.4, qPrintable(QString::number(widestBand(third, 2 * third))));
+        QVERIFY2(widestBand(2 * third, pixels.height()) > 0.4,
+            qPrintable(QString::number(widestBand(2 * third, pixels.height()))));
+        // The legend and the clock line still at the foot, in the picture.
+        QVERIFY(widestBand(pixels.height() - pixels.height() / 10, pixels.height()) > 0.0);
+        QCOMPARE(view.timeline().rowRect(0).height(), TimelineLayout::kMaxRowHeight);  // the window's rows as they were
+    }
+
     // The tab's own export buttons ask for a picture in their format (the window's file actions then ask where).
     void exportButtonsAskForTheirFormat()
     {
