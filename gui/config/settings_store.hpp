@@ -16,6 +16,9 @@ struct GuiSettings {
     QByteArray geometry;
     QString lastFolder;
     QSize exportSize { 1600, 900 };
+    // How the run charts draw runs ("automatic", "lines" or "density") and whether CPU submit time has its own axis.
+    QString runChartStyle = QStringLiteral("automatic");
+    bool cpuOwnAxis = true;
 };
 
 GuiSettings defaultSettings();
