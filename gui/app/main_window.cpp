@@ -42,6 +42,26 @@ namespace {
 
 constexpr int kTransientMs = 6000;  // how long a "Saved …" line stays in the status bar
 
+// The run charts' styles as the settings keep them.
+QString styleName(RunCharts::Style style)
+{
+    switch (style) {
+    case RunCharts::Style::Lines: return QStringLiteral("lines");
+    case RunCharts::Style::Density: return QStringLiteral("density");
+    case RunCharts::Style::Automatic: break;
+    }
+    return QStringLiteral("automatic");
+}
+
+RunCharts::Style styleNamed(const QString& name)
+{
+    if (name == QLatin1String("lines"))
+        return RunCharts::Style::Lines;
+    if (name == QLatin1String("density"))
+        return RunCharts::Style::Density;
+    return RunCharts::Style::Automatic;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWidget* parent)
@@ -86,6 +106,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     m_actions = new WindowActions(menuBar(), this);
     wireActions();
     m_charts->applyPalette(palette());
+    applyChartLook();
     GuiSettings start = m_settings;
     m_options.applyShape(start.config);
     m_panel->applySettings(start);
@@ -239,6 +260,22 @@ void MainWindow::wireActions()
         for (int k = 0; k < RunCharts::kKindCount; ++k)
             m_charts->resetZoom(RunCharts::Kind(k));
     });
+    const std::pair<QAction*, RunCharts::Style> styles[] = { { a.chartAutomatic, RunCharts::Style::Automatic },
+        { a.chartLines, RunCharts::Style::Lines }, { a.chartDensity, RunCharts::Style::Density } };
+    for (const auto& [action, style] : styles) {
+        connect(action, &QAction::triggered, this, [this, style = style] {
+            m_settings.runChartStyle = styleName(style);
+            applyChartLook();
+            saveSettingsNow();
+        });
+    }
+    connect(a.cpuOwnAxis, &QAction::toggled, this, [this](bool own) {
+        if (own == m_settings.cpuOwnAxis)
+            return;
+        m_settings.cpuOwnAxis = own;
+        applyChartLook();
+        saveSettingsNow();
+    });
     a.connectTabs(m_tabs);
     connect(a.resetSettings, &QAction::triggered, this, &MainWindow::resetSettings);
     a.showTheme(m_options.theme.value_or(m_settings.theme));
@@ -265,7 +302,7 @@ void MainWindow::updateActions()
 
 FileActions::Picture MainWindow::shownPicture() const
 {
-    return pictureOfTab({ m_tabs, m_session, m_comparisonView, m_timeline, m_distribution, m_allGpus, m_difference });
+    return pictureOfTab({ m_tabs, m_charts->look(), m_session, m_comparisonView, m_timeline, m_distribution, m_allGpus, m_difference });
 }
 
 ChartView* MainWindow::currentChart() const
@@ -456,6 +493,19 @@ void MainWindow::askAcrossConfigurations(bool justSet)
     box->open();  // non-modal to the event loop: the run thread's results keep arriving
 }
 
+void MainWindow::applyChartLook()
+{
+    RunCharts::Look look;
+    look.style = styleNamed(m_settings.runChartStyle);
+    look.cpuOwnAxis = m_settings.cpuOwnAxis;
+    m_charts->setLook(look);
+    const WindowActions& a = *m_actions;
+    a.chartAutomatic->setChecked(look.style == RunCharts::Style::Automatic);
+    a.chartLines->setChecked(look.style == RunCharts::Style::Lines);
+    a.chartDensity->setChecked(look.style == RunCharts::Style::Density);
+    a.cpuOwnAxis->setChecked(look.cpuOwnAxis);
+}
+
 void MainWindow::saveSettingsNow()
 {
     if (m_options.headless())
@@ -472,6 +522,7 @@ void MainWindow::resetSettings()
     applyTheme(m_settings.theme);
     m_actions->showTheme(m_settings.theme);
     m_panel->applySettings(m_settings);
+    applyChartLook();
     if (m_session->devicesKnown())
         m_panel->setDevices(m_session->platform(), {}, std::nullopt);
     m_status->showTransient(tr("Settings reset to defaults"), kTransientMs);

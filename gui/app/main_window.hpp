@@ -90,6 +90,7 @@ private:
     // nobody is asked: compared anyway, and the status line says so.
     void askAcrossConfigurations(bool justSet);
     void saveSettingsNow();
+    void applyChartLook();  // the run charts' look as the settings say, and the View menu's checks with it
 
     void onDevicesAvailable(const Platform& platform);
     void onDiscoveryFailed(const Error& error);

@@ -21,9 +21,9 @@ FileActions::Picture pictureOfTab(const PictureTabs& tabs)
     if (auto* chart = qobject_cast<ChartView*>(shown); chart && runs) {
         const auto kind = RunCharts::Kind(tabs.tabs->indexOf(chart));  // the first tabs, in the order of their kinds
         return { QObject::tr("Export chart"), QStringLiteral("asyncscope-chart"),
-            [s, kind](const QString& path, QSize pixels) {
+            [s, kind, look = tabs.look](const QString& path, QSize pixels) {
                 return exportChart(
-                    s->report(), s->source(), s->prepared().points, s->overlays(), kind, path, pixels);
+                    s->report(), s->source(), s->prepared().points, s->overlays(), kind, path, pixels, look);
             } };
     }
     if (shown == tabs.comparison && s->lastComparison())

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gui/app/file_actions.hpp"
+#include "gui/charts/run_charts.hpp"
 
 class QTabWidget;
 
@@ -18,6 +19,7 @@ class TimelinePanel;
 
 struct PictureTabs {
     const QTabWidget* tabs;  // the run charts first, in the order of their kinds
+    RunCharts::Look look;    // how the run charts look in the window, and so in their pictures
     const SessionModel* session;
     const ComparisonView* comparison;
     TimelinePanel* timeline;

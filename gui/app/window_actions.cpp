@@ -95,6 +95,24 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     zoomOut = add(view, m_all, tr("Zoom &out"), tr("Zoom out of the chart on the current tab"), QKeySequence::ZoomOut);
     resetZoom = add(view, m_all, tr("&Reset zoom"), tr("Show every run again"), QKeySequence(Qt::CTRL | Qt::Key_0));
     view->addSeparator();
+    QMenu* runChart = view->addMenu(tr("Run &chart"));
+    chartAutomatic = add(runChart, m_all, tr("&Automatic"),
+        tr("Each run while the runs in view fit the chart's width, how they are spread where they do not"));
+    chartLines = add(runChart, m_all, tr("&Lines"), tr("Each run: the lowest and highest run of each pixel column"));
+    chartDensity = add(runChart, m_all, tr("&Density"),
+        tr("How the runs of each pixel column are spread: their median, p25–p75 and p5–p95"));
+    auto* styles = new QActionGroup(this);
+    for (QAction* a : { chartAutomatic, chartLines, chartDensity }) {
+        a->setCheckable(true);
+        styles->addAction(a);
+    }
+    chartAutomatic->setChecked(true);
+    runChart->addSeparator();
+    cpuOwnAxis = add(runChart, m_all, tr("CPU submit on its own &axis"),
+        tr("CPU submit time in microseconds on an axis of its own at the right of the time chart"));
+    cpuOwnAxis->setCheckable(true);
+    cpuOwnAxis->setChecked(true);
+    view->addSeparator();
     nextTab = add(view, m_all, tr("&Next tab"), tr("Show the next tab"), QKeySequence(Qt::CTRL | Qt::Key_PageDown));
     previousTab = add(view, m_all, tr("&Previous tab"), tr("Show the previous tab"),
         QKeySequence(Qt::CTRL | Qt::Key_PageUp));

@@ -64,6 +64,11 @@ public:
     QAction* zoomIn;
     QAction* zoomOut;
     QAction* resetZoom;
+    // View › Run chart: how runs are drawn (one of three, checked) and whether CPU submit time has its own axis.
+    QAction* chartAutomatic;
+    QAction* chartLines;
+    QAction* chartDensity;
+    QAction* cpuOwnAxis;
     QAction* nextTab;
     QAction* previousTab;
     QAction* resetSettings;

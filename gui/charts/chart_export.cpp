@@ -8,9 +8,11 @@
 namespace asyncscope {
 
 QString exportChart(const Report& report, const QString& source, std::shared_ptr<const SeriesPoints> prepared,
-    const std::vector<SavedRun>& overlays, RunCharts::Kind kind, const QString& path, QSize pixels)
+    const std::vector<SavedRun>& overlays, RunCharts::Kind kind, const QString& path, QSize pixels,
+    const RunCharts::Look& look)
 {
     RunCharts charts;
+    charts.setLook(look);
     charts.setOverlays(overlays);
     charts.setRuns(report, source, std::move(prepared));
     // Decimated from every run for the picture's own width.

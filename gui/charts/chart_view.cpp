@@ -1,5 +1,7 @@
 #include "gui/charts/chart_view.hpp"
 
+#include "gui/charts/spread_line.hpp"
+
 #include <QHelpEvent>
 #include <QGraphicsScene>
 #include <QKeyEvent>
@@ -30,9 +32,15 @@ QValueAxis* valueAxis(QChart* chart, Qt::Orientation orientation)
     return axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first());
 }
 
-// The bounds of every point the chart's visible series hold (top() the least value, bottom() the most); empty when
-// they hold none.
-std::optional<QRectF> dataBounds(QChart* chart)
+// Whether a series is drawn against the value axis `y` (a chart may have a second one, in another unit).
+bool drawnAgainst(QAbstractSeries* series, QValueAxis* y)
+{
+    return series->isVisible() && series->attachedAxes().contains(y);
+}
+
+// The bounds of every point the chart's visible series on the value axis `y` hold (top() the least value, bottom()
+// the most); empty when they hold none.
+std::optional<QRectF> dataBounds(QChart* chart, QValueAxis* y)
 {
     double left = std::numeric_limits<double>::infinity();
     double right = -left;
@@ -40,7 +48,7 @@ std::optional<QRectF> dataBounds(QChart* chart)
     double top = -left;
     for (QAbstractSeries* series : chart->series()) {
         auto* xy = qobject_cast<QXYSeries*>(series);
-        if (!xy || !xy->isVisible())
+        if (!xy || !drawnAgainst(xy, y))
             continue;
         const QList<QPointF> points = xy->points();
         for (const QPointF& p : points) {
@@ -190,7 +198,7 @@ void ChartView::zoomByKey(double factor)
 {
     QValueAxis* x = valueAxis(chart(), Qt::Horizontal);
     QValueAxis* y = valueAxis(chart(), Qt::Vertical);
-    const std::optional<QRectF> bounds = dataBounds(chart());
+    const std::optional<QRectF> bounds = y ? dataBounds(chart(), y) : std::nullopt;
     if (!x || !y || !bounds) {
         factor < 1.0 ? chart()->zoomIn() : chart()->zoomOut();
         return;
@@ -215,7 +223,7 @@ void ChartView::zoomByKey(double factor)
     double last = -low;
     for (QAbstractSeries* series : chart()->series()) {
         auto* xy = qobject_cast<QXYSeries*>(series);
-        if (!xy || !xy->isVisible())
+        if (!xy || !drawnAgainst(xy, y))
             continue;
         const QList<QPointF> points = xy->points();
         for (const QPointF& p : points) {
@@ -321,20 +329,44 @@ QString ChartView::readoutAt(const QPoint& viewPos) const
         const QList<QPointF> points = xy->points();
         const auto first = std::lower_bound(points.begin(), points.end(), value.x() - reach,
             [](const QPointF& p, double x) { return p.x() < x; });
-        // The unit is the value axis's title where it is one ("ms"), not a sentence.
+        // The unit is the value axis's title where it is one ("ms"), or ends with one ("CPU submit µs"), not a
+        // sentence.
         QString unit;
         for (QAbstractAxis* axis : xy->attachedAxes()) {
-            if (axis->orientation() == Qt::Vertical && axis->titleText().size() <= 10)
-                unit = axis->titleText();
+            const QString last = axis->titleText().section(' ', -1);
+            if (axis->orientation() == Qt::Vertical && last.size() <= 10)
+                unit = last;
         }
+        // A line of column medians stands for the runs of each column: its readout names them and their spread, over
+        // its band as well as on the line.
+        const auto* spread = qobject_cast<const SpreadLine*>(xy);
+        const bool columns = spread && !spread->columns().empty() &&
+            spread->columns().size() == std::size_t(points.size());
+        auto describe = [&](qsizetype i) {
+            if (columns)
+                return xy->name() + '\n' + spread->describe(std::size_t(i), unit);
+            const QPointF& p = points[i];
+            return tr("%1\nrun %2: %3").arg(xy->name()).arg(p.x(), 0, 'f', 0).arg(p.y(), 0, 'g', 5) +
+                (unit.isEmpty() ? QString() : ' ' + unit);
+        };
         for (auto it = first; it != points.end() && it->x() <= value.x() + reach; ++it) {
             const QPointF& p = *it;
             const QPointF d = chart()->mapToPosition(p, xy) - pointer;
             const double distance = d.x() * d.x() + d.y() * d.y();
             if (distance < best) {
                 best = distance;
-                text = tr("%1\nrun %2: %3").arg(xy->name()).arg(p.x(), 0, 'f', 0).arg(p.y(), 0, 'g', 5) +
-                    (unit.isEmpty() ? QString() : ' ' + unit);
+                text = describe(it - points.begin());
+            }
+        }
+        if (columns && spread->banded()) {
+            // Within a column's p5-p95 band: that column, unless a point is nearer (another line crossing it).
+            const std::vector<ColumnSpread>& all = spread->columns();
+            const auto at = std::lower_bound(all.begin(), all.end(), value.x() - reach / 2.0,
+                [](const ColumnSpread& c, double x) { return c.lastX < x; });
+            if (at != all.end() && at->firstX <= value.x() + reach / 2.0 && value.y() >= at->p5 &&
+                value.y() <= at->p95 && best == kHoverPixels * kHoverPixels) {
+                best = kHoverPixels * kHoverPixels - 1.0;
+                text = describe(at - all.begin());
             }
         }
     }

@@ -1,7 +1,8 @@
 // A chart view to explore runs: drag to zoom into a rectangle, the wheel to zoom around the pointer, + and - keys,
 // arrows to scroll, 0, Home or a right click to show every run again; hovering a point shows its run and value. The
 // legend sits beside the plot, or in rows below it when the view is narrow. With the keyboard focus the view is
-// framed in the palette's highlight colour.
+// framed in the palette's highlight colour. The keyboard's zoom follows the first value axis; a chart's second one
+// (another unit) is its owner's to fit.
 #pragma once
 
 #include "gui/charts/focus_frame.hpp"
@@ -21,7 +22,9 @@ public:
     void zoomIn();
     void zoomOut();
     // "GPU time\nrun 2: 2.4992 ms": the value of the run nearest the view position `viewPos`, empty when none is
-    // within reach.
+    // within reach. Over a line of column medians (SpreadLine), or within its column's p5-p95 band, the runs of the
+    // column and their spread: "GPU time median\nruns 1200–1350: median 2.49 ms, p5–p95 2.45–2.61 ms". The unit is
+    // the last word of the line's value axis's title.
     QString readoutAt(const QPoint& viewPos) const;
     // The names the rows below a narrow chart list in place of its legend; empty while the legend is shown.
     QStringList legendRowNames() const;

@@ -44,8 +44,10 @@ private:
 };
 
 struct RunCharts::Lines {
-    std::vector<QLineSeries*> series;  // one per quantity of the chart
-    QScatterSeries* warmups = nullptr;
+    std::vector<SpreadLine*> series;  // one per quantity of the chart: its runs, or its columns' medians
+    std::vector<QScatterSeries*> warmups;  // one per quantity on the time chart, on that quantity's axis
+    // The current run's bands per quantity, p25-p75 and p5-p95, empty while lines are drawn; overlays have none.
+    std::vector<QAreaSeries*> inner, outer;
 };
 
 namespace {
@@ -63,17 +65,47 @@ constexpr int kColumnsUnlaidOut = 1920;  // pixel columns assumed before a chart
 constexpr double kFewestRunsZoomed = 10.0;  // a zoom into runs shows at least this many, so one run has neighbours
 constexpr double kZoomMargin = 0.05;        // of the runs zoomed into, either side
 const QColor kWarmupColour(128, 128, 128);
+constexpr std::size_t kCpuQuantity = 1;  // CPU submit time, of the time chart's quantities
+constexpr double kMicrosecondsPerMs = 1000.0;
+constexpr double kOverlayPictureWidth = 1.5;  // an overlay's line in a picture, in units of the picture's layout
+// The bands' opacity: the inner band over the outer one reads as twice as dense, and lines of other quantities and
+// the grid still show through both.
+constexpr int kOuterAlpha = 45;
+constexpr int kInnerAlpha = 90;
+const QString kInnerName = QStringLiteral("p25–p75");
+const QString kOuterName = QStringLiteral("p5–p95");
 
 // An overlay's pen: a line pattern per overlay, one pixel wide. Qt Charts draws a patterned line as one path, and
 // QPainter strokes a patterned path wider than a pixel by building its outline and filling that: for a decimated line
 // of a few thousand points (a band of per-column minima and maxima) that took 0.2-0.5 s a repaint. A cosmetic pen of
-// one pixel is drawn dash by dash in about a millisecond.
-QPen overlayPen(const QColor& colour, std::size_t overlay)
+// one pixel is drawn dash by dash in about a millisecond. A picture larger than its layout (an export) draws it
+// wider by as much as it scales the layout, as every other line grows with it, and half as wide again as on the
+// screen, as the current run's line: a hairline beside them would vanish when the picture is shown smaller. One
+// slow stroke of a picture is no repaint.
+QPen overlayPen(const QColor& colour, std::size_t overlay, double pixelScale)
 {
     const Qt::PenStyle patterns[] = { Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine };
-    QPen pen(colour, 1.0, patterns[overlay % std::size(patterns)]);
+    const double width = pixelScale > 1.0 ? kOverlayPictureWidth * pixelScale : 1.0;
+    QPen pen(colour, width, patterns[overlay % std::size(patterns)]);
     pen.setCosmetic(true);
     return pen;
+}
+
+QColor withAlpha(QColor colour, int alpha)
+{
+    colour.setAlpha(alpha);
+    return colour;
+}
+
+// A band of a quantity between two lines of points, named for the legend it stays out of.
+QAreaSeries* newBand(const QString& name)
+{
+    auto* band = new QAreaSeries;
+    band->setUpperSeries(new QLineSeries(band));
+    band->setLowerSeries(new QLineSeries(band));
+    band->setName(name);
+    band->setPen(Qt::NoPen);
+    return band;
 }
 
 // After a resize: ticks for the axes' ranges as they are, as many as the plot has room for now.
@@ -138,6 +170,12 @@ RunCharts::~RunCharts()
         if (key && !key->chart())
             delete key.data();
     }
+    for (const auto& keys : m_bandKeys) {
+        for (const auto& key : keys) {
+            if (key && !key->chart())
+                delete key.data();
+        }
+    }
     for (const auto& chart : m_charts) {
         if (chart && !chart->scene())
             delete chart.data();
@@ -160,6 +198,18 @@ void RunCharts::build(Kind kind, const QString& yTitle)
     m_y[kind]->setTitleText(yTitle);
     chart->addAxis(m_x[kind], Qt::AlignBottom);
     chart->addAxis(m_y[kind], Qt::AlignLeft);
+    if (kind == Time) {
+        m_cpuY = new QValueAxis;
+        m_cpuY->setTitleText(QStringLiteral("CPU submit µs"));
+        chart->addAxis(m_cpuY, Qt::AlignRight);
+        QObject::connect(m_cpuY, &QValueAxis::rangeChanged, m_context.get(),
+            [this] { setNiceTicks(m_cpuY, tickRoom(m_charts[Time], Qt::Vertical), 0.0); });
+        // Not its own axis, it goes with GPU time's: the CPU lines, drawn against it, are in milliseconds then.
+        QObject::connect(m_y[kind], &QValueAxis::rangeChanged, m_context.get(), [this](double low, double high) {
+            if (!m_cpuOwnAxis)
+                m_cpuY->setRange(low, high);
+        });
+    }
     // Zooming, scrolling and resizing keep the ticks on round values, as many as the plot has room for, and draw the
     // lines again from every run for the runs now in view.
     QObject::connect(m_x[kind], &QValueAxis::rangeChanged, m_context.get(), [this, kind] {
@@ -170,6 +220,8 @@ void RunCharts::build(Kind kind, const QString& yTitle)
         [this, kind] { setNiceTicks(m_y[kind], tickRoom(m_charts[kind], Qt::Vertical), 0.0); });
     QObject::connect(chart, &QChart::plotAreaChanged, m_context.get(), [this, kind] {
         tidyAxes(m_charts[kind], m_x[kind], m_y[kind]);
+        if (kind == Time)
+            setNiceTicks(m_cpuY, tickRoom(m_charts[kind], Qt::Vertical), 0.0);
         applyZoomToRuns(kind);
         drawLater(kind);
     });
@@ -177,28 +229,52 @@ void RunCharts::build(Kind kind, const QString& yTitle)
     m_lines[kind].push_back(addLines(kind, {}));
     m_currentKey[kind] = new QLineSeries;  // a legend entry only, in the chart while overlays need telling apart
     m_currentKey[kind]->setName(QStringLiteral("this run"));
+    m_bandKeys[kind] = { newBand(kInnerName), newBand(kOuterName) };  // legend entries only, as "this run"
+}
+
+QValueAxis* RunCharts::valueAxisOf(Kind kind, std::size_t quantity) const
+{
+    return kind == Time && quantity == kCpuQuantity ? m_cpuY : m_y[kind];
+}
+
+double RunCharts::valueScale(Kind kind, std::size_t quantity) const
+{
+    return kind == Time && quantity == kCpuQuantity && m_cpuOwnAxis ? kMicrosecondsPerMs : 1.0;
 }
 
 RunCharts::Lines RunCharts::addLines(Kind kind, const QString& overlay)
 {
     // The current run's series are named for their quantities; an overlay's all carry its label.
+    // The current run's bands go first, under every line.
     QChart* chart = m_charts[kind];
-    auto attach = [&](QXYSeries* series, const QString& name) {
+    auto attach = [&](QAbstractSeries* series, const QString& name, std::size_t quantity) {
         series->setName(overlay.isEmpty() ? name : overlay);
         chart->addSeries(series);
         series->attachAxis(m_x[kind]);
-        series->attachAxis(m_y[kind]);
+        series->attachAxis(valueAxisOf(kind, quantity));
     };
-    Q_ASSERT(int(quantities(kind).size()) == SeriesPoints::quantityCount(kind));
+    const auto& qs = quantities(kind);
+    Q_ASSERT(int(qs.size()) == SeriesPoints::quantityCount(kind));
     Lines lines;
-    for (const Quantity& q : quantities(kind)) {
-        lines.series.push_back(new QLineSeries);
-        attach(lines.series.back(), QString::fromLatin1(q.name));
+    if (overlay.isEmpty()) {
+        for (std::size_t i = 0; i < qs.size(); ++i) {
+            const QString name = QString::fromLatin1(qs[i].name) + ' ';
+            lines.outer.push_back(newBand(name + kOuterName));
+            attach(lines.outer.back(), lines.outer.back()->name(), i);
+            lines.inner.push_back(newBand(name + kInnerName));
+            attach(lines.inner.back(), lines.inner.back()->name(), i);
+        }
+    }
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+        lines.series.push_back(new SpreadLine);
+        attach(lines.series.back(), QString::fromLatin1(qs[i].name), i);
     }
     if (kind == Time) {
-        lines.warmups = new QScatterSeries;
-        lines.warmups->setMarkerSize(9.0);
-        attach(lines.warmups, QStringLiteral("warm-up run"));
+        for (std::size_t i = 0; i < qs.size(); ++i) {
+            lines.warmups.push_back(new QScatterSeries);
+            lines.warmups.back()->setMarkerSize(9.0);
+            attach(lines.warmups.back(), QStringLiteral("warm-up run"), i);
+        }
     }
     return lines;
 }
@@ -232,13 +308,13 @@ void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
         QChart* chart = m_charts[k];
         auto& lines = m_lines[k];
         for (std::size_t o = 1; o < lines.size(); ++o) {
-            for (QLineSeries* s : lines[o].series) {
+            for (SpreadLine* s : lines[o].series) {
                 chart->removeSeries(s);
                 delete s;
             }
-            if (lines[o].warmups) {
-                chart->removeSeries(lines[o].warmups);
-                delete lines[o].warmups;
+            for (QScatterSeries* s : lines[o].warmups) {
+                chart->removeSeries(s);
+                delete s;
             }
         }
         lines.resize(1);
@@ -264,10 +340,15 @@ void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
 
 QRectF RunCharts::fullRange(Kind kind) const
 {
+    // The value axis spans the quantities drawn against it, and the warm-up marks.
     double maxX = 0.0, maxY = 0.0;
     for (std::size_t run = 0; run < m_lines[kind].size(); ++run) {
-        maxX = std::max(maxX, pointsOf(run, kind).maxX);
-        maxY = std::max(maxY, pointsOf(run, kind).maxY);
+        const SeriesPoints::Lines& read = pointsOf(run, kind);
+        maxX = std::max(maxX, read.maxX);
+        for (std::size_t i = 0; i < read.points.size(); ++i) {
+            if (valueAxisOf(kind, i) == m_y[kind] || !m_cpuOwnAxis)
+                maxY = std::max({ maxY, read.points[i].maxY(), read.warmupPoints[i].maxY() });
+        }
     }
     // The run axis ends at the last run; the value axis at the first tick above the highest value and a margin.
     const double right = std::max(1.0, maxX);
@@ -302,6 +383,7 @@ void RunCharts::resetZoom(Kind kind)
 void RunCharts::setPixelScale(double scale)
 {
     m_pixelScale = std::max(scale, 1e-3);
+    restyle();
     for (int k = 0; k < kKindCount; ++k) {
         rescale(Kind(k));  // the plot has its size now: as many ticks as it has room for
         draw(Kind(k));
@@ -374,8 +456,14 @@ void RunCharts::update(Kind kind)
         // New axes would lay the lines out for the new range with their old points, and drawing once more with the
         // new ones: emptied first, they are laid out once, with the points they will show.
         for (Lines& lines : m_lines[kind]) {
-            for (QLineSeries* series : lines.series)
+            for (SpreadLine* series : lines.series)
                 series->clear();
+            for (const auto& bands : { lines.inner, lines.outer }) {
+                for (QAreaSeries* band : bands) {
+                    band->upperSeries()->clear();
+                    band->lowerSeries()->clear();
+                }
+            }
         }
         m_drawn[kind] = {};
     }
@@ -408,32 +496,155 @@ void RunCharts::draw(Kind kind)
     if (now == m_drawn[kind] || hidden(kind))
         return;
     m_drawn[kind] = now;
-    QList<QPointF> points;
+    const bool density = densityFor(kind, now.low, now.high, now.columns);
+    const bool changedLook = density != m_density[kind];
+    m_density[kind] = density;
+    QList<QPointF> points, upper, lower;
     for (std::size_t o = 0; o < m_lines[kind].size(); ++o) {
         Lines& lines = m_lines[kind][o];
         const SeriesPoints::Lines& read = pointsOf(o, kind);
         for (std::size_t i = 0; i < lines.series.size(); ++i) {
             const LinePoints& all = read.points[i];
-            const std::vector<std::size_t> kept = all.decimate(now.low, now.high, now.columns);
+            const double scale = valueScale(kind, i);
             points.clear();
-            points.reserve(qsizetype(kept.size()));
-            for (const std::size_t p : kept)
-                points.append({ all.x(p), all.y(p) });
-            lines.series[i]->replace(points);
-            lines.series[i]->setPointsVisible(points.size() <= kPointsShownUpTo);
+            if (density) {
+                // Each column's median at the middle of its runs; the current run's bands around it.
+                std::vector<ColumnSpread> columns = all.spread(now.low, now.high, now.columns, o != 0);
+                points.reserve(qsizetype(columns.size()));
+                for (ColumnSpread& c : columns) {
+                    for (double* v : { &c.p5, &c.p25, &c.median, &c.p75, &c.p95 })
+                        *v *= scale;
+                    points.append({ (c.firstX + c.lastX) / 2.0, c.median });
+                }
+                if (o == 0) {
+                    const std::pair<QAreaSeries*, std::pair<double ColumnSpread::*, double ColumnSpread::*>> bands[] = {
+                        { lines.outer[i], { &ColumnSpread::p95, &ColumnSpread::p5 } },
+                        { lines.inner[i], { &ColumnSpread::p75, &ColumnSpread::p25 } },
+                    };
+                    for (const auto& [band, edges] : bands) {
+                        upper.clear();
+                        lower.clear();
+                        for (const ColumnSpread& c : columns) {
+                            const double x = (c.firstX + c.lastX) / 2.0;
+                            upper.append({ x, c.*edges.first });
+                            lower.append({ x, c.*edges.second });
+                        }
+                        band->upperSeries()->replace(upper);
+                        band->lowerSeries()->replace(lower);
+                    }
+                }
+                lines.series[i]->replace(points);
+                lines.series[i]->setColumns(std::move(columns), o == 0);
+            } else {
+                const std::vector<std::size_t> kept = all.decimate(now.low, now.high, now.columns);
+                points.reserve(qsizetype(kept.size()));
+                for (const std::size_t p : kept)
+                    points.append({ all.x(p), all.y(p) * scale });
+                if (o == 0 && changedLook) {
+                    for (const auto& bands : { lines.inner, lines.outer }) {
+                        for (QAreaSeries* band : bands) {
+                            band->upperSeries()->clear();
+                            band->lowerSeries()->clear();
+                        }
+                    }
+                }
+                lines.series[i]->replace(points);
+                lines.series[i]->setColumns({}, false);
+            }
+            lines.series[i]->setPointsVisible(!density && points.size() <= kPointsShownUpTo);
         }
-        if (!lines.warmups)
-            continue;
-        // Every quantity's warm-up marks, in order of run as the hover's search needs them.
-        points.clear();
-        for (const LinePoints& all : read.warmupPoints) {
+        for (std::size_t i = 0; i < lines.warmups.size(); ++i) {
+            const LinePoints& all = read.warmupPoints[i];
+            const double scale = valueScale(kind, i);
+            points.clear();
             for (const std::size_t p : all.decimate(now.low, now.high, now.columns))
-                points.append({ all.x(p), all.y(p) });
+                points.append({ all.x(p), all.y(p) * scale });
+            lines.warmups[i]->replace(points);
         }
-        std::stable_sort(
-            points.begin(), points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
-        lines.warmups->replace(points);
     }
+    if (kind == Time)
+        fitCpuAxis();
+    if (changedLook) {
+        nameLines(kind);
+        updateLegend();
+    }
+}
+
+bool RunCharts::densityFor(Kind kind, double low, double high, int columns) const
+{
+    if (m_style != Style::Automatic)
+        return m_style == Style::Density;
+    std::size_t most = 0;
+    for (std::size_t o = 0; o < m_lines[kind].size(); ++o) {
+        for (const LinePoints& line : pointsOf(o, kind).points)
+            most = std::max(most, line.countWithin(low, high));
+    }
+    return most > std::size_t(std::max(columns, 1));
+}
+
+void RunCharts::fitCpuAxis()
+{
+    // The CPU submit times of the runs in view, not the warm-ups': the first submit of a process costs a millisecond
+    // or more (lazy loading), a hundred times a measured run's, and would flatten every other run at the bottom.
+    if (!m_cpuOwnAxis)
+        return;
+    const double low = m_x[Time]->min(), high = m_x[Time]->max();
+    double highest = 0.0;
+    for (std::size_t o = 0; o < m_lines[Time].size(); ++o) {
+        const SeriesPoints::Lines& read = pointsOf(o, Time);
+        const LinePoints& warmups = read.warmupPoints[kCpuQuantity];
+        std::vector<double> skipped;
+        skipped.reserve(warmups.size());
+        for (std::size_t i = 0; i < warmups.size(); ++i)
+            skipped.push_back(warmups.x(i));
+        const LinePoints& cpu = read.points[kCpuQuantity];
+        std::optional<double> most = cpu.highestWithin(low, high, skipped);
+        if (!most)  // only warm-ups in view: theirs, then
+            most = cpu.highestWithin(low, high, {});
+        highest = std::max(highest, most.value_or(0.0) * kMicrosecondsPerMs);
+    }
+    const double top = highest > 0.0 ? highest * 1.1 : 1.0;
+    const double room = tickRoom(m_charts[Time], Qt::Vertical);
+    setNiceRange(m_cpuY, 0.0, niceCeil(top, niceStep(top, room, 0.0)), room, 0.0);
+}
+
+void RunCharts::nameLines(int k)
+{
+    const auto& qs = quantities(Kind(k));
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+        const QString name = QString::fromLatin1(qs[i].name);
+        m_lines[k][0].series[i]->setName(m_density[k] ? name + QStringLiteral(" median") : name);
+    }
+}
+
+void RunCharts::setStyle(Style style)
+{
+    m_style = style;
+    for (int k = 0; k < kKindCount; ++k) {
+        ++m_version[k];
+        update(Kind(k));
+    }
+}
+
+void RunCharts::setLook(const Look& look)
+{
+    setCpuOwnAxis(look.cpuOwnAxis);
+    setStyle(look.style);
+}
+
+void RunCharts::setCpuOwnAxis(bool own)
+{
+    if (own == m_cpuOwnAxis)
+        return;
+    m_cpuOwnAxis = own;
+    m_cpuY->setVisible(own);
+    // The readout takes a line's unit from its axis's title: microseconds on its own, GPU time's milliseconds not.
+    m_cpuY->setTitleText(own ? QStringLiteral("CPU submit µs") : m_y[Time]->titleText());
+    if (!own)
+        m_cpuY->setRange(m_y[Time]->min(), m_y[Time]->max());
+    ++m_version[Time];
+    m_drawn[Time] = {};
+    update(Time);
 }
 
 void RunCharts::applyPalette(const QPalette& palette)
@@ -447,22 +658,37 @@ void RunCharts::applyPalette(const QPalette& palette)
 
 void RunCharts::restyle()
 {
+    // Lines are as wide in a picture, relative to it, as on the screen: the current run's pen scales with the
+    // picture's painter, the overlays' cosmetic pens with the pixel scale (overlayPen).
     for (int k = 0; k < kKindCount; ++k) {
         const auto& qs = quantities(Kind(k));
         const auto& lines = m_lines[k];
         for (std::size_t o = 0; o < lines.size(); ++o) {
             const bool current = o == 0;
             for (std::size_t i = 0; i < qs.size(); ++i) {
-                lines[o].series[i]->setPen(current ? QPen(qs[i].colour, 2.0) : overlayPen(qs[i].colour, o - 1));
+                lines[o].series[i]->setPen(
+                    current ? QPen(qs[i].colour, 2.0) : overlayPen(qs[i].colour, o - 1, m_pixelScale));
                 lines[o].series[i]->setColor(qs[i].colour);
             }
-            if (lines[o].warmups) {
-                lines[o].warmups->setColor(current ? kWarmupColour : Qt::transparent);
-                lines[o].warmups->setBorderColor(kWarmupColour);
+            for (std::size_t i = 0; i < lines[o].inner.size(); ++i) {
+                lines[o].inner[i]->setBrush(withAlpha(qs[i].colour, kInnerAlpha));
+                lines[o].outer[i]->setBrush(withAlpha(qs[i].colour, kOuterAlpha));
+                lines[o].inner[i]->setPen(Qt::NoPen);
+                lines[o].outer[i]->setPen(Qt::NoPen);
+            }
+            for (QScatterSeries* warmups : lines[o].warmups) {
+                warmups->setColor(current ? kWarmupColour : Qt::transparent);
+                warmups->setBorderColor(kWarmupColour);
             }
         }
         styleKeys(k);
     }
+    // The CPU axis in CPU submit time's colour, so it is read against its line.
+    const QColor cpu = quantities(Time)[kCpuQuantity].colour;
+    m_cpuY->setLabelsColor(cpu);
+    m_cpuY->setTitleBrush(cpu);
+    m_cpuY->setLinePenColor(cpu);
+    m_cpuY->setGridLineVisible(false);  // GPU time's grid is the chart's
 }
 
 void RunCharts::styleKeys(int k)
@@ -470,12 +696,27 @@ void RunCharts::styleKeys(int k)
     const QColor neutral = m_dark ? QColor(200, 200, 200) : QColor(90, 90, 90);
     m_currentKey[k]->setPen(QPen(neutral, 2.0, Qt::SolidLine));
     for (std::size_t o = 0; o < m_overlayKeys[k].size(); ++o)
-        m_overlayKeys[k][o]->setPen(overlayPen(neutral, o));
+        m_overlayKeys[k][o]->setPen(overlayPen(neutral, o, m_pixelScale));
+    // The bands' entries: their markers are given the shade themselves, as a chart's theme gives an area it takes in
+    // a colour of its own.
+    const QColor shades[] = { withAlpha(neutral, kInnerAlpha + kOuterAlpha), withAlpha(neutral, kOuterAlpha) };
+    for (std::size_t b = 0; b < m_bandKeys[k].size(); ++b) {
+        QAreaSeries* key = m_bandKeys[k][b];
+        key->setBrush(shades[b]);
+        key->setPen(Qt::NoPen);
+        for (QLegendMarker* marker : m_charts[k]->legend()->markers(key)) {
+            marker->setShape(QLegend::MarkerShapeRectangle);  // from the series, an area's would be its outline
+            marker->setBrush(shades[b]);
+            marker->setPen(Qt::NoPen);
+        }
+    }
 }
 
 void RunCharts::updateLegend()
 {
-    // The legend names a colour per quantity and a pattern per run; it lists only what the chart shows.
+    // The legend names a colour per quantity and a pattern per run; it lists only what the chart shows. While the
+    // chart shows density the quantities' entries name their median lines, and two neutral entries the bands of
+    // every quantity: a band per quantity and percentile would double the legend.
     for (int k = 0; k < kKindCount; ++k) {
         QLegend* legend = m_charts[k]->legend();
         const auto& lines = m_lines[k];
@@ -491,24 +732,41 @@ void RunCharts::updateLegend()
             if (visible)
                 m_legendNames[k] << series->name();
         };
+        for (const auto& bands : { lines[0].outer, lines[0].inner }) {
+            for (QAreaSeries* band : bands)
+                show(band, false);
+        }
         for (QLineSeries* s : lines[0].series)
             show(s, currentShown || overlays);
-        if (lines[0].warmups)
-            show(lines[0].warmups, warmupShown);
+        for (std::size_t i = 0; i < lines[0].warmups.size(); ++i)
+            show(lines[0].warmups[i], i == 0 && warmupShown);  // one entry for the marks of every quantity
         // Entries of series without points are added and removed rather than hidden: the legend lays out a hidden
-        // empty series' entry again without its name. "this run" goes before the runs' entries.
-        // The chart changes only when "this run" comes or goes, not on every refresh of a running series.
+        // empty series' entry again without its name. The bands' entries, then "this run", go before the runs'.
+        // The chart changes only when one of them comes or goes, not on every refresh of a running series.
         QChart* chart = m_charts[k];
         const bool thisRun = currentShown && overlays;
-        if (thisRun != (m_currentKey[k]->chart() != nullptr)) {
+        const bool bands = currentShown && m_density[k];
+        if (thisRun != (m_currentKey[k]->chart() != nullptr) || bands != (m_bandKeys[k][0]->chart() != nullptr)) {
             for (QLineSeries* key : m_overlayKeys[k])
                 chart->removeSeries(key);
+            for (QAreaSeries* key : m_bandKeys[k]) {
+                if (key->chart())
+                    chart->removeSeries(key);
+            }
+            if (m_currentKey[k]->chart())
+                chart->removeSeries(m_currentKey[k]);
+            if (bands) {
+                for (QAreaSeries* key : m_bandKeys[k])
+                    chart->addSeries(key);
+            }
             if (thisRun)
                 chart->addSeries(m_currentKey[k]);
-            else
-                chart->removeSeries(m_currentKey[k]);
             for (QLineSeries* key : m_overlayKeys[k])
                 chart->addSeries(key);
+        }
+        if (bands) {
+            for (QAreaSeries* key : m_bandKeys[k])
+                m_legendNames[k] << key->name();
         }
         if (thisRun)
             m_legendNames[k] << m_currentKey[k]->name();
@@ -517,8 +775,8 @@ void RunCharts::updateLegend()
         for (std::size_t o = 1; o < lines.size(); ++o) {
             for (QLineSeries* s : lines[o].series)
                 show(s, false);
-            if (lines[o].warmups)
-                show(lines[o].warmups, false);
+            for (QScatterSeries* s : lines[o].warmups)
+                show(s, false);
         }
         styleKeys(k);
         legend->setVisible(currentShown || overlays);
@@ -530,8 +788,7 @@ void RunCharts::onRunClicked(std::function<void(int)> handler)
     // Runs sit at whole x values: the nearest one is the run clicked, wherever on its mark the click fell.
     const Lines& current = m_lines[Time][0];
     std::vector<QXYSeries*> clickable(current.series.begin(), current.series.end());
-    if (current.warmups)
-        clickable.push_back(current.warmups);
+    clickable.insert(clickable.end(), current.warmups.begin(), current.warmups.end());
     for (QXYSeries* series : clickable) {
         QObject::connect(series, &QXYSeries::clicked, series,
             [handler](const QPointF& point) { handler(int(std::lround(point.x()))); });

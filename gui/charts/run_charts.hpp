@@ -3,8 +3,16 @@
 // exporter (rendered off-screen at a fixed size). Every run is kept here, and each line hands the chart only the
 // lowest and highest point per pixel column of the runs in view (chart_decimation): a million runs draw as fast as
 // a thousand. Zooming, scrolling and resizing decimate again from every run.
+// Where more runs are in view than the plot has pixel columns, the lowest and highest of each column would draw a
+// band that hides where the runs are: the charts show, per column, the median of its runs with shaded p25-p75 and
+// p5-p95 bands instead (the density look; a user may ask for lines or density always). Overlays then draw their
+// columns' medians in their pattern, without bands, so that medians are compared with medians and the bands of
+// several series do not blur into one another.
+// CPU submit time (microseconds) has a value axis of its own on the time chart, on the right, fitted to the runs in
+// view that are not warm-ups: beside GPU time (milliseconds) on one axis it would be a flat line at 0.
 #pragma once
 
+#include "gui/charts/spread_line.hpp"
 #include "gui/series/saved_run.hpp"
 #include "gui/series/series_points.hpp"
 #include "gui/series/shown_series.hpp"
@@ -12,6 +20,7 @@
 #include "engine/model/report.hpp"
 #include "engine/model/run_result.hpp"
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QLineSeries>
 #include <QPointer>
@@ -40,6 +49,15 @@ public:
     static constexpr int kKindCount = SeriesPoints::kChartCount;
     static QString title(Kind kind);
 
+    // How the runs are drawn: each run (lines through every column's lowest and highest run), or how the runs of each
+    // pixel column are spread (density); automatic: density while the runs in view outnumber the pixel columns.
+    enum class Style { Automatic, Lines, Density };
+    // What a user chose of how the charts look, kept with the window's settings and given to its exports.
+    struct Look {
+        Style style = Style::Automatic;
+        bool cpuOwnAxis = true;
+    };
+
     RunCharts();
     ~RunCharts();  // deletes the charts no view or scene has taken
     RunCharts(const RunCharts&) = delete;
@@ -66,6 +84,17 @@ public:
     // The charts are drawn at `scale` pixels per unit of their size (an export larger than its layout): lines keep
     // that many more points, one pair per pixel column of the picture.
     void setPixelScale(double scale);
+    // How the runs are drawn (automatic unless asked otherwise); redraws every chart.
+    void setStyle(Style style);
+    Style style() const { return m_style; }
+    // Whether the chart shows the runs' spread per column now (the style, or in automatic the runs in view).
+    bool densityShown(Kind kind) const { return m_density[kind]; }
+    // CPU submit time on a value axis of its own (microseconds, on the right) or on GPU time's (milliseconds).
+    void setCpuOwnAxis(bool own);
+    bool cpuOwnAxis() const { return m_cpuOwnAxis; }
+    QValueAxis* cpuAxis() const { return m_cpuY; }
+    void setLook(const Look& look);
+    Look look() const { return { m_style, m_cpuOwnAxis }; }  // the time chart's axis of CPU submit time, hidden when not its own
     // Light or dark, following the palette (the window's, or the system's).
     void applyPalette(const QPalette& palette);
     // A click on a point of the time chart's current runs (GPU time, CPU submit time, a warm-up mark) calls
@@ -90,7 +119,12 @@ private:
 
     void build(Kind kind, const QString& yTitle);
     Lines addLines(Kind kind, const QString& overlay);  // the series of one run on one chart, added to it
-    QRectF fullRange(Kind kind) const;  // every run's range: from run 0 to the last, from 0 to a tick above the values
+    QRectF fullRange(Kind kind) const;
+    QValueAxis* valueAxisOf(Kind kind, std::size_t quantity) const;  // the axis a quantity's lines are drawn against
+    double valueScale(Kind kind, std::size_t quantity) const;         // its axis's unit per millisecond or iteration
+    bool densityFor(Kind kind, double low, double high, int columns) const;
+    void fitCpuAxis();     // to the CPU submit times of the runs in view, warm-ups left out, when on its own axis
+    void nameLines(int kind);  // "GPU time", or "GPU time median" while the chart shows density  // every run's range: from run 0 to the last, from 0 to a tick above the values
     void rescale(Kind kind);             // to the full range, unless zoomed
     void setRange(Kind kind, const QRectF& range);  // x from left to right, y from top to bottom (top the lower)
     int columns(Kind kind) const;                   // pixel columns of the plot
@@ -107,12 +141,15 @@ private:
     std::array<QPointer<QChart>, kKindCount> m_charts;
     std::array<QValueAxis*, kKindCount> m_x {};
     std::array<QValueAxis*, kKindCount> m_y {};
+    QValueAxis* m_cpuY = nullptr;  // the time chart's CPU submit axis
     std::array<std::vector<Lines>, kKindCount> m_lines;  // [0] the current run, then one per overlay
     ShownSeries<SeriesPoints> m_current;                              // what the current run's lines draw
     std::vector<std::shared_ptr<const SeriesPoints>> m_overlayPoints;  // what each overlay's lines draw
     // Legend entry "this run": owned by its chart while in it, so gone with the chart when the chart's view goes first.
     std::array<QPointer<QLineSeries>, kKindCount> m_currentKey {};
     std::array<std::vector<QLineSeries*>, kKindCount> m_overlayKeys;  // legend entries, one per overlay
+    // Legend entries "p25–p75" and "p5–p95" while the chart shows density: owned as "this run"'s is.
+    std::array<std::array<QPointer<QAreaSeries>, 2>, kKindCount> m_bandKeys {};
     std::array<QString, kKindCount> m_baseTitles;
     std::array<QRectF, kKindCount> m_full;  // every run's range, as rescale() last set it
     std::array<QStringList, kKindCount> m_legendNames;
@@ -120,6 +157,9 @@ private:
     std::array<unsigned, kKindCount> m_version {};  // counts changes to the chart's lines
     std::array<bool, kKindCount> m_drawPending {};
     std::array<std::optional<std::pair<double, double>>, kKindCount> m_zoomToRuns;  // asked for, not yet laid out
+    std::array<bool, kKindCount> m_density {};  // as last drawn
+    Style m_style = Style::Automatic;
+    bool m_cpuOwnAxis = true;
     double m_pixelScale = 1.0;
     bool m_dark = false;
     QList<QPointer<QGraphicsView>> m_watched;  // the views whose Show events draw their chart

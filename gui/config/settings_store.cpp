@@ -124,6 +124,10 @@ GuiSettings loadSettings()
     if (s.exportSize.width() < 16 || s.exportSize.height() < 16 || s.exportSize.width() > 16384 ||
         s.exportSize.height() > 16384)
         s.exportSize = d.exportSize;
+    s.runChartStyle = q.value("charts/style", d.runChartStyle).toString();
+    if (s.runChartStyle != "automatic" && s.runChartStyle != "lines" && s.runChartStyle != "density")
+        s.runChartStyle = d.runChartStyle;
+    s.cpuOwnAxis = q.value("charts/cpuOwnAxis", d.cpuOwnAxis).toBool();
     // A damaged settings file falls back to the defaults: the shape alone when only it is wrong, else everything.
     if (checkConfig(s.config)) {
         s.config.chunks = d.config.chunks;
@@ -163,6 +167,8 @@ void saveSettings(const GuiSettings& s)
     q.setValue("window/theme", themeKey(s.theme));
     q.setValue("export/lastFolder", s.lastFolder);
     q.setValue("export/size", s.exportSize);
+    q.setValue("charts/style", s.runChartStyle);
+    q.setValue("charts/cpuOwnAxis", s.cpuOwnAxis);
 }
 
 void clearSettings()

@@ -26,6 +26,9 @@ struct GuiSettings {
     QString lastFolder;
     QSize exportSize { 1600, 900 };
     Theme theme = Theme::System;
+    // How the run charts draw runs ("automatic", "lines" or "density") and whether CPU submit time has its own axis.
+    QString runChartStyle = QStringLiteral("automatic");
+    bool cpuOwnAxis = true;
 };
 
 GuiSettings defaultSettings();

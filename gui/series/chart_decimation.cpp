@@ -1,6 +1,7 @@
 #include "gui/series/chart_decimation.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace asyncscope {
 
@@ -148,6 +149,108 @@ std::vector<std::size_t> LinePoints::decimate(double low, double high, int colum
         keep(end - 1);
     keep(last - 1);
     return kept;
+}
+
+std::pair<std::size_t, std::size_t> LinePoints::within(double low, double high) const
+{
+    const auto xBegin = m_x.begin();
+    const auto begin = std::size_t(std::lower_bound(xBegin, m_x.end(), low) - xBegin);
+    const auto end = std::size_t(std::upper_bound(xBegin, m_x.end(), high) - xBegin);
+    return { begin, std::max(begin, end) };
+}
+
+std::size_t LinePoints::countWithin(double low, double high) const
+{
+    const auto [begin, end] = within(low, high);
+    return end - begin;
+}
+
+std::optional<double> LinePoints::highestWithin(double low, double high, const std::vector<double>& skipped) const
+{
+    const auto [begin, end] = within(low, high);
+    std::optional<double> highest;
+    auto take = [&](std::size_t from, std::size_t to) {
+        if (from >= to)
+            return;
+        const double y = m_y[extremes(from, to).second];
+        highest = highest ? std::max(*highest, y) : y;
+    };
+    // Between one skipped point and the next, the blocks of the stretch answer: a few stretches, as warm-ups are few.
+    std::size_t from = begin;
+    for (const double x : skipped) {
+        if (x < low || x > high)
+            continue;
+        const std::size_t at = firstAtOrAbove(from, end, x);
+        take(from, at);
+        from = at < end && m_x[at] == x ? at + 1 : at;
+    }
+    take(from, end);
+    return highest;
+}
+
+namespace {
+
+// The 0-based index of the nearest-rank percentile `fraction` among `n` sorted values.
+std::size_t rankOf(double fraction, std::size_t n)
+{
+    return std::clamp<std::size_t>(std::size_t(std::ceil(fraction * double(n))), 1, n) - 1;
+}
+
+// The spread of values[0, n), reordering them: one partial sort at the middle, then each side's percentiles within
+// the side only, so the five cost about three passes over the column rather than five.
+void spreadOf(double* values, std::size_t n, bool medianOnly, ColumnSpread& column)
+{
+    const std::size_t middle = n / 2;
+    std::nth_element(values, values + middle, values + n);
+    column.median = n % 2 == 1 ? values[middle] : (*std::max_element(values, values + middle) + values[middle]) / 2.0;
+    if (medianOnly) {
+        column.p5 = column.p25 = column.p75 = column.p95 = column.median;
+        return;
+    }
+    // Ranks at or below the middle lie in [0, middle]; those at or above it in [middle, n).
+    const std::size_t r25 = rankOf(0.25, n), r5 = rankOf(0.05, n), r75 = rankOf(0.75, n), r95 = rankOf(0.95, n);
+    if (r25 < middle)
+        std::nth_element(values, values + r25, values + middle);
+    if (r5 < r25)
+        std::nth_element(values, values + r5, values + r25);
+    if (r75 > middle)
+        std::nth_element(values + middle + 1, values + r75, values + n);
+    if (r95 > r75)
+        std::nth_element(values + r75 + 1, values + r95, values + n);
+    column.p5 = values[r5];
+    column.p25 = values[r25];
+    column.p75 = values[r75];
+    column.p95 = values[r95];
+}
+
+}  // namespace
+
+std::vector<ColumnSpread> LinePoints::spread(double low, double high, int columns, bool medianOnly) const
+{
+    columns = std::max(columns, 1);
+    const auto [begin, end] = within(low, high);
+    std::vector<ColumnSpread> spreads;
+    if (begin == end)
+        return spreads;
+    spreads.reserve(std::size_t(columns));
+    std::vector<double> values;  // one column's values, partially sorted in place
+    const double width = (high - low) / columns;
+    std::size_t from = begin;
+    for (int c = 0; c < columns && from < end; ++c) {
+        // Column c holds the points with low + c·w <= x < low + (c + 1)·w; the last one also those at `high`.
+        const std::size_t to = c + 1 < columns ? firstAtOrAbove(from, end, low + (c + 1) * width) : end;
+        if (to > from) {
+            ColumnSpread column;
+            column.firstX = m_x[from];
+            column.lastX = m_x[to - 1];
+            column.count = to - from;
+            values.assign(m_y.begin() + std::ptrdiff_t(from), m_y.begin() + std::ptrdiff_t(to));
+            spreadOf(values.data(), values.size(), medianOnly, column);
+            spreads.push_back(column);
+        }
+        from = to;
+    }
+    return spreads;
 }
 
 }  // namespace asyncscope

@@ -6,9 +6,19 @@
 #include "engine/model/big_vector.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace asyncscope {
+
+// How the points of one pixel column are spread: the first and last point's x, how many there are, and their
+// nearest-rank percentiles (the value of 1-based rank ceil(f·n), as the summaries' p95), the median as the summaries
+// take it (the mean of the two middle values of an even count).
+struct ColumnSpread {
+    double firstX = 0.0, lastX = 0.0;
+    std::size_t count = 0;
+    double p5 = 0.0, p25 = 0.0, median = 0.0, p75 = 0.0, p95 = 0.0;
+};
 
 // Every point of one line, in order of x (a run's index), with each block of points' lowest and highest kept as
 // points arrive: a decimation reads the blocks a column covers whole instead of their points, so redrawing a
@@ -32,8 +42,20 @@ public:
     // either side (the line runs on to the plot's edges). When the range holds no more than two points per column
     // they are all kept, untouched. `columns` below 1 counts as 1.
     std::vector<std::size_t> decimate(double low, double high, int columns) const;
+    // For x from `low` to `high` at `columns` pixel columns (the columns decimate() takes), the spread of each column
+    // that holds a point, in order. Reads every point in the range once and partially sorts a copy of each column:
+    // linear in the points, not in their logarithm. `medianOnly`: the median alone, at about half the cost (the
+    // percentiles are left equal to it).
+    std::vector<ColumnSpread> spread(double low, double high, int columns, bool medianOnly = false) const;
+    // How many points have x within [low, high].
+    std::size_t countWithin(double low, double high) const;
+    // The highest y of the points with x within [low, high], leaving out those at the x values in `skipped` (sorted;
+    // warm-up runs); nothing when no point is left.
+    std::optional<double> highestWithin(double low, double high, const std::vector<double>& skipped) const;
 
 private:
+    // Points [begin, end) of x within [low, high].
+    std::pair<std::size_t, std::size_t> within(double low, double high) const;
     // The first index in [from, end) whose x is not below `x`; `end` when there is none.
     std::size_t firstAtOrAbove(std::size_t from, std::size_t end, double x) const;
     // Indices of the lowest and the highest y in [begin, end) (not empty); the first of equals.

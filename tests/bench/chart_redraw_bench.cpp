@@ -3,7 +3,8 @@
 // times a first read of every run, refreshes as runs arrive (the session model's ten a second), a zoom, painting the
 // time chart at a window's size, and painting it with a noisier copy of the runs overlaid; prints milliseconds per
 // step.
-// Usage: QT_QPA_PLATFORM=offscreen asyncscope_bench_chart_redraw [runs]   (1000000 by default)
+// Usage: QT_QPA_PLATFORM=offscreen asyncscope_bench_chart_redraw [runs] [automatic|lines|density]
+// (1000000 runs, automatic by default: density for a long series; lines draws each column's lowest and highest run)
 #include "classic_runs.hpp"
 
 #include "gui/charts/chart_view.hpp"
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
 #include <vector>
 
 using namespace asyncscope;
@@ -40,8 +42,9 @@ int main(int argc, char** argv)
     const long runs = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 1000000;
     constexpr long kArriving = 1000;  // runs that arrive between two refreshes (10 000 runs/s at ten refreshes/s)
     constexpr int kRefreshes = 20;
-    if (runs < 1) {
-        std::fprintf(stderr, "usage: asyncscope_bench_chart_redraw [runs]\n");
+    const std::string style = argc > 2 ? argv[2] : "automatic";
+    if (runs < 1 || (style != "automatic" && style != "lines" && style != "density")) {
+        std::fprintf(stderr, "usage: asyncscope_bench_chart_redraw [runs] [automatic|lines|density]\n");
         return 2;
     }
     QElapsedTimer clock;
@@ -54,6 +57,9 @@ int main(int argc, char** argv)
     // As in the window: each chart in a view of its own tab, the time chart's shown; the distributions on a tab
     // of their own, shown while their refresh is timed.
     RunCharts charts;
+    charts.setStyle(style == "lines" ? RunCharts::Style::Lines
+            : style == "density"     ? RunCharts::Style::Density
+                                     : RunCharts::Style::Automatic);
     QTabWidget tabs;
     for (int k = 0; k < RunCharts::kKindCount; ++k)
         tabs.addTab(new ChartView(charts.chart(RunCharts::Kind(k))), RunCharts::title(RunCharts::Kind(k)));
@@ -66,8 +72,9 @@ int main(int argc, char** argv)
     clock.restart();
     charts.setRuns(report);
     app.processEvents();
-    std::printf("run charts, first read of every run:   %8.1f ms (%d points of %d drawn)\n", msSince(clock),
-        charts.drawnCount(RunCharts::Time), charts.pointCount(RunCharts::Time));
+    std::printf("run charts, first read of every run:   %8.1f ms (%d points of %d drawn, %s)\n", msSince(clock),
+        charts.drawnCount(RunCharts::Time), charts.pointCount(RunCharts::Time),
+        charts.densityShown(RunCharts::Time) ? "density" : "lines");
     clock.restart();
     distributions.setRuns(report);
     std::printf("distributions, first read:             %8.1f ms\n", msSince(clock));

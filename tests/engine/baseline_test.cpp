@@ -332,8 +332,8 @@ TEST(Baseline, EveryOutputSaysWhenConfigurationsDiffer)
     const Report b = seriesOf(gpuTimes(rng, 200, 16.0, 0.01), pageable);
     const BaselineComparison c = compareWithBaseline(a, b, {});
     ASSERT_TRUE(c.acrossConfigurations);
-    const BaselineSide sa = baselineSide("pinned.json", a);
-    const BaselineSide sb = baselineSide("pageable.json", b);
+    const BaselineSide sa = baselineSide("pinned.json", a, summarizeSeries(a));
+    const BaselineSide sb = baselineSide("pageable.json", b, summarizeSeries(b));
     EXPECT_EQ(sa.measuredRuns, 200u);
 
     const std::string text = formatBaselineText(c, sa, sb);

@@ -194,6 +194,77 @@ private slots:
             double(clock.nsecsElapsed()) / 1e7, kept / 10);
         QVERIFY(kept > 0);
     }
+
+    // Each column's spread against its points sorted here: nearest-rank percentiles, the median of an even count the
+    // mean of the middle two; zoomed ranges, a column per point and more columns than points.
+    void spreadIsEachColumnsPercentiles_data()
+    {
+        QTest::addColumn<int>("points");
+        QTest::addColumn<int>("shape");
+        QTest::addColumn<double>("low");
+        QTest::addColumn<double>("high");
+        QTest::addColumn<int>("columns");
+        QTest::newRow("noise, whole") << 100000 << int(Shape::Noise) << 0.0 << 99999.0 << 997;
+        QTest::newRow("saw, zoomed") << 50000 << int(Shape::Saw) << 1234.5 << 40321.0 << 333;
+        QTest::newRow("spikes, whole") << 30000 << int(Shape::Spikes) << 0.0 << 29999.0 << 1000;
+        QTest::newRow("a point per column") << 500 << int(Shape::Noise) << 0.0 << 499.0 << 500;
+        QTest::newRow("more columns than points") << 37 << int(Shape::Noise) << 0.0 << 36.0 << 1000;
+        QTest::newRow("flat") << 5000 << int(Shape::Flat) << 0.0 << 4999.0 << 7;
+    }
+
+    void spreadIsEachColumnsPercentiles()
+    {
+        QFETCH(int, points);
+        QFETCH(int, shape);
+        QFETCH(double, low);
+        QFETCH(double, high);
+        QFETCH(int, columns);
+        const LinePoints line = makeLine(std::size_t(points), Shape(shape));
+        std::vector<std::vector<double>> byColumn(static_cast<std::size_t>(columns));
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            if (line.x(i) >= low && line.x(i) <= high)
+                byColumn[std::size_t(columnOf(line.x(i), low, high, columns))].push_back(line.y(i));
+        }
+        auto rank = [](const std::vector<double>& sorted, double fraction) {
+            const auto r = std::size_t(std::ceil(fraction * double(sorted.size())));
+            return sorted[std::clamp<std::size_t>(r, 1, sorted.size()) - 1];
+        };
+        const std::vector<ColumnSpread> spread = line.spread(low, high, columns);
+        const std::vector<ColumnSpread> medians = line.spread(low, high, columns, true);
+        QCOMPARE(medians.size(), spread.size());
+        std::size_t at = 0;
+        for (std::vector<double>& values : byColumn) {
+            if (values.empty())
+                continue;
+            std::sort(values.begin(), values.end());
+            QVERIFY(at < spread.size());
+            const ColumnSpread& c = spread[at];
+            const std::size_t n = values.size();
+            QCOMPARE(c.count, n);
+            QCOMPARE(c.median, n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0);
+            QCOMPARE(medians[at].median, c.median);
+            QCOMPARE(c.p5, rank(values, 0.05));
+            QCOMPARE(c.p25, rank(values, 0.25));
+            QCOMPARE(c.p75, rank(values, 0.75));
+            QCOMPARE(c.p95, rank(values, 0.95));
+            ++at;
+        }
+        QCOMPARE(at, spread.size());
+        QVERIFY(line.spread(double(points) + 1.0, double(points) + 2.0, columns).empty());  // beyond every point
+    }
+
+    void theHighestWithinARangeLeavesOutWarmups()
+    {
+        LinePoints line;
+        for (int i = 0; i < 1000; ++i)
+            line.append(i, i == 0 ? 1300.0 : (i == 700 ? 60.0 : 20.0 + (i % 5)));
+        QCOMPARE(line.highestWithin(0, 999, {}).value(), 1300.0);
+        QCOMPARE(line.highestWithin(0, 999, { 0.0 }).value(), 60.0);
+        QCOMPARE(line.highestWithin(0, 999, { 0.0, 700.0 }).value(), 24.0);
+        QCOMPARE(line.highestWithin(100, 600, { 0.0 }).value(), 24.0);
+        QVERIFY(!line.highestWithin(0, 0, { 0.0 }).has_value());
+        QCOMPARE(line.countWithin(10.0, 19.5), std::size_t(10));
+    }
 };
 
 QTEST_MAIN(ChartDecimationTest)

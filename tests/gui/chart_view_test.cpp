@@ -1,7 +1,9 @@
 // The chart view's keyboard zoom and value readout: + zooms around the runs in view, so a short series never leaves
 // an empty plot; - stops at every run (never negative runs or times) and a step beyond shows every run again; the
-// value under a resting pointer stays, with its unit, and the help on zooming shows only where no run is near.
+// value under a resting pointer stays, with its unit, and the help on zooming shows only where no run is near; over a
+// column of many runs it names the runs and how they are spread; a line on a second axis reads in that axis's unit.
 #include "gui/charts/chart_view.hpp"
+#include "gui/charts/spread_line.hpp"
 
 #include <QChart>
 #include <QHelpEvent>
@@ -126,6 +128,62 @@ private slots:
         }
         f.view.clearFocus();
         QCOMPARE(f.view.grab().toImage(), unfocused);
+    }
+
+    void overAColumnOfRunsTheReadoutNamesThemAndTheirSpread()
+    {
+        Fixture f;
+        auto* medians = new SpreadLine;
+        medians->setName(QStringLiteral("GPU time median"));
+        // Two columns: runs 0-2 and 3-5, drawn at their middles.
+        std::vector<ColumnSpread> columns(2);
+        columns[0] = { 0.0, 2.0, 3, 2.40, 2.45, 2.49, 2.55, 2.61 };
+        columns[1] = { 3.0, 5.0, 3, 1.40, 1.45, 1.49, 1.55, 1.61 };
+        medians->append(1.0, 2.49);
+        medians->append(4.0, 1.49);
+        medians->setColumns(columns, true);
+        f.chart->removeSeries(f.series);  // the runs' line: the medians stand for its runs here
+        delete f.series;
+        f.series = nullptr;
+        f.chart->addSeries(medians);
+        medians->attachAxis(f.x);
+        medians->attachAxis(f.y);
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        auto at = [&](QPointF value) {
+            return f.view.mapFromScene(f.chart->mapToScene(f.chart->mapToPosition(value, medians)));
+        };
+        QCOMPARE(f.view.readoutAt(at({ 1.0, 2.49 })),
+            QStringLiteral("GPU time median\nruns 0–2: median 2.49 ms, p5–p95 2.4–2.61 ms"));
+        // Within the second column's band, away from its median line.
+        QCOMPARE(f.view.readoutAt(at({ 4.4, 1.58 })),
+            QStringLiteral("GPU time median\nruns 3–5: median 1.49 ms, p5–p95 1.4–1.61 ms"));
+        QVERIFY(f.view.readoutAt(at({ 4.4, 2.9 })).isEmpty());  // above every band
+    }
+
+    void aLineOnItsOwnAxisReadsInItsUnit()
+    {
+        Fixture f;
+        auto* cpu = new QLineSeries;
+        cpu->setName(QStringLiteral("CPU submit time"));
+        for (int run = 1; run <= 5; ++run)
+            cpu->append(run, 15.0 + run);
+        auto* micro = new QValueAxis;
+        micro->setTitleText(QStringLiteral("CPU submit µs"));
+        micro->setRange(0, 30);
+        f.chart->addSeries(cpu);
+        f.chart->addAxis(micro, Qt::AlignRight);
+        cpu->attachAxis(f.x);
+        cpu->attachAxis(micro);
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        const QPoint at = f.view.mapFromScene(f.chart->mapToScene(f.chart->mapToPosition(QPointF(2, 17), cpu)));
+        QCOMPARE(f.view.readoutAt(at), QStringLiteral("CPU submit time\nrun 2: 17 µs"));
+        // + zooms around GPU time's runs, on GPU time's axis: never out to the microseconds' 30.
+        for (int step = 0; step < 3; ++step) {
+            f.view.zoomIn();
+            QVERIFY(f.pointsInView() > 0);
+        }
+        f.view.zoomOut();
+        QVERIFY2(f.y->max() <= 3.0, qPrintable(QString::number(f.y->max())));
     }
 };
 

@@ -123,6 +123,40 @@ private slots:
         QVERIFY(window.findChild<QLabel*>("deviceMessage")->toolTip().contains("no CUDA-capable device"));
     }
 
+    // View › Run chart: lines, density or automatic, and CPU submit time on its own axis or not; kept with the
+    // settings, so a window opened later looks the same.
+    void theRunChartsLookIsChosenAndKept()
+    {
+        {
+            MainWindow window(std::make_shared<FakeBackend>());
+            window.show();  // the Time chart shown: a hidden one is drawn when it shows
+            const WindowActions& a = window.actions();
+            QVERIFY(a.chartAutomatic->isChecked());
+            QVERIFY(a.cpuOwnAxis->isChecked());
+            QCOMPARE(window.charts().look().style, RunCharts::Style::Automatic);
+            a.chartDensity->trigger();
+            QVERIFY(a.chartDensity->isChecked() && !a.chartAutomatic->isChecked());
+            QCOMPARE(window.charts().look().style, RunCharts::Style::Density);
+            QTRY_VERIFY(window.charts().densityShown(RunCharts::Time));
+            a.cpuOwnAxis->trigger();
+            QVERIFY(!window.charts().look().cpuOwnAxis);
+            QVERIFY(!window.charts().cpuAxis()->isVisible());
+            QCOMPARE(window.settings().runChartStyle, QString("density"));
+        }
+        MainWindow again(std::make_shared<FakeBackend>());
+        QVERIFY(again.actions().chartDensity->isChecked());
+        QVERIFY(!again.actions().cpuOwnAxis->isChecked());
+        QCOMPARE(again.charts().look().style, RunCharts::Style::Density);
+        QVERIFY(!again.charts().look().cpuOwnAxis);
+        again.show();
+        QTRY_VERIFY(again.charts().densityShown(RunCharts::Time));
+        again.actions().chartLines->trigger();
+        QTRY_VERIFY(!again.charts().densityShown(RunCharts::Time));
+        again.actions().chartAutomatic->trigger();
+        again.actions().cpuOwnAxis->trigger();
+        QVERIFY(again.charts().look().cpuOwnAxis);
+    }
+
     // On a short screen the pipeline's fields scroll; Run and Cancel stay whole in view below them.
     void runAndCancelStayInViewOnAShortWindow()
     {

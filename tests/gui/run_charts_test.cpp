@@ -1,23 +1,31 @@
 // The run charts at scale: a long series hands Qt Charts a few points per pixel column and keeps every column's
 // lowest and highest run; zooming (keys, a rectangle) draws the runs in view again from every run, a reset goes back;
 // an export is decimated at the picture's own width; the run axis ends at the last run and both axes tick at 1, 2
-// or 5 × 10^n. Runs are invented (tests/fakes/classic_runs.hpp), not measured.
+// or 5 × 10^n. Where runs outnumber the pixel columns the charts show each column's median and percentile bands
+// (their values checked against the runs of each column sorted here), lines again once zoomed in, or as the user
+// chooses; CPU submit time has a right-hand axis of its own in microseconds; an export's lines, overlays' included,
+// are as wide relative to the picture as on the screen. Runs are invented (tests/fakes/classic_runs.hpp), not
+// measured.
 #include "classic_runs.hpp"
 
 #include "gui/files/chart_picture.hpp"
 #include "gui/charts/chart_export.hpp"
+#include "gui/charts/kind_colours.hpp"
+#include "gui/charts/spread_line.hpp"
 #include "gui/charts/chart_view.hpp"
 #include "gui/series/new_runs.hpp"
 #include "gui/charts/run_charts.hpp"
 #include "gui/series/series_points.hpp"
 
 #include <QApplication>
+#include <QAreaSeries>
 #include <QImage>
 #include <QLineSeries>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -46,9 +54,14 @@ const Report& longSeries()
     return report;
 }
 
+// The current run's GPU time: the chart's first line (its bands, areas, go before it).
 QLineSeries* gpuLine(const RunCharts& charts)
 {
-    return qobject_cast<QLineSeries*>(charts.chart(RunCharts::Time)->series().first());
+    for (QAbstractSeries* s : charts.chart(RunCharts::Time)->series()) {
+        if (auto* line = qobject_cast<QLineSeries*>(s))
+            return line;
+    }
+    return nullptr;
 }
 
 bool draws(const QLineSeries* line, double x, double y)
@@ -60,6 +73,65 @@ bool draws(const QLineSeries* line, double x, double y)
 QValueAxis* axis(const QChart* chart, Qt::Orientation along)
 {
     return qobject_cast<QValueAxis*>(chart->axes(along).first());
+}
+
+template <class Series>
+Series* named(const QChart* chart, const QString& name)
+{
+    for (QAbstractSeries* s : chart->series()) {
+        if (auto* series = qobject_cast<Series*>(s); series && s->name() == name)
+            return series;
+    }
+    return nullptr;
+}
+
+// A series whose GPU times are spread widely and unevenly (a slow tail every few runs), so that each column's
+// percentiles differ from one another and from its lowest and highest run.
+Report spreadSeries(std::size_t runs)
+{
+    Report r = classicReport(runs);
+    asyncscope::testing::Jitter j(42);
+    for (std::size_t i = 0; i < runs; ++i) {
+        const double u = j.next();
+        r.runs.update(i, [u, i](RunResult& run) { run.gpuMs = 2.4 + u * u * (i % 7 == 3 ? 3.0 : 0.4); });
+    }
+    return r;
+}
+
+// The nearest-rank percentile (rank ceil(f·n), from 1) and the median (two middle values averaged) of sorted values.
+double percentile(const std::vector<double>& sorted, double fraction)
+{
+    const auto rank = std::size_t(std::ceil(fraction * double(sorted.size())));
+    return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+double median(const std::vector<double>& sorted)
+{
+    const std::size_t n = sorted.size();
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}
+
+// Pixels of `image` near `colour` (each channel within `tolerance`).
+int pixelsNear(const QImage& image, const QColor& colour, int tolerance)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            n += std::abs(c.red() - colour.red()) <= tolerance && std::abs(c.green() - colour.green()) <= tolerance &&
+                    std::abs(c.blue() - colour.blue()) <= tolerance
+                ? 1
+                : 0;
+        }
+    }
+    return n;
+}
+
+// White under `colour` drawn at `alpha`: a band's shade on the light theme's plot.
+QColor over(const QColor& colour, int alpha)
+{
+    auto mix = [alpha](int c) { return (c * alpha + 255 * (255 - alpha)) / 255; };
+    return QColor(mix(colour.red()), mix(colour.green()), mix(colour.blue()));
 }
 
 // 1, 2 or 5 × 10^n.
@@ -83,6 +155,7 @@ private slots:
     void aLongSeriesIsDecimatedAndKeepsItsExtremes()
     {
         RunCharts charts;
+        charts.setStyle(RunCharts::Style::Lines);
         ChartView view(charts.chart(RunCharts::Time));
         view.resize(1000, 600);
         view.show();
@@ -107,6 +180,7 @@ private slots:
     void zoomingDrawsTheRunsInViewFromEveryRun()
     {
         RunCharts charts;
+        charts.setStyle(RunCharts::Style::Lines);
         ChartView view(charts.chart(RunCharts::Time));
         view.resize(1000, 600);
         view.show();
@@ -200,6 +274,7 @@ private slots:
     {
         QTemporaryDir dir;
         RunCharts charts;
+        charts.setStyle(RunCharts::Style::Lines);
         charts.setRuns(longSeries());
         QChart* chart = charts.chart(RunCharts::Time);
         int drawn = 0, atScreenSize = 0;
@@ -222,13 +297,16 @@ private slots:
 
         // The exporter does the same for the window's charts.
         const QString viaExporter = dir.filePath("exported.png");
-        QVERIFY(exportChart(longSeries(), {}, nullptr, {}, RunCharts::Time, viaExporter, QSize(1920, 1080)).isEmpty());
+        QVERIFY(exportChart(longSeries(), {}, nullptr, {}, RunCharts::Time, viaExporter, QSize(1920, 1080),
+            { RunCharts::Style::Lines, true })
+                    .isEmpty());
         QCOMPARE(QImage(viaExporter).size(), QSize(1920, 1080));
     }
 
     void overlaysAreDecimatedToo()
     {
         RunCharts charts;
+        charts.setStyle(RunCharts::Style::Lines);
         SavedRun saved;
         saved.report = longSeries();
         saved.label = "long · H200";
@@ -275,6 +353,255 @@ private slots:
         QCOMPARE(patterns["first"].size(), std::size_t(1));  // one pattern per run, on every line and its key
         QCOMPARE(patterns["second"].size(), std::size_t(1));
         QVERIFY(*patterns["first"].begin() != *patterns["second"].begin());
+    }
+
+    void manyRunsShowTheirSpreadAndFewTheirLines()
+    {
+        RunCharts charts;  // automatic, as the window starts
+        ChartView view(charts.chart(RunCharts::Time));
+        view.resize(1000, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        charts.setRuns(spreadSeries(20000));
+        QChart* chart = charts.chart(RunCharts::Time);
+        QTRY_VERIFY(chart->plotArea().width() > 100.0);
+        QTRY_VERIFY(charts.drawnCount(RunCharts::Time) <= int(std::ceil(chart->plotArea().width())));
+        QVERIFY(charts.densityShown(RunCharts::Time));  // 20 000 runs, fewer than a thousand columns
+        const QAreaSeries* outer = named<QAreaSeries>(chart, "GPU time p5–p95");
+        QVERIFY(outer);
+        QCOMPARE(outer->upperSeries()->count(), charts.drawnCount(RunCharts::Time));  // one median per column
+        QVERIFY(!gpuLine(charts)->pointsVisible());
+        // The legend: a median per quantity, the two bands once for every quantity.
+        const QStringList legend = charts.legendNames(RunCharts::Time);
+        for (const char* entry : { "GPU time median", "CPU submit time median", "p25–p75", "p5–p95" })
+            QVERIFY2(legend.contains(entry), qPrintable(legend.join(", ")));
+        QVERIFY2(legend.size() <= 6, qPrintable(legend.join(", ")));
+
+        // Zoomed into 80 runs, fewer than the columns: each run again, and no band.
+        const QPointF from = chart->mapToPosition(QPointF(1000.5, 0.0), gpuLine(charts));
+        const QPointF to = chart->mapToPosition(QPointF(1079.5, 0.0), gpuLine(charts));
+        chart->zoomIn(QRectF(QPointF(from.x(), chart->plotArea().top()), QPointF(to.x(), chart->plotArea().bottom())));
+        QTRY_COMPARE(charts.drawnCount(RunCharts::Time), 81);
+        QVERIFY(!charts.densityShown(RunCharts::Time));
+        QCOMPARE(outer->upperSeries()->count(), 0);
+        QVERIFY(charts.legendNames(RunCharts::Time).contains("GPU time"));
+        QVERIFY(!charts.legendNames(RunCharts::Time).contains("p5–p95"));
+        QVERIFY(gpuLine(charts)->pointsVisible());
+
+        charts.resetZoom(RunCharts::Time);
+        QVERIFY(charts.densityShown(RunCharts::Time));
+        QVERIFY(outer->upperSeries()->count() > 100);
+    }
+
+    void theBandsAreThePercentilesOfEachColumnsRuns()
+    {
+        RunCharts charts;
+        ChartView view(charts.chart(RunCharts::Time));
+        view.resize(800, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const Report report = spreadSeries(30011);
+        charts.setRuns(report);
+        QChart* chart = charts.chart(RunCharts::Time);
+        QTRY_VERIFY(chart->plotArea().width() > 100.0);
+        QTRY_VERIFY(charts.drawnCount(RunCharts::Time) <= int(std::ceil(chart->plotArea().width())));
+        QVERIFY(charts.densityShown(RunCharts::Time));
+
+        // The runs of each pixel column, sorted here: column c holds low + c·w <= run < low + (c + 1)·w.
+        const QValueAxis* x = axis(chart, Qt::Horizontal);
+        const int columns = int(std::ceil(chart->plotArea().width()));
+        const double low = x->min(), high = x->max(), width = (high - low) / columns;
+        std::vector<std::vector<double>> byColumn(static_cast<std::size_t>(columns));
+        for (std::size_t i = 0; i < report.runs.size(); ++i) {
+            const double run = report.runs.index(i);
+            if (run < low || run > high)
+                continue;
+            int c = std::clamp(int((run - low) / width), 0, columns - 1);
+            while (c > 0 && run < low + c * width)
+                --c;
+            while (c + 1 < columns && run >= low + (c + 1) * width)
+                ++c;
+            byColumn[std::size_t(c)].push_back(report.runs.gpuMs(i));
+        }
+        const QLineSeries* medians = gpuLine(charts);
+        const QAreaSeries* outer = named<QAreaSeries>(chart, "GPU time p5–p95");
+        const QAreaSeries* inner = named<QAreaSeries>(chart, "GPU time p25–p75");
+        QVERIFY(medians && outer && inner);
+        qsizetype p = 0;
+        int narrowerThanTheirRuns = 0;
+        for (std::vector<double>& values : byColumn) {
+            if (values.empty())
+                continue;
+            std::sort(values.begin(), values.end());
+            QVERIFY(p < medians->count());
+            QCOMPARE(medians->at(p).y(), median(values));
+            QCOMPARE(outer->upperSeries()->at(p).y(), percentile(values, 0.95));
+            QCOMPARE(outer->lowerSeries()->at(p).y(), percentile(values, 0.05));
+            QCOMPARE(inner->upperSeries()->at(p).y(), percentile(values, 0.75));
+            QCOMPARE(inner->lowerSeries()->at(p).y(), percentile(values, 0.25));
+            narrowerThanTheirRuns += percentile(values, 0.95) < values.back() ? 1 : 0;
+            ++p;
+        }
+        QCOMPARE(p, medians->count());
+        QVERIFY(narrowerThanTheirRuns > p / 2);  // the bands are not the columns' lowest and highest runs
+    }
+
+    void theUserChoosesLinesOrDensity()
+    {
+        RunCharts charts;  // not laid out: as wide as a large screen
+        charts.setRuns(classicReport(50));
+        QVERIFY(!charts.densityShown(RunCharts::Time));
+        QCOMPARE(charts.drawnCount(RunCharts::Time), 50);
+        charts.setStyle(RunCharts::Style::Density);
+        QVERIFY(charts.densityShown(RunCharts::Time));
+        QVERIFY(charts.densityShown(RunCharts::Stages));
+        QVERIFY(charts.legendNames(RunCharts::Time).contains("p25–p75"));
+        QCOMPARE(charts.drawnCount(RunCharts::Time), 50);  // a run per column: its value, as its median
+
+        charts.setStyle(RunCharts::Style::Lines);
+        charts.setRuns(longSeries());
+        QVERIFY(!charts.densityShown(RunCharts::Time));
+        QVERIFY(draws(gpuLine(charts), kSpikeRun, kSpikeMs));
+        QVERIFY(!charts.legendNames(RunCharts::Time).contains("p25–p75"));
+        charts.setStyle(RunCharts::Style::Automatic);
+        QVERIFY(charts.densityShown(RunCharts::Time));  // 200 000 runs in 1920 columns
+        QCOMPARE(charts.look().style, RunCharts::Style::Automatic);
+    }
+
+    void anExportKeepsTheDensityLook()
+    {
+        QTemporaryDir dir;
+        RunCharts charts;
+        charts.setRuns(longSeries());
+        QChart* chart = charts.chart(RunCharts::Time);
+        bool density = false;
+        int drawn = 0;
+        double width = 0.0;
+        const QString path = dir.filePath("density.png");
+        const QString failure = saveChartsPicture({ chart }, "long", path, QSize(3840, 2160), [&](double scale) {
+            charts.setPixelScale(scale);
+            density = charts.densityShown(RunCharts::Time);
+            drawn = charts.drawnCount(RunCharts::Time);
+            width = chart->plotArea().width();
+        });
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QVERIFY(density);
+        QVERIFY2(drawn > int(std::ceil(width)), qPrintable(QString::number(drawn)));  // a median per picture column
+
+        // Through the exporter, as the window and --export save it: the outer band's shade fills the picture, where
+        // lines leave none of it.
+        const QString shaded = dir.filePath("shaded.png"), lined = dir.filePath("lined.png");
+        const Report spread = spreadSeries(200000);
+        QVERIFY(exportChart(spread, {}, nullptr, {}, RunCharts::Time, shaded, QSize(1600, 900)).isEmpty());
+        QVERIFY(exportChart(spread, {}, nullptr, {}, RunCharts::Time, lined, QSize(1600, 900),
+            { RunCharts::Style::Lines, true })
+                    .isEmpty());
+        const QColor shade = over(gpuTimeColour(), 45);
+        const int inDensity = pixelsNear(QImage(shaded), shade, 6);
+        const int inLines = pixelsNear(QImage(lined), shade, 6);
+        QVERIFY2(inDensity > 2000 && inDensity > 5 * inLines, qPrintable(QString("%1 vs %2").arg(inDensity).arg(inLines)));
+    }
+
+    void cpuSubmitTimeHasAnAxisOfItsOwn()
+    {
+        Report report = classicReport(2000);
+        auto setSubmit = [&report](std::size_t i, double ms) {
+            report.runs.update(i, [ms](RunResult& run) {
+                for (Span& span : run.spans) {
+                    if (span.kind == SpanKind::Submit)
+                        span.endMs = span.beginMs + ms;
+                }
+            });
+        };
+        setSubmit(0, 1.3);  // the warm-up: a process's first submit
+        for (std::size_t i = 1000; i < 1100; ++i)
+            setSubmit(i, 0.06);  // a slower stretch
+        RunCharts charts;
+        charts.setStyle(RunCharts::Style::Lines);
+        ChartView view(charts.chart(RunCharts::Time));
+        view.resize(1000, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        charts.setRuns(report);
+        QChart* chart = charts.chart(RunCharts::Time);
+        QTRY_VERIFY(chart->plotArea().width() > 100.0);
+        QValueAxis* cpu = charts.cpuAxis();
+        QVERIFY(cpu);
+        QVERIFY(cpu->isVisible());
+        QCOMPARE(chart->axes(Qt::Vertical).size(), 2);
+        QCOMPARE(cpu->alignment(), Qt::AlignRight);
+        QVERIFY2(cpu->titleText().endsWith("µs"), qPrintable(cpu->titleText()));
+        QCOMPARE(cpu->tickType(), QValueAxis::TicksDynamic);
+        QVERIFY2(nice(cpu->tickInterval()), qPrintable(QString::number(cpu->tickInterval())));
+        // The measured runs' CPU times fill it; the warm-up's 1300 µs does not flatten them.
+        QVERIFY2(cpu->max() >= 60.0 && cpu->max() < 200.0, qPrintable(QString::number(cpu->max())));
+        QCOMPARE(cpu->min(), 0.0);
+        const QValueAxis* gpu = axis(chart, Qt::Vertical);
+        QVERIFY(gpu != cpu);
+        QVERIFY(gpu->max() < 4.0);
+
+        QLineSeries* line = named<QLineSeries>(chart, "CPU submit time");
+        QVERIFY(line && line->attachedAxes().contains(cpu));
+        QTRY_VERIFY(line->count() > 100);
+        for (const QPointF& p : line->points())
+            QCOMPARE(p.y(), report.runs.cpuSubmitMs(std::size_t(p.x())) * 1000.0);
+
+        // Zoomed into runs that do not include the slower stretch: the axis fits the runs in view.
+        charts.zoomToRuns(RunCharts::Time, 1500, 1600);
+        QTRY_VERIFY(chart->isZoomed());
+        QTRY_VERIFY2(cpu->max() < 40.0, qPrintable(QString::number(cpu->max())));
+        QVERIFY(cpu->max() >= 25.0);  // above the highest, 25 µs
+        charts.resetZoom(RunCharts::Time);
+        QVERIFY(cpu->max() >= 60.0);
+
+        // Switched off: CPU submit time on GPU time's axis, in milliseconds.
+        charts.setCpuOwnAxis(false);
+        QVERIFY(!cpu->isVisible());
+        QCOMPARE(cpu->min(), gpu->min());
+        QCOMPARE(cpu->max(), gpu->max());
+        QCOMPARE(line->at(0).y(), report.runs.cpuSubmitMs(std::size_t(line->at(0).x())));
+        QVERIFY(!charts.look().cpuOwnAxis);
+        charts.setCpuOwnAxis(true);
+        QVERIFY(cpu->isVisible());
+        QCOMPARE(line->at(0).y(), report.runs.cpuSubmitMs(std::size_t(line->at(0).x())) * 1000.0);
+    }
+
+    void anExportsLinesGrowWithIt()
+    {
+        // Only an overlay, so that every line of GPU time's colour in the picture is the overlay's.
+        SavedRun saved;
+        saved.report = classicReport(3000);
+        saved.label = "saved";
+        RunCharts charts;
+        charts.setStyle(RunCharts::Style::Lines);
+        charts.setOverlays({ saved });
+        auto overlayWidths = [&charts] {
+            std::vector<double> widths;
+            for (QAbstractSeries* s : charts.chart(RunCharts::Time)->series()) {
+                if (const auto* line = qobject_cast<QLineSeries*>(s); line && line->name() == "saved")
+                    widths.push_back(line->pen().widthF());
+            }
+            return widths;
+        };
+        const std::vector<double> onScreen = overlayWidths();
+        QVERIFY(onScreen.size() >= 2);
+        charts.setPixelScale(4.0);
+        const std::vector<double> scaled = overlayWidths();
+        QCOMPARE(scaled.size(), onScreen.size());
+        for (std::size_t i = 0; i < scaled.size(); ++i)
+            QVERIFY2(scaled[i] >= 4.0 * onScreen[i], qPrintable(QString("%1 vs %2").arg(scaled[i]).arg(onScreen[i])));
+        charts.setPixelScale(1.0);
+        QCOMPARE(overlayWidths(), onScreen);
+
+        // A 3200 x 1800 picture shown 800 pixels wide still shows the overlay's line in its colour.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("overlay.png");
+        QVERIFY(exportChart(Report {}, {}, nullptr, { saved }, RunCharts::Time, path, QSize(3200, 1800),
+            { RunCharts::Style::Lines, true })
+                    .isEmpty());
+        const QImage small = QImage(path).scaledToWidth(800, Qt::SmoothTransformation);
+        const int shown = pixelsNear(small, gpuTimeColour(), 60);
+        QVERIFY2(shown > 150, qPrintable(QString::number(shown)));
     }
 
     void theChartsMayOutliveTheirViews()
@@ -330,6 +657,7 @@ private slots:
         std::thread([&] { prepared->update(report.runs); }).join();
         QVERIFY(prepared->isOf(report.runs));
         RunCharts charts;
+        charts.setStyle(RunCharts::Style::Lines);
         charts.setRuns(report, {}, prepared);
         QCOMPARE(prepared.use_count(), 2L);  // shared, not copied
         QCOMPARE(charts.pointCount(RunCharts::Time), 3000);
