@@ -1,6 +1,7 @@
 #include "gui/charts/summary_table.hpp"
 
 #include "gui/charts/verdict_colours.hpp"
+#include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 
 #include "engine/io/baseline_report.hpp"
@@ -122,16 +123,23 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
             comparison->acrossConfigurations ? tr("Verdict\n(across configurations)") : tr("Verdict"));
     }
     std::vector<std::size_t> medianOf;  // the overlay of each median column
+    QStringList labels;
+    for (const SavedRun& saved : overlays)
+        labels << saved.label;
+    const QStringList shortLabels = shortNames(labels);  // a long name keeps what tells it apart; whole in the tooltip
     for (std::size_t o = 0; o < overlays.size(); ++o) {
         if (comparison && o == baseline->overlay)
             continue;
-        headers << tr("median,\n%1").arg(overlays[o].label);
+        headers << tr("median,\n%1").arg(shortLabels[qsizetype(o)]);
         medianOf.push_back(o);
     }
     const int firstMedian = static_cast<int>(kColumns.size()) + compared;
     clear();  // items and their tints of the columns before
     setColumnCount(static_cast<int>(headers.size()));
     setHorizontalHeaderLabels(headers);
+    for (std::size_t m = 0; m < medianOf.size(); ++m)
+        horizontalHeaderItem(firstMedian + int(m))
+            ->setToolTip(tr("The median of %1").arg(labels[qsizetype(medianOf[m])]));
     if (comparison) {
         const QString across = comparison->acrossConfigurations
             ? tr("\nAcross configurations: %1").arg(text(differencesText(comparison->differences)))

@@ -14,6 +14,7 @@
 #include "gui/app/window_actions.hpp"
 #include "gui/charts/difference_view.hpp"
 #include "gui/charts/summary_table.hpp"
+#include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 
 #include "engine/io/baseline_report.hpp"
@@ -210,7 +211,9 @@ private slots:
         QCOMPARE(session.overlays().size(), std::size_t(1));
         QVERIFY2(session.overlays().front().label.startsWith("baseline · h200-series"),
             qPrintable(session.overlays().front().label));
-        QVERIFY(window->charts().legendNames(RunCharts::Time).contains(session.overlays().front().label));
+        const QStringList legend = window->charts().legendNames(RunCharts::Time);
+        QVERIFY2(legend.contains(shortNames({ session.source(), session.overlays().front().label })[1]),
+            qPrintable(legend.join(" | ")));  // cut in the middle where long
 
         // The Summary: five columns more, in place of the baseline's median column, with the engine's words.
         const BaselineComparison& c = *session.baselineComparison();

@@ -1,14 +1,17 @@
 // The window: device states, runs into charts, exports, settings. The fake backend stands in for the GPU (the real
 // CUDA engine's no-driver state is window_real_engine_test's).
+#include "classic_runs.hpp"
 #include "fake_backend.hpp"
 #include "window_waits.hpp"
 
 #include "gui/charts/comparison_view.hpp"
+#include "gui/charts/difference_view.hpp"
 #include "gui/config/config_panel.hpp"
 #include "gui/app/file_actions.hpp"
 #include "gui/files/pixel_size_dialog.hpp"
 #include "gui/app/window_actions.hpp"
 #include "gui/app/main_window.hpp"
+#include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/charts/summary_table.hpp"
 
@@ -41,6 +44,7 @@
 #include <QTimer>
 #include <QTest>
 
+#include "engine/io/json/json_report.hpp"
 #include "engine/model/cuda_versions.hpp"
 
 #include <nlohmann/json.hpp>
@@ -67,6 +71,23 @@ void typeInto(QLineEdit* edit, const QString& text)
 bool loaded(const MainWindow& window)
 {
     return QTest::qWaitFor([&] { return !window.session().isLoading(); }, 30000);
+}
+
+// `report` written as JSON to `path`, its folder made where there is none.
+QString saveReport(const QString& path, const Report& report)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    writeJson(out, report);
+    return path;
+}
+
+QStringList headerTexts(const QTableWidget& table)
+{
+    QStringList texts;
+    for (int c = 0; c < table.columnCount(); ++c)
+        texts << (table.horizontalHeaderItem(c) ? table.horizontalHeaderItem(c)->text() : QString());
+    return texts;
 }
 
 QString readAll(const QString& path)
@@ -943,12 +964,20 @@ private slots:
                      "h200-run.json is the series shown: it is not overlaid on itself"),
             qPrintable(QString::fromStdString(failed.at(0).at(2).value<Error>().message())));
         QCOMPARE(window.session().overlays().size(), std::size_t(3));
+        QStringList labels;
+        for (const SavedRun& overlay : window.session().overlays())
+            labels << overlay.label;
+        QVERIFY2(labels.contains("a100-run · Fake Big GPU") && labels.contains("h200-run.csv · Fake Big GPU") &&
+                labels.contains("other/h200-run.json · Fake Big GPU"),
+            qPrintable(labels.join(" | ")));
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · Fake Big GPU"));
+        // In the legend, a name longer than it has room for is cut in the middle.
         const QStringList legend = window.charts().legendNames(RunCharts::Time);
         QVERIFY2(legend.contains("a100-run · Fake Big GPU") && legend.contains("h200-run.csv · Fake Big GPU") &&
-                legend.contains("other/h200-run.json · Fake Big GPU"),
+                legend.contains(QStringLiteral("other/h20…son · Fake Big GPU")),
             qPrintable(legend.join(" | ")));
         // The series shown is a saved one: the legend names it as the title does, not "this run".
-        QVERIFY2(legend.contains("saved: h200-run · Fake Big GPU") && !legend.contains("this run"),
+        QVERIFY2(legend.contains(QStringLiteral("saved: h2…run · Fake Big GPU")) && !legend.contains("this run"),
             qPrintable(legend.join(" | ")));
         QVERIFY(legend.contains("GPU time"));
         QVERIFY(legend.contains("warm-up run"));
@@ -956,6 +985,69 @@ private slots:
         QCOMPARE(table->columnCount(), 7 + 3);  // a median column per overlay
         auto* polls = window.charts().chart(RunCharts::Polls);
         QVERIFY(polls->series().size() >= 3);  // overlays on every chart
+    }
+
+    // Long names keep what tells them apart: cut in the middle, not at the end, in the legends, the Summary's column
+    // headers (whole in their tooltips) and the Difference tab.
+    void longNamesAreCutInTheMiddle()
+    {
+        const Report classic = testing::classicReport(6);
+        const QString shown = saveReport(m_dir.filePath("long/short.json"), classic);
+        const QString first = saveReport(m_dir.filePath("long/gpu-server-b-h200-nightly-20261201.json"), classic);
+        const QString second = saveReport(m_dir.filePath("long/gpu-server-b-h200-nightly-20261202.json"), classic);
+        const QString third = saveReport(m_dir.filePath("long/gpu-server-b-h200-nightly-20261203.json"), classic);
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(window.files().openSaved(shown));
+        QVERIFY(window.files().addOverlay(first));
+        QVERIFY(window.files().addOverlay(second));
+        QVERIFY(loaded(window));
+        const QStringList legend = window.charts().legendNames(RunCharts::Time);
+        const auto named = [](const QStringList& names, const QString& part) {
+            return std::count_if(names.begin(), names.end(), [&part](const QString& n) { return n.contains(part); });
+        };
+        QVERIFY2(named(legend, "20261201 · H200") == 1 && named(legend, "20261202 · H200") == 1,
+            qPrintable(legend.join(" | ")));
+        for (const QString& name : legend)
+            QVERIFY2(name.size() <= kShortNameChars, qPrintable(name));
+        QVERIFY2(named(legend, "gpu-") == 2 && named(legend, QStringLiteral("…")) == 2,
+            qPrintable(legend.join(" | ")));
+
+        auto* table = window.findChild<SummaryTable*>();
+        window.tabs().setCurrentWidget(table);
+        const QStringList headers = headerTexts(*table);
+        QVERIFY2(named(headers, "20261201") == 1 && named(headers, "20261202") == 1, qPrintable(headers.join(" | ")));
+        QVERIFY2(named(headers, QStringLiteral("…")) == 2, qPrintable(headers.join(" | ")));
+        const int column = table->columnCount() - 1;
+        QVERIFY2(table->horizontalHeaderItem(column)->toolTip().contains("gpu-server-b-h200-nightly-20261202 · H200"),
+            qPrintable(table->horizontalHeaderItem(column)->toolTip()));
+
+        QVERIFY(window.files().setBaseline(third));
+        QVERIFY(loaded(window));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return window.session().baselineState() == SessionModel::BaselineState::Compared; }, 30000));
+        window.tabs().setCurrentWidget(const_cast<DifferenceView*>(&window.difference()));
+        const QString subtitle = window.difference().shown().subtitle;
+        QVERIFY2(subtitle.contains(QStringLiteral("…")) && subtitle.contains("20261203"), qPrintable(subtitle));
+    }
+
+    // The middle cut keeps where names differ: near the end, in the middle, or nowhere in common.
+    void theMiddleCutKeepsWhatDiffers()
+    {
+        const QStringList dates = shortNames({ "gpu-server-b-h200-nightly-20261201 · H200",
+            "gpu-server-b-h200-nightly-20261202 · H200", "short" });
+        QCOMPARE(dates[2], QStringLiteral("short"));
+        QVERIFY2(dates[0].endsWith("20261201 · H200") && dates[1].endsWith("20261202 · H200"), qPrintable(dates[0]));
+        QVERIFY(dates[0].startsWith("gpu-") && dates[0].size() == kShortNameChars);
+        const QStringList servers = shortNames({ "gpu-server-a-h200-nightly-20261201 · H200",
+            "gpu-server-b-h200-nightly-20261201 · H200" });
+        QVERIFY2(servers[0].contains("a-h200") && servers[1].contains("b-h200"), qPrintable(servers.join(" | ")));
+        QVERIFY2(servers[0].endsWith("H200") && servers[0].size() == kShortNameChars, qPrintable(servers[0]));
+        QVERIFY(servers[0] != servers[1]);
+        QCOMPARE(shortName(QString(40, QLatin1Char('x'))).size(), kShortNameChars);
     }
 
     // With no run the legend lists nothing that is not drawn.
