@@ -191,11 +191,16 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     m_wrong = 0;
     m_unseen = 0;
     m_source.clear();
+    m_savedLabel.clear();
+    m_savedPath.clear();
     m_prepared = {};
     m_clock.start();
     forgetAdvice();
     compareShownWithBaseline();  // compared once the series ends
+    const bool renamed = nameShown();  // the overlays no longer told apart from a saved series shown
     emit reportChanged();
+    if (renamed)
+        emit overlayChanged();
     return std::nullopt;
 }
 
@@ -427,13 +432,8 @@ void SessionModel::onLoaded()
                     QFileInfo(load.path).fileName().toStdString() + " is the series shown: it is not overlaid on itself",
                     "Overlay another file."));
         settleBaseline();  // the comparison under way reads the baseline among the overlays, which may move
-        std::vector<ShownLabel> taken;
-        if (m_shown == &m_saved)
-            taken.push_back({ m_savedLabel, m_savedPath });
-        for (const SavedRun& other : m_overlays)
-            taken.push_back({ other.label, other.path });
-        saved->label = distinctLabel(*saved, taken);
         m_overlays.push_back(std::move(*saved));
+        nameShown();
         emit overlayChanged();
     } else {
         settleAdvice();  // nothing reads the series about to go
@@ -443,9 +443,22 @@ void SessionModel::onLoaded()
         retire(m_plan, runsIn(m_plan));  // the series shown before; the last comparison stays
         m_saved = std::move(saved->report);
         m_prepared = std::move(saved->prepared);
-        m_source = tr("saved: %1").arg(saved->label);
         m_savedLabel = saved->label;
         m_savedPath = load.path;
+        // An overlay of the file now shown would stand beside itself: it goes.
+        m_droppedByOpen.clear();
+        const QString canonical = QFileInfo(load.path).canonicalFilePath();
+        for (std::size_t o = m_overlays.size(); o-- > 0;) {
+            if (QFileInfo(m_overlays[o].path).canonicalFilePath() != canonical || m_baseline == o)
+                continue;  // (a baseline stays: the file compared with itself is a check of the comparison)
+            m_droppedByOpen.prepend(m_overlays[o].label);
+            m_overlays.erase(m_overlays.begin() + std::ptrdiff_t(o));
+            if (m_baseline && *m_baseline == o)
+                m_baseline.reset();
+            else if (m_baseline && *m_baseline > o)
+                --*m_baseline;
+        }
+        const bool renamed = nameShown() || !m_droppedByOpen.isEmpty();
         forgetAdvice();
         if (m_prepared.advice) {
             m_advice = *m_prepared.advice;  // judged as the file was read
@@ -455,6 +468,8 @@ void SessionModel::onLoaded()
         }
         compareShownWithBaseline();
         emit reportChanged();
+        if (renamed)
+            emit overlayChanged();
     }
     emit savedLoaded(load.path, load.overlay);
 }
@@ -486,17 +501,18 @@ void SessionModel::clearOverlays()
     m_baseline.reset();
     if (hadBaseline)
         compareShownWithBaseline();
+    nameShown();
     emit overlayChanged();
 }
 
 void SessionModel::takeBaseline(SavedRun saved)
 {
     settleBaseline();  // the comparison under way reads the baseline about to go
-    saved.label = tr("baseline · %1").arg(saved.label);
     if (m_baseline)
         m_overlays.erase(m_overlays.begin() + std::ptrdiff_t(*m_baseline));
     m_overlays.push_back(std::move(saved));
     m_baseline = m_overlays.size() - 1;
+    nameShown();  // "baseline · NAME"
     m_baselineConsent.clear();
     m_baselineUnasked = false;
     m_baselineFresh = true;
@@ -511,8 +527,33 @@ void SessionModel::clearBaseline()
     settleBaseline();
     m_overlays.erase(m_overlays.begin() + std::ptrdiff_t(*m_baseline));
     m_baseline.reset();
+    nameShown();
     compareShownWithBaseline();
     emit overlayChanged();
+}
+
+bool SessionModel::nameShown()
+{
+    std::vector<ShownLabel> shown;
+    const bool saved = m_shown == &m_saved && !m_savedPath.isEmpty();
+    if (saved)
+        shown.push_back({ m_savedLabel, m_savedPath, &m_saved });
+    for (SavedRun& overlay : m_overlays) {
+        if (overlay.fileLabel.isEmpty())
+            overlay.fileLabel = overlay.label;
+        shown.push_back({ overlay.fileLabel, overlay.path, &overlay.report });
+    }
+    const std::vector<QString> names = distinctLabels(shown);
+    std::size_t n = 0;
+    if (saved)
+        m_source = tr("saved: %1").arg(names[n++]);
+    bool renamed = false;
+    for (std::size_t o = 0; o < m_overlays.size(); ++o, ++n) {
+        const QString label = m_baseline == o ? tr("baseline · %1").arg(names[n]) : names[n];
+        renamed = renamed || label != m_overlays[o].label;
+        m_overlays[o].label = label;
+    }
+    return renamed;
 }
 
 const SavedRun* SessionModel::baseline() const

@@ -82,6 +82,8 @@ public:
     // The last plan of several variants, once it ended.
     const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
     const std::vector<SavedRun>& overlays() const { return m_overlays; }
+    // The overlays that the saved run opened last was one of (its file): gone, as the series is now shown.
+    const QStringList& overlaysDroppedByOpen() const { return m_droppedByOpen; }
     // Runs the plan's current variant will have (0 when the noise rule decides), and how fast they arrive.
     int expectedRuns() const;
     double runsPerSecond() const;
@@ -169,6 +171,9 @@ private:
     void onJudged(const ShownAdvice& advice, unsigned ticket);
     void loadNext();
     void onLoaded();
+    // Names the saved series shown and the overlays so that each tells itself from the others (distinctLabels);
+    // true when an overlay's name changed.
+    bool nameShown();
     // The baseline's file was read: checked, then put in place of the one before it.
     void takeBaseline(SavedRun saved);
     // Compares the series shown with the baseline, or says why not (baselineState()).
@@ -227,6 +232,7 @@ private:
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;
     std::vector<SavedRun> m_overlays;
+    QStringList m_droppedByOpen;
     std::optional<std::size_t> m_baseline;  // among m_overlays
     BaselineState m_baselineState = BaselineState::None;
     std::optional<BaselineComparison> m_baselineComparison;

@@ -987,6 +987,65 @@ private slots:
         QVERIFY(polls->series().size() >= 3);  // overlays on every chart
     }
 
+    // Saved series of one file name (h200-run.json in three folders) are named by the settings in which they differ,
+    // the GPU where the GPUs differ, in the legends and the titles; opening one of the overlays as the series shown
+    // takes it off the overlays, and the status line says which overlays stay and how to remove them.
+    void savedRunsOfOneNameAreNamedByTheirSettings()
+    {
+        const Report classic = testing::classicReport(6);
+        Report chunked = classic;
+        chunked.config.chunks = 16;
+        chunked.config.streams = 4;
+        Report a100 = classic;
+        a100.device.name = "NVIDIA A100";
+        const QString k1 = saveReport(m_dir.filePath("names/k1/h200-run.json"), classic);
+        const QString k16 = saveReport(m_dir.filePath("names/k16/h200-run.json"), chunked);
+        const QString other = saveReport(m_dir.filePath("names/a100/h200-run.json"), a100);
+
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(window.files().openSaved(k1));
+        QVERIFY(window.files().addOverlay(k16));
+        QVERIFY(loaded(window));
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · K=1 S=1"));
+        QCOMPARE(window.session().overlays().size(), std::size_t(1));
+        QCOMPARE(window.session().overlays()[0].label, QStringLiteral("h200-run · K=16 S=4"));
+        QStringList legend = window.charts().legendNames(RunCharts::Time);
+        QVERIFY2(legend.contains("saved: h200-run · K=1 S=1") && legend.contains("h200-run · K=16 S=4"),
+            qPrintable(legend.join(" | ")));
+        QVERIFY2(window.charts().chart(RunCharts::Time)->title().contains("saved: h200-run · K=1 S=1"),
+            qPrintable(window.charts().chart(RunCharts::Time)->title()));
+        QVERIFY(window.windowTitle().contains("saved: h200-run · K=1 S=1"));
+
+        // Another GPU: named too, beside what else differs.
+        QVERIFY(window.files().addOverlay(other));
+        QVERIFY(loaded(window));
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200 · K=1 S=1"));
+        QCOMPARE(window.session().overlays()[0].label, QStringLiteral("h200-run · H200 · K=16 S=4"));
+        QCOMPARE(window.session().overlays()[1].label, QStringLiteral("h200-run · A100 · K=1 S=1"));
+        legend = window.charts().legendNames(RunCharts::Time);
+        QVERIFY2(legend.contains("h200-run · A100 · K=1 S=1"), qPrintable(legend.join(" | ")));
+
+        // One of the overlays opened: it is the series shown, not an overlay beside itself; the other stays, said.
+        QVERIFY(window.files().openSaved(k16));
+        QVERIFY(loaded(window));
+        QCOMPARE(window.session().overlays().size(), std::size_t(1));
+        QCOMPARE(window.session().overlays()[0].path, other);
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200 · K=16 S=4"));
+        const QString status = window.statusText();
+        QVERIFY2(status.contains("1 overlay kept: h200-run · A100 · K=1 S=1") &&
+                status.contains("File › Remove overlays") && status.contains("no longer overlaid"),
+            qPrintable(status));
+        auto* table = window.findChild<SummaryTable*>();
+        window.tabs().setCurrentWidget(table);
+        QCOMPARE(table->columnCount(), 7 + 1);  // one median column: the overlay kept
+        window.actions().removeOverlays->trigger();
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200"));  // nothing to tell apart
+    }
+
     // Long names keep what tells them apart: cut in the middle, not at the end, in the legends, the Summary's column
     // headers (whole in their tooltips) and the Difference tab.
     void longNamesAreCutInTheMiddle()
