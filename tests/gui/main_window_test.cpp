@@ -1109,6 +1109,70 @@ private slots:
         QCOMPARE(shortName(QString(40, QLatin1Char('x'))).size(), kShortNameChars);
     }
 
+    // With a saved series shown, the controls show the configuration it ran with, not editable; the user's own
+    // settings are neither lost nor saved over, a run measures them, and "Use these settings" makes the file's theirs.
+    void theControlsShowASavedRunsConfiguration()
+    {
+        Report k16 = testing::classicReport(8);
+        k16.config.chunks = 16;
+        k16.config.streams = 4;
+        const QString file = saveReport(m_dir.filePath("config/h200-k16.json"), k16);
+        auto backend = std::make_shared<FakeBackend>();
+        MainWindow window(backend);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        auto* chunks = window.findChild<QSpinBox*>("chunks");
+        auto* streams = window.findChild<QSpinBox*>("streams");
+        auto* runs = window.findChild<QSpinBox*>("runs");
+        runs->setValue(12);
+        QCOMPARE(chunks->value(), 1);
+        QCOMPARE(QSettings().value("run/runs").toInt(), 12);
+
+        QVERIFY(window.files().openSaved(file));
+        QVERIFY(loaded(window));
+        QCOMPARE(chunks->value(), 16);
+        QCOMPARE(streams->value(), 4);
+        QCOMPARE(runs->value(), 7);
+        QVERIFY(!chunks->isEnabled() && !runs->isEnabled());
+        auto* note = window.findChild<QLabel*>("savedConfigurationNote");
+        QVERIFY(note && note->isVisible());
+        QVERIFY2(note->text().contains("Showing the configuration of h200-k16.json"), qPrintable(note->text()));
+        auto* use = window.findChild<QPushButton*>("useShownSettings");
+        QVERIFY(use && use->isVisible() && use->isEnabled());
+        // Nothing of the file's is saved as the user's settings, whatever saves them meanwhile.
+        QCOMPARE(QSettings().value("run/chunks", 1).toInt(), 1);
+        QCOMPARE(QSettings().value("run/runs").toInt(), 12);
+        QCOMPARE(window.settings().config.chunks, 1);
+
+        // Run: the user's settings come back and are what runs.
+        QVERIFY(window.runEnabled());
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.findChild<QPushButton*>("run")->click();
+        QCOMPARE(chunks->value(), 1);
+        QCOMPARE(runs->value(), 12);
+        QVERIFY(!note->isVisible());
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(backend->lastConfig().chunks, 1);
+        QCOMPARE(backend->lastConfig().runs, 12);
+        QVERIFY(chunks->isEnabled());
+
+        // Use these settings: the file's configuration is the user's, saved, and runs.
+        QVERIFY(window.files().openSaved(file));
+        QVERIFY(loaded(window));
+        QCOMPARE(chunks->value(), 16);
+        use->click();
+        QVERIFY(!note->isVisible());
+        QVERIFY(chunks->isEnabled() && streams->isEnabled());
+        QCOMPARE(chunks->value(), 16);
+        QCOMPARE(QSettings().value("run/chunks").toInt(), 16);
+        QCOMPARE(QSettings().value("run/streams").toInt(), 4);
+        window.findChild<QPushButton*>("run")->click();
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(backend->lastConfig().chunks, 16);
+        QCOMPARE(backend->lastConfig().streams, 4);
+        QCOMPARE(backend->lastConfig().runs, 7);
+    }
+
     // With no run the legend lists nothing that is not drawn.
     void theLegendListsOnlyWhatIsDrawn()
     {
