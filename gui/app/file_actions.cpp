@@ -150,7 +150,7 @@ void FileActions::onLoaded(const QString& path, bool overlay)
     const bool baseline = overlay && m_session->baseline() == &overlays.back();  // the one read last
     if (overlay) {
         finish(path, QString(),
-            baseline ? tr("Baseline set: %1").arg(QFileInfo(path).fileName())
+            baseline ? tr("Baseline set: %1").arg(QDir::toNativeSeparators(path))
                      : tr("Overlaid %1").arg(overlays.back().label));
         return;
     }

@@ -2,6 +2,7 @@
 
 #include "gui/series/shown_name.hpp"
 
+#include "engine/io/input_file.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/model/baseline.hpp"
 #include "engine/model/big_vector.hpp"
@@ -23,7 +24,7 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
         return report.error();
     // A header without runs (a series saved before its first run ended, or cut after its header) has nothing to show.
     if (report->runs.empty())
-        return makeError(ErrorKind::Io, QFileInfo(path).fileName().toStdString() + ": holds no runs, only the "
+        return makeError(ErrorKind::Io, shownPath(path.toStdString()) + ": holds no runs, only the "
                                             "series' header (saved before its first run ended, or cut after it)",
             "Open a file with runs.");
     QString gpu = shownName(report->device.name);  // the label titles the window and names legends

@@ -60,14 +60,16 @@ bool isComparisonFile(const QString& path, const std::string& why)
 // `read`: the reader refused the file (not the check before it, which refuses what is no regular file).
 Error baselineProblem(const QString& path, const Error& error, bool read = true)
 {
-    const std::string name = QFileInfo(path).fileName().toStdString();
+    const std::string name = shownPath(path.toStdString());  // as the readers name it
     std::string why = error.detail;
     std::string advice = error.advice;
     if (read && error.kind == ErrorKind::Io && isComparisonFile(path, why)) {
         why = "it holds a comparison of several variants, not one series";
         advice = "Use a series this app or asyncscope-cli saved (File › Export data), or the export of one variant.";
-    } else if (why.rfind(name, 0) == 0 && why.size() > name.size() + 2) {
+    } else if (why.rfind(name + ": ", 0) == 0) {
         why.erase(0, name.size() + 2);  // "h200.json: line 3 …": the file is named once
+    } else if (why.rfind(name + " ", 0) == 0) {
+        why.replace(0, name.size(), "it");  // "h200.json does not exist"
     }
     return makeError(error.kind, "cannot use " + name + " as a baseline: " + why, advice);
 }
@@ -429,7 +431,7 @@ void SessionModel::onLoaded()
         if (m_shown == &m_saved && !m_savedPath.isEmpty() && canonical == QFileInfo(m_savedPath).canonicalFilePath())
             return emit loadFailed(load.path, true,
                 makeError(ErrorKind::Usage,
-                    QFileInfo(load.path).fileName().toStdString() + " is the series shown: it is not overlaid on itself",
+                    shownPath(load.path.toStdString()) + " is the series shown: it is not overlaid on itself",
                     "Overlay another file."));
         settleBaseline();  // the comparison under way reads the baseline among the overlays, which may move
         m_overlays.push_back(std::move(*saved));

@@ -446,14 +446,15 @@ private slots:
 
         QVERIFY(!window->files().setBaseline(m_dir.filePath("missing.json")));  // refused at once
         QCOMPARE(problems.size(), 1);
-        QVERIFY2(problems.last().first().toString().contains("cannot use missing.json as a baseline"),
+        QVERIFY2(problems.last().first().toString().contains(
+                     "cannot use " + m_dir.filePath("missing.json") + " as a baseline: it does not exist"),
             qPrintable(problems.last().first().toString()));
 
         const struct {
             QString path;
             const char* why;
         } refused[] = {
-            { garbage, "cannot use garbage.json as a baseline" },
+            { garbage, "garbage.json as a baseline" },
             { dataFile("h200-compare-size.json"), "comparison of several variants" },
             { dataFile("h200-compare-size.csv"), "comparison of several variants" },
             { warmupOnly, "it has no measured runs" },

@@ -256,6 +256,36 @@ private slots:
         results->close();
     }
 
+    // A saved run of an older format cut short, opened from a folder: said as cut short, where, with the folder.
+    void anOldFileCutShortIsSaidSoWithItsFolder_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("name");
+        const QByteArray whole = savedSeries(3, false);
+        QTest::newRow("format 2, in a text") << whole.left(whole.indexOf("\"d2h\"") + 3) << "cut-in-text.json";
+        QTest::newRow("format 2, in a number") << whole.left(whole.indexOf("2.5}") + 2) << "cut-in-number.json";
+        QTest::newRow("format 2, after a run") << whole.left(whole.indexOf("\n{\"run\": 2")) << "cut-after-run.json";
+    }
+
+    void anOldFileCutShortIsSaidSoWithItsFolder()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, name);
+        QVERIFY(QDir(m_dir.path()).mkpath("old"));
+        const QString file = path("old/" + name);
+        QVERIFY(writeFile(file, bytes));
+        MainWindow window(noGpu());
+        window.show();
+        QSignalSpy failed(&window.session(), &SessionModel::loadFailed);
+        QVERIFY(window.files().openSaved(file));
+        QVERIFY(failed.wait(30000));
+        const QString message = QString::fromStdString(failed.first().at(2).value<Error>().message());
+        QVERIFY2(message.contains("old/" + name + ": "), qPrintable(message));  // the folder, not the name alone
+        QVERIFY2(message.contains("cut short") && message.contains("line "), qPrintable(message));
+        for (auto* box : window.findChildren<QMessageBox*>())
+            box->close();
+    }
+
     // A row per stream, but never more than a run can have: config.streams of 1e9 or a span's stream of 5e7 make no
     // more rows than kMaxStreams; spans no run can have are left out.
     void timelineRowsAreBounded()
