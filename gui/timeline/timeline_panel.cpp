@@ -101,10 +101,12 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     connect(m_latest, &QPushButton::clicked, this, &TimelinePanel::followLatest);
     connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetZoom);
     connect(m_view, &TimelineView::zoomChanged, m_reset, &QWidget::setEnabled);
-    connect(session, &SessionModel::reportChanged, this, [this] {
+    const auto changed = [this] {
         if (isVisible())
             refresh();  // a hidden timeline catches up when it shows
-    });
+    };
+    connect(session, &SessionModel::reportChanged, this, changed);
+    connect(session, &SessionModel::overlayChanged, this, changed);  // the series shown may be named anew
     m_reset->setEnabled(false);
     refresh();
 }
