@@ -69,7 +69,7 @@ void SummaryTable::refresh()
         const auto& comparison = m_session->baselineComparison();
         baseline = Baseline { std::size_t(b - m_session->overlays().data()), comparison ? &*comparison : nullptr };
     }
-    setReport(m_session->report(), m_session->overlays(), &m_session->summary(), baseline);
+    setReport(m_session->report(), m_session->overlays(), &m_session->summary(), baseline, m_session->sourceFormat());
 }
 
 void SummaryTable::showEvent(QShowEvent* event)
@@ -98,8 +98,12 @@ int SummaryTable::columnNamed(const QString& name) const
 }
 
 void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays, const SeriesSummary* known,
-    std::optional<Baseline> baseline)
+    std::optional<Baseline> baseline, const QString& format)
 {
+    // An empty cell of a file's series: its format does not record the quantity (an older format, or the CSV).
+    const auto unrecorded = [this](const QString& format) {
+        return format.isEmpty() ? QString() : tr("not recorded (%1)").arg(format);
+    };
     std::vector<SeriesSummary> summaries { known ? *known : summarizeSeries(report) };
     for (const SavedRun& saved : overlays)
         summaries.push_back(saved.prepared.summary ? *saved.prepared.summary : summarizeSeries(saved.report));
@@ -187,10 +191,13 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
                 cell(row, statColumn(c), QString::number(values[c], 'f', c == kNoiseColumn ? 2 : places));
         } else if (const Figure* f = s.figure(value.key)) {
             cell(row, kMedianColumn, QString::number(f->value, 'f', places));
+        } else {
+            cell(row, kMedianColumn, unrecorded(format));
         }
         for (std::size_t m = 0; m < medianOf.size(); ++m) {
             const auto v = headlineValue(summaries[medianOf[m] + 1], value.key);
-            cell(row, firstMedian + static_cast<int>(m), v ? QString::number(*v, 'f', places) : QString());
+            cell(row, firstMedian + static_cast<int>(m),
+                v ? QString::number(*v, 'f', places) : unrecorded(overlays[medianOf[m]].format));
         }
         if (!comparison)
             continue;

@@ -8,14 +8,35 @@
 #include "engine/model/big_vector.hpp"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QObject>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <map>
 #include <thread>
 
 namespace asyncscope {
+
+namespace {
+
+// "CSV", or "JSON format 2" as the header says it ("format_version" near its start; format 1 had none).
+QString formatOf(const QString& path)
+{
+    if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
+        return QStringLiteral("CSV");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("JSON");
+    const QByteArray start = file.read(qint64(64) << 10);  // the header's first block: the key comes early in it
+    static const QRegularExpression version(QStringLiteral("\"format_version\"\\s*:\\s*([0-9]{1,3})\\b"));
+    const QRegularExpressionMatch found = version.match(QString::fromUtf8(start));
+    return found.hasMatch() ? QStringLiteral("JSON format %1").arg(found.captured(1))
+                            : QStringLiteral("JSON format 1");
+}
+
+}  // namespace
 
 Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
 {
@@ -29,7 +50,7 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
             "Open a file with runs.");
     QString gpu = shownName(report->device.name);  // the label titles the window and names legends
     gpu.remove(QStringLiteral("NVIDIA "));
-    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, {}, {} };
+    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, {}, {}, formatOf(path) };
     if (!gpu.isEmpty())
         saved.label += QStringLiteral(" · ") + gpu;
     saved.fileLabel = saved.label;

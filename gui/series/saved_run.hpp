@@ -36,6 +36,8 @@ struct SavedRun {
     QString path;
     PreparedViews prepared;
     QString fileLabel;  // the label its file gives it, before it is told apart; empty: `label` is that
+    // The file's format, "JSON format 2" or "CSV": what an older format does not record is said with it.
+    QString format;
 };
 
 // A series shown among others, as its file names it: its label ("h200-run · H200"), its file (empty for a series

@@ -195,6 +195,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     m_source.clear();
     m_savedLabel.clear();
     m_savedPath.clear();
+    m_savedFormat.clear();
     m_prepared = {};
     m_clock.start();
     forgetAdvice();
@@ -447,6 +448,7 @@ void SessionModel::onLoaded()
         m_prepared = std::move(saved->prepared);
         m_savedLabel = saved->label;
         m_savedPath = load.path;
+        m_savedFormat = saved->format;
         // An overlay of the file now shown would stand beside itself: it goes.
         m_droppedByOpen.clear();
         const QString canonical = QFileInfo(load.path).canonicalFilePath();

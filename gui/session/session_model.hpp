@@ -62,6 +62,8 @@ public:
     const Report& report() const { return *m_shown; }
     // Where report() comes from when it was not measured here: the saved run's label; empty otherwise.
     const QString& source() const { return m_source; }
+    // The format of the saved series' file ("JSON format 2", "CSV"); empty while a series measured here is shown.
+    const QString& sourceFormat() const { return m_savedFormat; }
     // What the views make of report()'s runs where it was made off the GUI thread (a saved series, as it was read);
     // empty while a series is measured: the views make it as its runs arrive.
     const PreparedViews& prepared() const { return m_prepared; }
@@ -226,6 +228,7 @@ private:
     QString m_source;
     QString m_savedLabel;  // the saved series shown: its label and file, which overlays are told apart from
     QString m_savedPath;
+    QString m_savedFormat;
     PreparedViews m_prepared;
     std::thread m_writing;  // writing the series shown; joined when it ends and on destruction
     std::thread m_retiring;  // freeing a replaced series; joined before the next and on destruction

@@ -2,6 +2,7 @@
 // directory or a FIFO is refused by name without being opened; a bad file among good ones costs only itself; what a
 // file holds never sizes what the window lays out (rows per stream, names); a settings file that is not a regular
 // file leaves the window on its defaults. The fake backend stands in for the GPU.
+#include "classic_runs.hpp"
 #include "fake_backend.hpp"
 
 #include "gui/app/app_exit.hpp"
@@ -14,7 +15,11 @@
 #include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/timeline/timeline_layout.hpp"
+#include "gui/timeline/timeline_panel.hpp"
+#include "gui/timeline/timeline_view.hpp"
 
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/model/record_rules.hpp"
 
 #include <QApplication>
@@ -32,6 +37,7 @@
 #include <QTimer>
 
 #include <cmath>
+#include <fstream>
 #include <limits>
 
 #include <sys/stat.h>
@@ -284,6 +290,35 @@ private slots:
         QVERIFY2(message.contains("cut short") && message.contains("line "), qPrintable(message));
         for (auto* box : window.findChildren<QMessageBox*>())
             box->close();
+    }
+
+    // A file of a format that does not record the host check (JSON 1 and 2, CSV): the timeline's check row says so,
+    // with the format; a file that records it says nothing of the kind.
+    void aFormatWithoutTheCheckSaysSo()
+    {
+        const Report report = testing::classicReport(4);
+        const QString csv = path("check.csv");
+        const QString current = path("check.json");
+        {
+            std::ofstream out(csv.toStdString(), std::ios::binary);
+            writeCsv(out, report);
+            std::ofstream json(current.toStdString(), std::ios::binary);
+            writeJson(json, report);
+        }
+        MainWindow window(noGpu());
+        window.show();
+        auto* timeline = window.findChild<TimelinePanel*>();
+        QVERIFY(timeline);
+        window.tabs().setCurrentWidget(timeline);
+        const std::pair<QString, QString> files[] = { { path("good.json"), "not recorded (JSON format 2)" },
+            { csv, "not recorded (CSV)" }, { current, QString() } };
+        for (const auto& [file, said] : files) {
+            QSignalSpy loaded(&window.session(), &SessionModel::savedLoaded);
+            QVERIFY(window.files().openSaved(file));
+            QVERIFY(loaded.wait(30000));
+            timeline->refresh();
+            QCOMPARE(timeline->view().checkRowText(), said);
+        }
     }
 
     // A row per stream, but never more than a run can have: config.streams of 1e9 or a span's stream of 5e7 make no
