@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,6 +36,21 @@ Error notRegular(const std::string& path, mode_t mode)
 }
 
 }  // namespace
+
+std::string shownPath(const std::string& path)
+{
+    const std::filesystem::path given(path);
+    if (!given.is_absolute())
+        return path;
+    std::error_code failed;
+    const std::string here = std::filesystem::current_path(failed).string();
+    if (failed || here.empty() || here == "/")
+        return path;
+    const std::string prefix = here.back() == '/' ? here : here + '/';
+    if (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0)
+        return path.substr(prefix.size());
+    return path;
+}
 
 std::string systemErrorText(int error)
 {

@@ -15,6 +15,10 @@ Status checkReadableFile(const std::string& path);
 // Nothing when `path` may be written: it does not exist yet, or is a regular file (or /dev/null, /dev/stdout,
 // /dev/stderr); otherwise an Io error naming it: a directory, a FIFO or a device.
 Status checkWritableFile(const std::string& path);
+// `path` as a message names it: as the user gave it, or, where it lies in the working folder or below it, relative to
+// that ("results/h200.json" for /home/me/results/h200.json, the working folder /home/me). A name alone would not tell
+// two files of one name in different folders apart.
+std::string shownPath(const std::string& path);
 // The system's words for errno `error`: "Permission denied".
 std::string systemErrorText(int error);
 

@@ -51,7 +51,7 @@ Result<Report> readReportFile(const std::string& path, const ReadProgress& progr
     // A directory, a FIFO or a device is refused before it is opened: opening a FIFO blocks until a writer comes.
     // (A file that is not there is said so below, by its name.)
     const std::filesystem::path file(path);
-    const std::string name = file.filename().string();
+    const std::string name = shownPath(path);  // with its folder: files of one name in two folders differ
     std::error_code there;
     if (auto unreadable = checkReadableFile(path); unreadable && std::filesystem::exists(file, there))
         return *unreadable;

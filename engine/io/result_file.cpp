@@ -124,7 +124,7 @@ Result<HostReport> readChecked(const std::string& path, const std::string& name,
     auto report = readReportFile(path);
     if (!report)
         return report.error();
-    return fromSeries(std::move(*report), name);
+    return fromSeries(std::move(*report), file.filename().string());  // a host's name: the file's, without its folder
 }
 
 }  // namespace
@@ -134,7 +134,7 @@ namespace {
 // readChecked, each error naming the file, and nothing thrown.
 Result<HostReport> readGuarded(const std::string& path, ReadFor use)
 {
-    const std::string name = std::filesystem::path(path).filename().string();
+    const std::string name = shownPath(path);
     // Only a regular file is opened: a directory fails late inside the stream, a FIFO blocks for ever.
     if (auto unusable = checkReadableFile(path)) {
         // As every error here, it begins with the file's name: "x.json: is a directory".
@@ -168,7 +168,7 @@ Result<Report> readSeriesFile(const std::string& path)
     auto host = readGuarded(path, ReadFor::Baseline);
     if (!host)
         return host.error();
-    const std::string name = std::filesystem::path(path).filename().string();
+    const std::string name = shownPath(path);
     if (host->error)
         return makeError(ErrorKind::Io, name + ": a record of a host where nothing ran (" + host->error->detail + ")",
             "Compare a file that holds a series.");

@@ -9,6 +9,7 @@
 #include "gui/files/save_file.hpp"
 #include "gui/gpus/all_gpus_panel.hpp"
 #include "gui/gpus/results_window.hpp"
+#include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/timeline/timeline_panel.hpp"
 
@@ -147,11 +148,28 @@ void FileActions::onLoaded(const QString& path, bool overlay)
 {
     const auto& overlays = m_session->overlays();
     const bool baseline = overlay && m_session->baseline() == &overlays.back();  // the one read last
-    finish(path, QString(),
-        baseline      ? tr("Baseline set: %1").arg(QFileInfo(path).fileName())
-            : overlay ? tr("Overlaid %1").arg(overlays.back().label)
-                      : tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size()))
-                            .arg(m_session->source()));
+    if (overlay) {
+        finish(path, QString(),
+            baseline ? tr("Baseline set: %1").arg(QDir::toNativeSeparators(path))
+                     : tr("Overlaid %1").arg(overlays.back().label));
+        return;
+    }
+    // A saved run opened leaves the overlays where they were: said, with the way to take them away.
+    QString message =
+        tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source());
+    if (!overlays.empty()) {
+        QStringList names;
+        for (const SavedRun& kept : overlays)
+            names << kept.label;
+        const QString kept = shortNames(names).join(QStringLiteral(", "));
+        message += overlays.size() == 1 ? tr("; 1 overlay kept: %1 (File › Remove overlays)").arg(kept)
+                                        : tr("; %1 overlays kept: %2 (File › Remove overlays)")
+                                              .arg(overlays.size())
+                                              .arg(kept);
+    }
+    if (const QStringList& dropped = m_session->overlaysDroppedByOpen(); !dropped.isEmpty())
+        message += tr("; no longer overlaid, as it is the series shown: %1").arg(shortNames(dropped).join(", "));
+    finish(path, QString(), message);
 }
 
 void FileActions::onLoadFailed(const QString& path, const Error& error)

@@ -129,12 +129,20 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         refreshViews();
     });
     connect(m_session, &SessionModel::baselineChanged, this, &MainWindow::updateActions);
+    // A saved series shown: the panel shows the configuration it ran with, until a run or "Use these settings".
+    connect(m_session, &SessionModel::savedLoaded, this, [this](const QString& path, bool overlay) {
+        if (!overlay)
+            m_panel->showConfiguration(m_session->report().config, QFileInfo(path).fileName());
+    });
     connect(m_session, &SessionModel::baselineConsentNeeded, this, &MainWindow::askAcrossConfigurations);
     const FileActions::Refused refused =
         m_files->openFromCommandLine(m_options.open, m_options.overlays, m_options.baseline);
     if (m_options.headless()) {
         m_headless = new HeadlessRunner(m_options, m_session, this,
-            [this] { return m_panel->plan(m_options.comparison, m_options.sweepMinBytes, m_options.sweepMaxBytes); },
+            [this] {
+                m_panel->showOwnSettings();  // not a saved series' configuration the panel shows
+                return m_panel->plan(m_options.comparison, m_options.sweepMinBytes, m_options.sweepMaxBytes);
+            },
             [this](const QString& path, QSize pixels) {
                 m_timeline->refresh();  // the last run, whatever the views' throttle has drawn so far
                 return m_timeline->exportPicture(path, pixels);
@@ -332,11 +340,13 @@ QString MainWindow::deviceMessage() const
 
 void MainWindow::startRun()
 {
+    m_panel->showOwnSettings();  // a saved series' configuration shown is not what runs
     startPlan(m_panel->plan(std::nullopt));
 }
 
 void MainWindow::startComparison(Comparison comparison, std::size_t sweepMinBytes, std::size_t sweepMaxBytes)
 {
+    m_panel->showOwnSettings();
     startPlan(m_panel->plan(comparison, sweepMinBytes, sweepMaxBytes));
 }
 
@@ -356,6 +366,7 @@ void MainWindow::startAllGpus()
 {
     if (m_session->isRunning())
         return showProblem(tr("A run is going; cancel it before running every GPU."));
+    m_panel->showOwnSettings();
     const Result<Plan> plan = m_panel->plan(std::nullopt);
     const Status refused = plan ? m_allGpus->start(*plan, m_session->platform()) : Status(plan.error());
     if (refused)

@@ -5,6 +5,7 @@
 #include "gui/files/file_dialogs.hpp"
 #include "gui/files/save_file.hpp"
 #include "gui/series/nice_ticks.hpp"
+#include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 
 #include "engine/io/baseline_report.hpp"
@@ -114,10 +115,13 @@ void DifferenceView::refresh()
 {
     Shown shown;
     const SavedRun* baseline = m_session->baseline();
-    const QString base = baseline ? baseline->label : QString();
-    const QString current = m_session->source().isEmpty()
+    const QString wholeCurrent = m_session->source().isEmpty()
         ? tr("this series (%1)").arg(text(m_session->report().device.name))
         : m_session->source();
+    // Long names cut in the middle, each keeping what tells it from the other.
+    const QStringList names = shortNames({ baseline ? baseline->label : QString(), wholeCurrent });
+    const QString base = names[0];
+    const QString current = names[1];
     const QString blocking = text(differencesText(m_session->baselineDifferences()));
     using State = SessionModel::BaselineState;
     switch (m_session->baselineState()) {

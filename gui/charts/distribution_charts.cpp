@@ -275,7 +275,14 @@ void DistributionCharts::redraw(Kind kind)
 
     // The legend tells the series apart where overlays are drawn: "this run" and each overlay's label. The median
     // and p95 lines carry their names on the plot.
-    m_bars[kind]->setName(m_overlays.empty() ? quantityName(kind) : shownSeriesName(m_source));
+    // Long names are cut in the middle, keeping what tells them apart: the legend would cut them at the end.
+    QStringList names { shownSeriesName(m_source) };
+    for (const Overlay& overlay : m_overlays)
+        names << overlay.label;
+    names = shortNames(names);
+    m_bars[kind]->setName(m_overlays.empty() ? quantityName(kind) : names.front());
+    for (std::size_t o = 0; o < m_overlays.size(); ++o)
+        m_overlays[o].steps[kind]->setName(names[qsizetype(o + 1)]);
     // A series shown again shows its legend entry again: entries are hidden after.
     for (QXYSeries* series : std::initializer_list<QXYSeries*> { m_median[kind], m_p95[kind], m_medianLabel[kind],
              m_p95Label[kind] })
@@ -293,8 +300,7 @@ void DistributionCharts::redraw(Kind kind)
     if (!m_overlays.empty()) {
         if (measured)
             m_legendNames[kind] << m_bars[kind]->name();
-        for (const Overlay& overlay : m_overlays)
-            m_legendNames[kind] << overlay.label;
+        m_legendNames[kind] << names.mid(1);
     }
 }
 

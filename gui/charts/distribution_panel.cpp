@@ -54,6 +54,7 @@ DistributionPanel::DistributionPanel(const SessionModel* session, QWidget* paren
     });
     connect(session, &SessionModel::overlayChanged, this, [this] {
         m_overlaysStale = true;
+        m_runsStale = true;  // the series shown may be named anew beside them
         refresh();
     });
     m_charts.applyPalette(palette());

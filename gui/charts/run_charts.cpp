@@ -293,17 +293,35 @@ void RunCharts::setRuns(const Report& report, const QString& source, std::shared
         if (changed)
             ++m_version[k];
         m_charts[k]->setTitle(m_baseTitles[k] + suffix);
-        m_currentKey[k]->setName(shownSeriesName(source));
         update(kind);
     }
+    m_source = source;
+    nameKeys();
     updateLegend();
+}
+
+void RunCharts::nameKeys()
+{
+    // Cut in the middle where long, keeping what tells them apart: the legend would cut them at the end.
+    QStringList names { shownSeriesName(m_source) };
+    names << m_overlayLabels;
+    names = shortNames(names);
+    for (int k = 0; k < kKindCount; ++k) {
+        if (m_currentKey[k])
+            m_currentKey[k]->setName(names.front());
+        for (std::size_t o = 0; o < m_overlayKeys[k].size() && o + 1 < std::size_t(names.size()); ++o)
+            m_overlayKeys[k][o]->setName(names[qsizetype(o + 1)]);
+    }
 }
 
 void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
 {
     m_overlayPoints.clear();
-    for (const SavedRun& saved : overlays)
+    m_overlayLabels.clear();
+    for (const SavedRun& saved : overlays) {
         m_overlayPoints.push_back(preparedFor(saved.report.runs, saved.prepared.points));
+        m_overlayLabels << saved.label;
+    }
     for (int k = 0; k < kKindCount; ++k) {
         QChart* chart = m_charts[k];
         auto& lines = m_lines[k];
@@ -334,6 +352,7 @@ void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
         ++m_version[k];
         update(Kind(k));
     }
+    nameKeys();
     restyle();
     updateLegend();
 }

@@ -136,6 +136,7 @@ private:
     void restyle();
     void styleKeys(int kind);  // the legend-only series: a neutral colour and each run's pattern
     void updateLegend();
+    void nameKeys();  // the legend's names of the series shown and the overlays, cut where long
     const SeriesPoints::Lines& pointsOf(std::size_t run, Kind kind) const;  // run 0 the current one, then overlays
 
     std::array<QPointer<QChart>, kKindCount> m_charts;
@@ -153,6 +154,8 @@ private:
     std::array<QString, kKindCount> m_baseTitles;
     std::array<QRectF, kKindCount> m_full;  // every run's range, as rescale() last set it
     std::array<QStringList, kKindCount> m_legendNames;
+    QString m_source;            // where the series shown comes from (setRuns)
+    QStringList m_overlayLabels;  // each overlay's label, whole
     std::array<Drawn, kKindCount> m_drawn;
     std::array<unsigned, kKindCount> m_version {};  // counts changes to the chart's lines
     std::array<bool, kKindCount> m_drawPending {};

@@ -1,6 +1,7 @@
 #include "gui/charts/summary_table.hpp"
 
 #include "gui/charts/verdict_colours.hpp"
+#include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 
 #include "engine/io/baseline_report.hpp"
@@ -72,7 +73,7 @@ void SummaryTable::refresh()
         const auto& comparison = m_session->baselineComparison();
         baseline = Baseline { std::size_t(b - m_session->overlays().data()), comparison ? &*comparison : nullptr };
     }
-    setReport(m_session->report(), m_session->overlays(), &m_session->summary(), baseline);
+    setReport(m_session->report(), m_session->overlays(), &m_session->summary(), baseline, m_session->sourceFormat());
 }
 
 void SummaryTable::showEvent(QShowEvent* event)
@@ -101,8 +102,12 @@ int SummaryTable::columnNamed(const QString& name) const
 }
 
 void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays, const SeriesSummary* known,
-    std::optional<Baseline> baseline)
+    std::optional<Baseline> baseline, const QString& format)
 {
+    // An empty cell of a file's series: its format does not record the quantity (an older format, or the CSV).
+    const auto unrecorded = [this](const QString& format) {
+        return format.isEmpty() ? QString() : tr("not recorded (%1)").arg(format);
+    };
     std::vector<SeriesSummary> summaries { known ? *known : summarizeSeries(report) };
     for (const SavedRun& saved : overlays)
         summaries.push_back(saved.prepared.summary ? *saved.prepared.summary : summarizeSeries(saved.report));
@@ -126,16 +131,23 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
             comparison->acrossConfigurations ? tr("Verdict\n(across configurations)") : tr("Verdict"));
     }
     std::vector<std::size_t> medianOf;  // the overlay of each median column
+    QStringList labels;
+    for (const SavedRun& saved : overlays)
+        labels << saved.label;
+    const QStringList shortLabels = shortNames(labels);  // a long name keeps what tells it apart; whole in the tooltip
     for (std::size_t o = 0; o < overlays.size(); ++o) {
         if (comparison && o == baseline->overlay)
             continue;
-        headers << tr("median,\n%1").arg(overlays[o].label);
+        headers << tr("median,\n%1").arg(shortLabels[qsizetype(o)]);
         medianOf.push_back(o);
     }
     const int firstMedian = static_cast<int>(kColumns.size()) + compared;
     clear();  // items and their tints of the columns before
     setColumnCount(static_cast<int>(headers.size()));
     setHorizontalHeaderLabels(headers);
+    for (std::size_t m = 0; m < medianOf.size(); ++m)
+        horizontalHeaderItem(firstMedian + int(m))
+            ->setToolTip(tr("The median of %1").arg(labels[qsizetype(medianOf[m])]));
     if (comparison) {
         const QString across = comparison->acrossConfigurations
             ? tr("\nAcross configurations: %1").arg(text(differencesText(comparison->differences)))
@@ -183,10 +195,13 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
                 cell(row, statColumn(c), QString::number(values[c], 'f', c == kNoiseColumn ? 2 : places));
         } else if (const Figure* f = s.figure(value.key)) {
             cell(row, kMedianColumn, QString::number(f->value, 'f', places));
+        } else {
+            cell(row, kMedianColumn, unrecorded(format));
         }
         for (std::size_t m = 0; m < medianOf.size(); ++m) {
             const auto v = headlineValue(summaries[medianOf[m] + 1], value.key);
-            cell(row, firstMedian + static_cast<int>(m), v ? QString::number(*v, 'f', places) : QString());
+            cell(row, firstMedian + static_cast<int>(m),
+                v ? QString::number(*v, 'f', places) : unrecorded(overlays[medianOf[m]].format));
         }
         if (!comparison)
             continue;

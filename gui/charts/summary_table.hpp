@@ -33,9 +33,12 @@ public:
     // table does nothing and catches up when it shows. The summary is the session's, grown as runs arrive.
     void follow(const SessionModel* session);
     // `known` is the report's summary where it was made already (a saved series is summarised as it is read, off the
-    // GUI thread); otherwise it is made here. Overlays bring theirs.
+    // GUI thread); otherwise it is made here. Overlays bring theirs. `format` is the format of the file the report
+    // was read from ("JSON format 2"), empty for a series measured here: a quantity another series has and its file
+    // does not is said "not recorded (JSON format 2)", as is an overlay's.
     void setReport(const Report& report, const std::vector<SavedRun>& overlays = {},
-        const SeriesSummary* known = nullptr, std::optional<Baseline> baseline = std::nullopt);
+        const SeriesSummary* known = nullptr, std::optional<Baseline> baseline = std::nullopt,
+        const QString& format = {});
     // The column of a header's first line ("Verdict"), or -1.
     int columnNamed(const QString& name) const;
 

@@ -314,7 +314,25 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
+    // While a saved series is shown, above the controls that show its configuration: whose it is, and a way to
+    // make it the panel's own.
+    m_savedBox = new QWidget;
+    m_savedBox->setObjectName("savedConfiguration");
+    auto* savedRow = new QVBoxLayout(m_savedBox);
+    savedRow->setContentsMargins(0, 0, 0, 0);
+    m_savedNote = new QLabel;
+    m_savedNote->setObjectName("savedConfigurationNote");
+    m_savedNote->setWordWrap(true);
+    auto* useShown = new QPushButton(tr("&Use these settings"));
+    useShown->setObjectName("useShownSettings");
+    useShown->setToolTip(tip(tr("Makes the configuration shown your settings: Run then measures it. Until then Run "
+                                "measures your own settings, which come back as it starts.")));
+    connect(useShown, &QPushButton::clicked, this, &ConfigPanel::useShownConfiguration);
+    savedRow->addWidget(m_savedNote);
+    savedRow->addWidget(useShown, 0, Qt::AlignLeft);
+    m_savedBox->hide();
     auto* column = new QVBoxLayout(this);
+    column->addWidget(m_savedBox);
     column->addWidget(scroll, 1);
     column->addLayout(buttons);
     updateBanner();
@@ -476,6 +494,53 @@ Result<Plan> ConfigPanel::plan(std::optional<Comparison> comparison, std::size_t
 
 void ConfigPanel::applySettings(const GuiSettings& s)
 {
+    const GuiSettings applied = s;  // `s` may be m_own, let go of here
+    m_viewing = false;
+    m_own = {};
+    m_savedBox->hide();
+    fill(applied);
+}
+
+void ConfigPanel::showConfiguration(const PipelineConfig& config, const QString& source)
+{
+    const QSignalBlocker quiet(this);  // what the controls show is no change of the user's settings
+    if (!m_viewing)
+        m_own = settings(m_base);
+    m_viewing = true;
+    GuiSettings shown = m_own;
+    shown.config = config;
+    fill(shown);
+    m_savedNote->setText(tr("Showing the configuration of %1 (read only). Run measures your own settings.")
+                             .arg(source));
+    m_savedBox->show();
+}
+
+void ConfigPanel::showOwnSettings()
+{
+    if (!m_viewing)
+        return;
+    const QSignalBlocker quiet(this);  // the settings as they were: nothing to save
+    applySettings(m_own);
+}
+
+void ConfigPanel::useShownConfiguration()
+{
+    if (!m_viewing)
+        return;
+    m_viewing = false;
+    m_own = {};
+    m_savedBox->hide();
+    setRunning(m_running);
+    emit changed();  // the configuration shown is the user's now
+}
+
+QString ConfigPanel::savedConfigurationNote() const
+{
+    return m_viewing ? m_savedNote->text() : QString();
+}
+
+void ConfigPanel::fill(const GuiSettings& s)
+{
     m_base = s;
     {
         const QSignalBlocker chunks(m_chunksBox), streams(m_streamsBox);  // checked once, with the size
@@ -499,11 +564,17 @@ void ConfigPanel::applySettings(const GuiSettings& s)
     selectData(m_traceSource, s.config.traceSource);
     selectData(m_stopRule, s.config.stopRule);
     m_noiseTarget->setValue(s.config.targetNoisePercent);
-    setRunning(false);
+    setRunning(m_running);
 }
 
 GuiSettings ConfigPanel::settings(GuiSettings base) const
 {
+    if (m_viewing) {
+        base.config = m_own.config;  // the controls show a saved series' configuration, not the user's
+        if (const DeviceInfo* device = chosenDevice())
+            base.deviceUuid = QString::fromStdString(device->uuid);
+        return base;
+    }
     base.config = config();
     base.config.copy = dataOf<CopyMechanism>(m_copy);  // remembered while the memory chosen does not copy
     if (const DeviceInfo* device = chosenDevice())
@@ -525,14 +596,16 @@ void ConfigPanel::setRuns(int runs)
 void ConfigPanel::setRunning(bool running)
 {
     m_running = running;
-    m_run->setEnabled(!running && m_devicesKnown && m_inputValid && !m_unsupported);
+    // While a saved configuration is shown, Run measures the user's own settings, which come back first.
+    m_run->setEnabled(!running && m_devicesKnown && (m_viewing || (m_inputValid && !m_unsupported)));
     m_cancel->setEnabled(running);
+    const bool edit = editable();
     for (QWidget* w : std::initializer_list<QWidget*> { m_size, m_value, m_chunksBox, m_streamsBox, m_submission,
              m_runs, m_warmup, m_hostMemory, m_wait, m_check, m_stages, m_traceSource, m_stopRule })
-        w->setEnabled(!running);
-    m_order->setEnabled(!running && m_chunksBox->value() > 1);  // one chunk has one order
-    m_device->setEnabled(!running && m_devicesKnown);
-    m_noiseTarget->setEnabled(!running && dataOf<StopRule>(m_stopRule) == StopRule::Noise);
+        w->setEnabled(edit);
+    m_order->setEnabled(edit && m_chunksBox->value() > 1);  // one chunk has one order
+    m_device->setEnabled(edit && m_devicesKnown);
+    m_noiseTarget->setEnabled(edit && dataOf<StopRule>(m_stopRule) == StopRule::Noise);
     updateApplicable();
 }
 
@@ -542,10 +615,10 @@ void ConfigPanel::updateApplicable()
     const bool managed = memory == HostMemory::Managed;
     const bool copies = memory != HostMemory::Mapped && !managed;
     const bool batch = dataOf<Submission>(m_submission) == Submission::Batch;
-    m_copy->setEnabled(!m_running && copies);
-    m_managedMigration->setEnabled(!m_running && managed);
-    m_managedAdvice->setEnabled(!m_running && managed);
-    m_preferOverlap->setEnabled(!m_running && batch);
+    m_copy->setEnabled(editable() && copies);
+    m_managedMigration->setEnabled(editable() && managed);
+    m_managedAdvice->setEnabled(editable() && managed);
+    m_preferOverlap->setEnabled(editable() && batch);
     if (copies)
         m_copy->setToolTip(tip(tr("Copy engines: cudaMemcpyAsync, the GPU's DMA engines, leaving the SMs to the "
                                   "kernels. SM copy kernel: a kernel whose threads read and write the host buffer "

@@ -41,8 +41,19 @@ public:
     // One series of config(), or a comparison of its variants.
     Result<Plan> plan(std::optional<Comparison> comparison, std::size_t sweepMinBytes = kSweepMinBytes,
         std::size_t sweepMaxBytes = kSweepMaxBytes) const;
+    // Makes `settings` the panel's own (showing a saved configuration ends).
     void applySettings(const GuiSettings& settings);
-    GuiSettings settings(GuiSettings base) const;  // base with the controls' values and the chosen GPU's UUID
+    // base with the controls' values and the chosen GPU's UUID; while a saved configuration is shown, with the
+    // user's own values, which that leaves as they were.
+    GuiSettings settings(GuiSettings base) const;
+    // While a saved series is shown: the controls show the configuration it ran with, not editable, a line says
+    // whose it is (`source`, its file), and "Use these settings" makes them the panel's own (changed()). The user's
+    // own settings are kept meanwhile, and nothing of this is a change to save.
+    void showConfiguration(const PipelineConfig& config, const QString& source);
+    // Back to the user's own settings, as they were before a saved configuration was shown (nothing where none is).
+    void showOwnSettings();
+    bool showsSavedConfiguration() const { return m_viewing; }
+    QString savedConfigurationNote() const;  // the line that says whose configuration is shown; empty when none
     // Shows `elements` exactly, in the largest unit that holds it.
     void showSize(std::size_t elements);
     void setRuns(int runs);
@@ -61,6 +72,9 @@ private:
     // Checks the size and the shape together; while they are not valid the reason is shown and Run is disabled.
     void checkInput();
     void refuse(const QString& reason);
+    void fill(const GuiSettings& settings);  // the controls, and what they leave out, from `settings`
+    void useShownConfiguration();            // "Use these settings"
+    bool editable() const { return !m_running && !m_viewing; }
     void updateBanner();
     void updateApplicable();  // enables the controls that apply to the choices made, and says why the others do not
     const DeviceInfo* chosenDevice() const;
@@ -76,6 +90,10 @@ private:
     bool m_problemFromCheck = false;  // the reason shown is checkInput()'s, to go once the input is valid
     Status m_unsupported;  // why the chosen memory, copies and submission cannot run together (checkCombination)
     GuiSettings m_base;  // what the last applied settings hold beyond the controls
+    bool m_viewing = false;  // a saved series' configuration is shown
+    GuiSettings m_own;       // the user's settings, while a saved configuration is shown
+    QWidget* m_savedBox = nullptr;  // says whose configuration is shown, with "Use these settings"
+    QLabel* m_savedNote = nullptr;
     QComboBox* m_device = nullptr;
     QLabel* m_deviceMessage = nullptr;
     QLineEdit* m_size = nullptr;

@@ -2,17 +2,41 @@
 
 #include "gui/series/shown_name.hpp"
 
+#include "engine/io/input_file.hpp"
 #include "engine/io/report_file.hpp"
+#include "engine/model/baseline.hpp"
 #include "engine/model/big_vector.hpp"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QObject>
+#include <QRegularExpression>
 
 #include <algorithm>
+#include <map>
 #include <thread>
 
 namespace asyncscope {
+
+namespace {
+
+// "CSV", or "JSON format 2" as the header says it ("format_version" near its start; format 1 had none).
+QString formatOf(const QString& path)
+{
+    if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
+        return QStringLiteral("CSV");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("JSON");
+    const QByteArray start = file.read(qint64(64) << 10);  // the header's first block: the key comes early in it
+    static const QRegularExpression version(QStringLiteral("\"format_version\"\\s*:\\s*([0-9]{1,3})\\b"));
+    const QRegularExpressionMatch found = version.match(QString::fromUtf8(start));
+    return found.hasMatch() ? QStringLiteral("JSON format %1").arg(found.captured(1))
+                            : QStringLiteral("JSON format 1");
+}
+
+}  // namespace
 
 Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
 {
@@ -21,14 +45,15 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
         return report.error();
     // A header without runs (a series saved before its first run ended, or cut after its header) has nothing to show.
     if (report->runs.empty())
-        return makeError(ErrorKind::Io, QFileInfo(path).fileName().toStdString() + ": holds no runs, only the "
+        return makeError(ErrorKind::Io, shownPath(path.toStdString()) + ": holds no runs, only the "
                                             "series' header (saved before its first run ended, or cut after it)",
             "Open a file with runs.");
     QString gpu = shownName(report->device.name);  // the label titles the window and names legends
     gpu.remove(QStringLiteral("NVIDIA "));
-    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, {} };
+    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, {}, {}, formatOf(path) };
     if (!gpu.isEmpty())
         saved.label += QStringLiteral(" · ") + gpu;
+    saved.fileLabel = saved.label;
     if (cancel && cancel->load())
         return makeError(ErrorKind::Cancelled, "reading was cancelled");
     // Two halves of about equal work for a million runs on a 2-core machine: the charts' points (0.37 s of CPU)
@@ -52,26 +77,115 @@ Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress,
     return saved;
 }
 
-QString distinctLabel(const SavedRun& run, const std::vector<ShownLabel>& taken)
+namespace {
+
+const QString kDot = QStringLiteral(" · ");
+
+// "h200-run" of "h200-run · H200": what the file's name gives.
+QString namePart(const QString& label)
 {
-    const auto isTaken = [&taken](const QString& label) {
-        return std::any_of(taken.begin(), taken.end(), [&label](const ShownLabel& t) { return t.label == label; });
-    };
-    if (!isTaken(run.label))
-        return run.label;
-    const int cut = run.label.indexOf(QStringLiteral(" · "));
-    const QString gpu = cut < 0 ? QString() : run.label.mid(cut);
-    const QFileInfo file(run.path);
-    const bool sameFileName = std::any_of(taken.begin(), taken.end(),
-        [&file](const ShownLabel& t) { return QFileInfo(t.path).fileName() == file.fileName(); });
-    const QString named = (sameFileName ? file.dir().dirName() + '/' : QString()) + file.fileName() + gpu;
-    if (!isTaken(named))
-        return named;
-    for (int n = 2;; ++n) {
-        const QString numbered = QStringLiteral("%1 (%2)").arg(run.label).arg(n);
-        if (!isTaken(numbered))
-            return numbered;
+    const int cut = label.indexOf(kDot);
+    return cut < 0 ? label : label.left(cut);
+}
+
+// "K=16", "pageable", "64 MiB", "H200", "wait blocking": a setting's value as it tells a series from others.
+QString settingText(const std::string& field, const std::string& value)
+{
+    QString text = shownName(value);
+    if (field == "device")
+        return text.remove(QStringLiteral("NVIDIA "));
+    if (field == "chunks")
+        return QStringLiteral("K=") + text;
+    if (field == "streams")
+        return QStringLiteral("S=") + text;
+    if (field == "size")
+        return text.replace(QStringLiteral(".0 "), QStringLiteral(" "));  // "64 MiB", as the controls write it
+    if (field == "host memory" || field == "submission")
+        return text;  // "pageable", "graph": a word no other setting uses
+    if (field == "order")
+        return QObject::tr("by %1").arg(text);
+    return QString::fromStdString(field) + QLatin1Char(' ') + text;
+}
+
+}  // namespace
+
+std::vector<QString> distinctLabels(const std::vector<ShownLabel>& shown)
+{
+    std::vector<QString> names;
+    for (const ShownLabel& s : shown)
+        names.push_back(s.label);
+    // Files of one base name: each named by its values of the settings in which any two of them differ.
+    std::vector<bool> grouped(shown.size(), false);
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        if (grouped[i] || shown[i].path.isEmpty() || !shown[i].report)
+            continue;
+        std::vector<std::size_t> group { i };
+        for (std::size_t j = i + 1; j < shown.size(); ++j) {
+            if (!grouped[j] && !shown[j].path.isEmpty() && shown[j].report &&
+                namePart(shown[j].label) == namePart(shown[i].label))
+                group.push_back(j);
+        }
+        if (group.size() < 2)
+            continue;
+        std::vector<std::string> fields;  // in the order configDifferences() lists them
+        std::vector<std::map<std::string, std::string>> values(group.size());
+        for (std::size_t a = 0; a < group.size(); ++a) {
+            for (std::size_t b = a + 1; b < group.size(); ++b) {
+                for (const ConfigDifference& d : configDifferences(*shown[group[a]].report, *shown[group[b]].report)) {
+                    if (std::find(fields.begin(), fields.end(), d.field) == fields.end())
+                        fields.push_back(d.field);
+                    values[a][d.field] = d.baseline;
+                    values[b][d.field] = d.current;
+                }
+            }
+        }
+        if (fields.empty())
+            continue;  // the same settings: told apart by their files below
+        for (std::size_t k = 0; k < group.size(); ++k) {
+            grouped[group[k]] = true;
+            QString gpu;
+            QStringList settings;
+            for (const std::string& field : fields) {
+                const auto value = values[k].find(field);
+                if (value == values[k].end())
+                    continue;  // a value its file does not record
+                const QString text = settingText(field, value->second);
+                field == "device" ? void(gpu = text) : void(settings << text);
+            }
+            QStringList parts { namePart(shown[group[k]].label) };
+            if (!gpu.isEmpty())
+                parts << gpu;
+            if (!settings.isEmpty())
+                parts << settings.join(QLatin1Char(' '));
+            names[group[k]] = parts.join(kDot);
+        }
     }
+    // Names still alike (the same settings, or the same file twice): a later one told apart by its file, or numbered.
+    for (std::size_t i = 1; i < names.size(); ++i) {
+        const auto before = names.begin() + std::ptrdiff_t(i);
+        const auto isTaken = [&](const QString& name) { return std::find(names.begin(), before, name) != before; };
+        if (!isTaken(names[i]))
+            continue;
+        const QFileInfo file(shown[i].path);
+        if (!shown[i].path.isEmpty()) {
+            const bool sameFileName = std::any_of(shown.begin(), shown.begin() + std::ptrdiff_t(i),
+                [&file](const ShownLabel& s) { return QFileInfo(s.path).fileName() == file.fileName(); });
+            const QString rest = names[i].mid(namePart(names[i]).size());  // " · H200", " · K=1 S=1"
+            const QString named = (sameFileName ? file.dir().dirName() + '/' : QString()) + file.fileName() + rest;
+            if (!isTaken(named)) {
+                names[i] = named;
+                continue;
+            }
+        }
+        for (int n = 2;; ++n) {
+            const QString numbered = QStringLiteral("%1 (%2)").arg(names[i]).arg(n);
+            if (!isTaken(numbered)) {
+                names[i] = numbered;
+                break;
+            }
+        }
+    }
+    return names;
 }
 
 }  // namespace asyncscope

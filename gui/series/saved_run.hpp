@@ -30,20 +30,29 @@ struct PreparedViews {
 
 struct SavedRun {
     Report report;
-    QString label;  // "h200-5runs · H200": the file's base name and the GPU it ran on, short enough for a legend
+    // "h200-5runs · H200": the file's base name and the GPU it ran on, short enough for a legend; among other series
+    // shown with the same name, told apart from them (distinctLabels).
+    QString label;
     QString path;
     PreparedViews prepared;
+    QString fileLabel;  // the label its file gives it, before it is told apart; empty: `label` is that
+    // The file's format, "JSON format 2" or "CSV": what an older format does not record is said with it.
+    QString format;
 };
 
-// A series already shown: its label and file.
+// A series shown among others, as its file names it: its label ("h200-run · H200"), its file (empty for a series
+// measured here) and its report.
 struct ShownLabel {
     QString label;
     QString path;
+    const Report* report = nullptr;
 };
-// `run`'s label made to differ from each of `taken`'s by what tells the files apart: the same name in another format
-// becomes "h200-2k.csv · H200", the same file name in another folder "b/h200-2k.json · H200", and failing that a
-// number does ("h200-2k · H200 (2)").
-QString distinctLabel(const SavedRun& run, const std::vector<ShownLabel>& taken);
+// The labels of `shown`, in their order, made to tell each from the others. Series whose files have the same base
+// name are named by the settings in which they differ ("h200-run · K=16 S=4" beside "h200-run · K=1 S=1"; the GPU
+// where the GPUs differ: "h200-run · A100 · pageable"); where the settings are the same, a later one by what tells
+// its file apart: the same name in another format becomes "h200-2k.csv · H200", the same file name in another folder
+// "b/h200-2k.json · H200", and failing that a number does ("h200-2k · H200 (2)").
+std::vector<QString> distinctLabels(const std::vector<ShownLabel>& shown);
 
 // Reads the file and prepares every view of its runs. Errors name the file and what in it is wrong. `progress` and `cancel` as readReportFile takes them; any thread.
 Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress = {},

@@ -60,14 +60,16 @@ bool isComparisonFile(const QString& path, const std::string& why)
 // `read`: the reader refused the file (not the check before it, which refuses what is no regular file).
 Error baselineProblem(const QString& path, const Error& error, bool read = true)
 {
-    const std::string name = QFileInfo(path).fileName().toStdString();
+    const std::string name = shownPath(path.toStdString());  // as the readers name it
     std::string why = error.detail;
     std::string advice = error.advice;
     if (read && error.kind == ErrorKind::Io && isComparisonFile(path, why)) {
         why = "it holds a comparison of several variants, not one series";
         advice = "Use a series this app or asyncscope-cli saved (File › Export data), or the export of one variant.";
-    } else if (why.rfind(name, 0) == 0 && why.size() > name.size() + 2) {
+    } else if (why.rfind(name + ": ", 0) == 0) {
         why.erase(0, name.size() + 2);  // "h200.json: line 3 …": the file is named once
+    } else if (why.rfind(name + " ", 0) == 0) {
+        why.replace(0, name.size(), "it");  // "h200.json does not exist"
     }
     return makeError(error.kind, "cannot use " + name + " as a baseline: " + why, advice);
 }
@@ -191,11 +193,17 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     m_wrong = 0;
     m_unseen = 0;
     m_source.clear();
+    m_savedLabel.clear();
+    m_savedPath.clear();
+    m_savedFormat.clear();
     m_prepared = {};
     m_clock.start();
     forgetAdvice();
     compareShownWithBaseline();  // compared once the series ends
+    const bool renamed = nameShown();  // the overlays no longer told apart from a saved series shown
     emit reportChanged();
+    if (renamed)
+        emit overlayChanged();
     return std::nullopt;
 }
 
@@ -424,16 +432,11 @@ void SessionModel::onLoaded()
         if (m_shown == &m_saved && !m_savedPath.isEmpty() && canonical == QFileInfo(m_savedPath).canonicalFilePath())
             return emit loadFailed(load.path, true,
                 makeError(ErrorKind::Usage,
-                    QFileInfo(load.path).fileName().toStdString() + " is the series shown: it is not overlaid on itself",
+                    shownPath(load.path.toStdString()) + " is the series shown: it is not overlaid on itself",
                     "Overlay another file."));
         settleBaseline();  // the comparison under way reads the baseline among the overlays, which may move
-        std::vector<ShownLabel> taken;
-        if (m_shown == &m_saved)
-            taken.push_back({ m_savedLabel, m_savedPath });
-        for (const SavedRun& other : m_overlays)
-            taken.push_back({ other.label, other.path });
-        saved->label = distinctLabel(*saved, taken);
         m_overlays.push_back(std::move(*saved));
+        nameShown();
         emit overlayChanged();
     } else {
         settleAdvice();  // nothing reads the series about to go
@@ -443,9 +446,23 @@ void SessionModel::onLoaded()
         retire(m_plan, runsIn(m_plan));  // the series shown before; the last comparison stays
         m_saved = std::move(saved->report);
         m_prepared = std::move(saved->prepared);
-        m_source = tr("saved: %1").arg(saved->label);
         m_savedLabel = saved->label;
         m_savedPath = load.path;
+        m_savedFormat = saved->format;
+        // An overlay of the file now shown would stand beside itself: it goes.
+        m_droppedByOpen.clear();
+        const QString canonical = QFileInfo(load.path).canonicalFilePath();
+        for (std::size_t o = m_overlays.size(); o-- > 0;) {
+            if (QFileInfo(m_overlays[o].path).canonicalFilePath() != canonical || m_baseline == o)
+                continue;  // (a baseline stays: the file compared with itself is a check of the comparison)
+            m_droppedByOpen.prepend(m_overlays[o].label);
+            m_overlays.erase(m_overlays.begin() + std::ptrdiff_t(o));
+            if (m_baseline && *m_baseline == o)
+                m_baseline.reset();
+            else if (m_baseline && *m_baseline > o)
+                --*m_baseline;
+        }
+        const bool renamed = nameShown() || !m_droppedByOpen.isEmpty();
         forgetAdvice();
         if (m_prepared.advice) {
             m_advice = *m_prepared.advice;  // judged as the file was read
@@ -455,6 +472,8 @@ void SessionModel::onLoaded()
         }
         compareShownWithBaseline();
         emit reportChanged();
+        if (renamed)
+            emit overlayChanged();
     }
     emit savedLoaded(load.path, load.overlay);
 }
@@ -486,17 +505,18 @@ void SessionModel::clearOverlays()
     m_baseline.reset();
     if (hadBaseline)
         compareShownWithBaseline();
+    nameShown();
     emit overlayChanged();
 }
 
 void SessionModel::takeBaseline(SavedRun saved)
 {
     settleBaseline();  // the comparison under way reads the baseline about to go
-    saved.label = tr("baseline · %1").arg(saved.label);
     if (m_baseline)
         m_overlays.erase(m_overlays.begin() + std::ptrdiff_t(*m_baseline));
     m_overlays.push_back(std::move(saved));
     m_baseline = m_overlays.size() - 1;
+    nameShown();  // "baseline · NAME"
     m_baselineConsent.clear();
     m_baselineUnasked = false;
     m_baselineFresh = true;
@@ -511,8 +531,33 @@ void SessionModel::clearBaseline()
     settleBaseline();
     m_overlays.erase(m_overlays.begin() + std::ptrdiff_t(*m_baseline));
     m_baseline.reset();
+    nameShown();
     compareShownWithBaseline();
     emit overlayChanged();
+}
+
+bool SessionModel::nameShown()
+{
+    std::vector<ShownLabel> shown;
+    const bool saved = m_shown == &m_saved && !m_savedPath.isEmpty();
+    if (saved)
+        shown.push_back({ m_savedLabel, m_savedPath, &m_saved });
+    for (SavedRun& overlay : m_overlays) {
+        if (overlay.fileLabel.isEmpty())
+            overlay.fileLabel = overlay.label;
+        shown.push_back({ overlay.fileLabel, overlay.path, &overlay.report });
+    }
+    const std::vector<QString> names = distinctLabels(shown);
+    std::size_t n = 0;
+    if (saved)
+        m_source = tr("saved: %1").arg(names[n++]);
+    bool renamed = false;
+    for (std::size_t o = 0; o < m_overlays.size(); ++o, ++n) {
+        const QString label = m_baseline == o ? tr("baseline · %1").arg(names[n]) : names[n];
+        renamed = renamed || label != m_overlays[o].label;
+        m_overlays[o].label = label;
+    }
+    return renamed;
 }
 
 const SavedRun* SessionModel::baseline() const

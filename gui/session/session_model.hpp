@@ -62,6 +62,8 @@ public:
     const Report& report() const { return *m_shown; }
     // Where report() comes from when it was not measured here: the saved run's label; empty otherwise.
     const QString& source() const { return m_source; }
+    // The format of the saved series' file ("JSON format 2", "CSV"); empty while a series measured here is shown.
+    const QString& sourceFormat() const { return m_savedFormat; }
     // What the views make of report()'s runs where it was made off the GUI thread (a saved series, as it was read);
     // empty while a series is measured: the views make it as its runs arrive.
     const PreparedViews& prepared() const { return m_prepared; }
@@ -82,6 +84,8 @@ public:
     // The last plan of several variants, once it ended.
     const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
     const std::vector<SavedRun>& overlays() const { return m_overlays; }
+    // The overlays that the saved run opened last was one of (its file): gone, as the series is now shown.
+    const QStringList& overlaysDroppedByOpen() const { return m_droppedByOpen; }
     // Runs the plan's current variant will have (0 when the noise rule decides), and how fast they arrive.
     int expectedRuns() const;
     double runsPerSecond() const;
@@ -169,6 +173,9 @@ private:
     void onJudged(const ShownAdvice& advice, unsigned ticket);
     void loadNext();
     void onLoaded();
+    // Names the saved series shown and the overlays so that each tells itself from the others (distinctLabels);
+    // true when an overlay's name changed.
+    bool nameShown();
     // The baseline's file was read: checked, then put in place of the one before it.
     void takeBaseline(SavedRun saved);
     // Compares the series shown with the baseline, or says why not (baselineState()).
@@ -221,12 +228,14 @@ private:
     QString m_source;
     QString m_savedLabel;  // the saved series shown: its label and file, which overlays are told apart from
     QString m_savedPath;
+    QString m_savedFormat;
     PreparedViews m_prepared;
     std::thread m_writing;  // writing the series shown; joined when it ends and on destruction
     std::thread m_retiring;  // freeing a replaced series; joined before the next and on destruction
     std::size_t m_planned = 0;
     std::optional<PlanReport> m_lastComparison;
     std::vector<SavedRun> m_overlays;
+    QStringList m_droppedByOpen;
     std::optional<std::size_t> m_baseline;  // among m_overlays
     BaselineState m_baselineState = BaselineState::None;
     std::optional<BaselineComparison> m_baselineComparison;

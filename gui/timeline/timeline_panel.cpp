@@ -101,10 +101,12 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     connect(m_latest, &QPushButton::clicked, this, &TimelinePanel::followLatest);
     connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetZoom);
     connect(m_view, &TimelineView::zoomChanged, m_reset, &QWidget::setEnabled);
-    connect(session, &SessionModel::reportChanged, this, [this] {
+    const auto changed = [this] {
         if (isVisible())
             refresh();  // a hidden timeline catches up when it shows
-    });
+    };
+    connect(session, &SessionModel::reportChanged, this, changed);
+    connect(session, &SessionModel::overlayChanged, this, changed);  // the series shown may be named anew
     m_reset->setEnabled(false);
     refresh();
 }
@@ -179,15 +181,20 @@ void TimelinePanel::refresh()
     setTitleText(titleOf(report, *run, m_session->source()));
     const PipelineConfig& config = report.config;
     const QString note = report.outcome ? shownName(report.outcome->traceNote) : QString();  // a file's, cut
-    if (m_shownIndex && sameMemory(config, m_shownConfig) && note == m_shownNote && sameRun(m_shown, *run))
+    // A file of an older format (JSON 1 and 2, CSV) holds no host check: its empty row says so.
+    const QString& format = m_session->sourceFormat();
+    const QString unrecorded = format.isEmpty() ? QString() : tr("not recorded (%1)").arg(format);
+    if (m_shownIndex && sameMemory(config, m_shownConfig) && note == m_shownNote && unrecorded == m_shownUnrecorded &&
+        sameRun(m_shown, *run))
         return;  // the same run as drawn: nothing to lay out or paint
     m_shown = *run;
     m_blank = false;
     m_shownIndex = run->index;
     m_shownConfig = config;
     m_shownNote = note;
+    m_shownUnrecorded = unrecorded;
     m_view->setTitle(m_titleText);
-    m_view->setRun(*run, config, note);
+    m_view->setRun(*run, config, note, unrecorded);
 }
 
 QString TimelinePanel::exportPicture(const QString& path, QSize pixels)

@@ -66,6 +66,7 @@ private:
     bool m_blank = false;  // the view says there is no run
     PipelineConfig m_shownConfig;
     QString m_shownNote;
+    QString m_shownUnrecorded;  // what the empty host check row says of the run drawn
 };
 
 }  // namespace asyncscope

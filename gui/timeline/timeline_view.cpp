@@ -67,10 +67,14 @@ void TimelineView::setRun(const RunResult& run, int streams, const QString& trac
     setRun(run, config, traceNote);
 }
 
-void TimelineView::setRun(const RunResult& run, const PipelineConfig& config, const QString& traceNote)
+void TimelineView::setRun(
+    const RunResult& run, const PipelineConfig& config, const QString& traceNote, const QString& unrecorded)
 {
     const bool wasZoomed = m_layout.zoomed();
     m_layout.setRun(run, config);
+    const bool checked =
+        std::any_of(run.spans.begin(), run.spans.end(), [](const Span& s) { return s.kind == SpanKind::Check; });
+    m_checkText = checked ? QString() : unrecorded;
     m_hasRun = true;
     m_message.clear();
     if (m_layout.gpuTraced())
@@ -104,6 +108,7 @@ void TimelineView::clear(const QString& message)
     m_message = message;
     m_clock.clear();
     m_note.clear();
+    m_checkText.clear();
     relayout();
     if (wasZoomed)
         emit zoomChanged(false);
@@ -265,6 +270,23 @@ void TimelineView::paint(QPainter& p, const TimelineLayout& layout, const Frame&
         if (r % every == 0)
             p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter,
                 fm.elidedText(rows[r].label, Qt::ElideRight, label.width()));
+    }
+    // An empty host check row says why, where the file it came from does not record the check.
+    for (std::size_t r = 0; r < rows.size() && !m_checkText.isEmpty(); ++r) {
+        if (rows[r].kind != TimelineRow::Check)
+            continue;
+        const QRectF band = layout.rowRect(int(r));
+        if (band.height() < fm.height() * 0.8)
+            break;
+        const QRectF cell = QRectF(plot.left(), band.top(), plot.width(), band.height()).adjusted(6.0, 0.0, -6.0, 0.0);
+        QFont italic = p.font();
+        italic.setItalic(true);
+        p.save();
+        p.setFont(italic);
+        p.setPen(faint);
+        p.drawText(cell, Qt::AlignLeft | Qt::AlignVCenter,
+            QFontMetricsF(italic, p.device()).elidedText(m_checkText, Qt::ElideRight, cell.width()));
+        p.restore();
     }
     if (rows.size() > 2) {
         p.setPen(QPen(faint, 1.0));

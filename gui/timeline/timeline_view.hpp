@@ -32,7 +32,10 @@ public:
     // The same for a run of `config`: its copies named by what makes them, and a note where the run moves data
     // inside other spans (mapped memory: the kernel reads and writes host memory over the bus; managed memory on
     // demand without traced migrations: the migrations are inside the kernel's span).
-    void setRun(const RunResult& run, const PipelineConfig& config, const QString& traceNote = {});
+    // `unrecorded`, where not empty, fills the host check's row of a run that holds no check: why ("not recorded
+    // (JSON format 2)").
+    void setRun(const RunResult& run, const PipelineConfig& config, const QString& traceNote = {},
+        const QString& unrecorded = {});
     // No run: `message` in place of the rows.
     void clear(const QString& message);
     // Named at the top of exported pictures ("Run 12 of 50 · …"); the window shows it in a label instead.
@@ -41,6 +44,7 @@ public:
     const TimelineLayout& timeline() const { return m_layout; }
     QString clockText() const { return m_clock; }  // how the clocks are aligned
     QString noteText() const { return m_note; }    // stage events off, CUPTI not used, data moved unseen; or empty
+    QString checkRowText() const { return m_checkText; }  // what fills an empty host check row; or empty
 
     void zoomIn();
     void zoomOut();
@@ -98,6 +102,7 @@ private:
     QString m_title;
     QString m_clock;
     QString m_note;
+    QString m_checkText;  // in the host check's row, where the run holds no check
     QString m_message;
     bool m_hasRun = false;
     enum class Drag { None, Band, Pan } m_drag = Drag::None;

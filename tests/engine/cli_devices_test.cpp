@@ -298,8 +298,9 @@ TEST(CliDevices, AMergeNamesTheFilesItCannotReadAndStillPrintsTheOthers)
     FakeBackend backend;
     const CliRun run = runWith(backend, { "--merge", a.c_str(), broken.c_str(), missing.c_str() });
     EXPECT_EQ(run.code, kExitFailure);
-    EXPECT_NE(run.err.find("asyncscope-cli: cannot merge broken.json: "), std::string::npos) << run.err;
-    EXPECT_NE(run.err.find("asyncscope-cli: cannot merge gone.json: does not exist"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("asyncscope-cli: cannot merge " + broken + ": "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("asyncscope-cli: cannot merge " + missing + ": does not exist"), std::string::npos)
+        << run.err;
     EXPECT_NE(run.out.find("\na     0"), std::string::npos) << run.out;
 
     const CliRun none = runWith(backend, { "--merge", missing.c_str() });

@@ -2,6 +2,8 @@
 // short. Each is refused with a message that names the place (line or run) and the field, quotes what was found (cut)
 // and says what is accepted; none crashes, hangs or takes memory by a number it reads. And every file kept in
 // tests/data/regressions (inputs that once broke a reader) is refused cleanly.
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/json/run_lines.hpp"
 #include "engine/io/report_file.hpp"
@@ -329,6 +331,69 @@ TEST(HostileReports, ACutShortFileSaysSoNamingTheLineInEveryFormat)
     EXPECT_EQ(problemOf(v4.substr(0, 300)), "the file ends early, at line 1: it is cut short");
 }
 
+// A file of any format cut at any byte before its end says it is cut short, with the line; a CSV cut at the end of a
+// row, or inside its last number, is a shorter CSV and reads. The parser's words come second, if at all.
+TEST(HostileReports, AFileCutAnywhereSaysItIsCutShort)
+{
+    for (const char* name : { "report_v1.json", "report_v2.json", "report_v3_every_field.json",
+             "report_v4_machine.json", "h200/h200-series.json" }) {
+        const std::string whole = fixture(name);
+        ASSERT_FALSE(whole.empty()) << name;
+        const std::size_t end = whole.find_last_not_of(" \t\r\n");  // the closing brace (or a run line's)
+        int wrong = 0;
+        const bool lines = whole.find("\"format_version\":4") < whole.find('\n');  // JSON Lines: a run a line
+        for (std::size_t cut = 1; cut < end && wrong < 5; cut += 1 + cut / 4000) {
+            if (lines && (whole[cut - 1] == '\n' || whole[cut] == '\n'))
+                continue;  // format 4 at a line's end: a shorter series, as `split` leaves it
+            const std::string detail = problemOf(whole.substr(0, cut));
+            if (detail.find("cut short") == std::string::npos || detail.find("line ") == std::string::npos ||
+                detail.find("cut short") > detail.find("; "))
+                ++wrong, ADD_FAILURE() << name << " cut after " << cut << " bytes: " << detail;
+        }
+    }
+    for (const char* name : { "report_machine.csv", "h200/h200-series.csv", "h200/h200-machine.csv" }) {
+        const std::string whole = fixture(name);
+        ASSERT_FALSE(whole.empty()) << name;
+        int wrong = 0;
+        for (std::size_t cut = 1; cut + 1 < whole.size() && wrong < 5; cut += 1 + cut / 2000) {
+            if (whole[cut - 1] == '\n')
+                continue;  // a whole row's end: a shorter series
+            std::istringstream in(whole.substr(0, cut));
+            const auto report = readCsv(in);
+            if (report.ok()) {
+                const std::size_t rowStart = whole.rfind('\n', cut - 1) + 1;
+                const std::size_t lastComma = whole.rfind(',', whole.find('\n', cut) - 1);
+                if (rowStart > 0 && cut > lastComma)
+                    continue;  // inside the last field of a row: a shorter value, which no reader can tell
+                ++wrong, ADD_FAILURE() << name << " cut after " << cut << " bytes reads";
+                continue;
+            }
+            const std::string detail = report.error().detail;
+            if (detail.find("cut short") == std::string::npos || detail.find("line ") != 0)
+                ++wrong, ADD_FAILURE() << name << " cut after " << cut << " bytes: " << detail;
+        }
+    }
+}
+
+// A file is named as it was given, with its folder: two files of one name in two folders are told apart.
+TEST_F(HostileFiles, AFileIsNamedWithItsFolder)
+{
+    const std::string v2 = fixture("report_v2.json");
+    std::filesystem::create_directories(m_dir / "old");
+    const std::filesystem::path file = m_dir / "old" / "series.json";
+    std::ofstream(file, std::ios::binary) << v2.substr(0, v2.size() / 2);
+    const auto read = readReportFile(file.string());
+    ASSERT_FALSE(read.ok());
+    EXPECT_TRUE(startsWith(read.error().detail, file.string() + ": the file ends")) << read.error().detail;
+    // Within the working folder, relative to it.
+    const std::filesystem::path before = std::filesystem::current_path();
+    std::filesystem::current_path(m_dir);
+    const auto relative = readReportFile(file.string());
+    std::filesystem::current_path(before);
+    ASSERT_FALSE(relative.ok());
+    EXPECT_TRUE(startsWith(relative.error().detail, "old/series.json: the file ends")) << relative.error().detail;
+}
+
 TEST(HostileReports, WhatIsNotAReportIsSaidWithTheLineAndTheField)
 {
     EXPECT_EQ(problemOf("[1,2]"), "line 1: the document is a list; accepted: an object: an AsyncScope report");
@@ -367,7 +432,8 @@ TEST(HostileReports, EveryKeptRegressionIsRefusedNamingTheFile)
         ASSERT_FALSE(read.ok()) << name << " was read";
         const std::string message = read.error().message();
         EXPECT_NE(read.error().kind, ErrorKind::Cancelled) << message;
-        EXPECT_TRUE(startsWith(message, name + ": ")) << message.substr(0, 300);
+        EXPECT_TRUE(startsWith(message, shownPath(entry.path().string()) + ": ")) << message.substr(0, 300);
+        EXPECT_TRUE(holds(message, "regressions/" + name + ": ")) << message.substr(0, 300);  // with its folder
         EXPECT_LT(message.size(), 700u) << message.substr(0, 700);
         EXPECT_FALSE(holds(message, "json.exception")) << message;
         EXPECT_FALSE(holds(message, "stoi")) << message;

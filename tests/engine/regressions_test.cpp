@@ -2,6 +2,7 @@
 // *.cache.json, *.csv), each read again: refused, or its entry left out, with the message expected_refusals.tsv
 // gives, and never a library's text.
 #include "engine/io/copy_peak_cache.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/io/result_file.hpp"
 
 #include <gtest/gtest.h>
@@ -72,7 +73,7 @@ TEST(Regressions, EveryInputThatBrokeAReaderIsRefusedAsExpected)
         const auto result = readResultFile(entry.path().string());
         ASSERT_FALSE(result.ok());
         const std::string message = result.error().message();
-        EXPECT_EQ(message.rfind(name + ": ", 0), 0u) << message;
+        EXPECT_EQ(message.rfind(shownPath(entry.path().string()) + ": ", 0), 0u) << message;  // with its folder
         EXPECT_NE(message.find(want->second), std::string::npos) << message;
         EXPECT_LT(message.size(), 600u) << message;
         expectNoLibraryText(message);

@@ -408,7 +408,7 @@ TEST(ReportFile, ErrorsNameTheFile)
     }
     const auto read = readReportFile(path);
     ASSERT_FALSE(read.ok());
-    EXPECT_EQ(read.error().message().rfind("asyncscope-bad-host-memory.csv: line 2, column 'Host Memory'", 0), 0u)
+    EXPECT_EQ(read.error().message().rfind(path + ": line 2, column 'Host Memory'", 0), 0u)
         << read.error().message();
     const auto missing = readReportFile(::testing::TempDir() + "/no-such-file.json");
     ASSERT_FALSE(missing.ok());
@@ -773,10 +773,11 @@ TEST_P(JsonFileRejects, NamingTheFileAndThePlace)
     }
     // A file per case: ctest runs the cases as processes of their own, side by side.
     const std::string name = "spoilt-" + std::to_string(std::hash<std::string> {}(GetParam().first) % 1000000) + ".json";
-    const auto read = readReportFile(tempFile(name, text));
+    const std::string path = tempFile(name, text);
+    const auto read = readReportFile(path);
     ASSERT_FALSE(read.ok()) << spoil;
     EXPECT_EQ(read.error().kind, ErrorKind::Io);
-    EXPECT_EQ(read.error().message().rfind(name + ": " + expected, 0), 0u) << read.error().message();
+    EXPECT_EQ(read.error().message().rfind(path + ": " + expected, 0), 0u) << read.error().message();
 }
 
 INSTANTIATE_TEST_SUITE_P(Malformed, JsonFileRejects,
@@ -882,7 +883,7 @@ TEST(ReportFile, ACancelFromTheProgressCallbackStopsTheRead)
             &cancel);
         ASSERT_FALSE(read.ok()) << suffix;
         EXPECT_EQ(read.error().kind, ErrorKind::Cancelled);
-        EXPECT_EQ(read.error().message().rfind("cancelled." + suffix + ": ", 0), 0u) << read.error().message();
+        EXPECT_EQ(read.error().message().rfind(path + ": ", 0), 0u) << read.error().message();
         EXPECT_LT(last, 1.0);  // stopped before the end
     }
 }

@@ -2,6 +2,7 @@
 // directory or a FIFO is refused by name without being opened; a bad file among good ones costs only itself; what a
 // file holds never sizes what the window lays out (rows per stream, names); a settings file that is not a regular
 // file leaves the window on its defaults. The fake backend stands in for the GPU.
+#include "classic_runs.hpp"
 #include "fake_backend.hpp"
 
 #include "gui/app/app_exit.hpp"
@@ -14,7 +15,11 @@
 #include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/timeline/timeline_layout.hpp"
+#include "gui/timeline/timeline_panel.hpp"
+#include "gui/timeline/timeline_view.hpp"
 
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/model/record_rules.hpp"
 
 #include <QApplication>
@@ -32,6 +37,7 @@
 #include <QTimer>
 
 #include <cmath>
+#include <fstream>
 #include <limits>
 
 #include <sys/stat.h>
@@ -254,6 +260,65 @@ private slots:
         QVERIFY(results->problemsText().contains("junk.json"));
         QCOMPARE(done.size(), 1);
         results->close();
+    }
+
+    // A saved run of an older format cut short, opened from a folder: said as cut short, where, with the folder.
+    void anOldFileCutShortIsSaidSoWithItsFolder_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("name");
+        const QByteArray whole = savedSeries(3, false);
+        QTest::newRow("format 2, in a text") << whole.left(whole.indexOf("\"d2h\"") + 3) << "cut-in-text.json";
+        QTest::newRow("format 2, in a number") << whole.left(whole.indexOf("2.5}") + 2) << "cut-in-number.json";
+        QTest::newRow("format 2, after a run") << whole.left(whole.indexOf("\n{\"run\": 2")) << "cut-after-run.json";
+    }
+
+    void anOldFileCutShortIsSaidSoWithItsFolder()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, name);
+        QVERIFY(QDir(m_dir.path()).mkpath("old"));
+        const QString file = path("old/" + name);
+        QVERIFY(writeFile(file, bytes));
+        MainWindow window(noGpu());
+        window.show();
+        QSignalSpy failed(&window.session(), &SessionModel::loadFailed);
+        QVERIFY(window.files().openSaved(file));
+        QVERIFY(failed.wait(30000));
+        const QString message = QString::fromStdString(failed.first().at(2).value<Error>().message());
+        QVERIFY2(message.contains("old/" + name + ": "), qPrintable(message));  // the folder, not the name alone
+        QVERIFY2(message.contains("cut short") && message.contains("line "), qPrintable(message));
+        for (auto* box : window.findChildren<QMessageBox*>())
+            box->close();
+    }
+
+    // A file of a format that does not record the host check (JSON 1 and 2, CSV): the timeline's check row says so,
+    // with the format; a file that records it says nothing of the kind.
+    void aFormatWithoutTheCheckSaysSo()
+    {
+        const Report report = testing::classicReport(4);
+        const QString csv = path("check.csv");
+        const QString current = path("check.json");
+        {
+            std::ofstream out(csv.toStdString(), std::ios::binary);
+            writeCsv(out, report);
+            std::ofstream json(current.toStdString(), std::ios::binary);
+            writeJson(json, report);
+        }
+        MainWindow window(noGpu());
+        window.show();
+        auto* timeline = window.findChild<TimelinePanel*>();
+        QVERIFY(timeline);
+        window.tabs().setCurrentWidget(timeline);
+        const std::pair<QString, QString> files[] = { { path("good.json"), "not recorded (JSON format 2)" },
+            { csv, "not recorded (CSV)" }, { current, QString() } };
+        for (const auto& [file, said] : files) {
+            QSignalSpy loaded(&window.session(), &SessionModel::savedLoaded);
+            QVERIFY(window.files().openSaved(file));
+            QVERIFY(loaded.wait(30000));
+            timeline->refresh();
+            QCOMPARE(timeline->view().checkRowText(), said);
+        }
     }
 
     // A row per stream, but never more than a run can have: config.streams of 1e9 or a span's stream of 5e7 make no

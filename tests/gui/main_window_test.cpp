@@ -1,14 +1,17 @@
 // The window: device states, runs into charts, exports, settings. The fake backend stands in for the GPU (the real
 // CUDA engine's no-driver state is window_real_engine_test's).
+#include "classic_runs.hpp"
 #include "fake_backend.hpp"
 #include "window_waits.hpp"
 
 #include "gui/charts/comparison_view.hpp"
+#include "gui/charts/difference_view.hpp"
 #include "gui/config/config_panel.hpp"
 #include "gui/app/file_actions.hpp"
 #include "gui/files/pixel_size_dialog.hpp"
 #include "gui/app/window_actions.hpp"
 #include "gui/app/main_window.hpp"
+#include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/charts/summary_table.hpp"
 
@@ -44,6 +47,7 @@
 #include <QTimer>
 #include <QTest>
 
+#include "engine/io/json/json_report.hpp"
 #include "engine/model/cuda_versions.hpp"
 
 #include <nlohmann/json.hpp>
@@ -70,6 +74,23 @@ void typeInto(QLineEdit* edit, const QString& text)
 bool loaded(const MainWindow& window)
 {
     return QTest::qWaitFor([&] { return !window.session().isLoading(); }, 30000);
+}
+
+// `report` written as JSON to `path`, its folder made where there is none.
+QString saveReport(const QString& path, const Report& report)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    writeJson(out, report);
+    return path;
+}
+
+QStringList headerTexts(const QTableWidget& table)
+{
+    QStringList texts;
+    for (int c = 0; c < table.columnCount(); ++c)
+        texts << (table.horizontalHeaderItem(c) ? table.horizontalHeaderItem(c)->text() : QString());
+    return texts;
 }
 
 QString readAll(const QString& path)
@@ -1043,12 +1064,20 @@ private slots:
                      "h200-run.json is the series shown: it is not overlaid on itself"),
             qPrintable(QString::fromStdString(failed.at(0).at(2).value<Error>().message())));
         QCOMPARE(window.session().overlays().size(), std::size_t(3));
+        QStringList labels;
+        for (const SavedRun& overlay : window.session().overlays())
+            labels << overlay.label;
+        QVERIFY2(labels.contains("a100-run · Fake Big GPU") && labels.contains("h200-run.csv · Fake Big GPU") &&
+                labels.contains("other/h200-run.json · Fake Big GPU"),
+            qPrintable(labels.join(" | ")));
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · Fake Big GPU"));
+        // In the legend, a name longer than it has room for is cut in the middle.
         const QStringList legend = window.charts().legendNames(RunCharts::Time);
         QVERIFY2(legend.contains("a100-run · Fake Big GPU") && legend.contains("h200-run.csv · Fake Big GPU") &&
-                legend.contains("other/h200-run.json · Fake Big GPU"),
+                legend.contains(QStringLiteral("other/h20…son · Fake Big GPU")),
             qPrintable(legend.join(" | ")));
         // The series shown is a saved one: the legend names it as the title does, not "this run".
-        QVERIFY2(legend.contains("saved: h200-run · Fake Big GPU") && !legend.contains("this run"),
+        QVERIFY2(legend.contains(QStringLiteral("saved: h2…run · Fake Big GPU")) && !legend.contains("this run"),
             qPrintable(legend.join(" | ")));
         QVERIFY(legend.contains("GPU time"));
         QVERIFY(legend.contains("warm-up run"));
@@ -1056,6 +1085,192 @@ private slots:
         QCOMPARE(table->columnCount(), 7 + 3);  // a median column per overlay
         auto* polls = window.charts().chart(RunCharts::Polls);
         QVERIFY(polls->series().size() >= 3);  // overlays on every chart
+    }
+
+    // Saved series of one file name (h200-run.json in three folders) are named by the settings in which they differ,
+    // the GPU where the GPUs differ, in the legends and the titles; opening one of the overlays as the series shown
+    // takes it off the overlays, and the status line says which overlays stay and how to remove them.
+    void savedRunsOfOneNameAreNamedByTheirSettings()
+    {
+        const Report classic = testing::classicReport(6);
+        Report chunked = classic;
+        chunked.config.chunks = 16;
+        chunked.config.streams = 4;
+        Report a100 = classic;
+        a100.device.name = "NVIDIA A100";
+        const QString k1 = saveReport(m_dir.filePath("names/k1/h200-run.json"), classic);
+        const QString k16 = saveReport(m_dir.filePath("names/k16/h200-run.json"), chunked);
+        const QString other = saveReport(m_dir.filePath("names/a100/h200-run.json"), a100);
+
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(window.files().openSaved(k1));
+        QVERIFY(window.files().addOverlay(k16));
+        QVERIFY(loaded(window));
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · K=1 S=1"));
+        QCOMPARE(window.session().overlays().size(), std::size_t(1));
+        QCOMPARE(window.session().overlays()[0].label, QStringLiteral("h200-run · K=16 S=4"));
+        QStringList legend = window.charts().legendNames(RunCharts::Time);
+        QVERIFY2(legend.contains("saved: h200-run · K=1 S=1") && legend.contains("h200-run · K=16 S=4"),
+            qPrintable(legend.join(" | ")));
+        QVERIFY2(window.charts().chart(RunCharts::Time)->title().contains("saved: h200-run · K=1 S=1"),
+            qPrintable(window.charts().chart(RunCharts::Time)->title()));
+        QVERIFY(window.windowTitle().contains("saved: h200-run · K=1 S=1"));
+
+        // Another GPU: named too, beside what else differs.
+        QVERIFY(window.files().addOverlay(other));
+        QVERIFY(loaded(window));
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200 · K=1 S=1"));
+        QCOMPARE(window.session().overlays()[0].label, QStringLiteral("h200-run · H200 · K=16 S=4"));
+        QCOMPARE(window.session().overlays()[1].label, QStringLiteral("h200-run · A100 · K=1 S=1"));
+        legend = window.charts().legendNames(RunCharts::Time);
+        QVERIFY2(legend.contains("h200-run · A100 · K=1 S=1"), qPrintable(legend.join(" | ")));
+
+        // One of the overlays opened: it is the series shown, not an overlay beside itself; the other stays, said.
+        QVERIFY(window.files().openSaved(k16));
+        QVERIFY(loaded(window));
+        QCOMPARE(window.session().overlays().size(), std::size_t(1));
+        QCOMPARE(window.session().overlays()[0].path, other);
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200 · K=16 S=4"));
+        const QString status = window.statusText();
+        QVERIFY2(status.contains("1 overlay kept: h200-run · A100 · K=1 S=1") &&
+                status.contains("File › Remove overlays") && status.contains("no longer overlaid"),
+            qPrintable(status));
+        auto* table = window.findChild<SummaryTable*>();
+        window.tabs().setCurrentWidget(table);
+        QCOMPARE(table->columnCount(), 7 + 1);  // one median column: the overlay kept
+        window.actions().removeOverlays->trigger();
+        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200"));  // nothing to tell apart
+    }
+
+    // Long names keep what tells them apart: cut in the middle, not at the end, in the legends, the Summary's column
+    // headers (whole in their tooltips) and the Difference tab.
+    void longNamesAreCutInTheMiddle()
+    {
+        const Report classic = testing::classicReport(6);
+        const QString shown = saveReport(m_dir.filePath("long/short.json"), classic);
+        const QString first = saveReport(m_dir.filePath("long/gpu-server-b-h200-nightly-20261201.json"), classic);
+        const QString second = saveReport(m_dir.filePath("long/gpu-server-b-h200-nightly-20261202.json"), classic);
+        const QString third = saveReport(m_dir.filePath("long/gpu-server-b-h200-nightly-20261203.json"), classic);
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(window.files().openSaved(shown));
+        QVERIFY(window.files().addOverlay(first));
+        QVERIFY(window.files().addOverlay(second));
+        QVERIFY(loaded(window));
+        const QStringList legend = window.charts().legendNames(RunCharts::Time);
+        const auto named = [](const QStringList& names, const QString& part) {
+            return std::count_if(names.begin(), names.end(), [&part](const QString& n) { return n.contains(part); });
+        };
+        QVERIFY2(named(legend, "20261201 · H200") == 1 && named(legend, "20261202 · H200") == 1,
+            qPrintable(legend.join(" | ")));
+        for (const QString& name : legend)
+            QVERIFY2(name.size() <= kShortNameChars, qPrintable(name));
+        QVERIFY2(named(legend, "gpu-") == 2 && named(legend, QStringLiteral("…")) == 2,
+            qPrintable(legend.join(" | ")));
+
+        auto* table = window.findChild<SummaryTable*>();
+        window.tabs().setCurrentWidget(table);
+        const QStringList headers = headerTexts(*table);
+        QVERIFY2(named(headers, "20261201") == 1 && named(headers, "20261202") == 1, qPrintable(headers.join(" | ")));
+        QVERIFY2(named(headers, QStringLiteral("…")) == 2, qPrintable(headers.join(" | ")));
+        const int column = table->columnCount() - 1;
+        QVERIFY2(table->horizontalHeaderItem(column)->toolTip().contains("gpu-server-b-h200-nightly-20261202 · H200"),
+            qPrintable(table->horizontalHeaderItem(column)->toolTip()));
+
+        QVERIFY(window.files().setBaseline(third));
+        QVERIFY(loaded(window));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return window.session().baselineState() == SessionModel::BaselineState::Compared; }, 30000));
+        window.tabs().setCurrentWidget(const_cast<DifferenceView*>(&window.difference()));
+        const QString subtitle = window.difference().shown().subtitle;
+        QVERIFY2(subtitle.contains(QStringLiteral("…")) && subtitle.contains("20261203"), qPrintable(subtitle));
+    }
+
+    // The middle cut keeps where names differ: near the end, in the middle, or nowhere in common.
+    void theMiddleCutKeepsWhatDiffers()
+    {
+        const QStringList dates = shortNames({ "gpu-server-b-h200-nightly-20261201 · H200",
+            "gpu-server-b-h200-nightly-20261202 · H200", "short" });
+        QCOMPARE(dates[2], QStringLiteral("short"));
+        QVERIFY2(dates[0].endsWith("20261201 · H200") && dates[1].endsWith("20261202 · H200"), qPrintable(dates[0]));
+        QVERIFY(dates[0].startsWith("gpu-") && dates[0].size() == kShortNameChars);
+        const QStringList servers = shortNames({ "gpu-server-a-h200-nightly-20261201 · H200",
+            "gpu-server-b-h200-nightly-20261201 · H200" });
+        QVERIFY2(servers[0].contains("a-h200") && servers[1].contains("b-h200"), qPrintable(servers.join(" | ")));
+        QVERIFY2(servers[0].endsWith("H200") && servers[0].size() == kShortNameChars, qPrintable(servers[0]));
+        QVERIFY(servers[0] != servers[1]);
+        QCOMPARE(shortName(QString(40, QLatin1Char('x'))).size(), kShortNameChars);
+    }
+
+    // With a saved series shown, the controls show the configuration it ran with, not editable; the user's own
+    // settings are neither lost nor saved over, a run measures them, and "Use these settings" makes the file's theirs.
+    void theControlsShowASavedRunsConfiguration()
+    {
+        Report k16 = testing::classicReport(8);
+        k16.config.chunks = 16;
+        k16.config.streams = 4;
+        const QString file = saveReport(m_dir.filePath("config/h200-k16.json"), k16);
+        auto backend = std::make_shared<FakeBackend>();
+        MainWindow window(backend);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        auto* chunks = window.findChild<QSpinBox*>("chunks");
+        auto* streams = window.findChild<QSpinBox*>("streams");
+        auto* runs = window.findChild<QSpinBox*>("runs");
+        runs->setValue(12);
+        QCOMPARE(chunks->value(), 1);
+        QCOMPARE(QSettings().value("run/runs").toInt(), 12);
+
+        QVERIFY(window.files().openSaved(file));
+        QVERIFY(loaded(window));
+        QCOMPARE(chunks->value(), 16);
+        QCOMPARE(streams->value(), 4);
+        QCOMPARE(runs->value(), 7);
+        QVERIFY(!chunks->isEnabled() && !runs->isEnabled());
+        auto* note = window.findChild<QLabel*>("savedConfigurationNote");
+        QVERIFY(note && note->isVisible());
+        QVERIFY2(note->text().contains("Showing the configuration of h200-k16.json"), qPrintable(note->text()));
+        auto* use = window.findChild<QPushButton*>("useShownSettings");
+        QVERIFY(use && use->isVisible() && use->isEnabled());
+        // Nothing of the file's is saved as the user's settings, whatever saves them meanwhile.
+        QCOMPARE(QSettings().value("run/chunks", 1).toInt(), 1);
+        QCOMPARE(QSettings().value("run/runs").toInt(), 12);
+        QCOMPARE(window.settings().config.chunks, 1);
+
+        // Run: the user's settings come back and are what runs.
+        QVERIFY(window.runEnabled());
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.findChild<QPushButton*>("run")->click();
+        QCOMPARE(chunks->value(), 1);
+        QCOMPARE(runs->value(), 12);
+        QVERIFY(!note->isVisible());
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(backend->lastConfig().chunks, 1);
+        QCOMPARE(backend->lastConfig().runs, 12);
+        QVERIFY(chunks->isEnabled());
+
+        // Use these settings: the file's configuration is the user's, saved, and runs.
+        QVERIFY(window.files().openSaved(file));
+        QVERIFY(loaded(window));
+        QCOMPARE(chunks->value(), 16);
+        use->click();
+        QVERIFY(!note->isVisible());
+        QVERIFY(chunks->isEnabled() && streams->isEnabled());
+        QCOMPARE(chunks->value(), 16);
+        QCOMPARE(QSettings().value("run/chunks").toInt(), 16);
+        QCOMPARE(QSettings().value("run/streams").toInt(), 4);
+        window.findChild<QPushButton*>("run")->click();
+        QVERIFY(ended.wait(60000));
+        QCOMPARE(backend->lastConfig().chunks, 16);
+        QCOMPARE(backend->lastConfig().streams, 4);
+        QCOMPARE(backend->lastConfig().runs, 7);
     }
 
     // With no run the legend lists nothing that is not drawn.

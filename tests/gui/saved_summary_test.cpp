@@ -104,7 +104,7 @@ private slots:
             if (d.key == keys::kGpuTime)
                 d.stats.median = 123.25;  // no run has it: only a table that took this summary shows it
         }
-        SavedRun overlay { report, "other", "other.json", { known, nullptr, nullptr, nullptr } };
+        SavedRun overlay { report, "other", "other.json", { known, nullptr, nullptr, nullptr }, {}, {} };
         SummaryTable table;
         table.setReport(report, { overlay }, &known);
         const int row = rowNamed(table, QString::fromStdString(headerOf("GPU time", ValueKind::Duration)));
@@ -180,6 +180,28 @@ private slots:
             QVERIFY(columns < table->viewport()->width());
             QCOMPARE(sideways->maximum(), 0);
         }
+    }
+
+    // A quantity one series has and another's file does not record (the host check, which neither JSON formats 1
+    // and 2 nor the CSV keep) is said so in that series' cell, with the format, rather than left empty.
+    void whatAFileDoesNotRecordIsSaid()
+    {
+        const Report report = testing::classicReport(20);
+        const auto csv = readSavedRun(saveSeries(m_dir, "unrecorded.csv", report));
+        const auto json = readSavedRun(saveSeries(m_dir, "recorded.json", report));
+        QVERIFY(csv && json);
+        QCOMPARE(csv->format, QStringLiteral("CSV"));
+        QCOMPARE(json->format, QStringLiteral("JSON format 4"));
+        SummaryTable table;
+        table.setReport(csv->report, { *json }, nullptr, std::nullopt, csv->format);
+        const int row = rowNamed(table, QString::fromStdString(headerOf("Host check", ValueKind::Duration)));
+        QVERIFY(row >= 0);
+        QCOMPARE(table.item(row, 1)->text(), QStringLiteral("not recorded (CSV)"));
+        QVERIFY(!table.item(row, table.columnCount() - 1)->text().isEmpty());  // the overlay's median
+        table.setReport(json->report, { *csv }, nullptr);
+        const int again = rowNamed(table, QString::fromStdString(headerOf("Host check", ValueKind::Duration)));
+        QVERIFY(again >= 0);
+        QCOMPARE(table.item(again, table.columnCount() - 1)->text(), QStringLiteral("not recorded (CSV)"));
     }
 
     void theSessionKeepsTheSavedSummaryUntilARunStarts()

@@ -720,6 +720,9 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
         return makeError(ErrorKind::Io, "the file is empty");
     if (line.substr(0, 3) == "\xEF\xBB\xBF")  // a byte-order mark, as spreadsheets write
         line.remove_prefix(3);
+    // The file ends inside its header: no column can be trusted, and no run follows.
+    if (!lastLineEnded)
+        return makeError(ErrorKind::Io, "line 1 is cut short: the file ends inside the header, before any run");
     const auto header = splitLine(line);
     if (!header)
         return makeError(ErrorKind::Io, "line 1 has an unterminated quote");
@@ -787,10 +790,14 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
                 f.read = true;
                 fixedRead = true;
             }
-            if (!f.column->read(text, report, row))
-                return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ", column '" + f.column->name +
-                        "': '" + quotedValue(text) + "' is not " +
-                        (f.column->accepted.empty() ? std::string("a valid value") : f.column->accepted));
+            if (!f.column->read(text, report, row)) {
+                const std::string problem = std::string("column '") + f.column->name + "': '" + quotedValue(text) +
+                    "' is not " + (f.column->accepted.empty() ? std::string("a valid value") : f.column->accepted);
+                if (!lastLineEnded)  // the file ends inside this row: what it holds is what was cut
+                    return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) +
+                            " is cut short: the file ends inside the row, a value not whole (" + problem + ")");
+                return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ", " + problem);
+            }
         }
         if (fixedRead) {  // the device or the configuration read anew: held to the rules every reader applies
             if (auto bad = checkDevice(report.device))
@@ -817,8 +824,13 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
         }
         row.durations.bytes = report.config.bytes();
         row.run.spans = serialSpans(report.device.index, row.durations);
-        if (auto bad = checkRun(row.run, report.config))
+        if (auto bad = checkRun(row.run, report.config)) {
+            if (!lastLineEnded)
+                return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) +
+                        " is cut short: the file ends inside the row, a value not whole (" + bad->field + " is " +
+                        (bad->found.empty() ? std::string("empty") : quotedValue(bad->found)) + ")");
             return rowError(lineNumber, *bad);
+        }
         report.runs.push_back(row.run);
     }
     if (report.runs.empty())
