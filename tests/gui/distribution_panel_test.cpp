@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <thread>
 
 using namespace asyncscope;
@@ -109,6 +110,31 @@ const QScatterSeries* labelOf(const QChart* chart, const QString& name)
             return label;
     }
     return nullptr;
+}
+
+// Where the marker line named `prefix…` ("median ", "p95 ") stands and where its name spans, in pixels from the plot's
+// left edge; nothing where the chart has no such line or name.
+struct NamedLine {
+    double linePx = 0.0;
+    double leftPx = 0.0;
+    double rightPx = 0.0;
+};
+std::optional<NamedLine> namedLine(const QChart* chart, const QString& prefix)
+{
+    const auto* x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).first());
+    const double pixelsPerMs = chart->plotArea().width() / (x->max() - x->min());
+    for (QAbstractSeries* series : chart->series()) {
+        const auto* line = qobject_cast<const QLineSeries*>(series);
+        if (!line || !line->name().startsWith(prefix) || line->count() != 2)
+            continue;
+        const QScatterSeries* label = labelOf(chart, line->name());
+        if (!label || label->count() != 1)
+            return std::nullopt;
+        const double halfPx = QFontMetricsF(label->pointLabelsFont()).horizontalAdvance(label->pointLabelsFormat()) / 2;
+        const double centrePx = (label->at(0).x() - x->min()) * pixelsPerMs;
+        return NamedLine { (line->at(1).x() - x->min()) * pixelsPerMs, centrePx - halfPx, centrePx + halfPx };
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -217,21 +243,13 @@ private slots:
         const double median = *charts.medianMarker(DistributionCharts::GpuTime);
         QVERIFY2((median - x->min()) * pixelsPerMs < 20.0, qPrintable(QString::number(median)));  // at the edge
         for (const char* prefix : { "median ", "p95 " }) {
-            const auto series = chart->series();
-            const auto line = std::find_if(
-                series.begin(), series.end(), [&](QAbstractSeries* s) { return s->name().startsWith(prefix); });
-            QVERIFY(line != series.end());
-            const QScatterSeries* label = labelOf(chart, (*line)->name());
-            QVERIFY(label);
-            const QFontMetricsF metrics(label->pointLabelsFont());
-            const double halfPx = metrics.horizontalAdvance(label->pointLabelsFormat()) / 2;
-            const double leftPx = (label->at(0).x() - x->min()) * pixelsPerMs - halfPx;
-            const double rightPx = (label->at(0).x() - x->min()) * pixelsPerMs + halfPx;
-            QVERIFY2(leftPx >= 0.0 && rightPx <= chart->plotArea().width(),
+            const auto named = namedLine(chart, prefix);
+            QVERIFY2(named, prefix);
+            QVERIFY2(named->leftPx >= 0.0 && named->rightPx <= chart->plotArea().width(),
                 qPrintable(QString("%1: %2 to %3 px of %4")
                                .arg(prefix)
-                               .arg(leftPx)
-                               .arg(rightPx)
+                               .arg(named->leftPx)
+                               .arg(named->rightPx)
                                .arg(chart->plotArea().width())));
         }
     }
@@ -256,23 +274,16 @@ private slots:
             charts.setRuns(report);
             QTest::qWait(20);  // laid out
             const QChart* chart = charts.chart(DistributionCharts::GpuTime);
-            const auto* x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).first());
-            const double pixelsPerMs = chart->plotArea().width() / (x->max() - x->min());
             for (const char* prefix : { "median ", "p95 " }) {
-                const auto series = chart->series();
-                const auto line = std::find_if(
-                    series.begin(), series.end(), [&](QAbstractSeries* s) { return s->name().startsWith(prefix); });
-                QVERIFY(line != series.end());
-                const double linePx = (qobject_cast<QLineSeries*>(*line)->at(1).x() - x->min()) * pixelsPerMs;
-                const QScatterSeries* label = labelOf(chart, (*line)->name());
-                QVERIFY(label);
-                const double halfPx =
-                    QFontMetricsF(label->pointLabelsFont()).horizontalAdvance(label->pointLabelsFormat()) / 2;
-                const double centrePx = (label->at(0).x() - x->min()) * pixelsPerMs;
-                QVERIFY2(centrePx + halfPx < linePx || centrePx - halfPx > linePx,
-                    qPrintable(QString("%1 at %2 ± %3 px, its line at %4 px").arg(prefix).arg(centrePx).arg(halfPx)
-                                   .arg(linePx)));
-                QVERIFY(centrePx - halfPx >= 0.0 && centrePx + halfPx <= chart->plotArea().width());
+                const auto named = namedLine(chart, prefix);
+                QVERIFY2(named, prefix);
+                QVERIFY2(named->rightPx < named->linePx || named->leftPx > named->linePx,
+                    qPrintable(QString("%1 from %2 to %3 px, its line at %4 px")
+                                   .arg(prefix)
+                                   .arg(named->leftPx)
+                                   .arg(named->rightPx)
+                                   .arg(named->linePx)));
+                QVERIFY(named->leftPx >= 0.0 && named->rightPx <= chart->plotArea().width());
             }
         }
     }
