@@ -3,12 +3,7 @@
 #include "gui/charts/spread_line.hpp"
 
 #include <QHelpEvent>
-#include <QGraphicsScene>
 #include <QKeyEvent>
-#include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
-#include <QResizeEvent>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QXYSeries>
@@ -25,6 +20,9 @@ namespace {
 constexpr double kWheelStep = 1.25;  // zoom factor per wheel notch
 constexpr double kHoverPixels = 8.0;  // how near the pointer a point must be to be named
 constexpr double kKeyStep = 2.0;      // zoom factor per + or - key
+// Below this width a legend beside the plot (a column of names ~150–250 px wide) would leave the runs too little: the
+// names go in rows below the chart.
+constexpr int kNarrowPx = 700;
 
 QValueAxis* valueAxis(QChart* chart, Qt::Orientation orientation)
 {
@@ -84,102 +82,15 @@ std::pair<double, double> scaledRange(double low, double high, double centre, do
 }  // namespace
 
 ChartView::ChartView(QChart* chart, QWidget* parent)
-    : FramedChartView(chart, parent)
+    : FramedChartView(chart, kNarrowPx, parent)
 {
     setRenderHint(QPainter::Antialiasing);
     // A click without a drag reaches the chart's points (the time chart's pick a run for the timeline).
     setRubberBand(QChartView::RubberBands(QChartView::RectangleRubberBand | QChartView::ClickThroughRubberBand));
     setMouseTracking(true);
-    m_legendRows = new QLabel(viewport());
-    m_legendRows->setObjectName(QStringLiteral("legendRows"));
-    m_legendRows->setWordWrap(true);
-    m_legendRows->setTextFormat(Qt::RichText);
-    m_legendRows->hide();
-    // The legend's entries change with the chart (runs arriving, overlays, names): the rows follow each redraw.
-    connect(scene(), &QGraphicsScene::changed, this, &ChartView::updateLegendRows);
     setToolTip(tr("<p>Drag to zoom into a rectangle, turn the wheel to zoom around the pointer, + and - to zoom, "
                   "arrows to scroll; 0, Home or a right click shows every run again. Point at a run to read its "
                   "value.</p>"));
-}
-
-void ChartView::resizeEvent(QResizeEvent* event)
-{
-    // Below this width a legend beside the plot (a column of names ~150–250 px wide) would leave the runs too little,
-    // and one row of them below it would cut every name short: the names go in rows of their own below the chart.
-    constexpr int kNarrowPx = 700;
-    const bool narrow = event->size().width() < kNarrowPx;
-    if (narrow != m_narrow) {
-        m_narrow = narrow;
-        // The legend stays shown or hidden as the chart's owner wants (its entries' visibility is what the rows
-        // list); narrow, it is taken out of the chart's layout, where it takes no room and draws nothing.
-        QLegend* legend = chart()->legend();
-        if (narrow) {
-            legend->detachFromChart();
-            legend->setOpacity(0.0);
-            legend->setGeometry(QRectF(0.0, 0.0, 1.0, 1.0));
-        } else {
-            legend->setOpacity(1.0);
-            legend->attachToChart();
-        }
-        m_legendRows->setVisible(narrow);
-    }
-    FramedChartView::resizeEvent(event);
-    if (narrow)
-        updateLegendRows();
-}
-
-void ChartView::updateLegendRows()
-{
-    if (!m_narrow)
-        return;
-    QStringList entries;
-    m_rowNames.clear();
-    for (QLegendMarker* marker : chart()->legend()->markers()) {
-        if (!marker->isVisible() || marker->label().isEmpty())
-            continue;
-        // The entry's mark as its series draws it: a dot for points, a line in its colour and pattern for a line.
-        const auto* series = qobject_cast<const QXYSeries*>(marker->series());
-        if (!series)
-            continue;
-        const bool dot = series->type() == QAbstractSeries::SeriesTypeScatter;
-        const QPen pen = series->pen();
-        QString mark = QStringLiteral("━━");
-        if (dot)
-            mark = QStringLiteral("●");
-        else if (pen.style() == Qt::DashLine || pen.style() == Qt::DashDotLine)
-            mark = QStringLiteral("╸ ╸");
-        else if (pen.style() == Qt::DotLine || pen.style() == Qt::DashDotDotLine)
-            mark = QStringLiteral("┈┈");
-        const QColor colour = dot ? series->color() : pen.color();
-        // An entry breaks across rows (at a space or a hyphen) only where it is wider than the rows themselves.
-        const QString name = marker->label().toHtmlEscaped();
-        const bool fits = m_legendRows->fontMetrics().horizontalAdvance(marker->label()) + 40 < width() - 8;
-        entries << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
-                       .arg(colour.name(), mark,
-                           fits ? QString(name)
-                                      .replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))
-                                      .replace(QLatin1Char('-'), QChar(0x2011))  // a hyphen that does not break
-                                : name);
-        m_rowNames << marker->label();
-    }
-    const QString text = entries.join(QStringLiteral(" &nbsp; "));
-    if (text != m_legendRows->text())
-        m_legendRows->setText(text);
-    // The rows lie over the foot of the view, the chart above them with its axes in sight; the scene keeps the whole
-    // view, so the focus frame goes round both.
-    const QSize view = viewport()->size();
-    const int height = text.isEmpty() ? 0 : m_legendRows->heightForWidth(view.width() - 8) + 4;
-    m_legendRows->setGeometry(4, view.height() - height, view.width() - 8, height);
-    const QSizeF room(view.width(), std::max(0, view.height() - height));
-    if (chart()->size() != room)
-        chart()->resize(room);
-    if (sceneRect() != QRectF(QPointF(0.0, 0.0), QSizeF(view)))
-        setSceneRect(QRectF(QPointF(0.0, 0.0), QSizeF(view)));
-}
-
-QStringList ChartView::legendRowNames() const
-{
-    return m_narrow ? m_rowNames : QStringList();
 }
 
 void ChartView::zoomIn()

@@ -1,15 +1,11 @@
 // A chart view to explore runs: drag to zoom into a rectangle, the wheel to zoom around the pointer, + and - keys,
 // arrows to scroll, 0, Home or a right click to show every run again; hovering a point shows its run and value. The
-// legend sits beside the plot, or in rows below it when the view is narrow. With the keyboard focus the view is
-// framed in the palette's highlight colour. The keyboard's zoom follows the first value axis; a chart's second one
+// legend sits beside the plot, or in rows below it when the view is narrower than 700 px (FramedChartView). The
+// keyboard's zoom follows the first value axis; a chart's second one
 // (another unit) is its owner's to fit.
 #pragma once
 
-#include "gui/charts/focus_frame.hpp"
-
-#include <QStringList>
-
-class QLabel;
+#include "gui/charts/framed_chart_view.hpp"
 
 namespace asyncscope {
 
@@ -26,8 +22,6 @@ public:
     // column and their spread: "GPU time median\nruns 1200–1350: median 2.49 ms, p5–p95 2.45–2.61 ms". The unit is
     // the last word of the line's value axis's title.
     QString readoutAt(const QPoint& viewPos) const;
-    // The names the rows below a narrow chart list in place of its legend; empty while the legend is shown.
-    QStringList legendRowNames() const;
 
 signals:
     // The chart should show every run again with tidy axes; whoever owns the chart's data answers.
@@ -39,17 +33,9 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
-    // A narrow view lists the legend's entries in rows below the plot, where they take no width from the runs and
-    // each name is whole; a wide one shows the legend beside the plot.
-    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void zoomByKey(double factor);
-    void updateLegendRows();
-
-    QLabel* m_legendRows = nullptr;
-    QStringList m_rowNames;  // the names the rows list, in order
-    bool m_narrow = false;
 };
 
 }  // namespace asyncscope

@@ -1,6 +1,6 @@
 #include "gui/charts/distribution_panel.hpp"
 
-#include "gui/charts/focus_frame.hpp"
+#include "gui/charts/framed_chart_view.hpp"
 #include "gui/files/chart_picture.hpp"
 #include "gui/files/file_dialogs.hpp"
 #include "gui/session/session_model.hpp"
@@ -14,6 +14,13 @@
 #include <QVBoxLayout>
 
 namespace asyncscope {
+
+namespace {
+
+// A histogram narrower than this lists its legend in rows below it: its one row of three names would cut each short.
+constexpr int kRowsBelowPx = 900;
+
+}  // namespace
 
 DistributionPanel::DistributionPanel(const SessionModel* session, QWidget* parent)
     : QWidget(parent)
@@ -29,7 +36,9 @@ DistributionPanel::DistributionPanel(const SessionModel* session, QWidget* paren
     auto* charts = new QHBoxLayout;
     for (int k = 0; k < DistributionCharts::kKindCount; ++k) {
         const auto kind = DistributionCharts::Kind(k);
-        auto* view = new FramedChartView(m_charts.chart(kind));  // framed while it has the keyboard focus
+        // Framed while it has the keyboard focus; two side by side leave each too little for a row of names below it:
+        // the legend is listed in rows, each name whole, below any histogram narrower than a wide window's.
+        auto* view = new FramedChartView(m_charts.chart(kind), kRowsBelowPx);
         view->setRenderHint(QPainter::Antialiasing);
         view->setToolTip(tr("<p>Measured runs per bin, as a share of the series' measured runs; warm-up runs are "
                             "left out. Point at a bin for its range and every series' share of it.</p>"));

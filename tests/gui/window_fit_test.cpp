@@ -9,6 +9,7 @@
 #include "gui/app/theme.hpp"
 #include "gui/app/window_actions.hpp"
 #include "gui/charts/chart_view.hpp"
+#include "gui/charts/framed_chart_view.hpp"
 #include "gui/charts/kind_colours.hpp"
 #include "gui/session/session_model.hpp"
 
@@ -146,6 +147,19 @@ private slots:
             QTest::qWait(50);
             QVERIFY2(time->legendRowNames() == names, qPrintable(time->legendRowNames().join(" | ") + " ≠ " + names.join(" | ")));
         }
+        // The histograms, side by side, list theirs in rows too: the series shown and its two overlays, each whole.
+        auto* distribution = window->findChild<QWidget*>(QStringLiteral("distribution"));
+        QVERIFY(distribution);
+        window->tabs().setCurrentWidget(distribution);
+        QTest::qWait(50);
+        const QList<FramedChartView*> histograms = distribution->findChildren<FramedChartView*>();
+        QCOMPARE(histograms.size(), 2);
+        for (const FramedChartView* histogram : histograms) {
+            const QStringList rows = histogram->legendRowNames();
+            QVERIFY2(rows.size() == 3 && rows.contains(QStringLiteral("saved: h200-series · H200")),
+                qPrintable(rows.join(" | ")));
+        }
+        window->tabs().setCurrentIndex(0);
         window->resize(1600, 900);
         QTest::qWait(20);
         QVERIFY(time->chart()->legend()->isVisible() && time->chart()->legend()->isAttachedToChart());
