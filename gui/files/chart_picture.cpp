@@ -36,8 +36,11 @@ QString saveChartsPicture(const QList<QChart*>& charts, const QString& title, co
     if (laidOut) {
         laidOut(scale);
         // Axes whose ticks changed ask for a new layout on the event loop's next turn, which a picture rendered now
-        // would not see.
+        // would not see; so do legends whose entries came or went (a look that changed with the picture's width): the legend is
+        // laid out first, then the chart around its new size.
         for (QChart* chart : charts) {
+            if (QGraphicsLayout* legend = chart->legend()->layout())
+                legend->activate();
             if (QGraphicsLayout* layout = chart->layout())
                 layout->activate();
         }

@@ -303,6 +303,29 @@ private slots:
         QCOMPARE(QImage(viaExporter).size(), QSize(1920, 1080));
     }
 
+    // A series drawn as density at the window's width and as lines across a wide picture's columns: the legend's
+    // entries change as the picture is laid out, and the picture still shows the legend (it came out blank).
+    void aPictureWhoseLookChangesWithItsWidthKeepsItsLegend()
+    {
+        QTemporaryDir dir;
+        SavedRun overlay;
+        overlay.report = classicReport(1500);
+        overlay.label = "shared · H200";
+        const QString path = dir.filePath("wide.png");
+        QVERIFY(exportChart(classicReport(2001), {}, nullptr, { overlay }, RunCharts::Time, path, QSize(3200, 1800),
+            { RunCharts::Style::Automatic, true })
+                    .isEmpty());
+        const QImage picture(path);
+        QCOMPARE(picture.size(), QSize(3200, 1800));
+        // The legend's names stand right of the CPU axis, between a third and two thirds of the height.
+        int dark = 0;
+        for (int y = 600; y < 1200; ++y) {
+            for (int x = 2720; x < 3150; ++x)
+                dark += qGray(picture.pixel(x, y)) < 128 ? 1 : 0;
+        }
+        QVERIFY2(dark > 500, qPrintable(QString::number(dark)));
+    }
+
     void overlaysAreDecimatedToo()
     {
         RunCharts charts;
