@@ -518,6 +518,8 @@ void RunCharts::draw(Kind kind)
     const bool density = densityFor(kind, now.low, now.high, now.columns);
     const bool changedLook = density != m_density[kind];
     m_density[kind] = density;
+    // Drawn as density: the highest p95 of the current series and median of an overlay, on each value axis.
+    double densityTop = 0.0, cpuDensityTop = 0.0;
     QList<QPointF> points, upper, lower;
     for (std::size_t o = 0; o < m_lines[kind].size(); ++o) {
         Lines& lines = m_lines[kind][o];
@@ -530,10 +532,13 @@ void RunCharts::draw(Kind kind)
                 // Each column's median at the middle of its runs; the current run's bands around it.
                 std::vector<ColumnSpread> columns = all.spread(now.low, now.high, now.columns, o != 0);
                 points.reserve(qsizetype(columns.size()));
+                const bool onValueAxis = valueAxisOf(kind, i) == m_y[kind] || !m_cpuOwnAxis;
                 for (ColumnSpread& c : columns) {
                     for (double* v : { &c.p5, &c.p25, &c.median, &c.p75, &c.p95 })
                         *v *= scale;
                     points.append({ (c.firstX + c.lastX) / 2.0, c.median });
+                    double& top = onValueAxis ? densityTop : cpuDensityTop;
+                    top = std::max(top, o == 0 ? c.p95 : c.median);
                 }
                 if (o == 0) {
                     const std::pair<QAreaSeries*, std::pair<double ColumnSpread::*, double ColumnSpread::*>> bands[] = {
@@ -581,8 +586,15 @@ void RunCharts::draw(Kind kind)
             lines.warmups[i]->replace(points);
         }
     }
+    // Drawn as density, every run shows within its column's p5-p95: the value axis fits what is drawn, not the one run
+    // in a million that took a hundred times the rest and would press every band flat against 0. Lines show it.
+    if (density && densityTop > 0.0 && !m_charts[kind]->isZoomed()) {
+        const double top = densityTop * 1.1;
+        m_full[kind].setBottom(niceCeil(top, niceStep(top, tickRoom(m_charts[kind], Qt::Vertical), 0.0)));
+        setRange(kind, m_full[kind]);
+    }
     if (kind == Time)
-        fitCpuAxis();
+        fitCpuAxis(cpuDensityTop);
     if (changedLook) {
         nameLines(kind);
         updateLegend();
@@ -601,15 +613,16 @@ bool RunCharts::densityFor(Kind kind, double low, double high, int columns) cons
     return most > std::size_t(std::max(columns, 1));
 }
 
-void RunCharts::fitCpuAxis()
+void RunCharts::fitCpuAxis(double densityTop)
 {
     // The CPU submit times of the runs in view, not the warm-ups': the first submit of a process costs a millisecond
     // or more (lazy loading), a hundred times a measured run's, and would flatten every other run at the bottom.
+    // Drawn as density, what is drawn: the highest p95 or median.
     if (!m_cpuOwnAxis)
         return;
     const double low = m_x[Time]->min(), high = m_x[Time]->max();
-    double highest = 0.0;
-    for (std::size_t o = 0; o < m_lines[Time].size(); ++o) {
+    double highest = densityTop;
+    for (std::size_t o = 0; o < m_lines[Time].size() && densityTop <= 0.0; ++o) {
         const SeriesPoints::Lines& read = pointsOf(o, Time);
         const LinePoints& warmups = read.warmupPoints[kCpuQuantity];
         std::vector<double> skipped;

@@ -119,12 +119,14 @@ private:
 
     void build(Kind kind, const QString& yTitle);
     Lines addLines(Kind kind, const QString& overlay);  // the series of one run on one chart, added to it
-    QRectF fullRange(Kind kind) const;
+    QRectF fullRange(Kind kind) const;  // every run's range: from run 0 to the last, from 0 to a tick above the values
     QValueAxis* valueAxisOf(Kind kind, std::size_t quantity) const;  // the axis a quantity's lines are drawn against
     double valueScale(Kind kind, std::size_t quantity) const;         // its axis's unit per millisecond or iteration
     bool densityFor(Kind kind, double low, double high, int columns) const;
-    void fitCpuAxis();     // to the CPU submit times of the runs in view, warm-ups left out, when on its own axis
-    void nameLines(int kind);  // "GPU time", or "GPU time median" while the chart shows density  // every run's range: from run 0 to the last, from 0 to a tick above the values
+    // To the CPU submit times of the runs in view, warm-ups left out, when on its own axis; drawn as density, to
+    // `densityTop` µs, the highest of what is drawn.
+    void fitCpuAxis(double densityTop = 0.0);
+    void nameLines(int kind);  // "GPU time", or "GPU time median" while the chart shows density
     void rescale(Kind kind);             // to the full range, unless zoomed
     void setRange(Kind kind, const QRectF& range);  // x from left to right, y from top to bottom (top the lower)
     int columns(Kind kind) const;                   // pixel columns of the plot

@@ -152,6 +152,26 @@ int mostPoints(const QChart* chart, double scale = 1.0)
 class RunChartsTest : public QObject {
     Q_OBJECT
 private slots:
+    // Drawn as density, the value axis fits the bands: the one run of 200 000 at 40 ms would press them flat at 2.5 ms.
+    // Lines fit every run, the spike included.
+    void theDensityLookFitsTheValueAxisToItsBands()
+    {
+        RunCharts charts;
+        ChartView view(charts.chart(RunCharts::Time));
+        view.resize(1000, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        charts.setRuns(longSeries());
+        QChart* chart = charts.chart(RunCharts::Time);
+        const auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).first());
+        QTRY_VERIFY(chart->plotArea().width() > 100.0);
+        QTRY_VERIFY2(y->max() < 10.0, qPrintable(QString::number(y->max())));
+        QVERIFY(y->max() > 2.5);  // the runs' p95 stays in view
+        charts.setStyle(RunCharts::Style::Lines);
+        charts.resetZoom(RunCharts::Time);
+        QTRY_VERIFY2(y->max() >= kSpikeMs, qPrintable(QString::number(y->max())));
+    }
+
     void aLongSeriesIsDecimatedAndKeepsItsExtremes()
     {
         RunCharts charts;
