@@ -85,14 +85,17 @@ void applyTheme(Theme theme)
     if (theme == Theme::System) {
         if (QApplication::style()->name() == s.style && QApplication::palette() == s.palette)
             return;  // as it started: nothing to give back, no widget told of a change
-        if (QApplication::style()->name() != s.style)
+        if (QApplication::style()->name() != s.style) {
             if (QStyle* style = QStyleFactory::create(s.style))
                 QApplication::setStyle(style);
+        }
         QApplication::setPalette(s.palette);
         return;
     }
-    if (QApplication::style()->name().compare(QStringLiteral("fusion"), Qt::CaseInsensitive) != 0)
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (QApplication::style()->name().compare(QStringLiteral("fusion"), Qt::CaseInsensitive) != 0) {
+        if (QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion")))  // built into Qt; never absent
+            QApplication::setStyle(fusion);
+    }
     QApplication::setPalette(theme == Theme::Dark ? darkPalette() : lightPalette());
 }
 
