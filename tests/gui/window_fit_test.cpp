@@ -1,6 +1,6 @@
 // The window on small screens and in each theme: it fits 800×600 and 1024×640 with a saved run and two overlays, in
-// the light and the dark look, nothing reaching past the window's edge; Settings › Theme switches every chart, the
-// timeline and the All GPUs chart, is remembered, and System gives the desktop's look back.
+// the light and the dark look, nothing reaching past the window's edge, narrow charts' legends in rows; Settings ›
+// Theme switches every chart (the All GPUs chart too), is remembered, and System gives the desktop's look back.
 #include "fake_backend.hpp"
 #include "window_waits.hpp"
 
@@ -22,7 +22,6 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QSettings>
-#include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTest>
