@@ -152,24 +152,35 @@ int mostPoints(const QChart* chart, double scale = 1.0)
 class RunChartsTest : public QObject {
     Q_OBJECT
 private slots:
-    // Drawn as density, the value axis fits the bands: the one run of 200 000 at 40 ms would press them flat at 2.5 ms.
-    // Lines fit every run, the spike included.
-    void theDensityLookFitsTheValueAxisToItsBands()
+    // Drawn as density, the value axes fit the bands: the one run of 200 000 at 40 ms GPU time, or at 5 ms of CPU
+    // submit time, would press them flat at 2.5 ms and tens of µs. Lines fit every run, the spikes included.
+    void theDensityLookFitsTheValueAxesToTheirBands()
     {
+        Report report = longSeries();
+        report.runs.update(kDipRun + 1, [](RunResult& run) {
+            for (Span& span : run.spans) {
+                if (span.kind == SpanKind::Submit)
+                    span.endMs = span.beginMs + 5.0;
+            }
+        });
         RunCharts charts;
         ChartView view(charts.chart(RunCharts::Time));
         view.resize(1000, 600);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        charts.setRuns(longSeries());
+        charts.setRuns(report);
         QChart* chart = charts.chart(RunCharts::Time);
-        const auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).first());
+        const QValueAxis* y = axis(chart, Qt::Vertical);
+        const QValueAxis* cpu = charts.cpuAxis();
+        QVERIFY(cpu && cpu != y);
         QTRY_VERIFY(chart->plotArea().width() > 100.0);
         QTRY_VERIFY2(y->max() < 10.0, qPrintable(QString::number(y->max())));
         QVERIFY(y->max() > 2.5);  // the runs' p95 stays in view
+        QVERIFY2(cpu->max() < 1000.0, qPrintable(QString::number(cpu->max())));  // µs: far under the 5000 µs run
         charts.setStyle(RunCharts::Style::Lines);
         charts.resetZoom(RunCharts::Time);
         QTRY_VERIFY2(y->max() >= kSpikeMs, qPrintable(QString::number(y->max())));
+        QVERIFY2(cpu->max() >= 5000.0, qPrintable(QString::number(cpu->max())));
     }
 
     void aLongSeriesIsDecimatedAndKeepsItsExtremes()
