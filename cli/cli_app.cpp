@@ -3,6 +3,7 @@
 #include "cli/output_pattern.hpp"
 
 #include "engine/host/host_name.hpp"
+#include "engine/io/atomic_output_file.hpp"
 #include "engine/io/baseline_report.hpp"
 #include "engine/io/chrome_trace.hpp"
 #include "engine/io/csv/csv_report.hpp"
@@ -12,6 +13,7 @@
 #include "engine/io/result_file.hpp"
 #include "engine/io/side_by_side_report.hpp"
 #include "engine/io/text_report.hpp"
+#include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
 #include "engine/model/series_summary.hpp"
 #include "engine/run/device_plan_runner.hpp"
@@ -161,30 +163,24 @@ void writeHost(std::ostream& out, ReportFormat format, const HostReport& host, c
 }
 
 // Writes the trace of what ran to `file`, opened before the plan started; a failed write is an Io error. With
-// nothing to show, the file is removed rather than left empty.
-Status writeTrace(std::ofstream& file, const std::string& path, bool series, const PlanReport& result)
+// nothing to show, no file is left rather than an empty one.
+Status writeTrace(AtomicOutputFile& file, bool series, const PlanReport& result)
 {
     const bool ran = series ? !result.variants.front().report.runs.empty() : result.ranCount() > 0;
     if (!ran) {
-        file.close();
-        std::error_code ignored;
-        std::filesystem::remove(path, ignored);
+        file.discard();
         return std::nullopt;
     }
     if (series)
-        writeChromeTrace(file, result.variants.front().report);
+        writeChromeTrace(file.stream(), result.variants.front().report);
     else
-        writeChromeTrace(file, result);
-    errno = 0;
-    file.close();
-    if (!file && errno)
-        return makeError(ErrorKind::Io, "writing the trace to '" + path + "' failed: " + systemErrorText(errno));
-    if (!file)
-        return makeError(ErrorKind::Io, "writing the trace to '" + path + "' failed", "Check free disk space.");
-    return std::nullopt;
+        writeChromeTrace(file.stream(), result);
+    return file.commit("the trace");
 }
 
-// Where the report goes: standard output, or the files --output names, opened before anything runs.
+// Where the report goes: standard output, or the files --output names, opened before anything runs. Each file gets
+// its name only once finish() wrote it completely; one that is not finished (an early return, a process killed)
+// leaves no file of that name.
 class Outputs {
 public:
     explicit Outputs(std::ostream& standard)
@@ -199,7 +195,7 @@ public:
         m_paths[device] = path;
         if (m_files.count(path))
             return std::nullopt;
-        auto file = openOutput(path);
+        auto file = AtomicOutputFile::open(path);
         if (!file)
             return file.error();
         m_files[path] = std::move(*file);
@@ -212,7 +208,7 @@ public:
         if (m_files.empty())
             return m_standard;
         const auto named = m_paths.find(device);
-        return *m_files.at(named != m_paths.end() ? named->second : m_paths.begin()->second);
+        return m_files.at(named != m_paths.end() ? named->second : m_paths.begin()->second)->stream();
     }
 
     // Flushes everything; an Io error when a write failed, with the system's words for why where it gave them.
@@ -223,23 +219,17 @@ public:
         if (!m_standard)
             failed = makeError(ErrorKind::Io, "writing the report failed", "Check free disk space.");
         for (auto& [path, file] : m_files) {
-            errno = 0;
-            file->close();
-            if (*file || failed)
-                continue;
-            const int error = errno;
-            failed = error ? makeError(ErrorKind::Io, "writing the report to '" + path + "' failed: " +
-                                     systemErrorText(error))
-                           : makeError(ErrorKind::Io, "writing the report to '" + path + "' failed",
-                                 "Check free disk space.");
+            Status written = file->commit("the report");
+            if (written && !failed)
+                failed = std::move(written);
         }
         return failed;
     }
 
 private:
     std::ostream& m_standard;
-    std::map<std::string, std::string> m_paths;                     // device -> path
-    std::map<std::string, std::unique_ptr<std::ofstream>> m_files;  // path -> file
+    std::map<std::string, std::string> m_paths;                        // device -> path
+    std::map<std::string, std::unique_ptr<AtomicOutputFile>> m_files;  // path -> file
 };
 
 // This process's place in a Slurm job, for the records it writes.
@@ -346,8 +336,8 @@ int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
     for (const std::string& path : options.mergeFiles) {
         auto host = readResultFile(path);
         if (!host) {
-            err << "asyncscope-cli: cannot merge " << host.error().message() << '\n';
-            code = kExitFailure;
+            err << "asyncscope-cli: cannot merge " << displayText(host.error().message()) << '\n';
+            code = kExitUsage;  // a refused input, told apart from a node that left no record (1)
             continue;
         }
         const std::string shared = sharedGpu(*host, hosts);
@@ -355,13 +345,14 @@ int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
             std::size_t first = 0;
             while (sharedGpu(*host, { hosts[first] }).empty())
                 ++first;
-            err << "asyncscope-cli: cannot merge " << path << ": it holds host " << host->host << "'s " << shared
-                << " from Slurm job " << host->slurm->job << " (task " << host->slurm->task << " on node "
-                << host->slurm->node << "), as " << paths[first] << " does (task " << hosts[first].slurm->task
-                << " on node " << hosts[first].slurm->node
+            err << "asyncscope-cli: cannot merge " << displayText(path) << ": it holds host " << cutText(host->host)
+                << "'s " << shared << " from Slurm job " << cutText(host->slurm->job) << " (task "
+                << host->slurm->task << " on node " << cutText(host->slurm->node) << "), as "
+                << displayText(paths[first]) << " does (task " << hosts[first].slurm->task << " on node "
+                << cutText(hosts[first].slurm->node)
                 << "): one job's records cannot share a host and GPU. Give each node a host name of its own; the "
                    "first record is kept.\n";
-            code = kExitFailure;
+            code = kExitUsage;
             continue;
         }
         hosts.push_back(std::move(*host));
@@ -370,12 +361,12 @@ int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
     for (const std::string& name : options.expectHosts) {
         if (std::none_of(hosts.begin(), hosts.end(), [&name](const HostReport& h) { return recordOf(h, name); })) {
             hosts.push_back(hostError(name, makeError(ErrorKind::Io, kNoRecord)));
-            code = kExitFailure;
+            code = std::max(code, kExitFailure);
         }
     }
     if (hosts.empty()) {
         err << "asyncscope-cli: none of the " << options.mergeFiles.size() << " files could be read\n";
-        return kExitFailure;
+        return kExitUsage;
     }
     Outputs outputs(out);
     if (!options.outputPath.empty()) {
@@ -403,11 +394,24 @@ Error differentConfigurations(const std::vector<ConfigDifference>& differences)
         "says so).");
 }
 
+// A series that cannot be compared, or a file that cannot be read: refused input, told apart from a failed gate.
+int refuseInput(const std::string& why, std::ostream& err)
+{
+    err << "asyncscope-cli: error: " << why << '\n';
+    return kExitUsage;
+}
+
 // Writes the comparison of `current` with `baseline` where --output says, and returns the exit status: 1 when the
-// gate failed, 2 when the configurations differ and that was not allowed.
+// gate failed; 2 when the configurations differ and that was not allowed, when a series holds too few measured runs
+// to compare, or when a gate was asked for and none of its quantities is in both series.
 int writeBaselineComparison(const CliOptions& options, const Report& baseline, const std::string& baselineName,
     const Report& current, const std::string& currentName, std::ostream& out, std::ostream& err)
 {
+    for (const auto& [series, name] : { std::pair { &baseline, "the baseline " + baselineName },
+             std::pair { &current, currentName == "this run" ? std::string("this run") : currentName } }) {
+        if (auto few = tooFewRunsToCompare(*series, name))
+            return refuseInput(*few, err);
+    }
     const SeriesSummary baselineSummary = summarizeSeries(baseline);
     const SeriesSummary currentSummary = summarizeSeries(current);
     const BaselineComparison c =
@@ -429,6 +433,12 @@ int writeBaselineComparison(const CliOptions& options, const Report& baseline, c
     }
     if (auto failed = outputs.finish())
         return reportFailure(*failed, err);
+    const bool gated = std::any_of(c.quantities.begin(), c.quantities.end(),
+        [](const QuantityComparison& q) { return q.gated && q.distribution; });
+    if (options.baselineSettings.maxSlowdownPercent && !gated)
+        return refuseInput("none of the gated quantities (" + joinedText(options.baselineSettings.gateKeys) +
+                ") was measured in both series: the gate can neither pass nor fail",
+            err);
     if (c.gateFailed()) {
         err << "asyncscope-cli: slower than the baseline by more than "
             << fixedText(*options.baselineSettings.maxSlowdownPercent, 2) << " %: " << c.headline() << '\n';
@@ -443,10 +453,12 @@ int runBaselineFiles(const CliOptions& options, std::ostream& out, std::ostream&
     std::vector<Report> reports;
     for (const std::string& path : options.baselineFiles) {
         auto report = readSeriesFile(path);
-        if (!report)
-            return reportFailure(makeError(report.error().kind, "cannot compare " + report.error().detail,
-                                     report.error().advice),
+        if (!report) {
+            reportFailure(makeError(report.error().kind, "cannot compare " + report.error().detail,
+                              report.error().advice),
                 err);
+            return kExitUsage;  // refused input, told apart from a failed gate (1)
+        }
         reports.push_back(std::move(*report));
     }
     return writeBaselineComparison(options, reports[0], options.baselineFiles[0], reports[1],
@@ -456,17 +468,11 @@ int runBaselineFiles(const CliOptions& options, std::ostream& out, std::ostream&
 // Writes the series this command ran to --save as a JSON report.
 Status saveSeries(const std::string& path, const Report& report)
 {
-    auto file = openOutput(path);
+    auto file = AtomicOutputFile::open(path);
     if (!file)
         return file.error();
-    writeJson(**file, report);
-    errno = 0;
-    (*file)->close();
-    if (!**file)
-        return makeError(ErrorKind::Io,
-            "writing the series to '" + path + "' failed" + (errno ? ": " + systemErrorText(errno) : std::string()),
-            "Check free disk space.");
-    return std::nullopt;
+    writeJson((*file)->stream(), report);
+    return (*file)->commit("the series");
 }
 
 }  // namespace
@@ -489,7 +495,8 @@ int reportFailure(const Error& error, std::ostream& err)
     // A kind of host memory, copy or submission this device or runtime cannot run is a request to change, as a size
     // that does not fit is.
     const bool request = isRequestError(error.kind) || error.kind == ErrorKind::Unsupported;
-    err << "asyncscope-cli: " << (request ? "error: " : "") << error.message() << '\n';
+    // A message may name what a file gives (its name, a host): control characters are shown escaped.
+    err << "asyncscope-cli: " << (request ? "error: " : "") << displayText(error.message()) << '\n';
     return request ? kExitUsage : kExitFailure;
 }
 
@@ -533,6 +540,13 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
         const std::vector<ConfigDifference> differences = configDifferences(*options.baseline, planned);
         if (anyBlocking(differences) && !options.allowDifferent)
             return reportFailure(differentConfigurations(differences), err);
+        // A comparison that could not be made costs no series either.
+        if (auto few = tooFewRunsToCompare(*options.baseline, "the baseline " + options.baselineFiles.front()))
+            return refuseInput(*few, err);
+        if (config.stopRule == StopRule::Fixed && std::size_t(config.runs) < kMinComparedRuns)
+            return refuseInput("--runs " + std::to_string(config.runs) + " measures too few runs to compare: a "
+                    "comparison needs at least " + std::to_string(kMinComparedRuns) + " measured runs in each series",
+                err);
         for (const std::string& path : { options.outputPath, options.savePath }) {
             if (!path.empty()) {
                 if (auto unusable = checkWritableFile(path))
@@ -550,15 +564,16 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
                 return reportFailure(*failed, err);
         }
     }
-    std::ofstream trace;
+    std::unique_ptr<AtomicOutputFile> trace;
     if (!options.tracePath.empty()) {
         if (auto unusable = checkWritableFile(options.tracePath))
             return reportFailure(*unusable, err);
-        trace.open(options.tracePath, std::ios::binary | std::ios::trunc);
-        if (!trace)
+        auto opened = AtomicOutputFile::open(options.tracePath, AtomicOutputFile::MissingFolders::Refuse);
+        if (!opened)
             return reportFailure(makeError(ErrorKind::Usage, "cannot write the trace to '" + options.tracePath + "'",
                                      "Choose a path in a folder that exists and that you may write to."),
                 err);
+        trace = std::move(*opened);
     }
 
     DevicePlan devicePlan;
@@ -581,8 +596,8 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
     Status traceFailed;
     if (options.baseline) {
         const Report& ran = result.devices.front().plan.variants.front().report;
-        if (trace.is_open())
-            traceFailed = writeTrace(trace, options.tracePath, true, result.devices.front().plan);
+        if (trace)
+            traceFailed = writeTrace(*trace, true, result.devices.front().plan);
         if (ran.runs.empty())
             return verdict({ &result.devices.front() }, true, false, err);
         if (!options.savePath.empty()) {
@@ -601,8 +616,8 @@ int runCli(const CliOptions& options, Backend& backend, const std::atomic<bool>&
             writeSeries(to, options.format, only.variants.front().report);
         else if (!series && only.ranCount() > 0)
             writeComparison(to, options.format, only);
-        if (trace.is_open())
-            traceFailed = writeTrace(trace, options.tracePath, series, only);
+        if (trace)
+            traceFailed = writeTrace(*trace, series, only);
     } else {
         const std::vector<SideBySideRow> rows = sideBySideRows(result);
         if (namesDevice(options.outputPath)) {

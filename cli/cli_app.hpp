@@ -14,8 +14,11 @@
 namespace asyncscope {
 
 constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;  // a CUDA error, a wrong element, a cancel, an unwritable report
-constexpr int kExitUsage = 2;    // a bad request: options, a device that is not there, a size that does not fit
+// A CUDA error, a wrong element, a cancel, an unwritable report, a failed baseline gate, a node with no record.
+constexpr int kExitFailure = 1;
+// A bad request: options, a device that is not there, a size that does not fit; and refused input: a file that cannot
+// be read or is refused, a series with too few measured runs to compare, a gate with nothing to look at.
+constexpr int kExitUsage = 2;
 
 // A record's place in a Slurm job from the job's environment (SLURM_JOB_ID, SLURMD_NODENAME, SLURM_PROCID); empty
 // outside a job.

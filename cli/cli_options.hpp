@@ -1,6 +1,7 @@
 // asyncscope-cli's command line: parsed with CLI11 into a pipeline configuration and output choices.
 #pragma once
 
+#include "engine/io/man_options.hpp"
 #include "engine/run/device_plan.hpp"
 #include "engine/run/plan.hpp"
 #include "engine/model/baseline.hpp"
@@ -46,5 +47,8 @@ struct CliOptions {
 // Usage errors come back as ErrorKind::Usage with CLI11's or our own message. With one --baseline file the file is
 // read here (a file that cannot be read is its reader's error) and its configuration becomes the defaults.
 Result<CliOptions> parseCommandLine(int argc, const char* const argv[]);
+
+// Every option --help lists, in its order, with the same text and defaults: the man page's OPTIONS section.
+std::vector<ManOption> cliManOptions();
 
 }  // namespace asyncscope

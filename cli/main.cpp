@@ -1,5 +1,5 @@
-// asyncscope-cli: the engine from a terminal. Exit 0 when every run verified, 1 on a CUDA error or a wrong
-// element, 2 on a usage error.
+// asyncscope-cli: the engine from a terminal. Exit 0 when every run verified (and a baseline gate passed), 1 on a CUDA
+// error, a wrong element or a failed gate, 2 on a usage error or refused input (cli_app.hpp's kExit… values).
 #include "cli/cli_app.hpp"
 #include "cli/cli_options.hpp"
 

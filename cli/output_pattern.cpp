@@ -1,11 +1,5 @@
 #include "cli/output_pattern.hpp"
 
-#include "engine/io/input_file.hpp"
-
-#include <cerrno>
-#include <filesystem>
-#include <system_error>
-
 namespace asyncscope {
 
 Status checkOutputPattern(const std::string& pattern)
@@ -48,28 +42,6 @@ std::string expandOutputPattern(const std::string& pattern, const std::string& h
         ++i;
     }
     return path;
-}
-
-Result<std::unique_ptr<std::ofstream>> openOutput(const std::string& path)
-{
-    namespace fs = std::filesystem;
-    // A directory, a FIFO (opening one blocks until something reads it) or a device is refused before it is opened.
-    if (auto unusable = checkWritableFile(path))
-        return *unusable;
-    const fs::path parent = fs::path(path).parent_path();
-    std::error_code ec;
-    if (!parent.empty() && !fs::is_directory(parent, ec)) {
-        fs::create_directories(parent, ec);
-        if (ec)
-            return makeError(ErrorKind::Io, "cannot create the folder '" + parent.string() + "': " + ec.message(),
-                "Choose a path you may write to.");
-    }
-    errno = 0;
-    auto file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
-    if (!*file)
-        return makeError(ErrorKind::Io, "cannot write '" + path + "': " + systemErrorText(errno ? errno : EIO),
-            "Choose a path in a folder you may write to.");
-    return file;
 }
 
 }  // namespace asyncscope

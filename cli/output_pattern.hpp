@@ -1,11 +1,10 @@
 // --output as a pattern: %h the host's short name, %d the device index, %% a percent sign. With %d in it each device
-// gets a file of its own. Files are opened before anything runs, their missing parent folders created.
+// gets a file of its own. Files are opened before anything runs (AtomicOutputFile), their missing parent folders
+// created.
 #pragma once
 
 #include "engine/model/error.hpp"
 
-#include <fstream>
-#include <memory>
 #include <string>
 
 namespace asyncscope {
@@ -21,9 +20,5 @@ bool namesDevice(const std::string& pattern);
 
 // The pattern with its placeholders replaced.
 std::string expandOutputPattern(const std::string& pattern, const std::string& host, const std::string& device);
-
-// Opens `path` for writing, creating the folders it names that do not exist yet (as mkdir -p does). An Io error
-// naming the path and why otherwise.
-Result<std::unique_ptr<std::ofstream>> openOutput(const std::string& path);
 
 }  // namespace asyncscope

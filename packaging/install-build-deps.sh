@@ -10,7 +10,7 @@ packages=(
     libgtest-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev
     xvfb xauth x11-utils x11-apps imagemagick fontconfig fonts-dejavu-core
     desktop-file-utils appstream lintian dpkg-dev
-    slurm-wlm munge
+    slurm-wlm munge strace
 )
 
 missing=()

@@ -4,8 +4,14 @@
 #include <unistd.h>
 
 #include <array>
+#include <charconv>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <optional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace asyncscope {
@@ -21,16 +27,59 @@ constexpr int kClockSm = 1;
 constexpr int kClockMemory = 2;
 constexpr int kTemperatureGpu = 0;
 
-// nvmlProcessInfo_t as nvmlDeviceGetComputeRunningProcesses_v3 fills it.
-struct NvmlProcessInfo {
-    unsigned int pid;
-    unsigned long long usedGpuMemory;
-    unsigned int gpuInstanceId;
-    unsigned int computeInstanceId;
-};
+// The records nvmlDeviceGetComputeRunningProcesses_v3 fills are not the same size on every driver, though the symbol
+// is: every layout starts with pid (4 bytes at 0), usedGpuMemory (8 at 8), gpuInstanceId (4 at 16) and
+// computeInstanceId (4 at 20), and one adds usedGpuCcProtectedMemory (8 at 24).
+//  - 24 bytes (nvmlProcessInfo_v2_t): R510 to R530, R535 from 535.104.05 on, and every later branch.
+//  - 32 bytes: R535 before 535.104.05. Its first releases (535.43.02 to 535.86.x) gave nvmlProcessInfo_t the
+//    protected memory field without a new function version, so their _v3 fills 32-byte records; 535.98 took _v3 out
+//    of its nvml.h, and 535.104.05 put it back with the 24-byte record, the protected memory moving to the new
+//    nvmlDeviceGetRunningProcessDetailList.
+// So the stride is chosen by the driver version: 32 bytes for 535.x with x below 104, else 24, and 24 too where the
+// version cannot be read or parsed (the layout the symbol stands for). Read with the wrong stride, every PID after
+// the first comes from the middle of a record (strangers on the GPU that are not there), and a buffer with room for N
+// 24-byte records overflows when the driver writes more than 12 32-byte ones. The buffer here has room for N records
+// of the larger layout whatever the stride, so a wrong stride can misread but never overflow.
+constexpr std::size_t kProcessRecordBytes = 24;
+constexpr std::size_t kProcessRecordCcBytes = 32;
+constexpr std::size_t kPidOffset = 0;
+constexpr std::size_t kUsedGpuMemoryOffset = 8;
+constexpr unsigned kFirstR535WithSmallRecords = 104;  // 535.104.05
 
 constexpr unsigned long long kNotAvailable = ~0ull;  // NVML_VALUE_NOT_AVAILABLE for usedGpuMemory
 constexpr unsigned int kMaxProcesses = 1024;
+
+// The first two numbers of a driver version such as "535.54.03"; nothing when the text does not start that way.
+std::optional<std::pair<unsigned, unsigned>> majorMinor(std::string_view version)
+{
+    unsigned major = 0;
+    unsigned minor = 0;
+    const char* const end = version.data() + version.size();
+    const auto [afterMajor, majorError] = std::from_chars(version.data(), end, major);
+    if (majorError != std::errc() || afterMajor == version.data() || afterMajor == end || *afterMajor != '.')
+        return std::nullopt;
+    const auto [afterMinor, minorError] = std::from_chars(afterMajor + 1, end, minor);
+    if (minorError != std::errc() || afterMinor == afterMajor + 1 || (afterMinor != end && *afterMinor != '.'))
+        return std::nullopt;
+    return std::make_pair(major, minor);
+}
+
+// The size of the records the driver of `version` fills for nvmlDeviceGetComputeRunningProcesses_v3 (see above).
+std::size_t processRecordBytes(std::string_view version)
+{
+    const auto number = majorMinor(version);
+    if (number && number->first == 535 && number->second < kFirstR535WithSmallRecords)
+        return kProcessRecordCcBytes;
+    return kProcessRecordBytes;
+}
+
+template <class T>
+T fieldAt(const unsigned char* record, std::size_t offset)
+{
+    T value {};
+    std::memcpy(&value, record + offset, sizeof value);
+    return value;
+}
 
 template <class F>
 bool resolve(void* handle, const char* name, F& fn)
@@ -58,7 +107,7 @@ struct NvmlProbe::Api {
     int (*driverVersion)(char*, unsigned) = nullptr;
     int (*byUuid)(const char*, NvmlDevice*) = nullptr;
     int (*byBusId)(const char*, NvmlDevice*) = nullptr;
-    int (*processes)(NvmlDevice, unsigned*, NvmlProcessInfo*) = nullptr;
+    int (*processes)(NvmlDevice, unsigned*, void*) = nullptr;  // records of processRecordBytes each
     int (*clock)(NvmlDevice, int, unsigned*) = nullptr;
     int (*maxClock)(NvmlDevice, int, unsigned*) = nullptr;
     int (*reasons)(NvmlDevice, unsigned long long*) = nullptr;
@@ -69,6 +118,7 @@ struct NvmlProbe::Api {
     int (*linkWidth)(NvmlDevice, unsigned*) = nullptr;
     int (*linkGenMax)(NvmlDevice, unsigned*) = nullptr;
     int (*linkWidthMax)(NvmlDevice, unsigned*) = nullptr;
+    std::size_t processRecordBytes = kProcessRecordBytes;
 
     std::string error(int code) const
     {
@@ -126,6 +176,7 @@ NvmlProbe::NvmlProbe(const std::string& library)
     if (a.driverVersion && a.driverVersion(version.data(), static_cast<unsigned>(version.size())) == kSuccess) {
         version.back() = '\0';
         m_source = std::string("NVML, driver ") + version.data();
+        a.processRecordBytes = processRecordBytes(version.data());
     } else {
         m_source = "NVML";
     }
@@ -194,22 +245,28 @@ Result<MachineSample> NvmlProbe::sample(const DeviceInfo& device)
     if (int mode = 0; a.persistence && a.persistence(handle, &mode) == kSuccess)
         s.persistenceMode = mode != 0;
     if (a.processes) {
-        // The count can grow between the two calls: ask again with room for what it said, a few times.
-        std::vector<NvmlProcessInfo> infos;
+        // The count can grow between the two calls: ask again with room for what it said, a few times. The room is
+        // counted in records of the larger layout, so the count passed fits the buffer whatever the driver fills.
+        std::vector<unsigned char> records;
+        unsigned room = 0;
         unsigned count = 0;
         rc = a.processes(handle, &count, nullptr);
         for (int attempt = 0; attempt < 4 && rc == kInsufficientSize && count <= kMaxProcesses; ++attempt) {
-            infos.resize(count + 4);
-            count = static_cast<unsigned>(infos.size());
-            rc = a.processes(handle, &count, infos.data());
+            room = count + 4;
+            records.assign(std::size_t { room } * kProcessRecordCcBytes, 0);
+            count = room;
+            rc = a.processes(handle, &count, records.data());
         }
         if (rc == kSuccess) {
             std::vector<GpuProcess> list;
             bool ownNamespace = false;  // in a container the driver gives the host's PIDs: /proc here knows others
-            for (unsigned i = 0; i < count && i < infos.size(); ++i) {
-                const NvmlProcessInfo& p = infos[i];
-                list.push_back({ p.pid, p.usedGpuMemory == kNotAvailable ? 0 : p.usedGpuMemory, {} });
-                ownNamespace = ownNamespace || p.pid == ownPid();
+            const std::size_t stride = a.processRecordBytes;
+            for (unsigned i = 0; i < count && i < room && (i + 1) * stride <= records.size(); ++i) {
+                const unsigned char* record = records.data() + i * stride;
+                const auto pid = fieldAt<std::uint32_t>(record, kPidOffset);
+                const auto used = fieldAt<std::uint64_t>(record, kUsedGpuMemoryOffset);
+                list.push_back({ pid, used == kNotAvailable ? 0 : used, {} });
+                ownNamespace = ownNamespace || pid == ownPid();
             }
             for (GpuProcess& p : list)
                 p.name = ownNamespace ? commandName(p.pid) : std::string();

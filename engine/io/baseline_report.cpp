@@ -2,6 +2,7 @@
 
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/text_report.hpp"
+#include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -14,7 +15,8 @@ namespace asyncscope {
 
 BaselineSide baselineSide(const std::string& name, const Report& report, const SeriesSummary& summary)
 {
-    BaselineSide side { name, report.host, report.device.name, summary.measuredRuns, {} };
+    // A file's name may be any bytes: well-formed UTF-8 from here on, for the JSON output.
+    BaselineSide side { validUtf8(name), report.host, report.device.name, summary.measuredRuns, {} };
     for (Finding& f : judgeSeries(report, summary).findings) {
         if (f.severity >= Severity::Warning)
             side.warnings.push_back(std::move(f));
@@ -60,9 +62,9 @@ std::string pValueNumber(double p)
 
 std::string sideText(const BaselineSide& s)
 {
-    std::string text = s.name + ": " + (s.device.empty() ? "unknown device" : s.device);
+    std::string text = cutText(s.name) + ": " + (s.device.empty() ? "unknown device" : cutText(s.device));
     if (!s.host.empty())
-        text += " on " + s.host;
+        text += " on " + cutText(s.host);
     return text + ", " + std::to_string(s.measuredRuns) + " measured runs";
 }
 
@@ -106,9 +108,10 @@ std::string gateText(const BaselineComparison& c)
     return "gate: passed: " + names + " not slower than " + limit + " beyond the interval\n";
 }
 
-std::string verdictCell(const QuantityComparison& q, const BaselineSettings& settings)
+std::string verdictCell(const QuantityComparison& q)
 {
-    return q.distribution ? verdictText(q.verdict, q.differencePercent.value_or(0.0), settings) : std::string();
+    return q.distribution ? verdictText(q.verdict, q.differencePercent.value_or(0.0), q.sameUnderPercent)
+                          : std::string();
 }
 
 }  // namespace
@@ -125,7 +128,7 @@ std::string formatBaselineText(const BaselineComparison& c, const BaselineSide& 
         const int places = decimalsOf(q.kind);
         rows.push_back({ headerOf(q.name, q.kind), fixedText(q.baseline, places), fixedText(q.current, places),
             differenceText(q), q.distribution ? intervalText(q) : "(one figure)",
-            q.distribution ? pValueText(q.p) : "", verdictCell(q, c.settings) });
+            q.distribution ? pValueText(q.p) : "", verdictCell(q) });
     }
     std::vector<std::size_t> widths(headers.size());
     for (std::size_t i = 0; i < headers.size(); ++i)
@@ -150,7 +153,11 @@ std::string formatBaselineText(const BaselineComparison& c, const BaselineSide& 
         text += render(row);
     text += "intervals: bootstrap of the difference of medians, " + std::to_string(c.settings.resamples) +
         " resamples, seed " + std::to_string(c.settings.seed) + "; p: Mann-Whitney U, two-sided; a difference under " +
-        fixedText(c.settings.minDifferencePercent, 2) + " % counts as the same\n";
+        fixedText(c.settings.minDifferencePercent, 2) + " % counts as the same" +
+        (c.settings.maxSlowdownPercent && *c.settings.maxSlowdownPercent < c.settings.minDifferencePercent
+                ? " (under " + fixedText(*c.settings.maxSlowdownPercent, 2) + " % for a gated quantity, as the gate's)"
+                : std::string()) +
+        "\n";
     text += gateText(c);
     text += "verdict: " + c.headline() + "\n";
     for (const BaselineSide* side : { &baseline, &current }) {
@@ -160,7 +167,7 @@ std::string formatBaselineText(const BaselineComparison& c, const BaselineSide& 
         warnings.findings = side->warnings;
         std::string advice = formatAdviceText(warnings);
         advice.replace(0, advice.find('\n'), "  the " + std::string(side == &baseline ? "baseline" : "current") +
-                " series' advice warns (" + side->name + "):");
+                " series' advice warns (" + cutText(side->name) + "):");
         text += advice;
     }
     return text;
@@ -248,7 +255,7 @@ void writeBaselineJson(std::ostream& out, const BaselineComparison& c, const Bas
         { "failed", c.gateFailed() } };
     j["quantities"] = std::move(quantities);
     j["verdict"] = c.headline();
-    out << j.dump(2) << '\n';
+    out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';  // U+FFFD for bad UTF-8
 }
 
 }  // namespace asyncscope

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,11 @@ constexpr std::size_t kNearChars = 24;
 struct TooDeep {
     std::string where;
 };
+// Thrown to stop a parse whose tree outgrew its limit.
+struct TooBig {
+    std::string where;
+};
+
 
 // Line and column (both from 1) of byte `at` of `text`.
 std::pair<std::size_t, std::size_t> lineAndColumn(std::string_view text, std::size_t at)
@@ -196,30 +202,45 @@ namespace {
 class BoundedTree {
 public:
     BoundedTree(std::string_view text, const char* const& cursor, const std::vector<std::string>& keptAsText,
-        int keepDepth = -1)
+        const TreeLimits& limits, int keepDepth = -1)
         : m_text(text)
         , m_cursor(cursor)
         , m_kept(keptAsText)
+        , m_limits(limits)
         , m_keepDepth(keepDepth)
     {
     }
 
     json root;
+    std::vector<std::string> passed;  // the keys of m_limits.noted read past
 
     bool null() { return put(nullptr); }
     bool boolean(bool value) { return put(value); }
     bool number_integer(json::number_integer_t value) { return put(value); }
     bool number_unsigned(json::number_unsigned_t value) { return put(value); }
     bool number_float(json::number_float_t value, const json::string_t&) { return put(value); }
-    bool string(json::string_t& value) { return put(std::move(value)); }
+    bool string(json::string_t& value)
+    {
+        if (building())
+            spend(value.size());
+        return put(std::move(value));
+    }
     bool binary(json::binary_t& value) { return put(json::binary(std::move(value))); }  // never from JSON text
     bool start_object(std::size_t) { return open(false); }
     bool start_array(std::size_t) { return open(true); }
     bool key(json::string_t& name)
     {
         m_path.key(depth(), name);
-        if (m_skipped == 0 && !leftOut(depth()))
+        // A key of the document's own object that no reader takes: its value is read past, never built.
+        m_passNext = depth() == 1 && m_skipped == 0 && !m_limits.keys.empty() &&
+            std::find(m_limits.keys.begin(), m_limits.keys.end(), name) == m_limits.keys.end();
+        if (m_passNext && std::find(m_limits.noted.begin(), m_limits.noted.end(), name) != m_limits.noted.end() &&
+            std::find(passed.begin(), passed.end(), name) == passed.end())
+            passed.push_back(name);
+        if (m_skipped == 0 && !leftOut(depth()) && !m_passNext) {
+            spend(TreeCost::member + name.size());
             m_slot = &(*m_open.back())[name];
+        }
         return true;
     }
     bool end_object() { return close(); }
@@ -238,11 +259,27 @@ private:
     // A value inside `at` lists and objects is left out.
     bool leftOut(int at) const { return m_keepDepth >= 0 && at > m_keepDepth; }
 
+    // Whether the next value is built.
+    bool building() const { return m_skipped == 0 && !leftOut(depth()) && !m_passNext; }
+
+    // `bytes` more of the tree's memory; past its limit the parse stops.
+    void spend(std::size_t bytes)
+    {
+        m_bytes += bytes;
+        if (m_limits.maxBytes > 0 && m_bytes > m_limits.maxBytes)
+            throw TooBig { m_path.text(std::min(depth(), 2)) };  // the block and its list: "machine.samples"
+    }
+
     template <class Value>
     bool put(Value&& value)
     {
+        if (m_passNext) {
+            m_passNext = false;
+            return true;
+        }
         if (m_skipped > 0 || leftOut(depth()))
             return true;
+        spend(TreeCost::value);
         if (m_open.empty())
             root = std::forward<Value>(value);
         else if (m_open.back()->is_array())
@@ -265,10 +302,12 @@ private:
         if (at + 1 > kMaxNestingDepth && m_keepDepth < 0)
             throw TooDeep { m_path.text(at) };
         m_path.open(at, array);
-        if (m_skipped > 0 || leftOut(at)) {
+        if (m_skipped > 0 || leftOut(at) || m_passNext) {
+            m_passNext = false;
             ++m_skipped;  // left out with all it holds
             return true;
         }
+        spend(TreeCost::container);
         if (!array && at == int(m_kept.size()) && m_path.at(m_kept)) {
             m_keptBegin = std::size_t(m_cursor - m_text.data()) - 1;  // the '{' read last
             m_skipped = 1;
@@ -297,7 +336,10 @@ private:
     std::string_view m_text;
     const char* const& m_cursor;
     const std::vector<std::string>& m_kept;
+    const TreeLimits& m_limits;
     int m_keepDepth;
+    std::size_t m_bytes = 0;   // what the tree takes so far, about
+    bool m_passNext = false;   // the value after the key read last is not built
     Path m_path;
     std::vector<json*> m_open;  // the lists and objects being built, outermost first
     json* m_slot = nullptr;     // in the innermost object: the value of the key read last
@@ -307,17 +349,34 @@ private:
 
 }  // namespace
 
-BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText)
+std::size_t treeBytesLimit(std::uintmax_t textBytes)
+{
+    const std::uintmax_t limit = 2 * textBytes + (std::uintmax_t(32) << 20);
+    return std::size_t(std::min<std::uintmax_t>(limit, std::numeric_limits<std::size_t>::max() / 2));
+}
+
+FieldProblem holdsTooMuch(std::string field, std::size_t maxBytes)
+{
+    return { std::move(field), "larger than AsyncScope writes (over " + std::to_string(maxBytes >> 20) + " MiB once read)",
+        "no more than AsyncScope writes there" };
+}
+
+BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText, const TreeLimits& limits)
 {
     const char* cursor = text.data();
-    BoundedTree tree(text, cursor, keptAsText);
+    BoundedTree tree(text, cursor, keptAsText, limits);
     BoundedJson out;
     try {
         json::sax_parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), &tree);
         out.value = std::move(tree.root);
+        out.passed = std::move(tree.passed);
     } catch (const TooDeep& deep) {
         out.value = json::value_t::discarded;
         out.tooDeep = nestedTooDeep(deep.where);
+    } catch (const TooBig& big) {
+        tree.root = json();  // what was built goes before anything else is
+        out.value = json::value_t::discarded;
+        out.tooBig = holdsTooMuch(big.where, limits.maxBytes);
     } catch (const json::exception& error) {
         out.value = json::value_t::discarded;
         out.syntaxError = jsonErrorText(text, error);
@@ -329,7 +388,8 @@ BoundedJson parseShallow(std::string_view text, int keepDepth)
 {
     const char* cursor = text.data();
     const std::vector<std::string> none;
-    BoundedTree tree(text, cursor, none, keepDepth);
+    const TreeLimits noLimits;
+    BoundedTree tree(text, cursor, none, noLimits, keepDepth);
     BoundedJson out;
     try {
         json::sax_parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), &tree);
@@ -341,9 +401,12 @@ BoundedJson parseShallow(std::string_view text, int keepDepth)
     return out;
 }
 
-Result<json> parseBoundedJson(const std::string& text, const std::vector<std::string>& keptAsText)
+Result<json> parseBoundedJson(const std::string& text, const std::vector<std::string>& keptAsText,
+    const TreeLimits& limits)
 {
-    BoundedJson parsed = parseBounded(text, keptAsText);
+    BoundedJson parsed = parseBounded(text, keptAsText, limits);
+    if (parsed.tooBig)
+        return fieldError("", "", *parsed.tooBig);
     if (parsed.tooDeep)
         return makeError(ErrorKind::Io,
             parsed.tooDeep->field + ": lists and objects are nested deeper than " + std::to_string(kMaxNestingDepth) +

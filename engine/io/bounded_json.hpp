@@ -9,11 +9,33 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace asyncscope {
+
+// What a parse builds of a document: only the document's own keys `keys` names (the others are read past without being
+// built, however big they are; empty: every key), and no tree larger than `maxBytes` (as the parse estimates what its
+// values take in memory; 0: no limit). A document of a few kB a file holds must never cost gigabytes: a list of 33
+// million empty objects under a key no reader needs once did.
+struct TreeLimits {
+    std::vector<std::string> keys;
+    std::size_t maxBytes = 0;
+    std::vector<std::string> noted;  // keys not built whose presence BoundedJson::passed tells
+};
+// The most a tree parsed from `textBytes` of a file may take: twice the text and 32 MiB. Every record AsyncScope writes
+// fits (a header's 10 000 machine readings take about five times their text); a reader's peak stays within four
+// times its file and 64 MiB.
+std::size_t treeBytesLimit(std::uintmax_t textBytes);
+// What the parts of a tree take in memory, about, as TreeLimits::maxBytes counts them: a value (a string adds its
+// length), a list or an object, and an object's member (its key's length besides).
+struct TreeCost {
+    static constexpr std::size_t value = 32;
+    static constexpr std::size_t container = 48;
+    static constexpr std::size_t member = 80;
+};
 
 // Parses `text`. A value nested deeper than kMaxNestingDepth stops the parse at once (nothing that deep is built, so
 // nothing later recurses through it): an Io error naming where it sits ("devices[…].variants[…].report.runs").
@@ -21,15 +43,20 @@ namespace asyncscope {
 // An object at the place `keptAsText` names (the key at each level, "[]" for a list's elements: {"devices", "[]",
 // "variants", "[]", "report"}) is kept as its text instead of as a tree: its place holds a value that keptText()
 // turns back into that text, to be read by a reader of its own (never written out again from the tree).
-Result<nlohmann::json> parseBoundedJson(const std::string& text, const std::vector<std::string>& keptAsText = {});
+// A tree past `limits.maxBytes` stops the parse too: an Io error naming the key it grew in and the limit.
+Result<nlohmann::json> parseBoundedJson(const std::string& text, const std::vector<std::string>& keptAsText = {},
+    const TreeLimits& limits = {});
 
 // The same parse, its outcome in parts for a reader that words its own messages.
 struct BoundedJson {
     nlohmann::json value;     // discarded where the text is not JSON or nests too deep
     FieldCheck tooDeep;       // the place nested deeper than kMaxNestingDepth ("device.topology"), where one is
     std::string syntaxError;  // jsonErrorText's words where the text is not JSON; empty otherwise
+    FieldCheck tooBig;        // the place whose values grew the tree past TreeLimits::maxBytes, where one did
+    std::vector<std::string> passed;  // the keys of TreeLimits::noted the document holds
 };
-BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText = {});
+BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText = {},
+    const TreeLimits& limits = {});
 
 // The same parse keeping only what lies inside at most `keepDepth` lists and objects (0: the document's own value, 1
 // the values it holds …): what lies deeper is left out as it is read, however deep it nests (a list or an object at the
@@ -39,6 +66,8 @@ BoundedJson parseShallow(std::string_view text, int keepDepth);
 // The problem of `field` ("runs", "device.topology"; "the document" at the top) holding lists and objects within
 // each other deeper than kMaxNestingDepth.
 FieldProblem nestedTooDeep(std::string field);
+// The problem of `field` holding more than any record AsyncScope writes: a tree past `maxBytes` in memory.
+FieldProblem holdsTooMuch(std::string field, std::size_t maxBytes);
 
 // What a message quotes of a value, never through dump() (which recurses as deep as the value nests and prints it
 // whole however long): a number or a text as the file gives it (cut by quotedValue), "a list", "an object", "null",

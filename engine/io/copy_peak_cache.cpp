@@ -208,7 +208,7 @@ Status writeCopyPeakCache(const std::string& path, const CopyPeakCache& cache)
         std::ofstream out(partial, std::ios::binary | std::ios::trunc);
         if (!out)
             return makeError(ErrorKind::Io, partial.string() + ": cannot be written");
-        out << root.dump(2) << '\n';
+        out << root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         out.flush();
         if (!out)
             return makeError(ErrorKind::Io, partial.string() + ": cannot be written");

@@ -1,6 +1,7 @@
 #include "engine/io/host_record_json.hpp"
 
 #include "engine/io/bounded_json.hpp"
+#include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/model/record_rules.hpp"
@@ -413,25 +414,27 @@ Error errorFromJson(const json& j)
 
 void writeHostRecordJson(std::ostream& out, const HostReport& host)
 {
-    std::string text = headerJson(host).dump(2);
+    // A text that is not well-formed UTF-8 is written with U+FFFD for each bad byte, never thrown on.
+    constexpr auto replace = json::error_handler_t::replace;
+    std::string text = headerJson(host).dump(2, ' ', false, replace);
     text.erase(text.size() - 2);  // "\n}": the devices come before the closing brace
     text += ",\n  \"devices\": [";
     out << text;
     for (std::size_t i = 0; i < host.devices.size(); ++i) {
         const DeviceResult& d = host.devices[i];
-        out << (i ? ",\n    {" : "\n    {") << "\n      \"device\": " << deviceToJson(d.device).dump()
-            << ",\n      \"binding\": " << bindingToJson(d.binding).dump()
+        out << (i ? ",\n    {" : "\n    {") << "\n      \"device\": " << deviceToJson(d.device).dump(-1, ' ', false, replace)
+            << ",\n      \"binding\": " << bindingToJson(d.binding).dump(-1, ' ', false, replace)
             << ",\n      \"planned\": " << d.plan.planned << ",\n      \"variants\": [";
         // Each variant judged beside the device's other variants, as a comparison's file judges them.
         const std::vector<SeriesSummary> summaries = summarizePlan(d.plan);
         const std::vector<Advice> advice = advisePlan(d.plan, summaries);
         for (std::size_t k = 0; k < d.plan.variants.size(); ++k) {
             const VariantResult& v = d.plan.variants[k];
-            out << (k ? ",\n        {" : "\n        {") << "\"label\": " << json(v.label).dump();
+            out << (k ? ",\n        {" : "\n        {") << "\"label\": " << json(v.label).dump(-1, ' ', false, replace);
             if (v.notRun)
-                out << ", \"not_run\": " << errorToJson(*v.notRun).dump();
+                out << ", \"not_run\": " << errorToJson(*v.notRun).dump(-1, ' ', false, replace);
             if (v.failure)
-                out << ", \"failure\": " << errorToJson(*v.failure).dump();
+                out << ", \"failure\": " << errorToJson(*v.failure).dump(-1, ' ', false, replace);
             out << ", \"report\":\n";
             writeJsonDocument(out, v.report, summaries[k], advice[k]);
             out << "        }";
@@ -446,7 +449,13 @@ Result<HostReport> readHostRecordJson(std::istream& in)
     const std::string text { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
     if (in.bad())
         return makeError(ErrorKind::Io, "cannot be read");
-    auto j = parseBoundedJson(text, kReportPlace);
+    if (const auto nul = json_read::nulByteAt(text))
+        return makeError(ErrorKind::Io, *nul + ": " + json_read::kNulByte);
+    // Only the record's own keys are built (its series are kept as text, read by the series reader).
+    const TreeLimits limits { { "format", "format_version", "host", "mode", "comparison", "driver_version",
+                                  "runtime_version", "error", "slurm", "devices", "aggregate" },
+        treeBytesLimit(text.size()), {} };
+    auto j = parseBoundedJson(text, kReportPlace, limits);
     if (!j)
         return j.error();
     try {

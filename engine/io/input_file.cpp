@@ -1,5 +1,6 @@
 #include "engine/io/input_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -55,6 +56,21 @@ std::string shownPath(const std::string& path)
 std::string systemErrorText(int error)
 {
     return std::strerror(error);
+}
+
+std::size_t readMore(std::istream& in, std::string& buffer, std::size_t bytes)
+{
+    char chunk[std::size_t(64) << 10];
+    std::size_t got = 0;
+    while (got < bytes && in) {
+        in.read(chunk, std::streamsize(std::min(sizeof chunk, bytes - got)));
+        const std::size_t came = std::size_t(in.gcount());
+        if (came == 0)
+            break;
+        buffer.append(chunk, came);
+        got += came;
+    }
+    return got;
 }
 
 Status checkReadableFile(const std::string& path)

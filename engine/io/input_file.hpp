@@ -5,6 +5,8 @@
 
 #include "engine/model/error.hpp"
 
+#include <cstddef>
+#include <istream>
 #include <string>
 
 namespace asyncscope {
@@ -21,5 +23,10 @@ Status checkWritableFile(const std::string& path);
 std::string shownPath(const std::string& path);
 // The system's words for errno `error`: "Permission denied".
 std::string systemErrorText(int error);
+
+// Reads up to `bytes` more from `in` onto the end of `buffer`; how many came. The buffer grows by what came only
+// (growing it by `bytes` first would clear them all, however few come: a merge of 10 000 small records spent most of
+// its time so).
+std::size_t readMore(std::istream& in, std::string& buffer, std::size_t bytes);
 
 }  // namespace asyncscope

@@ -4,6 +4,7 @@
 #include "engine/io/host_record_json.hpp"
 #include "engine/io/input_file.hpp"
 #include "engine/io/report_file.hpp"
+#include "engine/model/display_text.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,8 @@
 #include <fstream>
 #include <new>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 namespace asyncscope {
 
@@ -80,8 +83,9 @@ HostReport fromSeries(Report report, const std::string& fileName)
 // What a file is read for, for messages about files it does not take.
 enum class ReadFor { Merge, Baseline };
 
-// readResultFile without its guard against the unexpected.
-Result<HostReport> readChecked(const std::string& path, const std::string& name, ReadFor use)
+// readResultFile without its guard against the unexpected. `progress` and `cancel` reach a series report's reader.
+Result<HostReport> readChecked(const std::string& path, const std::string& name, ReadFor use,
+    const ReadProgress& progress, const std::atomic<bool>* cancel)
 {
     const std::filesystem::path file(path);
     std::string suffix = file.extension().string();
@@ -121,7 +125,7 @@ Result<HostReport> readChecked(const std::string& path, const std::string& name,
                 name + ": a merged table, which " + (merge ? "a merge" : "a baseline") + " does not take",
                 merge ? "Merge the records it was made from." : "Compare one of the series it was made from.");
     }
-    auto report = readReportFile(path);
+    auto report = readReportFile(path, progress, cancel);
     if (!report)
         return report.error();
     return fromSeries(std::move(*report), file.filename().string());  // a host's name: the file's, without its folder
@@ -132,7 +136,8 @@ Result<HostReport> readChecked(const std::string& path, const std::string& name,
 namespace {
 
 // readChecked, each error naming the file, and nothing thrown.
-Result<HostReport> readGuarded(const std::string& path, ReadFor use)
+Result<HostReport> readGuarded(
+    const std::string& path, ReadFor use, const ReadProgress& progress = {}, const std::atomic<bool>* cancel = nullptr)
 {
     const std::string name = shownPath(path);
     // Only a regular file is opened: a directory fails late inside the stream, a FIFO blocks for ever.
@@ -144,7 +149,7 @@ Result<HostReport> readGuarded(const std::string& path, ReadFor use)
         return error;
     }
     try {
-        return readChecked(path, name, use);
+        return readChecked(path, name, use, progress, cancel);
     } catch (const std::bad_alloc&) {
         return makeError(ErrorKind::TooLarge, name + ": too big to read here: the memory ran out",
             "Close other programs, or merge fewer or shorter files.");
@@ -163,35 +168,39 @@ Result<HostReport> readResultFile(const std::string& path)
     return readGuarded(path, ReadFor::Merge);
 }
 
-Result<Report> readSeriesFile(const std::string& path)
+Result<Report> readSeriesFile(const std::string& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
 {
-    auto host = readGuarded(path, ReadFor::Baseline);
+    auto host = readGuarded(path, ReadFor::Baseline, progress, cancel);
     if (!host)
         return host.error();
     const std::string name = shownPath(path);
     if (host->error)
-        return makeError(ErrorKind::Io, name + ": a record of a host where nothing ran (" + host->error->detail + ")",
+        return makeError(ErrorKind::Io,
+            name + ": a record of a host where nothing ran (" + cutText(host->error->detail, kMaxShownMessageChars) +
+                ")",
             "Compare a file that holds a series.");
-    std::vector<const Report*> series;
-    std::string devices;
-    for (const DeviceResult& d : host->devices) {
+    std::vector<Report*> series;  // moved out, not copied: a baseline may hold a million runs
+    std::vector<std::string> devices;
+    for (DeviceResult& d : host->devices) {
         if (d.plan.variants.size() > 1)
             return makeError(ErrorKind::Io, name + ": a comparison of several variants, which a baseline does not take",
                 "Compare one series: run the variant alone (asyncscope-cli --format json with its options).");
         if (d.plan.variants.empty() || d.plan.variants.front().report.runs.empty())
             continue;
         series.push_back(&d.plan.variants.front().report);
-        devices += (devices.empty() ? "" : ", ") + std::to_string(d.device.index);
+        devices.push_back(std::to_string(d.device.index));
     }
     if (series.empty())
         return makeError(ErrorKind::Io, name + ": holds no runs", "Compare a file that holds a series' runs.");
     if (series.size() > 1)
         return makeError(ErrorKind::Io,
-            name + ": holds the series of " + std::to_string(series.size()) + " GPUs (" + devices +
+            name + ": holds the series of " + std::to_string(series.size()) + " GPUs (" + cutList(devices) +
                 "), and a baseline is one series",
             "Write one GPU's series (asyncscope-cli --device N --format json) and compare that.");
-    Report report = *series.front();
-    if (report.host.empty() && host->host != name)  // a host record's series: the host is the record's
+    Report report = std::move(*series.front());
+    // A host record's series: the host is the record's. (A series report without a host was given its file's name,
+    // without its folder, as a merge's host: not a host.)
+    if (report.host.empty() && host->host != std::filesystem::path(path).filename().string())
         report.host = host->host;
     return report;
 }

@@ -2,10 +2,12 @@
 // or a single-device series report of any format version, each as one host's record.
 #pragma once
 
+#include "engine/io/read_control.hpp"
 #include "engine/model/error.hpp"
 #include "engine/model/report.hpp"
 #include "engine/run/device_plan.hpp"
 
+#include <atomic>
 #include <string>
 
 namespace asyncscope {
@@ -20,6 +22,8 @@ Result<HostReport> readResultFile(const std::string& path);
 // One series from a file of any kind readResultFile reads: a series report (JSON 1-4, CSV), or a host's record that
 // holds one device's series. A comparison, a merged table, a host record of several devices' series or of an error,
 // and a file without runs are refused, each saying what to compare instead. Errors begin with the file's name.
-Result<Report> readSeriesFile(const std::string& path);
+// `progress` and `cancel` reach a series report's reader as readReportFile takes them (a host's record is read whole).
+Result<Report> readSeriesFile(
+    const std::string& path, const ReadProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace asyncscope

@@ -2,6 +2,7 @@
 
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/text_report.hpp"
+#include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
 #include "engine/model/size_parse.hpp"
 
@@ -45,8 +46,8 @@ std::string aggregateText(const HostAggregate& a)
     const AggregateBandwidth& b = a.bandwidth;
     const std::string gpus = std::to_string(b.devices) + (b.devices == 1 ? " GPU" : " GPUs");
     if (b.overlapMs <= 0.0)
-        return a.host + ": all at once, " + gpus + ": their measured runs did not overlap";
-    return a.host + ": all at once, " + gpus + " copied " +
+        return cutText(a.host) + ": all at once, " + gpus + ": their measured runs did not overlap";
+    return cutText(a.host) + ": all at once, " + gpus + " copied " +
         fixedText(double(b.bytes) / 1e9, 3) + " GB in the " + fixedText(b.overlapMs, 1) + " ms they all ran: aggregate " +
         fixedText(b.gbps, 1) + " GB/s";
 }
@@ -59,16 +60,19 @@ std::string formatSideBySideText(const std::vector<SideBySideRow>& rows, const s
         "H2D GB/s", "D2H GB/s", "GPU time (ms)", "flags" };
     const std::size_t columns = headers.size();
     const std::size_t firstNumber = 6;  // right-aligned from "link GB/s" on, but the flags
+    // What a record gives is shown escaped and cut (a host's name or its error may be anything a file holds).
     std::vector<std::vector<std::string>> cells;
     for (const SideBySideRow& r : rows) {
+        const std::string error = cutText(r.errorKind) + ": " + cutText(r.error, kMaxShownMessageChars);
         if (r.device < 0) {
-            cells.push_back({ r.host, "-", "error: " + r.errorKind + ": " + r.error });
+            cells.push_back({ cutText(r.host), "-", "error: " + error });
             continue;
         }
         std::string flags = r.flagsText();
         if (!r.error.empty())
-            flags += (flags.empty() ? "" : " ") + r.errorKind + ": " + r.error;
-        cells.push_back({ r.host, std::to_string(r.device), r.name, r.pciBusId.empty() ? "-" : r.pciBusId,
+            flags += (flags.empty() ? "" : " ") + error;
+        cells.push_back({ cutText(r.host), std::to_string(r.device), cutText(r.name),
+            r.pciBusId.empty() ? "-" : cutText(r.pciBusId),
             numaText(r), linkText(r.link), figure(r.linkGBps(), 1), figure(r.h2dGBps, 1), figure(r.d2hGBps, 1),
             figure(r.gpuMs, 4), flags });
     }
@@ -117,11 +121,11 @@ void writeSideBySideCsv(std::ostream& out, const std::vector<SideBySideRow>& row
     for (const SideBySideRow& r : rows) {
         const bool device = r.device >= 0;
         out << csvField(r.host) << ',' << (device ? std::to_string(r.device) : "") << ',' << csvField(r.name) << ','
-            << r.pciBusId << ',' << numaText(r, "") << ',' << linkText(r.link, "") << ','
+            << csvField(r.pciBusId) << ',' << numaText(r, "") << ',' << linkText(r.link, "") << ','
             << linkText(r.maxLink, "") << ',' << figure(r.linkGBps(), 3, "") << ',' << csvField(r.binding) << ','
             << (device ? std::to_string(r.runs) : "") << ',' << figure(r.h2dGBps, 3, "") << ','
             << figure(r.d2hGBps, 3, "") << ',' << figure(r.gpuMs, 6, "") << ',' << r.flagsText() << ','
-            << r.errorKind << ',' << csvField(r.error) << '\n';
+            << csvField(r.errorKind) << ',' << csvField(r.error) << '\n';
     }
 }
 
@@ -166,7 +170,7 @@ void writeSideBySideJson(std::ostream& out, const std::vector<SideBySideRow>& ro
     j["thresholds"] = { { "slow_fraction", kSlowFraction }, { "below_link_fraction", kBelowLinkFraction } };
     j["rows"] = std::move(list);
     j["aggregates"] = std::move(totals);
-    out << j.dump(2) << '\n';
+    out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';  // U+FFFD for bad UTF-8
 }
 
 std::string formatHostReportText(const HostReport& host)
@@ -176,26 +180,26 @@ std::string formatHostReportText(const HostReport& host)
 
 std::string formatHostReportText(const HostReport& host, const std::vector<SideBySideRow>& rows)
 {
-    std::string text = "host " + host.host;
+    std::string text = "host " + cutText(host.host);
     if (host.error) {
-        return text + ": nothing ran: " + host.error->message() + "\n";
+        return text + ": nothing ran: " + cutText(host.error->message(), kMaxShownMessageChars) + "\n";
     }
     text += ": " + std::to_string(host.devices.size()) + (host.devices.size() == 1 ? " GPU, " : " GPUs, ") +
         (host.mode == DeviceMode::AllAtOnce ? "all at once" : "one at a time") + "\n";
     for (const DeviceResult& d : host.devices) {
         text += "\n" + formatDeviceText(d.device, host.driverVersion, host.runtimeVersion);
-        text += "  " + d.device.topology.text() + "\n";
-        text += "  worker thread " + d.binding.text() + "\n";
+        text += "  " + displayText(d.device.topology.text()) + "\n";
+        text += "  worker thread " + displayText(d.binding.text()) + "\n";
         for (const VariantResult& v : d.plan.variants) {
             if (host.comparison)
-                text += "  " + v.label + ":\n";
+                text += "  " + cutText(v.label) + ":\n";
             if (v.notRun)
-                text += "  not run: " + v.notRun->message() + "\n";
+                text += "  not run: " + cutText(v.notRun->message(), kMaxShownMessageChars) + "\n";
             else if (!v.report.runs.empty())
                 text += formatSummaryText(v.report);
             if (v.failure)
                 text += std::string(v.failure->kind == ErrorKind::Cancelled ? "  cancelled: " : "  failed: ") +
-                    v.failure->message() + "\n";
+                    cutText(v.failure->message(), kMaxShownMessageChars) + "\n";
         }
     }
     return text + "\n" + formatSideBySideText(rows, aggregatesOf({ host }));

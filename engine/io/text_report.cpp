@@ -1,6 +1,7 @@
 #include "engine/io/text_report.hpp"
 
 #include "engine/model/cuda_versions.hpp"
+#include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
 #include "engine/model/overlap_model.hpp"
 #include "engine/run/plan_advice.hpp"
@@ -72,10 +73,13 @@ std::string memoryText(const PipelineConfig& c)
 
 std::string formatDeviceText(const DeviceInfo& device, int driverVersion, int runtimeVersion)
 {
-    return printf_("device %d: %s, sm %s, %d SMs, %s, %d copy engines, PCI %s, driver CUDA %s, runtime %s\n",
-        device.index, device.name.c_str(), device.computeCapability().c_str(), device.multiprocessors,
-        formatBytes(device.totalMemoryBytes).c_str(), device.asyncEngineCount, device.pciBusId.c_str(),
-        formatCudaVersion(driverVersion).c_str(), formatCudaVersion(runtimeVersion).c_str());
+    // The name and the bus id as a file may give them: escaped and cut, and outside printf_'s buffer.
+    return printf_("device %d: ", device.index) + cutText(device.name) +
+        printf_(", sm %s, %d SMs, %s, %d copy engines, PCI ", device.computeCapability().c_str(),
+            device.multiprocessors, formatBytes(device.totalMemoryBytes).c_str(), device.asyncEngineCount) +
+        cutText(device.pciBusId) +
+        printf_(", driver CUDA %s, runtime %s\n", formatCudaVersion(driverVersion).c_str(),
+            formatCudaVersion(runtimeVersion).c_str());
 }
 
 std::string formatConfigText(const PipelineConfig& c)
@@ -143,7 +147,7 @@ std::string formatSummaryText(const Report& report)
                         "cudaHostUnregister after the last; not in any run's times)\n",
             formatBytes(report.outcome->hostRegisteredBytes).c_str());
     if (report.outcome && !report.outcome->traceNote.empty())
-        text += "  CUPTI not used: " + report.outcome->traceNote + "\n";
+        text += "  CUPTI not used: " + cutText(report.outcome->traceNote, kMaxShownMessageChars) + "\n";
     else if (report.config.traceSource == TraceSource::Cupti)
         text += "  traced by CUPTI: copies, kernels and runtime calls on one clock (JSON: traced_spans)\n";
     if (report.machine)
@@ -178,8 +182,8 @@ std::string rangeText(const std::vector<MachineSample>& samples, Read read, cons
 std::string formatMachineText(const MachineState& m)
 {
     if (!m.read())
-        return "machine: not read (" + m.unavailable + ")";
-    std::string text = "machine: " + m.source + ", " + std::to_string(m.samples.size()) + " readings";
+        return "machine: not read (" + cutText(m.unavailable, kMaxShownMessageChars) + ")";
+    std::string text = "machine: " + cutText(m.source) + ", " + std::to_string(m.samples.size()) + " readings";
     auto add = [&text](const std::string& label, const std::string& value) {
         if (!value.empty())
             text += "; " + label + " " + value;
@@ -223,11 +227,11 @@ std::string formatMachineText(const MachineState& m)
         for (const GpuProcess& p : o.processes)
             others.insert(p.pid);
     }
-    if (listed) {
-        std::string pids;
+    if (listed) {  // a file may list a thousand: the first few, and the count of the rest
+        std::vector<std::string> pids;
         for (const std::uint32_t pid : others)
-            pids += (pids.empty() ? "PID " : ", ") + std::to_string(pid);
-        add("other processes on the GPU", others.empty() ? "none" : pids);
+            pids.push_back(std::to_string(pid));
+        add("other processes on the GPU", others.empty() ? "none" : "PID " + cutList(pids));
     }
     return text;
 }
@@ -238,15 +242,18 @@ std::string formatAdviceText(const Advice& advice, int indent)
         return {};
     const std::string pad(static_cast<std::size_t>(indent), ' ');
     std::string text = pad + "advice:\n";
+    // The evidence may name what a file gives (a process on the GPU): control characters are shown escaped.
     for (const Finding& f : advice.findings) {
-        const std::string head = pad + "  [" + nameOf(f.severity) + "] " + f.title + ": ";
-        text += wrapped(head + f.evidence + ".", kTextWidth, pad.size() + 4) + "\n";
-        text += wrapped(pad + "    -> " + f.action, kTextWidth, pad.size() + 7) + "\n";
+        const std::string head = pad + "  [" + nameOf(f.severity) + "] " + displayText(f.title) + ": ";
+        text += wrapped(head + displayText(f.evidence) + ".", kTextWidth, pad.size() + 4) + "\n";
+        text += wrapped(pad + "    -> " + displayText(f.action), kTextWidth, pad.size() + 7) + "\n";
     }
     if (advice.findings.empty())
         text += pad + "  no findings\n";
     for (const NotChecked& n : advice.notChecked)
-        text += wrapped(pad + "  not checked: " + n.rule + " (" + n.why + ")", kTextWidth, pad.size() + 4) + "\n";
+        text += wrapped(pad + "  not checked: " + displayText(n.rule) + " (" + displayText(n.why) + ")", kTextWidth,
+                    pad.size() + 4) +
+            "\n";
     return text;
 }
 
@@ -258,10 +265,17 @@ std::string formatComparisonText(const PlanReport& plan)
     std::string text = "comparison: " + std::string(plan.comparison ? nameOf(*plan.comparison) : "series") +
         " (medians of the measured runs)\n";
     std::vector<int> widths;
-    int labelWidth = 14;  // the memory comparison's labels are longer: "registered, SM copies"
-    for (const VariantResult& v : plan.variants)
-        labelWidth = std::max(labelWidth, int(v.label.size()));
-    text += printf_("%-*s %12s %8s", labelWidth, "variant", "size", "samples");
+    // The labels as a record may give them: escaped and cut, and padded outside printf_'s buffer.
+    std::vector<std::string> labels;
+    std::size_t labelWidth = 14;  // the memory comparison's labels are longer: "registered, SM copies"
+    for (const VariantResult& v : plan.variants) {
+        labels.push_back(cutText(v.label));
+        labelWidth = std::max(labelWidth, labels.back().size());
+    }
+    const auto padded = [labelWidth](const std::string& label) {
+        return label + std::string(labelWidth - std::min(labelWidth, label.size()), ' ');
+    };
+    text += padded("variant") + printf_(" %12s %8s", "size", "samples");
     for (const Column& c : columns) {
         const std::string header = headerOf(c.name, c.kind);
         widths.push_back(std::max(int(header.size()), 10));
@@ -270,10 +284,10 @@ std::string formatComparisonText(const PlanReport& plan)
     text += "\n";
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
-        text += printf_("%-*s %12s %8zu", labelWidth, v.label.c_str(), formatBytes(v.report.config.bytes()).c_str(),
-            summaries[i].measuredRuns);
+        text += padded(labels[i]) +
+            printf_(" %12s %8zu", formatBytes(v.report.config.bytes()).c_str(), summaries[i].measuredRuns);
         if (v.notRun) {
-            text += "  not run: " + v.notRun->message() + "\n";
+            text += "  not run: " + cutText(v.notRun->message(), kMaxShownMessageChars) + "\n";
             continue;
         }
         for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -282,7 +296,7 @@ std::string formatComparisonText(const PlanReport& plan)
         }
         if (v.failure)
             text += std::string(v.failure->kind == ErrorKind::Cancelled ? "  cancelled: " : "  failed: ") +
-                v.failure->message();
+                cutText(v.failure->message(), kMaxShownMessageChars);
         text += "\n";
     }
     // Each variant's findings under its label; the rules not checked, the same for every variant as a rule, once.
@@ -297,7 +311,7 @@ std::string formatComparisonText(const PlanReport& plan)
         advice[i].notChecked.clear();
         if (advice[i].findings.empty())
             continue;
-        text += plan.variants[i].label + ":\n";
+        text += labels[i] + ":\n";
         if (plan.variants[i].report.machine)
             text += wrapped("  " + formatMachineText(*plan.variants[i].report.machine), kTextWidth, 4) + "\n";
         text += formatAdviceText(advice[i]);

@@ -1,6 +1,7 @@
 #include "engine/model/baseline.hpp"
 
 #include "engine/model/cuda_versions.hpp"
+#include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
 #include "engine/model/shift_statistics.hpp"
 #include "engine/model/size_parse.hpp"
@@ -98,7 +99,8 @@ std::string differencesText(const std::vector<ConfigDifference>& differences, bo
     for (const ConfigDifference& d : differences) {
         if (blockingOnly && !d.blocking)
             continue;
-        text += (text.empty() ? "" : "; ") + d.field + " " + d.baseline + " → " + d.current;
+        // The values as the files give them (a device's or a host's name): escaped and cut.
+        text += (text.empty() ? "" : "; ") + d.field + " " + cutText(d.baseline) + " → " + cutText(d.current);
     }
     return text;
 }
@@ -117,15 +119,38 @@ const char* verdictName(Verdict verdict)
     return "";
 }
 
-std::string verdictText(Verdict verdict, double differencePercent, const BaselineSettings& settings)
+std::string verdictText(Verdict verdict, double differencePercent, double sameUnderPercent)
 {
     switch (verdict) {
     case Verdict::Same: return "same within noise";
     case Verdict::Small:
-        return "same (" + signedPercentText(differencePercent) + ", under " +
-            fixedText(settings.minDifferencePercent, 2) + " %)";
+        return "same (" + signedPercentText(differencePercent) + ", under " + fixedText(sameUnderPercent, 2) + " %)";
     default: return verdictName(verdict);
     }
+}
+
+double shownPercent(double percent)
+{
+    return std::round(percent * 100.0) / 100.0;
+}
+
+std::size_t measuredRunsOf(const Report& series)
+{
+    std::size_t measured = 0;
+    for (std::size_t i = 0; i < series.runs.size(); ++i)
+        measured += series.runs.warmup(i) ? 0 : 1;
+    return measured;
+}
+
+std::optional<std::string> tooFewRunsToCompare(const Report& series, const std::string& name)
+{
+    const std::size_t measured = measuredRunsOf(series);
+    if (measured >= kMinComparedRuns)
+        return std::nullopt;
+    const std::size_t warmups = series.runs.size() - measured;
+    return name + " holds " + std::to_string(measured) + " measured run" + (measured == 1 ? "" : "s") +
+        (warmups > 0 ? " (and " + std::to_string(warmups) + " warm-up" + (warmups == 1 ? "" : "s") + ")" : "") +
+        ": a comparison needs at least " + std::to_string(kMinComparedRuns) + " measured runs in each series";
 }
 
 Direction directionOf(std::string_view key, ValueKind kind)
@@ -173,7 +198,7 @@ std::string BaselineComparison::headline() const
             else
                 text += fixedText(std::abs(q.difference), decimalsOf(q.kind)) + " " + unitOf(q.kind);
         } else {
-            text += verdictText(q.verdict, q.differencePercent.value_or(0.0), settings);
+            text += verdictText(q.verdict, q.differencePercent.value_or(0.0), q.sameUnderPercent);
         }
     }
     if (acrossConfigurations)
@@ -214,7 +239,7 @@ void judge(QuantityComparison& q, const BaselineSettings& settings)
         q.verdict = Verdict::Same;
         return;
     }
-    if (q.differencePercent && std::abs(*q.differencePercent) < settings.minDifferencePercent) {
+    if (q.differencePercent && shownPercent(std::abs(*q.differencePercent)) < q.sameUnderPercent) {
         q.verdict = Verdict::Small;
         return;
     }
@@ -232,8 +257,8 @@ bool failsGate(const QuantityComparison& q, double maxSlowdownPercent)
     if (!q.distribution || q.verdict != Verdict::Slower || !q.lowPercent || !q.highPercent)
         return false;
     switch (directionOf(q.key, q.kind)) {
-    case Direction::HigherIsWorse: return *q.lowPercent > maxSlowdownPercent;
-    case Direction::HigherIsBetter: return *q.highPercent < -maxSlowdownPercent;
+    case Direction::HigherIsWorse: return shownPercent(*q.lowPercent) > maxSlowdownPercent;
+    case Direction::HigherIsBetter: return shownPercent(*q.highPercent) < -maxSlowdownPercent;
     case Direction::Neutral: return false;
     }
     return false;
@@ -280,8 +305,11 @@ BaselineComparison compareWithBaseline(const Report& baseline, const SeriesSumma
         q.lowPercent = percentOf(q.low, q.baseline);
         q.highPercent = percentOf(q.high, q.baseline);
         q.p = mannWhitneyP(a, b);
-        judge(q, settings);
         q.gated = gated(q.key);
+        q.sameUnderPercent = q.gated && settings.maxSlowdownPercent
+            ? std::min(settings.minDifferencePercent, *settings.maxSlowdownPercent)
+            : settings.minDifferencePercent;
+        judge(q, settings);
         q.gateFailed = q.gated && settings.maxSlowdownPercent && failsGate(q, *settings.maxSlowdownPercent);
         out.quantities.push_back(std::move(q));
     }
@@ -304,6 +332,7 @@ BaselineComparison compareWithBaseline(const Report& baseline, const SeriesSumma
         q.differencePercent = percentOf(q.difference, q.baseline);
         q.low = q.high = q.difference;
         q.verdict = Verdict::Unmeasured;
+        q.sameUnderPercent = settings.minDifferencePercent;
         q.gated = gated(q.key);
         out.quantities.push_back(std::move(q));
     }

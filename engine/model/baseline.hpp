@@ -51,8 +51,23 @@ enum class Verdict {
     Unmeasured  // a single figure of the series, or a quantity one of them lacks: no runs to compare
 };
 const char* verdictName(Verdict verdict);  // "same", "same (small)", "slower" … for files
-// "same within noise", "same (+0.21 %, under 0.50 %)", "slower", …: for people.
-std::string verdictText(Verdict verdict, double differencePercent, const BaselineSettings& settings);
+// "same within noise", "same (+0.21 %, under 0.50 %)", "slower", …: for people. `sameUnderPercent`: the difference
+// under which the quantity counted as the same (QuantityComparison::sameUnderPercent).
+std::string verdictText(Verdict verdict, double differencePercent, double sameUnderPercent);
+
+// A percentage as every output prints it, to two decimals: verdicts and the gate compare this, so that what is printed
+// is what was judged ("+0.50 %" is never "under 0.50 %").
+double shownPercent(double percent);
+
+// The fewest measured runs each series must hold to be compared. With 3 runs each no difference can be told from
+// noise at all (the Mann–Whitney test's smallest two-sided p is 0.1, above alpha): the gate could never fail, and one
+// run gives an interval of width 0. With 4 the smallest p is 0.029; 5 leaves a margin.
+inline constexpr std::size_t kMinComparedRuns = 5;
+// A series' measured runs (its warm-ups left out).
+std::size_t measuredRunsOf(const Report& series);
+// Nothing when `series` can be compared; otherwise why not, naming it as `name` gives it ("the baseline a.json"):
+// "the baseline a.json holds 0 measured runs (and 3 warm-ups): a comparison needs at least 10 in each series".
+std::optional<std::string> tooFewRunsToCompare(const Report& series, const std::string& name);
 
 struct QuantityComparison {
     std::string key;
@@ -71,6 +86,9 @@ struct QuantityComparison {
     std::optional<double> highPercent;
     double p = 1.0;
     Verdict verdict = Verdict::Unmeasured;
+    // Under this difference, in %, it counts as the same: --min-difference, or the gate's --max-slowdown where the
+    // quantity is gated and that is lower (a gate at 0.1 % asks for differences of 0.1 % to count).
+    double sameUnderPercent = 0.5;
     bool gated = false;       // the gate looks at it
     bool gateFailed = false;  // slower than maxSlowdownPercent with its whole interval beyond
 };

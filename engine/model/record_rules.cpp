@@ -1,5 +1,7 @@
 #include "engine/model/record_rules.hpp"
 
+#include "engine/model/display_text.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -16,12 +18,17 @@ FieldProblem problem(std::string_view field, std::string found, std::string acce
 
 // `name` and `index` make the field's name, only for a span refused: a million runs' spans are checked as they are
 // read, and most are fine.
+// What a time above kMaxTimeMs is refused with.
+constexpr const char* kTimeBound = "at most 1e9 ms (11.6 days): no run takes so long";
+
 FieldCheck checkSpan(const Span& s, const char* name, std::size_t index, const PipelineConfig& config)
 {
     const auto field = [&] { return std::string(name) + "[" + std::to_string(index) + "]"; };
-    if (!std::isfinite(s.beginMs) || !std::isfinite(s.endMs) || s.endMs < 0.0 || s.endMs < s.beginMs)
+    if (!std::isfinite(s.beginMs) || !std::isfinite(s.endMs) || s.beginMs < 0.0 || s.endMs < s.beginMs ||
+        s.endMs > kMaxTimeMs)
         return problem(field(), "from " + quotedNumber(s.beginMs) + " to " + quotedNumber(s.endMs) + " ms",
-            "finite times, the end at 0 or after and not before the begin");
+            "finite times from 0 to 1e9 ms (a run's own times, which never begin before it), the end not before the "
+            "begin");
     if (onGpu(s.kind)) {
         if (s.stream < 0 || s.stream >= config.streams)
             return problem(field() + ".stream", std::to_string(s.stream),
@@ -40,37 +47,6 @@ FieldCheck checkSpan(const Span& s, const char* name, std::size_t index, const P
     if (s.device < 0)
         return problem(field() + ".device", std::to_string(s.device), "a device index, 0 or more");
     return std::nullopt;
-}
-
-// The length of the well-formed UTF-8 sequence `text` begins with (1 for ASCII); 0 where it begins with none.
-std::size_t utf8Length(std::string_view text)
-{
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char lead = byte(0);
-    if (lead < 0x80)
-        return 1;
-    std::size_t length = 0;
-    unsigned char low = 0x80, high = 0xBF;  // the second byte's range (narrower after some leads)
-    if (lead >= 0xC2 && lead <= 0xDF)
-        length = 2;
-    else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        low = lead == 0xE0 ? 0xA0 : 0x80;
-        high = lead == 0xED ? 0x9F : 0xBF;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        low = lead == 0xF0 ? 0x90 : 0x80;
-        high = lead == 0xF4 ? 0x8F : 0xBF;
-    } else {
-        return 0;
-    }
-    if (text.size() < length || byte(1) < low || byte(1) > high)
-        return 0;
-    for (std::size_t k = 2; k < length; ++k) {
-        if (byte(k) < 0x80 || byte(k) > 0xBF)
-            return 0;
-    }
-    return length;
 }
 
 // A choice's value is one its name table holds (a configuration made in code can hold any value of the enum).
@@ -104,12 +80,15 @@ std::string quotedValue(std::string_view text)
             return out + "…";
         const std::size_t length = utf8Length(text.substr(i));
         const unsigned char c = static_cast<unsigned char>(text[i]);
-        if (length > 1) {
+        static const char hex[] = "0123456789abcdef";
+        if (length == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) <= 0x9F) {  // a C1 control: "\x9b"
+            const unsigned char code = static_cast<unsigned char>(text[i + 1]);
+            out += std::string("\\x") + hex[code >> 4] + hex[code & 0xF];
+        } else if (length > 1) {
             out.append(text.substr(i, length));
         } else if (length == 1 && c >= 0x20 && c != 0x7F) {
             out += char(c);
         } else {  // a control character, or a byte that is not UTF-8: shown, not passed on
-            static const char hex[] = "0123456789abcdef";
             out += c == '\n' ? std::string("\\n") : std::string("\\x") + hex[c >> 4] + hex[c & 0xF];
         }
         i += std::max<std::size_t>(length, 1);
@@ -141,9 +120,10 @@ Error fieldError(std::string_view file, std::string_view where, const FieldProbl
 
 FieldCheck checkDurationMs(std::string_view field, double ms)
 {
-    if (std::isfinite(ms) && ms >= 0.0)
+    if (std::isfinite(ms) && ms >= 0.0 && ms <= kMaxTimeMs)
         return std::nullopt;
-    return problem(field, quotedNumber(ms), "a finite number of ms, 0 or more");
+    return problem(field, quotedNumber(ms),
+        std::isfinite(ms) && ms > kMaxTimeMs ? kTimeBound : "a finite number of ms, 0 or more");
 }
 
 FieldCheck checkFormatVersion(double version, int newest)
@@ -262,8 +242,8 @@ FieldCheck checkRun(const RunResult& run, const PipelineConfig& config)
         return bad;
     if (auto bad = checkDurationMs("wait_cpu_ms", run.waitCpuMs))
         return bad;
-    if (!std::isfinite(run.startMs) || run.startMs < 0.0)
-        return problem("start_ms", quotedNumber(run.startMs), "a finite number of ms, 0 or more");
+    if (auto bad = checkDurationMs("start_ms", run.startMs))
+        return bad;
     if (run.firstWrongIndex < -1 || (!run.verified && run.firstWrongIndex >= 0 &&
                                         std::uint64_t(run.firstWrongIndex) >= config.elements))
         return problem("first_wrong_index", std::to_string(run.firstWrongIndex),

@@ -23,6 +23,9 @@ constexpr std::size_t kMaxNameBytes = 256;       // a device's name, UUID or bus
 constexpr std::size_t kMaxQuotedChars = 80;      // what a message quotes of a value it refuses
 constexpr std::size_t kMaxNoteBytes = 4096;      // a note a record carries (why CUPTI was not used, topology gaps)
 constexpr int kMaxNestingDepth = 64;             // lists and objects within each other in a JSON record
+// The longest time a record may give, in ms: 10^9 ms, about 11.6 days. No run of any size on any GPU takes so long
+// and a series' start times stay below it; a time such as 1e308 could only turn the statistics into inf and NaN.
+constexpr double kMaxTimeMs = 1e9;
 // A copy bandwidth a host can have, in decimal GB/s: above a thousandth (1 MB/s; a slower copy is a broken
 // measurement) and below 10 000 (ten times the fastest host link there is).
 constexpr double kMinCopyGBps = 1e-3;
@@ -42,7 +45,8 @@ struct FieldProblem {
 using FieldCheck = std::optional<FieldProblem>;
 
 // `text` cut to kMaxQuotedChars characters (a UTF-8 sequence is never split), "…" marking the cut; a control
-// character or a byte that is not well-formed UTF-8 shown as "\n" or "\xff", so that a message is one line of UTF-8.
+// character (C0, DEL, C1) or a byte that is not well-formed UTF-8 shown as "\n", "\x1b" or "\xff", so that a message
+// is one line of UTF-8 that a terminal shows as it is. (display_text.hpp has the forms for values a report shows.)
 std::string quotedValue(std::string_view text);
 // A number as a message quotes it: shortest round-trip form, "nan", "inf".
 std::string quotedNumber(double value);
@@ -52,7 +56,7 @@ std::string quotedNumber(double value);
 // "results.json, line 12: gpu_time_ms is -1; accepted: a finite number of ms, 0 or more"
 Error fieldError(std::string_view file, std::string_view where, const FieldProblem& problem);
 
-// A duration in ms: finite and 0 or more.
+// A duration in ms: finite, 0 or more, at most kMaxTimeMs.
 FieldCheck checkDurationMs(std::string_view field, double ms);
 // A format version: a whole number from 1 to `newest` (read as a double so that 4294967297 or 2.5 are seen).
 FieldCheck checkFormatVersion(double version, int newest);

@@ -35,6 +35,73 @@ QCommandLineOption choiceOption(const char* name, const char* what, const char* 
         QString::fromLatin1(what) + ": " + QString::fromStdString(acceptedNames<T>()) + '.', QString::fromLatin1(valueName));
 }
 
+// Every option of the app with its help text: what --help lists, what the command line is read with, and what the man
+// page lists (appManOptions). Qt's own options come on top, hidden but for --help-all.
+struct Definitions {
+    // Qt's addHelpOption() and addVersionOption() would make these, in these words; they are ours so that the man
+    // page lists them as --help does.
+    QCommandLineOption help { { "h", "help" }, "Displays help on commandline options." };
+    QCommandLineOption helpAll { "help-all", "Displays help, including generic Qt options." };
+    QCommandLineOption version { { "v", "version" }, "Displays version information." };
+    QCommandLineOption device { { "d", "device" }, "CUDA device index.", "N" };
+    QCommandLineOption size { { "s", "size" }, "Elements (16777216) or bytes with a unit (64MiB).", "SIZE" };
+    QCommandLineOption runs { { "r", "runs" }, "Measured runs.", "N" };
+    QCommandLineOption run { "run", "Start a run at once." };
+    QCommandLineOption chunks { "chunks", "Chunks the buffer is split into (1: the classic pipeline).", "K" };
+    QCommandLineOption streams { "streams", "Streams the chunks take in turn (1 to K).", "S" };
+    QCommandLineOption order = choiceOption<IssueOrder>("order", "Issue order of the chunks", "ORDER");
+    QCommandLineOption submit = choiceOption<Submission>("submit", "Submission", "HOW");
+    QCommandLineOption traceSource =
+        choiceOption<TraceSource>("trace-source", "Where the timeline comes from", "SOURCE");
+    QCommandLineOption hostMemory = choiceOption<HostMemory>("host-memory", "Host memory of the buffer", "KIND");
+    QCommandLineOption copy = choiceOption<CopyMechanism>("copy", "What moves the bytes", "MECHANISM");
+    QCommandLineOption migration =
+        choiceOption<ManagedMigration>("managed-migration", "How managed memory reaches the GPU", "HOW");
+    QCommandLineOption advice =
+        choiceOption<ManagedAdvice>("managed-advice", "cudaMemAdvise for managed memory", "ADVICE");
+    QCommandLineOption compare = choiceOption<Comparison>("compare", "Run a comparison", "KIND");
+    QCommandLineOption sweepMin { "sweep-min", "Smallest size of --compare size.", "SIZE", "4KiB" };
+    QCommandLineOption sweepMax { "sweep-max", "Largest size of --compare size.", "SIZE", "1GiB" };
+    QCommandLineOption open { "open",
+        "Show a saved series (JSON or CSV export) in every tab; no GPU needed. With --export-png: export its time "
+        "chart, quit.",
+        "FILE" };
+    QCommandLineOption overlay {
+        "overlay", "Overlay a saved run (JSON or CSV export) on the run charts; give it again for more.", "FILE" };
+    QCommandLineOption baseline { "baseline",
+        "Compare the series shown (run or --open's) with a saved series (JSON or CSV export): the Summary and "
+        "Difference tabs and the status line say, quantity by quantity, whether it is slower, faster or the same. "
+        "With --export-png it is compared even across configurations, and the status line says so.",
+        "FILE" };
+    QCommandLineOption exportPng { "export-png",
+        "Run (or read --open's file), export the time chart as PNG to FILE, quit.", "FILE" };
+    QCommandLineOption screenshot { "screenshot", "With --export-png: also save the whole window to FILE.", "FILE" };
+    QCommandLineOption exportTimeline { "export-timeline",
+        "With --export-png: also export the last run's timeline to FILE (PNG or SVG by suffix).", "FILE" };
+    QCommandLineOption allGpus { "all-gpus",
+        "Run the series on every GPU, one at a time, and show them side by side (All GPUs tab); with --export-png "
+        "export their chart." };
+    QCommandLineOption allAtOnce { "all-at-once", "With --all-gpus: every GPU at the same time." };
+    QCommandLineOption noNumaBinding { "no-numa-binding",
+        "Leave the run thread of each GPU unbound instead of on its NUMA node's CPUs (every run, as in the CLI)." };
+    QCommandLineOption exportSize { "export-size", "Pixel size of the exported chart.", "WxH", "1600x900" };
+    QCommandLineOption tab { "tab",
+        "Show this tab from the start and when a run ends (and in --screenshot): time, poll-iterations, stages, "
+        "timeline, distribution, summary, difference, advice, comparison or all-gpus.",
+        "NAME" };
+    QCommandLineOption theme { "theme",
+        "The look for this start: system (the desktop's), light or dark (Fusion with AsyncScope's colours); "
+        "Settings › Theme keeps a choice.",
+        "NAME" };
+
+    QList<QCommandLineOption> listed() const
+    {
+        return { help, helpAll, version, device, size, runs, chunks, streams, order, submit, traceSource, hostMemory,
+            copy, migration, advice, run, compare, sweepMin, sweepMax, open, overlay, baseline, exportPng, screenshot,
+            exportTimeline, allGpus, allAtOnce, noNumaBinding, exportSize, tab, theme };
+    }
+};
+
 }  // namespace
 
 Result<AppOptions> parseAppOptions(const QStringList& arguments)
@@ -42,59 +109,8 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("AsyncScope: see asynchronous CUDA execution, GPU time against CPU submit time."));
-    const QCommandLineOption help = parser.addHelpOption();
-    const QCommandLineOption version = parser.addVersionOption();
-    const QCommandLineOption device({ "d", "device" }, "CUDA device index.", "N");
-    const QCommandLineOption size({ "s", "size" }, "Elements (16777216) or bytes with a unit (64MiB).", "SIZE");
-    const QCommandLineOption runs({ "r", "runs" }, "Measured runs.", "N");
-    const QCommandLineOption run("run", "Start a run at once.");
-    const QCommandLineOption chunks("chunks", "Chunks the buffer is split into (1: the classic pipeline).", "K");
-    const QCommandLineOption streams("streams", "Streams the chunks take in turn (1 to K).", "S");
-    const auto order = choiceOption<IssueOrder>("order", "Issue order of the chunks", "ORDER");
-    const auto submit = choiceOption<Submission>("submit", "Submission", "HOW");
-    const auto traceSource = choiceOption<TraceSource>("trace-source", "Where the timeline comes from", "SOURCE");
-    const auto hostMemory = choiceOption<HostMemory>("host-memory", "Host memory of the buffer", "KIND");
-    const auto copy = choiceOption<CopyMechanism>("copy", "What moves the bytes", "MECHANISM");
-    const auto migration =
-        choiceOption<ManagedMigration>("managed-migration", "How managed memory reaches the GPU", "HOW");
-    const auto advice = choiceOption<ManagedAdvice>("managed-advice", "cudaMemAdvise for managed memory", "ADVICE");
-    const auto compare = choiceOption<Comparison>("compare", "Run a comparison", "KIND");
-    const QCommandLineOption sweepMin("sweep-min", "Smallest size of --compare size.", "SIZE", "4KiB");
-    const QCommandLineOption sweepMax("sweep-max", "Largest size of --compare size.", "SIZE", "1GiB");
-    const QCommandLineOption open("open",
-        "Show a saved series (JSON or CSV export) in every tab; no GPU needed. With --export-png: export its time "
-        "chart, quit.",
-        "FILE");
-    const QCommandLineOption overlay(
-        "overlay", "Overlay a saved run (JSON or CSV export) on the run charts; give it again for more.", "FILE");
-    const QCommandLineOption baseline("baseline",
-        "Compare the series shown (run or --open's) with a saved series (JSON or CSV export): the Summary and "
-        "Difference tabs and the status line say, quantity by quantity, whether it is slower, faster or the same. "
-        "With --export-png it is compared even across configurations, and the status line says so.",
-        "FILE");
-    const QCommandLineOption exportPng("export-png",
-        "Run (or read --open's file), export the time chart as PNG to FILE, quit.", "FILE");
-    const QCommandLineOption screenshot("screenshot", "With --export-png: also save the whole window to FILE.", "FILE");
-    const QCommandLineOption exportTimeline("export-timeline",
-        "With --export-png: also export the last run's timeline to FILE (PNG or SVG by suffix).", "FILE");
-    const QCommandLineOption allGpus("all-gpus",
-        "Run the series on every GPU, one at a time, and show them side by side (All GPUs tab); with --export-png "
-        "export their chart.");
-    const QCommandLineOption allAtOnce("all-at-once", "With --all-gpus: every GPU at the same time.");
-    const QCommandLineOption noNumaBinding("no-numa-binding",
-        "Leave the run thread of each GPU unbound instead of on its NUMA node's CPUs (every run, as in the CLI).");
-    const QCommandLineOption exportSize("export-size", "Pixel size of the exported chart.", "WxH", "1600x900");
-    const QCommandLineOption tab("tab",
-        "Show this tab from the start and when a run ends (and in --screenshot): time, poll-iterations, stages, "
-        "timeline, distribution, summary, difference, advice, comparison or all-gpus.",
-        "NAME");
-    const QCommandLineOption theme("theme",
-        "The look for this start: system (the desktop's), light or dark (Fusion with AsyncScope's colours); "
-        "Settings › Theme keeps a choice.",
-        "NAME");
-    parser.addOptions({ device, size, runs, chunks, streams, order, submit, traceSource, hostMemory, copy, migration,
-        advice, run, compare, sweepMin, sweepMax, open, overlay, baseline, exportPng, screenshot, exportTimeline,
-        allGpus, allAtOnce, noNumaBinding, exportSize, tab, theme });
+    const Definitions d;
+    parser.addOptions(d.listed());
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone. --help lists the app's options, --help-all these too.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -135,9 +151,9 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     if (!parser.parse(arguments))
         return usage(parser.errorText());
     AppOptions options;
-    // addHelpOption() took --help-all too: it adds Qt's own options to the help.
-    const bool helpAll = parser.isSet(QStringLiteral("help-all"));
-    if (parser.isSet(help) && !helpAll) {
+    // --help-all adds Qt's own options to the help.
+    const bool helpAll = parser.isSet(d.helpAll);
+    if (parser.isSet(d.help) && !helpAll) {
         options.earlyExitText = parser.helpText();
         return options;
     }
@@ -145,7 +161,7 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         options.earlyExitText = parser.helpText() + qtHelp;
         return options;
     }
-    if (parser.isSet(version)) {
+    if (parser.isSet(d.version)) {
         options.earlyExitText = QCoreApplication::applicationName() + ' ' + QCoreApplication::applicationVersion() + '\n';
         return options;
     }
@@ -153,25 +169,26 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         return usage("unexpected argument '" + parser.positionalArguments().first() + "'");
 
     bool ok = false;
-    if (parser.isSet(device)) {
-        const int index = parser.value(device).toInt(&ok);
+    if (parser.isSet(d.device)) {
+        const int index = parser.value(d.device).toInt(&ok);
         if (!ok || index < 0)
-            return usage("--device needs a device index (0, 1, ...), not '" + parser.value(device) + "'");
+            return usage("--device needs a device index (0, 1, ...), not '" + parser.value(d.device) + "'");
         options.device = index;
     }
-    if (parser.isSet(size)) {
-        auto elements = parseElementCount(parser.value(size).toStdString());
+    if (parser.isSet(d.size)) {
+        auto elements = parseElementCount(parser.value(d.size).toStdString());
         if (!elements)
             return elements.error();
         options.elements = *elements;
     }
-    if (parser.isSet(runs)) {
-        const int count = parser.value(runs).toInt(&ok);
+    if (parser.isSet(d.runs)) {
+        const int count = parser.value(d.runs).toInt(&ok);
         if (!ok || count < 1)
-            return usage("--runs needs a whole number of at least 1, not '" + parser.value(runs) + "'");
+            return usage("--runs needs a whole number of at least 1, not '" + parser.value(d.runs) + "'");
         options.runs = count;
     }
-    for (auto [option, value] : { std::pair { &chunks, &options.chunks }, std::pair { &streams, &options.streams } }) {
+    for (auto [option, value] :
+        { std::pair { &d.chunks, &options.chunks }, std::pair { &d.streams, &options.streams } }) {
         if (!parser.isSet(*option))
             continue;
         const int count = parser.value(*option).toInt(&ok);
@@ -180,47 +197,47 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
                 parser.value(*option) + "'");
         *value = count;
     }
-    for (const std::optional<Error>& bad : { takeChoice(parser, order, options.order),
-             takeChoice(parser, submit, options.submission), takeChoice(parser, traceSource, options.traceSource),
-             takeChoice(parser, hostMemory, options.hostMemory), takeChoice(parser, copy, options.copy),
-             takeChoice(parser, migration, options.managedMigration),
-             takeChoice(parser, advice, options.managedAdvice), takeChoice(parser, compare, options.comparison) }) {
+    for (const std::optional<Error>& bad : { takeChoice(parser, d.order, options.order),
+             takeChoice(parser, d.submit, options.submission), takeChoice(parser, d.traceSource, options.traceSource),
+             takeChoice(parser, d.hostMemory, options.hostMemory), takeChoice(parser, d.copy, options.copy),
+             takeChoice(parser, d.migration, options.managedMigration),
+             takeChoice(parser, d.advice, options.managedAdvice), takeChoice(parser, d.compare, options.comparison) }) {
         if (bad)
             return *bad;
     }
-    const QStringList wh = parser.value(exportSize).split('x');
+    const QStringList wh = parser.value(d.exportSize).split('x');
     const int w = wh.value(0).toInt(&ok);
     bool okH = false;
     const int h = wh.value(1).toInt(&okH);
     if (wh.size() != 2 || !ok || !okH || w < 16 || h < 16 || w > 16384 || h > 16384)
-        return usage("--export-size needs WIDTHxHEIGHT between 16 and 16384 pixels, not '" + parser.value(exportSize) + "'");
+        return usage("--export-size needs WIDTHxHEIGHT between 16 and 16384 pixels, not '" + parser.value(d.exportSize) + "'");
     options.exportSize = QSize(w, h);
-    options.open = parser.value(open);
-    options.overlays = parser.values(overlay);
-    options.baseline = parser.value(baseline);
-    for (auto [option, bytes] : { std::pair { &sweepMin, &options.sweepMinBytes }, std::pair { &sweepMax, &options.sweepMaxBytes } }) {
+    options.open = parser.value(d.open);
+    options.overlays = parser.values(d.overlay);
+    options.baseline = parser.value(d.baseline);
+    for (auto [option, bytes] : { std::pair { &d.sweepMin, &options.sweepMinBytes }, std::pair { &d.sweepMax, &options.sweepMaxBytes } }) {
         auto elements = parseElementCount(parser.value(*option).toStdString());
         if (!elements)
             return elements.error();
         *bytes = *elements * sizeof(int);
     }
-    options.runNow = parser.isSet(run);
-    options.exportPng = parser.value(exportPng);
-    options.screenshot = parser.value(screenshot);
-    options.tab = parser.value(tab).toLower();
+    options.runNow = parser.isSet(d.run);
+    options.exportPng = parser.value(d.exportPng);
+    options.screenshot = parser.value(d.screenshot);
+    options.tab = parser.value(d.tab).toLower();
     static const QStringList kTabs = { "time", "poll-iterations", "stages", "timeline", "distribution", "summary",
         "difference", "advice", "comparison", "all-gpus" };
     if (!options.tab.isEmpty() && !kTabs.contains(options.tab))
-        return usage(QStringLiteral("--tab %1 is not a tab; accepted: %2").arg(parser.value(tab), kTabs.join(", ")));
-    if (parser.isSet(theme)) {
-        options.theme = themeFromKey(parser.value(theme));
+        return usage(QStringLiteral("--tab %1 is not a tab; accepted: %2").arg(parser.value(d.tab), kTabs.join(", ")));
+    if (parser.isSet(d.theme)) {
+        options.theme = themeFromKey(parser.value(d.theme));
         if (!options.theme)
             return usage(QStringLiteral("--theme %1 is not a theme; accepted: %2")
-                             .arg(parser.value(theme), themeKeys().join(", ")));
+                             .arg(parser.value(d.theme), themeKeys().join(", ")));
     }
     if (!options.screenshot.isEmpty() && options.exportPng.isEmpty())
         return usage("--screenshot goes with --export-png");
-    options.exportTimeline = parser.value(exportTimeline);
+    options.exportTimeline = parser.value(d.exportTimeline);
     if (!options.exportTimeline.isEmpty() && options.exportPng.isEmpty())
         return usage("--export-timeline goes with --export-png");
     if (!options.exportTimeline.isEmpty() && options.comparison)
@@ -228,11 +245,11 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     if (!options.open.isEmpty() && (options.runNow || options.comparison))
         return usage(QStringLiteral("--open shows a saved series; it does not go with --%1")
                          .arg(options.runNow ? QStringLiteral("run") : QStringLiteral("compare")));
-    options.allGpus = parser.isSet(allGpus);
-    options.allAtOnce = parser.isSet(allAtOnce);
+    options.allGpus = parser.isSet(d.allGpus);
+    options.allAtOnce = parser.isSet(d.allAtOnce);
     if (options.allAtOnce && !options.allGpus)
         return usage("--all-at-once goes with --all-gpus");
-    options.numaBinding = !parser.isSet(noNumaBinding);
+    options.numaBinding = !parser.isSet(d.noNumaBinding);
     if (options.allGpus && (options.comparison || !options.open.isEmpty() || !options.exportTimeline.isEmpty()))
         return usage("--all-gpus runs one series on every GPU; it does not go with --compare, --open or "
                      "--export-timeline");
@@ -253,6 +270,23 @@ void AppOptions::applyShape(PipelineConfig& config) const
     config.copy = copy.value_or(config.copy);
     config.managedMigration = managedMigration.value_or(config.managedMigration);
     config.managedAdvice = managedAdvice.value_or(config.managedAdvice);
+}
+
+std::vector<ManOption> appManOptions()
+{
+    std::vector<ManOption> listed;
+    for (const QCommandLineOption& option : Definitions().listed()) {
+        if (option.flags().testFlag(QCommandLineOption::HiddenFromHelp))
+            continue;
+        ManOption m;
+        for (const QString& name : option.names())
+            m.names.push_back((name.size() == 1 ? "-" : "--") + name.toStdString());
+        m.value = option.valueName().toStdString();
+        m.description = option.description().toStdString();
+        m.defaultValue = option.defaultValues().join(", ").toStdString();
+        listed.push_back(std::move(m));
+    }
+    return listed;
 }
 
 }  // namespace asyncscope

@@ -3,6 +3,7 @@
 
 #include "gui/config/settings_store.hpp"
 
+#include "engine/io/man_options.hpp"
 #include "engine/run/plan.hpp"
 #include "engine/model/error.hpp"
 
@@ -12,6 +13,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 namespace asyncscope {
 
@@ -54,5 +56,8 @@ struct AppOptions {
 };
 
 Result<AppOptions> parseAppOptions(const QStringList& arguments);
+
+// Every option --help lists, in its order, with the same text and defaults: the man page's OPTIONS section.
+std::vector<ManOption> appManOptions();
 
 }  // namespace asyncscope

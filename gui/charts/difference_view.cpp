@@ -152,7 +152,7 @@ void DifferenceView::refresh()
         for (const QuantityComparison& q : c.quantities) {
             if (!q.distribution || !q.differencePercent || !q.lowPercent || !q.highPercent)
                 continue;
-            shown.rows.push_back({ text(q.name), text(verdictText(q.verdict, *q.differencePercent, c.settings)),
+            shown.rows.push_back({ text(q.name), text(verdictText(q.verdict, *q.differencePercent, q.sameUnderPercent)),
                 q.verdict, *q.differencePercent, *q.lowPercent, *q.highPercent });
         }
         if (shown.rows.empty())

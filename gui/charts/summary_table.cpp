@@ -214,7 +214,7 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
         cell(row, first + 3, q && q->distribution ? text(pValueText(q->p)) : QString());
         QTableWidgetItem* verdict = cell(row, first + 4,
             q && q->distribution
-                ? text(verdictText(q->verdict, q->differencePercent.value_or(0.0), comparison->settings))
+                ? text(verdictText(q->verdict, q->differencePercent.value_or(0.0), q->sameUnderPercent))
                 : QString());
         verdict->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         if (q && q->distribution) {

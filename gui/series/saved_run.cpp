@@ -4,6 +4,7 @@
 
 #include "engine/io/input_file.hpp"
 #include "engine/io/report_file.hpp"
+#include "engine/io/result_file.hpp"
 #include "engine/model/baseline.hpp"
 #include "engine/model/big_vector.hpp"
 
@@ -21,7 +22,8 @@ namespace asyncscope {
 
 namespace {
 
-// "CSV", or "JSON format 2" as the header says it ("format_version" near its start; format 1 had none).
+// "CSV", or "JSON format 2" as the header says it ("format_version" near its start; format 1 had none). A host's
+// record has a version of its own before its series': "host record, JSON format 4" names the series'.
 QString formatOf(const QString& path)
 {
     if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
@@ -29,18 +31,29 @@ QString formatOf(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return QStringLiteral("JSON");
-    const QByteArray start = file.read(qint64(64) << 10);  // the header's first block: the key comes early in it
+    const QString start = QString::fromUtf8(file.read(qint64(64) << 10));  // the header's first block
     static const QRegularExpression version(QStringLiteral("\"format_version\"\\s*:\\s*([0-9]{1,3})\\b"));
-    const QRegularExpressionMatch found = version.match(QString::fromUtf8(start));
+    static const QRegularExpression hostRecord(QStringLiteral("\"format\"\\s*:\\s*\"asyncscope-host\""));
+    static const QRegularExpression report(QStringLiteral("\"report\"\\s*:\\s*\\{"));
+    if (const QRegularExpressionMatch host = hostRecord.match(start); host.hasMatch()) {
+        const QRegularExpressionMatch series = report.match(start, host.capturedEnd());
+        const QRegularExpressionMatch found = series.hasMatch() ? version.match(start, series.capturedEnd())
+                                                                : QRegularExpressionMatch();
+        return found.hasMatch() ? QStringLiteral("host record, JSON format %1").arg(found.captured(1))
+                                : QStringLiteral("host record");
+    }
+    const QRegularExpressionMatch found = version.match(start);
     return found.hasMatch() ? QStringLiteral("JSON format %1").arg(found.captured(1))
                             : QStringLiteral("JSON format 1");
 }
 
 }  // namespace
 
-Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
+Result<SavedRun> readSavedRun(
+    const QString& path, const ReadProgress& progress, const std::atomic<bool>* cancel, SavedRunUse use)
 {
-    auto report = readReportFile(path.toStdString(), progress, cancel);
+    auto report = use == SavedRunUse::Baseline ? readSeriesFile(path.toStdString(), progress, cancel)
+                                               : readReportFile(path.toStdString(), progress, cancel);
     if (!report)
         return report.error();
     // A header without runs (a series saved before its first run ended, or cut after its header) has nothing to show.

@@ -54,8 +54,15 @@ struct ShownLabel {
 // "b/h200-2k.json · H200", and failing that a number does ("h200-2k · H200 (2)").
 std::vector<QString> distinctLabels(const std::vector<ShownLabel>& shown);
 
-// Reads the file and prepares every view of its runs. Errors name the file and what in it is wrong. `progress` and `cancel` as readReportFile takes them; any thread.
+// What a saved run is read as. A series to show or overlay is a series report (readReportFile: JSON of any format, or
+// CSV); a baseline is whatever asyncscope-cli --baseline takes (readSeriesFile): a series report, or a host's record
+// of one GPU's series, while a comparison, a merged table and a record of several GPUs are refused saying what to
+// compare instead.
+enum class SavedRunUse { Series, Baseline };
+
+// Reads the file and prepares every view of its runs. Errors name the file and what in it is wrong. `progress` and
+// `cancel` as readReportFile takes them; any thread.
 Result<SavedRun> readSavedRun(const QString& path, const ReadProgress& progress = {},
-    const std::atomic<bool>* cancel = nullptr);
+    const std::atomic<bool>* cancel = nullptr, SavedRunUse use = SavedRunUse::Series);
 
 }  // namespace asyncscope

@@ -1,5 +1,6 @@
 #include "gui/series/shown_name.hpp"
 
+#include "engine/model/display_text.hpp"
 #include "engine/model/record_rules.hpp"
 
 #include <QObject>
@@ -14,8 +15,11 @@ constexpr std::string_view kEllipsis = "\u2026";
 
 }  // namespace
 
-QString shownName(std::string_view name)
+QString shownName(std::string_view given)
 {
+    // Control characters shown escaped ("\x1b"), as a text report shows them: a label draws them as boxes.
+    const std::string escaped = displayText(given);
+    const std::string_view name = escaped;
     if (name.size() <= kMaxNameBytes)
         return QString::fromUtf8(name.data(), qsizetype(name.size()));
     std::size_t cut = kMaxNameBytes - kEllipsis.size();
@@ -26,8 +30,11 @@ QString shownName(std::string_view name)
 
 QString shownName(const QString& name)
 {
-    if (name.size() * 3 <= qsizetype(kMaxNameBytes))
-        return name;  // short enough in any encoding: no copy to UTF-8
+    const bool plain = std::none_of(name.begin(), name.end(), [](QChar c) {
+        return c.unicode() < 0x20 || (c.unicode() >= 0x7F && c.unicode() <= 0x9F);
+    });
+    if (plain && name.size() * 3 <= qsizetype(kMaxNameBytes))
+        return name;  // short enough in any encoding, no control character: no copy to UTF-8
     const QByteArray utf8 = name.toUtf8();
     return shownName(std::string_view(utf8.constData(), std::size_t(utf8.size())));
 }

@@ -10,7 +10,8 @@
 
 namespace asyncscope {
 
-// `name` as UTF-8, at most kMaxNameBytes bytes of it; a longer one is cut at a character's boundary and ends in "…".
+// `name` as UTF-8 with its control characters escaped ("\x1b": displayText), at most kMaxNameBytes bytes of it; a
+// longer one is cut at a character's boundary and ends in "…".
 QString shownName(std::string_view name);
 QString shownName(const QString& name);
 

@@ -50,7 +50,7 @@ ReportLoader::~ReportLoader()
         m_thread.detach();  // blocked in a read that does not end: it holds only what it shares, and ends with that
 }
 
-bool ReportLoader::start(const QString& path)
+bool ReportLoader::start(const QString& path, SavedRunUse use)
 {
     if (m_thread.joinable())
         return false;
@@ -58,7 +58,7 @@ bool ReportLoader::start(const QString& path)
     m_result.reset();
     m_read = std::make_shared<Read>();
     m_read->loader = this;
-    m_thread = std::thread([read = m_read, path] {
+    m_thread = std::thread([read = m_read, path, use] {
         auto result = readSavedRun(
             path,
             [read](double fraction) {
@@ -66,7 +66,7 @@ bool ReportLoader::start(const QString& path)
                 if (read->loader)
                     emit read->loader->progress(fraction);
             },
-            &read->cancel);
+            &read->cancel, use);
         {
             std::lock_guard lock(read->mutex);
             read->result.emplace(std::move(result));

@@ -23,8 +23,9 @@ public:
     // How long the loader's end waits for a read in progress before leaving it behind.
     static constexpr int kEndWaitMs = 2000;
 
-    // Starts reading `path` (JSON or CSV by suffix); false, and nothing started, while a read is in progress.
-    bool start(const QString& path);
+    // Starts reading `path` (JSON or CSV by suffix) as `use` takes it; false, and nothing started, while a read is in
+    // progress.
+    bool start(const QString& path, SavedRunUse use = SavedRunUse::Series);
     // Asks the read in progress to stop; it ends with ErrorKind::Cancelled. On the loader's thread, or from a
     // receiver of progress().
     void cancel();

@@ -45,18 +45,21 @@ std::size_t runsIn(const std::optional<PlanReport>& plan)
     return plan ? runsIn(*plan) : 0;
 }
 
-// Whether a file the reader refused is a comparison's export: JSON of format "asyncscope-comparison", or CSV whose
-// first column is the variant.
+// Whether a file the reader refused is a comparison's export: JSON of format "asyncscope-comparison" (or a host's
+// record of a comparison, which the baseline's reader calls "a comparison of several variants"), or CSV whose first
+// column is the variant.
 bool isComparisonFile(const QString& path, const std::string& why)
 {
-    if (why.find("\"asyncscope-comparison\"") != std::string::npos)
+    if (why.find("\"asyncscope-comparison\"") != std::string::npos ||
+        why.find("a comparison of several variants") != std::string::npos)
         return true;
     QFile file(path);
     return QFileInfo(path).isFile() && file.open(QIODevice::ReadOnly) && file.read(16).startsWith("Variant,");
 }
 
 // Why a saved run cannot be a baseline, in words that name its file: it could not be read, it is a comparison of
-// several variants rather than one series, or it holds no measured runs to compare with.
+// several variants or a host's record of several GPUs rather than one series, or it holds no measured runs to compare
+// with.
 // `read`: the reader refused the file (not the check before it, which refuses what is no regular file).
 Error baselineProblem(const QString& path, const Error& error, bool read = true)
 {
@@ -68,6 +71,8 @@ Error baselineProblem(const QString& path, const Error& error, bool read = true)
         advice = "Use a series this app or asyncscope-cli saved (File › Export data), or the export of one variant.";
     } else if (why.rfind(name + ": ", 0) == 0) {
         why.erase(0, name.size() + 2);  // "h200.json: line 3 …": the file is named once
+        if (why.rfind("holds ", 0) == 0)
+            why.insert(0, "it ");  // "holds the series of 2 GPUs …": what holds them is the file
     } else if (why.rfind(name + " ", 0) == 0) {
         why.replace(0, name.size(), "it");  // "h200.json does not exist"
     }
@@ -399,7 +404,7 @@ void SessionModel::loadNext()
 {
     if (m_loads.empty())
         return;
-    m_loader->start(m_loads.front().path);
+    m_loader->start(m_loads.front().path, m_loads.front().baseline ? SavedRunUse::Baseline : SavedRunUse::Series);
     emit loadStarted(m_loads.front().path);
 }
 

@@ -297,14 +297,14 @@ TEST(CliDevices, AMergeNamesTheFilesItCannotReadAndStillPrintsTheOthers)
     const std::string a = dir.file("a.json"), broken = dir.file("broken.json"), missing = dir.file("gone.json");
     FakeBackend backend;
     const CliRun run = runWith(backend, { "--merge", a.c_str(), broken.c_str(), missing.c_str() });
-    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_EQ(run.code, kExitUsage);  // refused input
     EXPECT_NE(run.err.find("asyncscope-cli: cannot merge " + broken + ": "), std::string::npos) << run.err;
     EXPECT_NE(run.err.find("asyncscope-cli: cannot merge " + missing + ": does not exist"), std::string::npos)
         << run.err;
     EXPECT_NE(run.out.find("\na     0"), std::string::npos) << run.out;
 
     const CliRun none = runWith(backend, { "--merge", missing.c_str() });
-    EXPECT_EQ(none.code, kExitFailure);
+    EXPECT_EQ(none.code, kExitUsage);
     EXPECT_TRUE(none.out.empty());
     EXPECT_NE(none.err.find("none of the 1 files could be read"), std::string::npos) << none.err;
 }

@@ -168,6 +168,67 @@ TEST(CliOptions, HelpAndVersionExitCleanly)
     EXPECT_NE(version->helpText->find(ASYNCSCOPE_VERSION), std::string::npos);
 }
 
+TEST(CliOptions, HelpAllPrintsTheFullHelp)
+{
+    // --help-all was refused as an unknown option; the window's --help-all exists, and the README names both.
+    const auto all = parse({ "--help-all" });
+    ASSERT_TRUE(all.ok()) << all.error().message();
+    ASSERT_TRUE(all->helpText.has_value());
+    const auto help = parse({ "--help" });
+    ASSERT_TRUE(help.ok());
+    for (const char* text : { "Usage:", "--help-all", "--list-devices", "--host-memory", "--baseline", "--save",
+             "Exit status:" }) {
+        EXPECT_NE(all->helpText->find(text), std::string::npos) << text;
+    }
+    EXPECT_GE(all->helpText->size(), help->helpText->size());
+}
+
+TEST(CliOptions, HelpTellsTheExitStatus)
+{
+    const auto help = parse({ "--help" });
+    ASSERT_TRUE(help.ok());
+    for (const char* text : { "Exit status: 0 success", "1 a run failed", "slower than --max-slowdown",
+             "2 a usage error", "cannot be read or is refused", "too few measured runs" }) {
+        EXPECT_NE(help->helpText->find(text), std::string::npos) << text;
+    }
+}
+
+TEST(CliOptions, ManPageOptionsAreHelpsOptions)
+{
+    const std::vector<ManOption> listed = cliManOptions();
+    const auto help = parse({ "--help" });
+    ASSERT_TRUE(help.ok());
+    const auto find = [&listed](const std::string& name) -> const ManOption* {
+        for (const ManOption& m : listed) {
+            for (const std::string& n : m.names) {
+                if (n == name)
+                    return &m;
+            }
+        }
+        return nullptr;
+    };
+    for (const ManOption& m : listed) {
+        ASSERT_FALSE(m.names.empty());
+        EXPECT_NE(help->helpText->find(m.names.back()), std::string::npos) << m.names.back();
+        EXPECT_NE(help->helpText->find(m.description), std::string::npos) << m.description;
+    }
+    const ManOption* order = find("--order");
+    ASSERT_NE(order, nullptr);
+    EXPECT_EQ(order->value, "chunk|stage");
+    EXPECT_EQ(order->defaultValue, "chunk");
+    const ManOption* runs = find("--runs");
+    ASSERT_NE(runs, nullptr);
+    EXPECT_EQ(runs->defaultValue, "10");
+    const ManOption* merge = find("--merge");
+    ASSERT_NE(merge, nullptr);
+    EXPECT_EQ(merge->value, "FILE ...");
+    const ManOption* flag = find("--no-stages");
+    ASSERT_NE(flag, nullptr);
+    EXPECT_TRUE(flag->value.empty());
+    for (const char* name : { "-h", "--help", "--help-all", "--version", "--prefer-overlap", "--trace-source" })
+        EXPECT_NE(find(name), nullptr) << name;
+}
+
 TEST(CliOptions, EveryFloatingOptionRefusesInfinityAndNan)
 {
     // CLI11 reads "inf" and "nan" as numbers: they are refused here, before any device is looked for.

@@ -83,7 +83,7 @@ TEST(HostileMerge, ADirectoryNamedAsARecordCostsOnlyItself)
     fs::create_directories(dir.file("x.json"));
     std::ofstream(dir.file("good.json")) << goodRecord();
     const CliRun run = merge({ dir.file("x.json"), dir.file("good.json") });
-    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_EQ(run.code, kExitUsage);
     EXPECT_NE(run.err.find("cannot merge " + dir.file("x.json") + ": is a directory"), std::string::npos) << run.err;
     EXPECT_NE(run.out.find("\ngood  0"), std::string::npos) << run.out;
 }
@@ -115,7 +115,7 @@ TEST(HostileMerge, AComputeCapabilityThatIsNotOneIsRefusedAndTheOthersMerged)
     std::ofstream(dir.file("x.json")) << withComputeCapability("x");
     std::ofstream(dir.file("good.json")) << goodRecord();
     const CliRun run = merge({ dir.file("x.json"), dir.file("good.json") });
-    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_EQ(run.code, kExitUsage);
     EXPECT_NE(run.err.find("cannot merge " + dir.file("x.json") +
                   ": devices[0].device.compute_capability is x; accepted: a compute capability such as \"9.0\""),
         std::string::npos)
@@ -158,7 +158,8 @@ TEST(HostileMerge, DeepNestingIsRefusedWithItsPlaceAndNoRecursion)
 TEST(HostileMerge, AListOfAMillionObjectsIsReadInOnePass)
 {
     // Built through the parse callback, each object ending in a list had the list searched for a value to drop: a
-    // million of them took hours. Read in one pass, the record is refused at its first device.
+    // million of them took hours. Read in one pass, the record is refused once the list holds more than any record
+    // does, before it takes more memory than a few times its text.
     std::string devices;
     devices.reserve(3000000);
     for (int i = 0; i < 1000000; ++i)
@@ -166,7 +167,14 @@ TEST(HostileMerge, AListOfAMillionObjectsIsReadInOnePass)
     const auto read =
         readText(R"({"format": "asyncscope-host", "format_version": 1, "host": "h", "devices": [)" + devices + "]}");
     ASSERT_FALSE(read.ok());
-    EXPECT_EQ(read.error().message(), "devices[0].device is missing");
+    EXPECT_EQ(read.error().message().rfind("devices is larger than AsyncScope writes (over ", 0), 0u)
+        << read.error().message();
+    // A hundred of them: the first device is named.
+    devices.resize(299);
+    const auto fewer =
+        readText(R"({"format": "asyncscope-host", "format_version": 1, "host": "h", "devices": [)" + devices + "]}");
+    ASSERT_FALSE(fewer.ok());
+    EXPECT_EQ(fewer.error().message(), "devices[0].device is missing");
 }
 
 TEST(HostileMerge, SyntaxErrorsGiveTheLineAndColumnAndNoLibraryText)
@@ -216,7 +224,7 @@ TEST(HostileMerge, OnlyBadFilesExitNonzero)
     TempDir dir("hostile");
     std::ofstream(dir.file("bad.json")) << "{\"format\": \"asyncscope-host\", \"devi";
     const CliRun run = merge({ dir.file("bad.json") });
-    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_EQ(run.code, kExitUsage);
     EXPECT_NE(run.err.find("cannot merge " + dir.file("bad.json") + ": cut short"), std::string::npos) << run.err;
     EXPECT_NE(run.err.find("none of the 1 files could be read"), std::string::npos) << run.err;
 }
@@ -264,7 +272,7 @@ TEST(SlurmRecords, TheJobNodeAndTaskRoundTripAndSharedGpusAreRefused)
     EXPECT_EQ(read->slurm->task, 1);
 
     const CliRun run = merge({ dir.file("a.json"), dir.file("b.json"), dir.file("c.json") });
-    EXPECT_EQ(run.code, kExitFailure);
+    EXPECT_EQ(run.code, kExitUsage);
     EXPECT_NE(run.err.find("cannot merge " + dir.file("b.json") + ": it holds host node's GPU 0 from Slurm job 4242 "
                            "(task 1 on node n2), as " + dir.file("a.json") + " does (task 0 on node n1)"),
         std::string::npos)
@@ -318,9 +326,25 @@ TEST(SlurmRecords, AnExpectedHostWithoutARecordGetsItsRow)
     const CliRun all = merge({ dir.file("a.json") }, { "--expect-hosts", "n1" });
     EXPECT_EQ(all.code, kExitOk) << all.err;
     const CliRun lost = merge({ dir.file("a.json") }, { "--expect-hosts", "n1,n2,n3", "--format", "csv" });
-    EXPECT_EQ(lost.code, kExitFailure);
+    EXPECT_EQ(lost.code, kExitFailure);  // a node lost: 1, as a run that failed
     for (const char* node : { "n2", "n3" })
         EXPECT_NE(lost.out.find(std::string(node) + ",,,,,,,,,,,,,,io,no record: node failed (or was lost before writing)"),
             std::string::npos)
             << lost.out;
+}
+
+// A CI job tells a broken file (2) from a node that left no record (1): a refused file wins, as a usage error does.
+TEST(SlurmRecords, ARefusedFileExitsTwoALostNodeOne)
+{
+    TempDir dir("expect");
+    HostReport a = twoGpus("n1", 55.0);
+    a.slurm = SlurmTask { "9", "n1", 0 };
+    {
+        std::ofstream out(dir.file("a.json"));
+        writeHostRecordJson(out, a);
+    }
+    std::ofstream(dir.file("empty.json")) << "";
+    EXPECT_EQ(merge({ dir.file("a.json") }, { "--expect-hosts", "n1,n2" }).code, kExitFailure);
+    EXPECT_EQ(merge({ dir.file("a.json"), dir.file("empty.json") }).code, kExitUsage);
+    EXPECT_EQ(merge({ dir.file("a.json"), dir.file("empty.json") }, { "--expect-hosts", "n1,n2" }).code, kExitUsage);
 }

@@ -7,6 +7,7 @@
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/json/run_lines.hpp"
 #include "engine/io/report_file.hpp"
+#include "engine/io/result_file.hpp"
 
 #include "classic_runs.hpp"
 
@@ -439,4 +440,46 @@ TEST(HostileReports, EveryKeptRegressionIsRefusedNamingTheFile)
         EXPECT_FALSE(holds(message, "stoi")) << message;
     }
     EXPECT_GT(files, 0u);
+}
+
+// The files found to get through: a format-4 file cut where a line ends or holding its header alone, span begins and
+// times no run has, and text after a NUL byte (where nlohmann's parser takes the input to end). Each is refused by
+// every path that reads a series: the report reader (the window and --baseline) and the merge's.
+TEST(HostileReports, FilesThatOnceGotThroughAreRefused)
+{
+    const std::filesystem::path dir = std::filesystem::path(ASYNCSCOPE_TEST_DATA) / "regressions";
+    const std::pair<const char*, const char*> cases[] = {
+        { "format4_cut_at_a_line_break.json",
+            "the file ends after 4 of the 20 measured runs its header counts (its last run on line 6): it is cut short" },
+        { "format4_header_without_runs.json", "the file ends after its header (line 1) and holds no runs" },
+        { "format4_span_begin_minus_5.json", "run 2 (line 4): spans[0] is from -5 to" },
+        { "format4_span_begin_minus_1e308.json", "run 2 (line 4): spans[0] is from -1e+308 to" },
+        { "format4_gpu_time_1e308.json", "run 2 (line 4): gpu_time_ms is 1e+308; accepted: at most 1e9 ms" },
+        { "format4_text_after_a_nul_byte.json", "run 0 (line 2): column 1: a NUL byte, which no JSON text holds" },
+        { "format2_text_after_a_nul_byte.json", ": a NUL byte, which no JSON text holds" },
+        { "cut_inside_the_last_field.csv", "line 9 is cut short: the file ends inside the row" },
+    };
+    for (const auto& [name, words] : cases) {
+        SCOPED_TRACE(name);
+        const std::string path = (dir / name).string();
+        const auto read = readReportFile(path);
+        ASSERT_FALSE(read.ok());
+        EXPECT_TRUE(startsWith(read.error().message(), shownPath(path) + ": ")) << read.error().message();
+        EXPECT_TRUE(holds(read.error().message(), words)) << read.error().message();
+        const auto merged = readResultFile(path);
+        ASSERT_FALSE(merged.ok());
+        EXPECT_TRUE(holds(merged.error().message(), words)) << merged.error().message();
+        const auto series = readSeriesFile(path);
+        ASSERT_FALSE(series.ok());
+        EXPECT_TRUE(holds(series.error().message(), words)) << series.error().message();
+    }
+}
+
+// A series whose header says it stopped early reads whole: the count is the outcome's, not the configuration's.
+TEST(HostileReports, AWholeFormat4FileReadsWithItsOutcomesCount)
+{
+    const std::string path = std::string(ASYNCSCOPE_TEST_DATA) + "/h200/h200-series.json";
+    const auto read = readReportFile(path);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    EXPECT_EQ(read->runs.size(), 21u);
 }

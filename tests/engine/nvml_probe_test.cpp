@@ -1,6 +1,7 @@
 // NvmlProbe on a fake of the driver's NVML library (tests/fakes/fake_nvml.c), whose readings the tests set through
-// its environment variables: every reading, the device found by UUID or bus id, the process list however long and
-// however it changes, process names only in this process's PID namespace, and each way of being unavailable.
+// its environment variables: every reading, the device found by UUID or bus id, the process list however long, in
+// each driver's record layout, and however it changes, process names only in this process's PID namespace, and each
+// way of being unavailable.
 #include "engine/host/nvml_probe.hpp"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace asyncscope;
 
@@ -22,7 +25,7 @@ const char* const kFakeVariables[] = { "FAKE_NVML_INIT_FAILS", "FAKE_NVML_DRIVER
     "FAKE_NVML_BUS_ID", "FAKE_NVML_SM_MHZ", "FAKE_NVML_SM_MAX_MHZ", "FAKE_NVML_MEM_MHZ", "FAKE_NVML_MEM_MAX_MHZ",
     "FAKE_NVML_REASONS", "FAKE_NVML_TEMP_C", "FAKE_NVML_POWER_MW", "FAKE_NVML_PERSISTENCE", "FAKE_NVML_LINK_GEN",
     "FAKE_NVML_LINK_WIDTH", "FAKE_NVML_LINK_GEN_MAX", "FAKE_NVML_LINK_WIDTH_MAX", "FAKE_NVML_PIDS",
-    "FAKE_NVML_PIDS_LATER", "FAKE_NVML_NO_PROCESSES" };
+    "FAKE_NVML_PIDS_LATER", "FAKE_NVML_NO_PROCESSES", "FAKE_NVML_PROCESS_RECORD_BYTES" };
 
 std::string commOf(long pid)
 {
@@ -97,6 +100,16 @@ protected:
 private:
     std::optional<std::string> m_chosen;
 };
+
+// `count` processes as FAKE_NVML_PIDS lists them: PIDs from 700000 (no process here has them), each with its own
+// memory use.
+std::string processList(unsigned count)
+{
+    std::string list;
+    for (unsigned i = 0; i < count; ++i)
+        list += (i ? "," : "") + std::to_string(700000 + i) + ":" + std::to_string((i + 1) * 1048576ull);
+    return list;
+}
 
 std::map<std::uint32_t, GpuProcess> byPid(const std::vector<GpuProcess>& processes)
 {
@@ -263,6 +276,66 @@ TEST_F(NvmlProbeTest, MoreProcessesThanTheFirstBufferAreAllRead)
     for (unsigned i = 0; i < 40; ++i) {
         EXPECT_EQ((*s->processes)[i].pid, 700000 + i);
         EXPECT_EQ((*s->processes)[i].usedBytes, (i + 1) * 1048576ull);
+    }
+}
+
+TEST_F(NvmlProbeTest, EachDriversProcessRecordsAreReadAtTheirOwnSize)
+{
+    // R535 before 535.104.05 fills 32-byte records for the v3 process query, every other driver 24-byte ones. One
+    // process, a few, and more than twelve (where 32-byte records overran room for 24-byte ones): every PID and
+    // memory use as listed, and no PID that is not.
+    const struct {
+        const char* driver;
+        const char* recordBytes;
+    } drivers[] = { { "580.95.05", "24" }, { "530.41.03", "24" }, { "535.183.01", "24" }, { "535.104.05", "24" },
+        { "535.43.02", "32" }, { "535.54.03", "32" }, { "535.86.10", "32" }, { "535.98", "32" } };
+    for (const auto& driver : drivers) {
+        set("FAKE_NVML_DRIVER_VERSION", driver.driver);
+        set("FAKE_NVML_PROCESS_RECORD_BYTES", driver.recordBytes);
+        NvmlProbe probe(FAKE_NVML_LIBRARY);
+        ASSERT_EQ(probe.source(), std::string("NVML, driver ") + driver.driver);
+        for (const unsigned count : { 1u, 3u, 20u }) {
+            SCOPED_TRACE(std::string("driver ") + driver.driver + ", " + driver.recordBytes + "-byte records, "
+                + std::to_string(count) + " processes");
+            set("FAKE_NVML_PIDS", processList(count));
+            auto s = probe.sample(device);
+            ASSERT_TRUE(s.ok()) << s.error().message();
+            ASSERT_TRUE(s->processes.has_value());
+            std::vector<std::pair<std::uint32_t, std::uint64_t>> read;
+            std::vector<std::pair<std::uint32_t, std::uint64_t>> listed;
+            for (const GpuProcess& p : *s->processes)
+                read.emplace_back(p.pid, p.usedBytes);
+            for (unsigned i = 0; i < count; ++i)
+                listed.emplace_back(700000 + i, (i + 1) * 1048576ull);
+            EXPECT_EQ(read, listed);
+        }
+    }
+}
+
+TEST_F(NvmlProbeTest, ADriverVersionThatDoesNotParseReadsTheSymbolsLayoutAndStaysInItsBuffer)
+{
+    // A version of no known form: the 24-byte records the v3 query stands for are read right.
+    for (const char* version : { "", "r535", "535", "535.", ".54.03", "535x54", "99999999999999999999.1" }) {
+        SCOPED_TRACE(std::string("driver version \"") + version + "\"");
+        set("FAKE_NVML_DRIVER_VERSION", version);
+        set("FAKE_NVML_PROCESS_RECORD_BYTES", "24");
+        set("FAKE_NVML_PIDS", processList(20));
+        NvmlProbe probe(FAKE_NVML_LIBRARY);
+        auto s = probe.sample(device);
+        ASSERT_TRUE(s.ok()) << s.error().message();
+        ASSERT_TRUE(s->processes.has_value());
+        ASSERT_EQ(s->processes->size(), 20u);
+        EXPECT_EQ(s->processes->back().pid, 700019u);
+        EXPECT_EQ(s->processes->back().usedBytes, 20 * 1048576ull);
+
+        // Were such a driver to fill 32-byte records, they are misread but written within the buffer (the test
+        // binary's sanitizer sees any byte past it), and no more are read than the driver counted.
+        set("FAKE_NVML_PROCESS_RECORD_BYTES", "32");
+        auto t = probe.sample(device);
+        ASSERT_TRUE(t.ok()) << t.error().message();
+        ASSERT_TRUE(t->processes.has_value());
+        ASSERT_EQ(t->processes->size(), 20u);
+        EXPECT_EQ(t->processes->front().pid, 700000u);
     }
 }
 

@@ -18,6 +18,10 @@
  *   FAKE_NVML_PIDS_LATER      set: the processes from the process query's second call after nvmlInit_v2 on (a list
  *                             that changes between the call that counts and the call that reads)
  *   FAKE_NVML_NO_PROCESSES    set: the process query answers NVML_ERROR_NOT_SUPPORTED
+ *   FAKE_NVML_PROCESS_RECORD_BYTES  "32": the process query fills 32-byte records (the extra usedGpuCcProtectedMemory
+ *                             of R535 drivers before 535.104.05, set to the process's bytes); unset or anything else:
+ *                             24-byte nvmlProcessInfo_v2_t records, as other drivers fill. Its room, *infoCount, is
+ *                             counted in records of that size, as the driver counts it.
  *
  * Built three ways (tests/CMakeLists.txt): as a current driver's library; with FAKE_NVML_OLD_DRIVER, as an older one
  * that has the clock reasons under their former name and neither the driver version, the bus id lookup nor the v3
@@ -46,6 +50,15 @@ typedef struct {
     unsigned int gpuInstanceId;
     unsigned int computeInstanceId;
 } nvmlProcessInfo_v2_t;
+
+/* The record of R535 drivers before 535.104.05 (their nvmlProcessInfo_t): the same and protected memory after it. */
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+    unsigned long long usedGpuCcProtectedMemory;
+} nvmlProcessInfoCc_t;
 
 static struct FakeDevice theDevice = { 0 };
 static int initCount = 0;    /* nvmlInit_v2 calls not yet shut down, as NVML counts them */
@@ -80,8 +93,37 @@ static int readingUnsigned(nvmlDevice_t device, const char* name, unsigned int* 
     return rc;
 }
 
+/* Whether the process query fills the 32-byte records (FAKE_NVML_PROCESS_RECORD_BYTES). */
+static int ccRecords(void)
+{
+    return strcmp(env("FAKE_NVML_PROCESS_RECORD_BYTES", ""), "32") == 0;
+}
+
+/* Writes record `index` of `infos` in the layout ccRecords() chooses, as raw bytes at its stride. */
+static void writeRecord(void* infos, unsigned int index, unsigned int pid, unsigned long long bytes)
+{
+    nvmlProcessInfoCc_t record;
+    memset(&record, 0, sizeof record);
+    record.pid = pid;
+    record.usedGpuMemory = bytes;
+    record.gpuInstanceId = ~0u;
+    record.computeInstanceId = ~0u;
+    record.usedGpuCcProtectedMemory = bytes;
+    if (ccRecords()) {
+        memcpy((unsigned char*)infos + (size_t)index * sizeof(nvmlProcessInfoCc_t), &record, sizeof record);
+    } else {
+        nvmlProcessInfo_v2_t small;
+        memset(&small, 0, sizeof small);
+        small.pid = record.pid;
+        small.usedGpuMemory = record.usedGpuMemory;
+        small.gpuInstanceId = record.gpuInstanceId;
+        small.computeInstanceId = record.computeInstanceId;
+        memcpy((unsigned char*)infos + (size_t)index * sizeof(nvmlProcessInfo_v2_t), &small, sizeof small);
+    }
+}
+
 /* How many processes FAKE_NVML_PIDS lists; fills `infos` up to `room` of them. */
-static unsigned int processes(const char* list, nvmlProcessInfo_v2_t* infos, unsigned int room)
+static unsigned int processes(const char* list, void* infos, unsigned int room)
 {
     const char* at = list;
     unsigned int count = 0;
@@ -102,12 +144,8 @@ static unsigned int processes(const char* list, nvmlProcessInfo_v2_t* infos, uns
                 at = end;
             }
         }
-        if (infos && count < room) {
-            infos[count].pid = (unsigned int)pid;
-            infos[count].usedGpuMemory = bytes;
-            infos[count].gpuInstanceId = ~0u;
-            infos[count].computeInstanceId = ~0u;
-        }
+        if (infos && count < room)
+            writeRecord(infos, count, (unsigned int)pid, bytes);
         ++count;
         while (*at == ',' || *at == ' ')
             ++at;
@@ -214,8 +252,7 @@ FAKE_EXPORT int nvmlDeviceGetHandleByPciBusId_v2(const char* busId, nvmlDevice_t
 
 /* As the driver's: with `infos` null or `*infoCount` too small for them all, NVML_ERROR_INSUFFICIENT_SIZE and the
  * count needed in `*infoCount`; a list of none is a success with null `infos`. */
-FAKE_EXPORT int nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int* infoCount,
-    nvmlProcessInfo_v2_t* infos)
+FAKE_EXPORT int nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int* infoCount, void* infos)
 {
     const char* list = env("FAKE_NVML_PIDS", "");
     unsigned int count;

@@ -1,5 +1,6 @@
 #include "fuzz_loop.hpp"
 
+#include "allocation_meter.hpp"
 #include "mutator.hpp"
 
 #include <algorithm>
@@ -217,6 +218,8 @@ Tally run(const Target& target, const Budget& budget)
         }
         std::optional<std::string> refusal;
         std::string thrown;
+        resetPeak();
+        const std::size_t heldBefore = heldBytes();
         try {
             refusal = target.read(path);
         } catch (const std::exception& e) {
@@ -225,6 +228,8 @@ Tally run(const Target& target, const Budget& budget)
             thrown = "an exception of unknown type";
         }
         const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+        const std::size_t took = peakBytes() - std::min(peakBytes(), heldBefore);
+        tally.mostBytes = std::max(tally.mostBytes, took);
         {
             std::lock_guard lock(mutex);
             reading = 0;
@@ -232,7 +237,10 @@ Tally run(const Target& target, const Budget& budget)
         tally.slowestSeconds = std::max(tally.slowestSeconds, seconds);
         ++tally.inputs;
         std::string finding;
-        if (!thrown.empty()) {
+        if (took > maxReaderBytes(text.size())) {
+            finding = "the reader took " + std::to_string(took >> 20) + " MiB for a file of " +
+                std::to_string(text.size()) + " bytes: more than 4 times the file and 64 MiB";
+        } else if (!thrown.empty()) {
             finding = "an exception left the reader: " + thrown.substr(0, 200);
         } else if (refusal) {
             ++tally.refused;
@@ -266,7 +274,8 @@ std::string describe(const Target& target, const Tally& tally)
     std::ostringstream out;
     out << "[" << target.name << "] " << tally.inputs << " inputs from " << target.seeds.size() << " seeds: "
         << tally.read << " read, " << tally.refused << " refused, " << tally.findings.size()
-        << " findings; slowest input " << tally.slowestSeconds << " s\n";
+        << " findings; slowest input " << tally.slowestSeconds << " s; most memory for one input "
+        << (tally.mostBytes >> 20) << " MiB\n";
     std::vector<std::pair<std::size_t, std::string>> common;
     for (const auto& [kind, count] : tally.refusals)
         common.push_back({ count, kind });

@@ -52,7 +52,7 @@ std::string Mutator::next(std::string& how)
 void Mutator::mutate(std::string& text, std::string& how)
 {
     const std::size_t at = below(text.size() + 1);
-    switch (below(11)) {
+    switch (below(16)) {
     case 0:  // a bit flipped
         if (!text.empty()) {
             const std::size_t i = std::min(at, text.size() - 1);
@@ -143,6 +143,55 @@ void Mutator::mutate(std::string& text, std::string& how)
             lines += line;
         text.insert(from, lines);
         how += "; line at " + std::to_string(from) + " repeated " + std::to_string(times) + "x";
+        break;
+    }
+    case 11: {  // a member no reader needs, huge: a list of up to 2 million empty objects, or megabytes of numbers
+        const std::size_t brace = text.find('{', std::min(at, text.size()));
+        const std::size_t i = brace == std::string::npos ? text.find('{') : brace;
+        if (i == std::string::npos)
+            break;
+        const std::size_t count = 1 + below(std::size_t(2) << 20);
+        const char* item = below(2) == 0 ? "{}," : "1,";
+        std::string member = "\"junk\":[";
+        member.reserve(member.size() + count * 3 + 8);
+        for (std::size_t k = 0; k < count; ++k)
+            member += item;
+        member.back() = ']';
+        member += ',';
+        text.insert(i + 1, member);
+        how += "; member of " + std::to_string(count) + " " + (item[0] == '{' ? "objects" : "numbers") + " at " +
+            std::to_string(i + 1);
+        break;
+    }
+    case 12: {  // cut where a line ends: every line whole, some missing
+        const std::size_t newline = text.rfind('\n', std::min(at, text.size() ? text.size() - 1 : 0));
+        if (newline == std::string::npos)
+            break;
+        text.resize(newline + 1);
+        how += "; cut after the line break at " + std::to_string(newline);
+        break;
+    }
+    case 13: {  // a NUL byte, with text after it
+        const std::size_t i = std::min(at, text.size());
+        text.insert(i, std::string(1, '\0') + (below(2) == 0 ? "{\"format\":\"x\"}\n" : "garbage"));
+        how += "; NUL byte at " + std::to_string(i);
+        break;
+    }
+    case 14: {  // terminal control characters in a string
+        const std::size_t i = tokenAt(text, at, 's');
+        if (i == std::string::npos)
+            break;
+        const bool json = below(2) == 0;  // as JSON escapes, or as raw bytes (which JSON refuses, a CSV takes)
+        text.insert(i + 1, json ? "\\u001b]0;pwned\\u0007\\u001b[2J\\u009b" : "\x1b]0;pwned\x07\x1b[2J");
+        how += std::string("; control characters ") + (json ? "escaped" : "raw") + " in the string at " +
+            std::to_string(i);
+        break;
+    }
+    case 15: {  // bytes that are not UTF-8 in a CSV column (or anywhere in a JSON text)
+        const std::size_t comma = text.find(',', std::min(at, text.size()));
+        const std::size_t i = comma == std::string::npos ? std::min(at, text.size()) : comma + 1;
+        text.insert(i, "\xff\xfe\xc3(\xed\xa0\x80");
+        how += "; bytes not UTF-8 at " + std::to_string(i);
         break;
     }
     }

@@ -2,7 +2,9 @@
 // to four mutations drawn from a seeded generator, so that a run is repeatable from its seed and its count. The
 // mutations are those that broke readers before: bits and bytes flipped, stretches cut, repeated or spliced from
 // another seed, the file cut short, numbers swapped for values no run has (negative, NaN, 1e308, 2^32 + 1), strings
-// swapped for empty or 100 KB ones, and lists nested tens of thousands deep.
+// swapped for empty or 100 KB ones, and lists nested tens of thousands deep; and those found later: huge members no
+// reader needs (millions of empty objects, megabytes of numbers), files cut where a line ends, a NUL byte with text
+// after it, terminal control characters in any string, and bytes that are not UTF-8 in any CSV column.
 #pragma once
 
 #include <cstdint>

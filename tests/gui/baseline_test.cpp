@@ -18,8 +18,10 @@
 #include "gui/session/session_model.hpp"
 
 #include "engine/io/baseline_report.hpp"
+#include "engine/io/host_record_json.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
+#include "engine/io/result_file.hpp"
 
 #include <QAction>
 #include <QImage>
@@ -457,6 +459,7 @@ private slots:
             { garbage, "garbage.json as a baseline" },
             { dataFile("h200-compare-size.json"), "comparison of several variants" },
             { dataFile("h200-compare-size.csv"), "comparison of several variants" },
+            { QStringLiteral(ASYNCSCOPE_TEST_DATA "/machine_record.host.json"), "comparison of several variants" },
             { warmupOnly, "it has no measured runs" },
         };
         for (const auto& file : refused) {
@@ -476,6 +479,73 @@ private slots:
         QVERIFY(window->files().setBaseline(kBaseline));
         QVERIFY(settled(*window));
         QCOMPARE(window->session().baselineState(), State::Compared);
+    }
+
+    // A host's record of one GPU (asyncscope-cli --output) is a baseline, as asyncscope-cli --baseline takes it: the
+    // H200's record, and the plain series kept as its host's record, which gives the verdict the series itself gives,
+    // in the window and headless. A record of several GPUs is refused, naming them and saying what to compare.
+    void aHostRecordOfOneGpuIsABaseline_OneOfSeveralGpusIsRefused()
+    {
+        const auto plain = readResultFile(kBaseline.toStdString());  // one host, one GPU, one series
+        QVERIFY(plain);
+        const QString record = m_dir.filePath("h200-series.host.json");
+        {
+            std::ofstream out(record.toStdString());
+            writeHostRecordJson(out, *plain);
+        }
+        HostReport twoGpus = *plain;
+        twoGpus.devices.push_back(twoGpus.devices.front());
+        twoGpus.devices.back().device.index = 1;
+        const QString several = m_dir.filePath("node7.host.json");
+        {
+            std::ofstream out(several.toStdString());
+            writeHostRecordJson(out, twoGpus);
+        }
+
+        auto window = shownWindow(noGpu());
+        QVERIFY(waitForDevices(*window));
+        QSignalSpy problems(&window->files(), &FileActions::problem);
+        const QString h200 = dataFile("h200-host-record.host.json");
+        const auto h200Series = readSeriesFile(h200.toStdString());
+        QVERIFY(h200Series);
+        QVERIFY(window->files().setBaseline(h200));
+        QVERIFY(settled(*window));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.isEmpty() ? QString() : problems.first().first().toString()));
+        QVERIFY(window->session().baseline());
+        QCOMPARE(window->session().baseline()->path, h200);
+        QCOMPARE(window->session().baseline()->report.runs.size(), h200Series->runs.size());
+        QCOMPARE(window->session().baseline()->report.host, std::string("vm"));  // the record's host
+        QCOMPARE(window->session().baselineState(), State::NoSeries);
+        QVERIFY2(window->baselineStatus().startsWith("Baseline h200-host-record.host.json: run a series"),
+            qPrintable(window->baselineStatus()));
+        sessionOf(*window).clearBaseline();
+
+        QVERIFY(window->files().openSaved(kSlower));
+        QVERIFY(window->files().setBaseline(record));
+        QVERIFY(settled(*window));
+        QVERIFY(problems.isEmpty());
+        QCOMPARE(window->session().baselineState(), State::Compared);
+        QVERIFY2(window->baselineStatus().startsWith("Baseline h200-series.host.json: GPU time slower by 89.90 %"),
+            qPrintable(window->baselineStatus()));
+
+        QVERIFY(window->files().setBaseline(several));
+        QVERIFY(settled(*window));
+        QCOMPARE(problems.size(), 1);
+        const QString message = problems.first().first().toString();
+        QVERIFY2(message.contains("cannot use " + several + " as a baseline: it holds the series of 2 GPUs (0, 1)") &&
+                message.contains("Write one GPU's series (asyncscope-cli --device N --format json) and compare that"),
+            qPrintable(message));
+        QVERIFY(window->session().baseline());
+        QCOMPARE(window->session().baseline()->path, record);  // the baseline before stays
+        QCOMPARE(window->session().baselineState(), State::Compared);
+
+        const auto parsed = parseAppOptions(
+            { "asyncscope", "--open", kSlower, "--baseline", record, "--export-png", m_dir.filePath("record.png") });
+        QVERIFY(parsed);
+        const Headless headless = runHeadless(noGpu(), *parsed);
+        QVERIFY2(headless.code == 0, qPrintable(headless.message));
+        QVERIFY2(headless.message.contains("Baseline h200-series.host.json: GPU time slower by 89.90 %"),
+            qPrintable(headless.message));
     }
 
     // The verdicts' tints keep the palette's text readable, in a light and in a dark palette.

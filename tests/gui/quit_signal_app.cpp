@@ -3,8 +3,9 @@
 // code and what the fake backend saw: series still inside run() and runs delivered. Test code only.
 // Usage: quit_signal_app [--headless PNG] | [--open FILE] [--blocked-read FILE]
 // --open shows FILE instead of running (no series starts) and prints "shown" once the window is up; --blocked-read
-// reads FILE with a loader of the window's own, past the window's checks: a FIFO there stands for a read that never
-// ends (one put in place of a file after it was checked).
+// reads FILE with a loader of the window's own, past the window's checks: a regular file whose opening waits (one the
+// test holds with a lease) stands for a read that never ends (a stalled network disk, a FIFO put in place of a file
+// after it was checked).
 #include "fake_backend.hpp"
 
 #include "gui/app/app_exit.hpp"

@@ -7,12 +7,15 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <thread>
 
 #include <fcntl.h>
@@ -193,17 +196,42 @@ private slots:
             QVERIFY2(!QFile::exists(QStringLiteral("/proc/%1").arg(child)), qPrintable(QString::number(child)));
     }
 
-    // A FIFO given to open, and a read stuck on one (a FIFO put where a checked file was): the window still closes
-    // on SIGTERM, within the bound, with 143. The open is refused by name; the stuck read is left behind.
+    // A FIFO given to open, and a read that does not end (a file held where a checked file was, as a stalled network
+    // disk holds it): the window still closes on SIGTERM, within the bound, with 143. The open is refused by name;
+    // the stuck read is left behind. A FIFO cannot stand for the stuck read: the reader refuses it unopened.
     void aFifoNeverHoldsUpTheWindow()
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString fifo = dir.filePath(QStringLiteral("pipe.json"));
         QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+
+        // A regular file that passes every check, and whose opening for reading waits: this process holds a write
+        // lease on it, and another process's open waits for the lease to be given up (up to the system's
+        // lease-break-time, 45 s by default), which it is only once the app has ended.
+        const QString held = dir.filePath(QStringLiteral("held.json"));
+        {
+            QFile file(held);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QVERIFY(file.write("{}") == 2);
+        }
+        const int lease = ::open(QFile::encodeName(held).constData(), O_RDONLY | O_CLOEXEC);  // not the app's
+        QVERIFY(lease >= 0);
+        struct sigaction ignore {}, previous {};
+        ignore.sa_handler = SIG_IGN;  // the lease's break is told by SIGIO, which would end this process
+        sigemptyset(&ignore.sa_mask);
+        QCOMPARE(::sigaction(SIGIO, &ignore, &previous), 0);
+        const auto giveUp = qScopeGuard([&] {
+            ::fcntl(lease, F_SETLEASE, F_UNLCK);
+            ::close(lease);
+            ::sigaction(SIGIO, &previous, nullptr);
+        });
+        QVERIFY2(::fcntl(lease, F_SETLEASE, F_WRLCK) == 0,
+            qPrintable(QStringLiteral("no lease on %1: %2").arg(held, QString::fromLocal8Bit(std::strerror(errno)))));
+
         QProcess app;
         app.setProgram(QStringLiteral(QUIT_SIGNAL_APP));
-        app.setArguments({ QStringLiteral("--open"), fifo, QStringLiteral("--blocked-read"), fifo });
+        app.setArguments({ QStringLiteral("--open"), fifo, QStringLiteral("--blocked-read"), held });
         app.start();
         QVERIFY(app.waitForStarted(10000));
         QByteArray out;
@@ -214,7 +242,8 @@ private slots:
             out += app.readAllStandardOutput();
         }
         QVERIFY2(out.contains("shown\n"), qPrintable(QString::fromUtf8(out + app.readAllStandardError())));
-        QTest::qWait(300);  // the stuck read has begun its wait for a writer
+        // The reading thread has opened the held file and waits in the open: the lease's break is pending.
+        QTRY_VERIFY_WITH_TIMEOUT(::fcntl(lease, F_GETLEASE) != F_WRLCK, 10000);
         QElapsedTimer closing;
         closing.start();
         QCOMPARE(::kill(pid_t(app.processId()), SIGTERM), 0);

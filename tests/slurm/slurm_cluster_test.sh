@@ -5,12 +5,13 @@
 # already runs. Each node's slurmd runs in a UTS namespace of its own, so the node's processes see its name as their
 # host name, as on separate machines. The job runs the given asyncscope-cli on every node; where no GPU answers, each
 # node's record must carry the CUDA error the CLI reports here, and the merged table must show it for the node.
-# Then one node is crashed (every process in its namespace killed) while the job runs: the others' records must be
-# merged, the lost node must have its row, and the job must end with exit status 1. The daemons are stopped by their
-# pid files and the folder removed on every exit.
+# Then one node is crashed (every process in its namespace killed) while the job runs, its real asyncscope-cli held
+# (strace stops it with SIGSTOP) just as it writes its record: the others' records must be merged, the lost node must
+# have its row and leave no file under a record's name, and the job must end with exit status 1. The daemons are
+# stopped by their pid files and the folder removed on every exit.
 #
 # Usage: tests/slurm/slurm_cluster_test.sh CLI BATCH_SCRIPT
-# Needs root and the Slurm and munge binaries; exits 77 ("skipped") with the reason otherwise.
+# Needs root, the Slurm and munge binaries and strace; exits 77 ("skipped") with the reason otherwise.
 set -euo pipefail
 export PATH="$PATH:/usr/sbin:/sbin"
 slurmd_timeout=5
@@ -29,6 +30,7 @@ skip() {
 for b in mungekey munged slurmctld slurmd srun sbatch sinfo squeue scancel scontrol; do
     command -v "$b" >/dev/null || skip "no $b: install slurm-wlm and munge (packaging/install-build-deps.sh does)"
 done
+command -v strace >/dev/null || skip "no strace: install strace (packaging/install-build-deps.sh does)"
 [ -x "$cli" ] || { echo "slurm test: $cli is not an executable" >&2; exit 1; }
 host=$(hostname -s)
 
@@ -264,16 +266,20 @@ check "merged.json leaves the earlier record out" lacks results/merged.json oldh
 check "the job's state is what its exit status says" \
     grep -q "JobState=$([ "$job_status" -eq 0 ] && echo COMPLETED || echo FAILED)" <(scontrol show job "$job_id")
 
-echo "== a node crashed while the job runs: n2's task stands still until every process of n2 is killed"
-# The CLI the job runs here: on n2 the measurement never ends (it marks that it began, then sleeps); n1 and n3 write
-# the record a GPU node writes (the H200 host record kept in tests/data, under their own host names), so that the
-# survivors succeed as GPU nodes do and only the lost node can fail the job; the merge is the real CLI's.
+echo "== a node crashed while the job runs: n2's CLI held as it writes its record until all of n2 is killed"
+# The CLI the job runs here. On n2 it is the real one, stopped (SIGSTOP, from strace) as it enters its first write
+# (where no GPU answers, that of its record; the record was opened before anything ran): the write does not happen
+# (strace answers it with EINTR, which the CLI never sees), so n2 dies with its record open and empty, as a node lost
+# in the middle of a measurement does. n1 and n3 write the record a GPU node writes (the H200 host record kept in
+# tests/data, under their own host names), so that the survivors succeed as GPU nodes do and only the lost node can
+# fail the job; the merge is the real CLI's.
+hold_at_first_write="strace -f -o /dev/null -e trace=write -e inject=write:error=EINTR:signal=SIGSTOP:when=1"
 cat >slow-on-n2.sh <<SLOW
 #!/usr/bin/env bash
 case " \$* " in *" --merge "*) exec "$cli" "\$@" ;; esac
 if [ "\${SLURMD_NODENAME:-}" = n2 ]; then
     touch "$tmp/job/n2-began"
-    exec sleep 600
+    exec $hold_at_first_write "$cli" "\$@"
 fi
 out=
 while [ \$# -gt 0 ]; do
@@ -288,13 +294,25 @@ chmod +x slow-on-n2.sh
 crash_id=$(env ASYNCSCOPE_CLI="$tmp/job/slow-on-n2.sh" ASYNCSCOPE_RESULTS=results-crash ASYNCSCOPE_ARGS="--runs 3" \
     sbatch --parsable -N 3 --output=job-crash.out "$batch" | cut -d';' -f1)
 echo "Submitted batch job $crash_id"
-for _ in $(seq 100); do
-    [ -e n2-began ] && break
+# n2's CLI, stopped: a process named asyncscope-cli in n2's UTS namespace, in state T (stopped) or t (tracing stop).
+n2_uts=$(readlink "/proc/${slurmd_pids[n2]}/ns/uts")
+n2_cli_stopped() {
+    local p
+    for p in $(pgrep -x asyncscope-cli); do
+        [ "/proc/$p/ns/uts" -ef "/proc/${slurmd_pids[n2]}/ns/uts" ] &&
+            grep -Eq '^State:[[:space:]]+[Tt]' "/proc/$p/status" 2>/dev/null && return 0
+    done
+    return 1
+}
+for _ in $(seq 150); do
+    n2_cli_stopped && break
     sleep 0.2
 done
 check "n2's task began" test -e n2-began
+check "n2's CLI stands still as it writes its record" n2_cli_stopped
+echo "n2's record, open: $(cd results-crash && find . -maxdepth 1 -name '*n2-n2-t*' -printf '%f (%s bytes) ')"
+check "n2's CLI has its record open" test -n "$(find results-crash -maxdepth 1 -name '*n2-n2-t*')"
 # A crash: every process whose UTS namespace is n2's, its slurmd, slurmstepd and the task, killed at once.
-n2_uts=$(readlink "/proc/${slurmd_pids[n2]}/ns/uts")
 crashed_at=$SECONDS
 for p in /proc/[0-9]*; do
     [ "$(readlink "$p/ns/uts" 2>/dev/null)" = "$n2_uts" ] && kill -KILL "${p#/proc/}" 2>/dev/null
@@ -312,9 +330,13 @@ crash_status=$(job_state "$crash_id" ExitCode | cut -d: -f1)
 echo "the job ended $((SECONDS - crashed_at)) s after the crash: $(job_state "$crash_id" JobState), exit status $crash_status"
 sleep 0.5 # the job's output is complete when slurmstepd has closed it
 cat job-crash.out || true
-echo "---- results-crash: $(ls results-crash)"
+echo "---- results-crash: $(ls -A results-crash)"
 check "the job ended with exit status 1 (was $crash_status)" test "$crash_status" -eq 1
+check "n2 left no file under a record's name" test -z "$(compgen -G 'results-crash/n2-*' || true)"
+check "n2's unfinished record stays under its hidden temporary name" \
+    test -n "$(compgen -G 'results-crash/.n2-n2-t[0-9]*-none.json.partial-*' || true)"
 check "the job's output names n2 as lost" grep -q "n2 left no record" job-crash.out
+check "the merge did not fail" lacks job-crash.out "the merge failed"
 check "srun itself said nothing failed (the script's status comes from the records)" \
     lacks job-crash.out "a node's run failed"
 check "the merged table has the row for n2" grep -q "^n2 .*no record: node failed (or was lost before writing)" job-crash.out

@@ -1,9 +1,11 @@
 #include "engine/io/csv/csv_report.hpp"
 
+#include "engine/io/input_file.hpp"
 #include "engine/io/json/header_blocks.hpp"
 
 #include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_summary.hpp"
+#include "engine/model/display_text.hpp"
 #include "engine/model/record_rules.hpp"
 #include "engine/model/statistics.hpp"
 
@@ -57,9 +59,12 @@ bool parseChoice(std::string_view text, Enum& out)
     return choice.has_value();
 }
 
-// Quotes a field only when it needs it (RFC 4180): a comma, a quote or a line break.
-std::string quoted(const std::string& field)
+// Quotes a field only when it needs it (RFC 4180): a comma or a quote. A text's control characters are written
+// escaped ("\x1b", "\n": displayText) and bytes that are not UTF-8 as U+FFFD, so that every row is one line (as the
+// reader takes it) and a file printed to a terminal shows what a device's or a host's name holds, never acts on it.
+std::string quoted(const std::string& text)
 {
+    const std::string field = displayText(text);
     if (field.find_first_of(",\"\r\n") == std::string::npos)
         return field;
     std::string q = "\"";
@@ -689,11 +694,7 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
                 return Got::TooLong;
             buffer.erase(0, pos);
             pos = 0;
-            const std::size_t had = buffer.size();
-            buffer.resize(had + kBlock);
-            in.read(buffer.data() + had, std::streamsize(kBlock));
-            const std::size_t got = std::size_t(in.gcount());
-            buffer.resize(had + got);
+            const std::size_t got = readMore(in, buffer, kBlock);
             ended = got == 0;
             if (!meter.advance(got))
                 return Got::Cancelled;
@@ -753,6 +754,7 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
     if (control.totalBytes > 0 && line.size() > 0)
         report.runs.reserve(std::size_t(std::min<std::uintmax_t>(control.totalBytes / (line.size() + 1), 1u << 28)));
     RowSplitter splitter;
+    std::string repaired;  // a cell made well-formed UTF-8
     for (std::size_t lineNumber = 2;; ++lineNumber) {
         got = nextLine(line);
         if (got == Got::Cancelled)
@@ -782,13 +784,19 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
         Row row;
         bool fixedRead = false;
         for (Found& f : found) {
-            const std::string_view text = fields[f.at];
+            std::string_view text = fields[f.at];
             if (!f.column->perRun) {
                 if (f.read && text == f.last)
                     continue;  // as on the row before: read already
                 f.last = text;
                 f.read = true;
                 fixedRead = true;
+            }
+            // A text the file gives is taken as well-formed UTF-8 (U+FFFD for each byte that is not), so that every
+            // writer of it can write it: JSON refuses anything else.
+            if (!isValidUtf8(text)) {
+                repaired = validUtf8(text);
+                text = repaired;
             }
             if (!f.column->read(text, report, row)) {
                 const std::string problem = std::string("column '") + f.column->name + "': '" + quotedValue(text) +
@@ -809,6 +817,9 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
                     return rowError(lineNumber, *bad);
             }
         }
+        if (!lastLineEnded)  // every value whole, but the writer ends every row with a line break
+            return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) +
+                    " is cut short: the file ends inside the row, with no line break after its last value");
         if (row.machineRead) {
             // A reading where the row's cells differ from the row before's: one per reading the series took, at most.
             if (!report.machine)

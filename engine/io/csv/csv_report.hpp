@@ -12,7 +12,10 @@
 
 namespace asyncscope {
 
-// A field as these files write it: quoted only where it needs it (RFC 4180).
+// A field as these files write it: quoted only where it needs it (RFC 4180). Its control characters are written
+// escaped as a text report shows them ("\x1b", "\n": displayText) and bytes that are not UTF-8 as U+FFFD, so that a
+// row is one line, as readCsv takes it, and a file printed to a terminal shows a hostile name rather than acting on
+// it; such a name reads back escaped. readCsv takes each cell as well-formed UTF-8 (U+FFFD for what is not).
 std::string csvField(const std::string& field);
 
 // One row per run. After the run's own columns, "Start (ms)" (when it was submitted, ms from the series' first run) and

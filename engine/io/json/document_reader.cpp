@@ -4,6 +4,7 @@
 #include "engine/io/json/document_reader.hpp"
 
 #include "engine/io/bounded_json.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/run_parser.hpp"
 
@@ -93,13 +94,20 @@ public:
         , m_meter(meter)
         , m_total(m_buffer.size())
     {
+        cutAtNul();
     }
     std::size_t total() const { return m_total; }  // the bytes read so far
     bool more() { return m_pos < m_buffer.size() || refill(); }
     char get() const { return m_buffer[m_pos]; }
     void next() { ++m_pos; }
-    // Whether the parser has taken every byte there is: it stopped at the end of the input.
-    bool ended() const { return m_done; }
+    // Whether the parser has taken every byte there is: it stopped at the end of the input (or at a NUL byte).
+    bool ended() const { return m_done || m_nulLine > 0; }
+    // Where a NUL byte ended the input: "line 3, column 7"; empty where none did.
+    std::string nulPlace() const
+    {
+        return m_nulLine > 0 ? "line " + std::to_string(m_nulLine) + ", column " + std::to_string(m_nulColumn)
+                             : std::string();
+    }
 
     // The line (counted from 1) of the last character the parser took.
     std::size_t line()
@@ -126,7 +134,7 @@ public:
 private:
     bool refill()
     {
-        if (m_done)
+        if (m_done || m_nulLine > 0)
             return false;
         line();
         m_lines += std::size_t(std::count(m_buffer.begin() + std::ptrdiff_t(m_counted), m_buffer.end(), '\n'));
@@ -139,7 +147,23 @@ private:
         const std::size_t got = readMore(m_in, m_buffer, kBlock);
         m_total += got;
         m_done = got == 0 || !m_meter.advance(got);
-        return !m_done;
+        if (!m_done)
+            cutAtNul();
+        return !m_done && !m_buffer.empty();
+    }
+
+    // The parser sees the input end where a NUL byte is (and the reader says why): nothing after it is read.
+    void cutAtNul()
+    {
+        const std::size_t nul = m_buffer.find('\0');
+        if (nul == std::string::npos)
+            return;
+        const std::size_t pos = m_pos;
+        m_pos = nul + 1;
+        m_nulLine = line();
+        m_nulColumn = column();
+        m_buffer.resize(nul);
+        m_pos = pos;
     }
 
     std::istream& m_in;
@@ -152,6 +176,8 @@ private:
     std::size_t m_counted = 0;    // where in the buffer they are counted to
     std::size_t m_lineStart = 0;  // where the line the buffer begins in began, in the stream
     bool m_blockEndedLine = false;  // the block before ended with a line break
+    std::size_t m_nulLine = 0;      // where a NUL byte is, from 1; 0 where none is
+    std::size_t m_nulColumn = 0;
 };
 
 class SourceIterator {
@@ -245,7 +271,7 @@ public:
     {
         switch (m_stack.back()) {
         case Ctx::Root: return rootKey(k);
-        case Ctx::Dom: m_domKey = k; return true;
+        case Ctx::Dom: m_domKey = k; return spend(TreeCost::member + k.size());
         case Ctx::Run:
             m_key = runKeyOf(k);
             if (m_key == RunKey::Unknown)
@@ -360,10 +386,16 @@ private:
                 m_stack.push_back(Ctx::RunList);
                 return true;
             }
+            if (!readBlock(m_domKey))
+                return skip();
+            if (!spend(TreeCost::container))
+                return false;
             m_domStack.push_back(&(m_header[m_domKey] = object ? json::object() : json::array()));
             m_stack.push_back(Ctx::Dom);
             return true;
         case Ctx::Dom: {
+            if (!spend(TreeCost::container))
+                return false;
             json& parent = *m_domStack.back();
             json child = object ? json::object() : json::array();
             if (parent.is_array()) {
@@ -415,6 +447,24 @@ private:
     {
         m_stack.push_back(Ctx::Skip);
         return true;
+    }
+
+    // Whether the document's block `key` is one a reader reads: the others (a summary, the advice, keys of other
+    // programs) are read past without being built.
+    static bool readBlock(const std::string& key)
+    {
+        return std::find(json_header::kBlocksRead.begin(), json_header::kBlocksRead.end(), key) !=
+            json_header::kBlocksRead.end();
+    }
+
+    // `bytes` more of the header's tree: past what the bytes read so far may cost (treeBytesLimit), the read stops.
+    bool spend(std::size_t bytes)
+    {
+        m_domBytes += bytes;
+        const std::size_t limit = treeBytesLimit(m_source.total());
+        if (m_domBytes <= limit)
+            return true;
+        return failField(holdsTooMuch(quotedValue(m_rootKey.empty() ? "the document" : m_rootKey), limit));
     }
 
     bool close()
@@ -482,9 +532,12 @@ private:
         case Ctx::Root:
             if (m_runsNext)
                 return fail("'runs' is not a list of runs");
-            m_header[m_domKey] = v.toJson();
+            if (readBlock(m_domKey))
+                m_header[m_domKey] = v.toJson();
             return true;
         case Ctx::Dom: {
+            if (!spend(TreeCost::value + (v.type == Scalar::String ? v.s->size() : 0)))
+                return false;
             json& parent = *m_domStack.back();
             if (parent.is_array())
                 parent.push_back(v.toJson());
@@ -680,6 +733,7 @@ private:
     json m_header = json::object();
     std::vector<json*> m_domStack;
     std::string m_domKey;
+    std::size_t m_domBytes = 0;  // what the header's tree takes, about
     bool m_runsNext = false;
     bool m_sawRuns = false;
     std::string m_rootKey;                                       // the document's key whose value is being read
@@ -725,6 +779,8 @@ Result<Report> readDocument(std::istream& in, std::string first, ReadMeter& mete
     json::sax_parse(SourceIterator(&source), SourceIterator(), &sax);
     if (meter.cancelled())
         return cancelled();
+    if (const std::string nul = source.nulPlace(); !nul.empty())
+        return makeError(ErrorKind::Io, nul + ": " + kNulByte);
     if (sax.failed())
         return makeError(ErrorKind::Io, sax.error());
     const json& header = sax.header();
@@ -755,14 +811,15 @@ Result<Report> readDocument(std::istream& in, std::string first, ReadMeter& mete
     return read;
 }
 
-std::size_t readMore(std::istream& in, std::string& buffer, std::size_t bytes)
+std::optional<std::string> nulByteAt(std::string_view text, std::size_t firstLine)
 {
-    const std::size_t had = buffer.size();
-    buffer.resize(had + bytes);
-    in.read(buffer.data() + had, std::streamsize(bytes));
-    const std::size_t got = std::size_t(in.gcount());
-    buffer.resize(had + got);
-    return got;
+    const std::size_t at = text.find('\0');
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    const std::string_view before = text.substr(0, at);
+    const std::size_t lineStart = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+    return "line " + std::to_string(firstLine + std::size_t(std::count(before.begin(), before.end(), '\n'))) +
+        ", column " + std::to_string(at - lineStart + 1);
 }
 
 Error cancelled()

@@ -8,7 +8,9 @@
 
 #include <cstddef>
 #include <istream>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace asyncscope::json_read {
 
@@ -16,8 +18,11 @@ namespace asyncscope::json_read {
 // whole stream, holding only the runs.
 Result<Report> readDocument(std::istream& in, std::string first, ReadMeter& meter);
 
-// Reads up to `bytes` more from `in` onto the end of `buffer`; how many came.
-std::size_t readMore(std::istream& in, std::string& buffer, std::size_t bytes);
+// Where the first NUL byte of `text` is, as a message names it: "line 3, column 7", counting `text`'s lines from
+// `firstLine`; nothing where it holds none. No JSON text holds one (a string's must be escaped), and nlohmann's parser
+// takes one for the end of its input: whatever followed it would go unread.
+std::optional<std::string> nulByteAt(std::string_view text, std::size_t firstLine = 1);
+inline constexpr const char* kNulByte = "a NUL byte, which no JSON text holds: the file is not a report as written";
 
 Error cancelled();
 

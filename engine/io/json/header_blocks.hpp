@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace asyncscope {
 
@@ -23,6 +24,11 @@ inline constexpr std::size_t kMaxGpuProcessesRead = 1024;
 inline constexpr int kMaxClockMHz = 100000;
 
 namespace json_header {
+
+// The header's blocks a reader reads ("runs" aside): what a report's header holds besides them (its summary and advice,
+// judged again from the runs, or keys of other programs) is read past, never built.
+inline const std::vector<std::string> kBlocksRead = { "format", "format_version", "host", "device", "binding", "config",
+    "calibration", "pinned_peak", "machine", "outcome", "fields" };
 
 // A field that is there but wrong, or missing: the reader's message names it, says what it holds (quoted, cut) and
 // what it accepts. A json::exception, so that a reader that catches the library's exceptions around these readers

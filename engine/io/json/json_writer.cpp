@@ -16,6 +16,9 @@ using namespace json_fields;
 namespace {
 
 constexpr std::size_t kFlushBytes = std::size_t(1) << 20;
+// A text that is not well-formed UTF-8 (made in code: what is read is repaired as it is read) is written with U+FFFD
+// for each bad byte rather than refused with an exception halfway through a file.
+constexpr auto kReplaceBadUtf8 = json::error_handler_t::replace;
 
 void flush(std::ostream& out, std::string& text)
 {
@@ -27,7 +30,7 @@ void flush(std::ostream& out, std::string& text)
 // runs a line each.
 void writeDocument(std::ostream& out, const Report& report, ordered_json header, const Layout& layout)
 {
-    std::string text = header.dump(2);
+    std::string text = header.dump(2, ' ', false, kReplaceBadUtf8);
     text.erase(text.size() - 2);  // "\n}": the runs come before the closing brace
     text += ",\n  \"runs\": [";
     RunLineWriter line(layout);
@@ -46,7 +49,8 @@ void writeDocument(std::ostream& out, const Report& report, ordered_json header,
 void writeJson(std::ostream& out, const Report& report)
 {
     const Layout layout = layoutOf(report);
-    std::string text = json_header::headerJson(report, summarizeSeries(report), layout).dump();
+    std::string text =
+        json_header::headerJson(report, summarizeSeries(report), layout).dump(-1, ' ', false, kReplaceBadUtf8);
     text += '\n';
     RunLineWriter line(layout);
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
@@ -82,7 +86,7 @@ void writeComparisonJson(std::ostream& out, const PlanReport& plan)
     top["format_version"] = kReportFormatVersion;
     top["comparison"] = plan.comparison ? nameOf(*plan.comparison) : "series";
     top["planned"] = plan.planned;
-    std::string text = top.dump(2);
+    std::string text = top.dump(2, ' ', false, kReplaceBadUtf8);
     text.erase(text.size() - 2);
     text += ",\n  \"variants\": [";
     flush(out, text);

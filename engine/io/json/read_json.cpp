@@ -2,7 +2,9 @@
 #include "engine/io/json/json_report.hpp"
 
 #include "engine/io/bounded_json.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/io/json/document_reader.hpp"
+#include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/line_readers.hpp"
 
 #include <nlohmann/json.hpp>
@@ -26,7 +28,7 @@ Result<Report> readJson(std::istream& in, const ReadControl& control)
     if (!meter.advance(0))
         return json_read::cancelled();
     std::string first;
-    std::size_t got = json_read::readMore(in, first, kFirstBlock);
+    std::size_t got = readMore(in, first, kFirstBlock);
     if (!meter.advance(got))
         return json_read::cancelled();
     if (first.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -35,21 +37,26 @@ Result<Report> readJson(std::istream& in, const ReadControl& control)
     // its line, as far as a line may go.
     bool ended = got < kFirstBlock;
     while (!ended && first.find('\n', first.size() - got) == std::string::npos && first.size() < kMaxHeaderBytes) {
-        got = json_read::readMore(in, first, kFirstBlock);
+        got = readMore(in, first, kFirstBlock);
         if (!meter.advance(got))
             return json_read::cancelled();
         ended = got < kFirstBlock;
     }
 
-    // Format 4: line 1 is an object on its own, and no runs in it.
+    // Format 4: line 1 is an object on its own, and no runs in it. Only the blocks a header is read for are built.
     const std::size_t lineEnd = first.find('\n');
     if (lineEnd != std::string::npos || ended) {
         const std::string_view line = std::string_view(first).substr(0, lineEnd);
-        BoundedJson parsed = parseBounded(line);
+        if (const auto nul = json_read::nulByteAt(line))
+            return makeError(ErrorKind::Io, *nul + ": " + json_read::kNulByte);
+        const TreeLimits limits { json_header::kBlocksRead, treeBytesLimit(line.size()), { "runs" } };
+        BoundedJson parsed = parseBounded(line, {}, limits);
         if (parsed.tooDeep)
             return fieldError("", "line 1", *parsed.tooDeep);
+        if (parsed.tooBig)
+            return fieldError("", "line 1", *parsed.tooBig);
         const json& header = parsed.value;
-        if (header.is_object() && !header.contains("runs")) {
+        if (header.is_object() && parsed.passed.empty()) {
             std::string rest = lineEnd == std::string::npos ? std::string() : first.substr(lineEnd + 1);
             return json_read::readJsonLines(in, header, std::move(rest), control, meter);
         }

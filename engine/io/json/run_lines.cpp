@@ -1,5 +1,6 @@
 #include "engine/io/json/run_lines.hpp"
 
+#include "engine/io/input_file.hpp"
 #include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/run_parser.hpp"
 #include "engine/model/record_rules.hpp"
@@ -62,6 +63,7 @@ void parsePart(Part& part, RunParser& parser, LineShape shape)
         const char* newline = static_cast<const char*>(std::memchr(p, '\n', std::size_t(part.end - p)));
         const char* lineEnd = newline ? newline : part.end;
         std::string_view line(p, std::size_t(lineEnd - p));
+        const char* lineStart = p;
         p = newline ? newline + 1 : part.end;
         while (!line.empty() && isSpace(line.front()))
             line.remove_prefix(1);
@@ -69,6 +71,10 @@ void parsePart(Part& part, RunParser& parser, LineShape shape)
             line.remove_suffix(1);
         if (shape == LineShape::DocumentLines && !line.empty() && line.back() == ',')
             line.remove_suffix(1);  // the comma before the next run
+        if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos) {
+            part.error = "column " + std::to_string(std::size_t(line.data() - lineStart) + nul + 1) + ": " + kNulByte;
+            return;
+        }
         if (!line.empty()) {
             if (part.count == part.runs.size())
                 part.runs.emplace_back();
@@ -102,9 +108,8 @@ public:
     }
     std::size_t readMore(std::istream& in, std::size_t bytes)
     {
-        m_text.resize(m_size + bytes + kLinePadding);
-        in.read(m_text.data() + m_size, std::streamsize(bytes));
-        const std::size_t got = std::size_t(in.gcount());
+        m_text.resize(m_size);  // the padding goes after what comes
+        const std::size_t got = asyncscope::readMore(in, m_text, bytes);
         m_size += got;
         m_text.resize(m_size + kLinePadding);
         return got;
@@ -275,7 +280,7 @@ private:
     // After the list of runs only the document's closing brace may follow.
     Status checkTail(std::string tail)
     {
-        while (tail.size() < (std::size_t(1) << 20) && json_read::readMore(m_in, tail, 1 << 16) > 0) {
+        while (tail.size() < (std::size_t(1) << 20) && readMore(m_in, tail, 1 << 16) > 0) {
         }
         const auto first = tail.find_first_not_of(" \t\r\n");
         const auto last = tail.find_last_not_of(" \t\r\n");

@@ -1,6 +1,7 @@
 // Format 3 as its writer laid it out (and format 4 inside a record, laid out alike): the header indented, then
 // `  "runs": [`, one run a line, `  ]` and `}`.
 #include "engine/io/bounded_json.hpp"
+#include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/line_readers.hpp"
 #include "engine/io/json/run_lines.hpp"
@@ -35,8 +36,10 @@ std::optional<LaidOutDocument> laidOutDocument(const std::string& first)
         line.remove_suffix(1);
     if ((line.front() != '[' && line.front() != '{') || !json::accept(line))
         return std::nullopt;
-    BoundedJson parsed = parseBounded(first.substr(0, at) + "\n}");  // the runs cut off
-    if (parsed.tooDeep)
+    const std::string headerText = first.substr(0, at) + "\n}";  // the runs cut off
+    BoundedJson parsed =
+        parseBounded(headerText, {}, TreeLimits { json_header::kBlocksRead, treeBytesLimit(headerText.size()), {} });
+    if (parsed.tooDeep || parsed.tooBig || nulByteAt(headerText))
         return std::nullopt;  // the document reader names the field and its line
     document.header = std::move(parsed.value);
     const json& header = document.header;
