@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace asyncscope {
 
@@ -301,37 +302,34 @@ int verdict(const std::vector<const DeviceResult*>& devices, bool series, bool s
 // The row of a host or Slurm node that should have left a record and left none.
 constexpr const char* kNoRecord = "no record: node failed (or was lost before writing)";
 
-// Whether `host` (a record) is the one `name` expects: its Slurm node, or its host name.
-bool recordOf(const HostReport& host, const std::string& name)
+// An earlier record of the same Slurm job, host and GPU as `host`: two nodes with one host name, or a node measured
+// twice. `sameHost` holds the places in `kept` of the job's earlier records of that host.
+struct SharedGpu {
+    std::string what;   // "GPU 0", or "error record" where neither record holds a GPU
+    std::size_t first;  // the earlier record's place in `kept`
+};
+std::optional<SharedGpu> sharedGpu(
+    const HostReport& host, const std::vector<HostReport>& kept, const std::vector<std::size_t>& sameHost)
 {
-    return (host.slurm && host.slurm->node == name) || host.host == name;
-}
-
-// A record of the same host and GPU as an earlier one of the same Slurm job: two nodes with one host name, or a node
-// measured twice. Names the GPU it shares, or is empty.
-std::string sharedGpu(const HostReport& host, const std::vector<HostReport>& earlier)
-{
-    if (!host.slurm)
-        return {};
-    for (const HostReport& other : earlier) {
-        if (!other.slurm || other.slurm->job != host.slurm->job || other.host != host.host)
-            continue;
+    for (const std::size_t k : sameHost) {
+        const HostReport& other = kept[k];
         for (const DeviceResult& a : host.devices) {
             for (const DeviceResult& b : other.devices) {
                 if (a.device.index == b.device.index)
-                    return "GPU " + std::to_string(a.device.index);
+                    return SharedGpu { "GPU " + std::to_string(a.device.index), k };
             }
         }
         if (host.devices.empty() && other.devices.empty())
-            return "error record";
+            return SharedGpu { "error record", k };
     }
-    return {};
+    return std::nullopt;
 }
 
 int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
 {
     std::vector<HostReport> hosts;
     std::vector<std::string> paths;
+    std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> jobHosts;  // (job, host): places in hosts
     int code = kExitOk;
     for (const std::string& path : options.mergeFiles) {
         auto host = readResultFile(path);
@@ -340,26 +338,33 @@ int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
             code = kExitUsage;  // a refused input, told apart from a node that left no record (1)
             continue;
         }
-        const std::string shared = sharedGpu(*host, hosts);
-        if (!shared.empty()) {
-            std::size_t first = 0;
-            while (sharedGpu(*host, { hosts[first] }).empty())
-                ++first;
-            err << "asyncscope-cli: cannot merge " << displayText(path) << ": it holds host " << cutText(host->host)
-                << "'s " << shared << " from Slurm job " << cutText(host->slurm->job) << " (task "
-                << host->slurm->task << " on node " << cutText(host->slurm->node) << "), as "
-                << displayText(paths[first]) << " does (task " << hosts[first].slurm->task << " on node "
-                << cutText(hosts[first].slurm->node)
-                << "): one job's records cannot share a host and GPU. Give each node a host name of its own; the "
-                   "first record is kept.\n";
-            code = kExitUsage;
-            continue;
+        if (host->slurm) {
+            std::vector<std::size_t>& sameHost = jobHosts[{ host->slurm->job, host->host }];
+            if (const auto shared = sharedGpu(*host, hosts, sameHost)) {
+                const HostReport& first = hosts[shared->first];
+                err << "asyncscope-cli: cannot merge " << displayText(path) << ": it holds host "
+                    << cutText(host->host) << "'s " << shared->what << " from Slurm job " << cutText(host->slurm->job)
+                    << " (task " << host->slurm->task << " on node " << cutText(host->slurm->node) << "), as "
+                    << displayText(paths[shared->first]) << " does (task " << first.slurm->task << " on node "
+                    << cutText(first.slurm->node)
+                    << "): one job's records cannot share a host and GPU. Give each node a host name of its own; the "
+                       "first record is kept.\n";
+                code = kExitUsage;
+                continue;
+            }
+            sameHost.push_back(hosts.size());
         }
         hosts.push_back(std::move(*host));
         paths.push_back(path);
     }
+    std::set<std::string> recorded;  // the hosts and Slurm nodes that left a record
+    for (const HostReport& h : hosts) {
+        recorded.insert(h.host);
+        if (h.slurm)
+            recorded.insert(h.slurm->node);
+    }
     for (const std::string& name : options.expectHosts) {
-        if (std::none_of(hosts.begin(), hosts.end(), [&name](const HostReport& h) { return recordOf(h, name); })) {
+        if (recorded.count(name) == 0) {
             hosts.push_back(hostError(name, makeError(ErrorKind::Io, kNoRecord)));
             code = std::max(code, kExitFailure);
         }

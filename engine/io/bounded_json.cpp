@@ -222,7 +222,7 @@ public:
     bool string(json::string_t& value)
     {
         if (building())
-            spend(value.size());
+            spend(TreeCost::text(value.size()));
         return put(std::move(value));
     }
     bool binary(json::binary_t& value) { return put(json::binary(std::move(value))); }  // never from JSON text
@@ -238,7 +238,7 @@ public:
             std::find(passed.begin(), passed.end(), name) == passed.end())
             passed.push_back(name);
         if (m_skipped == 0 && !leftOut(depth()) && !m_passNext) {
-            spend(TreeCost::member + name.size());
+            spend(TreeCost::member + TreeCost::text(name.size()));
             m_slot = &(*m_open.back())[name];
         }
         return true;

@@ -29,12 +29,15 @@ struct TreeLimits {
 // fits (a header's 10 000 machine readings take about five times their text); a reader's peak stays within four
 // times its file and 64 MiB.
 std::size_t treeBytesLimit(std::uintmax_t textBytes);
-// What the parts of a tree take in memory, about, as TreeLimits::maxBytes counts them: a value (a string adds its
-// length), a list or an object, and an object's member (its key's length besides).
+// What the parts of an nlohmann tree take in memory at most, as TreeLimits::maxBytes counts them (malloc's rounding
+// included): every value its place in its list or object (16 bytes, up to three times that while its list grows),
+// a list or an object its std::vector or std::map besides, an object's member its map node besides its key's text,
+// a text its std::string and characters.
 struct TreeCost {
-    static constexpr std::size_t value = 32;
-    static constexpr std::size_t container = 48;
-    static constexpr std::size_t member = 80;
+    static constexpr std::size_t value = 48;
+    static constexpr std::size_t container = 64;
+    static constexpr std::size_t member = 96;
+    static constexpr std::size_t text(std::size_t length) { return 48 + length; }
 };
 
 // Parses `text`. A value nested deeper than kMaxNestingDepth stops the parse at once (nothing that deep is built, so

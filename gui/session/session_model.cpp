@@ -427,9 +427,16 @@ void SessionModel::onLoaded()
     if (!saved->prepared.summary)
         saved->prepared.summary = summarizeSeries(saved->report);
     if (load.baseline) {
-        if (saved->prepared.summary->measuredRuns == 0)
+        const std::size_t measured = saved->prepared.summary->measuredRuns;
+        if (measured < kMinComparedRuns)
             return emit loadFailed(load.path, true,
-                baselineProblem(load.path, makeError(ErrorKind::Io, "it has no measured runs to compare with"), false));
+                baselineProblem(load.path,
+                    makeError(ErrorKind::Io,
+                        measured == 0 ? std::string("it has no measured runs to compare with")
+                                      : "it holds " + std::to_string(measured) + " measured run" +
+                                (measured == 1 ? "" : "s") + ": a comparison needs at least " +
+                                std::to_string(kMinComparedRuns)),
+                    false));
         takeBaseline(std::move(*saved));
     } else if (load.overlay) {
         // The series shown again beside itself would draw one line on another and fill two identical columns.

@@ -63,6 +63,19 @@ std::string evidence(const std::string& target, const std::string& how, const st
     return out;
 }
 
+// With ASYNCSCOPE_FUZZ_KEEP=DIR in the environment, a finding's input is also written into DIR as TARGET-N (N its
+// number in the run), to read it again by hand. Says where, or nothing.
+std::string keep(const std::string& target, std::size_t input, const std::string& text)
+{
+    const char* dir = std::getenv("ASYNCSCOPE_FUZZ_KEEP");
+    if (!dir || !*dir)
+        return {};
+    const std::filesystem::path file = std::filesystem::path(dir) / (target + "-" + std::to_string(input));
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), std::streamsize(text.size()));
+    return out ? "[" + target + "] input kept as " + file.string() + "\n" : std::string();
+}
+
 void printCurrent()
 {
     // Called as the process dies: the lock may be held by the thread that died; take it only if free.
@@ -253,8 +266,8 @@ Tally run(const Target& target, const Budget& budget)
         if (!finding.empty()) {
             std::lock_guard lock(g_currentMutex);
             tally.findings.push_back(finding);
-            std::fprintf(stderr, "[%s] FINDING: %s\n%s", target.name.c_str(), finding.c_str(),
-                evidence(target.name, g_currentHow, text).c_str());
+            std::fprintf(stderr, "[%s] FINDING: %s\n%s%s", target.name.c_str(), finding.c_str(),
+                evidence(target.name, g_currentHow, text).c_str(), keep(target.name, tally.inputs - 1, text).c_str());
             if (tally.findings.size() >= 20)
                 break;  // enough to act on
         }

@@ -438,7 +438,13 @@ private slots:
                 runs.push_back(run);
             }
             report.runs = std::move(runs);
+            report.outcome->measuredRuns = 0;  // as AsyncScope writes a series stopped during its warm-up
             writeJson(out, report);
+        }
+        const QString threeRuns = m_dir.filePath("three-runs.json");  // fewer than a comparison needs
+        {
+            std::ofstream out(threeRuns.toStdString());
+            writeJson(out, asyncscope::testing::classicReport(4));  // a warm-up and 3 measured runs
         }
         auto window = shownWindow(noGpu());
         QVERIFY(waitForDevices(*window));
@@ -461,6 +467,7 @@ private slots:
             { dataFile("h200-compare-size.csv"), "comparison of several variants" },
             { QStringLiteral(ASYNCSCOPE_TEST_DATA "/machine_record.host.json"), "comparison of several variants" },
             { warmupOnly, "it has no measured runs" },
+            { threeRuns, "it holds 3 measured runs: a comparison needs at least 5" },
         };
         for (const auto& file : refused) {
             problems.clear();

@@ -271,7 +271,7 @@ public:
     {
         switch (m_stack.back()) {
         case Ctx::Root: return rootKey(k);
-        case Ctx::Dom: m_domKey = k; return spend(TreeCost::member + k.size());
+        case Ctx::Dom: m_domKey = k; return spend(TreeCost::member + TreeCost::text(k.size()));
         case Ctx::Run:
             m_key = runKeyOf(k);
             if (m_key == RunKey::Unknown)
@@ -388,13 +388,13 @@ private:
             }
             if (!readBlock(m_domKey))
                 return skip();
-            if (!spend(TreeCost::container))
+            if (!spend(TreeCost::value + TreeCost::container))
                 return false;
             m_domStack.push_back(&(m_header[m_domKey] = object ? json::object() : json::array()));
             m_stack.push_back(Ctx::Dom);
             return true;
         case Ctx::Dom: {
-            if (!spend(TreeCost::container))
+            if (!spend(TreeCost::value + TreeCost::container))
                 return false;
             json& parent = *m_domStack.back();
             json child = object ? json::object() : json::array();
@@ -536,7 +536,7 @@ private:
                 m_header[m_domKey] = v.toJson();
             return true;
         case Ctx::Dom: {
-            if (!spend(TreeCost::value + (v.type == Scalar::String ? v.s->size() : 0)))
+            if (!spend(TreeCost::value + (v.type == Scalar::String ? TreeCost::text(v.s->size()) : 0)))
                 return false;
             json& parent = *m_domStack.back();
             if (parent.is_array())

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -51,7 +52,15 @@ void reuse(RunResult& run)
     run.traced = std::move(traced);
 }
 
-void parsePart(Part& part, RunParser& parser, LineShape shape)
+// The parser of long lines, one at a time: simdjson's buffers for a line take about 14 times the line and stay
+// allocated in its parser, so a long line parsed on every helper at once could take several times the file.
+struct LongLines {
+    static constexpr std::size_t kFrom = std::size_t(64) << 10;  // a line this long or longer (a run is ~4 kB)
+    RunParser parser;
+    std::mutex mutex;
+};
+
+void parsePart(Part& part, RunParser& parser, LongLines& longLines, LineShape shape)
 {
     std::size_t lines = 1;
     for (const char* at = part.begin; (at = static_cast<const char*>(std::memchr(at, '\n', std::size_t(part.end - at))));
@@ -80,7 +89,14 @@ void parsePart(Part& part, RunParser& parser, LineShape shape)
                 part.runs.emplace_back();
             RunResult& run = part.runs[part.count];
             reuse(run);
-            if (!parser.parse(line, run, part.error)) {
+            bool parsed = false;
+            if (line.size() < LongLines::kFrom) {
+                parsed = parser.parse(line, run, part.error);
+            } else {
+                std::lock_guard lock(longLines.mutex);
+                parsed = longLines.parser.parse(line, run, part.error);
+            }
+            if (!parsed) {
                 part.unendedLine = newline == nullptr;
                 return;
             }
@@ -131,6 +147,7 @@ public:
         , m_shape(shape)
         , m_line(firstLine)
         , m_threads(runLineThreads())
+        , m_longLines { RunParser(layout, config), {} }
     {
         for (std::size_t k = 0; k < m_threads; ++k)
             m_parsers.emplace_back(layout, config);
@@ -172,7 +189,8 @@ public:
             std::vector<Part> parts = split(buffer.data(), buffer.data() + cut);
             std::vector<std::thread> helpers;
             for (std::size_t k = 0; k < parts.size(); ++k)
-                helpers.emplace_back(parsePart, std::ref(parts[k]), std::ref(m_parsers[k]), m_shape);
+                helpers.emplace_back(
+                    parsePart, std::ref(parts[k]), std::ref(m_parsers[k]), std::ref(m_longLines), m_shape);
             Status problem = store(parsed, parsedEndsFile, report);
             const bool more = !problem && !atEnd && listEnd == std::string_view::npos;
             if (more) {
@@ -303,7 +321,8 @@ private:
     std::size_t m_line;  // of the first line whose runs are not stored yet
     std::size_t m_runs = 0;
     std::size_t m_threads;
-    std::vector<RunParser> m_parsers;
+    std::vector<RunParser> m_parsers;  // one a helper
+    LongLines m_longLines;
     std::vector<std::vector<RunResult>> m_spare;  // the runs of stored parts, reused by the parts to come
 };
 

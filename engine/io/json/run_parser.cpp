@@ -272,6 +272,10 @@ bool RunParser::parse(std::string_view line, RunResult& run, std::string& error)
         error = "cannot be parsed: " + syntaxProblem(m_impl->setUp);
         return false;
     }
+    if (line.size() > kMaxLineBytes) {  // before simdjson allocates for it
+        error = "the line is longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB: it is not a run";
+        return false;
+    }
     dom::element doc;
     if (const auto code = m_impl->parser.parse(line.data(), line.size(), false).get(doc)) {
         error = syntaxProblem(code);

@@ -16,10 +16,11 @@ namespace asyncscope::json_read {
 // Bytes a line must be followed by in memory (any bytes: the parser may read them, never uses them).
 constexpr std::size_t kLinePadding = 64;
 // A run line longer than this is not one a report holds: a run of 4096 chunks with CUPTI's spans and api calls
-// takes about 1 MB. (simdjson's buffers for a line take several times the line.)
-constexpr std::size_t kMaxLineBytes = std::size_t(16) << 20;
+// takes about 1 MB. (simdjson's buffers for a line take about 14 times the line: a reader's memory stays within
+// four times its file and 64 MiB only with lines this short.)
+constexpr std::size_t kMaxLineBytes = std::size_t(4) << 20;
 // Likewise spans in a run (4096 chunks give about 12 000, twice that traced).
-constexpr std::size_t kMaxSpansPerRun = std::size_t(1) << 18;
+constexpr std::size_t kMaxSpansPerRun = std::size_t(1) << 17;
 // Deeper than a run nests (a span in a list of spans in the run): garbage.
 constexpr std::size_t kMaxRunDepth = 8;
 
