@@ -19,6 +19,7 @@
 #include "engine/run/device_plan_runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -26,7 +27,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <system_error>
+#include <thread>
 
 namespace asyncscope {
 
@@ -325,14 +329,46 @@ std::optional<SharedGpu> sharedGpu(
     return std::nullopt;
 }
 
+// Every file of `paths` read, in their order, on as many threads as the machine has: a Slurm job of thousands of
+// nodes leaves thousands of records.
+std::vector<Result<HostReport>> readAll(const std::vector<std::string>& paths)
+{
+    std::vector<std::optional<Result<HostReport>>> read(paths.size());
+    std::atomic<std::size_t> next { 0 };
+    const auto work = [&paths, &read, &next] {
+        for (std::size_t i = next++; i < paths.size(); i = next++)
+            read[i].emplace(readResultFile(paths[i]));
+    };
+    const std::size_t helpers =
+        std::min<std::size_t>(std::clamp(std::thread::hardware_concurrency(), 1u, 16u), paths.size() / 16 + 1) - 1;
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < helpers; ++k) {
+        try {
+            threads.emplace_back(work);
+        } catch (const std::system_error&) {
+            break;  // no thread to be had: fewer read at once
+        }
+    }
+    work();
+    for (std::thread& t : threads)
+        t.join();
+    std::vector<Result<HostReport>> all;
+    all.reserve(paths.size());
+    for (auto& r : read)
+        all.push_back(std::move(*r));
+    return all;
+}
+
 int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
 {
     std::vector<HostReport> hosts;
     std::vector<std::string> paths;
     std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> jobHosts;  // (job, host): places in hosts
     int code = kExitOk;
-    for (const std::string& path : options.mergeFiles) {
-        auto host = readResultFile(path);
+    std::vector<Result<HostReport>> read = readAll(options.mergeFiles);
+    for (std::size_t i = 0; i < read.size(); ++i) {
+        const std::string& path = options.mergeFiles[i];
+        auto& host = read[i];
         if (!host) {
             err << "asyncscope-cli: cannot merge " << displayText(host.error().message()) << '\n';
             code = kExitUsage;  // a refused input, told apart from a node that left no record (1)

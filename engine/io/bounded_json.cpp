@@ -2,11 +2,15 @@
 
 #include "engine/model/record_rules.hpp"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -361,8 +365,143 @@ FieldProblem holdsTooMuch(std::string field, std::size_t maxBytes)
         "no more than AsyncScope writes there" };
 }
 
+namespace {
+
+// Where a value's text begins and ends in the text simdjson reads.
+using Span = std::pair<std::size_t, std::size_t>;
+
+// The span of `value` when it is a list or an object (what is worth emptying); nothing for a scalar. False where
+// simdjson cannot say.
+bool containerSpan(simdjson::ondemand::value value, const char* base, std::optional<Span>& span)
+{
+    simdjson::ondemand::json_type type;
+    if (value.type().get(type))
+        return false;
+    std::string_view raw;
+    if (type == simdjson::ondemand::json_type::object) {
+        simdjson::ondemand::object object;
+        if (value.get_object().get(object) || object.raw_json().get(raw))
+            return false;
+    } else if (type == simdjson::ondemand::json_type::array) {
+        simdjson::ondemand::array array;
+        if (value.get_array().get(array) || array.raw_json().get(raw))
+            return false;
+    } else {
+        return true;
+    }
+    while (!raw.empty() && std::isspace(static_cast<unsigned char>(raw.back())))
+        raw.remove_suffix(1);
+    if (raw.size() < 2 || (raw.front() != '{' && raw.front() != '[') || (raw.back() != '}' && raw.back() != ']'))
+        return false;
+    span = Span { std::size_t(raw.data() - base), std::size_t(raw.data() - base) + raw.size() };
+    return true;
+}
+
+// The spans of what parseBounded reads past or keeps as text: the objects at the place `kept` names (from `at` on)
+// and, in the document's own object, the lists and objects under keys that `keys` does not name.
+bool findEmptied(simdjson::ondemand::value value, const std::vector<std::string>& kept,
+    const std::vector<std::string>& keys, std::size_t at, const char* base, std::vector<Span>& found)
+{
+    if (!kept.empty() && at == kept.size()) {
+        simdjson::ondemand::json_type type;
+        if (value.type().get(type))
+            return false;
+        if (type != simdjson::ondemand::json_type::object)
+            return true;  // not an object: nothing kept here, built as the parse finds it
+        std::optional<Span> span;
+        if (!containerSpan(value, base, span))
+            return false;
+        found.push_back(*span);
+        return true;
+    }
+    const bool list = at < kept.size() && kept[at] == "[]";
+    if (list) {
+        simdjson::ondemand::array array;
+        if (value.get_array().get(array))
+            return true;
+        for (auto element : array) {
+            simdjson::ondemand::value v;
+            if (element.get(v) || !findEmptied(v, kept, keys, at + 1, base, found))
+                return false;
+        }
+        return true;
+    }
+    simdjson::ondemand::object object;
+    if (value.get_object().get(object))
+        return true;
+    for (auto field : object) {
+        std::string_view key;
+        simdjson::ondemand::value v;
+        if (field.unescaped_key().get(key) || field.value().get(v))
+            return false;
+        if (at == 0 && !keys.empty() && std::find(keys.begin(), keys.end(), key) == keys.end()) {
+            std::optional<Span> span;
+            if (!containerSpan(v, base, span))
+                return false;
+            if (span)
+                found.push_back(*span);
+            continue;
+        }
+        if (at < kept.size() && key == kept[at] && !findEmptied(v, kept, keys, at + 1, base, found))
+            return false;
+    }
+    return true;
+}
+
+// Texts up to this long are emptied first (simdjson's buffers for a text take about 14 times the text).
+constexpr std::size_t kEmptiedUpTo = std::size_t(1) << 20;
+
+// `text` with every list and object that the parse reads past or keeps as text emptied: each character inside its
+// brackets but its line breaks made a space, so that every line and column stays where it was and nlohmann's lexer
+// reads only what is built (a header's summary and advice, a record's series, are skipped many times faster by
+// simdjson). Nothing where there is nothing to empty, or where simdjson finds the text is not valid JSON: the parse
+// then reads the text as given and words what is wrong.
+std::optional<std::string> emptied(std::string_view text, const std::vector<std::string>& kept,
+    const std::vector<std::string>& keys)
+{
+    if (text.size() > kEmptiedUpTo)
+        return std::nullopt;
+    const simdjson::padded_string padded(text);
+    // The whole text checked, the parts emptied too (on demand skips them unread), nested no deeper than allowed.
+    // Each thread keeps its parsers: their buffers serve the next text.
+    thread_local simdjson::dom::parser validator;
+    simdjson::dom::element element;
+    if (validator.capacity() < padded.size() || validator.max_depth() != std::size_t(kMaxNestingDepth)) {
+        if (validator.allocate(std::max(padded.size(), std::size_t(64) << 10), std::size_t(kMaxNestingDepth)))
+            return std::nullopt;
+    }
+    if (validator.parse(padded).get(element))
+        return std::nullopt;
+    thread_local simdjson::ondemand::parser parser;
+    simdjson::ondemand::document document;
+    simdjson::ondemand::value root;
+    std::vector<Span> found;
+    if (parser.iterate(padded).get(document) || document.get_value().get(root) ||
+        !findEmptied(root, kept, keys, 0, padded.data(), found) || found.empty())
+        return std::nullopt;
+    std::string out(text);
+    for (const auto& [begin, end] : found) {
+        for (std::size_t i = begin + 1; i + 1 < end; ++i) {
+            if (out[i] != '\n')
+                out[i] = ' ';
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText, const TreeLimits& limits)
 {
+    std::optional<std::string> skipped;
+    if (!keptAsText.empty() || !limits.keys.empty()) {
+        try {
+            skipped = emptied(text, keptAsText, limits.keys);
+        } catch (const std::exception&) {  // simdjson's own (its results are read without exceptions)
+        }
+        if (skipped)
+            text = *skipped;  // every position as in the text given: what is kept as text is found there
+    }
     const char* cursor = text.data();
     BoundedTree tree(text, cursor, keptAsText, limits);
     BoundedJson out;

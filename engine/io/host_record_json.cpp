@@ -1,6 +1,7 @@
 #include "engine/io/host_record_json.hpp"
 
 #include "engine/io/bounded_json.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/json_report.hpp"
@@ -10,7 +11,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
@@ -446,9 +446,16 @@ void writeHostRecordJson(std::ostream& out, const HostReport& host)
 
 Result<HostReport> readHostRecordJson(std::istream& in)
 {
-    const std::string text { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+    std::string text;
+    while (readMore(in, text, std::size_t(1) << 20) > 0) {
+    }
     if (in.bad())
         return makeError(ErrorKind::Io, "cannot be read");
+    return readHostRecordText(text);
+}
+
+Result<HostReport> readHostRecordText(const std::string& text)
+{
     if (const auto nul = json_read::nulByteAt(text))
         return makeError(ErrorKind::Io, *nul + ": " + json_read::kNulByte);
     // Only the record's own keys are built (its series are kept as text, read by the series reader).

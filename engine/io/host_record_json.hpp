@@ -34,5 +34,7 @@ Error errorFromJson(const nlohmann::json& error);
 // (checkConfig, checkDevice, checkRun, checkFormatVersion); counts are bounded (planned variants at most
 // kMaxPlanVariants). Never throws.
 Result<HostReport> readHostRecordJson(std::istream& in);
+// The same for a record's whole text.
+Result<HostReport> readHostRecordText(const std::string& text);
 
 }  // namespace asyncscope

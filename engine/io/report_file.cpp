@@ -10,11 +10,17 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <new>
 #include <fstream>
+#include <new>
 #include <system_error>
 
 namespace asyncscope {
+
+namespace {
+
+constexpr std::uintmax_t kAlwaysFitsBytes = std::uintmax_t(1) << 20;  // a file this small is read without asking
+
+}  // namespace
 
 std::uintmax_t memoryToRead(std::uintmax_t fileBytes)
 {
@@ -41,6 +47,8 @@ Result<std::uintmax_t> sizeThatFitsMemory(const std::filesystem::path& file, con
     const std::uintmax_t size = std::filesystem::file_size(file, ec);
     if (ec)
         return makeError(ErrorKind::Io, name + ": cannot be read: " + ec.message());
+    if (size < kAlwaysFitsBytes)
+        return size;  // a merge of thousands of records does not ask the system thousands of times
     if (auto tooBig = checkFitsMemory(name, size, availableHostMemory()))
         return *tooBig;
     return size;

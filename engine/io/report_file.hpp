@@ -26,7 +26,8 @@ std::uintmax_t memoryToRead(std::uintmax_t fileBytes);
 // ErrorKind::TooLarge, naming `name`, when reading a file of `fileBytes` needs more than `availableBytes`.
 Status checkFitsMemory(const std::string& name, std::uintmax_t fileBytes, std::uintmax_t availableBytes);
 
-// The size of the file at `file`, named `name` in messages, when reading it fits in the host's free memory.
+// The size of the file at `file`, named `name` in messages, when reading it fits in the host's free memory (a file
+// under 1 MiB always does).
 Result<std::uintmax_t> sizeThatFitsMemory(const std::filesystem::path& file, const std::string& name);
 
 }  // namespace asyncscope

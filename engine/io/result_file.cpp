@@ -23,6 +23,8 @@ namespace asyncscope {
 
 namespace {
 
+constexpr std::size_t kSniffedBytes = std::size_t(64) << 10;  // a record's or a report's format is within this
+
 // Finds the document's top-level "format" without reading further: the parse stops once it is known, or once the
 // document's first nested value shows the format comes later (or never).
 class FormatSniffer final : public nlohmann::json_sax<nlohmann::json> {
@@ -96,15 +98,28 @@ Result<HostReport> readChecked(const std::string& path, const std::string& name,
         if (!in)
             return makeError(ErrorKind::Io, name + ": cannot be opened: " + systemErrorText(errno),
                 "Check that the file exists and is readable.");
+        // The format from the file's first block (a record of a few kB is read whole at once), else from the stream.
+        std::string text;
+        const std::size_t first = readMore(in, text, kSniffedBytes);
         FormatSniffer sniffer;
-        nlohmann::json::sax_parse(in, &sniffer, nlohmann::json::input_format_t::json, false);
+        nlohmann::json::sax_parse(text.begin(), text.end(), &sniffer, nlohmann::json::input_format_t::json, false);
+        if (!sniffer.found && first == kSniffedBytes) {
+            sniffer = FormatSniffer();
+            in.clear();
+            in.seekg(0);
+            nlohmann::json::sax_parse(in, &sniffer, nlohmann::json::input_format_t::json, false);
+        }
         format = sniffer.format;
         if (format == kHostRecordFormat) {
             if (const auto size = sizeThatFitsMemory(file, name); !size)
                 return size.error();
             in.clear();
-            in.seekg(0);
-            auto host = readHostRecordJson(in);
+            in.seekg(std::streamoff(text.size()));
+            while (readMore(in, text, std::size_t(1) << 20) > 0) {
+            }
+            if (in.bad())
+                return makeError(ErrorKind::Io, name + ": cannot be read: " + systemErrorText(errno));
+            auto host = readHostRecordText(text);
             if (!host) {
                 Error error = host.error();
                 error.detail = name + ": " + error.detail;

@@ -3,6 +3,7 @@
 #include "engine/model/series_summary.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace asyncscope {
 
@@ -153,19 +154,11 @@ std::vector<SideBySideRow> mergeRows(const std::vector<HostReport>& hosts)
     for (SideBySideRow& r : rows)
         flagBelowLink(r);
     // Records of one host in several files (one per device) are one host: its medians are over all of them.
-    std::vector<std::string> names;
-    for (const SideBySideRow& r : rows) {
-        if (std::find(names.begin(), names.end(), r.host) == names.end())
-            names.push_back(r.host);
-    }
-    for (const std::string& name : names) {
-        std::vector<SideBySideRow*> same;
-        for (SideBySideRow& r : rows) {
-            if (r.host == name)
-                same.push_back(&r);
-        }
+    std::unordered_map<std::string, std::vector<SideBySideRow*>> byHost;  // each host's rows, in their order
+    for (SideBySideRow& r : rows)
+        byHost[r.host].push_back(&r);
+    for (auto& [host, same] : byHost)
         flagSlow(same, RowFlag::Slow);
-    }
     std::vector<SideBySideRow*> all;
     for (SideBySideRow& r : rows)
         all.push_back(&r);

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Benchmark, not a test: how long `asyncscope-cli --merge` takes for many small host records, as a Slurm job of many
-# nodes leaves them. Writes N copies of RECORD (one per node: its host and node names made unique) into a temporary
+# Benchmark, not a test: how long `asyncscope-cli --merge` takes for many small host records, as a fleet or a Slurm
+# job of many nodes leaves them. Writes N copies of RECORD (its host name made unique in each) into a temporary
 # folder, merges them twice (the first warms the page cache) and prints the second merge's wall, user and system
-# seconds and the rate per record.
-# Usage: tests/bench/merge_bench.sh CLI [N [RECORD]]   (10000 records of tests/data/slurm_task.host.json by default)
+# seconds and the time per record.
+# Usage: tests/bench/merge_bench.sh CLI [N [RECORD]]
+# (10000 records of tests/data/h200/h200-host-record.host.json, as asyncscope-cli --output wrote it on an H200, by
+# default)
 set -euo pipefail
 cli=${1:?usage: merge_bench.sh CLI [N [RECORD]]}
 count=${2:-10000}
-record=${3:-$(dirname "$0")/../data/slurm_task.host.json}
+record=${3:-$(dirname "$0")/../data/h200/h200-host-record.host.json}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 text=$(<"$record")
+host=$(grep -m 1 -o '"host": *"[^"]*"' "$record")
 for ((i = 0; i < count; ++i)); do
-    node=${text//\"host\": \"vm\"/\"host\": \"node$i\"}
-    printf '%s\n' "${node//\"node\": \"n2\"/\"node\": \"n$i\"}" >"$dir/node$i.host.json"
+    printf '%s\n' "${text//"$host"/\"host\": \"node$i\"}" >"$dir/node$i.host.json"
 done
 echo "$count records of $(wc -c <"$record") bytes each in $dir"
 

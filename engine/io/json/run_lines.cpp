@@ -185,12 +185,17 @@ public:
                 continue;
             }
 
-            // Parse this block on the helpers; meanwhile store the block before and read the next.
+            // Parse this block on the helpers; meanwhile store the block before and read the next. A stretch too
+            // short to share out is parsed here (a thread costs more than a small record's runs).
             std::vector<Part> parts = split(buffer.data(), buffer.data() + cut);
             std::vector<std::thread> helpers;
-            for (std::size_t k = 0; k < parts.size(); ++k)
-                helpers.emplace_back(
-                    parsePart, std::ref(parts[k]), std::ref(m_parsers[k]), std::ref(m_longLines), m_shape);
+            if (parts.size() == 1) {
+                parsePart(parts.front(), m_parsers.front(), m_longLines, m_shape);
+            } else {
+                for (std::size_t k = 0; k < parts.size(); ++k)
+                    helpers.emplace_back(
+                        parsePart, std::ref(parts[k]), std::ref(m_parsers[k]), std::ref(m_longLines), m_shape);
+            }
             Status problem = store(parsed, parsedEndsFile, report);
             const bool more = !problem && !atEnd && listEnd == std::string_view::npos;
             if (more) {
@@ -336,7 +341,9 @@ std::size_t runsToReserve(std::uintmax_t fileBytes, std::size_t firstLineBytes)
 
 std::size_t runLineThreads()
 {
-    return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    // Asked once: the system reads a file each time (a merge reads thousands of small reports).
+    static const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    return threads;
 }
 
 Status readRunLines(std::istream& in, ReadMeter& meter, const json_fields::Layout& layout, LineShape shape,
