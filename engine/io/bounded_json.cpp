@@ -197,6 +197,16 @@ std::string quotedJson(const json& value)
 
 namespace {
 
+// Where text was cut out of a text: from each place on in the text left (first), how many bytes of the text given lie
+// before it besides (second); in order.
+using Shifts = std::vector<std::pair<std::size_t, std::size_t>>;
+
+std::size_t inGivenText(const Shifts& shifts, std::size_t at)
+{
+    const auto after = std::upper_bound(shifts.begin(), shifts.end(), std::make_pair(at, std::size_t(-1)));
+    return after == shifts.begin() ? at : at + std::prev(after)->second;
+}
+
 // The tree of a parse, built event by event (nlohmann's SAX interface), no deeper than kMaxNestingDepth: a list or an
 // object that would go deeper stops the parse (TooDeep). An object at the place `keptAsText` names is not built: its
 // place holds textMark() of where its text sits. With `keepDepth` (0 or more), values inside more than that many lists
@@ -206,12 +216,13 @@ namespace {
 class BoundedTree {
 public:
     BoundedTree(std::string_view text, const char* const& cursor, const std::vector<std::string>& keptAsText,
-        const TreeLimits& limits, int keepDepth = -1)
+        const TreeLimits& limits, int keepDepth = -1, const Shifts* shifts = nullptr)
         : m_text(text)
         , m_cursor(cursor)
         , m_kept(keptAsText)
         , m_limits(limits)
         , m_keepDepth(keepDepth)
+        , m_shifts(shifts)
     {
     }
 
@@ -313,7 +324,7 @@ private:
         }
         spend(TreeCost::container);
         if (!array && at == int(m_kept.size()) && m_path.at(m_kept)) {
-            m_keptBegin = std::size_t(m_cursor - m_text.data()) - 1;  // the '{' read last
+            m_keptBegin = given(std::size_t(m_cursor - m_text.data()) - 1);  // the '{' read last
             m_skipped = 1;
             return true;
         }
@@ -326,7 +337,7 @@ private:
     {
         if (m_skipped > 0) {
             if (--m_skipped == 0 && m_keptBegin != kNotKept) {
-                put(textMark(m_keptBegin, std::uint64_t(m_cursor - m_text.data())));  // up to the '}' read last
+                put(textMark(m_keptBegin, given(std::size_t(m_cursor - m_text.data()))));  // up to the '}' read last
                 m_keptBegin = kNotKept;
             }
             return true;
@@ -334,6 +345,9 @@ private:
         m_open.pop_back();
         return true;
     }
+
+    // Where a place in the text parsed lies in the text given (they differ where lists and objects were cut out).
+    std::size_t given(std::size_t at) const { return m_shifts ? inGivenText(*m_shifts, at) : at; }
 
     static constexpr std::size_t kNotKept = std::size_t(-1);
 
@@ -349,6 +363,7 @@ private:
     json* m_slot = nullptr;     // in the innermost object: the value of the key read last
     std::size_t m_skipped = 0;  // levels open inside an object kept as text or left out (1: the object itself)
     std::size_t m_keptBegin = kNotKept;
+    const Shifts* m_shifts;
 };
 
 }  // namespace
@@ -399,7 +414,7 @@ bool containerSpan(simdjson::ondemand::value value, const char* base, std::optio
 
 // The spans of what parseBounded reads past or keeps as text: the objects at the place `kept` names (from `at` on)
 // and, in the document's own object, the lists and objects under keys that `keys` does not name.
-bool findEmptied(simdjson::ondemand::value value, const std::vector<std::string>& kept,
+bool findSkipped(simdjson::ondemand::value value, const std::vector<std::string>& kept,
     const std::vector<std::string>& keys, std::size_t at, const char* base, std::vector<Span>& found)
 {
     if (!kept.empty() && at == kept.size()) {
@@ -421,7 +436,7 @@ bool findEmptied(simdjson::ondemand::value value, const std::vector<std::string>
             return true;
         for (auto element : array) {
             simdjson::ondemand::value v;
-            if (element.get(v) || !findEmptied(v, kept, keys, at + 1, base, found))
+            if (element.get(v) || !findSkipped(v, kept, keys, at + 1, base, found))
                 return false;
         }
         return true;
@@ -442,27 +457,36 @@ bool findEmptied(simdjson::ondemand::value value, const std::vector<std::string>
                 found.push_back(*span);
             continue;
         }
-        if (at < kept.size() && key == kept[at] && !findEmptied(v, kept, keys, at + 1, base, found))
+        if (at < kept.size() && key == kept[at] && !findSkipped(v, kept, keys, at + 1, base, found))
             return false;
     }
     return true;
 }
 
-// Texts up to this long are emptied first (simdjson's buffers for a text take about 14 times the text).
-constexpr std::size_t kEmptiedUpTo = std::size_t(1) << 20;
+// Texts up to this long are compacted first (simdjson's buffers for a text take about 14 times the text).
+constexpr std::size_t kCompactedUpTo = std::size_t(1) << 20;
 
-// `text` with every list and object that the parse reads past or keeps as text emptied: each character inside its
-// brackets but its line breaks made a space, so that every line and column stays where it was and nlohmann's lexer
-// reads only what is built (a header's summary and advice, a record's series, are skipped many times faster by
-// simdjson). Nothing where there is nothing to empty, or where simdjson finds the text is not valid JSON: the parse
-// then reads the text as given and words what is wrong.
-std::optional<std::string> emptied(std::string_view text, const std::vector<std::string>& kept,
+// A text with the lists and objects that a parse reads past or keeps as text cut out (their brackets left), and where
+// what is left lies in the text given.
+struct Compacted {
+    std::string text;
+    Shifts shifts;
+};
+
+// `text` compacted: nlohmann's lexer then reads only what is built (a header's summary and advice, a record's series
+// are skipped many times faster by simdjson). Nothing where there is nothing to cut out, or where simdjson finds the
+// text is not valid JSON: the parse then reads the text as given and words what is wrong.
+std::optional<Compacted> compacted(std::string_view text, const std::vector<std::string>& kept,
     const std::vector<std::string>& keys)
 {
-    if (text.size() > kEmptiedUpTo)
+    if (text.size() > kCompactedUpTo)
         return std::nullopt;
-    const simdjson::padded_string padded(text);
-    // The whole text checked, the parts emptied too (on demand skips them unread), nested no deeper than allowed.
+    // The text with the padding simdjson reads past its end, in a buffer each thread keeps for the next text.
+    thread_local std::string buffer;
+    buffer.assign(text);
+    buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+    const simdjson::padded_string_view padded(buffer.data(), buffer.size(), buffer.capacity());
+    // The whole text checked, the parts cut out too (on demand skips them unread), nested no deeper than allowed.
     // Each thread keeps its parsers: their buffers serve the next text.
     thread_local simdjson::dom::parser validator;
     simdjson::dom::element element;
@@ -477,33 +501,27 @@ std::optional<std::string> emptied(std::string_view text, const std::vector<std:
     simdjson::ondemand::value root;
     std::vector<Span> found;
     if (parser.iterate(padded).get(document) || document.get_value().get(root) ||
-        !findEmptied(root, kept, keys, 0, padded.data(), found) || found.empty())
+        !findSkipped(root, kept, keys, 0, padded.data(), found) || found.empty())
         return std::nullopt;
-    std::string out(text);
-    for (const auto& [begin, end] : found) {
-        for (std::size_t i = begin + 1; i + 1 < end; ++i) {
-            if (out[i] != '\n')
-                out[i] = ' ';
-        }
+    Compacted out;
+    out.text.reserve(text.size());
+    std::size_t from = 0, cut = 0;
+    for (const auto& [begin, end] : found) {  // in the text's order, none inside another
+        out.text.append(text.substr(from, begin + 1 - from));  // up to the opening bracket
+        cut += end - begin - 2;
+        out.shifts.emplace_back(out.text.size(), cut);  // the closing bracket on
+        from = end - 1;
     }
+    out.text.append(text.substr(from));
     return out;
 }
 
-}  // namespace
-
-BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText, const TreeLimits& limits)
+// parseBounded of `text`, places in it moved by `shifts` (where text was cut out of the text given).
+BoundedJson parseAs(std::string_view text, const std::vector<std::string>& keptAsText, const TreeLimits& limits,
+    const Shifts* shifts)
 {
-    std::optional<std::string> skipped;
-    if (!keptAsText.empty() || !limits.keys.empty()) {
-        try {
-            skipped = emptied(text, keptAsText, limits.keys);
-        } catch (const std::exception&) {  // simdjson's own (its results are read without exceptions)
-        }
-        if (skipped)
-            text = *skipped;  // every position as in the text given: what is kept as text is found there
-    }
     const char* cursor = text.data();
-    BoundedTree tree(text, cursor, keptAsText, limits);
+    BoundedTree tree(text, cursor, keptAsText, limits, -1, shifts);
     BoundedJson out;
     try {
         json::sax_parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), &tree);
@@ -521,6 +539,26 @@ BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& 
         out.syntaxError = jsonErrorText(text, error);
     }
     return out;
+}
+
+}  // namespace
+
+BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& keptAsText, const TreeLimits& limits)
+{
+    if (!keptAsText.empty() || !limits.keys.empty()) {
+        std::optional<Compacted> shorter;
+        try {
+            shorter = compacted(text, keptAsText, limits.keys);
+        } catch (const std::exception&) {  // simdjson's own (its results are read without exceptions)
+        }
+        if (shorter) {
+            BoundedJson out = parseAs(shorter->text, keptAsText, limits, &shorter->shifts);
+            if (out.syntaxError.empty() && !out.tooDeep && !out.tooBig)
+                return out;
+            // Anything wrong is found again in the text as given: its message names the line and column there.
+        }
+    }
+    return parseAs(text, keptAsText, limits, nullptr);
 }
 
 BoundedJson parseShallow(std::string_view text, int keepDepth)

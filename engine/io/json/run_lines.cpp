@@ -52,10 +52,10 @@ void reuse(RunResult& run)
     run.traced = std::move(traced);
 }
 
-// The parser of long lines, one at a time: simdjson's buffers for a line take about 14 times the line and stay
-// allocated in its parser, so a long line parsed on every helper at once could take several times the file.
+// The parser of long lines (kShortLineBytes or more; a run takes ~4 kB), one at a time: simdjson's buffers for a line
+// take about 14 times the line and stay allocated in its parser, so a long line parsed on every helper at once could
+// take several times the file.
 struct LongLines {
-    static constexpr std::size_t kFrom = std::size_t(64) << 10;  // a line this long or longer (a run is ~4 kB)
     RunParser parser;
     std::mutex mutex;
 };
@@ -90,7 +90,7 @@ void parsePart(Part& part, RunParser& parser, LongLines& longLines, LineShape sh
             RunResult& run = part.runs[part.count];
             reuse(run);
             bool parsed = false;
-            if (line.size() < LongLines::kFrom) {
+            if (line.size() < kShortLineBytes) {
                 parsed = parser.parse(line, run, part.error);
             } else {
                 std::lock_guard lock(longLines.mutex);

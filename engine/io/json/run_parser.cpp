@@ -250,16 +250,29 @@ std::string syntaxProblem(simdjson::error_code code)
 
 struct RunParser::Impl {
     Impl(const Layout& l, const PipelineConfig& c) : parser(kMaxLineBytes), layout(l), config(c) {}
-    dom::parser parser;
+    dom::parser parser;  // of long lines, its buffers allocated at the first
     Layout layout;
     PipelineConfig config;
-    simdjson::error_code setUp = simdjson::SUCCESS;  // the depth bound's allocation
 };
+
+namespace {
+
+// The calling thread's parser of short lines, kept from line to line and from file to file: its buffers (about 14
+// times the longest line it takes) are allocated once, not for every report a merge of thousands reads. Nothing where
+// they cannot be allocated.
+dom::parser* shortLineParser(simdjson::error_code& problem)
+{
+    thread_local dom::parser parser(kShortLineBytes);
+    thread_local const simdjson::error_code allocated = parser.allocate(kShortLineBytes, kMaxRunDepth);
+    problem = allocated;
+    return allocated ? nullptr : &parser;
+}
+
+}  // namespace
 
 RunParser::RunParser(const Layout& layout, const PipelineConfig& config)
     : m_impl(std::make_unique<Impl>(layout, config))
 {
-    m_impl->setUp = m_impl->parser.allocate(std::size_t(1) << 16, kMaxRunDepth);
 }
 
 RunParser::~RunParser() = default;
@@ -268,16 +281,26 @@ RunParser& RunParser::operator=(RunParser&&) noexcept = default;
 
 bool RunParser::parse(std::string_view line, RunResult& run, std::string& error)
 {
-    if (m_impl->setUp) {
-        error = "cannot be parsed: " + syntaxProblem(m_impl->setUp);
-        return false;
-    }
     if (line.size() > kMaxLineBytes) {  // before simdjson allocates for it
         error = "the line is longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB: it is not a run";
         return false;
     }
+    simdjson::error_code problem = simdjson::SUCCESS;
+    dom::parser* parser = nullptr;
+    if (line.size() < kShortLineBytes) {
+        parser = shortLineParser(problem);
+    } else {
+        dom::parser& own = m_impl->parser;
+        if (own.capacity() < line.size() || own.max_depth() != kMaxRunDepth)
+            problem = own.allocate(line.size(), kMaxRunDepth);
+        parser = problem ? nullptr : &own;
+    }
+    if (!parser) {
+        error = "cannot be parsed: " + syntaxProblem(problem);
+        return false;
+    }
     dom::element doc;
-    if (const auto code = m_impl->parser.parse(line.data(), line.size(), false).get(doc)) {
+    if (const auto code = parser->parse(line.data(), line.size(), false).get(doc)) {
         error = syntaxProblem(code);
         return false;
     }
