@@ -137,8 +137,8 @@ void Mutator::mutate(std::string& text, std::string& how)
             break;
         const std::string line = text.substr(from, end - from + 1);
         const std::size_t times = 1 + below(200);
-        std::string lines;
-        lines.reserve(line.size() * times);
+        std::string lines;  // up to a MiB more (a long line once), not the line times `times`
+        lines.reserve(std::min(line.size() * times, (std::size_t(1) << 20) + line.size()));
         for (std::size_t t = 0; t < times && lines.size() < (1u << 20); ++t)
             lines += line;
         text.insert(from, lines);
