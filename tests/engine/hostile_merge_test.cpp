@@ -314,15 +314,23 @@ TEST(SlurmRecords, ASlurmBlockOutOfItsRulesIsRefusedNamingTheField)
     EXPECT_EQ(slurmTaskOf("12", "n3", "x")->task, 0);
 }
 
+namespace {
+
+// The record Slurm job 9's task 0 leaves on node `node`: two GPUs.
+void writeNodeRecord(const std::string& path, const std::string& node)
+{
+    HostReport host = twoGpus(node, 55.0);
+    host.slurm = SlurmTask { "9", node, 0 };
+    std::ofstream out(path);
+    writeHostRecordJson(out, host);
+}
+
+}  // namespace
+
 TEST(SlurmRecords, AnExpectedHostWithoutARecordGetsItsRow)
 {
     TempDir dir("expect");
-    HostReport a = twoGpus("n1", 55.0);
-    a.slurm = SlurmTask { "9", "n1", 0 };
-    {
-        std::ofstream out(dir.file("a.json"));
-        writeHostRecordJson(out, a);
-    }
+    writeNodeRecord(dir.file("a.json"), "n1");
     const CliRun all = merge({ dir.file("a.json") }, { "--expect-hosts", "n1" });
     EXPECT_EQ(all.code, kExitOk) << all.err;
     const CliRun lost = merge({ dir.file("a.json") }, { "--expect-hosts", "n1,n2,n3", "--format", "csv" });
@@ -337,12 +345,7 @@ TEST(SlurmRecords, AnExpectedHostWithoutARecordGetsItsRow)
 TEST(SlurmRecords, ARefusedFileExitsTwoALostNodeOne)
 {
     TempDir dir("expect");
-    HostReport a = twoGpus("n1", 55.0);
-    a.slurm = SlurmTask { "9", "n1", 0 };
-    {
-        std::ofstream out(dir.file("a.json"));
-        writeHostRecordJson(out, a);
-    }
+    writeNodeRecord(dir.file("a.json"), "n1");
     std::ofstream(dir.file("empty.json")) << "";
     EXPECT_EQ(merge({ dir.file("a.json") }, { "--expect-hosts", "n1,n2" }).code, kExitFailure);
     EXPECT_EQ(merge({ dir.file("a.json"), dir.file("empty.json") }).code, kExitUsage);
