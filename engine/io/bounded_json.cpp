@@ -465,6 +465,7 @@ bool findSkipped(simdjson::ondemand::value value, const std::vector<std::string>
 
 // Texts up to this long are compacted first (simdjson's buffers for a text take about 14 times the text).
 constexpr std::size_t kCompactedUpTo = std::size_t(1) << 20;
+constexpr std::size_t kKeptBuffersUpTo = std::size_t(64) << 10;  // … and up to this long with buffers kept
 
 // A text with the lists and objects that a parse reads past or keeps as text cut out (their brackets left), and where
 // what is left lies in the text given.
@@ -481,14 +482,23 @@ std::optional<Compacted> compacted(std::string_view text, const std::vector<std:
 {
     if (text.size() > kCompactedUpTo)
         return std::nullopt;
-    // The text with the padding simdjson reads past its end, in a buffer each thread keeps for the next text.
-    thread_local std::string buffer;
+    // The text with the padding simdjson reads past its end, and the parsers: for a small text (a record, a header)
+    // those each thread keeps for the next, their buffers allocated once (a merge reads thousands); for a larger one
+    // their own, freed when it is read.
+    const bool small = text.size() <= kKeptBuffersUpTo;
+    thread_local std::string keptBuffer;
+    thread_local simdjson::dom::parser keptValidator;
+    thread_local simdjson::ondemand::parser keptParser;
+    std::string ownBuffer;
+    simdjson::dom::parser ownValidator;
+    simdjson::ondemand::parser ownParser;
+    std::string& buffer = small ? keptBuffer : ownBuffer;
+    simdjson::dom::parser& validator = small ? keptValidator : ownValidator;
+    simdjson::ondemand::parser& parser = small ? keptParser : ownParser;
     buffer.assign(text);
     buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
     const simdjson::padded_string_view padded(buffer.data(), buffer.size(), buffer.capacity());
     // The whole text checked, the parts cut out too (on demand skips them unread), nested no deeper than allowed.
-    // Each thread keeps its parsers: their buffers serve the next text.
-    thread_local simdjson::dom::parser validator;
     simdjson::dom::element element;
     if (validator.capacity() < padded.size() || validator.max_depth() != std::size_t(kMaxNestingDepth)) {
         if (validator.allocate(std::max(padded.size(), std::size_t(64) << 10), std::size_t(kMaxNestingDepth)))
@@ -496,7 +506,6 @@ std::optional<Compacted> compacted(std::string_view text, const std::vector<std:
     }
     if (validator.parse(padded).get(element))
         return std::nullopt;
-    thread_local simdjson::ondemand::parser parser;
     simdjson::ondemand::document document;
     simdjson::ondemand::value root;
     std::vector<Span> found;

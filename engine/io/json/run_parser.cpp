@@ -248,27 +248,18 @@ std::string syntaxProblem(simdjson::error_code code)
 
 }  // namespace
 
+namespace {
+
+constexpr std::size_t kFirstLineCapacity = std::size_t(4) << 10;  // a run of the classic pipeline takes ~600 bytes
+
+}  // namespace
+
 struct RunParser::Impl {
     Impl(const Layout& l, const PipelineConfig& c) : parser(kMaxLineBytes), layout(l), config(c) {}
-    dom::parser parser;  // of long lines, its buffers allocated at the first
+    dom::parser parser;  // its buffers allocated at the first line, grown for a longer one
     Layout layout;
     PipelineConfig config;
 };
-
-namespace {
-
-// The calling thread's parser of short lines, kept from line to line and from file to file: its buffers (about 14
-// times the longest line it takes) are allocated once, not for every report a merge of thousands reads. Nothing where
-// they cannot be allocated.
-dom::parser* shortLineParser(simdjson::error_code& problem)
-{
-    thread_local dom::parser parser(kShortLineBytes);
-    thread_local const simdjson::error_code allocated = parser.allocate(kShortLineBytes, kMaxRunDepth);
-    problem = allocated;
-    return allocated ? nullptr : &parser;
-}
-
-}  // namespace
 
 RunParser::RunParser(const Layout& layout, const PipelineConfig& config)
     : m_impl(std::make_unique<Impl>(layout, config))
@@ -285,22 +276,20 @@ bool RunParser::parse(std::string_view line, RunResult& run, std::string& error)
         error = "the line is longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB: it is not a run";
         return false;
     }
-    simdjson::error_code problem = simdjson::SUCCESS;
-    dom::parser* parser = nullptr;
-    if (line.size() < kShortLineBytes) {
-        parser = shortLineParser(problem);
-    } else {
-        dom::parser& own = m_impl->parser;
-        if (own.capacity() < line.size() || own.max_depth() != kMaxRunDepth)
-            problem = own.allocate(line.size(), kMaxRunDepth);
-        parser = problem ? nullptr : &own;
-    }
-    if (!parser) {
-        error = "cannot be parsed: " + syntaxProblem(problem);
-        return false;
+    // simdjson's buffers take about 14 times the capacity: sized to the lines met (a report of a few runs, one of
+    // the thousands a merge reads, allocates tens of kB, not the most a line may take).
+    dom::parser& parser = m_impl->parser;
+    if (parser.capacity() < line.size() || parser.max_depth() != kMaxRunDepth) {
+        std::size_t capacity = kFirstLineCapacity;
+        while (capacity < line.size())
+            capacity *= 2;
+        if (const auto problem = parser.allocate(capacity, kMaxRunDepth)) {
+            error = "cannot be parsed: " + syntaxProblem(problem);
+            return false;
+        }
     }
     dom::element doc;
-    if (const auto code = parser->parse(line.data(), line.size(), false).get(doc)) {
+    if (const auto code = parser.parse(line.data(), line.size(), false).get(doc)) {
         error = syntaxProblem(code);
         return false;
     }

@@ -19,8 +19,8 @@ constexpr std::size_t kLinePadding = 64;
 // takes about 1 MB. (simdjson's buffers for a line take about 14 times the line: a reader's memory stays within
 // four times its file and 64 MiB only with lines this short.)
 constexpr std::size_t kMaxLineBytes = std::size_t(4) << 20;
-// A line shorter than this is parsed by the calling thread's own parser (kept from file to file); a longer one by the
-// RunParser's, one at a time where several threads share it.
+// A line this long or longer is parsed by a parser the helpers of a read share, one line at a time (simdjson's buffers
+// for a line take about 14 times the line).
 constexpr std::size_t kShortLineBytes = std::size_t(64) << 10;
 // Likewise spans in a run (4096 chunks give about 12 000, twice that traced).
 constexpr std::size_t kMaxSpansPerRun = std::size_t(1) << 17;
@@ -35,10 +35,9 @@ public:
     RunParser(RunParser&&) noexcept;
     RunParser& operator=(RunParser&&) noexcept;
 
-    // Parses `line` (kLinePadding readable bytes after its end) into `run`. Lines of kShortLineBytes or more are parsed
-    // by this parser's own buffers: not from several threads at once. False with `error` saying what is wrong
-    // ("gpu_time_ms is not a number", "end_ms missing in span 3", "not valid JSON: …", "gpu_time_ms is -1;
-    // accepted: …").
+    // Parses `line` (kLinePadding readable bytes after its end) into `run`; one thread at a time. False with `error`
+    // saying what is wrong ("gpu_time_ms is not a number", "end_ms missing in span 3", "not valid JSON: …",
+    // "gpu_time_ms is -1; accepted: …").
     bool parse(std::string_view line, RunResult& run, std::string& error);
 
 private:
