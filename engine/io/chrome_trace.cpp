@@ -1,5 +1,8 @@
 #include "engine/io/chrome_trace.hpp"
 
+#include "engine/io/chrome_trace_layout.hpp"
+#include "engine/io/chrome_trace_names.hpp"
+
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/model/advice.hpp"
 #include "engine/model/size_parse.hpp"
@@ -10,11 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <limits>
-#include <map>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,300 +23,9 @@ namespace asyncscope {
 // Keys in the order they are written: name, category, phase and times first, as the format's own examples have them.
 using json = nlohmann::ordered_json;
 
+using namespace chrome_trace;
+
 namespace {
-
-// The tracks of a device's process, as thread ids; streams take kStreamTid0 + their number.
-constexpr int kRunsTid = 1;
-constexpr int kSubmitTid = 2;
-constexpr int kCallsTid = 3;
-constexpr int kCheckTid = 4;
-// Page migrations to the device and to the host, each on lanes of their own where they overlap (a track's slices
-// must nest or follow one another).
-constexpr int kMigrateH2DTid0 = 10;
-constexpr int kMigrateD2HTid0 = 30;
-constexpr int kMigrationLanes = 16;
-constexpr int kStreamTid0 = 100;
-// Other processes while the machine's readings saw them on the GPU, each on a lane of its own where they overlap.
-constexpr int kOtherProcessesTid0 = 50;
-constexpr int kOtherProcessLanes = 16;
-
-bool migrationTrack(int tid)
-{
-    return tid >= kMigrateH2DTid0 && tid < kMigrateD2HTid0 + kMigrationLanes;
-}
-
-bool otherProcessTrack(int tid)
-{
-    return tid >= kOtherProcessesTid0 && tid < kOtherProcessesTid0 + kOtherProcessLanes;
-}
-
-// Runs, then the submitting thread and its runtime calls, then the other processes on the GPU, then the streams, then
-// the page migrations, then the check threads.
-int sortIndex(int tid)
-{
-    if (tid == kCheckTid)
-        return std::numeric_limits<int>::max();
-    if (otherProcessTrack(tid))
-        return kCheckTid + 1 + tid - kOtherProcessesTid0;
-    return migrationTrack(tid) ? std::numeric_limits<int>::max() - 100 + tid - kMigrateH2DTid0 : tid;
-}
-
-std::string trackName(int tid)
-{
-    switch (tid) {
-    case kRunsTid: return "Runs";
-    case kSubmitTid: return "CPU · submit & wait";
-    case kCallsTid: return "CPU · runtime calls (CUPTI)";
-    case kCheckTid: return "CPU · check threads";
-    default: break;
-    }
-    if (otherProcessTrack(tid)) {
-        const int lane = tid - kOtherProcessesTid0;
-        return "Other processes on the GPU" + (lane > 0 ? " " + std::to_string(lane + 1) : std::string());
-    }
-    if (migrationTrack(tid)) {
-        const bool toDevice = tid < kMigrateD2HTid0;
-        const int lane = tid - (toDevice ? kMigrateH2DTid0 : kMigrateD2HTid0);
-        return std::string("GPU · page migrations to the ") + (toDevice ? "device" : "host") + " (unified memory)" +
-            (lane > 0 ? " " + std::to_string(lane + 1) : "");
-    }
-    return "Stream " + std::to_string(tid - kStreamTid0);
-}
-
-// CPU spans: the check threads' (stream 1, or a Check span) or the thread's that submits and waits.
-int cpuTid(const Span& s)
-{
-    return s.kind == SpanKind::Check || s.stream == 1 ? kCheckTid : kSubmitTid;
-}
-
-bool hasGpuSpans(const RunStore::SpanView& spans)
-{
-    for (std::size_t k = 0; k < spans.size(); ++k) {
-        if (onGpu(spans.kind(k)))
-            return true;
-    }
-    return false;
-}
-
-// The spans a run shows: GPU operations from CUPTI where it saw them, else from the events; submit, wait and check
-// from the host clock; runtime calls where CUPTI traced them.
-struct RunSpans {
-    RunSpans(const RunStore& runs, std::size_t i)
-        : runs(runs)
-        , i(i)
-        , spanList(runs.spans(i))
-        , tracedList(runs.traced(i))
-        , traced(hasGpuSpans(tracedList))
-    {
-    }
-
-    // Calls f(span, tid) for each span in a fixed order: GPU, CPU, runtime calls. A page migration goes on the
-    // first lane of its direction free when it begins (in the order the spans come, by their begin).
-    template <class F>
-    void forEach(F&& f) const
-    {
-        std::array<std::array<double, kMigrationLanes>, 2> laneEnds;
-        for (auto& lanes : laneEnds)
-            lanes.fill(-std::numeric_limits<double>::infinity());
-        for (const Span& s : traced ? tracedList : spanList) {
-            if (isMigration(s.kind)) {
-                auto& lanes = laneEnds[s.kind == SpanKind::MigrateH2D ? 0 : 1];
-                int lane = 0;
-                while (lane + 1 < kMigrationLanes && lanes[std::size_t(lane)] > s.beginMs)
-                    ++lane;
-                lanes[std::size_t(lane)] = std::max(lanes[std::size_t(lane)], s.endMs);
-                f(s, (s.kind == SpanKind::MigrateH2D ? kMigrateH2DTid0 : kMigrateD2HTid0) + lane);
-            } else if (onGpu(s.kind)) {
-                f(s, kStreamTid0 + s.stream);
-            }
-        }
-        for (const Span& s : spanList) {
-            if (!onGpu(s.kind) && s.kind != SpanKind::Api)
-                f(s, cpuTid(s));
-        }
-        for (const Span& s : tracedList) {
-            if (s.kind == SpanKind::Api)
-                f(s, kCallsTid);
-        }
-    }
-
-    const RunStore& runs;
-    std::size_t i;  // the run
-    RunStore::SpanView spanList;
-    RunStore::SpanView tracedList;
-    bool traced;  // its GPU spans come from CUPTI
-};
-
-// A run's extent in ms from its start: of all its spans, and of the run event (everything but the check, which
-// may overlap the next run).
-struct Extent {
-    double first = 0.0, last = 0.0;
-    double runBegin = 0.0, runEnd = 0.0;
-};
-
-Extent extentOf(const RunSpans& spans)
-{
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    double first = inf, last = -inf, runBegin = inf, runEnd = -inf;
-    spans.forEach([&](const Span& s, int tid) {
-        first = std::min(first, s.beginMs);
-        last = std::max(last, s.endMs);
-        if (tid != kCheckTid) {
-            runBegin = std::min(runBegin, s.beginMs);
-            runEnd = std::max(runEnd, s.endMs);
-        }
-    });
-    Extent e;
-    e.runBegin = runBegin <= runEnd ? runBegin : 0.0;
-    e.runEnd = runBegin <= runEnd ? runEnd : std::max(spans.runs.gpuMs(spans.i), 0.0);
-    e.first = first <= last ? std::min(first, e.runBegin) : e.runBegin;
-    e.last = first <= last ? std::max(last, e.runEnd) : e.runEnd;
-    return e;
-}
-
-bool hasStartTimes(const Report& report)
-{
-    for (std::size_t i = 0; i < report.runs.size(); ++i) {
-        if (report.runs.startMs(i) != 0.0)
-            return true;
-    }
-    return false;
-}
-
-// Calls f(spans, extent, at) for each run of the series, `at` being where it begins on the series' axis in ms: its
-// start time, or where the run before it ended when the report holds no start times.
-template <class F>
-void forEachPlacedRun(const Report& report, F&& f)
-{
-    const bool byStart = hasStartTimes(report);
-    double cursor = 0.0;
-    for (std::size_t i = 0; i < report.runs.size(); ++i) {
-        const RunSpans spans(report.runs, i);
-        const Extent extent = extentOf(spans);
-        const double at = byStart ? report.runs.startMs(i) : cursor;
-        cursor = std::max(cursor, at + extent.last);
-        f(spans, extent, at);
-    }
-}
-
-// A stretch of the machine's readings in which one other process held a context on the GPU: from the first reading
-// that listed it to the last before one that listed processes without it. A reading that could not list them, or
-// that listed only the one process that may be this one (its PID unknown), neither begins nor ends a stretch.
-struct ProcessStretch {
-    GpuProcess process;  // its name where some reading gave one; the most device memory a reading saw it hold
-    double firstMs = 0.0, lastMs = 0.0;  // the readings' times
-    std::size_t readings = 0;
-    int tid = kOtherProcessesTid0;
-};
-
-// The stretches of `machine`'s readings by their first reading, each on the first lane free when it begins (the last
-// lane where none is). `selfAmong`: this process's PID was unknown while others were listed, so it is among them.
-std::vector<ProcessStretch> processStretches(const MachineState& machine, bool& selfAmong)
-{
-    std::vector<ProcessStretch> done;
-    std::map<std::uint32_t, ProcessStretch> open;
-    selfAmong = false;
-    for (const MachineSample& sample : machine.samples) {
-        const OtherProcesses others = otherProcesses(sample, machine.selfPid);
-        if (!sample.processes || (others.selfAmong && others.processes.size() <= 1))
-            continue;
-        selfAmong = selfAmong || others.selfAmong;
-        std::set<std::uint32_t> listed;
-        for (const GpuProcess& p : others.processes) {
-            if (!listed.insert(p.pid).second)
-                continue;  // listed twice in one reading
-            auto [it, fresh] = open.try_emplace(p.pid);
-            ProcessStretch& s = it->second;
-            if (fresh) {
-                s.process.pid = p.pid;
-                s.firstMs = sample.atMs;
-            }
-            if (s.process.name.empty())
-                s.process.name = p.name;
-            s.process.usedBytes = std::max(s.process.usedBytes, p.usedBytes);
-            s.lastMs = sample.atMs;
-            ++s.readings;
-        }
-        for (auto it = open.begin(); it != open.end();) {
-            if (listed.count(it->first)) {
-                ++it;
-                continue;
-            }
-            done.push_back(std::move(it->second));
-            it = open.erase(it);
-        }
-    }
-    for (auto& entry : open)
-        done.push_back(std::move(entry.second));
-    std::stable_sort(done.begin(), done.end(),
-        [](const ProcessStretch& a, const ProcessStretch& b) { return a.firstMs < b.firstMs; });
-    std::array<double, kOtherProcessLanes> laneEnds;
-    laneEnds.fill(-std::numeric_limits<double>::infinity());
-    for (ProcessStretch& s : done) {
-        int lane = 0;
-        while (lane + 1 < kOtherProcessLanes && laneEnds[std::size_t(lane)] > s.firstMs)
-            ++lane;
-        laneEnds[std::size_t(lane)] = std::max(laneEnds[std::size_t(lane)], s.lastMs);
-        s.tid = kOtherProcessesTid0 + lane;
-    }
-    return done;
-}
-
-// The machine's readings a trace shows: a series' with start times (the readings' times are on the runs' clock).
-bool showsMachine(const Report& report)
-{
-    return report.machine && !report.machine->samples.empty() && hasStartTimes(report);
-}
-
-// What the first pass over a series finds: the tracks it uses, its earliest moment, where its GPU spans come from.
-struct Scan {
-    std::set<int> tracks;
-    double earliestMs = 0.0;
-    std::size_t tracedRuns = 0;
-    bool migrations = false;  // some run has page migrations of its own
-};
-
-Scan scan(const Report& report)
-{
-    Scan s;
-    forEachPlacedRun(report, [&](const RunSpans& spans, const Extent& extent, double at) {
-        s.tracks.insert(kRunsTid);
-        s.earliestMs = std::min(s.earliestMs, at + extent.first);
-        s.tracedRuns += spans.traced ? 1 : 0;
-        spans.forEach([&](const Span&, int tid) {
-            s.tracks.insert(tid);
-            s.migrations = s.migrations || migrationTrack(tid);
-        });
-    });
-    if (showsMachine(report)) {
-        bool selfAmong = false;
-        for (const ProcessStretch& p : processStretches(*report.machine, selfAmong))
-            s.tracks.insert(p.tid);
-    }
-    return s;
-}
-
-std::string deviceName(const Report& report)
-{
-    return "GPU " + std::to_string(report.device.index) + ": " + report.device.name;
-}
-
-std::string configText(const PipelineConfig& c)
-{
-    std::string text = formatBytes(c.bytes()) + ", K = " + std::to_string(c.chunks) + ", S = " +
-        std::to_string(c.streams);
-    if (c.chunks > 1)
-        text += c.order == IssueOrder::ByChunk ? ", by chunk" : ", by stage";
-    text += c.submission == Submission::Graph ? ", CUDA Graph"
-        : c.submission == Submission::Batch  ? ", cudaMemcpyBatchAsync"
-                                             : ", stream calls";
-    text += ", " + std::string(nameOf(c.hostMemory)) + " host memory";
-    if (c.hostMemory == HostMemory::Managed)
-        text += " (" + std::string(nameOf(c.managedMigration)) + ")";
-    if (const std::string mechanism = copyMechanismText(c); !mechanism.empty())
-        text += ", copies: " + mechanism;
-    return text + ", " + nameOf(c.waitMode) + " wait, " + nameOf(c.checkMode) + " check";
-}
 
 // The series as otherData describes it: device, configuration, where the spans come from and how they line up.
 json seriesInfo(const Report& report, const Scan& found, const Advice& advice)
@@ -456,15 +164,6 @@ private:
     json m_x = { { "name", "" }, { "cat", "" }, { "ph", "X" }, { "ts", 0.0 }, { "dur", 0.0 }, { "pid", 0 },
         { "tid", 0 }, { "args", json::object() } };
 };
-
-// A span's event name: its kind's (the copies named by what makes them: "H2D (SM copy kernel)" where a kernel
-// copies), the wait by how it waits.
-std::string spanName(const Span& s, const PipelineConfig& config)
-{
-    if (s.kind == SpanKind::Wait)
-        return config.waitMode == WaitMode::Spin ? "wait (poll)" : "wait (blocking sync)";
-    return spanTitle(s, config);
-}
 
 json spanArgs(const RunStore& runs, std::size_t i, const Span& s, const PipelineConfig& config)
 {

@@ -37,7 +37,6 @@ public:
         return !cancelled();
     }
     bool cancelled() const { return m_control.cancel && m_control.cancel->load(std::memory_order_relaxed); }
-    std::uintmax_t bytesRead() const { return m_read; }
 
 private:
     const ReadControl& m_control;

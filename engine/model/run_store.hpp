@@ -285,7 +285,6 @@ private:
     enum TimeTag : std::uint8_t { kFloat = 0, kWholeNs = 1, kExact = 2 };
 
     void pushSpans(SpanColumns& columns, const std::vector<Span>& spans, std::size_t runsBefore);
-    void pushSpansOf(SpanColumns& columns, const RunStore& from, const SpanColumns& fromColumns, std::size_t run);
     void growSpans(SpanColumns& columns, std::size_t needed, std::size_t runsAfter);
     std::uint32_t shapeOf(const Shape& shape, const SpanColumns& columns, std::size_t runsBefore, std::size_t k);
     std::uint32_t encode(double ms, std::uint8_t& tag);
