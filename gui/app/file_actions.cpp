@@ -1,6 +1,8 @@
 #include "gui/app/file_actions.hpp"
 
 #include "gui/app/window_actions.hpp"
+#include "gui/app/window_tabs.hpp"
+#include "gui/charts/difference_view.hpp"
 #include "gui/charts/distribution_panel.hpp"
 #include "gui/files/advice_export.hpp"
 #include "gui/files/data_export.hpp"
@@ -298,16 +300,19 @@ void FileActions::connectActions(const WindowActions& a, std::function<bool()> c
     connect(a.exportComparisonJson, &QAction::triggered, this, [this] { exportDataInteractive("json", true); });
 }
 
-void FileActions::connectPanels(TimelinePanel* timeline, DistributionPanel* distribution, AllGpusPanel* allGpus)
+void FileActions::connectTabs(const WindowTabs& tabs)
 {
     const auto exportShown = [this](const QString& format) { exportPictureInteractive(format); };
-    connect(timeline, &TimelinePanel::exportRequested, this, exportShown);
-    connect(distribution, &DistributionPanel::exportRequested, this, exportShown);
+    connect(tabs.timeline(), &TimelinePanel::exportRequested, this, exportShown);
+    connect(tabs.distribution(), &DistributionPanel::exportRequested, this, exportShown);
+    AllGpusPanel* allGpus = tabs.allGpus();
     connect(allGpus, &AllGpusPanel::exportRequested, this, exportShown);
     connect(allGpus, &AllGpusPanel::exportTableRequested, this, [this, allGpus] {
         exportTableInteractive(tr("Export the GPUs' table"), QStringLiteral("all-gpus.csv"),
             [allGpus](const QString& path) { return allGpus->exportCsv(path); });
     });
+    connect(tabs.advice(), &AdvicePanel::saveRequested, this, &FileActions::exportAdviceInteractive);
+    connect(tabs.difference(), &DifferenceView::exportRequested, this, &FileActions::exportPictureInteractive);
 }
 
 FileActions::Refused FileActions::openFromCommandLine(

@@ -16,12 +16,10 @@ class QWidget;
 
 namespace asyncscope {
 
-class AllGpusPanel;
-class DistributionPanel;
 class ResultsWindow;
 class SessionModel;
-class TimelinePanel;
 class WindowActions;
+class WindowTabs;
 
 class FileActions : public QObject {
     Q_OBJECT
@@ -72,9 +70,9 @@ public:
     // The File menu's exports and opens, and the Compare menu's exports, on these; `comparisonShown` says whether
     // the Comparison tab is the one shown (a trace is then the comparison's).
     void connectActions(const WindowActions& actions, std::function<bool()> comparisonShown);
-    // The tabs' own export buttons go the File menu's way: the shown tab's picture, where and as large as asked;
-    // the GPUs' table as CSV.
-    void connectPanels(TimelinePanel* timeline, DistributionPanel* distribution, AllGpusPanel* allGpus);
+    // The tabs' own export and save buttons go the File menu's way: the shown tab's picture, where and as large as
+    // asked; the GPUs' table as CSV; the advice as text.
+    void connectTabs(const WindowTabs& tabs);
     // The files of the command line refused at once (not a regular file, missing), a line each, and whether the one
     // to open is among them.
     struct Refused {

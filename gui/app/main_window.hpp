@@ -4,35 +4,28 @@
 #include "gui/advice/advice_panel.hpp"
 #include "gui/app/app_options.hpp"
 #include "gui/app/file_actions.hpp"
+#include "gui/app/run_status.hpp"
+#include "gui/app/window_tabs.hpp"
 #include "gui/charts/run_charts.hpp"
+#include "gui/config/config_panel.hpp"
 #include "gui/config/settings_store.hpp"
 
 #include "engine/run/backend.hpp"
 #include "engine/run/plan.hpp"
 
 #include <QMainWindow>
-#include <QMessageBox>
-#include <QPointer>
 
 #include <memory>
 #include <optional>
 
-class QTabWidget;
-
 namespace asyncscope {
 
-class AdvicePanel;
 class AllGpusPanel;
-class ChartView;
-class ComparisonView;
-class ConfigPanel;
+class BaselineConsent;
 class DifferenceView;
-class DistributionPanel;
 class HeadlessRunner;
-class RunStatus;
 class SessionModel;
 class SummaryTable;
-class TimelinePanel;
 class WindowActions;
 
 class MainWindow : public QMainWindow {
@@ -46,18 +39,18 @@ public:
     const RunCharts& charts() const { return *m_charts; }
     const WindowActions& actions() const { return *m_actions; }
     const GuiSettings& settings() const { return m_settings; }
-    bool runEnabled() const;
-    QString statusText() const;
-    QString deviceMessage() const;
+    bool runEnabled() const { return m_panel->runEnabled(); }
+    QString statusText() const { return m_status->text(); }
+    QString deviceMessage() const { return m_panel->deviceMessage(); }
     FileActions& files() const { return *m_files; }
-    const AdvicePanel& advice() const { return *m_advice; }
+    const AdvicePanel& advice() const { return *m_tabs->advice(); }
     // The status line's advice badge ("⚠ 2 warnings"); empty while the advice has no warning or worse.
-    QString adviceBadge() const;
+    QString adviceBadge() const { return m_status->adviceBadge(); }
     QTabWidget& tabs() const { return *m_tabs; }
-    const SummaryTable& summary() const { return *m_summary; }
-    const DifferenceView& difference() const { return *m_difference; }
+    const SummaryTable& summary() const { return *m_tabs->summary(); }
+    const DifferenceView& difference() const { return *m_tabs->difference(); }
     // The status line's comparison with the baseline, whole; empty without a baseline.
-    QString baselineStatus() const;
+    QString baselineStatus() const { return m_status->baselineText(); }
 
 public slots:
     void startRun();
@@ -80,23 +73,13 @@ private:
     void startPlan(const Result<Plan>& plan);
     void startAllGpus();  // the configured series on every GPU, in the All GPUs tab
     void refreshViews();
-    // Shows what a finding of the Advice tab concerns: its runs, a run's stages, the summary or the comparison.
-    void showFindingTarget(const AdvicePanel::Jump& jump);
-    ChartView* currentChart() const;
-    FileActions::Picture shownPicture() const;  // of the tab shown; no `draw` where it shows nothing yet
     void showProblem(const QString& text);  // nothing when `text` is empty
-    // The baseline's configuration differs from the shown series' (blocking differences): asks whether to compare
-    // anyway, in a box that leaves the event loop running; Cancel takes a baseline not yet compared away. Headless,
-    // nobody is asked: compared anyway, and the status line says so.
-    void askAcrossConfigurations(bool justSet);
     void saveSettingsNow();
     void applyChartLook();  // the run charts' look as the settings say, and the View menu's checks with it
 
     void onDevicesAvailable(const Platform& platform);
     void onDiscoveryFailed(const Error& error);
     void onPlanFinished(const PlanReport& plan);
-    // The tab --tab names ("advice", "timeline", "all-gpus"), shown from the start and when a plan ends.
-    void showTabNamed(const QString& name);
 
     void resetSettings();
 
@@ -107,18 +90,10 @@ private:
     HeadlessRunner* m_headless = nullptr;
     WindowActions* m_actions = nullptr;
     FileActions* m_files = nullptr;
+    BaselineConsent* m_consent = nullptr;  // the question across configurations
 
     ConfigPanel* m_panel = nullptr;
-    ComparisonView* m_comparisonView = nullptr;
-    QTabWidget* m_tabs = nullptr;
-    ChartView* m_views[RunCharts::kKindCount] = {};
-    DistributionPanel* m_distribution = nullptr;
-    TimelinePanel* m_timeline = nullptr;
-    SummaryTable* m_summary = nullptr;
-    DifferenceView* m_difference = nullptr;
-    QPointer<QMessageBox> m_acrossQuestion;  // open while it waits for an answer
-    bool m_acrossJustSet = false;  // what the last question was asked with
-    AdvicePanel* m_advice = nullptr;
+    WindowTabs* m_tabs = nullptr;
     RunStatus* m_status = nullptr;
     AllGpusPanel* m_allGpus = nullptr;
 };

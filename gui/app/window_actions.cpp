@@ -1,6 +1,7 @@
 #include "gui/app/window_actions.hpp"
 
 #include "gui/app/about_dialog.hpp"
+#include "gui/app/chart_look.hpp"
 #include "gui/app/help_pages.hpp"
 #include "gui/app/text_page_dialog.hpp"
 #include "gui/config/sweep_range_dialog.hpp"
@@ -215,6 +216,49 @@ void WindowActions::connectThemes(QObject* receiver, std::function<void(Theme)> 
 void WindowActions::showTheme(Theme theme)
 {
     themes[std::size_t(theme)]->setChecked(true);
+}
+
+QAction* WindowActions::chartStyle(RunCharts::Style style) const
+{
+    switch (style) {
+    case RunCharts::Style::Lines: return chartLines;
+    case RunCharts::Style::Density: return chartDensity;
+    case RunCharts::Style::Automatic: break;
+    }
+    return chartAutomatic;
+}
+
+RunCharts::Look WindowActions::shownChartLook() const
+{
+    RunCharts::Look look;
+    for (const auto& [style, name] : kChartStyleNames) {
+        if (chartStyle(style)->isChecked())
+            look.style = style;
+    }
+    look.cpuOwnAxis = cpuOwnAxis->isChecked();
+    return look;
+}
+
+void WindowActions::connectChartLook(QObject* receiver, std::function<void(const RunCharts::Look&)> choose)
+{
+    // Triggered: the user's choice, not showChartLook()'s checks.
+    for (const auto& [style, name] : kChartStyleNames)
+        connect(chartStyle(style), &QAction::triggered, receiver, [this, choose, style = style] {
+            RunCharts::Look look = shownChartLook();
+            look.style = style;
+            choose(look);
+        });
+    connect(cpuOwnAxis, &QAction::triggered, receiver, [this, choose](bool own) {
+        RunCharts::Look look = shownChartLook();
+        look.cpuOwnAxis = own;
+        choose(look);
+    });
+}
+
+void WindowActions::showChartLook(const RunCharts::Look& look)
+{
+    chartStyle(look.style)->setChecked(true);
+    cpuOwnAxis->setChecked(look.cpuOwnAxis);
 }
 
 void WindowActions::connectTabs(QTabWidget* tabs)

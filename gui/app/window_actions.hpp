@@ -3,6 +3,7 @@
 // line", a spin box would take + and -).
 #pragma once
 
+#include "gui/charts/run_charts.hpp"
 #include "gui/config/settings_store.hpp"
 
 #include "engine/run/backend.hpp"
@@ -89,6 +90,10 @@ public:
     // Settings › Theme calls `choose` with the theme picked; showTheme() checks the one in use.
     void connectThemes(QObject* receiver, std::function<void(Theme)> choose);
     void showTheme(Theme theme);
+    // View › Run chart calls `choose` with the look the user picked (the style or the CPU axis changed, the rest as
+    // the actions show it); showChartLook() checks the actions of the look in use.
+    void connectChartLook(QObject* receiver, std::function<void(const RunCharts::Look&)> choose);
+    void showChartLook(const RunCharts::Look& look);
 
     // Next and previous tab go round `tabs`.
     void connectTabs(QTabWidget* tabs);
@@ -100,6 +105,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    QAction* chartStyle(RunCharts::Style style) const;  // View › Run chart's action for `style`
+    RunCharts::Look shownChartLook() const;  // the look the View › Run chart actions show
+
     QList<QAction*> m_all;
 };
 

@@ -1,10 +1,11 @@
 // The pipeline's controls: GPU, size, value, the workload's shape (chunks, streams, issue order, submission, batch
-// overlap), runs, host memory (its copies, managed migration and advice), wait, check, stages and stop rule. A control
-// that does not apply to the other choices (copies for memory that is never copied, managed options for other memory)
-// is disabled, its tooltip saying why, and the configuration leaves it out. It turns them into a configuration and
-// back, and into settings and back; it runs nothing itself. Input it cannot take, alone or together with the rest
-// (more streams than chunks, more chunks than elements, batch submission with memory that has no copies), is refused
-// with the reason shown under the controls, and what was typed stays as typed.
+// overlap), runs, host memory (its copies, managed migration and advice), wait, check, stages and stop rule
+// (PipelineForm), with Run and Cancel below them. A control that does not apply to the other choices (copies for
+// memory that is never copied, managed options for other memory) is disabled, its tooltip saying why, and the
+// configuration leaves it out. The panel turns them into a configuration and back, and into settings and back, shows
+// a saved series' configuration in place of the user's own; it runs nothing itself. Input it cannot take, alone or
+// together with the rest (more streams than chunks, more chunks than elements, batch submission with memory that has
+// no copies), is refused with the reason shown under the controls, and what was typed stays as typed.
 #pragma once
 
 #include "gui/config/settings_store.hpp"
@@ -14,15 +15,12 @@
 
 #include <QGroupBox>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
-class QLineEdit;
 class QPushButton;
-class QSpinBox;
 
 namespace asyncscope {
+
+class PipelineForm;
 
 class ConfigPanel : public QGroupBox {
     Q_OBJECT
@@ -75,8 +73,7 @@ private:
     void fill(const GuiSettings& settings);  // the controls, and what they leave out, from `settings`
     void useShownConfiguration();            // "Use these settings"
     bool editable() const { return !m_running && !m_viewing; }
-    void updateBanner();
-    void updateApplicable();  // enables the controls that apply to the choices made, and says why the others do not
+    void updateBanner();  // the GPU banner's and the refusal's colours, from the palette
     const DeviceInfo* chosenDevice() const;
 
     Platform m_platform;
@@ -94,28 +91,7 @@ private:
     GuiSettings m_own;       // the user's settings, while a saved configuration is shown
     QWidget* m_savedBox = nullptr;  // says whose configuration is shown, with "Use these settings"
     QLabel* m_savedNote = nullptr;
-    QComboBox* m_device = nullptr;
-    QLabel* m_deviceMessage = nullptr;
-    QLineEdit* m_size = nullptr;
-    QLabel* m_problem = nullptr;
-    QSpinBox* m_value = nullptr;
-    QSpinBox* m_runs = nullptr;
-    QSpinBox* m_warmup = nullptr;
-    QSpinBox* m_chunksBox = nullptr;
-    QSpinBox* m_streamsBox = nullptr;
-    QComboBox* m_order = nullptr;
-    QComboBox* m_submission = nullptr;
-    QCheckBox* m_preferOverlap = nullptr;
-    QComboBox* m_hostMemory = nullptr;
-    QComboBox* m_copy = nullptr;
-    QComboBox* m_managedMigration = nullptr;
-    QComboBox* m_managedAdvice = nullptr;
-    QComboBox* m_wait = nullptr;
-    QComboBox* m_check = nullptr;
-    QCheckBox* m_stages = nullptr;
-    QComboBox* m_traceSource = nullptr;
-    QComboBox* m_stopRule = nullptr;
-    QDoubleSpinBox* m_noiseTarget = nullptr;
+    PipelineForm* m_form = nullptr;  // the controls
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
 };

@@ -1,18 +1,25 @@
 // The window's state, apart from its widgets: the devices, the plan running and what it delivered, the last
-// comparison, the overlaid saved run, the saved runs being read, and a throttle so views redraw ten times a second
-// (more often only where runs pile up faster than that). Views read from it and listen to its signals; none of them talks to another.
+// comparison, the overlaid saved runs, and a throttle so views redraw ten times a second (more often only where runs
+// pile up faster than that). Views read from it and listen to its signals; none of them talks to another.
 // A measured series lives here once: its runs come from the run thread in batches and are moved into the plan's
-// record, whose variants the runner leaves empty; its summary grows as they come (SeriesSummarizer).
-// What the advice's rules make of the series shown (or of the last comparison, once it ends) is judged off the GUI
-// thread: a saved series' with its file, a measured one's by an AdviceJudge, at most once a second while it runs and
-// once more when it ends, with the machine's state. Runs that arrive while a judgement reads the series wait for it.
-// A baseline (a saved series, drawn among the overlays) is compared with the series shown whenever either changes and
-// the series is not being measured, on a thread of its own (BaselineJudge); a comparison across configurations waits
-// for the window's consent.
+// record, whose variants the runner leaves empty; its summary grows as they come (SeriesSummarizer). The series
+// shown is named by where it is (the saved run, or a variant of the plan or of the last comparison, by index), never
+// by a pointer into a record that grows.
+// Its parts, each in a file of its own: the plan's record as its runs arrive (PlanRecord); the saved runs being read,
+// one at a time (LoadQueue); the overlays, the baseline among them by its index, and their names (OverlayList); the
+// advice on the series shown and when it is judged, off the GUI thread, with the plan's news held while a judgement
+// reads the series (AdviceScheduler); the comparison with the baseline and its consent across configurations
+// (BaselineController); a replaced series freed off the GUI thread (Retirer).
 #pragma once
 
+#include "gui/session/advice_scheduler.hpp"
+#include "gui/session/baseline_controller.hpp"
+#include "gui/session/load_queue.hpp"
 #include "gui/session/metatypes.hpp"
+#include "gui/session/overlay_list.hpp"
+#include "gui/session/plan_record.hpp"
 #include "gui/session/plan_verdict.hpp"
+#include "gui/session/retirer.hpp"
 #include "gui/series/saved_run.hpp"
 #include "gui/series/shown_advice.hpp"
 
@@ -24,7 +31,6 @@
 #include <QObject>
 #include <QTimer>
 
-#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -32,9 +38,6 @@
 
 namespace asyncscope {
 
-class AdviceJudge;
-class BaselineJudge;
-class ReportLoader;
 class PlanController;
 
 class SessionModel : public QObject {
@@ -59,31 +62,31 @@ public:
     bool devicesKnown() const { return m_devicesKnown; }
     const Platform& platform() const { return m_platform; }
     // The variant running now, or the last one that ran, or a saved run opened in its place.
-    const Report& report() const { return *m_shown; }
+    const Report& report() const { return reportAt(m_shown); }
     // Where report() comes from when it was not measured here: the saved run's label; empty otherwise.
     const QString& source() const { return m_source; }
     // The format of the saved series' file ("JSON format 2", "CSV"); empty while a series measured here is shown.
-    const QString& sourceFormat() const { return m_savedFormat; }
+    const QString& sourceFormat() const { return m_saved.format; }
     // What the views make of report()'s runs where it was made off the GUI thread (a saved series, as it was read);
     // empty while a series is measured: the views make it as its runs arrive.
-    const PreparedViews& prepared() const { return m_prepared; }
-    const SeriesSummary* shownSummary() const { return m_prepared.summary ? &*m_prepared.summary : nullptr; }
+    const PreparedViews& prepared() const { return m_saved.prepared; }
+    const SeriesSummary* shownSummary() const { return prepared().summary ? &*prepared().summary : nullptr; }
     // The summary of report(): the saved series' (shownSummary()), or the measured one's, grown on the run thread
     // as its runs are made and brought with each batch.
     const SeriesSummary& summary() const;
     // The advice on report(), or on the last comparison once it ended: empty until there are measured runs to judge;
     // adviceChanged() says when it changes. While a series runs, the advice is at most a second behind it.
-    const ShownAdvice& advice() const { return m_advice; }
+    const ShownAdvice& advice() const { return m_advice->advice(); }
     // Waits for the judgement under way, so that advice() is of the series as it is now shown (the headless driver
     // prints it as the plan ends).
-    void settleAdvice();
+    void settleAdvice() { m_advice->settle(); }
     // How the last plan of this session ended, judged once when it ended.
     const PlanVerdict& verdict() const { return m_verdict; }
     // Batches of runs received from the run thread since the session began.
     std::size_t batchesReceived() const { return m_batches; }
     // The last plan of several variants, once it ended.
     const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
-    const std::vector<SavedRun>& overlays() const { return m_overlays; }
+    const std::vector<SavedRun>& overlays() const { return m_overlays.items(); }
     // The overlays that the saved run opened last was one of (its file): gone, as the series is now shown.
     const QStringList& overlaysDroppedByOpen() const { return m_droppedByOpen; }
     // Runs the plan's current variant will have (0 when the noise rule decides), and how fast they arrive.
@@ -99,7 +102,7 @@ public:
     Status addOverlay(const QString& path);
     void clearOverlays();
     // A file asked for is being read or waits its turn.
-    bool isLoading() const { return !m_loads.empty(); }
+    bool isLoading() const { return m_loads->isLoading(); }
 
     // The baseline: a saved series that the series shown is compared with, quantity by quantity. Read as an overlay
     // is (and refused at once as one is), it replaces the baseline before it and is drawn among the overlays,
@@ -107,31 +110,23 @@ public:
     Status setBaseline(const QString& path);
     // Takes the baseline off the overlays and forgets its comparison.
     void clearBaseline();
-    const SavedRun* baseline() const;
-    enum class BaselineState {
-        None,          // no baseline
-        NoSeries,      // no series with measured runs is shown to compare with it
-        Measuring,     // the series shown is being measured: compared once it ends
-        NeedsConsent,  // the two configurations differ (blocking differences): baselineConsentNeeded() asks
-        Declined,      // the user would not compare across these configurations
-        Comparing,     // on the judge's thread
-        Compared       // baselineComparison() holds it
-    };
-    BaselineState baselineState() const { return m_baselineState; }
+    const SavedRun* baseline() const { return m_overlays.baseline(); }
+    using BaselineState = BaselineController::State;
+    BaselineState baselineState() const { return m_baselines->state(); }
     // The comparison of the series shown with the baseline, once compared.
-    const std::optional<BaselineComparison>& baselineComparison() const { return m_baselineComparison; }
+    const std::optional<BaselineComparison>& baselineComparison() const { return m_baselines->comparison(); }
     // How the baseline's configuration differs from the shown series', where both are there to compare.
-    const std::vector<ConfigDifference>& baselineDifferences() const { return m_baselineDifferences; }
+    const std::vector<ConfigDifference>& baselineDifferences() const { return m_baselines->differences(); }
     // The answer to baselineConsentNeeded(): compare across these configurations (`asked`: the user was asked; false
     // where nobody was there to ask, which the status line says) or not.
-    void allowAcrossConfigurations(bool asked = true);
-    void declineBaseline();
+    void allowAcrossConfigurations(bool asked = true) { m_baselines->allow(asked); }
+    void declineBaseline() { m_baselines->decline(); }
     // The comparison across configurations was made without asking (a headless run).
-    bool baselineComparedUnasked() const { return m_baselineUnasked; }
+    bool baselineComparedUnasked() const { return m_baselines->comparedUnasked(); }
     // Waits for the comparison under way, so that baselineComparison() is there (the headless driver saves it).
-    void settleBaseline();
+    void settleBaseline() { m_baselines->settle(); }
     // Stops the read in progress (loadFailed, ErrorKind::Cancelled) and forgets the files waiting their turn.
-    void cancelLoad();
+    void cancelLoad() { m_loads->cancel(); }
 
     // Writes the series shown to `path` with `write` on a thread of its own, the window usable meanwhile; writeEnded
     // says how it went. The series stays as it is until then: plans and opens are refused while it is written.
@@ -164,86 +159,58 @@ signals:
     void baselineConsentNeeded(bool justSet);
 
 private:
+    // Where the series shown is: the saved run (or the empty report a plan starts with), or a variant of the plan
+    // or of the last comparison, by its index (the plan's variants are appended as it runs).
+    struct Shown {
+        enum class In { Saved, Plan, Comparison } in = In::Saved;
+        std::size_t variant = 0;
+    };
+    const Report& reportAt(Shown shown) const;
+    bool showsSaved() const { return m_shown.in == Shown::In::Saved; }
+    bool showsVariant(int index) const;  // of the plan running
     void scheduleRefresh();
     // Judges the series shown (its summary as it is now) off the GUI thread; `measuring`: it is still being measured.
     void judgeShown(bool measuring);
     void judgeMeasuredAtMostOnceASecond();
-    // The series shown is another: its advice is forgotten, and a judgement of the last one under way is not shown.
-    void forgetAdvice();
-    void onJudged(const ShownAdvice& advice, unsigned ticket);
-    void loadNext();
-    void onLoaded();
+    void onLoaded(const LoadQueue::Load& load, Result<SavedRun> saved);
+    void showSaved(SavedRun saved);   // a saved series read, in place of the series shown
+    void overlaySaved(SavedRun saved);  // a saved series read, added to the overlays
     // Names the saved series shown and the overlays so that each tells itself from the others (distinctLabels);
     // true when an overlay's name changed.
     bool nameShown();
-    // The baseline's file was read: checked, then put in place of the one before it.
+    // The baseline's file was read and checked: it takes the place of the one before it.
     void takeBaseline(SavedRun saved);
-    // Compares the series shown with the baseline, or says why not (baselineState()).
-    void compareShownWithBaseline();
-    void onBaselineCompared(const BaselineComparison& comparison, unsigned ticket);
+    void compareShownWithBaseline() { m_baselines->compare(); }
     void onVariantStarting(int index, const VariantResult& variant);
     void onRuns(int index, const RunBatch& runs);
-    // Calls `event` (the plan's news) now, or after the judgement reading the series and what came before it.
-    void inTurn(std::function<void()> event);
-    bool mustWait() const;  // a judgement reads the series, or what came before waits for it
-    void handOnHeld();
     void onVariantEnded(int index, const VariantResult& variant);
     void onHostFinished(const HostReport& host);
-    VariantResult& variantAt(int index);  // of the running plan, made where it is not yet
-    // Empties `gone`; a big one is freed on a thread of its own (a million runs take a fifth of a second).
-    template <class T>
-    void retire(T& gone, std::size_t runs);
-
-    struct Load {
-        QString path;
-        bool overlay = false;
-        bool baseline = false;  // an overlay that is the baseline
-    };
 
     PlanController* m_controller;
-    ReportLoader* m_loader;
-    AdviceJudge* m_judge;
-    BaselineJudge* m_baselineJudge;
-    ShownAdvice m_advice;
-    unsigned m_adviceTicket = 0;     // of the series shown: a judgement with another is of one no longer shown
-    QElapsedTimer m_adviceClock;     // since the series measured now was last judged
-    std::deque<std::function<void()>> m_held;  // what the plan brought while a judgement read the series
-    bool m_handingOn = false;  // the next held event is due in the event loop
-    std::deque<Load> m_loads;  // the first is being read
+    LoadQueue* m_loads;
+    AdviceScheduler* m_advice;
+    BaselineController* m_baselines;
     Platform m_platform;
     bool m_devicesKnown = false;
     bool m_ownsPlan = false;  // the plan on the run thread is this session's
-    PlanReport m_plan;        // the plan running, or the last one that was not a comparison
-    Report m_saved;           // a saved run opened, or the empty report a plan starts with
-    const Report* m_shown = &m_saved;  // into m_plan, m_lastComparison or m_saved
-    std::optional<CpuBinding> m_binding;  // the running plan's thread's
+    PlanRecord m_record;      // the plan running, or the last one that was not a comparison
+    // A saved run opened (its report, label, file, format and what was made of it as it was read), or the empty
+    // report a plan starts with.
+    SavedRun m_saved;
+    Shown m_shown;
     SeriesSummary m_summary;  // of the plan's series shown, as the last batch brought it
     // The series shown before the variant running now, and its summary: shown again when that variant cannot run.
-    const Report* m_previousShown = &m_saved;
+    Shown m_previousShown;
     SeriesSummary m_previousSummary;
-    std::size_t m_wrong = 0;   // runs of the plan that returned a wrong element
     std::size_t m_batches = 0;
     std::size_t m_unseen = 0;  // runs come since the views last heard of them
     PlanVerdict m_verdict;
     QString m_source;
-    QString m_savedLabel;  // the saved series shown: its label and file, which overlays are told apart from
-    QString m_savedPath;
-    QString m_savedFormat;
-    PreparedViews m_prepared;
     std::thread m_writing;  // writing the series shown; joined when it ends and on destruction
-    std::thread m_retiring;  // freeing a replaced series; joined before the next and on destruction
-    std::size_t m_planned = 0;
+    Retirer m_retired;  // frees a replaced series
     std::optional<PlanReport> m_lastComparison;
-    std::vector<SavedRun> m_overlays;
+    OverlayList m_overlays;
     QStringList m_droppedByOpen;
-    std::optional<std::size_t> m_baseline;  // among m_overlays
-    BaselineState m_baselineState = BaselineState::None;
-    std::optional<BaselineComparison> m_baselineComparison;
-    std::vector<ConfigDifference> m_baselineDifferences;
-    std::string m_baselineConsent;  // the blocking differences the user allowed the comparison across
-    bool m_baselineUnasked = false;  // allowed with nobody asked
-    bool m_baselineFresh = false;    // not yet compared with anything
-    unsigned m_baselineTicket = 0;   // of the series and baseline compared now
     QTimer m_refresh;
     QElapsedTimer m_clock;
 };
