@@ -102,7 +102,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
             m_status->showMessage(m_allGpus->summaryText());
         updateActions();
     });
-    m_charts->onRunClicked([this](int run) { m_timeline->showRun(run); });
+    m_charts->at(RunCharts::Time).onRunClicked([this](int run) { m_timeline->showRun(run); });
     m_actions = new WindowActions(menuBar(), this);
     wireActions();
     m_charts->applyPalette(palette());
@@ -172,7 +172,8 @@ void MainWindow::buildViews()
     for (int k = 0; k < RunCharts::kKindCount; ++k) {
         m_views[k] = new ChartView(m_charts->chart(RunCharts::Kind(k)));
         m_tabs->addTab(m_views[k], tabNames[k]);
-        connect(m_views[k], &ChartView::resetRequested, this, [this, k] { m_charts->resetZoom(RunCharts::Kind(k)); });
+        connect(m_views[k], &ChartView::resetRequested, this,
+            [this, k] { m_charts->at(RunCharts::Kind(k)).resetZoom(); });
     }
     m_timeline = new TimelinePanel(m_session);
     m_tabs->addTab(m_timeline, tr("Timeline"));
@@ -221,7 +222,7 @@ void MainWindow::showFindingTarget(const AdvicePanel::Jump& jump)
     case To::Runs:
         shown = m_views[RunCharts::Time];
         m_tabs->setCurrentWidget(shown);  // shown first: a chart hidden until now lays out its plot as it shows
-        m_charts->zoomToRuns(RunCharts::Time, double(jump.first), double(jump.last));
+        m_charts->at(RunCharts::Time).zoomToRuns(double(jump.first), double(jump.last));
         break;
     case To::Timeline:
         shown = m_timeline;
@@ -266,7 +267,7 @@ void MainWindow::wireActions()
     connect(a.zoomOut, &QAction::triggered, this, [this] { currentChart()->zoomOut(); });
     connect(a.resetZoom, &QAction::triggered, this, [this] {
         for (int k = 0; k < RunCharts::kKindCount; ++k)
-            m_charts->resetZoom(RunCharts::Kind(k));
+            m_charts->at(RunCharts::Kind(k)).resetZoom();
     });
     const std::pair<QAction*, RunCharts::Style> styles[] = { { a.chartAutomatic, RunCharts::Style::Automatic },
         { a.chartLines, RunCharts::Style::Lines }, { a.chartDensity, RunCharts::Style::Density } };
@@ -356,7 +357,7 @@ void MainWindow::startPlan(const Result<Plan>& plan)
     if (refused)
         return showProblem(QString::fromStdString(refused->message()));
     for (int k = 0; k < RunCharts::kKindCount; ++k)
-        m_charts->resetZoom(RunCharts::Kind(k));
+        m_charts->at(RunCharts::Kind(k)).resetZoom();
     m_timeline->followLatest();
     updateActions();
     m_status->showStart(*plan, QString::fromStdString(m_session->report().device.name));
