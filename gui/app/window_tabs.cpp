@@ -29,11 +29,11 @@ WindowTabs::WindowTabs(SessionModel* session, RunCharts& charts, QWidget* parent
     for (int k = 0; k < RunCharts::kKindCount; ++k) {
         m_views[k] = new ChartView(m_charts.chart(RunCharts::Kind(k)));
         addTab(m_views[k], tabNames[k]);
-        connect(m_views[k], &ChartView::resetRequested, this, [this, k] { m_charts.resetZoom(RunCharts::Kind(k)); });
+        connect(m_views[k], &ChartView::resetRequested, this, [this, k] { m_charts.at(RunCharts::Kind(k)).resetZoom(); });
     }
     m_timeline = new TimelinePanel(session);
     addTab(m_timeline, tr("Timeline"));
-    m_charts.onRunClicked([this](int run) { m_timeline->showRun(run); });
+    m_charts.at(RunCharts::Time).onRunClicked([this](int run) { m_timeline->showRun(run); });
     m_distribution = new DistributionPanel(session);
     addTab(m_distribution, tr("Distribution"));
     m_summary = new SummaryTable;
@@ -85,7 +85,7 @@ void WindowTabs::showFinding(const AdvicePanel::Jump& jump)
     case To::Runs:
         shown = m_views[RunCharts::Time];
         setCurrentWidget(shown);  // shown first: a chart hidden until now lays out its plot as it shows
-        m_charts.zoomToRuns(RunCharts::Time, double(jump.first), double(jump.last));
+        m_charts.at(RunCharts::Time).zoomToRuns(double(jump.first), double(jump.last));
         break;
     case To::Timeline:
         shown = m_timeline;
@@ -112,7 +112,7 @@ void WindowTabs::showEnded(const PlanReport& plan, const QString& named)
 void WindowTabs::resetZoom()
 {
     for (int k = 0; k < RunCharts::kKindCount; ++k)
-        m_charts.resetZoom(RunCharts::Kind(k));
+        m_charts.at(RunCharts::Kind(k)).resetZoom();
 }
 
 FileActions::Picture WindowTabs::picture() const

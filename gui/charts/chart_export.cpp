@@ -1,6 +1,6 @@
 #include "gui/charts/chart_export.hpp"
 
-#include "gui/charts/comparison_view.hpp"
+#include "gui/charts/comparison_charts.hpp"
 #include "gui/files/chart_picture.hpp"
 
 #include <memory>

@@ -1,23 +1,22 @@
-// One run on one time axis, drawn with QPainter: a row for the CPU's submit and wait (or, traced by CUPTI, its
-// runtime calls and wait), a row for the host check, a row per CUDA stream with each chunk's copies and kernel (SM
-// copies named as the copy kernels they are), a row of managed memory's page migrations where CUPTI traced them;
-// round ticks and grid lines in ms, a legend of colours by kind and a line on how the clocks are aligned.
+// One run on one time axis, drawn with QPainter (gui/timeline/timeline_painting): a row for the CPU's submit and wait
+// (or, traced by CUPTI, its runtime calls and wait), a row for the host check, a row per CUDA stream with each chunk's
+// copies and kernel (SM copies named as the copy kernels they are), a row of managed memory's page migrations where
+// CUPTI traced them; round ticks and grid lines in ms, a legend of colours by kind and a line on how the clocks are
+// aligned.
 // The wheel zooms around the pointer, a drag zooms to the dragged range, shift+drag, a middle drag or a horizontal
 // scroll pans; a double click or Home shows the whole run again. Pointing at a block names what it did. With the
 // keyboard focus the view is framed in the palette's highlight colour.
 #pragma once
 
 #include "gui/timeline/timeline_layout.hpp"
+#include "gui/timeline/timeline_painting.hpp"
 
 #include <QSize>
 #include <QString>
 #include <QWidget>
 
 #include <optional>
-#include <vector>
-
-class QFontMetricsF;
-class QPainter;
+#include <utility>
 
 namespace asyncscope {
 
@@ -39,12 +38,12 @@ public:
     // No run: `message` in place of the rows.
     void clear(const QString& message);
     // Named at the top of exported pictures ("Run 12 of 50 · …"); the window shows it in a label instead.
-    void setTitle(const QString& title) { m_title = title; }
+    void setTitle(const QString& title) { m_texts.title = title; }
 
     const TimelineLayout& timeline() const { return m_layout; }
-    QString clockText() const { return m_clock; }  // how the clocks are aligned
-    QString noteText() const { return m_note; }    // stage events off, CUPTI not used, data moved unseen; or empty
-    QString checkRowText() const { return m_checkText; }  // what fills an empty host check row; or empty
+    QString clockText() const { return m_texts.clock; }        // how the clocks are aligned
+    QString noteText() const { return m_texts.note; }          // stage events off, CUPTI not used, data moved unseen
+    QString checkRowText() const { return m_texts.checkRow; }  // what fills an empty host check row; or empty
 
     void zoomIn();
     void zoomOut();
@@ -73,38 +72,14 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
-    // Where everything but the blocks lies at one size (the blocks are the layout's).
-    struct LegendEntry {
-        QColor colour;
-        QString name;
-        QRectF swatch;
-        QRectF text;
-    };
-    struct Frame {
-        QRectF title;        // empty without a title
-        QRectF labels;       // the row labels' column, as high as the rows
-        QRectF axis;         // tick labels, below the rows
-        std::vector<LegendEntry> legend;
-        QRectF clock;
-        QRectF note;
-        QRectF message;      // where a view without a run says so
-        TimelineTicks ticks;
-    };
-
-    Frame arrange(TimelineLayout& layout, QSizeF size, const QFontMetricsF& metrics, bool withTitle) const;
-    void paint(QPainter& painter, const TimelineLayout& layout, const Frame& frame, QSizeF size) const;
+    std::optional<std::pair<double, double>> dragBand() const;  // from and to x while a drag zooms; none else
     void relayout();      // after a resize, a new run, a font change
     void zoomed();        // after the range in view changed: ticks, repaint, signal
     void endDrag();
 
     TimelineLayout m_layout;
-    Frame m_frame;
-    QString m_title;
-    QString m_clock;
-    QString m_note;
-    QString m_checkText;  // in the host check's row, where the run holds no check
-    QString m_message;
-    bool m_hasRun = false;
+    TimelineFrame m_frame;
+    TimelineTexts m_texts;
     enum class Drag { None, Band, Pan } m_drag = Drag::None;
     double m_dragFromX = 0.0;
     double m_dragToX = 0.0;

@@ -73,8 +73,8 @@ int main(int argc, char** argv)
     charts.setRuns(report);
     app.processEvents();
     std::printf("run charts, first read of every run:   %8.1f ms (%d points of %d drawn, %s)\n", msSince(clock),
-        charts.drawnCount(RunCharts::Time), charts.pointCount(RunCharts::Time),
-        charts.densityShown(RunCharts::Time) ? "density" : "lines");
+        charts.at(RunCharts::Time).drawnCount(), charts.at(RunCharts::Time).pointCount(),
+        charts.at(RunCharts::Time).densityShown() ? "density" : "lines");
     clock.restart();
     distributions.setRuns(report);
     std::printf("distributions, first read:             %8.1f ms\n", msSince(clock));
@@ -108,7 +108,7 @@ int main(int argc, char** argv)
     app.processEvents();
     std::printf("zoom in (+) and redraw from every run: %8.2f ms\n", msSince(clock));
     clock.restart();
-    charts.resetZoom(RunCharts::Time);
+    charts.at(RunCharts::Time).resetZoom();
     std::printf("reset zoom:                            %8.2f ms\n", msSince(clock));
     // An overlay: the same runs, each up to 20 % slower (a noisier machine), drawn as a band of per-column extremes
     // in its line pattern.

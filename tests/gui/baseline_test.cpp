@@ -213,7 +213,7 @@ private slots:
         QCOMPARE(session.overlays().size(), std::size_t(1));
         QVERIFY2(session.overlays().front().label.startsWith("baseline · h200-series"),
             qPrintable(session.overlays().front().label));
-        const QStringList legend = window->charts().legendNames(RunCharts::Time);
+        const QStringList legend = window->charts().at(RunCharts::Time).legendNames();
         QVERIFY2(legend.contains(shortNames({ session.source(), session.overlays().front().label })[1]),
             qPrintable(legend.join(" | ")));  // cut in the middle where long
 

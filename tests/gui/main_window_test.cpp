@@ -158,10 +158,10 @@ private slots:
             a.chartDensity->trigger();
             QVERIFY(a.chartDensity->isChecked() && !a.chartAutomatic->isChecked());
             QCOMPARE(window.charts().look().style, RunCharts::Style::Density);
-            QTRY_VERIFY(window.charts().densityShown(RunCharts::Time));
+            QTRY_VERIFY(window.charts().at(RunCharts::Time).densityShown());
             a.cpuOwnAxis->trigger();
             QVERIFY(!window.charts().look().cpuOwnAxis);
-            QVERIFY(!window.charts().cpuAxis()->isVisible());
+            QVERIFY(!window.charts().at(RunCharts::Time).cpuAxis()->isVisible());
             QCOMPARE(window.settings().runChartStyle, QString("density"));
         }
         MainWindow again(std::make_shared<FakeBackend>());
@@ -170,9 +170,9 @@ private slots:
         QCOMPARE(again.charts().look().style, RunCharts::Style::Density);
         QVERIFY(!again.charts().look().cpuOwnAxis);
         again.show();
-        QTRY_VERIFY(again.charts().densityShown(RunCharts::Time));
+        QTRY_VERIFY(again.charts().at(RunCharts::Time).densityShown());
         again.actions().chartLines->trigger();
-        QTRY_VERIFY(!again.charts().densityShown(RunCharts::Time));
+        QTRY_VERIFY(!again.charts().at(RunCharts::Time).densityShown());
         again.actions().chartAutomatic->trigger();
         again.actions().cpuOwnAxis->trigger();
         QVERIFY(again.charts().look().cpuOwnAxis);
@@ -252,9 +252,9 @@ private slots:
         auto window = runFinishedWindow(std::make_shared<FakeBackend>(), 40, 2);
         QVERIFY(window);
         QCOMPARE(window->session().report().runs.size(), std::size_t(42));
-        QCOMPARE(window->charts().pointCount(RunCharts::Time), 42);
-        QCOMPARE(window->charts().pointCount(RunCharts::Polls), 42);
-        QCOMPARE(window->charts().pointCount(RunCharts::Stages), 42);
+        QCOMPARE(window->charts().at(RunCharts::Time).pointCount(), 42);
+        QCOMPARE(window->charts().at(RunCharts::Polls).pointCount(), 42);
+        QCOMPARE(window->charts().at(RunCharts::Stages).pointCount(), 42);
         QCOMPARE(window->findChild<QProgressBar*>("progress")->value(), 42);  // the last runs counted too
         QVERIFY2(window->statusText().contains("40 runs: median GPU time"), qPrintable(window->statusText()));
         QVERIFY(window->statusText().contains("every element verified"));
@@ -266,7 +266,7 @@ private slots:
         auto backend = std::make_shared<FakeBackend>();
         auto window = runFinishedWindow(backend, 10000, 0);
         QVERIFY(window);
-        QCOMPARE(window->charts().pointCount(RunCharts::Time), 10000);
+        QCOMPARE(window->charts().at(RunCharts::Time).pointCount(), 10000);
         QCOMPARE(backend->runsDelivered.load(), 10000);
         QCOMPARE(window->session().report().runs.size(), std::size_t(10000));
         // The runs crossed to the GUI thread many to a signal: one a run would be 10 000 signals.
@@ -818,7 +818,7 @@ private slots:
             QCOMPARE(QImage(options.exportPng).size(), options.exportSize);
             QCOMPARE(QImage(options.screenshot).size(), QSize(1280, 800));  // whatever the virtual screen
             QCOMPARE(QImage(options.exportTimeline).size(), options.exportSize);
-            QVERIFY(window.charts().legendNames(RunCharts::Time).contains("GPU time"));
+            QVERIFY(window.charts().at(RunCharts::Time).legendNames().contains("GPU time"));
         }
     }
 
@@ -853,7 +853,7 @@ private slots:
         QCOMPARE(window.session().report().config.bytes(), std::size_t(32) << 30);
         QCOMPARE(window.session().report().runs.size(), std::size_t(2));
         QCOMPARE(window.findChild<QProgressBar*>("progress")->value(), 2);
-        QCOMPARE(window.charts().pointCount(RunCharts::Time), 2);
+        QCOMPARE(window.charts().at(RunCharts::Time).pointCount(), 2);
         auto* table = window.findChild<QTableWidget*>("comparisonTable");
         QVERIFY(table);
         const int last = table->columnCount() - 1;
@@ -1034,9 +1034,9 @@ private slots:
         QVERIFY(waitForDevices(window));
         QVERIFY(window.files().openSaved(first));
         QVERIFY(loaded(window));
-        QCOMPARE(window.charts().pointCount(RunCharts::Time), 10);
-        QCOMPARE(window.charts().pointCount(RunCharts::Polls), 10);
-        QCOMPARE(window.charts().pointCount(RunCharts::Stages), 10);
+        QCOMPARE(window.charts().at(RunCharts::Time).pointCount(), 10);
+        QCOMPARE(window.charts().at(RunCharts::Polls).pointCount(), 10);
+        QCOMPARE(window.charts().at(RunCharts::Stages).pointCount(), 10);
         auto* table = window.findChild<SummaryTable*>();
         QCOMPARE(table->rowCount(), 0);  // hidden: it does nothing until shown
         window.findChild<QTabWidget*>()->setCurrentWidget(table);
@@ -1072,7 +1072,7 @@ private slots:
             qPrintable(labels.join(" | ")));
         QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · Fake Big GPU"));
         // In the legend, a name longer than it has room for is cut in the middle.
-        const QStringList legend = window.charts().legendNames(RunCharts::Time);
+        const QStringList legend = window.charts().at(RunCharts::Time).legendNames();
         QVERIFY2(legend.contains("a100-run · Fake Big GPU") && legend.contains("h200-run.csv · Fake Big GPU") &&
                 legend.contains(QStringLiteral("other/h20…son · Fake Big GPU")),
             qPrintable(legend.join(" | ")));
@@ -1113,7 +1113,7 @@ private slots:
         QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · K=1 S=1"));
         QCOMPARE(window.session().overlays().size(), std::size_t(1));
         QCOMPARE(window.session().overlays()[0].label, QStringLiteral("h200-run · K=16 S=4"));
-        QStringList legend = window.charts().legendNames(RunCharts::Time);
+        QStringList legend = window.charts().at(RunCharts::Time).legendNames();
         QVERIFY2(legend.contains("saved: h200-run · K=1 S=1") && legend.contains("h200-run · K=16 S=4"),
             qPrintable(legend.join(" | ")));
         QVERIFY2(window.charts().chart(RunCharts::Time)->title().contains("saved: h200-run · K=1 S=1"),
@@ -1126,7 +1126,7 @@ private slots:
         QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200 · K=1 S=1"));
         QCOMPARE(window.session().overlays()[0].label, QStringLiteral("h200-run · H200 · K=16 S=4"));
         QCOMPARE(window.session().overlays()[1].label, QStringLiteral("h200-run · A100 · K=1 S=1"));
-        legend = window.charts().legendNames(RunCharts::Time);
+        legend = window.charts().at(RunCharts::Time).legendNames();
         QVERIFY2(legend.contains("h200-run · A100 · K=1 S=1"), qPrintable(legend.join(" | ")));
 
         // One of the overlays opened: it is the series shown, not an overlay beside itself; the other stays, said.
@@ -1164,7 +1164,7 @@ private slots:
         QVERIFY(window.files().addOverlay(first));
         QVERIFY(window.files().addOverlay(second));
         QVERIFY(loaded(window));
-        const QStringList legend = window.charts().legendNames(RunCharts::Time);
+        const QStringList legend = window.charts().at(RunCharts::Time).legendNames();
         const auto named = [](const QStringList& names, const QString& part) {
             return std::count_if(names.begin(), names.end(), [&part](const QString& n) { return n.contains(part); });
         };
@@ -1282,7 +1282,7 @@ private slots:
         window.show();
         QVERIFY(waitForDevices(window));
         QVERIFY(!window.charts().chart(RunCharts::Time)->legend()->isVisible());
-        QVERIFY(window.charts().legendNames(RunCharts::Time).isEmpty());
+        QVERIFY(window.charts().at(RunCharts::Time).legendNames().isEmpty());
     }
 
     // Input that cannot be taken is refused with a visible reason and left as typed.

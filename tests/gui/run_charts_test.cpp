@@ -171,14 +171,14 @@ private slots:
         charts.setRuns(report);
         QChart* chart = charts.chart(RunCharts::Time);
         const QValueAxis* y = axis(chart, Qt::Vertical);
-        const QValueAxis* cpu = charts.cpuAxis();
+        const QValueAxis* cpu = charts.at(RunCharts::Time).cpuAxis();
         QVERIFY(cpu && cpu != y);
         QTRY_VERIFY(chart->plotArea().width() > 100.0);
         QTRY_VERIFY2(y->max() < 10.0, qPrintable(QString::number(y->max())));
         QVERIFY(y->max() > 2.5);  // the runs' p95 stays in view
         QVERIFY2(cpu->max() < 1000.0, qPrintable(QString::number(cpu->max())));  // µs: far under the 5000 µs run
         charts.setStyle(RunCharts::Style::Lines);
-        charts.resetZoom(RunCharts::Time);
+        charts.at(RunCharts::Time).resetZoom();
         QTRY_VERIFY2(y->max() >= kSpikeMs, qPrintable(QString::number(y->max())));
         QVERIFY2(cpu->max() >= 5000.0, qPrintable(QString::number(cpu->max())));
     }
@@ -192,12 +192,12 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         charts.setRuns(longSeries());
-        QCOMPARE(charts.pointCount(RunCharts::Time), 200000);
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 200000);
         QChart* chart = charts.chart(RunCharts::Time);
         QTRY_VERIFY(chart->plotArea().width() > 100.0);
-        QTRY_VERIFY2(charts.drawnCount(RunCharts::Time) <= mostPoints(chart),
-            qPrintable(QString::number(charts.drawnCount(RunCharts::Time))));
-        QVERIFY(charts.drawnCount(RunCharts::Time) > 100);
+        QTRY_VERIFY2(charts.at(RunCharts::Time).drawnCount() <= mostPoints(chart),
+            qPrintable(QString::number(charts.at(RunCharts::Time).drawnCount())));
+        QVERIFY(charts.at(RunCharts::Time).drawnCount() > 100);
         const QLineSeries* gpu = gpuLine(charts);
         QVERIFY(draws(gpu, kSpikeRun, kSpikeMs));
         QVERIFY(draws(gpu, kDipRun, kDipMs));
@@ -205,7 +205,7 @@ private slots:
         QCOMPARE(gpu->at(gpu->count() - 1).x(), 199999.0);
         QVERIFY(!gpu->pointsVisible());  // no marker per point at this density
         for (const RunCharts::Kind kind : { RunCharts::Polls, RunCharts::Stages })
-            QVERIFY(charts.drawnCount(kind) <= mostPoints(charts.chart(kind)));
+            QVERIFY(charts.at(kind).drawnCount() <= mostPoints(charts.chart(kind)));
     }
 
     void zoomingDrawsTheRunsInViewFromEveryRun()
@@ -219,7 +219,7 @@ private slots:
         charts.setRuns(longSeries());
         QChart* chart = charts.chart(RunCharts::Time);
         QValueAxis* x = axis(chart, Qt::Horizontal);
-        QTRY_VERIFY(charts.drawnCount(RunCharts::Time) <= mostPoints(chart));
+        QTRY_VERIFY(charts.at(RunCharts::Time).drawnCount() <= mostPoints(chart));
 
         // + zooms to the middle half: the spike is in view, and only runs in view (and one beyond each edge) drawn.
         view.setFocus();
@@ -233,13 +233,13 @@ private slots:
         QVERIFY(gpu->at(gpu->count() - 1).x() > high);
         QVERIFY(gpu->at(gpu->count() - 2).x() <= high);
         QVERIFY(draws(gpu, kSpikeRun, kSpikeMs));
-        QVERIFY(charts.drawnCount(RunCharts::Time) <= mostPoints(chart));
+        QVERIFY(charts.at(RunCharts::Time).drawnCount() <= mostPoints(chart));
 
         // Back to every run (0, Home or a right click: the window answers the view's request so).
-        charts.resetZoom(RunCharts::Time);
+        charts.at(RunCharts::Time).resetZoom();
         QVERIFY(!chart->isZoomed());
         QCOMPARE(x->max(), 199999.0);
-        QVERIFY(charts.drawnCount(RunCharts::Time) <= mostPoints(chart));
+        QVERIFY(charts.at(RunCharts::Time).drawnCount() <= mostPoints(chart));
         QVERIFY(draws(gpuLine(charts), kSpikeRun, kSpikeMs));
         QVERIFY(draws(gpuLine(charts), kDipRun, kDipMs));
 
@@ -247,15 +247,15 @@ private slots:
         const QPointF from = chart->mapToPosition(QPointF(1000.5, 0.0));
         const QPointF to = chart->mapToPosition(QPointF(1079.5, 0.0));
         chart->zoomIn(QRectF(QPointF(from.x(), chart->plotArea().top()), QPointF(to.x(), chart->plotArea().bottom())));
-        QTRY_COMPARE(charts.drawnCount(RunCharts::Time), 81);  // 1001 to 1079, and 1000 and 1080 beyond the edges
+        QTRY_COMPARE(charts.at(RunCharts::Time).drawnCount(), 81);  // 1001 to 1079, and 1000 and 1080 beyond the edges
         gpu = gpuLine(charts);
         for (int i = 0; i < gpu->count(); ++i) {
             QCOMPARE(gpu->at(i).x(), 1000.0 + i);
             QCOMPARE(gpu->at(i).y(), longSeries().runs[std::size_t(1000 + i)].gpuMs);
         }
         QVERIFY(gpu->pointsVisible());
-        charts.resetZoom(RunCharts::Time);
-        QVERIFY(charts.drawnCount(RunCharts::Time) <= mostPoints(chart));
+        charts.at(RunCharts::Time).resetZoom();
+        QVERIFY(charts.at(RunCharts::Time).drawnCount() <= mostPoints(chart));
 
     }
 
@@ -314,9 +314,9 @@ private slots:
         const QString failure = saveChartsPicture({ chart }, "long", path, QSize(3840, 2160), [&](double scale) {
             QCOMPARE(scale, 3.0);
             charts.setPixelScale(1.0);
-            atScreenSize = charts.drawnCount(RunCharts::Time);
+            atScreenSize = charts.at(RunCharts::Time).drawnCount();
             charts.setPixelScale(scale);
-            drawn = charts.drawnCount(RunCharts::Time);
+            drawn = charts.at(RunCharts::Time).drawnCount();
             width = chart->plotArea().width();
         });
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
@@ -366,8 +366,8 @@ private slots:
         saved.label = "long · H200";
         charts.setOverlays({ saved });
         charts.setRuns(classicReport(50));
-        QCOMPARE(charts.pointCount(RunCharts::Time), 50);
-        QCOMPARE(charts.drawnCount(RunCharts::Time), 50);  // few: untouched
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 50);
+        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 50);  // few: untouched
         const auto series = charts.chart(RunCharts::Time)->series();
         const auto overlay = std::find_if(series.begin(), series.end(), [](QAbstractSeries* s) {
             return s->name() == "long · H200" && qobject_cast<QLineSeries*>(s);
@@ -419,14 +419,14 @@ private slots:
         charts.setRuns(spreadSeries(20000));
         QChart* chart = charts.chart(RunCharts::Time);
         QTRY_VERIFY(chart->plotArea().width() > 100.0);
-        QTRY_VERIFY(charts.drawnCount(RunCharts::Time) <= int(std::ceil(chart->plotArea().width())));
-        QVERIFY(charts.densityShown(RunCharts::Time));  // 20 000 runs, fewer than a thousand columns
+        QTRY_VERIFY(charts.at(RunCharts::Time).drawnCount() <= int(std::ceil(chart->plotArea().width())));
+        QVERIFY(charts.at(RunCharts::Time).densityShown());  // 20 000 runs, fewer than a thousand columns
         const QAreaSeries* outer = named<QAreaSeries>(chart, "GPU time p5–p95");
         QVERIFY(outer);
-        QCOMPARE(outer->upperSeries()->count(), charts.drawnCount(RunCharts::Time));  // one median per column
+        QCOMPARE(outer->upperSeries()->count(), charts.at(RunCharts::Time).drawnCount());  // one median per column
         QVERIFY(!gpuLine(charts)->pointsVisible());
         // The legend: a median per quantity, the two bands once for every quantity.
-        const QStringList legend = charts.legendNames(RunCharts::Time);
+        const QStringList legend = charts.at(RunCharts::Time).legendNames();
         for (const char* entry : { "GPU time median", "CPU submit time median", "p25–p75", "p5–p95" })
             QVERIFY2(legend.contains(entry), qPrintable(legend.join(", ")));
         QVERIFY2(legend.size() <= 6, qPrintable(legend.join(", ")));
@@ -435,15 +435,15 @@ private slots:
         const QPointF from = chart->mapToPosition(QPointF(1000.5, 0.0), gpuLine(charts));
         const QPointF to = chart->mapToPosition(QPointF(1079.5, 0.0), gpuLine(charts));
         chart->zoomIn(QRectF(QPointF(from.x(), chart->plotArea().top()), QPointF(to.x(), chart->plotArea().bottom())));
-        QTRY_COMPARE(charts.drawnCount(RunCharts::Time), 81);
-        QVERIFY(!charts.densityShown(RunCharts::Time));
+        QTRY_COMPARE(charts.at(RunCharts::Time).drawnCount(), 81);
+        QVERIFY(!charts.at(RunCharts::Time).densityShown());
         QCOMPARE(outer->upperSeries()->count(), 0);
-        QVERIFY(charts.legendNames(RunCharts::Time).contains("GPU time"));
-        QVERIFY(!charts.legendNames(RunCharts::Time).contains("p5–p95"));
+        QVERIFY(charts.at(RunCharts::Time).legendNames().contains("GPU time"));
+        QVERIFY(!charts.at(RunCharts::Time).legendNames().contains("p5–p95"));
         QVERIFY(gpuLine(charts)->pointsVisible());
 
-        charts.resetZoom(RunCharts::Time);
-        QVERIFY(charts.densityShown(RunCharts::Time));
+        charts.at(RunCharts::Time).resetZoom();
+        QVERIFY(charts.at(RunCharts::Time).densityShown());
         QVERIFY(outer->upperSeries()->count() > 100);
     }
 
@@ -458,8 +458,8 @@ private slots:
         charts.setRuns(report);
         QChart* chart = charts.chart(RunCharts::Time);
         QTRY_VERIFY(chart->plotArea().width() > 100.0);
-        QTRY_VERIFY(charts.drawnCount(RunCharts::Time) <= int(std::ceil(chart->plotArea().width())));
-        QVERIFY(charts.densityShown(RunCharts::Time));
+        QTRY_VERIFY(charts.at(RunCharts::Time).drawnCount() <= int(std::ceil(chart->plotArea().width())));
+        QVERIFY(charts.at(RunCharts::Time).densityShown());
 
         // The runs of each pixel column, sorted here: column c holds low + c·w <= run < low + (c + 1)·w.
         const QValueAxis* x = axis(chart, Qt::Horizontal);
@@ -504,21 +504,21 @@ private slots:
     {
         RunCharts charts;  // not laid out: as wide as a large screen
         charts.setRuns(classicReport(50));
-        QVERIFY(!charts.densityShown(RunCharts::Time));
-        QCOMPARE(charts.drawnCount(RunCharts::Time), 50);
+        QVERIFY(!charts.at(RunCharts::Time).densityShown());
+        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 50);
         charts.setStyle(RunCharts::Style::Density);
-        QVERIFY(charts.densityShown(RunCharts::Time));
-        QVERIFY(charts.densityShown(RunCharts::Stages));
-        QVERIFY(charts.legendNames(RunCharts::Time).contains("p25–p75"));
-        QCOMPARE(charts.drawnCount(RunCharts::Time), 50);  // a run per column: its value, as its median
+        QVERIFY(charts.at(RunCharts::Time).densityShown());
+        QVERIFY(charts.at(RunCharts::Stages).densityShown());
+        QVERIFY(charts.at(RunCharts::Time).legendNames().contains("p25–p75"));
+        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 50);  // a run per column: its value, as its median
 
         charts.setStyle(RunCharts::Style::Lines);
         charts.setRuns(longSeries());
-        QVERIFY(!charts.densityShown(RunCharts::Time));
+        QVERIFY(!charts.at(RunCharts::Time).densityShown());
         QVERIFY(draws(gpuLine(charts), kSpikeRun, kSpikeMs));
-        QVERIFY(!charts.legendNames(RunCharts::Time).contains("p25–p75"));
+        QVERIFY(!charts.at(RunCharts::Time).legendNames().contains("p25–p75"));
         charts.setStyle(RunCharts::Style::Automatic);
-        QVERIFY(charts.densityShown(RunCharts::Time));  // 200 000 runs in 1920 columns
+        QVERIFY(charts.at(RunCharts::Time).densityShown());  // 200 000 runs in 1920 columns
         QCOMPARE(charts.look().style, RunCharts::Style::Automatic);
     }
 
@@ -534,8 +534,8 @@ private slots:
         const QString path = dir.filePath("density.png");
         const QString failure = saveChartsPicture({ chart }, "long", path, QSize(3840, 2160), [&](double scale) {
             charts.setPixelScale(scale);
-            density = charts.densityShown(RunCharts::Time);
-            drawn = charts.drawnCount(RunCharts::Time);
+            density = charts.at(RunCharts::Time).densityShown();
+            drawn = charts.at(RunCharts::Time).drawnCount();
             width = chart->plotArea().width();
         });
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
@@ -579,7 +579,7 @@ private slots:
         charts.setRuns(report);
         QChart* chart = charts.chart(RunCharts::Time);
         QTRY_VERIFY(chart->plotArea().width() > 100.0);
-        QValueAxis* cpu = charts.cpuAxis();
+        QValueAxis* cpu = charts.at(RunCharts::Time).cpuAxis();
         QVERIFY(cpu);
         QVERIFY(cpu->isVisible());
         QCOMPARE(chart->axes(Qt::Vertical).size(), 2);
@@ -601,11 +601,11 @@ private slots:
             QCOMPARE(p.y(), report.runs.cpuSubmitMs(std::size_t(p.x())) * 1000.0);
 
         // Zoomed into runs that do not include the slower stretch: the axis fits the runs in view.
-        charts.zoomToRuns(RunCharts::Time, 1500, 1600);
+        charts.at(RunCharts::Time).zoomToRuns(1500, 1600);
         QTRY_VERIFY(chart->isZoomed());
         QTRY_VERIFY2(cpu->max() < 40.0, qPrintable(QString::number(cpu->max())));
         QVERIFY(cpu->max() >= 25.0);  // above the highest, 25 µs
-        charts.resetZoom(RunCharts::Time);
+        charts.at(RunCharts::Time).resetZoom();
         QVERIFY(cpu->max() >= 60.0);
 
         // Switched off: CPU submit time on GPU time's axis, in milliseconds.
@@ -669,7 +669,7 @@ private slots:
         other.label = "other";
         charts->setOverlays({ other });
         charts->setRuns(classicReport(30));
-        QVERIFY(charts->legendNames(RunCharts::Time).contains("this run"));
+        QVERIFY(charts->at(RunCharts::Time).legendNames().contains("this run"));
         view.reset();
         charts.reset();  // crashed here, or under AddressSanitizer reported a use after free
     }
@@ -679,12 +679,12 @@ private slots:
         RunCharts charts;
         Report report = classicReport(1000);
         charts.setRuns(report);
-        QCOMPARE(charts.pointCount(RunCharts::Time), 1000);
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 1000);
         const Report more = classicReport(1500);
         report.runs.append(more.runs, 1000, more.runs.size());
         charts.setRuns(report);
-        QCOMPARE(charts.pointCount(RunCharts::Time), 1500);
-        QCOMPARE(charts.pointCount(RunCharts::Stages), 1500);
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 1500);
+        QCOMPARE(charts.at(RunCharts::Stages).pointCount(), 1500);
         QCOMPARE(axis(charts.chart(RunCharts::Time), Qt::Horizontal)->max(), 1499.0);
 
         // Another series of as many runs (another plan, a saved run opened) is read again whole.
@@ -692,13 +692,13 @@ private slots:
         for (std::size_t i = 0; i < other.runs.size(); ++i)
             other.runs.update(i, [](RunResult& run) { run.gpuMs += 1.0; });
         charts.setRuns(other);
-        QCOMPARE(charts.pointCount(RunCharts::Time), 1500);
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 1500);
         QCOMPARE(gpuLine(charts)->at(0).y(), other.runs.front().gpuMs);
         charts.setRuns(classicReport(10));
-        QCOMPARE(charts.pointCount(RunCharts::Time), 10);
-        QCOMPARE(charts.drawnCount(RunCharts::Time), 10);
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 10);
+        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 10);
         charts.setRuns(Report {});
-        QCOMPARE(charts.pointCount(RunCharts::Time), 0);
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 0);
     }
 
     // A saved run's points are read with its file, off the GUI thread: the charts draw them as they are, shared, and
@@ -714,7 +714,7 @@ private slots:
         charts.setStyle(RunCharts::Style::Lines);
         charts.setRuns(report, {}, prepared);
         QCOMPARE(prepared.use_count(), 2L);  // shared, not copied
-        QCOMPARE(charts.pointCount(RunCharts::Time), 3000);
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 3000);
         QVERIFY(draws(gpuLine(charts), 1234, kSpikeMs));
         QCOMPARE(axis(charts.chart(RunCharts::Time), Qt::Horizontal)->max(), 2999.0);
 
@@ -724,14 +724,14 @@ private slots:
         QVERIFY(!prepared->isOf(other.runs));
         charts.setRuns(other, {}, prepared);
         QCOMPARE(prepared.use_count(), 1L);
-        QCOMPARE(charts.pointCount(RunCharts::Time), 3000);
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 3000);
         QCOMPARE(gpuLine(charts)->at(0).y(), other.runs.front().gpuMs);
         QVERIFY(!draws(gpuLine(charts), 1234, kSpikeMs));
 
         // A measured series after a saved one is read as its runs arrive.
         charts.setRuns(report, {}, prepared);
         charts.setRuns(classicReport(10));
-        QCOMPARE(charts.pointCount(RunCharts::Time), 10);
+        QCOMPARE(charts.at(RunCharts::Time).pointCount(), 10);
     }
 
     // A series being measured has room for all its runs from its start (the session reserves them); its points are

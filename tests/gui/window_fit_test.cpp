@@ -139,7 +139,7 @@ private slots:
         QTest::qWait(20);
         auto* time = qobject_cast<ChartView*>(window->tabs().currentWidget());
         QVERIFY(time);
-        const QStringList names = window->charts().legendNames(RunCharts::Time);
+        const QStringList names = window->charts().at(RunCharts::Time).legendNames();
         QVERIFY(names.size() >= 5);  // GPU time, CPU submit time, warm-up, the series and its two overlays
         if (time->width() < 700) {
             QVERIFY(!time->chart()->legend()->isAttachedToChart());  // takes no room from the plot

@@ -1,0 +1,168 @@
+// One of the charts of a series (gui/charts/run_charts.hpp keeps the three): time per run (GPU vs CPU submit,
+// warm-ups marked), poll iterations, or stage times; saved runs overlaid with a line pattern of their own. Every run
+// is kept (ChartRuns), and each line hands the chart only the lowest and highest point per pixel column of the runs in
+// view (chart_decimation): a million runs draw as fast as a thousand. Zooming, scrolling and resizing decimate again
+// from every run.
+// Where more runs are in view than the plot has pixel columns, the lowest and highest of each column would draw a
+// band that hides where the runs are: the chart shows, per column, the median of its runs with shaded p25-p75 and
+// p5-p95 bands instead (the density look; a user may ask for lines or density always). Overlays then draw their
+// columns' medians in their pattern, without bands, so that medians are compared with medians and the bands of
+// several series do not blur into one another.
+// CPU submit time (microseconds) has a value axis of its own on the time chart, on the right, fitted to the runs in
+// view that are not warm-ups: beside GPU time (milliseconds) on one axis it would be a flat line at 0.
+// Its parts, a file each: the chart and the runs it shows (run_chart.cpp), drawing them as lines or as density
+// (run_chart_drawing.cpp), how they look (run_chart_look.cpp) and the legend (run_chart_legend), and the zoom
+// (run_chart_zoom.cpp).
+#pragma once
+
+#include "gui/charts/run_chart_legend.hpp"
+#include "gui/charts/run_chart_lines.hpp"
+#include "gui/series/series_points.hpp"
+#include "gui/series/shown_series.hpp"
+
+#include <QChart>
+#include <QList>
+#include <QPointer>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+#include <QValueAxis>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+class QGraphicsView;
+class QObject;
+class QPalette;
+
+namespace asyncscope {
+
+// What the run charts draw: the current series' points, then each overlay's. Their owner keeps them for all three.
+struct ChartRuns {
+    ShownSeries<SeriesPoints> current;                            // what the current run's lines draw
+    std::vector<std::shared_ptr<const SeriesPoints>> overlays;  // what each overlay's lines draw
+    // Run 0 the current one, then the overlays.
+    const SeriesPoints::Lines& lines(std::size_t run, SeriesPoints::Chart chart) const
+    {
+        return (run == 0 ? current.get() : *overlays[run - 1]).lines(chart);
+    }
+};
+
+class RunChart {
+public:
+    using Kind = SeriesPoints::Chart;
+    static QString title(Kind kind);
+
+    // How the runs are drawn: each run (lines through every column's lowest and highest run), or how the runs of each
+    // pixel column are spread (density); automatic: density while the runs in view outnumber the pixel columns.
+    enum class Style { Automatic, Lines, Density };
+
+    // The chart of `kind`, drawing from `runs` (which outlives it).
+    RunChart(Kind kind, const ChartRuns& runs);
+    ~RunChart();  // deletes the chart if no view or scene has taken it
+    RunChart(const RunChart&) = delete;
+    RunChart& operator=(const RunChart&) = delete;
+
+    Kind kind() const { return m_kind; }
+    QChart* chart() const { return m_chart; }
+
+    // After the current runs changed (`changed`) or grew: rescales axes that are not zoomed and redraws
+    // (QXYSeries::replace, once per series). The title gets `titleSuffix` (" — saved: h200-5runs · H200"); the
+    // legend names the current run and the overlays `keyNames`.
+    void showRuns(const QString& titleSuffix, bool changed, const QStringList& keyNames);
+    // After the overlays changed: lines for each of them, labelled `labels`, in the legend as `keyNames` (the current
+    // run first).
+    void setOverlays(const QStringList& labels, const QStringList& keyNames);
+
+    // Back to every run, with tidy ticks.
+    void resetZoom();
+    // Zooms into runs `first` to `last` (RunResult::index) with a margin either side, the value axis as it is, as a
+    // drag over them would (reset shows every run again). A chart not laid out yet zooms once it is.
+    void zoomToRuns(double first, double last);
+
+    // The chart is drawn at `scale` pixels per unit of its size (an export larger than its layout): lines keep that
+    // many more points, one pair per pixel column of the picture.
+    void setPixelScale(double scale);
+    // How the runs are drawn (automatic unless asked otherwise); redraws.
+    void setStyle(Style style);
+    Style style() const { return m_style; }
+    // Whether the chart shows the runs' spread per column now (the style, or in automatic the runs in view).
+    bool densityShown() const { return m_density; }
+    // The time chart's CPU submit time on a value axis of its own (microseconds, on the right) or on GPU time's
+    // (milliseconds). The other charts have no such axis.
+    void setCpuOwnAxis(bool own);
+    bool cpuOwnAxis() const { return m_cpuOwnAxis; }
+    QValueAxis* cpuAxis() const { return m_cpuY; }  // hidden when not its own; null but on the time chart
+    // Light or dark, following the palette (the window's, or the system's).
+    void applyPalette(const QPalette& palette);
+    // A click on a point of the current runs (on the time chart: GPU time, CPU submit time, a warm-up mark) calls
+    // `handler` with that run's RunResult::index.
+    void onRunClicked(std::function<void(int)> handler);
+
+    int pointCount() const;  // runs the chart's first line holds (every one, not only those drawn)
+    int drawnCount() const;  // points the chart's first series was handed: a few per pixel column at most
+    QStringList legendNames() const { return m_legend.names(); }  // the entries the legend lists
+
+private:
+    class Context;
+
+    // What the chart's series were last drawn from: drawing again for the same is skipped.
+    struct Drawn {
+        double low = 0.0, high = -1.0;
+        int columns = 0;
+        unsigned version = 0;
+        bool operator==(const Drawn& other) const;
+    };
+
+    // The chart and its runs (run_chart.cpp).
+    runchart::RunLines addLines(const QString& overlay);  // the series of one run, added to the chart
+    QRectF fullRange() const;  // every run's range: from run 0 to the last, from 0 to a tick above the values
+    QValueAxis* valueAxisOf(std::size_t quantity) const;  // the axis a quantity's lines are drawn against
+    double valueScale(std::size_t quantity) const;         // its axis's unit per millisecond or iteration
+    void update();  // rescales and draws, unless hidden
+    bool hidden();  // in views, none of them shown: updated when one shows
+    const SeriesPoints::Lines& pointsOf(std::size_t run) const;  // run 0 the current one, then overlays
+    // Drawing (run_chart_drawing.cpp).
+    void draw();  // decimates every line of the chart for its x range and width
+    bool densityFor(double low, double high, int columns) const;
+    // To the CPU submit times of the runs in view, warm-ups left out, when on its own axis; drawn as density, to
+    // `densityTop` µs, the highest of what is drawn.
+    void fitCpuAxis(double densityTop = 0.0);
+    int columns() const;  // pixel columns of the plot
+    // The look and the legend (run_chart_look.cpp).
+    void nameLines();  // "GPU time", or "GPU time median" while the chart shows density
+    void restyle();
+    void updateLegend();
+    // The zoom (run_chart_zoom.cpp).
+    void rescale();                      // to the full range, unless zoomed
+    void setRange(const QRectF& range);  // x from left to right, y from top to bottom (top the lower)
+    void drawLater();                    // once the zoom or resize under way is done
+    void applyZoomToRuns();              // the zoom asked for, once the chart has a plot
+
+    const Kind m_kind;
+    const ChartRuns& m_runs;
+    QPointer<QChart> m_chart;
+    QValueAxis* m_x = nullptr;
+    QValueAxis* m_y = nullptr;
+    QValueAxis* m_cpuY = nullptr;  // the time chart's CPU submit axis
+    std::vector<runchart::RunLines> m_lines;  // [0] the current run, then one per overlay
+    RunChartLegend m_legend;
+    QString m_baseTitle;
+    QRectF m_full;  // every run's range, as rescale() last set it
+    Drawn m_drawn;
+    unsigned m_version = 0;  // counts changes to the chart's lines
+    bool m_drawPending = false;
+    std::optional<std::pair<double, double>> m_zoomToRuns;  // asked for, not yet laid out
+    bool m_density = false;  // as last drawn
+    Style m_style = Style::Automatic;
+    bool m_cpuOwnAxis = true;
+    double m_pixelScale = 1.0;
+    bool m_dark = false;
+    QList<QPointer<QGraphicsView>> m_watched;  // the views whose Show events draw the chart
+    std::unique_ptr<QObject> m_context;        // gets the chart's signals and views' events while this lives
+};
+
+}  // namespace asyncscope
