@@ -1,12 +1,10 @@
 #include "engine/io/bounded_json.hpp"
 
+#include "engine/io/json/compacted_json.hpp"
 #include "engine/model/record_rules.hpp"
-
-#include <simdjson.h>
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -180,7 +178,7 @@ FieldProblem nestedTooDeep(std::string field)
         "at most " + std::to_string(kMaxNestingDepth) + " lists and objects within each other" };
 }
 
-std::string quotedJson(const json& value)
+std::string quotedJson(const json& value, bool sayEmpty)
 {
     switch (value.type()) {
     case json::value_t::string: return "\"" + quotedValue(value.get_ref<const std::string&>()) + "\"";
@@ -188,24 +186,14 @@ std::string quotedJson(const json& value)
     case json::value_t::number_unsigned: return std::to_string(value.get<std::uint64_t>());
     case json::value_t::number_float: return quotedNumber(value.get<double>());
     case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case json::value_t::array: return value.empty() ? "an empty list" : "a list";
-    case json::value_t::object: return value.empty() ? "an empty object" : "an object";
+    case json::value_t::array: return sayEmpty && value.empty() ? "an empty list" : "a list";
+    case json::value_t::object: return sayEmpty && value.empty() ? "an empty object" : "an object";
     case json::value_t::null: return "null";
     default: return "not a value";
     }
 }
 
 namespace {
-
-// Where text was cut out of a text: from each place on in the text left (first), how many bytes of the text given lie
-// before it besides (second); in order.
-using Shifts = std::vector<std::pair<std::size_t, std::size_t>>;
-
-std::size_t inGivenText(const Shifts& shifts, std::size_t at)
-{
-    const auto after = std::upper_bound(shifts.begin(), shifts.end(), std::make_pair(at, std::size_t(-1)));
-    return after == shifts.begin() ? at : at + std::prev(after)->second;
-}
 
 // The tree of a parse, built event by event (nlohmann's SAX interface), no deeper than kMaxNestingDepth: a list or an
 // object that would go deeper stops the parse (TooDeep). An object at the place `keptAsText` names is not built: its
@@ -382,149 +370,6 @@ FieldProblem holdsTooMuch(std::string field, std::size_t maxBytes)
 
 namespace {
 
-// Where a value's text begins and ends in the text simdjson reads.
-using Span = std::pair<std::size_t, std::size_t>;
-
-// The span of `value` when it is a list or an object (what is worth emptying); nothing for a scalar. False where
-// simdjson cannot say.
-bool containerSpan(simdjson::ondemand::value value, const char* base, std::optional<Span>& span)
-{
-    simdjson::ondemand::json_type type;
-    if (value.type().get(type))
-        return false;
-    std::string_view raw;
-    if (type == simdjson::ondemand::json_type::object) {
-        simdjson::ondemand::object object;
-        if (value.get_object().get(object) || object.raw_json().get(raw))
-            return false;
-    } else if (type == simdjson::ondemand::json_type::array) {
-        simdjson::ondemand::array array;
-        if (value.get_array().get(array) || array.raw_json().get(raw))
-            return false;
-    } else {
-        return true;
-    }
-    while (!raw.empty() && std::isspace(static_cast<unsigned char>(raw.back())))
-        raw.remove_suffix(1);
-    if (raw.size() < 2 || (raw.front() != '{' && raw.front() != '[') || (raw.back() != '}' && raw.back() != ']'))
-        return false;
-    span = Span { std::size_t(raw.data() - base), std::size_t(raw.data() - base) + raw.size() };
-    return true;
-}
-
-// The spans of what parseBounded reads past or keeps as text: the objects at the place `kept` names (from `at` on)
-// and, in the document's own object, the lists and objects under keys that `keys` does not name.
-bool findSkipped(simdjson::ondemand::value value, const std::vector<std::string>& kept,
-    const std::vector<std::string>& keys, std::size_t at, const char* base, std::vector<Span>& found)
-{
-    if (!kept.empty() && at == kept.size()) {
-        simdjson::ondemand::json_type type;
-        if (value.type().get(type))
-            return false;
-        if (type != simdjson::ondemand::json_type::object)
-            return true;  // not an object: nothing kept here, built as the parse finds it
-        std::optional<Span> span;
-        if (!containerSpan(value, base, span))
-            return false;
-        found.push_back(*span);
-        return true;
-    }
-    const bool list = at < kept.size() && kept[at] == "[]";
-    if (list) {
-        simdjson::ondemand::array array;
-        if (value.get_array().get(array))
-            return true;
-        for (auto element : array) {
-            simdjson::ondemand::value v;
-            if (element.get(v) || !findSkipped(v, kept, keys, at + 1, base, found))
-                return false;
-        }
-        return true;
-    }
-    simdjson::ondemand::object object;
-    if (value.get_object().get(object))
-        return true;
-    for (auto field : object) {
-        std::string_view key;
-        simdjson::ondemand::value v;
-        if (field.unescaped_key().get(key) || field.value().get(v))
-            return false;
-        if (at == 0 && !keys.empty() && std::find(keys.begin(), keys.end(), key) == keys.end()) {
-            std::optional<Span> span;
-            if (!containerSpan(v, base, span))
-                return false;
-            if (span)
-                found.push_back(*span);
-            continue;
-        }
-        if (at < kept.size() && key == kept[at] && !findSkipped(v, kept, keys, at + 1, base, found))
-            return false;
-    }
-    return true;
-}
-
-// Texts up to this long are compacted first (simdjson's buffers for a text take about 14 times the text).
-constexpr std::size_t kCompactedUpTo = std::size_t(1) << 20;
-constexpr std::size_t kKeptBuffersUpTo = std::size_t(64) << 10;  // … and up to this long with buffers kept
-
-// A text with the lists and objects that a parse reads past or keeps as text cut out (their brackets left), and where
-// what is left lies in the text given.
-struct Compacted {
-    std::string text;
-    Shifts shifts;
-};
-
-// `text` compacted: nlohmann's lexer then reads only what is built (a header's summary and advice, a record's series
-// are skipped many times faster by simdjson). Nothing where there is nothing to cut out, or where simdjson finds the
-// text is not valid JSON: the parse then reads the text as given and words what is wrong.
-std::optional<Compacted> compacted(std::string_view text, const std::vector<std::string>& kept,
-    const std::vector<std::string>& keys)
-{
-    if (text.size() > kCompactedUpTo)
-        return std::nullopt;
-    // The text with the padding simdjson reads past its end, and the parsers: for a small text (a record, a header)
-    // those each thread keeps for the next, their buffers allocated once (a merge reads thousands); for a larger one
-    // their own, freed when it is read.
-    const bool small = text.size() <= kKeptBuffersUpTo;
-    thread_local std::string keptBuffer;
-    thread_local simdjson::dom::parser keptValidator;
-    thread_local simdjson::ondemand::parser keptParser;
-    std::string ownBuffer;
-    simdjson::dom::parser ownValidator;
-    simdjson::ondemand::parser ownParser;
-    std::string& buffer = small ? keptBuffer : ownBuffer;
-    simdjson::dom::parser& validator = small ? keptValidator : ownValidator;
-    simdjson::ondemand::parser& parser = small ? keptParser : ownParser;
-    buffer.assign(text);
-    buffer.reserve(text.size() + simdjson::SIMDJSON_PADDING);
-    const simdjson::padded_string_view padded(buffer.data(), buffer.size(), buffer.capacity());
-    // The whole text checked, the parts cut out too (on demand skips them unread), nested no deeper than allowed.
-    simdjson::dom::element element;
-    if (validator.capacity() < padded.size() || validator.max_depth() != std::size_t(kMaxNestingDepth)) {
-        if (validator.allocate(std::max(padded.size(), std::size_t(64) << 10), std::size_t(kMaxNestingDepth)))
-            return std::nullopt;
-    }
-    if (validator.parse(padded).get(element))
-        return std::nullopt;
-    simdjson::ondemand::document document;
-    simdjson::ondemand::value root;
-    std::vector<Span> found;
-    if (parser.iterate(padded).get(document) || document.get_value().get(root) ||
-        !findSkipped(root, kept, keys, 0, padded.data(), found) || found.empty())
-        return std::nullopt;
-    Compacted out;
-    out.text.reserve(text.size());
-    std::size_t from = 0, cut = 0;
-    for (const auto& [begin, end] : found) {  // in the text's order, none inside another
-        out.text.append(text.substr(from, begin + 1 - from));  // up to the opening bracket
-        cut += end - begin - 2;
-        out.shifts.emplace_back(out.text.size(), cut);  // the closing bracket on
-        from = end - 1;
-    }
-    out.text.append(text.substr(from));
-    return out;
-}
-
 // parseBounded of `text`, places in it moved by `shifts` (where text was cut out of the text given).
 BoundedJson parseAs(std::string_view text, const std::vector<std::string>& keptAsText, const TreeLimits& limits,
     const Shifts* shifts)
@@ -557,7 +402,7 @@ BoundedJson parseBounded(std::string_view text, const std::vector<std::string>& 
     if (!keptAsText.empty() || !limits.keys.empty()) {
         std::optional<Compacted> shorter;
         try {
-            shorter = compacted(text, keptAsText, limits.keys);
+            shorter = compactedJson(text, keptAsText, limits.keys);
         } catch (const std::exception&) {  // simdjson's own (its results are read without exceptions)
         }
         if (shorter) {

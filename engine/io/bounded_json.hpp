@@ -74,8 +74,8 @@ FieldProblem holdsTooMuch(std::string field, std::size_t maxBytes);
 
 // What a message quotes of a value, never through dump() (which recurses as deep as the value nests and prints it
 // whole however long): a number or a text as the file gives it (cut by quotedValue), "a list", "an object", "null",
-// "true", "false".
-std::string quotedJson(const nlohmann::json& value);
+// "true", "false"; "an empty list" and "an empty object" where `sayEmpty`.
+std::string quotedJson(const nlohmann::json& value, bool sayEmpty = true);
 
 // The text of an object parseBoundedJson(text, …) kept as text at `value`'s place; nothing when it is not one.
 std::optional<std::string_view> keptText(const std::string& text, const nlohmann::json& value);

@@ -2,16 +2,17 @@
 
 #include "engine/io/bounded_json.hpp"
 #include "engine/io/input_file.hpp"
+#include "engine/io/json/device_json.hpp"
 #include "engine/io/json/document_reader.hpp"
-#include "engine/io/json/header_blocks.hpp"
+#include "engine/io/json/json_block.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/model/record_rules.hpp"
 #include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_summary.hpp"
 
-#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -19,10 +20,15 @@ namespace asyncscope {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
+using json_header::Block;
+using json_header::Range;
+using json_header::refuse;
+using json_header::refuseIf;
+using json_header::Wording;
 
 namespace {
 
-constexpr std::int64_t kMaxSlurmTask = 10'000'000;  // far beyond any job's task count
+constexpr std::uint64_t kMaxSlurmTask = 10'000'000;  // far beyond any job's task count
 
 // Everything before the devices, indented; the devices are written after it, each report as writeJsonDocument lays
 // it out.
@@ -48,207 +54,43 @@ ordered_json headerJson(const HostReport& host)
     return j;
 }
 
+// A record that is not one, in words of its own (a field's problem is a json_header::BadField).
 struct BadRecord : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-[[noreturn]] void refuse(const FieldProblem& p)
-{
-    throw BadRecord(p.field + " is " + (p.found.empty() ? std::string("empty") : quotedValue(p.found)) +
-        "; accepted: " + p.accepted);
-}
+constexpr Wording kRecord = Wording::Record;
 
-void refuseIf(const FieldCheck& check, const std::string& prefix = {})
+// A whole number from `least` up to what an int holds.
+constexpr Range upToInt(std::int64_t least)
 {
-    if (!check)
-        return;
-    FieldProblem p = *check;
-    p.field = prefix + p.field;
-    refuse(p);
-}
-
-// What a value is, as a message quotes it: never the whole value, never serialized (a list may nest deep).
-std::string found(const json& v)
-{
-    switch (v.type()) {
-    case json::value_t::string: return "\"" + quotedValue(v.get_ref<const std::string&>()) + "\"";
-    case json::value_t::boolean: return v.get<bool>() ? "true" : "false";
-    case json::value_t::number_integer: return std::to_string(v.get<std::int64_t>());
-    case json::value_t::number_unsigned: return std::to_string(v.get<std::uint64_t>());
-    case json::value_t::number_float: return quotedNumber(v.get<double>());
-    case json::value_t::null: return "null";
-    case json::value_t::array: return "a list";
-    case json::value_t::object: return "an object";
-    default: return "a value of another kind";
-    }
-}
-
-const json* find(const json& object, const char* key)
-{
-    const auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-}
-
-const json& need(const json& object, const char* key, const std::string& field)
-{
-    if (const json* v = find(object, key))
-        return *v;
-    throw BadRecord(field + " is missing");
-}
-
-const json& objectAt(const json& v, const std::string& field)
-{
-    if (!v.is_object())
-        refuse({ field, found(v), "an object" });
-    return v;
-}
-
-const json& listAt(const json& v, const std::string& field)
-{
-    if (!v.is_array())
-        refuse({ field, found(v), "a list" });
-    return v;
-}
-
-std::string textAt(const json& v, const std::string& field)
-{
-    if (!v.is_string())
-        refuse({ field, found(v), "text" });
-    return v.get<std::string>();
-}
-
-// Optional text: `fallback` when the field is absent.
-std::string textOr(const json& object, const char* key, const std::string& prefix, const std::string& fallback = {})
-{
-    const json* v = find(object, key);
-    return v ? textAt(*v, prefix + key) : fallback;
-}
-
-std::int64_t wholeAt(const json& v, const std::string& field, std::int64_t min, std::int64_t max)
-{
-    const bool whole = v.is_number_integer() &&
-        (!v.is_number_unsigned() || v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<std::int64_t>::max()));
-    if (!whole || v.get<std::int64_t>() < min || v.get<std::int64_t>() > max)
-        refuse({ field, found(v), "a whole number from " + std::to_string(min) + " to " + std::to_string(max) });
-    return v.get<std::int64_t>();
-}
-
-int intOr(const json& object, const char* key, const std::string& prefix, int min, int fallback = 0)
-{
-    const json* v = find(object, key);
-    return v ? int(wholeAt(*v, prefix + key, min, std::numeric_limits<int>::max())) : fallback;
-}
-
-double numberAt(const json& v, const std::string& field)
-{
-    if (!v.is_number())
-        refuse({ field, found(v), "a number" });
-    return v.get<double>();
-}
-
-std::optional<int> nodeOr(const json& object, const char* key, const std::string& prefix)
-{
-    const json* v = find(object, key);
-    if (!v || v->is_null())
-        return std::nullopt;
-    return int(wholeAt(*v, prefix + key, -1, std::numeric_limits<int>::max()));
+    return { least, std::uint64_t(std::numeric_limits<int>::max()) };
 }
 
 // An error as a record holds it: an object whose fields are text (and a whole-number code).
 Error errorAt(const json& v, const std::string& field)
 {
-    objectAt(v, field);
-    const std::string prefix = field + ".";
-    for (const char* key : { "kind", "message", "api", "code_name", "detail", "advice" })
-        textOr(v, key, prefix);
-    intOr(v, "code", prefix, std::numeric_limits<int>::min());
+    const Block e(v, field, kRecord);
+    for (const char* key : { "kind", "message", "api", "code_name", "detail", "advice" }) {
+        std::string text;
+        e.getOr(key, text);
+    }
+    int code = 0;
+    e.getOr("code", code);
     return errorFromJson(v);
 }
 
-// The device block: every field the record may hold checked for its type and range before it is taken, then the
-// device as a whole against the rules every reader applies.
-DeviceInfo deviceAt(const json& d, const std::string& field)
+std::optional<Comparison> comparisonFrom(const Block& record)
 {
-    objectAt(d, field);
-    const std::string prefix = field + ".";
-    int major = 0, minor = 0;
-    wholeAt(need(d, "index", prefix + "index"), prefix + "index", 0, std::numeric_limits<int>::max());
-    refuseIf(checkName(prefix + "name", textAt(need(d, "name", prefix + "name"), prefix + "name")));
-    refuseIf(checkName(prefix + "uuid", textOr(d, "uuid", prefix)));
-    refuseIf(checkName(prefix + "pci_bus_id", textOr(d, "pci_bus_id", prefix)));
-    refuseIf(parseComputeCapability(prefix + "compute_capability", textOr(d, "compute_capability", prefix, "0.0"),
-        major, minor));
-    for (const char* key : { "multiprocessors", "async_engine_count", "clock_khz" })
-        intOr(d, key, prefix, 0);
-    if (const json* bytes = find(d, "total_memory_bytes"))
-        wholeAt(*bytes, prefix + "total_memory_bytes", 0, std::numeric_limits<std::int64_t>::max());
-    if (const json* t = find(d, "topology")) {
-        const std::string at = prefix + "topology.";
-        objectAt(*t, prefix + "topology");
-        nodeOr(*t, "numa_node", at);
-        textOr(*t, "local_cpus", at);
-        textOr(*t, "note", at);
-        for (const char* key : { "current_link", "max_link" }) {
-            if (const json* link = find(*t, key)) {
-                objectAt(*link, at + key);
-                textOr(*link, "speed", at + key + ".");
-                intOr(*link, "generation", at + key + ".", 0);
-                intOr(*link, "width", at + key + ".", 0);
-            }
-        }
-    }
-    DeviceInfo device;
-    try {
-        device = deviceFromJson(d);
-    } catch (const std::exception&) {
-        throw BadRecord(field + " is not a device's record");
-    }
-    device.computeMajor = major;  // as parsed above: "9" is refused there, never read as 9.9
-    device.computeMinor = minor;
-    refuseIf(checkDevice(device), field.substr(0, field.rfind('.') + 1));
-    return device;
-}
-
-CpuBinding bindingAt(const json& b, const std::string& field)
-{
-    objectAt(b, field);
-    const std::string prefix = field + ".";
-    if (!need(b, "bound", prefix + "bound").is_boolean())
-        refuse({ prefix + "bound", found(b.at("bound")), "true or false" });
-    textOr(b, "cpus", prefix);
-    textOr(b, "why", prefix);
-    textOr(b, "text", prefix);
-    nodeOr(b, "numa_node", prefix);
-    try {
-        return bindingFromJson(b);
-    } catch (const std::exception&) {
-        throw BadRecord(field + " is not a CPU binding's record");
-    }
-}
-
-template <class Enum>
-Enum choiceAt(const json& object, const char* key, Enum fallback)
-{
-    const json* v = find(object, key);
-    if (!v)
-        return fallback;
-    const std::string name = textAt(*v, key);
-    if (const auto parsed = parseName<Enum>(name))
-        return *parsed;
-    refuse({ key, "\"" + quotedValue(name) + "\"", acceptedNames<Enum>() });
-}
-
-std::optional<Comparison> comparisonFrom(const json& j)
-{
-    const json* v = find(j, "comparison");
-    if (!v)
+    if (!record.has("comparison"))
         return std::nullopt;
-    const std::string name = textAt(*v, "comparison");
+    std::string name;
+    record.get("comparison", name);
     if (name == "series")
         return std::nullopt;
     if (const auto c = parseName<Comparison>(name))
         return c;
-    refuse({ "comparison", "\"" + quotedValue(name) + "\"", "series, " + acceptedNames<Comparison>() });
+    refuse("comparison", record.quotedName(name), "series, " + acceptedNames<Comparison>());
 }
 
 // Where in a record the series reports sit: kept as their text by the parse, for the series reader.
@@ -271,7 +113,7 @@ Report reportAt(const json& r, const std::string& field, const std::string& docu
 {
     const auto kept = keptText(document, r);
     if (!kept)
-        refuse({ field, found(r), "an object" });
+        refuse(field, quotedJson(r, false), "an object");
     TextStream text(*kept);
     auto report = readJson(text);
     if (!report)
@@ -279,44 +121,57 @@ Report reportAt(const json& r, const std::string& field, const std::string& docu
     const std::string prefix = field + ".";
     refuseIf(checkConfig(report->config), prefix);
     refuseIf(checkDevice(report->device), prefix);
-    for (std::size_t i = 0; i < report->runs.size(); ++i) {
-        if (auto bad = checkRun(report->runs[i], report->config)) {
-            bad->field = "run " + std::to_string(i + 1) + ": " + bad->field;
-            refuseIf(bad, prefix);
-        }
-    }
+    for (std::size_t i = 0; i < report->runs.size(); ++i)
+        refuseIf(checkRun(report->runs[i], report->config), prefix + "run " + std::to_string(i + 1) + ": ");
     return std::move(*report);
 }
 
 VariantResult variantFrom(const json& v, const std::string& place, const std::string& document)
 {
-    objectAt(v, place);
-    const std::string prefix = place + ".";
+    const Block b(v, place, kRecord);
     VariantResult variant;
-    variant.label = textOr(v, "label", prefix);
-    refuseIf(checkName(prefix + "label", variant.label));
-    if (const json* notRun = find(v, "not_run"))
-        variant.notRun = errorAt(*notRun, prefix + "not_run");
-    if (const json* failure = find(v, "failure"))
-        variant.failure = errorAt(*failure, prefix + "failure");
-    variant.report = reportAt(need(v, "report", prefix + "report"), prefix + "report", document);
+    b.getOr("label", variant.label);
+    refuseIf(checkName(b.path("label"), variant.label));
+    if (const json* notRun = b.find("not_run"))
+        variant.notRun = errorAt(*notRun, b.path("not_run"));
+    if (const json* failure = b.find("failure"))
+        variant.failure = errorAt(*failure, b.path("failure"));
+    variant.report = reportAt(b.need("report", "an object"), b.path("report"), document);
     return variant;
 }
 
 AggregateBandwidth aggregateAt(const json& a, std::size_t devices)
 {
-    objectAt(a, "aggregate");
+    const Block b(a, "aggregate", kRecord);
     AggregateBandwidth aggregate;
-    aggregate.devices = int(wholeAt(need(a, "devices", "aggregate.devices"), "aggregate.devices", 0,
-        std::int64_t(devices)));
-    aggregate.overlapMs = numberAt(need(a, "overlap_ms", "aggregate.overlap_ms"), "aggregate.overlap_ms");
-    refuseIf(checkDurationMs("aggregate.overlap_ms", aggregate.overlapMs));
-    aggregate.bytes = std::uint64_t(wholeAt(need(a, "bytes", "aggregate.bytes"), "aggregate.bytes", 0,
-        std::numeric_limits<std::int64_t>::max()));
-    aggregate.gbps = numberAt(need(a, "gbps", "aggregate.gbps"), "aggregate.gbps");
-    if (!std::isfinite(aggregate.gbps) || aggregate.gbps < 0.0)
-        refuse({ "aggregate.gbps", quotedNumber(aggregate.gbps), "a finite number of GB/s, 0 or more" });
+    b.get("devices", aggregate.devices, Range { 0, devices });
+    b.get("overlap_ms", aggregate.overlapMs);
+    refuseIf(checkDurationMs(b.path("overlap_ms"), aggregate.overlapMs));
+    b.get("bytes", aggregate.bytes, Range { 0, std::uint64_t(std::numeric_limits<std::int64_t>::max()) });
+    b.get("gbps", aggregate.gbps);
+    checkAmount(b, "gbps", aggregate.gbps, "GB/s");
     return aggregate;
+}
+
+DeviceResult deviceResultFrom(const json& v, const std::string& place, std::optional<Comparison> comparison,
+    const std::string& document)
+{
+    const Block d(v, place, kRecord);
+    DeviceResult result;
+    result.device = deviceFrom(Block(d.object(), "device", d.path("device"), kRecord));
+    if (d.has("binding"))
+        result.binding = bindingFrom(Block(d.object(), "binding", d.path("binding"), kRecord));
+    const json& variants = d.list("variants");
+    if (variants.size() > kMaxPlanVariants)
+        refuse(d.path("variants"), std::to_string(variants.size()) + " variants",
+            "at most " + std::to_string(kMaxPlanVariants) + " (the longest plan)");
+    for (std::size_t k = 0; k < variants.size(); ++k)
+        result.plan.variants.push_back(
+            variantFrom(variants[k], d.path("variants") + "[" + std::to_string(k) + "]", document));
+    result.plan.comparison = comparison;
+    result.plan.planned = result.plan.variants.size();
+    d.getOr("planned", result.plan.planned, Range { std::int64_t(result.plan.variants.size()), kMaxPlanVariants });
+    return result;
 }
 
 HostReport hostFrom(const json& j, const std::string& document)
@@ -324,53 +179,37 @@ HostReport hostFrom(const json& j, const std::string& document)
     if (!j.is_object() || !j.contains("format") || !j.at("format").is_string() ||
         j.at("format").get_ref<const std::string&>() != kHostRecordFormat)
         throw BadRecord("not an AsyncScope host record (its format is not " + std::string(kHostRecordFormat) + ")");
-    const json& version = need(j, "format_version", "format_version");
+    const Block record(j, "", kRecord);
+    const json& version = record.need("format_version", "");
     if (!version.is_number())
-        refuse({ "format_version", found(version), "a whole number from 1 to " + std::to_string(kHostRecordVersion) });
+        refuse("format_version", record.quoted(version),
+            "a whole number from 1 to " + std::to_string(kHostRecordVersion));
     refuseIf(checkFormatVersion(version.get<double>(), kHostRecordVersion));
     HostReport host;
-    host.host = textAt(need(j, "host", "host"), "host");
+    record.get("host", host.host);
     refuseIf(checkName("host", host.host));
-    host.mode = choiceAt(j, "mode", DeviceMode::OneAtATime);
-    host.comparison = comparisonFrom(j);
-    host.driverVersion = intOr(j, "driver_version", "", 0);
-    host.runtimeVersion = intOr(j, "runtime_version", "", 0);
-    if (const json* error = find(j, "error"))
+    host.mode = record.choiceOr("mode", DeviceMode::OneAtATime);
+    host.comparison = comparisonFrom(record);
+    record.getOr("driver_version", host.driverVersion, upToInt(0));
+    record.getOr("runtime_version", host.runtimeVersion, upToInt(0));
+    if (const json* error = record.find("error"))
         host.error = errorAt(*error, "error");
-    if (const json* slurm = find(j, "slurm")) {
-        objectAt(*slurm, "slurm");
+    if (const json* slurm = record.find("slurm")) {
+        const Block s(*slurm, "slurm", kRecord);
         SlurmTask task;
-        task.job = textAt(need(*slurm, "job", "slurm.job"), "slurm.job");
+        s.get("job", task.job);
         refuseIf(checkName("slurm.job", task.job));
-        task.node = textAt(need(*slurm, "node", "slurm.node"), "slurm.node");
+        s.get("node", task.node);
         refuseIf(checkName("slurm.node", task.node));
-        task.task = int(wholeAt(need(*slurm, "task", "slurm.task"), "slurm.task", 0, kMaxSlurmTask));
+        s.get("task", task.task, Range { 0, kMaxSlurmTask });
         host.slurm = std::move(task);
     }
-    const json& devices = listAt(need(j, "devices", "devices"), "devices");
-    if (const json* a = find(j, "aggregate"))
+    const json& devices = record.list("devices");
+    if (const json* a = record.find("aggregate"))
         host.aggregate = aggregateAt(*a, devices.size());
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-        const json& d = objectAt(devices[i], "devices[" + std::to_string(i) + "]");
-        const std::string place = "devices[" + std::to_string(i) + "]";
-        DeviceResult result;
-        result.device = deviceAt(need(d, "device", place + ".device"), place + ".device");
-        if (const json* binding = find(d, "binding"))
-            result.binding = bindingAt(*binding, place + ".binding");
-        const json& variants = listAt(need(d, "variants", place + ".variants"), place + ".variants");
-        if (variants.size() > kMaxPlanVariants)
-            refuse({ place + ".variants", std::to_string(variants.size()) + " variants",
-                "at most " + std::to_string(kMaxPlanVariants) + " (the longest plan)" });
-        for (std::size_t k = 0; k < variants.size(); ++k)
-            result.plan.variants.push_back(
-                variantFrom(variants[k], place + ".variants[" + std::to_string(k) + "]", document));
-        result.plan.comparison = host.comparison;
-        result.plan.planned = result.plan.variants.size();
-        if (const json* planned = find(d, "planned"))
-            result.plan.planned = std::size_t(wholeAt(*planned, place + ".planned",
-                std::int64_t(result.plan.variants.size()), std::int64_t(kMaxPlanVariants)));
-        host.devices.push_back(std::move(result));
-    }
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        host.devices.push_back(
+            deviceResultFrom(devices[i], "devices[" + std::to_string(i) + "]", host.comparison, document));
     return host;
 }
 
@@ -467,6 +306,8 @@ Result<HostReport> readHostRecordText(const std::string& text)
         return j.error();
     try {
         return hostFrom(*j, text);
+    } catch (const json_header::BadField& e) {
+        return makeError(ErrorKind::Io, e.what());
     } catch (const BadRecord& e) {
         return makeError(ErrorKind::Io, e.what());
     } catch (const std::exception&) {  // a reader below met what its checks did not foresee

@@ -1,6 +1,7 @@
 #include "engine/io/side_by_side_report.hpp"
 
 #include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/device_json.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
@@ -34,11 +35,6 @@ std::string linkText(const PcieLink& l, const char* unknown = "-")
 nlohmann::json number(double value)
 {
     return value > 0.0 ? nlohmann::json(value) : nlohmann::json(nullptr);
-}
-
-nlohmann::json linkJson(const PcieLink& l)
-{
-    return { { "speed", l.speed }, { "generation", l.generation }, { "width", l.width } };
 }
 
 std::string aggregateText(const HostAggregate& a)

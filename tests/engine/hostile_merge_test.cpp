@@ -177,6 +177,38 @@ TEST(HostileMerge, AListOfAMillionObjectsIsReadInOnePass)
     EXPECT_EQ(fewer.error().message(), "devices[0].device is missing");
 }
 
+// A record's device and binding are read by the same rows as a report header's (device_json.cpp): every field
+// checked where it is read, the problem named by its field.
+TEST(HostileMerge, TheDeviceAndTheBindingAreCheckedFieldByField)
+{
+    const auto record = [](const std::string& device) {
+        return readText(R"({"format": "asyncscope-host", "format_version": 1, "host": "h", "devices": [)" + device +
+            "]}");
+    };
+    const std::string cpus(300, 'c');
+    const auto topology = record(R"({"device": {"index": 0, "name": "G", "topology": {"local_cpus": ")" + cpus +
+        R"("}}, "variants": []})");
+    ASSERT_FALSE(topology.ok());
+    EXPECT_EQ(topology.error().message().rfind("devices[0].device.topology.local_cpus is cccc", 0), 0u)
+        << topology.error().message();
+    EXPECT_NE(topology.error().message().find("; accepted: at most 256 bytes"), std::string::npos)
+        << topology.error().message();
+    const auto index = record(R"({"device": {"index": -1, "name": "G"}, "variants": []})");
+    ASSERT_FALSE(index.ok());
+    EXPECT_EQ(index.error().message(), "devices[0].device.index is -1; accepted: a whole number from 0 to 2147483647");
+    const auto why = record(R"({"device": {"index": 0, "name": "G"}, "binding": {"bound": false, "why": ")" +
+        std::string(5000, 'w') + R"("}, "variants": []})");
+    ASSERT_FALSE(why.ok());
+    EXPECT_EQ(why.error().message().rfind("devices[0].binding.why is wwww", 0), 0u) << why.error().message();
+    const auto text = record(R"({"device": {"index": 0, "name": "G"}, "binding": {"bound": true, "text": 5},
+        "variants": []})");
+    ASSERT_FALSE(text.ok());
+    EXPECT_EQ(text.error().message(), "devices[0].binding.text is 5; accepted: text");
+    const auto bound = record(R"({"device": {"index": 0, "name": "G"}, "binding": {}, "variants": []})");
+    ASSERT_FALSE(bound.ok());
+    EXPECT_EQ(bound.error().message(), "devices[0].binding.bound is missing");
+}
+
 TEST(HostileMerge, SyntaxErrorsGiveTheLineAndColumnAndNoLibraryText)
 {
     const auto broken = readText("{\n  \"format\": \"asyncscope-host\",\n  \"host\" \"x\"\n}");

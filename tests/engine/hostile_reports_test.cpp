@@ -231,6 +231,10 @@ TEST(HostileReports, TheDeviceIsCheckedByTheSharedRules)
     EXPECT_TRUE(startsWith(index, "line 1: device.index is -3; accepted: 0 or more")) << index;
     const std::string text = problemOf(spoilt(0, "\"uuid\":\"", "\"uuid\":7,\"x\":\""));
     EXPECT_TRUE(startsWith(text, "line 1: device.uuid is 7; accepted: a text")) << text;
+    // The binding's fields by the same rows as a host record's (device_json.cpp): its text, derived, is a text too.
+    const std::string binding =
+        problemOf(spoilt(0, "\"config\":", "\"binding\":{\"bound\":true,\"text\":5},\"config\":"));
+    EXPECT_TRUE(startsWith(binding, "line 1: binding.text is 5; accepted: a text")) << binding;
 }
 
 TEST(HostileReports, TheFormatVersionIsAWholeNumberFromOneToFour)

@@ -1,7 +1,10 @@
-// The blocks of a JSON report other than its runs (device, configuration, summary, outcome, calibration, binding),
-// written and read back: the header of every format version, and the device and binding blocks host records carry.
+// The blocks of a JSON report other than its runs (device, configuration, summary, outcome, calibration, binding,
+// machine), written and read back: the header of every format version. (device_json.hpp has the device and binding
+// blocks, which host records carry too; machine_block.hpp the machine's.)
 #pragma once
 
+#include "engine/io/json/device_json.hpp"
+#include "engine/io/json/json_block.hpp"
 #include "engine/io/json/report_fields.hpp"
 #include "engine/model/advice.hpp"
 #include "engine/model/record_rules.hpp"
@@ -30,32 +33,12 @@ namespace json_header {
 inline const std::vector<std::string> kBlocksRead = { "format", "format_version", "host", "device", "binding", "config",
     "calibration", "pinned_peak", "machine", "outcome", "fields" };
 
-// A field that is there but wrong, or missing: the reader's message names it, says what it holds (quoted, cut) and
-// what it accepts. A json::exception, so that a reader that catches the library's exceptions around these readers
-// (host records) catches it too; its text is already a message ("device.compute_capability is x; accepted: …").
-struct BadField : nlohmann::json::exception {
-    explicit BadField(const FieldProblem& problem);
-    FieldProblem problem;
-};
-
 // Where in the file a header's field lies, by the header's key that holds it ("config" for config.streams):
 // "line 1". May be empty: the error names no place then.
 using WhereOf = std::function<std::string(std::string_view key)>;
 
 // The error for `bad`, at the place `where` gives its header key.
 Error headerError(const BadField& bad, const WhereOf& where);
-
-}  // namespace json_header
-
-// A device block (its place in the host included) and a CPU binding as reports write them, and back, for records
-// that hold them outside a report. The readers check every field by the rules of model/record_rules (checkDevice,
-// parseComputeCapability) and throw json_header::BadField for one missing, of the wrong type or out of range.
-nlohmann::json deviceToJson(const DeviceInfo& device);
-DeviceInfo deviceFromJson(const nlohmann::json& device);
-nlohmann::json bindingToJson(const CpuBinding& binding);
-CpuBinding bindingFromJson(const nlohmann::json& binding);
-
-namespace json_header {
 
 // Everything but the runs, in the order the file shows it: format, format_version, host, device, binding, config,
 // summary, calibration, pinned_peak, outcome, machine (the machine's state around the series), findings and

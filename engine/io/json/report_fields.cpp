@@ -1,8 +1,11 @@
 #include "engine/io/json/report_fields.hpp"
 
+#include "engine/io/json/run_fields.hpp"
+
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <tuple>
 #include <utility>
 
 namespace asyncscope::json_fields {
@@ -52,13 +55,13 @@ Layout layoutOf(const Report& report)
 
 namespace {
 
-// The names as views, their lengths counted once: a lookup per field of a million runs adds up.
-template <std::size_t N>
-std::array<std::string_view, N> viewsOf(const char* const (&names)[N])
+// The rows' names as views, their lengths counted once: a lookup per field of a million runs adds up.
+template <class Rules>
+auto viewsOf(const Rules& rules)
 {
-    std::array<std::string_view, N> views;
-    for (std::size_t i = 0; i < N; ++i)
-        views[i] = names[i];
+    std::array<std::string_view, std::tuple_size_v<Rules>> views;
+    for (std::size_t i = 0; i < views.size(); ++i)
+        views[i] = rules[i].name;
     return views;
 }
 
@@ -72,37 +75,21 @@ std::size_t indexOf(const std::array<std::string_view, N>& views, std::string_vi
 
 RunKey runKeyOf(std::string_view name)
 {
-    static const auto views = viewsOf(kRunKeyNames);
+    static const auto views = viewsOf(kRunFields);
     return RunKey(indexOf(views, name));
 }
 
 SpanField spanFieldOf(std::string_view name)
 {
-    static const auto views = viewsOf(kSpanFieldNames);
+    static const auto views = viewsOf(kSpanFields);
     return SpanField(indexOf(views, name));
-}
-
-const char* expectedOf(RunKey key)
-{
-    switch (key) {
-    case RunKey::Warmup:
-    case RunKey::Verified: return "true or false";
-    case RunKey::Run:
-    case RunKey::Polls:
-    case RunKey::Expected:
-    case RunKey::FirstWrongIndex:
-    case RunKey::FirstWrongValue: return "a whole number";
-    case RunKey::Spans:
-    case RunKey::Traced: return "a list of spans";
-    default: return "a number";
-    }
 }
 
 std::vector<std::string> runFieldNames(const Layout& layout)
 {
     std::vector<std::string> names;
     for (const RunKey k : layout.run)
-        names.emplace_back(kRunKeyNames[std::size_t(k)]);
+        names.emplace_back(ruleOf(k).name);
     return names;
 }
 
@@ -110,7 +97,7 @@ std::vector<std::string> spanFieldNames(const Layout& layout)
 {
     std::vector<std::string> names;
     for (const SpanField f : layout.span)
-        names.emplace_back(kSpanFieldNames[std::size_t(f)]);
+        names.emplace_back(ruleOf(f).name);
     return names;
 }
 

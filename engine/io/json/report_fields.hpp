@@ -1,5 +1,5 @@
-// The names a JSON report gives its runs' and spans' fields, in every format version, and the layout of the arrays
-// that hold them: the one table the writer and the readers share.
+// The runs' and spans' fields of a JSON report, in every format version (run_fields.hpp has their names and rules),
+// and the layout of the arrays that hold them.
 #pragma once
 
 #include "engine/model/report.hpp"
@@ -20,25 +20,21 @@ constexpr const char* kComparisonFormatName = "asyncscope-comparison";
 
 namespace json_fields {
 
-// A run's fields. Version 4 writes the first twelve as an object's keys in this order (traced_spans only where the
-// run has traced spans); version 3 as an array in the order "fields": {"run": …} names them; version 2 as an object;
-// version 1 had no spans but the last five fields.
+// A run's fields, in the order of their rows in run_fields.hpp (which holds their names and rules). Version 4 writes
+// the first twelve as an object's keys in this order (traced_spans only where the run has traced spans); version 3
+// as an array in the order "fields": {"run": …} names them; version 2 as an object; version 1 had no spans but the
+// last five fields.
 enum class RunKey : std::uint8_t {
     Run, Warmup, StartMs, GpuMs, Polls, WaitCpuMs, Expected, Verified, FirstWrongIndex, FirstWrongValue, Spans,
     Traced, CpuSubmitMs, WaitMs, H2dMs, KernelMs, D2hMs, Unknown
 };
-constexpr const char* kRunKeyNames[] = { "run", "warmup", "start_ms", "gpu_time_ms", "poll_iterations", "wait_cpu_ms",
-    "expected_value", "verified", "first_wrong_index", "first_wrong_value", "spans", "traced_spans",
-    "cpu_submit_time_ms", "wait_ms", "h2d_ms", "kernel_ms", "d2h_ms" };
 constexpr std::size_t kWrittenRunFields = std::size_t(RunKey::Traced) + 1;
 
-// A span's fields. Versions 3 and 4 write a span as an array of those "fields": {"span": …} names: kind, begin_ms,
-// end_ms always, the others only where some span of the report has them other than 0 (call: where there are api
-// spans, and then on api spans only, last). A field an array leaves out is 0. Version 2 wrote span objects.
+// A span's fields, likewise. Versions 3 and 4 write a span as an array of those "fields": {"span": …} names: kind,
+// begin_ms, end_ms always, the others only where some span of the report has them other than 0 (call: where there
+// are api spans, and then on api spans only, last). A field an array leaves out is 0. Version 2 wrote span objects.
 enum class SpanField : std::uint8_t { Kind, Device, Stream, Chunk, Bytes, BeginMs, EndMs, Call, Unknown };
-constexpr const char* kSpanFieldNames[] = { "kind", "device", "stream", "chunk", "bytes", "begin_ms", "end_ms",
-    "call" };
-constexpr std::size_t kSpanFieldCount = sizeof kSpanFieldNames / sizeof kSpanFieldNames[0];
+constexpr std::size_t kSpanFieldCount = std::size_t(SpanField::Unknown);
 
 // The fields a report's arrays hold, in order.
 struct Layout {
@@ -55,9 +51,6 @@ Layout layoutOf(const Report& report);
 
 RunKey runKeyOf(std::string_view name);      // RunKey::Unknown for a name no version wrote
 SpanField spanFieldOf(std::string_view name);  // SpanField::Unknown likewise
-
-// "true or false", "a whole number", "a number", "a list of spans": what a run's field must be, for messages.
-const char* expectedOf(RunKey key);
 
 std::vector<std::string> runFieldNames(const Layout& layout);
 std::vector<std::string> spanFieldNames(const Layout& layout);

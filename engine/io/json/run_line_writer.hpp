@@ -1,13 +1,11 @@
 // One run as one line of JSON text, as format 4 writes it: an object with the run's fields by name and its spans
-// as arrays of the fields the layout names.
+// as arrays of the fields the layout names, each written by its row in run_fields.hpp.
 #pragma once
 
 #include "engine/io/json/report_fields.hpp"
 #include "engine/model/run_store.hpp"
 
 #include <string>
-#include <string_view>
-#include <vector>
 
 namespace asyncscope::json_fields {
 
@@ -20,16 +18,10 @@ public:
     void append(std::string& out, const RunStore& runs, std::size_t i);
 
 private:
-    void text(std::string_view t) { m_out->append(t); }
-    void key(RunKey k);
-    void name(const char* n);
-    template <class T>
-    void whole(T v);
-    void number(double v);
-    void spans(const RunStore::SpanView& list);
+    static void key(std::string& out, const char* name, bool first);
+    void spans(std::string& out, const RunStore::SpanView& list);
 
     const Layout& m_layout;
-    std::string* m_out = nullptr;
 };
 
 }  // namespace asyncscope::json_fields

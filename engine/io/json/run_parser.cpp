@@ -1,15 +1,12 @@
 #include "engine/io/json/run_parser.hpp"
 
+#include "engine/io/json/run_fields.hpp"
 #include "engine/model/record_rules.hpp"
 
 #include <simdjson.h>
 
 #include <array>
-#include <cmath>
 #include <cstdint>
-#include <limits>
-#include <optional>
-#include <utility>
 #include <vector>
 
 namespace asyncscope::json_read {
@@ -26,60 +23,43 @@ struct Problem {
     std::string text;
 };
 
-bool toDouble(dom::element v, double& out)
+// The scalar `v` as the field rows take it (a list or an object: a Container). Inlined where a field is read: a
+// call of its own for each of a big file's tens of millions of fields shows in its read time.
+[[gnu::always_inline]] inline FieldValue valueOf(dom::element v)
 {
-    if (v.is_null()) {
-        out = std::numeric_limits<double>::quiet_NaN();  // written for what JSON cannot hold
-        return true;
+    FieldValue f;
+    switch (v.type()) {
+    case dom::element_type::INT64:
+        f.kind = FieldValue::Int;
+        f.i = v.get_int64().value_unsafe();
+        break;
+    case dom::element_type::UINT64:  // only above what an int64 holds
+        f.kind = FieldValue::Unsigned;
+        f.u = v.get_uint64().value_unsafe();
+        break;
+    case dom::element_type::DOUBLE:
+        f.kind = FieldValue::Float;
+        f.d = v.get_double().value_unsafe();
+        break;
+    case dom::element_type::STRING:
+        f.kind = FieldValue::Text;
+        f.text = v.get_string().value_unsafe();
+        break;
+    case dom::element_type::BOOL:
+        f.kind = FieldValue::Flag;
+        f.flag = v.get_bool().value_unsafe();
+        break;
+    case dom::element_type::NULL_VALUE: break;
+    default: f.kind = FieldValue::Container; break;
     }
-    return !v.get_double().get(out);
+    return f;
 }
-
-template <class T>
-bool toWhole(dom::element v, T& out)
-{
-    if (v.is_uint64() && !v.is_int64()) {  // above what an int64 holds
-        std::uint64_t u = 0;
-        if (v.get_uint64().get(u) || u > std::uint64_t(std::numeric_limits<T>::max()))
-            return false;
-        out = T(u);
-        return true;
-    }
-    std::int64_t i = 0;
-    if (v.get_int64().get(i))
-        return false;
-    if (i < std::int64_t(std::numeric_limits<T>::min()) ||
-        (i > 0 && std::uint64_t(i) > std::uint64_t(std::numeric_limits<T>::max())))
-        return false;
-    out = T(i);
-    return true;
-}
-
-// An enum's value by its name, the names' lengths counted once (parseName counts them at every call).
-template <class Enum>
-std::optional<Enum> valueNamed(std::string_view name)
-{
-    static const auto table = [] {
-        std::vector<std::pair<std::string_view, Enum>> t;
-        for (const auto& [value, text] : EnumNames<Enum>::entries)
-            t.emplace_back(text, value);
-        return t;
-    }();
-    for (const auto& [text, value] : table) {
-        if (text == name)
-            return value;
-    }
-    return std::nullopt;
-}
-
-constexpr std::uint32_t bit(RunKey k) { return 1u << unsigned(k); }
-constexpr std::uint32_t bit(SpanField f) { return 1u << unsigned(f); }
 
 // The names of the run's fields as views, for comparing without counting their lengths.
 const std::array<std::string_view, kWrittenRunFields> kKeys = [] {
     std::array<std::string_view, kWrittenRunFields> keys;
     for (std::size_t i = 0; i < keys.size(); ++i)
-        keys[i] = kRunKeyNames[i];
+        keys[i] = kRunFields[i].name;
     return keys;
 }();
 
@@ -107,46 +87,37 @@ public:
         } else {
             throw Problem { "not an object" };
         }
-        for (const RunKey needed : { RunKey::Run, RunKey::Warmup, RunKey::GpuMs, RunKey::Polls, RunKey::Verified,
-                 RunKey::Spans }) {
-            if (!(m_seen & bit(needed)))
-                throw Problem { std::string(kRunKeyNames[int(needed)]) + " missing" };
-        }
+        if (const char* missing = missingRunField(m_seen))
+            throw Problem { std::string(missing) + " missing" };
+        if (!(m_seen & bit(RunKey::Spans)))
+            throw Problem { std::string(ruleOf(RunKey::Spans).name) + " missing" };
     }
 
 private:
     void runField(RunKey key, dom::element v, RunResult& r)
     {
+        if (key == RunKey::Unknown)
+            return;  // a field this reader does not know
+        const RunFieldRule& rule = ruleOf(key);
         bool ok = true;
-        switch (key) {
-        case RunKey::Run: ok = toWhole(v, r.index); break;
-        case RunKey::Warmup: ok = !v.get_bool().get(r.warmup); break;
-        case RunKey::StartMs: ok = toDouble(v, r.startMs); break;
-        case RunKey::GpuMs: ok = toDouble(v, r.gpuMs); break;
-        case RunKey::Polls: ok = toWhole(v, r.pollIterations); break;
-        case RunKey::WaitCpuMs: ok = toDouble(v, r.waitCpuMs); break;
-        case RunKey::Expected: ok = toWhole(v, r.expectedValue); break;
-        case RunKey::Verified: ok = !v.get_bool().get(r.verified); break;
-        case RunKey::FirstWrongIndex: ok = toWhole(v, r.firstWrongIndex); break;
-        case RunKey::FirstWrongValue: ok = toWhole(v, r.firstWrongValue); break;
-        case RunKey::Spans:
-        case RunKey::Traced:
+        switch (rule.kind) {
+        case RunFieldKind::Value: ok = rule.read(valueOf(v), r, m_durations); break;
+        case RunFieldKind::SpanList:
             ok = v.is_array();
             if (ok)
                 spans(dom::array(v), key == RunKey::Traced, key == RunKey::Traced ? r.traced : r.spans);
             break;
-        default: return;  // a field this reader does not know, or one version 1 gave (in documents only)
+        case RunFieldKind::Duration: return;  // version 1's, read in documents only
         }
         if (!ok)
-            throw Problem { std::string(kRunKeyNames[int(key)]) + " is not " + expectedOf(key) };
+            throw Problem { notExpected(key) };
         m_seen |= bit(key);
     }
 
     void spans(dom::array list, bool traced, std::vector<Span>& out)
     {
         if (list.size() > kMaxSpansPerRun)
-            throw Problem { std::string(traced ? "traced_spans" : "spans") + " holds more than " +
-                std::to_string(kMaxSpansPerRun) + " spans: more than a run has" };
+            throw Problem { tooManySpans(traced, kMaxSpansPerRun) };
         out.clear();
         out.reserve(list.size());
         std::size_t index = 0;
@@ -166,62 +137,28 @@ private:
             } else {
                 throw Problem { spanPlace(index, traced) + "it is not a list or an object" };
             }
-            for (const SpanField needed : { SpanField::Kind, SpanField::BeginMs, SpanField::EndMs }) {
-                if (!(seen & bit(needed)))
-                    throw Problem { std::string(kSpanFieldNames[int(needed)]) + " missing in " +
-                        (traced ? "traced span " : "span ") + std::to_string(index) };
-            }
+            if (const char* missing = missingSpanField(seen))
+                throw Problem { missingInSpan(missing, index, traced) };
             out.push_back(span);
             ++index;
         }
     }
 
-    static std::string spanPlace(std::size_t index, bool traced)
-    {
-        return std::string(traced ? "traced span " : "span ") + std::to_string(index) + ": ";
-    }
-
     // The bit of the field read, 0 for one passed over.
-    std::uint32_t spanField(SpanField f, dom::element v, Span& s, std::size_t index, bool traced)
+    static std::uint32_t spanField(SpanField f, dom::element v, Span& s, std::size_t index, bool traced)
     {
-        bool ok = true;
-        switch (f) {
-        case SpanField::Kind:
-        case SpanField::Call: {
-            std::string_view name;
-            if (v.get_string().get(name))
-                throw Problem { spanPlace(index, traced) + kSpanFieldNames[int(f)] + " is not a name" };
-            if (f == SpanField::Kind) {
-                const auto kind = valueNamed<SpanKind>(name);
-                if (!kind)
-                    throw Problem { spanPlace(index, traced) + "kind '" + quotedValue(name) + "' is not " +
-                        acceptedNames<SpanKind>() };
-                s.kind = *kind;
-            } else {
-                const auto call = valueNamed<ApiCall>(name);
-                if (!call)
-                    throw Problem { spanPlace(index, traced) + "call '" + quotedValue(name) + "' is not " +
-                        acceptedNames<ApiCall>() };
-                s.call = *call;
-            }
-            break;
-        }
-        case SpanField::Device: ok = toWhole(v, s.device); break;
-        case SpanField::Stream: ok = toWhole(v, s.stream); break;
-        case SpanField::Chunk: ok = toWhole(v, s.chunk); break;
-        case SpanField::Bytes: ok = toWhole(v, s.bytes); break;
-        case SpanField::BeginMs: ok = toDouble(v, s.beginMs); break;
-        case SpanField::EndMs: ok = toDouble(v, s.endMs); break;
-        case SpanField::Unknown: return 0;
-        }
-        if (!ok)
-            throw Problem { spanPlace(index, traced) + kSpanFieldNames[int(f)] + " is not " +
-                (f == SpanField::BeginMs || f == SpanField::EndMs ? "a number" : "a whole number") };
+        if (f == SpanField::Unknown)
+            return 0;
+        const FieldValue value = valueOf(v);
+        const SpanRead read = ruleOf(f).read(value, s);
+        if (read != SpanRead::Taken)
+            throw Problem { spanProblem(f, read, value, index, traced) };
         return bit(f);
     }
 
     const Layout& m_layout;
     std::uint32_t m_seen = 0;
+    SerialDurations m_durations;  // version 1's, which run lines never give
 };
 
 // What is wrong with a line simdjson refuses, in words for a person (not simdjson's names for its errors).
