@@ -191,11 +191,6 @@ QString RunStatus::text() const
     return m_text->text();
 }
 
-QString RunStatus::bindingText() const
-{
-    return m_binding->text();
-}
-
 QString RunStatus::adviceBadge() const
 {
     return m_advice->isVisible() ? m_advice->text() : QString();

@@ -41,8 +41,6 @@ public:
     // A message that gives way to the one before it after `ms` ("Saved …").
     void showTransient(const QString& text, int ms);
     QString text() const;
-    // "CPUs 0-31, NUMA node 0" or "CPUs: not bound (binding turned off)"; empty when the series says nothing.
-    QString bindingText() const;
     // The advice badge's words ("⚠ 2 warnings", "⚠ Another process on the GPU"); empty while it is hidden.
     QString adviceBadge() const;
     // The baseline's line, whole; empty where there is no baseline.

@@ -50,7 +50,6 @@ public:
     void showConfiguration(const PipelineConfig& config, const QString& source);
     // Back to the user's own settings, as they were before a saved configuration was shown (nothing where none is).
     void showOwnSettings();
-    bool showsSavedConfiguration() const { return m_viewing; }
     QString savedConfigurationNote() const;  // the line that says whose configuration is shown; empty when none
     // Shows `elements` exactly, in the largest unit that holds it.
     void showSize(std::size_t elements);

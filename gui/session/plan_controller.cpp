@@ -2,43 +2,27 @@
 
 #include "gui/session/plan_worker.hpp"
 
-#include <type_traits>
 
 namespace asyncscope {
 
-template <class... Args>
-void PlanController::relay(void (PlanWorker::*from)(Args...), void (PlanController::*to)(Args...))
-{
-    // Queued whatever thread emits: the run thread, or a device's worker thread.
-    bool batch = false;
-    if constexpr (std::is_same_v<decltype(to), decltype(&PlanController::runsAvailable)>)
-        batch = to == &PlanController::runsAvailable;
-    connect(m_worker, from, this, [this, to, batch](Args... args) {
-        queue({ [this, to, args...] { emit (this->*to)(args...); }, batch });
-    }, Qt::QueuedConnection);
-}
-
 PlanController::PlanController(std::shared_ptr<Backend> backend, QObject* parent)
     : WorkerThread(QStringLiteral("AsyncScope run"), parent)
-    , m_worker(new PlanWorker(std::move(backend), cancelFlag()))
+    , m_worker(new PlanWorker(std::move(backend), cancelFlag(),
+          [this](std::function<void(PlanController&)> signal, bool batch) {
+              // Queued to this object's thread whatever thread tells: the run thread, or a device's worker thread.
+              QMetaObject::invokeMethod(this, [this, signal = std::move(signal), batch] {
+                  queue({ [this, signal] { signal(*this); }, batch });
+              }, Qt::QueuedConnection);
+          }))
 {
     registerMetaTypes();
-    relay(&PlanWorker::devicesAvailable, &PlanController::devicesAvailable);
-    relay(&PlanWorker::discoveryFailed, &PlanController::discoveryFailed);
-    relay(&PlanWorker::deviceStarting, &PlanController::deviceStarting);
-    relay(&PlanWorker::variantStarting, &PlanController::variantStarting);
-    relay(&PlanWorker::runsAvailable, &PlanController::runsAvailable);
-    relay(&PlanWorker::variantEnded, &PlanController::variantEnded);
-    relay(&PlanWorker::calibrationFailed, &PlanController::calibrationFailed);
-    relay(&PlanWorker::deviceEnded, &PlanController::deviceEnded);
-    connect(m_worker, &PlanWorker::hostFinished, this, [this](const HostReport& host) {
-        queue({ [this, host] {
-                   workEnded();
-                   emit hostFinished(host);
-               },
-            false });
-    }, Qt::QueuedConnection);
     adopt(m_worker);
+}
+
+void PlanController::finish(const HostReport& host)
+{
+    workEnded();
+    emit hostFinished(host);
 }
 
 void PlanController::queue(Due due)

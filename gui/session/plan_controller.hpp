@@ -55,14 +55,15 @@ signals:
     void hostFinished(const asyncscope::HostReport& host);  // however it ended: done, failed or cancelled
 
 private:
+    friend class PlanWorker;
+
     struct Due {
         std::function<void()> call;
         bool batch;  // a batch of runs: the last thing handed on in a turn of the event loop
     };
 
-    // Queues the worker's signal `from` to be emitted again as this object's `to`, in order (see deliver()).
-    template <class... Args>
-    void relay(void (PlanWorker::*from)(Args...), void (PlanController::*to)(Args...));
+    // The plan's end: the thread takes other work again, and hostFinished() tells.
+    void finish(const HostReport& host);
     void queue(Due due);
     // Emits what came, in order, up to and with the first batch of runs; what is left waits for the next turn of the
     // event loop.

@@ -1,5 +1,7 @@
 #include "gui/session/plan_worker.hpp"
 
+#include "gui/session/plan_controller.hpp"
+
 #include "engine/host/nvml_probe.hpp"
 #include "engine/model/series_summarizer.hpp"
 #include "engine/run/device_plan_runner.hpp"
@@ -11,7 +13,7 @@ namespace asyncscope {
 
 namespace {
 
-// Turns the runner's calls into the worker's signals, gathering each device's runs into batches, each with the
+// Turns the runner's calls into the controller's signals, gathering each device's runs into batches, each with the
 // summary of its variant's runs so far: summarised here, on the run thread, not on the GUI thread.
 class BatchingSink final : public DevicePlanSink {
 public:
@@ -23,7 +25,7 @@ public:
 
     void deviceStarting(const DeviceInfo& device, const CpuBinding& binding) override
     {
-        emit m_worker.deviceStarting(device, binding);
+        m_worker.tell([device, binding](PlanController& c) { emit c.deviceStarting(device, binding); });
     }
     void variantStarting(int device, std::size_t index, const VariantResult& v) override
     {
@@ -37,7 +39,7 @@ public:
             if (c.stopRule == StopRule::Fixed)
                 p.summarizer.reserve(std::size_t(c.runs));
         }
-        emit m_worker.variantStarting(device, int(index), v);
+        m_worker.tell([device, index, v](PlanController& c) { emit c.variantStarting(device, int(index), v); });
     }
     void runAvailable(int device, std::size_t index, const RunResult& run) override
     {
@@ -64,13 +66,16 @@ public:
         if (!m_batches)
             return;
         flushDevice(device);
-        emit m_worker.variantEnded(device, int(index), v);
+        m_worker.tell([device, index, v](PlanController& c) { emit c.variantEnded(device, int(index), v); });
     }
-    void calibrationFailed(int, const Error& error) override { emit m_worker.calibrationFailed(error); }
+    void calibrationFailed(int, const Error& error) override
+    {
+        m_worker.tell([error](PlanController& c) { emit c.calibrationFailed(error); });
+    }
     void deviceEnded(const DeviceResult& result) override
     {
         flushDevice(result.device.index);
-        emit m_worker.deviceEnded(result);
+        m_worker.tell([result](PlanController& c) { emit c.deviceEnded(result); });
     }
 
 private:
@@ -92,7 +97,11 @@ private:
     {
         if (p.runs && !p.runs->runs.empty()) {
             p.runs->summary = p.summarizer.summary();
-            emit m_worker.runsAvailable(device, int(p.variant), p.runs);
+            m_worker.tell(
+                [device, variant = int(p.variant), runs = p.runs](PlanController& c) {
+                    emit c.runsAvailable(device, variant, runs);
+                },
+                true);
             p.lastFlush = std::chrono::steady_clock::now();
         }
         p.runs.reset();
@@ -106,9 +115,10 @@ private:
 
 }  // namespace
 
-PlanWorker::PlanWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel)
+PlanWorker::PlanWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel, Tell tell)
     : m_backend(std::move(backend))
     , m_cancel(std::move(cancel))
+    , m_tell(std::move(tell))
 {
 }
 
@@ -116,9 +126,9 @@ void PlanWorker::discover()
 {
     auto platform = m_backend->discover();
     if (platform)
-        emit devicesAvailable(*platform);
+        tell([platform = *platform](PlanController& c) { emit c.devicesAvailable(platform); });
     else
-        emit discoveryFailed(platform.error());
+        tell([error = platform.error()](PlanController& c) { emit c.discoveryFailed(error); });
 }
 
 void PlanWorker::run(const DevicePlan& plan, const Platform& platform, bool batches)
@@ -132,7 +142,8 @@ void PlanWorker::run(const DevicePlan& plan, const Platform& platform, bool batc
     RunnerOptions options;
     options.machine = m_machine.get();
     options.keepRuns = !batches;  // batched runs belong to the receiver: the runner keeps no second copy
-    emit hostFinished(runDevicePlan(*m_backend, platform, plan, *m_cancel, sink, options));
+    HostReport host = runDevicePlan(*m_backend, platform, plan, *m_cancel, sink, options);
+    tell([host = std::move(host)](PlanController& c) { c.finish(host); });
 }
 
 void PlanWorker::setMachineProbe(std::shared_ptr<MachineProbe> probe)

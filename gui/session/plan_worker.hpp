@@ -3,6 +3,7 @@
 // leaves when it is full or kBatchInterval after the last one left (a run that comes later than that goes at once),
 // and the runs left go before each variant's end. It reads the machine's state around every series through one probe,
 // made once, on the run thread, when the first plan starts (NVML's initialisation can take a while on a large host).
+// What happens it tells its PlanController as calls that emit the controller's signals (declared there, once).
 #pragma once
 
 #include "gui/session/metatypes.hpp"
@@ -15,9 +16,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 
 namespace asyncscope {
+
+class PlanController;
 
 class PlanWorker : public QObject {
     Q_OBJECT
@@ -25,7 +29,11 @@ public:
     static constexpr std::chrono::milliseconds kBatchInterval { 50 };
     static constexpr std::size_t kBatchRuns = 8192;
 
-    PlanWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel);
+    // Hands `signal` (a call that emits one of the controller's signals) over to the controller, in order, from
+    // whichever thread it is made on: the run thread, or a device's worker thread. `batch`: it carries runs.
+    using Tell = std::function<void(std::function<void(PlanController&)> signal, bool batch)>;
+
+    PlanWorker(std::shared_ptr<Backend> backend, std::shared_ptr<std::atomic<bool>> cancel, Tell tell);
 
     void discover();
     // `batches`: runs come as runsAvailable() and the runner keeps none; otherwise each device's record holds its.
@@ -33,21 +41,12 @@ public:
     // What reads the machine's state around each series from now on, in place of NVML; null: nothing does.
     void setMachineProbe(std::shared_ptr<MachineProbe> probe);
 
-signals:
-    // Emitted from the devices' threads, several at once with DeviceMode::AllAtOnce: connected queued.
-    void devicesAvailable(const asyncscope::Platform& platform);
-    void discoveryFailed(const asyncscope::Error& error);
-    void deviceStarting(const asyncscope::DeviceInfo& device, const asyncscope::CpuBinding& binding);
-    void variantStarting(int device, int index, const asyncscope::VariantResult& variant);
-    void runsAvailable(int device, int index, const asyncscope::RunBatch& runs);
-    void variantEnded(int device, int index, const asyncscope::VariantResult& variant);
-    void calibrationFailed(const asyncscope::Error& error);
-    void deviceEnded(const asyncscope::DeviceResult& result);
-    void hostFinished(const asyncscope::HostReport& host);
+    void tell(std::function<void(PlanController&)> signal, bool batch = false) const { m_tell(std::move(signal), batch); }
 
 private:
     std::shared_ptr<Backend> m_backend;
     std::shared_ptr<std::atomic<bool>> m_cancel;
+    Tell m_tell;
     std::shared_ptr<MachineProbe> m_machine;
     bool m_machineChosen = false;  // by setMachineProbe(), or NVML's made at the first plan
 };

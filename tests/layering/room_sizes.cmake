@@ -1,0 +1,26 @@
+cmake_minimum_required(VERSION 3.25)
+# Rooms that stay small: no source file of the engine or the window over MAX_LINES lines, the window's own file
+# (gui/app/main_window.cpp) over WINDOW_MAX_LINES. SOURCE_DIR: the repository's root.
+file(GLOB_RECURSE sources RELATIVE ${SOURCE_DIR}
+    ${SOURCE_DIR}/engine/*.cpp ${SOURCE_DIR}/engine/*.hpp ${SOURCE_DIR}/engine/*.cu ${SOURCE_DIR}/engine/*.cuh
+    ${SOURCE_DIR}/gui/*.cpp ${SOURCE_DIR}/gui/*.hpp)
+list(LENGTH sources count)
+if(count LESS 50)
+    message(FATAL_ERROR "only ${count} sources found under ${SOURCE_DIR}/engine and gui: the check is looking elsewhere")
+endif()
+set(failed "")
+foreach(source IN LISTS sources)
+    file(STRINGS ${SOURCE_DIR}/${source} lines)
+    list(LENGTH lines length)
+    set(limit ${MAX_LINES})
+    if(source STREQUAL "gui/app/main_window.cpp")
+        set(limit ${WINDOW_MAX_LINES})
+    endif()
+    if(length GREATER limit)
+        string(APPEND failed "  ${source}: ${length} lines (at most ${limit}): split it along its concerns\n")
+    endif()
+endforeach()
+if(failed)
+    message(FATAL_ERROR "Files past their size:\n${failed}")
+endif()
+message(STATUS "${count} files, none past its size")

@@ -1,0 +1,67 @@
+# The layering, found from the build rather than from lists kept by hand (included by tests/CMakeLists.txt, after
+# every target is defined):
+#   - which of our libraries each library reaches through what it links (its room and the rooms below it);
+#   - which source file belongs to which library;
+#   - which test executables link the CUDA engine and which do not.
+
+# `out`: `target` and every library of ours it links, directly or through others.
+function(asyncscope_reach target out)
+    set(reach ${target})
+    set(todo ${target})
+    while(todo)
+        list(POP_FRONT todo next)
+        get_target_property(links ${next} LINK_LIBRARIES)
+        if(NOT links)
+            continue()
+        endif()
+        foreach(link IN LISTS links)
+            if(TARGET ${link} AND link MATCHES "^asyncscope_" AND NOT link IN_LIST reach)
+                list(APPEND reach ${link})
+                list(APPEND todo ${link})
+            endif()
+        endforeach()
+    endwhile()
+    set(${out} ${reach} PARENT_SCOPE)
+endfunction()
+
+# Writes `file`: for each library the libraries it reaches, for each of its sources (relative to the repository's
+# root) its library. tests/layering/upward_includes.cmake reads it.
+function(asyncscope_write_rooms file)
+    get_property(libraries GLOBAL PROPERTY ASYNCSCOPE_LIBRARIES)
+    set(text "")
+    foreach(library IN LISTS libraries)
+        asyncscope_reach(${library} reach)
+        string(APPEND text "set(reach_${library} \"${reach}\")\n")
+        get_target_property(sources ${library} SOURCES)
+        get_target_property(dir ${library} SOURCE_DIR)
+        foreach(source IN LISTS sources)
+            cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY ${dir} OUTPUT_VARIABLE path)
+            cmake_path(RELATIVE_PATH path BASE_DIRECTORY ${PROJECT_SOURCE_DIR})
+            if(NOT path MATCHES "^\\.\\.")
+                string(APPEND text "set(\"room_${path}\" ${library})\n")
+            endif()
+        endforeach()
+    endforeach()
+    file(WRITE ${file} "${text}")
+endfunction()
+
+# `with`/`without`: the executables defined in this directory that link the CUDA engine, and those that do not.
+function(asyncscope_split_by_cuda with without)
+    get_property(targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS)
+    set(yes "")
+    set(no "")
+    foreach(target IN LISTS targets)
+        get_target_property(type ${target} TYPE)
+        if(NOT type STREQUAL "EXECUTABLE")
+            continue()
+        endif()
+        asyncscope_reach(${target} reach)
+        if(asyncscope_cuda IN_LIST reach)
+            list(APPEND yes $<TARGET_FILE:${target}>)
+        else()
+            list(APPEND no $<TARGET_FILE:${target}>)
+        endif()
+    endforeach()
+    set(${with} ${yes} PARENT_SCOPE)
+    set(${without} ${no} PARENT_SCOPE)
+endfunction()
