@@ -7,6 +7,7 @@
 #include "engine/host/host_name.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/display_text.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include <cstdlib>
 
@@ -45,7 +46,7 @@ int reportDiscoveryFailure(const CliOptions& options, const Error& error, std::o
         host.slurm = slurmTaskHere();
         Status failed = outputs.open(options.outputPath, host.host, kNoDevice);
         if (!failed) {
-            writeHost(outputs.at(kNoDevice), options.format, host, sideBySideRows(host));
+            writeHost(outputs.at(kNoDevice), options.format, host, assessHost(host), sideBySideRows(host));
             failed = outputs.finish();
         }
         if (failed)

@@ -8,7 +8,7 @@
 #include "engine/io/input_file.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/model/number_text.hpp"
-#include "engine/model/series_summary.hpp"
+#include "engine/model/advice.hpp"
 
 #include <algorithm>
 #include <future>
@@ -29,20 +29,16 @@ int refuseInput(const std::string& why, std::ostream& err)
     return kExitUsage;
 }
 
-int writeBaselineComparison(const CliOptions& options, const Report& baseline, const std::string& baselineName,
-    const Report& current, const std::string& currentName, std::ostream& out, std::ostream& err)
+int writeBaselineComparison(const CliOptions& options, const ComparedSeries& baseline, const ComparedSeries& current,
+    std::ostream& out, std::ostream& err)
 {
-    for (const auto& [series, name] : { std::pair { &baseline, "the baseline " + baselineName },
-             std::pair { &current, currentName == "this run" ? std::string("this run") : currentName } }) {
+    for (const auto& [series, name] : { std::pair { &baseline.report, "the baseline " + baseline.name },
+             std::pair { &current.report, current.name } }) {
         if (auto few = tooFewRunsToCompare(*series, name))
             return refuseInput(*few, err);
     }
-    // The two summaries (a sort per quantity of each series) side by side.
-    auto baselineSummarized = std::async(std::launch::async, [&baseline] { return summarizeSeries(baseline); });
-    const SeriesSummary currentSummary = summarizeSeries(current);
-    const SeriesSummary baselineSummary = baselineSummarized.get();
-    const BaselineComparison c =
-        compareWithBaseline(baseline, baselineSummary, current, currentSummary, options.baselineSettings);
+    const BaselineComparison c = compareWithBaseline(baseline.report, baseline.assessed.summary, current.report,
+        current.assessed.summary, options.baselineSettings);
     if (c.acrossConfigurations && !options.allowDifferent)
         return reportFailure(differentConfigurations(c.differences), err);
     Outputs outputs(out);
@@ -50,8 +46,8 @@ int writeBaselineComparison(const CliOptions& options, const Report& baseline, c
         if (auto failed = outputs.open(options.outputPath, shortHostName(), kNoDevice))
             return reportFailure(*failed, err);
     }
-    const BaselineSide a = baselineSide(baselineName, baseline, baselineSummary);
-    const BaselineSide b = baselineSide(currentName, current, currentSummary);
+    const BaselineSide a = baselineSide(baseline.name, baseline.report, baseline.assessed);
+    const BaselineSide b = baselineSide(current.name, current.report, current.assessed);
     std::ostream& to = outputs.at(kNoDevice);
     switch (options.format) {
     case ReportFormat::Text: to << formatBaselineText(c, a, b); break;
@@ -76,23 +72,35 @@ int writeBaselineComparison(const CliOptions& options, const Report& baseline, c
 
 int runBaselineFiles(const CliOptions& options, std::ostream& out, std::ostream& err)
 {
-    // Both files read at once (a million-run series is mostly parsing); the first one's problem is told first.
-    std::vector<std::future<Result<Report>>> reading;
-    for (const std::string& path : options.baselineFiles)
-        reading.push_back(std::async(std::launch::async, [&path] { return readSeriesFile(path); }));
-    std::vector<Report> reports;
+    // Both files read and assessed at once (a million-run series is mostly parsing, then a sort per quantity); the
+    // first one's problem is told first.
+    struct Read {
+        Result<Report> report;
+        Assessment assessed;
+    };
+    std::vector<std::future<Read>> reading;
+    for (const std::string& path : options.baselineFiles) {
+        reading.push_back(std::async(std::launch::async, [&path] {
+            Read read { readSeriesFile(path), {} };
+            if (read.report)
+                read.assessed = assessSeries(*read.report);
+            return read;
+        }));
+    }
+    std::vector<Read> series;
     for (auto& read : reading) {
-        auto report = read.get();
+        series.push_back(read.get());
+        const Result<Report>& report = series.back().report;
         if (!report) {
             reportFailure(makeError(report.error().kind, "cannot compare " + report.error().detail,
                               report.error().advice),
                 err);
             return kExitUsage;  // refused input, told apart from a failed gate (1)
         }
-        reports.push_back(std::move(*report));
     }
-    return writeBaselineComparison(options, reports[0], options.baselineFiles[0], reports[1],
-        options.baselineFiles[1], out, err);
+    return writeBaselineComparison(options,
+        { *series[0].report, series[0].assessed, options.baselineFiles[0] },
+        { *series[1].report, series[1].assessed, options.baselineFiles[1] }, out, err);
 }
 
 }  // namespace asyncscope::cli

@@ -4,6 +4,8 @@
 
 #include "cli/cli_app.hpp"
 
+#include "engine/model/advice.hpp"
+
 #include <atomic>
 #include <optional>
 #include <ostream>
@@ -32,11 +34,19 @@ Error differentConfigurations(const std::vector<ConfigDifference>& differences);
 // A series that cannot be compared, or a file that cannot be read: refused input, told apart from a failed gate.
 int refuseInput(const std::string& why, std::ostream& err);
 
+// One side of a baseline comparison: the series, its assessment (assessSeries) and its name for people.
+struct ComparedSeries {
+    const Report& report;
+    const Assessment& assessed;
+    std::string name;
+};
+
 // Writes the comparison of `current` with `baseline` where --output says, and returns the exit status: 1 when the
 // gate failed; 2 when the configurations differ and that was not allowed, when a series holds too few measured runs
 // to compare, or when a gate was asked for and none of its quantities is in both series.
-int writeBaselineComparison(const CliOptions& options, const Report& baseline, const std::string& baselineName,
-    const Report& current, const std::string& currentName, std::ostream& out, std::ostream& err);
+int writeBaselineComparison(
+    const CliOptions& options, const ComparedSeries& baseline, const ComparedSeries& current, std::ostream& out,
+    std::ostream& err);
 
 // The plan the options ask for, on the devices they name of `platform`, run and reported (runCli once the devices
 // are discovered).

@@ -53,34 +53,37 @@ Status Outputs::finish()
     return failed;
 }
 
-void writeSeries(std::ostream& out, ReportFormat format, const Report& report)
+void writeSeries(std::ostream& out, ReportFormat format, const Report& report, const Assessment& assessed)
 {
     switch (format) {
-    case ReportFormat::Text: out << formatSummaryText(report); break;
+    case ReportFormat::Text: out << formatSummaryText(report, assessed); break;
     case ReportFormat::Csv: writeCsv(out, report); break;
-    case ReportFormat::Json: writeJson(out, report); break;
+    case ReportFormat::Json: writeJson(out, report, assessed); break;
     }
 }
 
-void writeComparison(std::ostream& out, ReportFormat format, const PlanReport& plan)
+void writeComparison(
+    std::ostream& out, ReportFormat format, const PlanReport& plan, const std::vector<Assessment>& assessed)
 {
     switch (format) {
-    case ReportFormat::Text: out << formatComparisonText(plan); break;
-    case ReportFormat::Csv: writeComparisonCsv(out, plan); break;
-    case ReportFormat::Json: writeComparisonJson(out, plan); break;
+    case ReportFormat::Text: out << formatComparisonText(plan, assessed); break;
+    case ReportFormat::Csv: writeComparisonCsv(out, plan, assessed); break;
+    case ReportFormat::Json: writeComparisonJson(out, plan, assessed); break;
     }
 }
 
-void writeHost(std::ostream& out, ReportFormat format, const HostReport& host, const std::vector<SideBySideRow>& rows)
+void writeHost(std::ostream& out, ReportFormat format, const HostReport& host,
+    const std::vector<std::vector<Assessment>>& assessed, const std::vector<SideBySideRow>& rows)
 {
     switch (format) {
-    case ReportFormat::Text: out << formatHostReportText(host, rows); break;
+    case ReportFormat::Text: out << formatHostReportText(host, assessed, rows); break;
     case ReportFormat::Csv: writeSideBySideCsv(out, rows); break;
-    case ReportFormat::Json: writeHostRecordJson(out, host); break;
+    case ReportFormat::Json: writeHostRecordJson(out, host, assessed); break;
     }
 }
 
-Status writeTrace(AtomicOutputFile& file, bool series, const PlanReport& result)
+Status writeTrace(
+    AtomicOutputFile& file, bool series, const PlanReport& result, const std::vector<Assessment>& assessed)
 {
     const bool ran = series ? !result.variants.front().report.runs.empty() : result.ranCount() > 0;
     if (!ran) {
@@ -88,18 +91,18 @@ Status writeTrace(AtomicOutputFile& file, bool series, const PlanReport& result)
         return std::nullopt;
     }
     if (series)
-        writeChromeTrace(file.stream(), result.variants.front().report);
+        writeChromeTrace(file.stream(), result.variants.front().report, assessed.front());
     else
-        writeChromeTrace(file.stream(), result);
+        writeChromeTrace(file.stream(), result, assessed);
     return file.commit("the trace");
 }
 
-Status saveSeries(const std::string& path, const Report& report)
+Status saveSeries(const std::string& path, const Report& report, const Assessment& assessed)
 {
     auto file = AtomicOutputFile::open(path);
     if (!file)
         return file.error();
-    writeJson((*file)->stream(), report);
+    writeJson((*file)->stream(), report, assessed);
     return (*file)->commit("the series");
 }
 

@@ -5,6 +5,7 @@
 #include "cli/cli_options.hpp"
 
 #include "engine/io/atomic_output_file.hpp"
+#include "engine/model/advice.hpp"
 #include "engine/run/side_by_side.hpp"
 
 #include <map>
@@ -37,17 +38,21 @@ private:
     std::map<std::string, std::unique_ptr<AtomicOutputFile>> m_files;  // path -> file
 };
 
-void writeSeries(std::ostream& out, ReportFormat format, const Report& report);
-void writeComparison(std::ostream& out, ReportFormat format, const PlanReport& plan);
+// The writers take what was made of the series once (engine/model/advice: assessSeries, assessPlan, assessHost).
+void writeSeries(std::ostream& out, ReportFormat format, const Report& report, const Assessment& assessed);
+void writeComparison(
+    std::ostream& out, ReportFormat format, const PlanReport& plan, const std::vector<Assessment>& assessed);
 
 // A host's record in the chosen format, showing `rows` (flagged against the whole host) in the table.
-void writeHost(std::ostream& out, ReportFormat format, const HostReport& host, const std::vector<SideBySideRow>& rows);
+void writeHost(std::ostream& out, ReportFormat format, const HostReport& host,
+    const std::vector<std::vector<Assessment>>& assessed, const std::vector<SideBySideRow>& rows);
 
 // Writes the trace of what ran to `file`, opened before the plan started; a failed write is an Io error. With
 // nothing to show, no file is left rather than an empty one.
-Status writeTrace(AtomicOutputFile& file, bool series, const PlanReport& result);
+Status writeTrace(
+    AtomicOutputFile& file, bool series, const PlanReport& result, const std::vector<Assessment>& assessed);
 
 // Writes the series this command ran to --save as a JSON report.
-Status saveSeries(const std::string& path, const Report& report);
+Status saveSeries(const std::string& path, const Report& report, const Assessment& assessed);
 
 }  // namespace asyncscope::cli

@@ -7,8 +7,10 @@
 #include "engine/io/input_file.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
+#include "engine/run/plan_advice.hpp"
 #include "engine/run/device_plan_runner.hpp"
 
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -231,38 +233,49 @@ int runPlan(const CliOptions& options, Backend& backend, const Platform& platfor
     Status traceFailed;
     if (options.baseline) {
         const Report& ran = result.devices.front().plan.variants.front().report;
-        if (trace)
-            traceFailed = writeTrace(*trace, true, result.devices.front().plan);
-        if (ran.runs.empty())
+        if (ran.runs.empty()) {
+            if (trace)
+                traceFailed = writeTrace(*trace, true, result.devices.front().plan, {});
             return verdict({ &result.devices.front() }, true, false, err);
+        }
+        // The baseline assessed beside the series that ran.
+        auto baselineAssessed =
+            std::async(std::launch::async, [&options] { return assessSeries(*options.baseline); });
+        const std::vector<Assessment> assessed = assessPlan(result.devices.front().plan);
+        if (trace)
+            traceFailed = writeTrace(*trace, true, result.devices.front().plan, assessed);
         if (!options.savePath.empty()) {
-            if (auto failed = saveSeries(options.savePath, ran))
+            if (auto failed = saveSeries(options.savePath, ran, assessed.front()))
                 return reportFailure(*failed, err);
         }
-        const int compared =
-            writeBaselineComparison(options, *options.baseline, options.baselineFiles.front(), ran, "this run", out, err);
+        const Assessment baseline = baselineAssessed.get();
+        const int compared = writeBaselineComparison(options,
+            { *options.baseline, baseline, options.baselineFiles.front() }, { ran, assessed.front(), "this run" },
+            out, err);
         const int ranCode = verdict({ &result.devices.front() }, true, false, err);
         return ranCode != kExitOk ? ranCode : compared != kExitOk ? compared : traceFailed ? reportFailure(*traceFailed, err) : kExitOk;
     }
+    const std::vector<std::vector<Assessment>> assessed = assessHost(result);
     if (!several) {
         const PlanReport& only = result.devices.front().plan;
         std::ostream& to = outputs.at(std::to_string(devices->front()));
         if (series && !only.variants.front().report.runs.empty())
-            writeSeries(to, options.format, only.variants.front().report);
+            writeSeries(to, options.format, only.variants.front().report, assessed.front().front());
         else if (!series && only.ranCount() > 0)
-            writeComparison(to, options.format, only);
+            writeComparison(to, options.format, only, assessed.front());
         if (trace)
-            traceFailed = writeTrace(*trace, series, only);
+            traceFailed = writeTrace(*trace, series, only, assessed.front());
     } else {
         const std::vector<SideBySideRow> rows = sideBySideRows(result);
         if (namesDevice(options.outputPath)) {
             for (std::size_t i = 0; i < result.devices.size(); ++i) {
                 HostReport one = result;
                 one.devices = { result.devices[i] };
-                writeHost(outputs.at(std::to_string(result.devices[i].device.index)), options.format, one, { rows[i] });
+                writeHost(outputs.at(std::to_string(result.devices[i].device.index)), options.format, one,
+                    { assessed[i] }, { rows[i] });
             }
         } else {
-            writeHost(outputs.at(std::to_string(devices->front())), options.format, result, rows);
+            writeHost(outputs.at(std::to_string(devices->front())), options.format, result, assessed, rows);
         }
     }
     const Status writeFailed = outputs.finish();

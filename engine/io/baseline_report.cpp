@@ -13,13 +13,13 @@
 
 namespace asyncscope {
 
-BaselineSide baselineSide(const std::string& name, const Report& report, const SeriesSummary& summary)
+BaselineSide baselineSide(const std::string& name, const Report& report, const Assessment& assessed)
 {
     // A file's name may be any bytes: well-formed UTF-8 from here on, for the JSON output.
-    BaselineSide side { validUtf8(name), report.host, report.device.name, summary.measuredRuns, {} };
-    for (Finding& f : judgeSeries(report, summary).findings) {
+    BaselineSide side { validUtf8(name), report.host, report.device.name, assessed.summary.measuredRuns, {} };
+    for (const Finding& f : assessed.advice.findings) {
         if (f.severity >= Severity::Warning)
-            side.warnings.push_back(std::move(f));
+            side.warnings.push_back(f);
     }
     return side;
 }

@@ -21,8 +21,8 @@ struct BaselineSide {
     std::size_t measuredRuns = 0;
     std::vector<Finding> warnings;  // the series' findings of severity warning or severe
 };
-// `summary` is the series' summarizeSeries(), which its advice is judged on.
-BaselineSide baselineSide(const std::string& name, const Report& report, const SeriesSummary& summary);
+// The warnings are `assessed`'s (assessSeries of `report`).
+BaselineSide baselineSide(const std::string& name, const Report& report, const Assessment& assessed);
 
 std::string formatBaselineText(const BaselineComparison& c, const BaselineSide& baseline, const BaselineSide& current);
 void writeBaselineCsv(std::ostream& out, const BaselineComparison& c, const BaselineSide& baseline,

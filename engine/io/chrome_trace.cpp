@@ -7,8 +7,6 @@
 #include "engine/model/advice.hpp"
 #include "engine/model/size_parse.hpp"
 #include "engine/model/trace_labels.hpp"
-#include "engine/run/plan_advice.hpp"
-#include "engine/run/plan_summary.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -267,10 +265,10 @@ void writeFindings(TraceWriter& writer, const Report& report, const Advice& advi
 
 }  // namespace
 
-void writeChromeTrace(std::ostream& out, const Report& report)
+void writeChromeTrace(std::ostream& out, const Report& report, const Assessment& assessed)
 {
     const Scan found = scan(report);
-    const Advice advice = judgeSeries(report, summarizeSeries(report));
+    const Advice& advice = assessed.advice;
     json other = header("series");
     other.update(seriesInfo(report, found, advice));
     TraceWriter writer(out, other);
@@ -282,17 +280,16 @@ void writeChromeTrace(std::ostream& out, const Report& report)
     writeMachine(writer, report, pid, -found.earliestMs);
 }
 
-void writeChromeTrace(std::ostream& out, const PlanReport& plan)
+void writeChromeTrace(std::ostream& out, const PlanReport& plan, const std::vector<Assessment>& assessed)
 {
     std::vector<Scan> scans;
     double earliestMs = 0.0;
     json variants = json::array();
-    const std::vector<Advice> advice = advisePlan(plan, summarizePlan(plan));  // each variant beside the others
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
         scans.push_back(scan(v.report));
         earliestMs = std::min(earliestMs, scans.back().earliestMs);
-        json info = seriesInfo(v.report, scans.back(), advice[i]);
+        json info = seriesInfo(v.report, scans.back(), assessed.at(i).advice);
         info["variant"] = v.label;
         if (v.notRun)
             info["not_run"] = v.notRun->message();
@@ -311,7 +308,7 @@ void writeChromeTrace(std::ostream& out, const PlanReport& plan)
             writer.names(int(i) + 1, v.label + " · " + deviceName(v.report), scans[i].tracks);
     }
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
-        writeFindings(writer, plan.variants[i].report, advice[i], int(i) + 1);
+        writeFindings(writer, plan.variants[i].report, assessed.at(i).advice, int(i) + 1);
         writeRuns(writer, plan.variants[i].report, int(i) + 1, -earliestMs);
         writeMachine(writer, plan.variants[i].report, int(i) + 1, -earliestMs);
     }

@@ -3,10 +3,12 @@
 // CPU thread, a track of runs; every run of a series on one time axis.
 #pragma once
 
+#include "engine/model/advice.hpp"
 #include "engine/model/report.hpp"
 #include "engine/run/plan.hpp"
 
 #include <ostream>
+#include <vector>
 
 namespace asyncscope {
 
@@ -31,14 +33,14 @@ constexpr int kChromeTraceFormatVersion = 1;
 // "SM clock" (MHz), "GPU power" (W) and "GPU temperature" (C) at each reading, on the runs' clock (of the readings
 // before the first moment shown, the last, at it); "Other processes on the GPU": a slice "PID 554 name" per stretch of
 // readings that listed another process (every process listed where this one's PID could not be told; args say so),
-// overlapping ones on further lanes. The advice (judgeSeries; a comparison's advisePlan, each variant beside the
-// others) as instant events ("i", process-wide) at the first moment shown, args {rule, title, severity, evidence,
-// action, runs}, and in otherData ("findings", "not_checked"; a comparison's under each variant).
+// overlapping ones on further lanes. The advice (`assessed`'s: assessSeries; a comparison's assessPlan, each variant
+// judged beside the others) as instant events ("i", process-wide) at the first moment shown, args {rule, title,
+// severity, evidence, action, runs}, and in otherData ("findings", "not_checked"; a comparison's under each variant).
 //
 // Run r is placed at its start (RunResult::startMs); where every run's start is 0 (reports from before start times
 // were kept) each run begins where the one before it ended. In a comparison each variant's series starts at 0, so
 // variants line up. Events are written one by one as they are made: memory does not grow with the series.
-void writeChromeTrace(std::ostream& out, const Report& report);
-void writeChromeTrace(std::ostream& out, const PlanReport& plan);
+void writeChromeTrace(std::ostream& out, const Report& report, const Assessment& assessed);
+void writeChromeTrace(std::ostream& out, const PlanReport& plan, const std::vector<Assessment>& assessed);
 
 }  // namespace asyncscope

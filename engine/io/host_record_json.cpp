@@ -7,8 +7,6 @@
 #include "engine/io/json/json_block.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/model/record_rules.hpp"
-#include "engine/run/plan_advice.hpp"
-#include "engine/run/plan_summary.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -251,7 +249,8 @@ Error errorFromJson(const json& j)
     return e;
 }
 
-void writeHostRecordJson(std::ostream& out, const HostReport& host)
+void writeHostRecordJson(
+    std::ostream& out, const HostReport& host, const std::vector<std::vector<Assessment>>& assessed)
 {
     // A text that is not well-formed UTF-8 is written with U+FFFD for each bad byte, never thrown on.
     constexpr auto replace = json::error_handler_t::replace;
@@ -265,8 +264,6 @@ void writeHostRecordJson(std::ostream& out, const HostReport& host)
             << ",\n      \"binding\": " << bindingToJson(d.binding).dump(-1, ' ', false, replace)
             << ",\n      \"planned\": " << d.plan.planned << ",\n      \"variants\": [";
         // Each variant judged beside the device's other variants, as a comparison's file judges them.
-        const std::vector<SeriesSummary> summaries = summarizePlan(d.plan);
-        const std::vector<Advice> advice = advisePlan(d.plan, summaries);
         for (std::size_t k = 0; k < d.plan.variants.size(); ++k) {
             const VariantResult& v = d.plan.variants[k];
             out << (k ? ",\n        {" : "\n        {") << "\"label\": " << json(v.label).dump(-1, ' ', false, replace);
@@ -275,7 +272,7 @@ void writeHostRecordJson(std::ostream& out, const HostReport& host)
             if (v.failure)
                 out << ", \"failure\": " << errorToJson(*v.failure).dump(-1, ' ', false, replace);
             out << ", \"report\":\n";
-            writeJsonDocument(out, v.report, summaries[k], advice[k]);
+            writeJsonDocument(out, v.report, assessed.at(i).at(k));
             out << "        }";
         }
         out << (d.plan.variants.empty() ? "]\n    }" : "\n      ]\n    }");

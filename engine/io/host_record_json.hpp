@@ -2,6 +2,7 @@
 // each variant's full series report; or only the error that kept anything from running. And reading one back.
 #pragma once
 
+#include "engine/model/advice.hpp"
 #include "engine/model/error.hpp"
 #include "engine/run/device_plan.hpp"
 
@@ -9,18 +10,20 @@
 
 #include <istream>
 #include <ostream>
+#include <vector>
 
 namespace asyncscope {
 
 // {"format": "asyncscope-host", "format_version": 1, "host", "mode", "comparison", "driver_version",
 // "runtime_version", "error" (only when nothing ran), "aggregate" (all at once), "devices": [{"device", "binding",
 // "variants": [{"label", "not_run", "failure", "report": a series report as writeJsonDocument writes it}]}]}. Each
-// report's "summary", "findings" and "not_checked" are its device's plan's (summarizePlan, advisePlan): the variants
-// of a comparison judged beside one another; its "machine" is the machine's state around that variant's series.
+// report's "summary", "findings" and "not_checked" are `assessed`'s (assessHost): the variants of a comparison judged
+// beside one another; its "machine" is the machine's state around that variant's series.
 constexpr const char* kHostRecordFormat = "asyncscope-host";
 constexpr int kHostRecordVersion = 1;
 
-void writeHostRecordJson(std::ostream& out, const HostReport& host);
+void writeHostRecordJson(
+    std::ostream& out, const HostReport& host, const std::vector<std::vector<Assessment>>& assessed);
 
 // An error as records carry it: {"kind", "message", and "api", "code", "code_name", "detail", "advice" where set},
 // and back (a kind this version does not know reads as a CUDA error).

@@ -169,12 +169,8 @@ void writeSideBySideJson(std::ostream& out, const std::vector<SideBySideRow>& ro
     out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';  // U+FFFD for bad UTF-8
 }
 
-std::string formatHostReportText(const HostReport& host)
-{
-    return formatHostReportText(host, sideBySideRows(host));
-}
-
-std::string formatHostReportText(const HostReport& host, const std::vector<SideBySideRow>& rows)
+std::string formatHostReportText(
+    const HostReport& host, const std::vector<std::vector<Assessment>>& assessed, const std::vector<SideBySideRow>& rows)
 {
     std::string text = "host " + cutText(host.host);
     if (host.error) {
@@ -182,17 +178,19 @@ std::string formatHostReportText(const HostReport& host, const std::vector<SideB
     }
     text += ": " + std::to_string(host.devices.size()) + (host.devices.size() == 1 ? " GPU, " : " GPUs, ") +
         (host.mode == DeviceMode::AllAtOnce ? "all at once" : "one at a time") + "\n";
-    for (const DeviceResult& d : host.devices) {
+    for (std::size_t i = 0; i < host.devices.size(); ++i) {
+        const DeviceResult& d = host.devices[i];
         text += "\n" + formatDeviceText(d.device, host.driverVersion, host.runtimeVersion);
         text += "  " + displayText(d.device.topology.text()) + "\n";
         text += "  worker thread " + displayText(d.binding.text()) + "\n";
-        for (const VariantResult& v : d.plan.variants) {
+        for (std::size_t k = 0; k < d.plan.variants.size(); ++k) {
+            const VariantResult& v = d.plan.variants[k];
             if (host.comparison)
                 text += "  " + cutText(v.label) + ":\n";
             if (v.notRun)
                 text += "  not run: " + cutText(v.notRun->message(), kMaxShownMessageChars) + "\n";
             else if (!v.report.runs.empty())
-                text += formatSummaryText(v.report);
+                text += formatSummaryText(v.report, assessed.at(i).at(k));
             if (v.failure)
                 text += std::string(v.failure->kind == ErrorKind::Cancelled ? "  cancelled: " : "  failed: ") +
                     cutText(v.failure->message(), kMaxShownMessageChars) + "\n";

@@ -2,6 +2,7 @@
 // summary, then the table and the aggregate bandwidth.
 #pragma once
 
+#include "engine/model/advice.hpp"
 #include "engine/run/device_plan.hpp"
 #include "engine/run/side_by_side.hpp"
 
@@ -26,10 +27,10 @@ void writeSideBySideCsv(std::ostream& out, const std::vector<SideBySideRow>& row
 void writeSideBySideJson(std::ostream& out, const std::vector<SideBySideRow>& rows,
     const std::vector<HostAggregate>& aggregates = {});
 
-// A host's record for a terminal: the host and the mode, each device's place, binding and series summary (what did
-// not run says why), then the side-by-side table.
-std::string formatHostReportText(const HostReport& host);
-// The same with `rows` as the table (a device's row flagged against its whole host, in a file of its own).
-std::string formatHostReportText(const HostReport& host, const std::vector<SideBySideRow>& rows);
+// A host's record for a terminal: the host and the mode, each device's place, binding and series summary with its
+// advice (`assessed`'s: assessHost; what did not run says why), then `rows` as the side-by-side table
+// (sideBySideRows: a device's row flagged against its whole host, also where the record holds that device alone).
+std::string formatHostReportText(
+    const HostReport& host, const std::vector<std::vector<Assessment>>& assessed, const std::vector<SideBySideRow>& rows);
 
 }  // namespace asyncscope

@@ -4,8 +4,6 @@
 #include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
 #include "engine/model/overlap_model.hpp"
-#include "engine/run/plan_advice.hpp"
-#include "engine/run/plan_summary.hpp"
 #include "engine/model/size_parse.hpp"
 
 #include <algorithm>
@@ -119,9 +117,9 @@ std::string formatWrongElement(const RunResult& run)
         static_cast<long long>(run.firstWrongIndex), run.firstWrongValue, run.expectedValue);
 }
 
-std::string formatSummaryText(const Report& report)
+std::string formatSummaryText(const Report& report, const Assessment& assessed)
 {
-    const SeriesSummary s = summarizeSeries(report);
+    const SeriesSummary& s = assessed.summary;
     std::string text = printf_("summary: %zu measured runs, %zu warm-up, %zu of %zu verified", s.measuredRuns,
         s.warmupRuns, s.verifiedRuns, report.runs.size());
     if (report.outcome)
@@ -152,7 +150,7 @@ std::string formatSummaryText(const Report& report)
         text += "  traced by CUPTI: copies, kernels and runtime calls on one clock (JSON: traced_spans)\n";
     if (report.machine)
         text += wrapped("  " + formatMachineText(*report.machine), kTextWidth, 4) + "\n";
-    text += formatAdviceText(judgeSeries(report, s));
+    text += formatAdviceText(assessed.advice);
     return text;
 }
 
@@ -257,9 +255,9 @@ std::string formatAdviceText(const Advice& advice, int indent)
     return text;
 }
 
-std::string formatComparisonText(const PlanReport& plan)
+std::string formatComparisonText(const PlanReport& plan, const std::vector<Assessment>& assessed)
 {
-    const std::vector<SeriesSummary> summaries = summarizePlan(plan);
+    const std::vector<SeriesSummary> summaries = summariesOf(assessed);
     const std::vector<Column> columns = comparisonColumns(summaries);
 
     std::string text = "comparison: " + std::string(plan.comparison ? nameOf(*plan.comparison) : "series") +
@@ -300,21 +298,20 @@ std::string formatComparisonText(const PlanReport& plan)
         text += "\n";
     }
     // Each variant's findings under its label; the rules not checked, the same for every variant as a rule, once.
-    std::vector<Advice> advice = advisePlan(plan, summaries);
     Advice unchecked;
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
-        for (const NotChecked& n : advice[i].notChecked) {
+        const Advice& advice = assessed.at(i).advice;
+        for (const NotChecked& n : advice.notChecked) {
             if (std::none_of(unchecked.notChecked.begin(), unchecked.notChecked.end(),
                     [&n](const NotChecked& u) { return u.rule == n.rule && u.why == n.why; }))
                 unchecked.notChecked.push_back(n);
         }
-        advice[i].notChecked.clear();
-        if (advice[i].findings.empty())
+        if (advice.findings.empty())
             continue;
         text += labels[i] + ":\n";
         if (plan.variants[i].report.machine)
             text += wrapped("  " + formatMachineText(*plan.variants[i].report.machine), kTextWidth, 4) + "\n";
-        text += formatAdviceText(advice[i]);
+        text += formatAdviceText(Advice { advice.findings, {} });
     }
     return text + formatAdviceText(unchecked, 0);
 }

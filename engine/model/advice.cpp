@@ -90,4 +90,20 @@ Advice judgeSeries(const Report& report, const SeriesSummary& summary, const Adv
     return advice;
 }
 
+Assessment assessSeries(const Report& report, const AdviceContext& context)
+{
+    Assessment a { summarizeSeries(report), {} };
+    a.advice = judgeSeries(report, a.summary, context);
+    return a;
+}
+
+std::vector<SeriesSummary> summariesOf(const std::vector<Assessment>& assessed)
+{
+    std::vector<SeriesSummary> summaries;
+    summaries.reserve(assessed.size());
+    for (const Assessment& a : assessed)
+        summaries.push_back(a.summary);
+    return summaries;
+}
+
 }  // namespace asyncscope

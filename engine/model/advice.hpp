@@ -109,4 +109,15 @@ inline constexpr int kModelMaxStreams = 4;
 // Judges one series: `summary` is summarizeSeries(report) (or a comparison's summary of it).
 Advice judgeSeries(const Report& report, const SeriesSummary& summary, const AdviceContext& context = {});
 
+// What is made of a series once and handed to everything that writes or shows it: its summary and the advice judged
+// on that summary. Writers take it rather than summarising and judging a million runs again each.
+struct Assessment {
+    SeriesSummary summary;
+    Advice advice;
+};
+// summarizeSeries(report), then judgeSeries on it.
+Assessment assessSeries(const Report& report, const AdviceContext& context = {});
+// The summaries alone, in order: for what lays a comparison's summaries side by side (comparisonColumns).
+std::vector<SeriesSummary> summariesOf(const std::vector<Assessment>& assessed);
+
 }  // namespace asyncscope

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
+#include <optional>
 
 namespace asyncscope {
 
@@ -264,6 +266,41 @@ bool failsGate(const QuantityComparison& q, double maxSlowdownPercent)
     return false;
 }
 
+// One measure of both series compared: nothing where either series lacks it.
+std::optional<QuantityComparison> compareMeasure(const RunStore& baseline, const RunStore& current,
+    const RunMeasure& m, const BaselineSettings& settings, bool gated)
+{
+    const std::vector<double> a = measuredValues(baseline, m);
+    if (a.empty())
+        return std::nullopt;
+    const std::vector<double> b = measuredValues(current, m);
+    if (b.empty())
+        return std::nullopt;
+    QuantityComparison q;
+    q.key = std::string(m.key);
+    q.name = m.name;
+    q.kind = m.kind;
+    q.baselineRuns = a.size();
+    q.currentRuns = b.size();
+    q.baseline = sortedMedian(a);
+    q.current = sortedMedian(b);
+    const MedianShift shift = bootstrapMedianShift(a, b, settings.confidence, settings.resamples, settings.seed);
+    q.difference = shift.difference;
+    q.low = shift.low;
+    q.high = shift.high;
+    q.differencePercent = percentOf(q.difference, q.baseline);
+    q.lowPercent = percentOf(q.low, q.baseline);
+    q.highPercent = percentOf(q.high, q.baseline);
+    q.p = mannWhitneyP(a, b);
+    q.gated = gated;
+    q.sameUnderPercent = q.gated && settings.maxSlowdownPercent
+        ? std::min(settings.minDifferencePercent, *settings.maxSlowdownPercent)
+        : settings.minDifferencePercent;
+    judge(q, settings);
+    q.gateFailed = q.gated && settings.maxSlowdownPercent && failsGate(q, *settings.maxSlowdownPercent);
+    return q;
+}
+
 }  // namespace
 
 BaselineComparison compareWithBaseline(const Report& baseline, const Report& current, const BaselineSettings& settings)
@@ -282,36 +319,16 @@ BaselineComparison compareWithBaseline(const Report& baseline, const SeriesSumma
     const auto gated = [&settings](std::string_view key) {
         return std::find(settings.gateKeys.begin(), settings.gateKeys.end(), key) != settings.gateKeys.end();
     };
+    // Each measured quantity on a thread of its own: a million-run pair is mostly sorting, a quantity's own.
+    std::vector<std::future<std::optional<QuantityComparison>>> measures;
     for (const RunMeasure& m : runMeasures()) {
-        const std::vector<double> a = measuredValues(baseline.runs, m);
-        if (a.empty())
-            continue;
-        const std::vector<double> b = measuredValues(current.runs, m);
-        if (b.empty())
-            continue;
-        QuantityComparison q;
-        q.key = std::string(m.key);
-        q.name = m.name;
-        q.kind = m.kind;
-        q.baselineRuns = a.size();
-        q.currentRuns = b.size();
-        q.baseline = sortedMedian(a);
-        q.current = sortedMedian(b);
-        const MedianShift shift = bootstrapMedianShift(a, b, settings.confidence, settings.resamples, settings.seed);
-        q.difference = shift.difference;
-        q.low = shift.low;
-        q.high = shift.high;
-        q.differencePercent = percentOf(q.difference, q.baseline);
-        q.lowPercent = percentOf(q.low, q.baseline);
-        q.highPercent = percentOf(q.high, q.baseline);
-        q.p = mannWhitneyP(a, b);
-        q.gated = gated(q.key);
-        q.sameUnderPercent = q.gated && settings.maxSlowdownPercent
-            ? std::min(settings.minDifferencePercent, *settings.maxSlowdownPercent)
-            : settings.minDifferencePercent;
-        judge(q, settings);
-        q.gateFailed = q.gated && settings.maxSlowdownPercent && failsGate(q, *settings.maxSlowdownPercent);
-        out.quantities.push_back(std::move(q));
+        measures.push_back(std::async(std::launch::async, [&baseline, &current, &settings, &m, &gated] {
+            return compareMeasure(baseline.runs, current.runs, m, settings, gated(m.key));
+        }));
+    }
+    for (auto& measure : measures) {
+        if (std::optional<QuantityComparison> q = measure.get())
+            out.quantities.push_back(std::move(*q));
     }
 
     // The series' single figures (bandwidths, noise, the model's bound): their values and difference, no test.

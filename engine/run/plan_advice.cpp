@@ -1,5 +1,7 @@
 #include "engine/run/plan_advice.hpp"
 
+#include "engine/run/plan_summary.hpp"
+
 namespace asyncscope {
 
 namespace {
@@ -38,6 +40,26 @@ std::vector<Advice> advisePlan(const PlanReport& plan, const std::vector<SeriesS
         advice[i] = judgeSeries(v.report, summaries[i], context);
     }
     return advice;
+}
+
+std::vector<Assessment> assessPlan(const PlanReport& plan)
+{
+    std::vector<SeriesSummary> summaries = summarizePlan(plan);
+    std::vector<Advice> advice = advisePlan(plan, summaries);
+    std::vector<Assessment> assessed;
+    assessed.reserve(summaries.size());
+    for (std::size_t i = 0; i < summaries.size(); ++i)
+        assessed.push_back({ std::move(summaries[i]), std::move(advice[i]) });
+    return assessed;
+}
+
+std::vector<std::vector<Assessment>> assessHost(const HostReport& host)
+{
+    std::vector<std::vector<Assessment>> assessed;
+    assessed.reserve(host.devices.size());
+    for (const DeviceResult& d : host.devices)
+        assessed.push_back(assessPlan(d.plan));
+    return assessed;
 }
 
 }  // namespace asyncscope

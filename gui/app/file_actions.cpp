@@ -16,6 +16,7 @@
 #include "gui/timeline/timeline_panel.hpp"
 
 #include "engine/io/chrome_trace.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include <QAction>
 #include <QDir>
@@ -30,10 +31,10 @@ namespace asyncscope {
 namespace {
 
 // The trace goes to the file as it is made, not through a string.
-template <class Data>
-QString saveTrace(const QString& path, const Data& data)
+template <class Data, class Assessed>
+QString saveTrace(const QString& path, const Data& data, const Assessed& assessed)
 {
-    return saveStream(path, [&](std::ostream& out) { writeChromeTrace(out, data); });
+    return saveStream(path, [&](std::ostream& out) { writeChromeTrace(out, data, assessed); });
 }
 
 }  // namespace
@@ -79,7 +80,7 @@ bool FileActions::exportPictureTo(const QString& path, QSize pixels)
 
 bool FileActions::exportDataTo(const QString& path)
 {
-    return finishSaved(path, exportData(m_session->report(), path));
+    return finishSaved(path, exportData(m_session->report(), m_session->assessment(), path));
 }
 
 void FileActions::exportDataInBackground(const QString& path)
@@ -88,7 +89,10 @@ void FileActions::exportDataInBackground(const QString& path)
         exportDataTo(path);  // a series still growing is written here, as far as it has come
         return;
     }
-    if (const Status refused = m_session->writeInBackground(path, exportData))
+    const auto write = [assessed = m_session->assessment()](const Report& report, const QString& to) {
+        return exportData(report, assessed, to);
+    };
+    if (const Status refused = m_session->writeInBackground(path, write))
         finishSaved(path, QString::fromStdString(refused->message()));
     else
         emit progress(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
@@ -97,8 +101,8 @@ void FileActions::exportDataInBackground(const QString& path)
 bool FileActions::exportComparisonTo(const QString& path)
 {
     const auto& comparison = m_session->lastComparison();
-    return finishSaved(
-        path, comparison ? exportComparisonData(*comparison, path) : tr("Run a comparison first (Compare menu)."));
+    return finishSaved(path, comparison ? exportComparisonData(*comparison, assessPlan(*comparison), path)
+                                        : tr("Run a comparison first (Compare menu)."));
 }
 
 bool FileActions::exportAdviceTo(const QString& path)
@@ -116,10 +120,10 @@ bool FileActions::exportTraceTo(const QString& path, bool comparisonShown)
     const QString saved =
         tr("Saved %1: open it in Perfetto UI or chrome://tracing").arg(QDir::toNativeSeparators(path));
     if (comparison && (comparisonShown || series.runs.empty()))
-        return finish(path, saveTrace(path, *comparison), saved);
+        return finish(path, saveTrace(path, *comparison, assessPlan(*comparison)), saved);
     if (series.runs.empty())
         return finish(path, tr("Run a series first: the trace shows its runs."), saved);
-    return finish(path, saveTrace(path, series), saved);
+    return finish(path, saveTrace(path, series, m_session->assessment()), saved);
 }
 
 bool FileActions::openSaved(const QString& path)

@@ -13,28 +13,29 @@ namespace asyncscope {
 namespace {
 
 // CSV or JSON by the file's suffix, written with the engine's writers.
-template <class Data>
-QString exportBySuffix(const QString& path, const Data& data, void (*csv)(std::ostream&, const Data&),
-    void (*json)(std::ostream&, const Data&))
+template <class Csv, class Json>
+QString exportBySuffix(const QString& path, const Csv& csv, const Json& json)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("csv"))
-        return saveStream(path, [&](std::ostream& out) { csv(out, data); });
+        return saveStream(path, csv);
     if (suffix == QLatin1String("json"))
-        return saveStream(path, [&](std::ostream& out) { json(out, data); });
+        return saveStream(path, json);
     return QObject::tr("Unknown data format '%1': use .csv or .json.").arg(suffix);
 }
 
 }  // namespace
 
-QString exportData(const Report& report, const QString& path)
+QString exportData(const Report& report, const Assessment& assessed, const QString& path)
 {
-    return exportBySuffix(path, report, &writeCsv, &writeJson);
+    return exportBySuffix(path, [&](std::ostream& out) { writeCsv(out, report); },
+        [&](std::ostream& out) { writeJson(out, report, assessed); });
 }
 
-QString exportComparisonData(const PlanReport& comparison, const QString& path)
+QString exportComparisonData(const PlanReport& comparison, const std::vector<Assessment>& assessed, const QString& path)
 {
-    return exportBySuffix(path, comparison, &writeComparisonCsv, &writeComparisonJson);
+    return exportBySuffix(path, [&](std::ostream& out) { writeComparisonCsv(out, comparison, assessed); },
+        [&](std::ostream& out) { writeComparisonJson(out, comparison, assessed); });
 }
 
 }  // namespace asyncscope

@@ -44,7 +44,7 @@ void BaselineController::compare()
     m_comparison.reset();
     m_differences.clear();
     const Subject subject = m_subject();
-    if (!subject.baseline) {
+    if (!subject.baseline || !subject.baselineSummary) {
         m_consent.clear();
         m_unasked = false;
         m_fresh = false;
@@ -52,7 +52,7 @@ void BaselineController::compare()
     }
     if (subject.measuring)
         return say(State::Measuring);
-    if (subject.measuredRuns == 0 || !subject.shown)
+    if (!subject.shown || !subject.shownSummary || subject.shownSummary->measuredRuns == 0)
         return say(State::NoSeries);
     m_differences = configDifferences(*subject.baseline, *subject.shown);
     if (anyBlocking(m_differences) && differencesText(m_differences) != m_consent) {
@@ -63,8 +63,10 @@ void BaselineController::compare()
     if (!anyBlocking(m_differences))
         m_unasked = false;  // nothing to allow: nothing allowed unasked
     m_fresh = false;
-    m_judge->start([baseline = subject.baseline, current = subject.shown] {
-        return compareWithBaseline(*baseline, *current, BaselineSettings {});
+    // The summaries copied (a few hundred bytes), the series read in place.
+    m_judge->start([baseline = subject.baseline, baselineSummary = *subject.baselineSummary, current = subject.shown,
+                       currentSummary = *subject.shownSummary] {
+        return compareWithBaseline(*baseline, baselineSummary, *current, currentSummary, BaselineSettings {});
     }, m_ticket);
     say(State::Comparing);
 }

@@ -33,10 +33,12 @@ public:
     };
     // What is compared, as the owner has it now.
     struct Subject {
+        // Each series with its summary (summarizeSeries), which the comparison takes rather than making it again.
         const Report* baseline = nullptr;  // none: there is no baseline
+        const SeriesSummary* baselineSummary = nullptr;
         const Report* shown = nullptr;
+        const SeriesSummary* shownSummary = nullptr;
         bool measuring = false;  // the series shown is being measured
-        std::size_t measuredRuns = 0;  // of the series shown
     };
 
     explicit BaselineController(std::function<Subject()> subject, QObject* parent = nullptr);

@@ -29,8 +29,9 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     }, this))
     , m_advice(new AdviceScheduler(this))
     , m_baselines(new BaselineController([this] {
-        return BaselineController::Subject {
-            baseline() ? &baseline()->report : nullptr, &report(), m_ownsPlan, summary().measuredRuns };
+        const SavedRun* base = baseline();
+        return BaselineController::Subject { base ? &base->report : nullptr,
+            base && base->prepared.summary ? &*base->prepared.summary : nullptr, &report(), &summary(), m_ownsPlan };
     }, this))
 {
     connect(m_advice, &AdviceScheduler::changed, this, &SessionModel::adviceChanged);
@@ -253,6 +254,16 @@ const SeriesSummary& SessionModel::summary() const
     if (m_saved.prepared.summary)
         return *m_saved.prepared.summary;
     return m_summary;
+}
+
+Assessment SessionModel::assessment()
+{
+    settleAdvice();
+    const ShownAdvice& shown = advice();
+    const Report& series = report();
+    if (!shown.comparison && !shown.measuring && shown.runs == series.runs.size() && shown.parts.size() == 1)
+        return { summary(), shown.parts.front().advice };
+    return { summary(), judgeSeries(series, summary()) };
 }
 
 int SessionModel::expectedRuns() const

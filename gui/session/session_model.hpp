@@ -80,6 +80,10 @@ public:
     // Waits for the judgement under way, so that advice() is of the series as it is now shown (the headless driver
     // prints it as the plan ends).
     void settleAdvice() { m_advice->settle(); }
+    // report()'s summary and the advice on it, as the window shows them (the advice settled first), for the writers:
+    // judged here only where the advice shown is not of report() as it is (a comparison's variant judged beside the
+    // others, a series still measured).
+    Assessment assessment();
     // How the last plan of this session ended, judged once when it ended.
     const PlanVerdict& verdict() const { return m_verdict; }
     // Batches of runs received from the run thread since the session began.

@@ -11,6 +11,7 @@
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
+#include "engine/model/advice.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -52,7 +53,7 @@ double residentMegabytes()
 bool write(const fs::path& path, const Report& report, ReportFormat format)
 {
     std::ofstream out(path, std::ios::binary);
-    format == ReportFormat::Csv ? writeCsv(out, report) : writeJson(out, report);
+    format == ReportFormat::Csv ? writeCsv(out, report) : writeJson(out, report, assessSeries(report));
     out.flush();
     return bool(out);
 }

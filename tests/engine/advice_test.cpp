@@ -511,7 +511,7 @@ TEST(AdviceText, TheSummaryEndsWithTheMachineAndTheAdvice)
     Report r = makeReport(classicConfig(), {});
     r.peak = pinnedPeak();
     r.machine = machineOver(r, [](MachineSample& s) { s.processes->push_back({ 4321, 0, "other" }); });
-    const std::string text = formatSummaryText(r);
+    const std::string text = formatSummaryText(r, assessSeries(r));
     EXPECT_NE(text.find("machine: NVML, driver 580.159.04"), std::string::npos) << text;
     EXPECT_NE(text.find("other processes on the GPU"), std::string::npos) << text;
     EXPECT_NE(text.find("PID 4321 (other) held a context"), std::string::npos) << text;

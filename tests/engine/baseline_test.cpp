@@ -11,6 +11,7 @@
 #include "engine/model/number_text.hpp"
 #include "engine/model/shift_statistics.hpp"
 #include "engine/model/statistics.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include "fake_backend.hpp"
 
@@ -333,8 +334,8 @@ TEST(Baseline, EveryOutputSaysWhenConfigurationsDiffer)
     const Report b = seriesOf(gpuTimes(rng, 200, 16.0, 0.01), pageable);
     const BaselineComparison c = compareWithBaseline(a, b, {});
     ASSERT_TRUE(c.acrossConfigurations);
-    const BaselineSide sa = baselineSide("pinned.json", a, summarizeSeries(a));
-    const BaselineSide sb = baselineSide("pageable.json", b, summarizeSeries(b));
+    const BaselineSide sa = baselineSide("pinned.json", a, assessSeries(a));
+    const BaselineSide sb = baselineSide("pageable.json", b, assessSeries(b));
     EXPECT_EQ(sa.measuredRuns, 200u);
 
     const std::string text = formatBaselineText(c, sa, sb);
@@ -388,7 +389,7 @@ protected:
     {
         const fs::path path = m_dir / name;
         std::ofstream out(path);
-        writeJson(out, report);
+        writeJson(out, report, assessSeries(report));
         return path.string();
     }
 
@@ -576,7 +577,7 @@ TEST_F(BaselineCli, FilesThatHoldNoSingleSeriesAreRefusedSayingWhatToCompare)
     const std::string record = (m_dir / "node7.host.json").string();
     {
         std::ofstream out(record);
-        writeHostRecordJson(out, host);
+        writeHostRecordJson(out, host, assessHost(host));
     }
     Outcome several = run({ "--baseline", record.c_str(), series.c_str() });
     EXPECT_EQ(several.code, kExitUsage);

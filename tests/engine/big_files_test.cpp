@@ -8,6 +8,7 @@
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
+#include "engine/model/advice.hpp"
 
 #include <gtest/gtest.h>
 
@@ -49,7 +50,7 @@ TEST_P(BigFiles, AMillionClassicRunsReadBack)
         config = report.config;
         const auto start = std::chrono::steady_clock::now();
         std::ofstream out(path, std::ios::binary);
-        format == ReportFormat::Csv ? writeCsv(out, report) : writeJson(out, report);
+        format == ReportFormat::Csv ? writeCsv(out, report) : writeJson(out, report, assessSeries(report));
         out.close();
         ASSERT_TRUE(out) << path;
         std::printf("[ seconds  ] %s: %zu runs written in %.2f s (%.0f MB)\n", nameOf(format), kRuns,

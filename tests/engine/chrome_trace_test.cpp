@@ -1,6 +1,7 @@
 // The trace export against the Chrome trace-event format (what Perfetto UI and chrome://tracing read): its shape,
 // its tracks, its time axis, and that every span becomes one event.
 #include "engine/io/chrome_trace.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include "classic_runs.hpp"
 
@@ -97,14 +98,14 @@ RunResult chunkedRun(int index, double startMs)
 json exported(const Report& report)
 {
     std::ostringstream out;
-    writeChromeTrace(out, report);
+    writeChromeTrace(out, report, assessSeries(report));
     return json::parse(out.str());
 }
 
 json exported(const PlanReport& plan)
 {
     std::ostringstream out;
-    writeChromeTrace(out, plan);
+    writeChromeTrace(out, plan, assessPlan(plan));
     return json::parse(out.str());
 }
 
@@ -468,7 +469,7 @@ TEST(ChromeTrace, AHundredChunkedRunsAreQuick)
         report.runs.push_back(chunkedRun(i, 2.5 * i));
     const auto begin = std::chrono::steady_clock::now();
     std::ostringstream out;
-    writeChromeTrace(out, report);
+    writeChromeTrace(out, report, assessSeries(report));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     const json trace = json::parse(out.str());
     const Tracks t = checkFormat(trace);
@@ -657,7 +658,7 @@ TEST(ChromeTrace, TheMachinesReadingsAreCountersAndOtherProcessesATrack_TheAdvic
     }
     report.machine = m;
     std::ostringstream out;
-    writeChromeTrace(out, report);
+    writeChromeTrace(out, report, assessSeries(report));
     const json trace = json::parse(out.str());
     int clocks = 0, powers = 0;
     bool other = false;

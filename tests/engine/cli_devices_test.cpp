@@ -5,6 +5,7 @@
 
 #include "engine/host/host_name.hpp"
 #include "engine/io/host_record_json.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include "fake_hosts.hpp"
 
@@ -255,7 +256,7 @@ TEST(CliDevices, MergeOfTwoRecordsAndAnErrorRecordPrintsOneTable)
     for (const auto& [name, host] : { std::pair { "a.json", twoGpus("a", 55.0) },
              std::pair { "b.json", twoGpus("b", 45.0) }, std::pair { "c.json", hostError("c", noDriver()) } }) {
         std::ofstream out(dir.file(name));
-        writeHostRecordJson(out, host);
+        writeHostRecordJson(out, host, assessHost(host));
     }
     const std::string a = dir.file("a.json"), b = dir.file("b.json"), c = dir.file("c.json");
     FakeBackend backend;
@@ -291,7 +292,8 @@ TEST(CliDevices, AMergeNamesTheFilesItCannotReadAndStillPrintsTheOthers)
     TempDir dir("cli");
     {
         std::ofstream out(dir.file("a.json"));
-        writeHostRecordJson(out, twoGpus("a", 55.0));
+        const HostReport host = twoGpus("a", 55.0);
+        writeHostRecordJson(out, host, assessHost(host));
     }
     std::ofstream(dir.file("broken.json")) << "{\"format\": \"asyncscope-host\", \"devi";
     const std::string a = dir.file("a.json"), broken = dir.file("broken.json"), missing = dir.file("gone.json");

@@ -7,6 +7,7 @@
 #include "engine/model/overlap_model.hpp"
 #include "engine/model/series_summary.hpp"
 #include "engine/run/device_plan_runner.hpp"
+#include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_runner.hpp"
 
 #include "fake_backend.hpp"
@@ -301,7 +302,7 @@ TEST(CopyPathPeaks, JsonReportsKeepThePathAndOldOnesReadAsPinned)
     r.config.hostMemory = HostMemory::Mapped;
     r.peak = FakeBackend::copyPeakValue(CopyPath::Sm);
     std::ostringstream out;
-    writeJsonDocument(out, r);
+    writeJsonDocument(out, r, assessSeries(r));
     const std::string written = out.str();
     EXPECT_NE(written.find("\"path\": \"sm\""), std::string::npos) << written;
     auto read = [](const std::string& text) {
@@ -341,7 +342,7 @@ TEST(CopyPathPeaks, TheTextReportSaysWhatThePeakMoved)
     run.gpuMs = 1.0;
     run.verified = true;
     r.runs.push_back(run);
-    const std::string text = formatSummaryText(r);
+    const std::string text = formatSummaryText(r, assessSeries(r));
     EXPECT_NE(text.find("(host peak from SM copies through mapped memory of 256.0 MiB, cached; zero-copy bound"),
         std::string::npos)
         << text;
@@ -354,7 +355,7 @@ TEST(CopyPathPeaks, TheComparisonCsvNamesEachRowsPeakPath)
     CountingSink sink;
     const PlanReport result = runMemoryPlan(backend, sink);
     std::ostringstream out;
-    writeComparisonCsv(out, result);
+    writeComparisonCsv(out, result, assessPlan(result));
     std::istringstream csv(out.str());
     std::vector<std::string> rows;
     for (std::string line; std::getline(csv, line);)

@@ -4,6 +4,7 @@
 
 #include "engine/io/host_record_json.hpp"
 #include "engine/io/result_file.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include "fake_backend.hpp"
 #include "temp_dir.hpp"
@@ -55,7 +56,8 @@ CliRun merge(std::vector<std::string> files, std::vector<std::string> more = {})
 std::string goodRecord()
 {
     std::ostringstream out;
-    writeHostRecordJson(out, twoGpus("good", 55.0));
+    const HostReport host = twoGpus("good", 55.0);
+    writeHostRecordJson(out, host, assessHost(host));
     return out.str();
 }
 
@@ -294,7 +296,7 @@ TEST(SlurmRecords, TheJobNodeAndTaskRoundTripAndSharedGpusAreRefused)
     c.slurm = SlurmTask { "4243", "n1", 0 };
     for (const auto& [name, host] : { std::pair { "a.json", &a }, std::pair { "b.json", &b }, std::pair { "c.json", &c } }) {
         std::ofstream out(dir.file(name));
-        writeHostRecordJson(out, *host);
+        writeHostRecordJson(out, *host, assessHost(*host));
     }
     const auto read = readResultFile(dir.file("b.json"));
     ASSERT_TRUE(read.ok()) << read.error().message();
@@ -322,7 +324,7 @@ TEST(SlurmRecords, ASlurmBlockOutOfItsRulesIsRefusedNamingTheField)
     HostReport host = twoGpus("node", 55.0);
     host.slurm = SlurmTask { "7", "n1", 3 };
     std::ostringstream out;
-    writeHostRecordJson(out, host);
+    writeHostRecordJson(out, host, assessHost(host));
     const std::string good = out.str();
     const std::pair<std::string, std::string> bad[] = {
         { "\"task\": 3", "\"task\": -1" },
@@ -354,7 +356,7 @@ void writeNodeRecord(const std::string& path, const std::string& node)
     HostReport host = twoGpus(node, 55.0);
     host.slurm = SlurmTask { "9", node, 0 };
     std::ofstream out(path);
-    writeHostRecordJson(out, host);
+    writeHostRecordJson(out, host, assessHost(host));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "engine/io/json/run_lines.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/io/result_file.hpp"
+#include "engine/model/advice.hpp"
 
 #include "classic_runs.hpp"
 
@@ -46,7 +47,8 @@ std::string deepList()
 std::vector<std::string> formatFourLines()
 {
     std::ostringstream out;
-    writeJson(out, asyncscope::testing::classicReport(3));
+    const Report report = asyncscope::testing::classicReport(3);
+    writeJson(out, report, assessSeries(report));
     std::istringstream in(out.str());
     std::vector<std::string> lines;
     for (std::string line; std::getline(in, line);)

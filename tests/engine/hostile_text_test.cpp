@@ -10,6 +10,7 @@
 #include "engine/io/side_by_side_report.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include "fake_backend.hpp"
 #include "fake_hosts.hpp"
@@ -78,7 +79,7 @@ std::string write(const std::string& path, const std::string& text)
 std::string writeRecord(const std::string& path, const HostReport& host)
 {
     std::ostringstream out;
-    writeHostRecordJson(out, host);
+    writeHostRecordJson(out, host, assessHost(host));
     return write(path, out.str());
 }
 
@@ -184,23 +185,24 @@ TEST(HostileText, EveryJsonWriterWritesTextThatIsNotUtf8)
     host.devices[0].device.name = "GPU \xc3";
     host.devices[0].plan.variants[0].report.device.name = "GPU \xc3";
     std::ostringstream record;
-    ASSERT_NO_THROW(writeHostRecordJson(record, host));
+    ASSERT_NO_THROW(writeHostRecordJson(record, host, assessHost(host)));
     EXPECT_TRUE(parsed(record.str()).is_object());
 
     std::ostringstream series;
-    ASSERT_NO_THROW(writeJson(series, host.devices[0].plan.variants[0].report));
+    const Report& report = host.devices[0].plan.variants[0].report;
+    const Assessment assessed = assessSeries(report);
+    ASSERT_NO_THROW(writeJson(series, report, assessed));
     EXPECT_NE(series.str().find(std::string("GPU ") + kReplacement), std::string::npos);
 
     std::ostringstream table;
     ASSERT_NO_THROW(writeSideBySideJson(table, sideBySideRows(host), aggregatesOf({ host })));
     EXPECT_TRUE(parsed(table.str()).is_object());
 
-    const Report& report = host.devices[0].plan.variants[0].report;
-    const SeriesSummary summary = summarizeSeries(report);
-    const BaselineComparison c = compareWithBaseline(report, summary, report, summary, BaselineSettings {});
+    const BaselineComparison c =
+        compareWithBaseline(report, assessed.summary, report, assessed.summary, BaselineSettings {});
     std::ostringstream comparison;
-    ASSERT_NO_THROW(writeBaselineJson(comparison, c, baselineSide("a\xff.json", report, summary),
-        baselineSide("b.json", report, summary)));
+    ASSERT_NO_THROW(writeBaselineJson(comparison, c, baselineSide("a\xff.json", report, assessed),
+        baselineSide("b.json", report, assessed)));
     EXPECT_TRUE(parsed(comparison.str()).is_object());
 }
 

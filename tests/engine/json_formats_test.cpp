@@ -2,6 +2,7 @@
 // 3 from tests/data; and hostile files, each refused with the line or run and the field at fault.
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include "classic_runs.hpp"
 
@@ -29,7 +30,7 @@ std::string fixture(const std::string& name)
 std::string written(const Report& report)
 {
     std::ostringstream out;
-    writeJson(out, report);
+    writeJson(out, report, assessSeries(report));
     return out.str();
 }
 
@@ -186,7 +187,7 @@ TEST(JsonFormats, AComparisonHoldsEachVariantsReportAsADocument)
     v.notRun = makeError(ErrorKind::TooLarge, "does not fit");
     plan.variants.push_back(v);
     std::ostringstream out;
-    writeComparisonJson(out, plan);
+    writeComparisonJson(out, plan, assessPlan(plan));
     const nlohmann::json j = nlohmann::json::parse(out.str());
     EXPECT_EQ(j.at("format"), "asyncscope-comparison");
     EXPECT_EQ(j.at("format_version"), 4);

@@ -90,7 +90,7 @@ Report withMachine(std::size_t runs = 30)
 std::string jsonOf(const Report& r)
 {
     std::ostringstream out;
-    writeJson(out, r);
+    writeJson(out, r, assessSeries(r));
     return out.str();
 }
 
@@ -391,7 +391,7 @@ TEST(MachineFiles, AComparisonsVariantsAreJudgedBesideOneAnother)
     ASSERT_NE(submitBound(advice[0])->evidence.find("graph K=64 S=4 submits in"), std::string::npos);
 
     std::ostringstream out;
-    writeComparisonJson(out, plan);
+    writeComparisonJson(out, plan, assessPlan(plan));
     const json doc = json::parse(out.str());
     const json& first = doc.at("variants").at(0);
     ASSERT_TRUE(first.contains("machine"));
@@ -402,7 +402,7 @@ TEST(MachineFiles, AComparisonsVariantsAreJudgedBesideOneAnother)
 
     // The comparison CSV: a Findings column naming each variant's findings and their severity.
     std::ostringstream csv;
-    writeComparisonCsv(csv, plan);
+    writeComparisonCsv(csv, plan, assessPlan(plan));
     std::istringstream lines(csv.str());
     std::string header, row;
     std::getline(lines, header);
@@ -429,7 +429,7 @@ TEST(MachineFiles, AHostRecordKeepsEachVariantsMachineAndItsPlansAdvice)
     host.devices.push_back(device);
 
     std::ostringstream out;
-    writeHostRecordJson(out, host);
+    writeHostRecordJson(out, host, assessHost(host));
     const json doc = json::parse(out.str());
     const json& report = doc.at("devices").at(0).at("variants").at(0).at("report");
     ASSERT_TRUE(report.contains("machine"));

@@ -4,6 +4,7 @@
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/io/side_by_side_report.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include "classic_runs.hpp"
 #include "fake_hosts.hpp"
@@ -24,7 +25,7 @@ namespace {
 void writeRecord(const std::string& path, const HostReport& host)
 {
     std::ofstream out(path);
-    writeHostRecordJson(out, host);
+    writeHostRecordJson(out, host, assessHost(host));
 }
 
 }  // namespace
@@ -39,7 +40,7 @@ TEST(Merge, TwoHostsAndAnErrorRecordInOneTable)
     Report old = classicReport(20);
     {
         std::ofstream out(dir.file("old-h200.json"));
-        writeJson(out, old);
+        writeJson(out, old, assessSeries(old));
     }
     std::vector<HostReport> hosts;
     for (const char* name : { "a.json", "b.json", "c-none.json", "old-h200.json" }) {
@@ -101,7 +102,7 @@ TEST(Merge, FilesThatAreNotResultsAreNamed)
         std::ofstream out(dir.file("compare.json"));
         PlanReport plan;
         plan.comparison = Comparison::Wait;
-        writeComparisonJson(out, plan);
+        writeComparisonJson(out, plan, assessPlan(plan));
     }
     const auto comparison = readResultFile(dir.file("compare.json"));
     ASSERT_FALSE(comparison.ok());

@@ -5,6 +5,7 @@
 #include "engine/io/text_report.hpp"
 #include "engine/model/series_summary.hpp"
 #include "engine/model/size_parse.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include "classic_runs.hpp"
 
@@ -65,7 +66,7 @@ Report sampleReport()
 nlohmann::json documentOf(const Report& report)
 {
     std::ostringstream out;
-    writeJsonDocument(out, report);
+    writeJsonDocument(out, report, assessSeries(report));
     return nlohmann::json::parse(out.str());
 }
 
@@ -107,7 +108,8 @@ TEST(TextReport, WrongElementNamesTheRunsExpectedValueNotTheConfiguredOne)
 
 TEST(TextReport, SummaryHasStatisticsAndBandwidth)
 {
-    const std::string text = formatSummaryText(sampleReport());
+    const Report report = sampleReport();
+    const std::string text = formatSummaryText(report, assessSeries(report));
     EXPECT_NE(text.find("2 measured runs, 1 warm-up, 3 of 3 verified"), std::string::npos) << text;
     EXPECT_NE(text.find("GPU time"), std::string::npos);
     EXPECT_NE(text.find("H2D bandwidth                    55.9 GB/s"), std::string::npos) << text;
@@ -125,9 +127,10 @@ TEST(TextReport, SummarySaysWhyCuptiWasNotUsed)
     Report report = sampleReport();
     report.config.traceSource = TraceSource::Cupti;
     report.outcome->traceNote = "CUPTI could not start recording: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
-    EXPECT_NE(formatSummaryText(report).find("CUPTI not used: CUPTI could not start recording"), std::string::npos);
+    EXPECT_NE(formatSummaryText(report, assessSeries(report)).find("CUPTI not used: CUPTI could not start recording"),
+        std::string::npos);
     report.outcome->traceNote.clear();
-    EXPECT_NE(formatSummaryText(report).find("traced by CUPTI"), std::string::npos);
+    EXPECT_NE(formatSummaryText(report, assessSeries(report)).find("traced by CUPTI"), std::string::npos);
 }
 
 TEST(CopyCalibration, SerialBoundAddsBothCopies)
@@ -430,7 +433,7 @@ TEST(JsonReport, RoundTrips)
             { SpanKind::H2D, 0, 2, 6, 4096, 0.01, 0.02, ApiCall::None } };
     });
     std::stringstream buffer;
-    writeJson(buffer, original);
+    writeJson(buffer, original, assessSeries(original));
     const auto read = readJson(buffer);
     ASSERT_TRUE(read.ok()) << read.error().message();
     EXPECT_EQ(read->device.name, original.device.name);
@@ -493,7 +496,7 @@ namespace {
 std::string writtenJson(const Report& report)
 {
     std::ostringstream out;
-    writeJson(out, report);
+    writeJson(out, report, assessSeries(report));
     return out.str();
 }
 
@@ -625,7 +628,7 @@ TEST(JsonReport, EveryFieldRoundTripsInItsOwnLayoutAndInAnyOther)
     const Report original = everyFieldReport();
     const std::string written = writtenJson(original);
     std::ostringstream laidOut;
-    writeJsonDocument(laidOut, original);
+    writeJsonDocument(laidOut, original, assessSeries(original));
     const nlohmann::json document = documentOf(original);
     // Its own layout; as one document, laid out as records hold it; indented all through; on one line with the keys
     // sorted ("fields" before "runs"), as a tool that rewrites the file leaves it.
@@ -852,7 +855,7 @@ TEST(ReportFile, ProgressIsAFractionThatGrowsToOneAtMostAHundredAndOneTimes)
     const Report report = asyncscope::testing::classicReport(60000);
     for (const std::string suffix : { "json", "csv" }) {
         std::ostringstream text;
-        suffix == "csv" ? writeCsv(text, report) : writeJson(text, report);
+        suffix == "csv" ? writeCsv(text, report) : writeJson(text, report, assessSeries(report));
         const std::string path = tempFile("progress." + suffix, text.str());
         std::vector<double> seen;
         const auto read = readReportFile(path, [&seen](double f) { seen.push_back(f); });
@@ -871,7 +874,7 @@ TEST(ReportFile, ACancelFromTheProgressCallbackStopsTheRead)
     const Report report = asyncscope::testing::classicReport(60000);
     for (const std::string suffix : { "json", "csv" }) {
         std::ostringstream text;
-        suffix == "csv" ? writeCsv(text, report) : writeJson(text, report);
+        suffix == "csv" ? writeCsv(text, report) : writeJson(text, report, assessSeries(report));
         const std::string path = tempFile("cancelled." + suffix, text.str());
         std::atomic<bool> cancel { false };
         double last = 0.0;
@@ -957,13 +960,13 @@ TEST(MemoryLabFiles, EveryNewFieldRoundTripsInJsonLinesDocumentAndCsv)
 {
     const Report original = memoryLabReport();
     std::stringstream lines;
-    writeJson(lines, original);
+    writeJson(lines, original, assessSeries(original));
     const auto fromLines = readJson(lines);
     ASSERT_TRUE(fromLines.ok()) << fromLines.error().message();
     expectMemoryLabFields(*fromLines);
 
     std::stringstream document;
-    writeJsonDocument(document, original);
+    writeJsonDocument(document, original, assessSeries(original));
     const auto fromDocument = readJson(document);
     ASSERT_TRUE(fromDocument.ok()) << fromDocument.error().message();
     expectMemoryLabFields(*fromDocument);
@@ -1056,13 +1059,13 @@ TEST(MemoryLabFiles, TheSummaryShowsTheRegistrationInEveryPrinter)
     EXPECT_EQ(pinned.figure("host_register_gbps"), nullptr);
     EXPECT_EQ(pinned.figure("host_unregister_ms"), nullptr);
 
-    const std::string text = formatSummaryText(report);
+    const std::string text = formatSummaryText(report, assessSeries(report));
     EXPECT_NE(text.find("Host registration "), std::string::npos) << text;
     EXPECT_NE(text.find("Host registration rate"), std::string::npos) << text;
     EXPECT_NE(text.find("Host unregistration"), std::string::npos) << text;
     EXPECT_NE(text.find("cudaHostRegister of 128.0 MiB"), std::string::npos) << text;
     std::stringstream json;
-    writeJson(json, report);
+    writeJson(json, report, assessSeries(report));
     const auto header = nlohmann::json::parse(json.str().substr(0, json.str().find('\n')));
     EXPECT_DOUBLE_EQ(header.at("summary").at("host_register_ms").get<double>(), 6.8);
     EXPECT_DOUBLE_EQ(header.at("summary").at("host_unregister_ms").get<double>(), 1.25);
@@ -1093,7 +1096,7 @@ TEST(MemoryLabFiles, TheTraceNamesTheConfigAndTheRegistration)
     Report report = memoryLabReport();
     report.config.submission = Submission::Batch;
     std::stringstream out;
-    writeChromeTrace(out, report);
+    writeChromeTrace(out, report, assessSeries(report));
     const nlohmann::json other = nlohmann::json::parse(out.str()).at("otherData");
     EXPECT_EQ(other.at("host_memory"), "registered");
     EXPECT_EQ(other.at("copy"), "sm");
@@ -1119,7 +1122,7 @@ TEST(MemoryLabFiles, TheComparisonShowsTheRegistrationInTextCsvAndJson)
         makeError(ErrorKind::Unsupported, "mapped host memory is not available on this device"), std::nullopt });
     plan.planned = plan.variants.size();
 
-    const std::string text = formatComparisonText(plan);
+    const std::string text = formatComparisonText(plan, assessPlan(plan));
     EXPECT_NE(text.find("Host registration (ms)"), std::string::npos) << text;
     EXPECT_NE(text.find("Host registration rate (GB/s)"), std::string::npos) << text;
     EXPECT_NE(text.find("not run: mapped host memory is not available"), std::string::npos) << text;
@@ -1135,13 +1138,13 @@ TEST(MemoryLabFiles, TheComparisonShowsTheRegistrationInTextCsvAndJson)
     EXPECT_EQ(rows[1].find("size") + 4, rows[2].find(size) + size.size()) << text;  // right-aligned under its header
 
     std::stringstream csv;
-    writeComparisonCsv(csv, plan);
+    writeComparisonCsv(csv, plan, assessPlan(plan));
     const std::string table = csv.str();
     EXPECT_NE(table.find(",Host registration (ms),"), std::string::npos) << table;
     EXPECT_NE(table.find(",6.8,"), std::string::npos) << table;
 
     std::stringstream json;
-    writeComparisonJson(json, plan);
+    writeComparisonJson(json, plan, assessPlan(plan));
     const auto document = nlohmann::json::parse(json.str());
     const nlohmann::json& registered = document.at("variants").at(1);
     EXPECT_DOUBLE_EQ(registered.at("summary").at("host_register_ms").get<double>(), 6.8);

@@ -5,6 +5,7 @@
 
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
+#include "engine/model/advice.hpp"
 #include "engine/model/run_store.hpp"
 #include "engine/model/series_summary.hpp"
 
@@ -357,12 +358,12 @@ TEST(RunStore, WritersPrintTheSameTextAfterARoundTrip)
     for (const bool csv : { false, true }) {
         SCOPED_TRACE(csv ? "CSV" : "JSON");
         std::ostringstream first;
-        csv ? writeCsv(first, report) : writeJson(first, report);
+        csv ? writeCsv(first, report) : writeJson(first, report, assessSeries(report));
         std::istringstream in(first.str());
         const auto read = csv ? readCsv(in) : readJson(in);
         ASSERT_TRUE(read) << read.error().message();
         std::ostringstream second;
-        csv ? writeCsv(second, *read) : writeJson(second, *read);
+        csv ? writeCsv(second, *read) : writeJson(second, *read, assessSeries(*read));
         EXPECT_EQ(first.str(), second.str());
         // What the writers print from the store is what they print from the runs it was given: JSON names every
         // span time, so the text holds the pushed values.

@@ -4,6 +4,7 @@
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/side_by_side_report.hpp"
 #include "engine/run/device_plan_runner.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include "fake_hosts.hpp"
 
@@ -149,7 +150,7 @@ TEST(HostRecord, RoundTripsEveryDeviceAndTheAggregate)
 {
     const HostReport host = eightGpus("node1", DeviceMode::AllAtOnce);
     std::stringstream file;
-    writeHostRecordJson(file, host);
+    writeHostRecordJson(file, host, assessHost(host));
     const auto back = readHostRecordJson(file);
     ASSERT_TRUE(back.ok()) << back.error().message();
     EXPECT_EQ(back->host, "node1");
@@ -179,7 +180,8 @@ TEST(HostRecord, RoundTripsEveryDeviceAndTheAggregate)
 TEST(HostRecord, AnErrorRecordCarriesTheHostAndTheError)
 {
     std::stringstream file;
-    writeHostRecordJson(file, hostError("node3", noDriver()));
+    const HostReport failed = hostError("node3", noDriver());
+    writeHostRecordJson(file, failed, assessHost(failed));
     const auto j = nlohmann::json::parse(file.str());
     EXPECT_EQ(j.at("host"), "node3");
     EXPECT_EQ(j.at("error").at("kind"), "no-driver");

@@ -4,6 +4,7 @@
 #include "engine/host/host_name.hpp"
 #include "engine/host/sysfs_topology.hpp"
 #include "engine/io/json/json_report.hpp"
+#include "engine/model/advice.hpp"
 
 #include <gtest/gtest.h>
 
@@ -173,7 +174,7 @@ TEST(Topology, TopologyAndBindingTravelThroughJson)
     run.verified = true;
     r.runs.push_back(run);
     std::stringstream file;
-    writeJson(file, r);
+    writeJson(file, r, assessSeries(r));
     const auto back = readJson(file);
     ASSERT_TRUE(back.ok()) << back.error().message();
     EXPECT_EQ(back->host, "node17");
@@ -188,7 +189,7 @@ TEST(Topology, TopologyAndBindingTravelThroughJson)
     r.binding = CpuBinding { false, {}, std::nullopt, "binding turned off" };
     r.device.topology = {};
     std::stringstream again;
-    writeJson(again, r);
+    writeJson(again, r, assessSeries(r));
     const auto unbound = readJson(again);
     ASSERT_TRUE(unbound.ok()) << unbound.error().message();
     EXPECT_EQ(unbound->binding->text(), "not bound: binding turned off");

@@ -18,6 +18,7 @@
 #include "gui/timeline/timeline_panel.hpp"
 
 #include "engine/io/json/json_report.hpp"
+#include "engine/model/advice.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -242,7 +243,8 @@ private slots:
         const QString path = m_dir.filePath("shared.json");
         {
             std::ofstream out(path.toStdString());
-            writeJson(out, sharedSeries());
+            const Report series = sharedSeries();
+            writeJson(out, series, assessSeries(series));
         }
         auto noGpu = std::make_shared<FakeBackend>();
         noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");

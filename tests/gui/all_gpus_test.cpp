@@ -14,6 +14,7 @@
 #include "engine/io/host_record_json.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/io/side_by_side_report.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -79,7 +80,7 @@ QString readAll(const QString& path)
 void writeRecord(const QString& path, const HostReport& host)
 {
     std::ofstream out(path.toStdString());
-    writeHostRecordJson(out, host);
+    writeHostRecordJson(out, host, assessHost(host));
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/io/result_file.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include <QAction>
 #include <QImage>
@@ -439,12 +440,13 @@ private slots:
             }
             report.runs = std::move(runs);
             report.outcome->measuredRuns = 0;  // as AsyncScope writes a series stopped during its warm-up
-            writeJson(out, report);
+            writeJson(out, report, assessSeries(report));
         }
         const QString threeRuns = m_dir.filePath("three-runs.json");  // fewer than a comparison needs
         {
             std::ofstream out(threeRuns.toStdString());
-            writeJson(out, asyncscope::testing::classicReport(4));  // a warm-up and 3 measured runs
+            const Report few = asyncscope::testing::classicReport(4);  // a warm-up and 3 measured runs
+            writeJson(out, few, assessSeries(few));
         }
         auto window = shownWindow(noGpu());
         QVERIFY(waitForDevices(*window));
@@ -498,7 +500,7 @@ private slots:
         const QString record = m_dir.filePath("h200-series.host.json");
         {
             std::ofstream out(record.toStdString());
-            writeHostRecordJson(out, *plain);
+            writeHostRecordJson(out, *plain, assessHost(*plain));
         }
         HostReport twoGpus = *plain;
         twoGpus.devices.push_back(twoGpus.devices.front());
@@ -506,7 +508,7 @@ private slots:
         const QString several = m_dir.filePath("node7.host.json");
         {
             std::ofstream out(several.toStdString());
-            writeHostRecordJson(out, twoGpus);
+            writeHostRecordJson(out, twoGpus, assessHost(twoGpus));
         }
 
         auto window = shownWindow(noGpu());

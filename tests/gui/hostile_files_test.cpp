@@ -20,6 +20,7 @@
 
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
+#include "engine/model/advice.hpp"
 #include "engine/model/record_rules.hpp"
 
 #include <QApplication>
@@ -303,7 +304,7 @@ private slots:
             std::ofstream out(csv.toStdString(), std::ios::binary);
             writeCsv(out, report);
             std::ofstream json(current.toStdString(), std::ios::binary);
-            writeJson(json, report);
+            writeJson(json, report, assessSeries(report));
         }
         MainWindow window(noGpu());
         window.show();

@@ -48,6 +48,7 @@
 #include <QTest>
 
 #include "engine/io/json/json_report.hpp"
+#include "engine/model/advice.hpp"
 #include "engine/model/cuda_versions.hpp"
 
 #include <nlohmann/json.hpp>
@@ -81,7 +82,7 @@ QString saveReport(const QString& path, const Report& report)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
     std::ofstream out(path.toStdString(), std::ios::binary);
-    writeJson(out, report);
+    writeJson(out, report, assessSeries(report));
     return path;
 }
 

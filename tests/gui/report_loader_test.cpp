@@ -11,6 +11,7 @@
 
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
+#include "engine/model/advice.hpp"
 
 #include <QComboBox>
 #include <QFile>
@@ -39,7 +40,7 @@ QString saveSeries(const QTemporaryDir& dir, const QString& name, std::size_t ru
     const QString path = dir.filePath(name);
     const Report report = asyncscope::testing::classicReport(runs);
     std::ofstream out(path.toStdString(), std::ios::binary);
-    path.endsWith(".csv") ? writeCsv(out, report) : writeJson(out, report);
+    path.endsWith(".csv") ? writeCsv(out, report) : writeJson(out, report, assessSeries(report));
     return path;
 }
 

@@ -12,6 +12,7 @@
 
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
+#include "engine/model/advice.hpp"
 
 #include <QHeaderView>
 #include <QScrollBar>
@@ -31,7 +32,7 @@ QString saveSeries(const QTemporaryDir& dir, const QString& name, const Report& 
 {
     const QString path = dir.filePath(name);
     std::ofstream out(path.toStdString(), std::ios::binary);
-    path.endsWith(".csv") ? writeCsv(out, report) : writeJson(out, report);
+    path.endsWith(".csv") ? writeCsv(out, report) : writeJson(out, report, assessSeries(report));
     return path;
 }
 

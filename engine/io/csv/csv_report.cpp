@@ -4,9 +4,6 @@
 #include "engine/io/csv/csv_text.hpp"
 #include "engine/io/json/header_blocks.hpp"
 
-#include "engine/run/plan_advice.hpp"
-#include "engine/run/plan_summary.hpp"
-
 #include <charconv>
 #include <string>
 #include <vector>
@@ -62,15 +59,14 @@ void writeCsv(std::ostream& out, const Report& report)
     out.write(text.data(), std::streamsize(text.size()));
 }
 
-void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
+void writeComparisonCsv(std::ostream& out, const PlanReport& plan, const std::vector<Assessment>& assessed)
 {
-    const std::vector<SeriesSummary> summaries = summarizePlan(plan);
+    const std::vector<SeriesSummary> summaries = summariesOf(assessed);
     const std::vector<Column> values = comparisonColumns(summaries);
     out << "Variant,Size (B),Chunks,Streams,Issue Order,Submission,Host Memory,Wait,Check,Samples";
     for (const Column& c : values)
         out << ',' << quoted(headerOf(c.name, c.kind));
     out << ",Peak Path,Verified,Not Run,Findings\n";  // the copy path each variant's peak figures were measured on
-    const std::vector<Advice> advice = advisePlan(plan, summaries);
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
         const PipelineConfig& c = v.report.config;
@@ -85,7 +81,7 @@ void writeComparisonCsv(std::ostream& out, const PlanReport& plan)
         const bool verified = v.ran() && summaries[i].verifiedRuns == v.report.runs.size();
         // "transfer-bound (info); submit-bound (suggestion)": each finding's rule and severity.
         std::string findings;
-        for (const Finding& f : advice[i].findings)
+        for (const Finding& f : assessed.at(i).advice.findings)
             findings += (findings.empty() ? "" : "; ") + f.rule + " (" + nameOf(f.severity) + ")";
         out << ',' << (verified ? 1 : 0) << ',' << quoted(v.notRun ? v.notRun->message() : std::string()) << ','
             << quoted(findings) << '\n';

@@ -4,11 +4,13 @@
 #pragma once
 
 #include "engine/io/read_control.hpp"
+#include "engine/model/advice.hpp"
 #include "engine/model/report.hpp"
 #include "engine/run/plan.hpp"
 
 #include <istream>
 #include <ostream>
+#include <vector>
 
 namespace asyncscope {
 
@@ -24,8 +26,9 @@ std::string csvField(const std::string& field);
 void writeCsv(std::ostream& out, const Report& report);
 
 // A comparison: one row per variant with its configuration, Samples, the median of every distribution and every
-// figure (nvbench's "GPU Time", "Noise" …), whether every run verified, and why a variant did not run.
-void writeComparisonCsv(std::ostream& out, const PlanReport& plan);
+// figure (nvbench's "GPU Time", "Noise" …), whether every run verified, why a variant did not run and its findings:
+// `assessed`'s (assessPlan).
+void writeComparisonCsv(std::ostream& out, const PlanReport& plan, const std::vector<Assessment>& assessed);
 
 // Reads what writeCsv wrote: the device, the configuration and every run (a CSV has no summary, outcome or
 // calibration). Columns are found by name, so their order and extra columns do not matter. A file that is not such

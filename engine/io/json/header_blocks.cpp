@@ -229,7 +229,7 @@ json notCheckedJson(const Advice& advice)
 }
 
 // Everything but the runs, in the order the file shows it.
-ordered_json headerJson(const Report& report, const SeriesSummary& summary, const Layout& layout)
+ordered_json headerJson(const Report& report, const Assessment& assessed, const Layout& layout)
 {
     ordered_json j;
     j["format"] = kReportFormatName;
@@ -240,7 +240,7 @@ ordered_json headerJson(const Report& report, const SeriesSummary& summary, cons
     if (report.binding)
         j["binding"] = bindingToJson(*report.binding);
     j["config"] = configJson(report.config);
-    j["summary"] = summaryJson(summary);
+    j["summary"] = summaryJson(assessed.summary);
     if (report.peak)
         j["calibration"] = peakJson(*report.peak);
     if (report.pinnedPeak)
@@ -259,9 +259,8 @@ ordered_json headerJson(const Report& report, const SeriesSummary& summary, cons
     }
     if (report.machine)
         j["machine"] = json_header::machineJson(*report.machine);
-    const Advice advice = judgeSeries(report, summary);
-    j["findings"] = findingsJson(advice);
-    j["not_checked"] = notCheckedJson(advice);
+    j["findings"] = findingsJson(assessed.advice);
+    j["not_checked"] = notCheckedJson(assessed.advice);
     j["fields"] = { { "run", runFieldNames(layout) }, { "span", spanFieldNames(layout) } };
     return j;
 }

@@ -42,9 +42,9 @@ Error headerError(const BadField& bad, const WhereOf& where);
 
 // Everything but the runs, in the order the file shows it: format, format_version, host, device, binding, config,
 // summary, calibration, pinned_peak, outcome, machine (the machine's state around the series), findings and
-// not_checked (the advice, judgeSeries: read back by nobody, the rules judge a series again when it is read), and
-// "fields" (the run and span field lists of `layout`).
-nlohmann::ordered_json headerJson(const Report& report, const SeriesSummary& summary,
+// not_checked (the advice: read back by nobody, the rules judge a series again when it is read), and "fields" (the
+// run and span field lists of `layout`). The summary and the advice are `assessed`'s.
+nlohmann::ordered_json headerJson(const Report& report, const Assessment& assessed,
     const json_fields::Layout& layout);
 
 // The advice as a header holds it: "findings" (rule, title, severity, evidence, action, run_ranges: [first, last] pairs,

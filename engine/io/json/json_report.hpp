@@ -18,26 +18,29 @@
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/report_fields.hpp"
 #include "engine/io/read_control.hpp"
+#include "engine/model/advice.hpp"
 #include "engine/model/report.hpp"
 #include "engine/run/plan.hpp"
 
 #include <istream>
 #include <ostream>
+#include <vector>
 
 namespace asyncscope {
 
+// The writers take the summary and the advice they write (`assessed`: assessSeries of the report; a plan's variant
+// its entry of assessPlan, judged beside the plan's others); they summarise and judge nothing themselves.
+
 // Format 4: the header on line 1, then one run a line.
-void writeJson(std::ostream& out, const Report& report);
+void writeJson(std::ostream& out, const Report& report, const Assessment& assessed);
 
 // The report as one JSON object: the header's fields indented, then "runs": [one run object a line].
-void writeJsonDocument(std::ostream& out, const Report& report);
-// The same for a plan's variant: `summary` and `advice` its entries of summarizePlan and advisePlan (the variant judged
-// beside the plan's others) rather than the series summarised and judged alone.
-void writeJsonDocument(std::ostream& out, const Report& report, const SeriesSummary& summary, const Advice& advice);
+void writeJsonDocument(std::ostream& out, const Report& report, const Assessment& assessed);
 
 // {"format": "asyncscope-comparison", "format_version": 4, "comparison", "planned", "variants": [each variant's
 // report as writeJsonDocument writes it, with "variant" (its label), and "not_run" or "failure" where it has them]}.
-void writeComparisonJson(std::ostream& out, const PlanReport& plan);
+// `assessed`: assessPlan(plan).
+void writeComparisonJson(std::ostream& out, const PlanReport& plan, const std::vector<Assessment>& assessed);
 
 // Reads a report of any format version (1 to 4), without holding the document: the runs of formats 3 and 4 are
 // parsed on every core. A file that is not such a report is an ErrorKind::Io error naming the line or the run, and

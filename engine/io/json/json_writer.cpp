@@ -2,8 +2,6 @@
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/json/run_line_writer.hpp"
 
-#include "engine/run/plan_advice.hpp"
-#include "engine/run/plan_summary.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -46,11 +44,10 @@ void writeDocument(std::ostream& out, const Report& report, ordered_json header,
 
 }  // namespace
 
-void writeJson(std::ostream& out, const Report& report)
+void writeJson(std::ostream& out, const Report& report, const Assessment& assessed)
 {
     const Layout layout = layoutOf(report);
-    std::string text =
-        json_header::headerJson(report, summarizeSeries(report), layout).dump(-1, ' ', false, kReplaceBadUtf8);
+    std::string text = json_header::headerJson(report, assessed, layout).dump(-1, ' ', false, kReplaceBadUtf8);
     text += '\n';
     RunLineWriter line(layout);
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
@@ -62,24 +59,14 @@ void writeJson(std::ostream& out, const Report& report)
     flush(out, text);
 }
 
-void writeJsonDocument(std::ostream& out, const Report& report)
+void writeJsonDocument(std::ostream& out, const Report& report, const Assessment& assessed)
 {
     const Layout layout = layoutOf(report);
-    writeDocument(out, report, json_header::headerJson(report, summarizeSeries(report), layout), layout);
+    writeDocument(out, report, json_header::headerJson(report, assessed, layout), layout);
     out << '\n';
 }
 
-void writeJsonDocument(std::ostream& out, const Report& report, const SeriesSummary& summary, const Advice& advice)
-{
-    const Layout layout = layoutOf(report);
-    ordered_json header = json_header::headerJson(report, summary, layout);
-    header["findings"] = json_header::findingsJson(advice);
-    header["not_checked"] = json_header::notCheckedJson(advice);
-    writeDocument(out, report, std::move(header), layout);
-    out << '\n';
-}
-
-void writeComparisonJson(std::ostream& out, const PlanReport& plan)
+void writeComparisonJson(std::ostream& out, const PlanReport& plan, const std::vector<Assessment>& assessed)
 {
     ordered_json top;
     top["format"] = kComparisonFormatName;
@@ -90,8 +77,6 @@ void writeComparisonJson(std::ostream& out, const PlanReport& plan)
     text.erase(text.size() - 2);
     text += ",\n  \"variants\": [";
     flush(out, text);
-    const std::vector<SeriesSummary> summaries = summarizePlan(plan);
-    const std::vector<Advice> advice = advisePlan(plan, summaries);  // each variant judged beside the others
     for (std::size_t i = 0; i < plan.variants.size(); ++i) {
         const VariantResult& v = plan.variants[i];
         out << (i ? ",\n" : "\n");
@@ -102,9 +87,7 @@ void writeComparisonJson(std::ostream& out, const PlanReport& plan)
         if (v.failure)
             header["failure"] = v.failure->message();
         const Layout layout = layoutOf(v.report);
-        header.update(json_header::headerJson(v.report, summaries[i], layout));
-        header["findings"] = json_header::findingsJson(advice[i]);
-        header["not_checked"] = json_header::notCheckedJson(advice[i]);
+        header.update(json_header::headerJson(v.report, assessed.at(i), layout));
         writeDocument(out, v.report, std::move(header), layout);
     }
     out << (plan.variants.empty() ? "]\n}\n" : "\n  ]\n}\n");
