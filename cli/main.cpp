@@ -4,6 +4,7 @@
 #include "cli/cli_options.hpp"
 
 #include "engine/cuda/cuda_backend.hpp"
+#include "engine/model/memory_return.hpp"
 #include "engine/host/nvml_probe.hpp"
 
 #include <atomic>
@@ -26,6 +27,7 @@ extern "C" void onInterrupt(int)
 int main(int argc, char* argv[])
 {
     using namespace asyncscope;
+    returnBigBlocksWhenFreed();
     auto options = parseCommandLine(argc, argv);
     if (!options)
         return reportFailure(options.error(), std::cerr);

@@ -13,8 +13,17 @@ constexpr std::size_t kBlock = 64;  // points per block: a column's ends are rea
 
 void LinePoints::append(double x, double y)
 {
-    const std::size_t i = m_x.size();
-    m_x.push_back(x);
+    const std::size_t i = m_y.size();
+    if (i == 0)
+        m_firstX = x;
+    else if (!m_x.empty())
+        m_x.push_back(x);
+    else if (!(x == m_firstX + double(i))) {  // the first point off the rule: every x written out from here on
+        m_x.reserve(m_y.capacity());
+        for (std::size_t k = 0; k < i; ++k)
+            m_x.push_back(m_firstX + double(k));
+        m_x.push_back(x);
+    }
     m_y.push_back(y);
     m_maxY = std::max(m_maxY, y);
     if (i % kBlock == 0) {
@@ -31,6 +40,7 @@ void LinePoints::append(double x, double y)
 void LinePoints::clear()
 {
     m_x.clear();
+    m_firstX = 0.0;
     m_y.clear();
     m_blocks.clear();
     m_maxY = 0.0;
@@ -38,7 +48,8 @@ void LinePoints::clear()
 
 void LinePoints::reserve(std::size_t points)
 {
-    m_x.reserve(points);
+    if (!m_x.empty())
+        m_x.reserve(points);
     m_y.reserve(points);
     m_blocks.reserve(points / kBlock + 1);
 }
@@ -72,8 +83,30 @@ std::pair<std::size_t, std::size_t> LinePoints::extremes(std::size_t begin, std:
     return { low, high };
 }
 
+std::size_t LinePoints::lowerIndex(double x) const
+{
+    if (!m_x.empty())
+        return std::size_t(std::lower_bound(m_x.begin(), m_x.end(), x) - m_x.begin());
+    if (!(x > m_firstX))
+        return 0;
+    return std::size_t(std::min(std::ceil(x - m_firstX), double(size())));
+}
+
+std::size_t LinePoints::upperIndex(double x) const
+{
+    if (!m_x.empty())
+        return std::size_t(std::upper_bound(m_x.begin(), m_x.end(), x) - m_x.begin());
+    if (std::isnan(x))
+        return size();
+    if (x < m_firstX)
+        return 0;
+    return std::size_t(std::min(std::floor(x - m_firstX) + 1.0, double(size())));
+}
+
 std::size_t LinePoints::firstAtOrAbove(std::size_t from, std::size_t end, double x) const
 {
+    if (m_x.empty())
+        return std::clamp(lowerIndex(x), from, std::max(from, end));
     if (from >= end || m_x[from] >= x)
         return from;
     if (m_x[end - 1] < x)
@@ -107,13 +140,10 @@ std::size_t LinePoints::firstAtOrAbove(std::size_t from, std::size_t end, double
 std::vector<std::size_t> LinePoints::decimate(double low, double high, int columns) const
 {
     columns = std::max(columns, 1);
-    const auto xBegin = m_x.begin();
     // The points within [low, high], and one more on either side where there is one.
-    std::size_t begin = std::size_t(std::lower_bound(xBegin, m_x.end(), low) - xBegin);
-    std::size_t end = std::size_t(std::upper_bound(xBegin, m_x.end(), high) - xBegin);
-    end = std::max(begin, end);
+    const auto [begin, end] = within(low, high);
     const std::size_t first = begin > 0 ? begin - 1 : begin;
-    const std::size_t last = end < m_x.size() ? end + 1 : end;  // one past
+    const std::size_t last = end < size() ? end + 1 : end;  // one past
 
     std::vector<std::size_t> kept;
     if (last - first <= 2 * std::size_t(columns) + 2) {
@@ -153,10 +183,8 @@ std::vector<std::size_t> LinePoints::decimate(double low, double high, int colum
 
 std::pair<std::size_t, std::size_t> LinePoints::within(double low, double high) const
 {
-    const auto xBegin = m_x.begin();
-    const auto begin = std::size_t(std::lower_bound(xBegin, m_x.end(), low) - xBegin);
-    const auto end = std::size_t(std::upper_bound(xBegin, m_x.end(), high) - xBegin);
-    return { begin, std::max(begin, end) };
+    const std::size_t begin = lowerIndex(low);
+    return { begin, std::max(begin, upperIndex(high)) };
 }
 
 std::size_t LinePoints::countWithin(double low, double high) const
@@ -182,7 +210,7 @@ std::optional<double> LinePoints::highestWithin(double low, double high, const s
             continue;
         const std::size_t at = firstAtOrAbove(from, end, x);
         take(from, at);
-        from = at < end && m_x[at] == x ? at + 1 : at;
+        from = at < end && this->x(at) == x ? at + 1 : at;
     }
     take(from, end);
     return highest;
@@ -241,8 +269,8 @@ std::vector<ColumnSpread> LinePoints::spread(double low, double high, int column
         const std::size_t to = c + 1 < columns ? firstAtOrAbove(from, end, low + (c + 1) * width) : end;
         if (to > from) {
             ColumnSpread column;
-            column.firstX = m_x[from];
-            column.lastX = m_x[to - 1];
+            column.firstX = x(from);
+            column.lastX = x(to - 1);
             column.count = to - from;
             values.assign(m_y.begin() + std::ptrdiff_t(from), m_y.begin() + std::ptrdiff_t(to));
             spreadOf(values.data(), values.size(), medianOnly, column);

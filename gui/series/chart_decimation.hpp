@@ -30,10 +30,10 @@ public:
     void clear();
     void reserve(std::size_t points);
 
-    std::size_t size() const { return m_x.size(); }
-    bool empty() const { return m_x.empty(); }
-    std::size_t capacity() const { return m_x.capacity(); }
-    double x(std::size_t i) const { return m_x[i]; }
+    std::size_t size() const { return m_y.size(); }
+    bool empty() const { return m_y.empty(); }
+    std::size_t capacity() const { return m_y.capacity(); }
+    double x(std::size_t i) const { return m_x.empty() ? m_firstX + double(i) : m_x[i]; }
     double y(std::size_t i) const { return m_y[i]; }
     double maxY() const { return m_maxY; }  // 0 when empty or nothing is above 0
 
@@ -56,6 +56,9 @@ public:
 private:
     // Points [begin, end) of x within [low, high].
     std::pair<std::size_t, std::size_t> within(double low, double high) const;
+    // The first index whose x is not below `x` (lower bound), and the first whose x is above it (upper bound).
+    std::size_t lowerIndex(double x) const;
+    std::size_t upperIndex(double x) const;
     // The first index in [from, end) whose x is not below `x`; `end` when there is none.
     std::size_t firstAtOrAbove(std::size_t from, std::size_t end, double x) const;
     // Indices of the lowest and the highest y in [begin, end) (not empty); the first of equals.
@@ -68,7 +71,10 @@ private:
         std::size_t low, high;
     };
 
+    // A series' runs sit one apart: while every point's x is the first one's plus its index, no x is kept (m_x empty,
+    // 8 bytes a point saved); the first point that breaks the rule writes them all out.
     BigVector<double> m_x;
+    double m_firstX = 0.0;
     BigVector<double> m_y;
     std::vector<Block> m_blocks;  // one per kBlock points
     double m_maxY = 0.0;

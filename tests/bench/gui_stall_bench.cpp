@@ -25,11 +25,13 @@
 
 #include "gui/app/file_actions.hpp"
 #include "gui/app/main_window.hpp"
+#include "gui/config/config_panel.hpp"
 #include "gui/session/plan_controller.hpp"
 #include "gui/session/session_model.hpp"
 
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
+#include "engine/model/memory_return.hpp"
 #include "engine/model/advice.hpp"
 
 #include <QApplication>
@@ -256,6 +258,7 @@ struct Row {
 Row session(MainWindow& window, int runs, const char* where = "")
 {
     Row row { "session of " + std::to_string(runs) + " runs, fake GPU at full speed" + where, {}, false };
+    window.findChild<ConfigPanel*>()->showOwnSettings();  // a saved series shown shows its configuration, not editable
     window.findChild<QSpinBox*>(QStringLiteral("runs"))->setValue(runs);
     window.findChild<QSpinBox*>(QStringLiteral("warmup"))->setValue(0);
     Heartbeat heartbeat;
@@ -337,6 +340,7 @@ Row showTab(MainWindow& window, const QString& name)
 
 int main(int argc, char* argv[])
 {
+    returnBigBlocksWhenFreed();  // as the app's main does
     TimedApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("AsyncScopeBench"));
     QCoreApplication::setApplicationName(QStringLiteral("GuiStallBench"));

@@ -111,6 +111,47 @@ private slots:
         QCOMPARE(kept.back(), lastIn + 1 < line.size() ? lastIn + 1 : lastIn);
     }
 
+    // A series' runs one apart keep no x; a point off that rule writes every x out. Both answer every question alike.
+    void keptAndImpliedXAnswerAlike()
+    {
+        const std::size_t n = 150000;
+        const LinePoints implied = makeLine(n, Shape::Spikes, 7);
+        LinePoints kept = makeLine(n, Shape::Spikes, 7);
+        kept.append(double(7 + n + 10), 1.0);  // a gap: x kept from here on
+        QCOMPARE(kept.size(), n + 1);
+        for (std::size_t i = 0; i < n; i += 997) {
+            QCOMPARE(kept.x(i), implied.x(i));
+            QCOMPARE(kept.x(i), double(7 + i));
+        }
+        QCOMPARE(kept.x(n), double(7 + n + 10));
+        const std::vector<double> warmups { 7.0, 8.0, 5000.0 };
+        // Ranges that end well before the gap (the one point either side of the view stays within the common part).
+        const std::vector<std::pair<double, double>> ranges { { 7.0, double(n) }, { -50.0, 1000.5 }, { 12.25, 99.75 },
+            { 4000.0, 4000.0 }, { 5000.5, 5000.9 }, { double(n) - 500.0, double(n) + 3.0 }, { 0.0, 6.9 } };
+        for (const auto& [low, high] : ranges) {
+            const QString where = QStringLiteral("[%1, %2]").arg(low).arg(high);
+            QCOMPARE(kept.countWithin(low, high), implied.countWithin(low, high));
+            QVERIFY2(kept.decimate(low, high, 640) == implied.decimate(low, high, 640), qPrintable(where));
+            QVERIFY2(kept.decimate(low, high, 3) == implied.decimate(low, high, 3), qPrintable(where));
+            QCOMPARE(kept.highestWithin(low, high, warmups), implied.highestWithin(low, high, warmups));
+            const auto a = kept.spread(low, high, 300), b = implied.spread(low, high, 300);
+            QCOMPARE(a.size(), b.size());
+            for (std::size_t c = 0; c < a.size(); ++c) {
+                QCOMPARE(a[c].firstX, b[c].firstX);
+                QCOMPARE(a[c].lastX, b[c].lastX);
+                QCOMPARE(a[c].count, b[c].count);
+                QCOMPARE(a[c].median, b[c].median);
+                QCOMPARE(a[c].p95, b[c].p95);
+            }
+        }
+        // Past the gap only the kept line has the far point.
+        QCOMPARE(kept.countWithin(double(n + 7), double(n + 20)), std::size_t(1));
+        QCOMPARE(implied.countWithin(double(n + 7), double(n + 20)), std::size_t(0));
+        QCOMPARE(kept.countWithin(NAN, 10.0), implied.countWithin(NAN, 10.0));
+        QCOMPARE(kept.countWithin(3.0, NAN), kept.size());  // below no bound: every point
+        QCOMPARE(implied.countWithin(3.0, NAN), implied.size());
+    }
+
     void keepsTheFirstAndLastPoints()
     {
         const LinePoints line = makeLine(250000, Shape::Noise, 3);
