@@ -4,7 +4,6 @@
 #include "cli/cli_options.hpp"
 
 #include "engine/cuda/cuda_backend.hpp"
-#include "engine/model/memory_return.hpp"
 #include "engine/host/nvml_probe.hpp"
 
 #include <atomic>
@@ -27,7 +26,6 @@ extern "C" void onInterrupt(int)
 int main(int argc, char* argv[])
 {
     using namespace asyncscope;
-    returnBigBlocksWhenFreed();
     auto options = parseCommandLine(argc, argv);
     if (!options)
         return reportFailure(options.error(), std::cerr);

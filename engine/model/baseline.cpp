@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <future>
 #include <optional>
 
 namespace asyncscope {
@@ -319,15 +318,9 @@ BaselineComparison compareWithBaseline(const Report& baseline, const SeriesSumma
     const auto gated = [&settings](std::string_view key) {
         return std::find(settings.gateKeys.begin(), settings.gateKeys.end(), key) != settings.gateKeys.end();
     };
-    // Each measured quantity on a thread of its own: a million-run pair is mostly sorting, a quantity's own.
-    std::vector<std::future<std::optional<QuantityComparison>>> measures;
     for (const RunMeasure& m : runMeasures()) {
-        measures.push_back(std::async(std::launch::async, [&baseline, &current, &settings, &m, &gated] {
-            return compareMeasure(baseline.runs, current.runs, m, settings, gated(m.key));
-        }));
-    }
-    for (auto& measure : measures) {
-        if (std::optional<QuantityComparison> q = measure.get())
+        std::optional<QuantityComparison> q = compareMeasure(baseline.runs, current.runs, m, settings, gated(m.key));
+        if (q)
             out.quantities.push_back(std::move(*q));
     }
 

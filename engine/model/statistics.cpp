@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <utility>
 
@@ -102,20 +103,31 @@ void sortValues(std::vector<double>& values, std::size_t from)
         return;
     }
     // Least significant digit first, 11 bits a pass; a pass is skipped where every key has the same digit (the high
-    // bits of times in one range), so a series of similar times takes three or four passes over its keys.
+    // bits of times in one range), so a series of similar times takes three or four passes over its keys. The keys
+    // take the values' own room (their bits, through memcpy) and one spare buffer, left uninitialised: a million
+    // values fault in 8 MB, not 24.
     constexpr int kBits = 11;
     constexpr std::size_t kBuckets = std::size_t(1) << kBits;
     constexpr int kPasses = (64 + kBits - 1) / kBits;
-    std::vector<std::uint64_t> keys(n), spare(n);
+    double* const own = &*first;
+    const std::unique_ptr<double[]> spare(new double[n]);
+    const auto keyAt = [](const double* at, std::size_t i) {
+        std::uint64_t key = 0;
+        std::memcpy(&key, at + i, sizeof key);
+        return key;
+    };
+    const auto putKey = [](double* at, std::size_t i, std::uint64_t key) { std::memcpy(at + i, &key, sizeof key); };
     std::vector<std::array<std::size_t, kBuckets>> counts(kPasses);
     for (auto& c : counts)
         c.fill(0);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t key = orderedKey(first[static_cast<std::ptrdiff_t>(i)]);
-        keys[i] = key;
+        const std::uint64_t key = orderedKey(own[i]);
+        putKey(own, i, key);
         for (int p = 0; p < kPasses; ++p)
             ++counts[static_cast<std::size_t>(p)][(key >> (p * kBits)) & (kBuckets - 1)];
     }
+    double* read = own;
+    double* write = spare.get();
     for (int p = 0; p < kPasses; ++p) {
         auto& count = counts[static_cast<std::size_t>(p)];
         if (std::find(count.begin(), count.end(), n) != count.end())
@@ -123,12 +135,14 @@ void sortValues(std::vector<double>& values, std::size_t from)
         std::size_t at = 0;
         for (std::size_t& c : count)
             at += std::exchange(c, at);
-        for (std::uint64_t key : keys)
-            spare[count[(key >> (p * kBits)) & (kBuckets - 1)]++] = key;
-        keys.swap(spare);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t key = keyAt(read, i);
+            putKey(write, count[(key >> (p * kBits)) & (kBuckets - 1)]++, key);
+        }
+        std::swap(read, write);
     }
     for (std::size_t i = 0; i < n; ++i)
-        first[static_cast<std::ptrdiff_t>(i)] = valueOf(keys[i]);
+        own[i] = valueOf(keyAt(read, i));
 }
 
 }  // namespace asyncscope

@@ -5,7 +5,6 @@
 #include "gui/app/quit_signals.hpp"
 
 #include "engine/cuda/cuda_backend.hpp"
-#include "engine/model/memory_return.hpp"
 
 #include <QApplication>
 
@@ -25,7 +24,6 @@ void nameTheApplication()
 
 int main(int argc, char* argv[])
 {
-    asyncscope::returnBigBlocksWhenFreed();
     // The command line is read before any window system is touched, so --help, --version and a usage error work
     // with no display (over SSH, in a container).
     std::optional<asyncscope::AppOptions> options;

@@ -31,7 +31,6 @@
 
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
-#include "engine/model/memory_return.hpp"
 #include "engine/model/advice.hpp"
 
 #include <QApplication>
@@ -340,7 +339,6 @@ Row showTab(MainWindow& window, const QString& name)
 
 int main(int argc, char* argv[])
 {
-    returnBigBlocksWhenFreed();  // as the app's main does
     TimedApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("AsyncScopeBench"));
     QCoreApplication::setApplicationName(QStringLiteral("GuiStallBench"));
