@@ -41,7 +41,10 @@ public:
     // What reads the machine's state around each series from now on, in place of NVML; null: nothing does.
     void setMachineProbe(std::shared_ptr<MachineProbe> probe);
 
-    void tell(std::function<void(PlanController&)> signal, bool batch = false) const { m_tell(std::move(signal), batch); }
+    void tell(std::function<void(PlanController&)> signal, bool batch = false) const
+    {
+        m_tell(std::move(signal), batch);
+    }
 
 private:
     std::shared_ptr<Backend> m_backend;
