@@ -18,9 +18,11 @@ constexpr Unit kUnits[] = {
     { "KB", 1000 },
     { "MB", 1000 * 1000 },
     { "GB", 1000 * 1000 * 1000 },
+    { "TB", std::size_t(1000) * 1000 * 1000 * 1000 },
     { "KiB", std::size_t(1) << 10 },
     { "MiB", std::size_t(1) << 20 },
     { "GiB", std::size_t(1) << 30 },
+    { "TiB", std::size_t(1) << 40 },
 };
 
 Error badSize(std::string_view text, const std::string& why)
@@ -71,7 +73,10 @@ Result<std::size_t> parseElementCount(std::string_view text, std::size_t element
             return badSize(text, "it is not a whole number of " + std::to_string(elementBytes) + "-byte elements");
         return bytes / elementBytes;
     }
-    return badSize(text, "unknown unit '" + std::string(suffix) + "'");
+    std::string units;
+    for (const Unit& unit : kUnits)
+        units += std::string(units.empty() ? "" : ", ") + unit.suffix;
+    return badSize(text, "unknown unit '" + std::string(suffix) + "' (the units are " + units + ")");
 }
 
 std::string formatBytes(std::size_t bytes)

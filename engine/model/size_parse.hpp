@@ -9,7 +9,7 @@
 
 namespace asyncscope {
 
-// A plain integer counts elements; a number with a byte unit (B, KB, MB, GB, KiB, MiB, GiB) is converted
+// A plain integer counts elements; a number with a byte unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB) is converted
 // to elements of `elementBytes` and must be a whole number of them. Zero, negatives and junk are
 // usage errors.
 Result<std::size_t> parseElementCount(std::string_view text, std::size_t elementBytes = sizeof(int));

@@ -155,9 +155,13 @@ void FileActions::onLoaded(const QString& path, bool overlay)
     const auto& overlays = m_session->overlays();
     const bool baseline = overlay && m_session->baseline() == &overlays.back();  // the one read last
     if (overlay) {
-        finish(path, QString(),
-            baseline ? tr("Baseline set: %1").arg(QDir::toNativeSeparators(path))
-                     : tr("Overlaid %1").arg(overlays.back().label));
+        QString message = baseline ? tr("Baseline set: %1").arg(QDir::toNativeSeparators(path))
+                                   : tr("Overlaid %1").arg(overlays.back().label);
+        if (const QStringList& dropped = m_session->overlaysDroppedByBaseline(); baseline && !dropped.isEmpty())
+            message += tr("; no longer overlaid, as it is the baseline: %1").arg(shortNames(dropped).join(", "));
+        finish(path, QString(), message);
+        if (baseline && m_session->showsBaseline())
+            emit notice(selfComparisonText(path));
         return;
     }
     // A saved run opened leaves the overlays where they were: said, with the way to take them away.
@@ -176,6 +180,16 @@ void FileActions::onLoaded(const QString& path, bool overlay)
     if (const QStringList& dropped = m_session->overlaysDroppedByOpen(); !dropped.isEmpty())
         message += tr("; no longer overlaid, as it is the series shown: %1").arg(shortNames(dropped).join(", "));
     finish(path, QString(), message);
+    if (m_session->showsBaseline())
+        emit notice(selfComparisonText(path));
+}
+
+QString FileActions::selfComparisonText(const QString& path) const
+{
+    return tr("%1 is both the series shown and the baseline: the comparison is of the series with itself, so every "
+              "quantity reads the same (+0.00 %).\n\nTo compare, open another series, or set another baseline (File › "
+              "Compare with baseline…).")
+        .arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()));
 }
 
 void FileActions::onLoadFailed(const QString& path, const Error& error)

@@ -87,12 +87,15 @@ signals:
     void done(const QString& message);     // a file was written or read; the settings changed
     void problem(const QString& message);  // nothing was written or read
     void progress(const QString& message);  // a file is being written
+    void notice(const QString& message);  // what was read was taken, but the user should know something of it
 
 private:
     bool finish(const QString& path, const QString& failure, const QString& message);
     bool finishSaved(const QString& path, const QString& failure);  // finish(), saying "Saved PATH"
     void onLoaded(const QString& path, bool overlay);
     void onLoadFailed(const QString& path, const Error& error);
+    // The saved series shown is the baseline's file: what comparing it says, and how to compare.
+    QString selfComparisonText(const QString& path) const;
 
     SessionModel* m_session;
     GuiSettings& m_settings;

@@ -64,9 +64,11 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         saveSettingsNow();
         m_status->showTransient(message, kTransientMs);
     };
+    connect(m_files, &FileActions::problem, m_status, &RunStatus::showLasting);  // no "Writing …" left behind
     connect(m_files, &FileActions::problem, this, &MainWindow::showProblem);
+    connect(m_files, &FileActions::notice, this, &MainWindow::showProblem);
     connect(m_files, &FileActions::done, this, saved);
-    connect(m_files, &FileActions::progress, m_status, &RunStatus::showMessage);
+    connect(m_files, &FileActions::progress, m_status, &RunStatus::showUnderWay);
     m_files->connectTabs(*m_tabs);
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
     connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {

@@ -186,6 +186,18 @@ void RunStatus::showTransient(const QString& text, int ms)
     });
 }
 
+void RunStatus::showUnderWay(const QString& text)
+{
+    ++m_transients;  // a transient shown before gives way to no one now
+    m_text->setText(text);
+}
+
+void RunStatus::showLasting()
+{
+    ++m_transients;
+    m_text->setText(m_lasting);
+}
+
 QString RunStatus::text() const
 {
     return m_text->text();

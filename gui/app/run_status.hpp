@@ -40,6 +40,11 @@ public:
     void showNoDevice(bool noDriver);
     // A message that gives way to the one before it after `ms` ("Saved …").
     void showTransient(const QString& text, int ms);
+    // Work under way ("Writing …", "Reading 4 result files…"): shown until its outcome (a transient message, or
+    // showLasting()) takes its place, and never what a transient gives way to.
+    void showUnderWay(const QString& text);
+    // The lasting message again, cutting short whatever transient or work under way is shown.
+    void showLasting();
     QString text() const;
     // The advice badge's words ("⚠ 2 warnings", "⚠ Another process on the GPU"); empty while it is hidden.
     QString adviceBadge() const;

@@ -4,6 +4,7 @@
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QXYSeries>
@@ -83,7 +84,18 @@ std::pair<double, double> scaledRange(double low, double high, double centre, do
 
 ChartView::ChartView(QChart* chart, QWidget* parent)
     : FramedChartView(chart, kNarrowPx, parent)
+    , m_readout(new QLabel(viewport()))
 {
+    // The readout looks like a tooltip but is the view's own: it stays while the pointer rests (a tooltip goes on its
+    // own timer), never takes the pointer, and follows it.
+    m_readout->setObjectName(QStringLiteral("readout"));
+    m_readout->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_readout->setForegroundRole(QPalette::ToolTipText);
+    m_readout->setBackgroundRole(QPalette::ToolTipBase);
+    m_readout->setAutoFillBackground(true);
+    m_readout->setFrameShape(QFrame::Box);
+    m_readout->setMargin(3);
+    m_readout->hide();
     setRenderHint(QPainter::Antialiasing);
     // A click without a drag reaches the chart's points (the time chart's pick a run for the timeline).
     setRubberBand(QChartView::RubberBands(QChartView::RectangleRubberBand | QChartView::ClickThroughRubberBand));
@@ -214,15 +226,50 @@ void ChartView::wheelEvent(QWheelEvent* event)
 
 bool ChartView::event(QEvent* event)
 {
-    // The hover pause's tooltip: the value under the pointer where there is one, so that it stays while the pointer
-    // rests; the help on zooming only where no run is near.
+    // The hover pause's tooltip: the help on zooming, only where no run is near (the readout shows the value there).
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString value = readoutAt(help->pos());
-        QToolTip::showText(help->globalPos(), value.isEmpty() ? toolTip() : value, this);
+        showReadout(help->pos());
+        if (m_readout->isVisible())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), toolTip(), this);
         return true;
     }
     return FramedChartView::event(event);
+}
+
+bool ChartView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::Leave)
+        m_readout->hide();
+    return FramedChartView::viewportEvent(event);
+}
+
+QString ChartView::shownReadout() const
+{
+    return m_readout->isVisible() ? m_readout->text() : QString();
+}
+
+void ChartView::showReadout(const QPoint& viewPos)
+{
+    const QString text = readoutAt(viewPos);
+    if (text.isEmpty()) {
+        m_readout->hide();
+        return;
+    }
+    m_readout->setText(text);
+    m_readout->adjustSize();
+    // Below and right of the pointer, clear of it; turned to the other side where the view ends.
+    const QRect area = viewport()->rect();
+    QPoint at = viewPos + QPoint(14, 18);
+    if (at.x() + m_readout->width() > area.right())
+        at.setX(viewPos.x() - 14 - m_readout->width());
+    if (at.y() + m_readout->height() > area.bottom())
+        at.setY(viewPos.y() - 8 - m_readout->height());
+    m_readout->move(std::max(at.x(), 0), std::max(at.y(), 0));
+    m_readout->show();
+    m_readout->raise();
 }
 
 QString ChartView::readoutAt(const QPoint& viewPos) const
@@ -287,11 +334,9 @@ QString ChartView::readoutAt(const QPoint& viewPos) const
 void ChartView::mouseMoveEvent(QMouseEvent* event)
 {
     FramedChartView::mouseMoveEvent(event);
-    const QString text = readoutAt(event->position().toPoint());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    showReadout(event->position().toPoint());
+    if (m_readout->isVisible())
+        QToolTip::hideText();  // the zoom help, shown while no run was near
 }
 
 }  // namespace asyncscope

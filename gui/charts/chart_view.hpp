@@ -1,11 +1,14 @@
 // A chart view to explore runs: drag to zoom into a rectangle, the wheel to zoom around the pointer, + and - keys,
-// arrows to scroll, 0, Home or a right click to show every run again; hovering a point shows its run and value. The
+// arrows to scroll, 0, Home or a right click to show every run again; the pointer over a point shows its run and value
+// beside it (the readout, a label of the view's own that stays while the pointer rests and goes as it leaves). The
 // legend sits beside the plot, or in rows below it when the view is narrower than 700 px (FramedChartView). The
 // keyboard's zoom follows the first value axis; a chart's second one
 // (another unit) is its owner's to fit.
 #pragma once
 
 #include "gui/charts/framed_chart_view.hpp"
+
+class QLabel;
 
 namespace asyncscope {
 
@@ -22,6 +25,8 @@ public:
     // column and their spread: "GPU time median\nruns 1200–1350: median 2.49 ms, p5–p95 2.45–2.61 ms". The unit is
     // the last word of the line's value axis's title.
     QString readoutAt(const QPoint& viewPos) const;
+    // The readout shown beside the pointer now; empty when none is.
+    QString shownReadout() const;
 
 signals:
     // The chart should show every run again with tidy axes; whoever owns the chart's data answers.
@@ -33,9 +38,14 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
 
 private:
     void zoomByKey(double factor);
+    // Shows the readout at the view position `viewPos` (beside it, within the view), or hides it where it is empty.
+    void showReadout(const QPoint& viewPos);
+
+    QLabel* m_readout;
 };
 
 }  // namespace asyncscope

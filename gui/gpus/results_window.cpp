@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 #include <memory>
 
 namespace asyncscope {
@@ -127,7 +128,14 @@ void ResultsWindow::showRead(std::vector<Result<HostReport>> read)
     const auto flagged = std::count_if(rows.begin(), rows.end(),
         [](const SideBySideRow& r) { return !r.flags.empty() || !r.errorKind.empty(); });
     QStringList parts;
-    parts << tr("%n host(s)", nullptr, int(m_hosts.size())) << tr("%n row(s)", nullptr, int(rows.size()))
+    // Hosts by name: a host's several records (a run a day, each GPU in a file of its own) are one host.
+    std::set<std::string> names;
+    for (const HostReport& h : m_hosts)
+        names.insert(h.host);
+    const QString hosts = tr("%n host(s)", nullptr, int(names.size()));
+    parts << (names.size() == m_hosts.size() ? hosts
+                                             : tr("%n record(s) from %1", nullptr, int(m_hosts.size())).arg(hosts))
+          << tr("%n row(s)", nullptr, int(rows.size()))
           << (flagged ? tr("%n flagged", nullptr, int(flagged)) : tr("none flagged"));
     for (const HostAggregate& a : aggregatesOf(m_hosts)) {
         if (a.bandwidth.gbps > 0.0)
@@ -142,6 +150,11 @@ void ResultsWindow::showRead(std::vector<Result<HostReport>> read)
     m_problemsLabel->setVisible(!m_problems.isEmpty());
     m_exportCsv->setEnabled(!rows.empty());
     emit filesRead(problems);
+}
+
+QString ResultsWindow::summaryText() const
+{
+    return m_summary->text();
 }
 
 QString ResultsWindow::problemsText() const

@@ -34,6 +34,8 @@ public:
 
     const std::vector<SideBySideRow>& rows() const { return m_model->rows(); }
     const std::vector<HostReport>& hosts() const { return m_hosts; }
+    // The line above the table: hosts (by name), rows, how many are flagged.
+    QString summaryText() const;
     QTableView* table() const { return m_table; }
     QString problemsText() const;
     // Writes the merged rows with writeSideBySideCsv; empty, or why not.

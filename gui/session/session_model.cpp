@@ -256,6 +256,12 @@ const SeriesSummary& SessionModel::summary() const
     return m_summary;
 }
 
+bool SessionModel::showsBaseline() const
+{
+    return baseline() && showsSaved() && !m_saved.path.isEmpty() &&
+        QFileInfo(m_saved.path).canonicalFilePath() == QFileInfo(baseline()->path).canonicalFilePath();
+}
+
 Assessment SessionModel::assessment()
 {
     settleAdvice();
@@ -319,12 +325,18 @@ void SessionModel::onLoaded(const LoadQueue::Load& load, Result<SavedRun> saved)
             return emit loadFailed(load.path, true, *few);
         takeBaseline(std::move(*saved));
     } else if (load.overlay) {
-        // The series shown again beside itself would draw one line on another and fill two identical columns.
+        // The series shown again beside itself would draw one line on another and fill two identical columns; the
+        // baseline is drawn already, under its own name.
         const QString canonical = QFileInfo(load.path).canonicalFilePath();
         if (showsSaved() && !m_saved.path.isEmpty() && canonical == QFileInfo(m_saved.path).canonicalFilePath())
             return emit loadFailed(load.path, true,
                 makeError(ErrorKind::Usage,
                     shownPath(load.path.toStdString()) + " is the series shown: it is not overlaid on itself",
+                    "Overlay another file."));
+        if (baseline() && canonical == QFileInfo(baseline()->path).canonicalFilePath())
+            return emit loadFailed(load.path, true,
+                makeError(ErrorKind::Usage,
+                    shownPath(load.path.toStdString()) + " is the baseline: it is drawn already, as the baseline",
                     "Overlay another file."));
         overlaySaved(std::move(*saved));
     } else {
@@ -395,6 +407,8 @@ void SessionModel::clearOverlays()
 void SessionModel::takeBaseline(SavedRun saved)
 {
     settleBaseline();  // the comparison under way reads the baseline about to go
+    // An overlay of the same file would draw it twice under two names: it is the baseline now.
+    m_droppedByBaseline = m_overlays.dropFile(saved.path);
     m_overlays.setBaseline(std::move(saved));
     nameShown();  // "baseline · NAME"
     m_baselines->renew();

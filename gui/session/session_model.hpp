@@ -93,6 +93,10 @@ public:
     const std::vector<SavedRun>& overlays() const { return m_overlays.items(); }
     // The overlays that the saved run opened last was one of (its file): gone, as the series is now shown.
     const QStringList& overlaysDroppedByOpen() const { return m_droppedByOpen; }
+    // The overlays of the file the last baseline was read from, no longer overlaid: it is drawn as the baseline.
+    const QStringList& overlaysDroppedByBaseline() const { return m_droppedByBaseline; }
+    // Whether the saved series shown was read from the baseline's file: compared with itself.
+    bool showsBaseline() const;
     // Runs the plan's current variant will have (0 when the noise rule decides), and how fast they arrive.
     int expectedRuns() const;
     double runsPerSecond() const;
@@ -215,6 +219,7 @@ private:
     std::optional<PlanReport> m_lastComparison;
     OverlayList m_overlays;
     QStringList m_droppedByOpen;
+    QStringList m_droppedByBaseline;
     QTimer m_refresh;
     QElapsedTimer m_clock;
 };

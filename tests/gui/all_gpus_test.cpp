@@ -284,6 +284,23 @@ private slots:
         QCOMPARE(backend->activeSeries.load(), 0);
     }
 
+    // Two records of one host (a run a day) are one host of two records, not two hosts.
+    void aHostsSeveralRecordsAreOneHost()
+    {
+        QTemporaryDir dir;
+        const QString monday = dir.filePath("node-a-monday.json");
+        const QString tuesday = dir.filePath("node-a-tuesday.json");
+        writeRecord(monday, testing::twoGpus("node-a", 55.0));
+        writeRecord(tuesday, testing::twoGpus("node-a", 54.0));
+        ResultsWindow results;
+        QSignalSpy read(&results, &ResultsWindow::filesRead);
+        QVERIFY(results.openFiles({ monday, tuesday }));
+        QVERIFY(read.wait(10000));
+        QCOMPARE(results.hosts().size(), std::size_t(2));
+        QVERIFY2(results.summaryText().startsWith("2 record(s) from 1 host(s); 4 row(s)"),
+            qPrintable(results.summaryText()));
+    }
+
     void openResultsMergesSortsAndExports()
     {
         QTemporaryDir dir;
@@ -311,6 +328,7 @@ private slots:
         QVERIFY2(problems.first().contains("broken.json"), qPrintable(problems.first()));
         QVERIFY(results.problemsText().contains("broken.json"));
         QCOMPARE(results.hosts().size(), std::size_t(3));
+        QVERIFY2(results.summaryText().startsWith("3 host(s); 11 row(s)"), qPrintable(results.summaryText()));
         QTableView* table = results.table();
         QAbstractItemModel* shown = table->model();
         QCOMPARE(shown->rowCount(), 8 + 1 + 2);

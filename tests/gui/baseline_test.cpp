@@ -324,9 +324,15 @@ private slots:
         QCOMPARE(window->session().baselineState(), State::Compared);
         QVERIFY(window->baselineStatus().contains("GPU time slower by"));
 
-        // The baseline itself, opened: every quantity the same.
+        // The baseline itself, opened: every quantity the same, and a box says why.
+        QSignalSpy notices(&window->files(), &FileActions::notice);
+        QCOMPARE(notices.size(), 0);  // another series opened: nothing to say
         QVERIFY(window->files().openSaved(kBaseline));
         QVERIFY(settled(*window));
+        QCOMPARE(notices.size(), 1);
+        QVERIFY2(notices.first().first().toString().contains("both the series shown and the baseline"),
+            qPrintable(notices.first().first().toString()));
+        QVERIFY(window->session().showsBaseline());
         SummaryTable& table = showSummary(*window);
         QCOMPARE(cellText(table, rowNamed(table, "GPU time (ms)"), "Verdict"), QString("same within noise"));
         QCOMPARE(cellText(table, rowNamed(table, "GPU time (ms)"), "Difference"), QString("+0.00 %"));
@@ -342,6 +348,33 @@ private slots:
         QCOMPARE(cellText(table, rowNamed(table, "GPU time (ms)"), "Verdict"), QString("faster"));
         QVERIFY2(window->baselineStatus().startsWith("Baseline h200-machine.json: GPU time faster by"),
             qPrintable(window->baselineStatus()));
+    }
+
+    // A file is drawn once: overlaid, then made the baseline, it is the baseline alone; the baseline overlaid again is
+    // refused, saying it is drawn already.
+    void theBaselineIsNeverAlsoAnOverlay()
+    {
+        auto window = shownWindow(noGpu());
+        QVERIFY(window->files().openSaved(kSlower));
+        QVERIFY(window->files().addOverlay(kBaseline));
+        QVERIFY(settled(*window));
+        QCOMPARE(window->session().overlays().size(), std::size_t(1));
+        QSignalSpy done(&window->files(), &FileActions::done);
+        QVERIFY(window->files().setBaseline(kBaseline));
+        QVERIFY(settled(*window));
+        QCOMPARE(window->session().overlays().size(), std::size_t(1));
+        QVERIFY(window->session().baseline() == &window->session().overlays().front());
+        QVERIFY(!done.isEmpty());
+        QVERIFY2(done.last().first().toString().contains("no longer overlaid, as it is the baseline"),
+            qPrintable(done.last().first().toString()));
+
+        QSignalSpy problems(&window->files(), &FileActions::problem);
+        QVERIFY(window->files().addOverlay(kBaseline));  // read first, then refused
+        QVERIFY(QTest::qWaitFor([&] { return !problems.isEmpty(); }, 10000));
+        QVERIFY2(problems.first().first().toString().contains("is the baseline: it is drawn already"),
+            qPrintable(problems.first().first().toString()));
+        QCOMPARE(window->session().overlays().size(), std::size_t(1));
+        QVERIFY(!window->session().showsBaseline());
     }
 
     // Another configuration than the series shown (the fake GPU's series against an H200's): the window asks before

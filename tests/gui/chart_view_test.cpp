@@ -1,13 +1,16 @@
 // The chart view's keyboard zoom and value readout: + zooms around the runs in view, so a short series never leaves
 // an empty plot; - stops at every run (never negative runs or times) and a step beyond shows every run again; the
-// value under a resting pointer stays, with its unit, and the help on zooming shows only where no run is near; over a
-// column of many runs it names the runs and how they are spread; a line on a second axis reads in that axis's unit.
+// value under a resting pointer stays beside it, with its unit, until the pointer leaves, and the help on zooming
+// shows only where no run is near; over a column of many runs it names the runs and how they are spread; a line on a
+// second axis reads in that axis's unit.
 #include "gui/charts/chart_view.hpp"
 #include "gui/charts/spread_line.hpp"
 
 #include <QChart>
 #include <QHelpEvent>
+#include <QLabel>
 #include <QLineSeries>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolTip>
@@ -95,16 +98,42 @@ private slots:
         const QString readout = f.view.readoutAt(at);
         QCOMPARE(readout, QStringLiteral("GPU time\nrun 3: 2.53 ms"));
 
-        // The hover pause's tooltip event: the readout, not the help on zooming.
+        // The pointer comes to the run: the readout beside it, and still there after resting (a tooltip went on its
+        // own after about half a second).
+        const auto moveTo = [&f](const QPoint& to) {
+            QMouseEvent move(QEvent::MouseMove, QPointF(to), QPointF(f.view.viewport()->mapToGlobal(to)), Qt::NoButton,
+                Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(f.view.viewport(), &move);
+        };
+        moveTo(at);
+        QCOMPARE(f.view.shownReadout(), readout);
+        QTest::qWait(1500);
+        QCOMPARE(f.view.shownReadout(), readout);
+        const auto* label = f.view.viewport()->findChild<QLabel*>(QStringLiteral("readout"));
+        QVERIFY(label && label->isVisible());
+        QVERIFY2(!label->geometry().contains(at), "the readout never covers the point it names");
+        QVERIFY(f.view.viewport()->rect().contains(label->geometry()));
+
+        // The hover pause's tooltip event: the readout stays, and no help on zooming covers it.
         QHelpEvent onRun(QEvent::ToolTip, at, f.view.mapToGlobal(at));
         QApplication::sendEvent(&f.view, &onRun);
-        QCOMPARE(QToolTip::text(), readout);
+        QCOMPARE(f.view.shownReadout(), readout);
+        QVERIFY(!QToolTip::isVisible() || !QToolTip::text().contains(QStringLiteral("Drag to zoom")));
 
         const QPoint empty = f.view.mapFromScene(f.chart->mapToScene(f.chart->mapToPosition(QPointF(1, 4.5), f.series)));
         QVERIFY(f.view.readoutAt(empty).isEmpty());
+        moveTo(empty);
+        QVERIFY(f.view.shownReadout().isEmpty());
         QHelpEvent offRuns(QEvent::ToolTip, empty, f.view.mapToGlobal(empty));
         QApplication::sendEvent(&f.view, &offRuns);
         QVERIFY2(QToolTip::text().contains(QStringLiteral("Drag to zoom")), qPrintable(QToolTip::text()));
+
+        // Back on the run, then the pointer leaves the plot: the readout goes with it.
+        moveTo(at);
+        QCOMPARE(f.view.shownReadout(), readout);
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(f.view.viewport(), &leave);
+        QVERIFY(f.view.shownReadout().isEmpty());
     }
 
     // With the keyboard focus the view is framed in the highlight colour; without it, not.

@@ -260,6 +260,10 @@ private slots:
         QVERIFY(results->isVisible());
         QVERIFY(results->problemsText().contains("junk.json"));
         QCOMPARE(done.size(), 1);
+        // The status line said it was reading them; it now says how that ended, and then not "Reading …" again.
+        QVERIFY2(window.statusText().startsWith("Opened 2 result file"), qPrintable(window.statusText()));
+        QVERIFY(QTest::qWaitFor([&] { return !window.statusText().startsWith("Opened"); }, 10000));
+        QVERIFY2(!window.statusText().startsWith("Reading"), qPrintable(window.statusText()));
         results->close();
     }
 

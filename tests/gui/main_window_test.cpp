@@ -365,6 +365,10 @@ private slots:
         QVERIFY(done.wait(10000));
         QVERIFY2(done.last().first().toString().startsWith("Saved"), qPrintable(done.last().first().toString()));
         QVERIFY2(window->statusText().startsWith("Saved"), qPrintable(window->statusText()));
+        // When "Saved …" gives way, it is to what the line said before the export, not to "Writing …".
+        QVERIFY(QTest::qWaitFor([&] { return !window->statusText().startsWith("Saved"); }, 10000));
+        QVERIFY2(!window->statusText().startsWith("Writing"), qPrintable(window->statusText()));
+        QVERIFY2(window->statusText().contains("runs: median GPU time"), qPrintable(window->statusText()));
         const QString here = m_dir.filePath("foreground.csv");
         QVERIFY(window->files().exportDataTo(here));
         QCOMPARE(readAll(csv), readAll(here));  // the same file as one written on the GUI thread
@@ -1302,6 +1306,9 @@ private slots:
         QCOMPARE(size->text(), QString("1.5"));
         QVERIFY2(panel->inputProblem().contains("unknown unit"), qPrintable(panel->inputProblem()));
         typeInto(size, "81 GiB");
+        QVERIFY2(panel->inputProblem().contains("80.0 GiB in all"), qPrintable(panel->inputProblem()));
+        typeInto(size, "1 TiB");  // a unit it takes: the limit is what it says
+        QVERIFY2(!panel->inputProblem().contains("unknown unit"), qPrintable(panel->inputProblem()));
         QVERIFY2(panel->inputProblem().contains("80.0 GiB in all"), qPrintable(panel->inputProblem()));
         QVERIFY(!window.runEnabled());
         typeInto(size, "1 GiB");
