@@ -351,7 +351,7 @@ private slots:
     }
 
     // A file is drawn once: overlaid, then made the baseline, it is the baseline alone; the baseline overlaid again is
-    // refused, saying it is drawn already.
+    // refused, saying it is drawn already. The series shown made the baseline is said to be compared with itself.
     void theBaselineIsNeverAlsoAnOverlay()
     {
         auto window = shownWindow(noGpu());
@@ -375,6 +375,15 @@ private slots:
             qPrintable(problems.first().first().toString()));
         QCOMPARE(window->session().overlays().size(), std::size_t(1));
         QVERIFY(!window->session().showsBaseline());
+
+        // The series shown made the baseline: compared with itself, and said so.
+        QSignalSpy notices(&window->files(), &FileActions::notice);
+        QVERIFY(window->files().setBaseline(kSlower));
+        QVERIFY(settled(*window));
+        QVERIFY(window->session().showsBaseline());
+        QCOMPARE(notices.size(), 1);
+        QVERIFY2(notices.first().first().toString().contains("the comparison is of the series with itself"),
+            qPrintable(notices.first().first().toString()));
     }
 
     // Another configuration than the series shown (the fake GPU's series against an H200's): the window asks before
