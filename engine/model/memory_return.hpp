@@ -9,7 +9,7 @@
 namespace asyncscope {
 
 // Hands the heaps' free pages back (malloc_trim): for the end of a long piece of work, off the window's thread (it
-// takes a few milliseconds). Nothing where the C library is not glibc.
+// walks every heap, holding each one's lock meanwhile). Nothing where the C library is not glibc.
 void returnFreedMemory();
 
 }  // namespace asyncscope
