@@ -19,6 +19,13 @@ constexpr int kRefreshIntervalMs = 100;  // views redraw at most ten times a sec
 // speed would otherwise hand it a tenth of a second's runs, tens of thousands, at a time
 constexpr std::size_t kRefreshRuns = 16384;
 
+// Whether two paths name one file, whatever the names (links, "..", another spelling); never two that do not exist.
+bool sameFile(const QString& a, const QString& b)
+{
+    const QString canonical = QFileInfo(a).canonicalFilePath();
+    return !canonical.isEmpty() && canonical == QFileInfo(b).canonicalFilePath();
+}
+
 }  // namespace
 
 SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
@@ -258,8 +265,7 @@ const SeriesSummary& SessionModel::summary() const
 
 bool SessionModel::showsBaseline() const
 {
-    return baseline() && showsSaved() && !m_saved.path.isEmpty() &&
-        QFileInfo(m_saved.path).canonicalFilePath() == QFileInfo(baseline()->path).canonicalFilePath();
+    return baseline() && showsSaved() && sameFile(m_saved.path, baseline()->path);
 }
 
 Assessment SessionModel::assessment()
@@ -327,13 +333,12 @@ void SessionModel::onLoaded(const LoadQueue::Load& load, Result<SavedRun> saved)
     } else if (load.overlay) {
         // The series shown again beside itself would draw one line on another and fill two identical columns; the
         // baseline is drawn already, under its own name.
-        const QString canonical = QFileInfo(load.path).canonicalFilePath();
-        if (showsSaved() && !m_saved.path.isEmpty() && canonical == QFileInfo(m_saved.path).canonicalFilePath())
+        if (showsSaved() && sameFile(load.path, m_saved.path))
             return emit loadFailed(load.path, true,
                 makeError(ErrorKind::Usage,
                     shownPath(load.path.toStdString()) + " is the series shown: it is not overlaid on itself",
                     "Overlay another file."));
-        if (baseline() && canonical == QFileInfo(baseline()->path).canonicalFilePath())
+        if (baseline() && sameFile(load.path, baseline()->path))
             return emit loadFailed(load.path, true,
                 makeError(ErrorKind::Usage,
                     shownPath(load.path.toStdString()) + " is the baseline: it is drawn already, as the baseline",
