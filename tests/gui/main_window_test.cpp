@@ -1321,21 +1321,36 @@ private slots:
         QTest::keyClicks(runs, "1.5");
         QVERIFY2(panel->inputProblem().contains("Runs takes whole numbers"), qPrintable(panel->inputProblem()));
 
-        // The picture size: 0 stays as typed with the reason until corrected or cancelled.
-        QString reason, kept;
+        // The picture size: 0 stays as typed with the reason until corrected or cancelled; "abc" is refused as it is
+        // typed, OK off, the reason shown whole (the dialog grows to hold it), not at OK.
+        QString reason, kept, typed;
+        bool okAfterTyping = true, wholeReason = false, okAgain = false;
         QTimer::singleShot(0, this, [&] {
             auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
             QVERIFY(dialog);
             auto* width = dialog->findChild<QLineEdit*>("width");
+            auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+            auto* problem = dialog->findChild<QLabel*>("problem");
+            width->setText("abc");
+            typed = problem->text();
+            okAfterTyping = ok->isEnabled();
+            QApplication::processEvents();
+            wholeReason = problem->isVisible() && problem->height() >= problem->heightForWidth(problem->width());
             width->setText("0");
-            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
-            reason = dialog->findChild<QLabel*>("problem")->text();
+            ok->click();
+            reason = problem->text();
             kept = width->text();
+            width->setText("640");
+            okAgain = ok->isEnabled() && problem->text().isEmpty();
             dialog->reject();
         });
         QVERIFY(!askPixelSize(&window, QSize(800, 600)));
+        QVERIFY2(typed.contains("not 'abc'"), qPrintable(typed));
+        QVERIFY(!okAfterTyping);
+        QVERIFY(wholeReason);
         QVERIFY2(reason.contains("from 16 to 16384"), qPrintable(reason));
         QCOMPARE(kept, QString("0"));
+        QVERIFY(okAgain);
     }
 
     // File › Export trace: the series as a Chrome trace, or the comparison where the window shows it.
