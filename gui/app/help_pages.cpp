@@ -25,7 +25,7 @@ QString guidePage()
         "<ul><li><b>Time</b>: GPU time from CUDA events against CPU submit time from the host clock, per run. "
         "Grey dots mark warm-up runs, which the statistics leave out. A long series is drawn as the lowest and the "
         "highest run of each pixel column, so no spike is lost; zooming draws the runs in view again from every "
-        "run.</li>"
+        "run, down to single runs, and fits the values to them.</li>"
         "<li><b>Poll iterations</b>: how often the CPU asked whether the GPU was done: work it could have done "
         "instead.</li>"
         "<li><b>Stages</b>: host-to-device copy, kernel and device-to-host copy, timed by events between them.</li>"
@@ -161,11 +161,13 @@ QString shortcutsPage(const QList<QAction*>& actions)
     auto chartRow = [&chart](const QString& keys, const QString& what) {
         chart += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
     };
-    chartRow(QObject::tr("Drag"), QObject::tr("Zoom into a rectangle"));
-    chartRow(QObject::tr("Wheel"), QObject::tr("Zoom in or out around the pointer"));
-    chartRow(QObject::tr("+ / -"), QObject::tr("Zoom in or out"));
-    chartRow(QObject::tr("Arrows"), QObject::tr("Scroll"));
-    chartRow(QObject::tr("0, Home, right click"), QObject::tr("Show every run again"));
+    chartRow(QObject::tr("Drag"), QObject::tr("Zoom into a rectangle; a thin one along the runs, into those runs"));
+    chartRow(QObject::tr("Wheel"), QObject::tr("Zoom the runs in or out around the pointer, down to single runs; "
+                                               "the values fit the runs in view"));
+    chartRow(QObject::tr("Shift+wheel"), QObject::tr("Zoom the values around the pointer"));
+    chartRow(QObject::tr("+ / -"), QObject::tr("Zoom the runs in or out"));
+    chartRow(QObject::tr("Left / Right, Up / Down"), QObject::tr("Scroll the runs, the values"));
+    chartRow(QObject::tr("0, Home, double click, right click"), QObject::tr("Show every run again"));
     chartRow(QObject::tr("Pointer on a point"), QObject::tr("Its run and value"));
     return QObject::tr("<h3>Window</h3><p>These work wherever the keyboard focus is.</p><table cellpadding=4>%1</table>"
                        "<h3>Charts</h3><p>Click a chart first for its keys.</p><table cellpadding=4>%2</table>")

@@ -27,9 +27,8 @@ WindowTabs::WindowTabs(SessionModel* session, RunCharts& charts, QWidget* parent
         scroll->setFocusPolicy(Qt::NoFocus);
     const QString tabNames[] = { tr("Time"), tr("Poll iterations"), tr("Stages") };
     for (int k = 0; k < RunCharts::kKindCount; ++k) {
-        m_views[k] = new ChartView(m_charts.chart(RunCharts::Kind(k)));
+        m_views[k] = new ChartView(m_charts.at(RunCharts::Kind(k)));
         addTab(m_views[k], tabNames[k]);
-        connect(m_views[k], &ChartView::resetRequested, this, [this, k] { m_charts.at(RunCharts::Kind(k)).resetZoom(); });
     }
     m_timeline = new TimelinePanel(session);
     addTab(m_timeline, tr("Timeline"));

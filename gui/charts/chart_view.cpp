@@ -2,9 +2,11 @@
 
 #include "gui/charts/spread_line.hpp"
 
+#include <QApplication>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QRubberBand>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QXYSeries>
@@ -21,6 +23,7 @@ namespace {
 constexpr double kWheelStep = 1.25;  // zoom factor per wheel notch
 constexpr double kHoverPixels = 8.0;  // how near the pointer a point must be to be named
 constexpr double kKeyStep = 2.0;      // zoom factor per + or - key
+constexpr double kScrollStep = 0.1;   // of the range in view, per arrow key
 // Below this width a legend beside the plot (a column of names ~150–250 px wide) would leave the runs too little: the
 // names go in rows below the chart.
 constexpr int kNarrowPx = 700;
@@ -31,60 +34,13 @@ QValueAxis* valueAxis(QChart* chart, Qt::Orientation orientation)
     return axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first());
 }
 
-// Whether a series is drawn against the value axis `y` (a chart may have a second one, in another unit).
-bool drawnAgainst(QAbstractSeries* series, QValueAxis* y)
-{
-    return series->isVisible() && series->attachedAxes().contains(y);
-}
-
-// The bounds of every point the chart's visible series on the value axis `y` hold (top() the least value, bottom()
-// the most); empty when they hold none.
-std::optional<QRectF> dataBounds(QChart* chart, QValueAxis* y)
-{
-    double left = std::numeric_limits<double>::infinity();
-    double right = -left;
-    double bottom = left;
-    double top = -left;
-    for (QAbstractSeries* series : chart->series()) {
-        auto* xy = qobject_cast<QXYSeries*>(series);
-        if (!xy || !drawnAgainst(xy, y))
-            continue;
-        const QList<QPointF> points = xy->points();
-        for (const QPointF& p : points) {
-            left = std::min(left, p.x());
-            right = std::max(right, p.x());
-            bottom = std::min(bottom, p.y());
-            top = std::max(top, p.y());
-        }
-    }
-    if (left > right)
-        return std::nullopt;
-    return QRectF(QPointF(left, bottom), QPointF(right, top));
-}
-
-// [low, high] scaled by `factor` around `centre`, kept within [floor, ceiling].
-std::pair<double, double> scaledRange(double low, double high, double centre, double factor, double floor,
-    double ceiling)
-{
-    const double half = (high - low) * factor / 2.0;
-    double from = centre - half;
-    double to = centre + half;
-    if (from < floor) {
-        to += floor - from;
-        from = floor;
-    }
-    if (to > ceiling) {
-        from -= to - ceiling;
-        to = ceiling;
-    }
-    return { std::max(from, floor), std::min(to, ceiling) };
-}
-
 }  // namespace
 
-ChartView::ChartView(QChart* chart, QWidget* parent)
-    : FramedChartView(chart, kNarrowPx, parent)
+ChartView::ChartView(RunChart& chart, QWidget* parent)
+    : FramedChartView(chart.chart(), kNarrowPx, parent)
+    , m_runChart(chart)
     , m_readout(new QLabel(viewport()))
+    , m_band(new QRubberBand(QRubberBand::Rectangle, viewport()))
 {
     // The readout looks like a tooltip but is the view's own: it stays while the pointer rests (a tooltip goes on its
     // own timer), never takes the pointer, and follows it.
@@ -96,86 +52,31 @@ ChartView::ChartView(QChart* chart, QWidget* parent)
     m_readout->setFrameShape(QFrame::Box);
     m_readout->setMargin(3);
     m_readout->hide();
+    m_band->hide();
     setRenderHint(QPainter::Antialiasing);
-    // A click without a drag reaches the chart's points (the time chart's pick a run for the timeline).
-    setRubberBand(QChartView::RubberBands(QChartView::RectangleRubberBand | QChartView::ClickThroughRubberBand));
+    // The view drags its own rectangle: the chart's points get every click (the time chart's pick a run for the
+    // timeline), and the zoom is the run chart's, which fits the values to the runs in view.
+    setRubberBand(QChartView::NoRubberBand);
     setMouseTracking(true);
-    setToolTip(tr("<p>Drag to zoom into a rectangle, turn the wheel to zoom around the pointer, + and - to zoom, "
-                  "arrows to scroll; 0, Home or a right click shows every run again. Point at a run to read its "
+    setToolTip(tr("<p>Drag to zoom into a rectangle (a thin one along the runs zooms into those runs); turn the wheel "
+                  "or press + and - to zoom the runs (with Shift, the wheel zooms the values); arrows scroll; 0, "
+                  "Home, a double click or a right click shows every run again. Point at a run to read its "
                   "value.</p>"));
 }
 
 void ChartView::zoomIn()
 {
-    zoomByKey(1.0 / kKeyStep);
+    m_runChart.zoomRuns(1.0 / kKeyStep);
 }
 
 void ChartView::zoomOut()
 {
-    zoomByKey(kKeyStep);
+    m_runChart.zoomRuns(kKeyStep);
 }
 
-// By `factor` around the middle of the runs in view (not of the plot, which may be empty there), never out beyond the
-// runs and never below 0 where no value is: a step out that would show more than every run shows every run again.
-void ChartView::zoomByKey(double factor)
+QRectF ChartView::plotInView() const
 {
-    QValueAxis* x = valueAxis(chart(), Qt::Horizontal);
-    QValueAxis* y = valueAxis(chart(), Qt::Vertical);
-    const std::optional<QRectF> bounds = y ? dataBounds(chart(), y) : std::nullopt;
-    if (!x || !y || !bounds) {
-        factor < 1.0 ? chart()->zoomIn() : chart()->zoomOut();
-        return;
-    }
-    const QRectF& data = *bounds;
-    // The runs' bounds with a margin, from 0 where the values are not negative.
-    const double xPad = std::max(data.width() * 0.02, 0.5);
-    const double yPad = std::max(data.height() * 0.05, std::abs(data.bottom()) * 0.05 + 1e-9);
-    const double xFloor = data.left() - xPad;
-    const double xCeiling = data.right() + xPad;
-    const double yFloor = data.top() >= 0.0 ? 0.0 : data.top() - yPad;
-    const double yCeiling = data.bottom() + yPad;
-    if (factor > 1.0 && x->min() - (x->max() - x->min()) * (factor - 1.0) / 2.0 <= xFloor &&
-        x->max() + (x->max() - x->min()) * (factor - 1.0) / 2.0 >= xCeiling) {
-        emit resetRequested();
-        return;
-    }
-    // The middle of the values in view: of the runs within the x range shown, their values' middle.
-    double low = std::numeric_limits<double>::infinity();
-    double high = -low;
-    double first = low;
-    double last = -low;
-    for (QAbstractSeries* series : chart()->series()) {
-        auto* xy = qobject_cast<QXYSeries*>(series);
-        if (!xy || !drawnAgainst(xy, y))
-            continue;
-        const QList<QPointF> points = xy->points();
-        for (const QPointF& p : points) {
-            if (p.x() < x->min() || p.x() > x->max() || p.y() < y->min() || p.y() > y->max())
-                continue;
-            low = std::min(low, p.y());
-            high = std::max(high, p.y());
-            first = std::min(first, p.x());
-            last = std::max(last, p.x());
-        }
-    }
-    const bool seen = low <= high;
-    const double xCentre = seen ? (first + last) / 2.0 : (x->min() + x->max()) / 2.0;
-    const double yCentre = seen ? (low + high) / 2.0 : (y->min() + y->max()) / 2.0;
-    const auto [x0, x1] = scaledRange(x->min(), x->max(), xCentre, factor, xFloor, xCeiling);
-    const auto [y0, y1] = scaledRange(y->min(), y->max(), yCentre, factor, yFloor, yCeiling);
-    // Through QChart's zoom, so the chart knows it is zoomed (the views draw the runs in view from every run).
-    QAbstractSeries* mapped = nullptr;
-    for (QAbstractSeries* series : chart()->series()) {
-        if (series->isVisible() && series->attachedAxes().contains(x) && series->attachedAxes().contains(y))
-            mapped = series;
-    }
-    if (!mapped) {
-        x->setRange(x0, x1);
-        y->setRange(y0, y1);
-        return;
-    }
-    chart()->zoomIn(QRectF(chart()->mapToPosition(QPointF(x0, y1), mapped),
-        chart()->mapToPosition(QPointF(x1, y0), mapped)));
+    return mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
 }
 
 void ChartView::keyPressEvent(QKeyEvent* event)
@@ -185,42 +86,89 @@ void ChartView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Equal: zoomIn(); break;
     case Qt::Key_Minus: zoomOut(); break;
     case Qt::Key_0:
-    case Qt::Key_Home: emit resetRequested(); break;
-    case Qt::Key_Left: chart()->scroll(-10, 0); break;
-    case Qt::Key_Right: chart()->scroll(10, 0); break;
-    case Qt::Key_Up: chart()->scroll(0, 10); break;
-    case Qt::Key_Down: chart()->scroll(0, -10); break;
+    case Qt::Key_Home: m_runChart.resetZoom(); break;
+    case Qt::Key_Left: m_runChart.scrollRuns(-kScrollStep); break;
+    case Qt::Key_Right: m_runChart.scrollRuns(kScrollStep); break;
+    case Qt::Key_Up: m_runChart.scrollValues(kScrollStep); break;
+    case Qt::Key_Down: m_runChart.scrollValues(-kScrollStep); break;
     default: FramedChartView::keyPressEvent(event); return;
     }
     event->accept();
 }
 
+void ChartView::mousePressEvent(QMouseEvent* event)
+{
+    const QPoint at = event->position().toPoint();
+    if (event->button() == Qt::LeftButton && plotInView().contains(at))
+        m_dragFrom = at;
+    FramedChartView::mousePressEvent(event);  // the chart's points see the press too
+}
+
+void ChartView::mouseMoveEvent(QMouseEvent* event)
+{
+    FramedChartView::mouseMoveEvent(event);
+    const QPoint at = event->position().toPoint();
+    if (m_dragFrom && (event->buttons() & Qt::LeftButton) &&
+        (m_band->isVisible() || (at - *m_dragFrom).manhattanLength() >= QApplication::startDragDistance())) {
+        m_band->setGeometry(QRect(*m_dragFrom, at).normalized() & plotInView().toAlignedRect());
+        m_band->show();
+        m_readout->hide();
+        return;
+    }
+    showReadout(at);
+    if (m_readout->isVisible())
+        QToolTip::hideText();  // the zoom help, shown while no run was near
+}
+
 void ChartView::mouseReleaseEvent(QMouseEvent* event)
 {
-    // QChartView zooms out a step on a right click; here it resets, as the tooltip says.
+    // QChartView zooms out a step on a right click; here it shows every run, as the tooltip says.
     if (event->button() == Qt::RightButton) {
-        emit resetRequested();
+        m_runChart.resetZoom();
         event->accept();
         return;
     }
-    FramedChartView::mouseReleaseEvent(event);
+    FramedChartView::mouseReleaseEvent(event);  // the press's point gets its release (a click where it did not move)
+    if (event->button() != Qt::LeftButton)
+        return;
+    m_dragFrom.reset();
+    if (!m_band->isVisible())
+        return;
+    m_band->hide();
+    const QRect dragged = m_band->geometry();
+    m_runChart.zoomToArea(chart()->mapFromScene(mapToScene(dragged)).boundingRect());
+}
+
+void ChartView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton) {
+        m_runChart.resetZoom();
+        event->accept();
+        return;
+    }
+    FramedChartView::mouseDoubleClickEvent(event);
 }
 
 void ChartView::wheelEvent(QWheelEvent* event)
 {
-    const double notches = event->angleDelta().y() / 120.0;
-    if (notches == 0.0) {
+    // A shifted wheel turns sideways on some systems: either direction counts.
+    const QPoint delta = event->angleDelta();
+    const double notches = (delta.y() != 0 ? delta.y() : delta.x()) / 120.0;
+    const QRectF plot = plotInView();
+    if (notches == 0.0 || plot.width() < 1.0 || plot.height() < 1.0) {
         FramedChartView::wheelEvent(event);
         return;
     }
-    const double factor = std::pow(kWheelStep, notches);
-    // Zoom about the pointer: shrink the plot rectangle around it, keeping the point under the pointer in place.
-    const QRectF plot = chart()->plotArea();
-    const QPointF at = chart()->mapFromScene(mapToScene(event->position().toPoint()));
-    QRectF rect(0, 0, plot.width() / factor, plot.height() / factor);
-    rect.moveLeft(at.x() - (at.x() - plot.left()) / factor);
-    rect.moveTop(at.y() - (at.y() - plot.top()) / factor);
-    chart()->zoomIn(rect);
+    const double factor = std::pow(kWheelStep, -notches);  // away from the user zooms in
+    const QPointF at = event->position();
+    if (event->modifiers() & Qt::ShiftModifier) {
+        m_runChart.zoomValues(factor, std::clamp((plot.bottom() - at.y()) / plot.height(), 0.0, 1.0));
+    } else {
+        QValueAxis* runs = valueAxis(chart(), Qt::Horizontal);
+        const double across = std::clamp((at.x() - plot.left()) / plot.width(), 0.0, 1.0);
+        m_runChart.zoomRuns(factor, runs->min() + (runs->max() - runs->min()) * across);
+    }
+    showReadout(at.toPoint());
     event->accept();
 }
 
@@ -329,14 +277,6 @@ QString ChartView::readoutAt(const QPoint& viewPos) const
         }
     }
     return text;
-}
-
-void ChartView::mouseMoveEvent(QMouseEvent* event)
-{
-    FramedChartView::mouseMoveEvent(event);
-    showReadout(event->position().toPoint());
-    if (m_readout->isVisible())
-        QToolTip::hideText();  // the zoom help, shown while no run was near
 }
 
 }  // namespace asyncscope

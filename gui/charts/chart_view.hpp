@@ -1,23 +1,27 @@
-// A chart view to explore runs: drag to zoom into a rectangle, the wheel to zoom around the pointer, + and - keys,
-// arrows to scroll, 0, Home or a right click to show every run again; the pointer over a point shows its run and value
-// beside it (the readout, a label of the view's own that stays while the pointer rests and goes as it leaves). The
-// legend sits beside the plot, or in rows below it when the view is narrower than 700 px (FramedChartView). The
-// keyboard's zoom follows the first value axis; a chart's second one
-// (another unit) is its owner's to fit.
+// A run chart's view to explore runs: drag to zoom into a rectangle (a thin one along the runs: into those runs), the
+// wheel and + and - zoom the runs around the pointer or the middle (shift+wheel the values), arrows scroll; 0, Home, a
+// double click or a right click show every run again. The zoom is the chart's (RunChart); the view turns the mouse and
+// keys into it. The pointer over a point shows its run and value beside it (the readout, a label of the view's own
+// that stays while the pointer rests and goes as it leaves). The legend sits beside the plot, or in rows below it
+// when the view is narrower than 700 px (FramedChartView).
 #pragma once
 
 #include "gui/charts/framed_chart_view.hpp"
+#include "gui/charts/run_chart.hpp"
+
+#include <optional>
 
 class QLabel;
+class QRubberBand;
 
 namespace asyncscope {
 
 class ChartView : public FramedChartView {
     Q_OBJECT
 public:
-    explicit ChartView(QChart* chart, QWidget* parent = nullptr);
+    explicit ChartView(RunChart& chart, QWidget* parent = nullptr);
 
-    // Keyboard and menu zoom: by 2 around the middle of the runs in view, out no further than every run.
+    // Keyboard and menu zoom: the runs by 2 around the middle of those in view, out no further than every run.
     void zoomIn();
     void zoomOut();
     // "GPU time\nrun 2: 2.4992 ms": the value of the run nearest the view position `viewPos`, empty when none is
@@ -28,24 +32,25 @@ public:
     // The readout shown beside the pointer now; empty when none is.
     QString shownReadout() const;
 
-signals:
-    // The chart should show every run again with tidy axes; whoever owns the chart's data answers.
-    void resetRequested();
-
 protected:
     bool event(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     bool viewportEvent(QEvent* event) override;
 
 private:
-    void zoomByKey(double factor);
+    QRectF plotInView() const;  // the chart's plot, in the view's coordinates
     // Shows the readout at the view position `viewPos` (beside it, within the view), or hides it where it is empty.
     void showReadout(const QPoint& viewPos);
 
+    RunChart& m_runChart;
     QLabel* m_readout;
+    QRubberBand* m_band;       // the rectangle being dragged, in the viewport
+    std::optional<QPoint> m_dragFrom;  // where a left press on the plot began, while the button is held
 };
 
 }  // namespace asyncscope

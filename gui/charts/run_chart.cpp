@@ -107,7 +107,6 @@ RunChart::RunChart(Kind kind, const ChartRuns& runs)
         tidyAxes(m_chart, m_x, m_y);
         if (m_cpuY)
             setNiceTicks(m_cpuY, tickRoom(m_chart, Qt::Vertical), 0.0);
-        applyZoomToRuns();
         drawLater();
     });
     m_lines.push_back(addLines({}));
@@ -147,24 +146,25 @@ RunLines RunChart::addLines(const QString& overlay)
     Q_ASSERT(int(qs.size()) == SeriesPoints::quantityCount(m_kind));
     RunLines lines;
     if (overlay.isEmpty()) {
-        for (std::size_t i = 0; i < qs.size(); ++i) {
+        // The last quantity's bands lowest: GPU time's over CPU submit time's, every line over both.
+        lines.outer.resize(qs.size());
+        lines.inner.resize(qs.size());
+        for (std::size_t i = qs.size(); i-- > 0;) {
             const QString name = QString::fromLatin1(qs[i].name) + ' ';
-            lines.outer.push_back(runchart::newBand(name + runchart::kOuterName));
-            attach(lines.outer.back(), lines.outer.back()->name(), i);
-            lines.inner.push_back(runchart::newBand(name + runchart::kInnerName));
-            attach(lines.inner.back(), lines.inner.back()->name(), i);
+            lines.outer[i] = runchart::newBand(name + runchart::kOuterName);
+            attach(lines.outer[i], lines.outer[i]->name(), i);
+            lines.inner[i] = runchart::newBand(name + runchart::kInnerName);
+            attach(lines.inner[i], lines.inner[i]->name(), i);
         }
     }
     for (std::size_t i = 0; i < qs.size(); ++i) {
         lines.series.push_back(new SpreadLine);
         attach(lines.series.back(), QString::fromLatin1(qs[i].name), i);
     }
-    if (m_kind == SeriesPoints::Time) {
-        for (std::size_t i = 0; i < qs.size(); ++i) {
-            lines.warmups.push_back(new QScatterSeries);
-            lines.warmups.back()->setMarkerSize(9.0);
-            attach(lines.warmups.back(), QStringLiteral("warm-up run"), i);
-        }
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+        lines.warmups.push_back(new QScatterSeries);
+        lines.warmups.back()->setMarkerSize(9.0);
+        attach(lines.warmups.back(), QStringLiteral("warm-up run"), i);
     }
     return lines;
 }
@@ -205,23 +205,13 @@ void RunChart::setOverlays(const QStringList& labels, const QStringList& keyName
     updateLegend();
 }
 
-QRectF RunChart::fullRange() const
+std::pair<double, double> RunChart::allRuns() const
 {
-    // The value axis spans the quantities drawn against it, and the warm-up marks.
-    double maxX = 0.0, maxY = 0.0;
-    for (std::size_t run = 0; run < m_lines.size(); ++run) {
-        const SeriesPoints::Lines& read = pointsOf(run);
-        maxX = std::max(maxX, read.maxX);
-        for (std::size_t i = 0; i < read.points.size(); ++i) {
-            if (valueAxisOf(i) == m_y || !m_cpuOwnAxis)
-                maxY = std::max({ maxY, read.points[i].maxY(), read.warmupPoints[i].maxY() });
-        }
-    }
-    // The run axis ends at the last run; the value axis at the first tick above the highest value and a margin.
-    const double right = std::max(1.0, maxX);
-    const double top = maxY > 0.0 ? maxY * 1.1 : 1.0;
-    const double stepY = niceStep(top, tickRoom(m_chart, Qt::Vertical), 0.0);
-    return QRectF(QPointF(0.0, 0.0), QPointF(right, niceCeil(top, stepY)));
+    // From run 0 to the last run of any line, warm-ups included.
+    double last = 0.0;
+    for (std::size_t run = 0; run < m_lines.size(); ++run)
+        last = std::max(last, pointsOf(run).maxX);
+    return { 0.0, std::max(1.0, last) };
 }
 
 void RunChart::update()
@@ -230,11 +220,9 @@ void RunChart::update()
     // lines' points (their outline for clicks), on every refresh of a running series.
     if (hidden())
         return;  // updated when one of its views shows
-    const QRectF full = fullRange();
-    if (!m_chart->isZoomed() &&
-        (full.right() != m_x->max() || full.top() != m_y->min() || full.bottom() != m_y->max())) {
-        // New axes would lay the lines out for the new range with their old points, and drawing once more with the
-        // new ones: emptied first, they are laid out once, with the points they will show.
+    if (!m_runsShown && allRuns().second != m_x->max()) {
+        // A new run axis would lay the lines out for the new range with their old points, and drawing once more with
+        // the new ones: emptied first, they are laid out once, with the points they will show.
         for (RunLines& lines : m_lines) {
             for (SpreadLine* series : lines.series)
                 series->clear();
@@ -288,7 +276,7 @@ const SeriesPoints::Lines& RunChart::pointsOf(std::size_t run) const
 
 int RunChart::pointCount() const
 {
-    return static_cast<int>(pointsOf(0).points[0].size());
+    return static_cast<int>(pointsOf(0).points[0].size() + pointsOf(0).warmupPoints[0].size());
 }
 
 int RunChart::drawnCount() const

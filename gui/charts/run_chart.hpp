@@ -77,11 +77,27 @@ public:
     // run first).
     void setOverlays(const QStringList& labels, const QStringList& keyNames);
 
-    // Back to every run, with tidy ticks.
+    // The zoom (run_chart_zoom.cpp). The run axis shows the runs zoomed into, or every run; the value axes fit the
+    // runs in view (from 0 while every run shows, closely once zoomed into runs), unless the user chose their range
+    // (a rectangle, the value axis's own zoom or scroll), which stays until the runs in view change by a zoom.
+    bool isZoomed() const { return m_runsShown.has_value() || m_valuesChosen; }
+    // Back to every run, the value axes fitted again, with tidy ticks.
     void resetZoom();
-    // Zooms into runs `first` to `last` (RunResult::index) with a margin either side, the value axis as it is, as a
-    // drag over them would (reset shows every run again). A chart not laid out yet zooms once it is.
+    // The run axis alone, by `factor` (below 1 zooms in), keeping run `around` where it is on the plot (the middle
+    // of the view when none); no fewer than kFewestRuns runs across, and out no further than every run (a step
+    // beyond shows every run again). The value axes fit the runs now in view.
+    void zoomRuns(double factor, std::optional<double> around = std::nullopt);
+    // The value axes alone, by `factor`, keeping the value at `fromBottom` (0 the plot's bottom, 1 its top) in place.
+    void zoomValues(double factor, double fromBottom);
+    // To the rectangle `area` of the chart (its coordinates, as a drag covers the plot): the runs under it and, unless
+    // it is a thin strip (a drag along the runs), the values too.
+    void zoomToArea(const QRectF& area);
+    // By `fraction` of the range in view: the runs (positive: later ones), or the values (positive: higher ones).
+    void scrollRuns(double fraction);
+    void scrollValues(double fraction);
+    // Zooms into runs `first` to `last` (RunResult::index) with a margin either side, as a drag along them would.
     void zoomToRuns(double first, double last);
+    static constexpr double kFewestRuns = 2.0;  // the narrowest the run axis zooms: a run and its neighbours
 
     // The chart is drawn at `scale` pixels per unit of its size (an export larger than its layout): lines keep that
     // many more points, one pair per pixel column of the picture.
@@ -102,7 +118,7 @@ public:
     // `handler` with that run's RunResult::index.
     void onRunClicked(std::function<void(int)> handler);
 
-    int pointCount() const;  // runs the chart's first line holds (every one, not only those drawn)
+    int pointCount() const;  // runs of the chart's first quantity, warm-ups with them (every one, not only those drawn)
     int drawnCount() const;  // points the chart's first series was handed: a few per pixel column at most
     QStringList legendNames() const { return m_legend.names(); }  // the entries the legend lists
 
@@ -119,7 +135,7 @@ private:
 
     // The chart and its runs (run_chart.cpp).
     runchart::RunLines addLines(const QString& overlay);  // the series of one run, added to the chart
-    QRectF fullRange() const;  // every run's range: from run 0 to the last, from 0 to a tick above the values
+    std::pair<double, double> allRuns() const;  // the run axis's range showing every run: from run 0 to the last
     QValueAxis* valueAxisOf(std::size_t quantity) const;  // the axis a quantity's lines are drawn against
     double valueScale(std::size_t quantity) const;         // its axis's unit per millisecond or iteration
     void update();  // rescales and draws, unless hidden
@@ -128,19 +144,25 @@ private:
     // Drawing (run_chart_drawing.cpp).
     void draw();  // decimates every line of the chart for its x range and width
     bool densityFor(double low, double high, int columns) const;
-    // To the CPU submit times of the runs in view, warm-ups left out, when on its own axis; drawn as density, to
-    // `densityTop` µs, the highest of what is drawn.
-    void fitCpuAxis(double densityTop = 0.0);
+    // The lowest and highest value drawn in view on a value axis.
+    struct Extent {
+        double low = 0.0, high = -1.0;  // nothing while low > high
+        void take(double lowest, double highest);
+    };
+    // The value axes fitted to what is drawn in view on each (`cpu`: on CPU submit time's own axis), unless chosen.
+    void fitValues(const Extent& values, const Extent& cpu);
+    bool fittedOnCpu(std::size_t quantity) const;  // the quantity's values fit CPU submit time's own axis
     int columns() const;  // pixel columns of the plot
     // The look and the legend (run_chart_look.cpp).
     void nameLines();  // "GPU time", or "GPU time median" while the chart shows density
     void restyle();
     void updateLegend();
     // The zoom (run_chart_zoom.cpp).
-    void rescale();                      // to the full range, unless zoomed
-    void setRange(const QRectF& range);  // x from left to right, y from top to bottom (top the lower)
+    void rescale();                      // every run's range; the run axis to it, unless zoomed into runs
+    // The run axis from `low` to `high`, moved within every run (every run where that wide); draws, fitting the
+    // value axes unless the user chose them.
+    void setRunAxis(double low, double high);
     void drawLater();                    // once the zoom or resize under way is done
-    void applyZoomToRuns();              // the zoom asked for, once the chart has a plot
 
     const Kind m_kind;
     const ChartRuns& m_runs;
@@ -151,11 +173,12 @@ private:
     std::vector<runchart::RunLines> m_lines;  // [0] the current run, then one per overlay
     RunChartLegend m_legend;
     QString m_baseTitle;
-    QRectF m_full;  // every run's range, as rescale() last set it
+    std::pair<double, double> m_allRuns { 0.0, 1.0 };  // every run's range, as rescale() last set it
     Drawn m_drawn;
     unsigned m_version = 0;  // counts changes to the chart's lines
     bool m_drawPending = false;
-    std::optional<std::pair<double, double>> m_zoomToRuns;  // asked for, not yet laid out
+    std::optional<std::pair<double, double>> m_runsShown;  // the runs zoomed into; none: every run
+    bool m_valuesChosen = false;  // the user set the value axes' range: they are not fitted
     bool m_density = false;  // as last drawn
     Style m_style = Style::Automatic;
     bool m_cpuOwnAxis = true;

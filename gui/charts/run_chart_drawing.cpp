@@ -55,8 +55,9 @@ void RunChart::draw()
     const bool density = densityFor(now.low, now.high, now.columns);
     const bool changedLook = density != m_density;
     m_density = density;
-    // Drawn as density: the highest p95 of the current series and median of an overlay, on each value axis.
-    double densityTop = 0.0, cpuDensityTop = 0.0;
+    // What is drawn in view on each value axis, to fit them to: the runs (as density, the current series' p5-p95
+    // and an overlay's medians), or the warm-ups where no measured run is in view.
+    Extent values, cpuValues, warmups, cpuWarmups;
     QList<QPointF> points, upper, lower;
     for (std::size_t o = 0; o < m_lines.size(); ++o) {
         RunLines& lines = m_lines[o];
@@ -64,18 +65,17 @@ void RunChart::draw()
         for (std::size_t i = 0; i < lines.series.size(); ++i) {
             const LinePoints& all = read.points[i];
             const double scale = valueScale(i);
+            Extent& drawn = fittedOnCpu(i) ? cpuValues : values;
             points.clear();
             if (density) {
                 // Each column's median at the middle of its runs; the current run's bands around it.
                 std::vector<ColumnSpread> columns = all.spread(now.low, now.high, now.columns, o != 0);
                 points.reserve(qsizetype(columns.size()));
-                const bool onValueAxis = valueAxisOf(i) == m_y || !m_cpuOwnAxis;
                 for (ColumnSpread& c : columns) {
                     for (double* v : { &c.p5, &c.p25, &c.median, &c.p75, &c.p95 })
                         *v *= scale;
                     points.append({ (c.firstX + c.lastX) / 2.0, c.median });
-                    double& top = onValueAxis ? densityTop : cpuDensityTop;
-                    top = std::max(top, o == 0 ? c.p95 : c.median);
+                    o == 0 ? drawn.take(c.p5, c.p95) : drawn.take(c.median, c.median);
                 }
                 if (o == 0) {
                     const std::pair<QAreaSeries*, std::pair<double ColumnSpread::*, double ColumnSpread::*>> bands[] = {
@@ -101,6 +101,8 @@ void RunChart::draw()
                 points.reserve(qsizetype(kept.size()));
                 for (const std::size_t p : kept)
                     points.append({ all.x(p), all.y(p) * scale });
+                if (const auto range = all.rangeWithin(now.low, now.high))
+                    drawn.take(range->first * scale, range->second * scale);
                 if (o == 0 && changedLook) {
                     for (const auto& bands : { lines.inner, lines.outer }) {
                         for (QAreaSeries* band : bands) {
@@ -121,17 +123,15 @@ void RunChart::draw()
             for (const std::size_t p : all.decimate(now.low, now.high, now.columns))
                 points.append({ all.x(p), all.y(p) * scale });
             lines.warmups[i]->replace(points);
+            if (const auto range = all.rangeWithin(now.low, now.high))
+                (fittedOnCpu(i) ? cpuWarmups : warmups).take(range->first * scale, range->second * scale);
         }
     }
     // Drawn as density, every run shows within its column's p5-p95: the value axis fits what is drawn, not the one run
     // in a million that took a hundred times the rest and would press every band flat against 0. Lines show it.
-    if (density && densityTop > 0.0 && !m_chart->isZoomed()) {
-        const double top = densityTop * 1.1;
-        m_full.setBottom(niceCeil(top, niceStep(top, tickRoom(m_chart, Qt::Vertical), 0.0)));
-        setRange(m_full);
-    }
-    if (m_kind == SeriesPoints::Time)
-        fitCpuAxis(cpuDensityTop);
+    // Warm-ups are marked, not fitted: the first submit of a process costs a millisecond or more (lazy loading), a
+    // hundred times a measured run's, and would flatten every other run at the bottom.
+    fitValues(values.low <= values.high ? values : warmups, cpuValues.low <= cpuValues.high ? cpuValues : cpuWarmups);
     if (changedLook) {
         nameLines();
         updateLegend();
@@ -150,31 +150,48 @@ bool RunChart::densityFor(double low, double high, int columns) const
     return most > std::size_t(std::max(columns, 1));
 }
 
-void RunChart::fitCpuAxis(double densityTop)
+void RunChart::Extent::take(double lowest, double highest)
 {
-    // The CPU submit times of the runs in view, not the warm-ups': the first submit of a process costs a millisecond
-    // or more (lazy loading), a hundred times a measured run's, and would flatten every other run at the bottom.
-    // Drawn as density, what is drawn: the highest p95 or median.
-    if (!m_cpuOwnAxis)
+    if (low > high) {
+        low = lowest;
+        high = highest;
         return;
-    const double low = m_x->min(), high = m_x->max();
-    double highest = densityTop;
-    for (std::size_t o = 0; o < m_lines.size() && densityTop <= 0.0; ++o) {
-        const SeriesPoints::Lines& read = pointsOf(o);
-        const LinePoints& warmups = read.warmupPoints[kCpuQuantity];
-        std::vector<double> skipped;
-        skipped.reserve(warmups.size());
-        for (std::size_t i = 0; i < warmups.size(); ++i)
-            skipped.push_back(warmups.x(i));
-        const LinePoints& cpu = read.points[kCpuQuantity];
-        std::optional<double> most = cpu.highestWithin(low, high, skipped);
-        if (!most)  // only warm-ups in view: theirs, then
-            most = cpu.highestWithin(low, high, {});
-        highest = std::max(highest, most.value_or(0.0) * runchart::kMicrosecondsPerMs);
     }
-    const double top = highest > 0.0 ? highest * 1.1 : 1.0;
+    low = std::min(low, lowest);
+    high = std::max(high, highest);
+}
+
+bool RunChart::fittedOnCpu(std::size_t quantity) const
+{
+    return valueAxisOf(quantity) == m_cpuY && m_cpuOwnAxis;
+}
+
+void RunChart::fitValues(const Extent& values, const Extent& cpu)
+{
+    if (m_valuesChosen)
+        return;
     const double room = tickRoom(m_chart, Qt::Vertical);
-    setNiceRange(m_cpuY, 0.0, niceCeil(top, niceStep(top, room, 0.0)), room, 0.0);
+    auto fit = [&](QValueAxis* axis, const Extent& drawn) {
+        const bool any = drawn.low <= drawn.high;
+        if (!m_runsShown || !any) {
+            // Every run: from 0 (or the lowest value below it) to a tick above the highest value and a margin.
+            const double top = any && drawn.high > 0.0 ? drawn.high * 1.1 : 1.0;
+            const double bottom = any ? std::min(0.0, drawn.low * 1.1) : 0.0;
+            const double step = niceStep(top - bottom, room, 0.0);
+            setNiceRange(axis, niceFloor(bottom, step), niceCeil(top, step), room, 0.0);
+            return;
+        }
+        // Zoomed into runs: closely around their values, so that what sets them apart shows; never below 0 where
+        // no value is.
+        const double pad = std::max((drawn.high - drawn.low) * 0.08, std::abs(drawn.high) * 0.002 + 1e-9);
+        const double low = drawn.low >= 0.0 ? std::max(0.0, drawn.low - pad) : drawn.low - pad;
+        const double high = drawn.high + pad;
+        const double step = niceStep(high - low, room, 0.0);
+        setNiceRange(axis, niceFloor(low, step), niceCeil(high, step), room, 0.0);
+    };
+    fit(m_y, values);
+    if (m_cpuY && m_cpuOwnAxis)
+        fit(m_cpuY, cpu);
 }
 
 }  // namespace asyncscope

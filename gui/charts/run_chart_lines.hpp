@@ -24,7 +24,7 @@ namespace runchart {
 // The series of one run (the current one or an overlay) on one chart.
 struct RunLines {
     std::vector<SpreadLine*> series;  // one per quantity of the chart: its runs, or its columns' medians
-    std::vector<QScatterSeries*> warmups;  // one per quantity on the time chart, on that quantity's axis
+    std::vector<QScatterSeries*> warmups;  // the warm-up runs' marks, one per quantity, on that quantity's axis
     // The current run's bands per quantity, p25-p75 and p5-p95, empty while lines are drawn; overlays have none.
     std::vector<QAreaSeries*> inner, outer;
 };

@@ -70,8 +70,10 @@ void RunChart::restyle()
             lines.series[i]->setColor(qs[i].colour);
         }
         for (std::size_t i = 0; i < lines.inner.size(); ++i) {
-            lines.inner[i]->setBrush(runchart::withAlpha(qs[i].colour, runchart::kInnerAlpha));
-            lines.outer[i]->setBrush(runchart::withAlpha(qs[i].colour, runchart::kOuterAlpha));
+            // CPU submit time's bands, under GPU time's, lighter: GPU time's line shows through where they cross.
+            const int fade = m_kind == SeriesPoints::Time && i == runchart::kCpuQuantity ? 2 : 1;
+            lines.inner[i]->setBrush(runchart::withAlpha(qs[i].colour, runchart::kInnerAlpha / fade));
+            lines.outer[i]->setBrush(runchart::withAlpha(qs[i].colour, runchart::kOuterAlpha / fade));
             lines.inner[i]->setPen(Qt::NoPen);
             lines.outer[i]->setPen(Qt::NoPen);
         }
@@ -97,7 +99,7 @@ void RunChart::updateLegend()
     const bool currentShown = !pointsOf(0).points[0].empty();
     bool warmupShown = false;
     for (std::size_t run = 0; run < m_lines.size(); ++run)
-        warmupShown = warmupShown || (m_kind == SeriesPoints::Time && !pointsOf(run).warmupPoints[0].empty());
+        warmupShown = warmupShown || !pointsOf(run).warmupPoints[0].empty();
     m_legend.update(m_chart, m_lines, currentShown, warmupShown, m_density, m_dark, m_pixelScale);
 }
 

@@ -193,27 +193,13 @@ std::size_t LinePoints::countWithin(double low, double high) const
     return end - begin;
 }
 
-std::optional<double> LinePoints::highestWithin(double low, double high, const std::vector<double>& skipped) const
+std::optional<std::pair<double, double>> LinePoints::rangeWithin(double low, double high) const
 {
     const auto [begin, end] = within(low, high);
-    std::optional<double> highest;
-    auto take = [&](std::size_t from, std::size_t to) {
-        if (from >= to)
-            return;
-        const double y = m_y[extremes(from, to).second];
-        highest = highest ? std::max(*highest, y) : y;
-    };
-    // Between one skipped point and the next, the blocks of the stretch answer: a few stretches, as warm-ups are few.
-    std::size_t from = begin;
-    for (const double x : skipped) {
-        if (x < low || x > high)
-            continue;
-        const std::size_t at = firstAtOrAbove(from, end, x);
-        take(from, at);
-        from = at < end && this->x(at) == x ? at + 1 : at;
-    }
-    take(from, end);
-    return highest;
+    if (begin >= end)
+        return std::nullopt;
+    const auto [lowest, highest] = extremes(begin, end);
+    return std::pair { m_y[lowest], m_y[highest] };
 }
 
 namespace {

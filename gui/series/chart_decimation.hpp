@@ -49,9 +49,9 @@ public:
     std::vector<ColumnSpread> spread(double low, double high, int columns, bool medianOnly = false) const;
     // How many points have x within [low, high].
     std::size_t countWithin(double low, double high) const;
-    // The highest y of the points with x within [low, high], leaving out those at the x values in `skipped` (sorted;
-    // warm-up runs); nothing when no point is left.
-    std::optional<double> highestWithin(double low, double high, const std::vector<double>& skipped) const;
+    // The lowest and the highest y of the points with x within [low, high]; nothing when none is. Reads the blocks
+    // the range covers whole, not their points.
+    std::optional<std::pair<double, double>> rangeWithin(double low, double high) const;
 
 private:
     // Points [begin, end) of x within [low, high].

@@ -91,9 +91,7 @@ bool SeriesPoints::update(const RunStore& runs)
                     continue;
                 const double y = qs[i].read(runs, r);
                 const int index = runs.index(r);
-                points.append(index, y);
-                if (runs.warmup(r) && c == Time)
-                    lines.warmupPoints[i].append(index, y);
+                (runs.warmup(r) ? lines.warmupPoints[i] : points).append(index, y);
             }
             lines.maxY = std::max(lines.maxY, points.maxY());
         }

@@ -1,7 +1,7 @@
-// The points the run charts draw for one series: for each chart, every run's value of each of its quantities, the
-// warm-up runs' values apart, and how far they reach. A series being measured is read as its runs arrive (each
-// refresh reads only the runs since); a saved one is read once, on the thread that reads its file, so a million runs
-// do not hold the window's thread while they are read. No Qt: it runs on any thread.
+// The points the run charts draw for one series: for each chart, every measured run's value of each of its
+// quantities, the warm-up runs' values apart, and how far they reach. A series being measured is read as its runs
+// arrive (each refresh reads only the runs since); a saved one is read once, on the thread that reads its file, so a
+// million runs do not hold the window's thread while they are read. No Qt: it runs on any thread.
 #pragma once
 
 #include "gui/series/chart_decimation.hpp"
@@ -22,10 +22,10 @@ public:
     static int quantityCount(Chart chart);
 
     struct Lines {
-        std::vector<LinePoints> points;        // every run's value, per quantity
-        std::vector<LinePoints> warmupPoints;  // the warm-up runs' values, per quantity (the time chart only)
+        std::vector<LinePoints> points;        // every measured run's value, per quantity
+        std::vector<LinePoints> warmupPoints;  // the warm-up runs' values, per quantity: marked, not joined
         double maxX = 0.0;                     // the last run's index
-        double maxY = 0.0;                     // the highest value, 0 when none is above 0
+        double maxY = 0.0;                     // the highest measured value, 0 when none is above 0
     };
 
     SeriesPoints();

@@ -62,7 +62,7 @@ int main(int argc, char** argv)
                                      : RunCharts::Style::Automatic);
     QTabWidget tabs;
     for (int k = 0; k < RunCharts::kKindCount; ++k)
-        tabs.addTab(new ChartView(charts.chart(RunCharts::Kind(k))), RunCharts::title(RunCharts::Kind(k)));
+        tabs.addTab(new ChartView(charts.at(RunCharts::Kind(k))), RunCharts::title(RunCharts::Kind(k)));
     auto* time = qobject_cast<ChartView*>(tabs.widget(RunCharts::Time));
     tabs.resize(1280, 720);
     tabs.show();

@@ -273,20 +273,21 @@ private slots:
         QVERIFY(timeView);
         QCOMPARE(timeView->chart(), window->charts().chart(RunCharts::Time));
         QChart* chart = window->charts().chart(RunCharts::Time);
-        QVERIFY(QTest::qWaitFor([chart] { return chart->isZoomed(); }, 5000));
+        const RunChart* time = &window->charts().at(RunCharts::Time);
+        QVERIFY(QTest::qWaitFor([time] { return time->isZoomed(); }, 5000));
         auto* x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).front());
         QVERIFY2(x->min() <= first && x->max() >= last, qPrintable(QString("%1-%2").arg(x->min()).arg(x->max())));
         QVERIFY2(x->max() - x->min() < 0.5 * 300, qPrintable(QString("%1-%2").arg(x->min()).arg(x->max())));
 
         // Reset, back to the Advice tab, and the same by keyboard: the row focused, Enter.
         window->actions().resetZoom->trigger();
-        QVERIFY(!chart->isZoomed());
+        QVERIFY(!time->isZoomed());
         showAdvice(*window);
         row = findingRows(panel).front();
         row->setFocus();
         QTest::keyClick(row, Qt::Key_Return);
         QCOMPARE(window->tabs().currentWidget(), static_cast<QWidget*>(timeView));
-        QVERIFY(QTest::qWaitFor([chart] { return chart->isZoomed(); }, 5000));
+        QVERIFY(QTest::qWaitFor([time] { return time->isZoomed(); }, 5000));
 
         // The badge, red, names the severe finding.
         QVERIFY2(window->adviceBadge().startsWith("⚠ Another process on the GPU"), qPrintable(window->adviceBadge()));

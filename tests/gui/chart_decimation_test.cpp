@@ -124,7 +124,6 @@ private slots:
             QCOMPARE(kept.x(i), double(7 + i));
         }
         QCOMPARE(kept.x(n), double(7 + n + 10));
-        const std::vector<double> warmups { 7.0, 8.0, 5000.0 };
         // Ranges that end well before the gap (the one point either side of the view stays within the common part).
         const std::vector<std::pair<double, double>> ranges { { 7.0, double(n) }, { -50.0, 1000.5 }, { 12.25, 99.75 },
             { 4000.0, 4000.0 }, { 5000.5, 5000.9 }, { double(n) - 500.0, double(n) + 3.0 }, { 0.0, 6.9 } };
@@ -133,7 +132,7 @@ private slots:
             QCOMPARE(kept.countWithin(low, high), implied.countWithin(low, high));
             QVERIFY2(kept.decimate(low, high, 640) == implied.decimate(low, high, 640), qPrintable(where));
             QVERIFY2(kept.decimate(low, high, 3) == implied.decimate(low, high, 3), qPrintable(where));
-            QCOMPARE(kept.highestWithin(low, high, warmups), implied.highestWithin(low, high, warmups));
+            QCOMPARE(kept.rangeWithin(low, high), implied.rangeWithin(low, high));
             const auto a = kept.spread(low, high, 300), b = implied.spread(low, high, 300);
             QCOMPARE(a.size(), b.size());
             for (std::size_t c = 0; c < a.size(); ++c) {
@@ -294,16 +293,18 @@ private slots:
         QVERIFY(line.spread(double(points) + 1.0, double(points) + 2.0, columns).empty());  // beyond every point
     }
 
-    void theHighestWithinARangeLeavesOutWarmups()
+    void theRangeWithinARunRangeIsItsLowestAndHighestPoint()
     {
         LinePoints line;
-        for (int i = 0; i < 1000; ++i)
-            line.append(i, i == 0 ? 1300.0 : (i == 700 ? 60.0 : 20.0 + (i % 5)));
-        QCOMPARE(line.highestWithin(0, 999, {}).value(), 1300.0);
-        QCOMPARE(line.highestWithin(0, 999, { 0.0 }).value(), 60.0);
-        QCOMPARE(line.highestWithin(0, 999, { 0.0, 700.0 }).value(), 24.0);
-        QCOMPARE(line.highestWithin(100, 600, { 0.0 }).value(), 24.0);
-        QVERIFY(!line.highestWithin(0, 0, { 0.0 }).has_value());
+        for (int i = 0; i < 100000; ++i)
+            line.append(i, i == 3 ? 1300.0 : (i == 70000 ? 6.0 : 20.0 + (i % 5)));
+        QCOMPARE(line.rangeWithin(0, 99999).value(), std::pair(6.0, 1300.0));
+        QCOMPARE(line.rangeWithin(4, 99999).value(), std::pair(6.0, 24.0));
+        QCOMPARE(line.rangeWithin(100, 69999.5).value(), std::pair(20.0, 24.0));
+        QCOMPARE(line.rangeWithin(3, 3).value(), std::pair(1300.0, 1300.0));
+        QCOMPARE(line.rangeWithin(10.5, 11.5).value(), std::pair(21.0, 21.0));
+        QVERIFY(!line.rangeWithin(10.2, 10.8).has_value());
+        QVERIFY(!line.rangeWithin(100000, 200000).has_value());
         QCOMPARE(line.countWithin(10.0, 19.5), std::size_t(10));
     }
 };

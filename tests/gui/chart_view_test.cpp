@@ -1,9 +1,14 @@
-// The chart view's keyboard zoom and value readout: + zooms around the runs in view, so a short series never leaves
-// an empty plot; - stops at every run (never negative runs or times) and a step beyond shows every run again; the
-// value under a resting pointer stays beside it, with its unit, until the pointer leaves, and the help on zooming
-// shows only where no run is near; over a column of many runs it names the runs and how they are spread; a line on a
-// second axis reads in that axis's unit.
+// The chart view of a run chart: a drag zooms into its rectangle (one along the runs into those runs, the values
+// fitted to them); the wheel, + and - zoom the run axis alone, down to single runs drawn with their points, the value
+// axis fitted to the runs in view and never losing them; shift+wheel zooms the values alone; Home, 0, a double click
+// and a right click show every run again. The value under a resting pointer stays beside it, with its unit, until the
+// pointer leaves, and the help on zooming shows only where no run is near; over a column of many runs it names the
+// runs and how they are spread; a line on a second axis reads in that axis's unit. Runs are invented
+// (tests/fakes/classic_runs.hpp), not measured.
+#include "classic_runs.hpp"
+
 #include "gui/charts/chart_view.hpp"
+#include "gui/charts/run_charts.hpp"
 #include "gui/charts/spread_line.hpp"
 
 #include <QChart>
@@ -11,90 +16,183 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QMouseEvent>
-#include <QSignalSpy>
 #include <QTest>
 #include <QToolTip>
 #include <QValueAxis>
+#include <QWheelEvent>
+
+#include <cmath>
 
 using namespace asyncscope;
+using asyncscope::testing::classicReport;
+
+namespace {
+
+// A series of `runs` runs (run 0 a warm-up) whose GPU time is 2.5 ms + 0.01 ms × (run mod 10) and whose CPU submit
+// time is 15 µs + 1 µs × (run mod 10), but for a spike of 9 ms at run `spike`.
+Report risingSeries(std::size_t runs, int spike = -1)
+{
+    Report r = classicReport(runs);
+    for (std::size_t i = 0; i < runs; ++i) {
+        r.runs.update(i, [i, spike](RunResult& run) {
+            run.gpuMs = int(i) == spike ? 9.0 : 2.5 + 0.01 * double(i % 10);
+            for (Span& span : run.spans) {
+                if (span.kind == SpanKind::Submit)
+                    span.endMs = 0.015 + 0.001 * double(i % 10);
+            }
+        });
+    }
+    return r;
+}
+
+}  // namespace
 
 class ChartViewTest : public QObject {
     Q_OBJECT
 
-    // Five runs around 2.5 ms, shown as the time chart shows them: runs 0 to 6, 0 to 3 ms.
+    // The time chart of a series, drawn as lines, in a 640 × 400 view.
     struct Fixture {
-        QChart* chart = new QChart;
-        QValueAxis* x = new QValueAxis;
-        QValueAxis* y = new QValueAxis;
-        QLineSeries* series = new QLineSeries;
-        ChartView view { chart };
+        RunCharts charts;
+        RunChart& time = charts.at(RunCharts::Time);
+        QChart* chart = charts.chart(RunCharts::Time);
+        QValueAxis* x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).first());
+        QValueAxis* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).first());
+        ChartView view { charts.at(RunCharts::Time) };
+        QLineSeries* gpu = nullptr;
 
-        Fixture()
+        explicit Fixture(std::size_t runs = 6, int spike = -1)
         {
-            series->setName(QStringLiteral("GPU time"));
-            for (int run = 1; run <= 5; ++run)
-                series->append(run, 2.5 + 0.01 * run);
-            chart->addSeries(series);
-            x->setTitleText(QStringLiteral("run"));
-            y->setTitleText(QStringLiteral("ms"));
-            chart->addAxis(x, Qt::AlignBottom);
-            chart->addAxis(y, Qt::AlignLeft);
-            series->attachAxis(x);
-            series->attachAxis(y);
-            x->setRange(0, 6);
-            y->setRange(0, 3);  // the plot's middle, 1.5 ms, holds no run
+            charts.setStyle(RunCharts::Style::Lines);
+            charts.setRuns(risingSeries(runs, spike));
+            for (QAbstractSeries* s : chart->series()) {
+                if (s->name() == QStringLiteral("GPU time") && qobject_cast<SpreadLine*>(s))
+                    gpu = qobject_cast<QLineSeries*>(s);
+            }
             view.resize(640, 400);
             view.show();
         }
-        int pointsInView() const
+        // The view position of the value (`run`, `ms`) on GPU time's axes.
+        QPoint at(double run, double ms) const
+        {
+            return view.mapFromScene(chart->mapToScene(chart->mapToPosition(QPointF(run, ms), gpu)));
+        }
+        // GPU time's runs the plot shows now.
+        int runsInView() const
         {
             int n = 0;
-            for (const QPointF& p : series->points())
+            for (const QPointF& p : gpu->points())
                 n += p.x() >= x->min() && p.x() <= x->max() && p.y() >= y->min() && p.y() <= y->max() ? 1 : 0;
             return n;
         }
+        QString axes() const
+        {
+            return QStringLiteral("runs %1..%2, values %3..%4").arg(x->min()).arg(x->max()).arg(y->min()).arg(y->max());
+        }
     };
 
-private slots:
-    void zoomingInKeepsTheRunsInView()
+    static void wheel(ChartView& view, QPoint at, int notches, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
     {
-        Fixture f;
-        for (int step = 0; step < 4; ++step) {
-            f.view.zoomIn();
-            QVERIFY2(f.pointsInView() > 0, qPrintable(QStringLiteral("step %1: x %2..%3, y %4..%5: no run in view")
-                                                          .arg(step).arg(f.x->min()).arg(f.x->max())
-                                                          .arg(f.y->min()).arg(f.y->max())));
-        }
-        QVERIFY(f.x->max() - f.x->min() < 6.0 / 8.0 + 1e-9);
+        QWheelEvent event(QPointF(at), QPointF(view.viewport()->mapToGlobal(at)), QPoint(), QPoint(0, 120 * notches),
+            Qt::NoButton, modifiers, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view.viewport(), &event);
     }
 
-    void zoomingOutStopsAtEveryRunAndThenShowsThemAll()
+    static void drag(ChartView& view, QPoint from, QPoint to)
     {
-        Fixture f;
-        f.view.zoomIn();
-        f.view.zoomIn();
-        QSignalSpy reset(&f.view, &ChartView::resetRequested);
-        // As the chart's owner answers: every run with tidy axes.
-        connect(&f.view, &ChartView::resetRequested, this, [&f] {
-            f.x->setRange(0, 6);
-            f.y->setRange(0, 3);
-        });
-        for (int step = 0; step < 6; ++step) {
-            f.view.zoomOut();
-            QVERIFY2(f.x->min() >= 0.0, qPrintable(QString::number(f.x->min())));
-            QVERIFY2(f.y->min() >= 0.0, qPrintable(QString::number(f.y->min())));
-            QVERIFY(f.x->max() <= 6.0 + 1e-9);
+        QTest::mousePress(view.viewport(), Qt::LeftButton, Qt::NoModifier, from);
+        QTest::mouseMove(view.viewport(), (from + to) / 2);
+        QTest::mouseMove(view.viewport(), to);
+        QTest::mouseRelease(view.viewport(), Qt::LeftButton, Qt::NoModifier, to);
+    }
+
+private slots:
+    void aDragZoomsIntoItsRectangle()
+    {
+        Fixture f(2001);
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        QTRY_VERIFY(f.gpu->count() > 0);
+        // A rectangle around runs 1000 to 1100 and 1 to 2.55 ms: the runs and values under it.
+        drag(f.view, f.at(1000, 2.55), f.at(1100, 1.0));
+        QVERIFY2(f.time.isZoomed(), qPrintable(f.axes()));
+        QVERIFY2(std::abs(f.x->min() - 1000) < 10 && std::abs(f.x->max() - 1100) < 10, qPrintable(f.axes()));
+        QVERIFY2(std::abs(f.y->min() - 1.0) < 0.1 && std::abs(f.y->max() - 2.55) < 0.1, qPrintable(f.axes()));
+        QTRY_VERIFY(f.runsInView() > 30);
+        // A thin one along runs 1400 to 1600: those runs, the values fitted to them (2.5 to 2.59 ms, not as dragged).
+        f.view.setFocus();
+        QTest::keyClick(&f.view, Qt::Key_Home);
+        QVERIFY(!f.time.isZoomed());
+        drag(f.view, f.at(1400, 1.0), f.at(1600, 1.0) + QPoint(0, 3));
+        QVERIFY2(std::abs(f.x->min() - 1400) < 8 && std::abs(f.x->max() - 1600) < 8, qPrintable(f.axes()));
+        QVERIFY2(f.y->min() > 2.3 && f.y->min() <= 2.5 && f.y->max() >= 2.59 && f.y->max() < 2.8, qPrintable(f.axes()));
+        QTRY_VERIFY(f.runsInView() >= 190);
+        // A double click shows every run again.
+        QTest::mouseDClick(f.view.viewport(), Qt::LeftButton, Qt::NoModifier, f.at(700, 1.0));
+        QVERIFY(!f.time.isZoomed());
+        QCOMPARE(f.x->max(), 2000.0);
+    }
+
+    void theWheelAndTheKeysZoomTheRunsDownToSingleRuns()
+    {
+        Fixture f(200001, 123456);
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        QTRY_VERIFY(f.gpu->count() > 0);
+        const double top = f.y->max();
+        QVERIFY2(top >= 9.0, qPrintable(f.axes()));  // every run: the spike fits
+        // Twenty notches towards the spike: the run axis alone zooms, around the pointer; the runs stay in view and the
+        // values fit them (GPU time rises 0.01 ms a run: a narrow value range, far above 0).
+        for (int notch = 0; notch < 20; ++notch) {
+            wheel(f.view, f.at(100000, f.y->min() + (f.y->max() - f.y->min()) / 2), 1);
+            QVERIFY2(f.runsInView() > 0, qPrintable(QStringLiteral("notch %1: %2").arg(notch).arg(f.axes())));
         }
-        QVERIFY2(reset.count() >= 1, "a step out beyond every run shows every run again");
-        QCOMPARE(f.pointsInView(), 5);
+        QVERIFY2(f.x->max() - f.x->min() < 200000.0 / 50.0, qPrintable(f.axes()));
+        QVERIFY2(f.x->min() < 100000 && f.x->max() > 100000, qPrintable(f.axes()));
+        QVERIFY2(f.y->min() > 2.0 && f.y->max() < 3.0, qPrintable(f.axes()));  // fitted, not from 0
+        // Ctrl++ (the window's Zoom in) and + go down to single runs: a run and its neighbours, each drawn with its
+        // point, as lines, not density.
+        f.view.setFocus();
+        for (int key = 0; key < 30; ++key)
+            QTest::keyClick(&f.view, Qt::Key_Plus);
+        QVERIFY2(f.x->max() - f.x->min() <= RunChart::kFewestRuns + 1e-9, qPrintable(f.axes()));
+        QTRY_VERIFY2(f.runsInView() >= 2 && f.runsInView() <= 3, qPrintable(f.axes()));
+        QVERIFY(f.gpu->pointsVisible());
+        QVERIFY(!f.time.densityShown());
+        // Arrows scroll along the runs; the values follow them.
+        const double before = f.x->min();
+        QTest::keyClick(&f.view, Qt::Key_Right);
+        QVERIFY(f.x->min() > before);
+        QTRY_VERIFY(f.runsInView() >= 2);
+        // - zooms out, and a step beyond every run shows every run again, the spike in view.
+        for (int key = 0; key < 40 && f.time.isZoomed(); ++key)
+            QTest::keyClick(&f.view, Qt::Key_Minus);
+        QVERIFY(!f.time.isZoomed());
+        QCOMPARE(f.x->max(), 200000.0);
+        QCOMPARE(f.y->max(), top);
+    }
+
+    void shiftAndTheWheelZoomTheValuesAlone()
+    {
+        Fixture f(101);
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        QTRY_VERIFY(f.gpu->count() > 0);
+        const double runsFrom = f.x->min(), runsTo = f.x->max(), span = f.y->max() - f.y->min();
+        wheel(f.view, f.at(50, 2.0), 3, Qt::ShiftModifier);
+        QCOMPARE(f.x->min(), runsFrom);
+        QCOMPARE(f.x->max(), runsTo);
+        QVERIFY2(f.y->max() - f.y->min() < span * 0.6, qPrintable(f.axes()));
+        QVERIFY2(f.y->min() < 2.0 && f.y->max() > 2.0, qPrintable(f.axes()));  // around the pointer's value
+        QVERIFY(f.time.isZoomed());
+        // A right click shows every run again, the values fitted again.
+        QTest::mouseClick(f.view.viewport(), Qt::RightButton, Qt::NoModifier, f.at(50, 1.0));
+        QVERIFY(!f.time.isZoomed());
+        QCOMPARE(f.y->max() - f.y->min(), span);
     }
 
     void theValueUnderThePointerStaysWithItsUnit()
     {
         Fixture f;
         QVERIFY(QTest::qWaitForWindowExposed(&f.view));
-        const QPointF scene = f.chart->mapToPosition(QPointF(3, 2.53), f.series);
-        const QPoint at = f.view.mapFromScene(f.chart->mapToScene(scene));
+        QTRY_COMPARE(f.gpu->count(), 5);  // runs 1 to 5; run 0, the warm-up, is a mark
+        const QPoint at = f.at(3, 2.53);
         const QString readout = f.view.readoutAt(at);
         QCOMPARE(readout, QStringLiteral("GPU time\nrun 3: 2.53 ms"));
 
@@ -120,7 +218,7 @@ private slots:
         QCOMPARE(f.view.shownReadout(), readout);
         QVERIFY(!QToolTip::isVisible() || !QToolTip::text().contains(QStringLiteral("Drag to zoom")));
 
-        const QPoint empty = f.view.mapFromScene(f.chart->mapToScene(f.chart->mapToPosition(QPointF(1, 4.5), f.series)));
+        const QPoint empty = f.at(2, 1.0);
         QVERIFY(f.view.readoutAt(empty).isEmpty());
         moveTo(empty);
         QVERIFY(f.view.shownReadout().isEmpty());
@@ -162,6 +260,8 @@ private slots:
     void overAColumnOfRunsTheReadoutNamesThemAndTheirSpread()
     {
         Fixture f;
+        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        QTRY_COMPARE(f.gpu->count(), 5);
         auto* medians = new SpreadLine;
         medians->setName(QStringLiteral("GPU time median"));
         // Two columns: runs 0-2 and 3-5, drawn at their middles.
@@ -171,13 +271,11 @@ private slots:
         medians->append(1.0, 2.49);
         medians->append(4.0, 1.49);
         medians->setColumns(columns, true);
-        f.chart->removeSeries(f.series);  // the runs' line: the medians stand for its runs here
-        delete f.series;
-        f.series = nullptr;
+        for (QAbstractSeries* s : f.chart->series())
+            s->hide();  // the runs' lines: the medians stand for their runs here
         f.chart->addSeries(medians);
         medians->attachAxis(f.x);
         medians->attachAxis(f.y);
-        QVERIFY(QTest::qWaitForWindowExposed(&f.view));
         auto at = [&](QPointF value) {
             return f.view.mapFromScene(f.chart->mapToScene(f.chart->mapToPosition(value, medians)));
         };
@@ -191,28 +289,27 @@ private slots:
 
     void aLineOnItsOwnAxisReadsInItsUnit()
     {
-        Fixture f;
-        auto* cpu = new QLineSeries;
-        cpu->setName(QStringLiteral("CPU submit time"));
-        for (int run = 1; run <= 5; ++run)
-            cpu->append(run, 15.0 + run);
-        auto* micro = new QValueAxis;
-        micro->setTitleText(QStringLiteral("CPU submit µs"));
-        micro->setRange(0, 30);
-        f.chart->addSeries(cpu);
-        f.chart->addAxis(micro, Qt::AlignRight);
-        cpu->attachAxis(f.x);
-        cpu->attachAxis(micro);
+        Fixture f(41);
         QVERIFY(QTest::qWaitForWindowExposed(&f.view));
+        QTRY_COMPARE(f.gpu->count(), 40);
+        QLineSeries* cpu = nullptr;
+        for (QAbstractSeries* s : f.chart->series()) {
+            if (s->name() == QStringLiteral("CPU submit time") && qobject_cast<SpreadLine*>(s))
+                cpu = qobject_cast<QLineSeries*>(s);
+        }
+        QVERIFY(cpu);
         const QPoint at = f.view.mapFromScene(f.chart->mapToScene(f.chart->mapToPosition(QPointF(2, 17), cpu)));
         QCOMPARE(f.view.readoutAt(at), QStringLiteral("CPU submit time\nrun 2: 17 µs"));
-        // + zooms around GPU time's runs, on GPU time's axis: never out to the microseconds' 30.
-        for (int step = 0; step < 3; ++step) {
-            f.view.zoomIn();
-            QVERIFY(f.pointsInView() > 0);
-        }
-        f.view.zoomOut();
-        QVERIFY2(f.y->max() <= 3.0, qPrintable(QString::number(f.y->max())));
+        // Zoomed into runs, each axis fits its own quantity's runs in view: the microseconds' 15 to 24 (the warm-up,
+        // run 0, out of view), GPU time's 2.5 to 2.59 ms.
+        f.view.setFocus();
+        QTest::keyClick(&f.view, Qt::Key_Plus);
+        QTest::keyClick(&f.view, Qt::Key_Plus);
+        QVERIFY(f.x->min() > 1.0);
+        QValueAxis* micro = f.time.cpuAxis();
+        QVERIFY2(micro->min() >= 10.0 && micro->min() <= 15.0 && micro->max() >= 24.0 && micro->max() <= 30.0,
+            qPrintable(QStringLiteral("%1..%2").arg(micro->min()).arg(micro->max())));
+        QVERIFY2(f.y->min() >= 2.0 && f.y->max() <= 3.0, qPrintable(f.axes()));
     }
 };
 

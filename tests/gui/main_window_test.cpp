@@ -952,7 +952,7 @@ private slots:
 
         auto* runs = window->findChild<QSpinBox*>("runs");
         runs->setFocus();
-        QChart* time = window->charts().chart(RunCharts::Time);
+        const RunChart* time = &window->charts().at(RunCharts::Time);
         QVERIFY(!time->isZoomed());
         window->activateWindow();  // the file dialog had the focus
         QVERIFY(QTest::qWaitForWindowActive(window.get()));

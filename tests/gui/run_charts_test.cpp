@@ -21,6 +21,7 @@
 #include <QAreaSeries>
 #include <QImage>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
@@ -164,7 +165,7 @@ private slots:
             }
         });
         RunCharts charts;
-        ChartView view(charts.chart(RunCharts::Time));
+        ChartView view(charts.at(RunCharts::Time));
         view.resize(1000, 600);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -187,7 +188,7 @@ private slots:
     {
         RunCharts charts;
         charts.setStyle(RunCharts::Style::Lines);
-        ChartView view(charts.chart(RunCharts::Time));
+        ChartView view(charts.at(RunCharts::Time));
         view.resize(1000, 600);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -201,7 +202,7 @@ private slots:
         const QLineSeries* gpu = gpuLine(charts);
         QVERIFY(draws(gpu, kSpikeRun, kSpikeMs));
         QVERIFY(draws(gpu, kDipRun, kDipMs));
-        QCOMPARE(gpu->at(0).x(), 0.0);
+        QCOMPARE(gpu->at(0).x(), 1.0);  // the first measured run; run 0, the warm-up, is a mark of its own
         QCOMPARE(gpu->at(gpu->count() - 1).x(), 199999.0);
         QVERIFY(!gpu->pointsVisible());  // no marker per point at this density
         for (const RunCharts::Kind kind : { RunCharts::Polls, RunCharts::Stages })
@@ -212,7 +213,7 @@ private slots:
     {
         RunCharts charts;
         charts.setStyle(RunCharts::Style::Lines);
-        ChartView view(charts.chart(RunCharts::Time));
+        ChartView view(charts.at(RunCharts::Time));
         view.resize(1000, 600);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -224,7 +225,7 @@ private slots:
         // + zooms to the middle half: the spike is in view, and only runs in view (and one beyond each edge) drawn.
         view.setFocus();
         QTest::keyClick(&view, Qt::Key_Plus);
-        QVERIFY(chart->isZoomed());
+        QVERIFY(charts.at(RunCharts::Time).isZoomed());
         const double low = x->min(), high = x->max();
         QVERIFY(low > 1000.0 && high < 199000.0);
         QTRY_VERIFY(gpuLine(charts)->at(1).x() >= low);
@@ -237,7 +238,7 @@ private slots:
 
         // Back to every run (0, Home or a right click: the window answers the view's request so).
         charts.at(RunCharts::Time).resetZoom();
-        QVERIFY(!chart->isZoomed());
+        QVERIFY(!charts.at(RunCharts::Time).isZoomed());
         QCOMPARE(x->max(), 199999.0);
         QVERIFY(charts.at(RunCharts::Time).drawnCount() <= mostPoints(chart));
         QVERIFY(draws(gpuLine(charts), kSpikeRun, kSpikeMs));
@@ -246,7 +247,8 @@ private slots:
         // A rectangle around 80 runs: every one of them, as measured, with markers.
         const QPointF from = chart->mapToPosition(QPointF(1000.5, 0.0));
         const QPointF to = chart->mapToPosition(QPointF(1079.5, 0.0));
-        chart->zoomIn(QRectF(QPointF(from.x(), chart->plotArea().top()), QPointF(to.x(), chart->plotArea().bottom())));
+        charts.at(RunCharts::Time).zoomToArea(
+            QRectF(QPointF(from.x(), chart->plotArea().top()), QPointF(to.x(), chart->plotArea().bottom())));
         QTRY_COMPARE(charts.at(RunCharts::Time).drawnCount(), 81);  // 1001 to 1079, and 1000 and 1080 beyond the edges
         gpu = gpuLine(charts);
         for (int i = 0; i < gpu->count(); ++i) {
@@ -273,7 +275,7 @@ private slots:
     {
         QFETCH(int, runs);
         RunCharts charts;
-        ChartView view(charts.chart(RunCharts::Time));
+        ChartView view(charts.at(RunCharts::Time));
         view.resize(1000, 600);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -367,7 +369,7 @@ private slots:
         charts.setOverlays({ saved });
         charts.setRuns(classicReport(50));
         QCOMPARE(charts.at(RunCharts::Time).pointCount(), 50);
-        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 50);  // few: untouched
+        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 49);  // few: untouched (the warm-up a mark of its own)
         const auto series = charts.chart(RunCharts::Time)->series();
         const auto overlay = std::find_if(series.begin(), series.end(), [](QAbstractSeries* s) {
             return s->name() == "long · H200" && qobject_cast<QLineSeries*>(s);
@@ -412,7 +414,7 @@ private slots:
     void manyRunsShowTheirSpreadAndFewTheirLines()
     {
         RunCharts charts;  // automatic, as the window starts
-        ChartView view(charts.chart(RunCharts::Time));
+        ChartView view(charts.at(RunCharts::Time));
         view.resize(1000, 600);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -434,7 +436,8 @@ private slots:
         // Zoomed into 80 runs, fewer than the columns: each run again, and no band.
         const QPointF from = chart->mapToPosition(QPointF(1000.5, 0.0), gpuLine(charts));
         const QPointF to = chart->mapToPosition(QPointF(1079.5, 0.0), gpuLine(charts));
-        chart->zoomIn(QRectF(QPointF(from.x(), chart->plotArea().top()), QPointF(to.x(), chart->plotArea().bottom())));
+        charts.at(RunCharts::Time).zoomToArea(
+            QRectF(QPointF(from.x(), chart->plotArea().top()), QPointF(to.x(), chart->plotArea().bottom())));
         QTRY_COMPARE(charts.at(RunCharts::Time).drawnCount(), 81);
         QVERIFY(!charts.at(RunCharts::Time).densityShown());
         QCOMPARE(outer->upperSeries()->count(), 0);
@@ -450,7 +453,7 @@ private slots:
     void theBandsAreThePercentilesOfEachColumnsRuns()
     {
         RunCharts charts;
-        ChartView view(charts.chart(RunCharts::Time));
+        ChartView view(charts.at(RunCharts::Time));
         view.resize(800, 500);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -468,8 +471,8 @@ private slots:
         std::vector<std::vector<double>> byColumn(static_cast<std::size_t>(columns));
         for (std::size_t i = 0; i < report.runs.size(); ++i) {
             const double run = report.runs.index(i);
-            if (run < low || run > high)
-                continue;
+            if (run < low || run > high || report.runs.warmup(i))
+                continue;  // warm-ups are marked, not part of the spread
             int c = std::clamp(int((run - low) / width), 0, columns - 1);
             while (c > 0 && run < low + c * width)
                 --c;
@@ -505,12 +508,12 @@ private slots:
         RunCharts charts;  // not laid out: as wide as a large screen
         charts.setRuns(classicReport(50));
         QVERIFY(!charts.at(RunCharts::Time).densityShown());
-        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 50);
+        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 49);  // the measured runs; the warm-up is a mark
         charts.setStyle(RunCharts::Style::Density);
         QVERIFY(charts.at(RunCharts::Time).densityShown());
         QVERIFY(charts.at(RunCharts::Stages).densityShown());
         QVERIFY(charts.at(RunCharts::Time).legendNames().contains("p25–p75"));
-        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 50);  // a run per column: its value, as its median
+        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 49);  // a measured run per column: its value, as its median
 
         charts.setStyle(RunCharts::Style::Lines);
         charts.setRuns(longSeries());
@@ -556,6 +559,48 @@ private slots:
         QVERIFY2(inDensity > 2000 && inDensity > 5 * inLines, qPrintable(QString("%1 vs %2").arg(inDensity).arg(inLines)));
     }
 
+    // A process's first submit (over a millisecond: lazy loading) is marked, not fitted: drawn as density, as 2000
+    // runs are at 800 px, the CPU submit axis fits the measured runs' columns (15 to 25 µs), not the warm-up's 1313 µs,
+    // which is a mark of its own; GPU time's line and bands are drawn over CPU submit time's bands.
+    void warmUpsAreMarkedNotFitted()
+    {
+        Report report = classicReport(2000);
+        report.runs.update(0, [](RunResult& run) {
+            for (Span& span : run.spans) {
+                if (span.kind == SpanKind::Submit)
+                    span.endMs = 1.313;
+            }
+        });
+        RunCharts charts;
+        ChartView view(charts.at(RunCharts::Time));
+        view.resize(800, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        charts.setRuns(report);
+        QTRY_VERIFY(charts.at(RunCharts::Time).densityShown());
+        const QValueAxis* cpu = charts.at(RunCharts::Time).cpuAxis();
+        QTRY_VERIFY2(cpu->max() >= 25.0 && cpu->max() <= 50.0, qPrintable(QString::number(cpu->max())));
+        bool marked = false;
+        const QList<QAbstractSeries*> series = charts.chart(RunCharts::Time)->series();
+        for (QAbstractSeries* s : series) {
+            if (auto* marks = qobject_cast<QScatterSeries*>(s); marks && marks->count() == 1)
+                marked = marked || (marks->at(0).x() == 0.0 && std::abs(marks->at(0).y() - 1313.0) < 1e-6);
+        }
+        QVERIFY2(marked, "the warm-up's 1313 µs is marked");
+        const auto order = [&series](const QString& name) {
+            for (qsizetype i = 0; i < series.size(); ++i) {
+                if (series[i]->name() == name)
+                    return i;
+            }
+            return qsizetype(-1);
+        };
+        const qsizetype cpuBand = order(QStringLiteral("CPU submit time p5–p95"));
+        QVERIFY(cpuBand >= 0);
+        QVERIFY(order(QStringLiteral("GPU time p5–p95")) > cpuBand);
+        QVERIFY(order(QStringLiteral("GPU time p25–p75")) > cpuBand);
+        QVERIFY(order(QStringLiteral("GPU time median")) > cpuBand);
+    }
+
     void cpuSubmitTimeHasAnAxisOfItsOwn()
     {
         Report report = classicReport(2000);
@@ -572,7 +617,7 @@ private slots:
             setSubmit(i, 0.06);  // a slower stretch
         RunCharts charts;
         charts.setStyle(RunCharts::Style::Lines);
-        ChartView view(charts.chart(RunCharts::Time));
+        ChartView view(charts.at(RunCharts::Time));
         view.resize(1000, 600);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -602,7 +647,7 @@ private slots:
 
         // Zoomed into runs that do not include the slower stretch: the axis fits the runs in view.
         charts.at(RunCharts::Time).zoomToRuns(1500, 1600);
-        QTRY_VERIFY(chart->isZoomed());
+        QTRY_VERIFY(charts.at(RunCharts::Time).isZoomed());
         QTRY_VERIFY2(cpu->max() < 40.0, qPrintable(QString::number(cpu->max())));
         QVERIFY(cpu->max() >= 25.0);  // above the highest, 25 µs
         charts.at(RunCharts::Time).resetZoom();
@@ -663,7 +708,7 @@ private slots:
         // A view's scene owns the chart and every series in it, "this run"'s legend entry included once an overlay
         // needs it: the charts, gone before them, must not touch it again.
         auto charts = std::make_unique<RunCharts>();
-        auto view = std::make_unique<ChartView>(charts->chart(RunCharts::Time));
+        auto view = std::make_unique<ChartView>(charts->at(RunCharts::Time));
         SavedRun other;
         other.report = classicReport(40);
         other.label = "other";
@@ -693,10 +738,10 @@ private slots:
             other.runs.update(i, [](RunResult& run) { run.gpuMs += 1.0; });
         charts.setRuns(other);
         QCOMPARE(charts.at(RunCharts::Time).pointCount(), 1500);
-        QCOMPARE(gpuLine(charts)->at(0).y(), other.runs.front().gpuMs);
+        QCOMPARE(gpuLine(charts)->at(0).y(), other.runs[1].gpuMs);  // the first measured run
         charts.setRuns(classicReport(10));
         QCOMPARE(charts.at(RunCharts::Time).pointCount(), 10);
-        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 10);
+        QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 9);  // run 0, the warm-up, is a mark
         charts.setRuns(Report {});
         QCOMPARE(charts.at(RunCharts::Time).pointCount(), 0);
     }
@@ -725,7 +770,7 @@ private slots:
         charts.setRuns(other, {}, prepared);
         QCOMPARE(prepared.use_count(), 1L);
         QCOMPARE(charts.at(RunCharts::Time).pointCount(), 3000);
-        QCOMPARE(gpuLine(charts)->at(0).y(), other.runs.front().gpuMs);
+        QCOMPARE(gpuLine(charts)->at(0).y(), other.runs[1].gpuMs);  // the first measured run
         QVERIFY(!draws(gpuLine(charts), 1234, kSpikeMs));
 
         // A measured series after a saved one is read as its runs arrive.

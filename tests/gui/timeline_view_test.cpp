@@ -782,7 +782,10 @@ private slots:
                 gpu = line;
         }
         QVERIFY(gpu);
-        const QPointF value = gpu->at(2);
+        const QList<QPointF> runs = gpu->points();  // measured runs: run 0, the warm-up, is a mark of its own
+        const auto two = std::find_if(runs.begin(), runs.end(), [](const QPointF& p) { return p.x() == 2.0; });
+        QVERIFY(two != runs.end());
+        const QPointF value = *two;
         const QPoint at = chartView->mapFromScene(chart->mapToScene(chart->mapToPosition(value, gpu)));
         QTest::mouseClick(chartView->viewport(), Qt::LeftButton, Qt::NoModifier, at);
         QTRY_COMPARE(panel->shownRun(), std::optional<int>(2));
@@ -790,7 +793,7 @@ private slots:
         QCOMPARE(tabs->currentIndex(), 0);
         QVERIFY2(panel->title().startsWith("Run 2 of 0–5"), qPrintable(panel->title()));  // as the run axis numbers it
         QCOMPARE(gpu->chart(), chart);  // a click is not a zoom
-        QVERIFY(!chart->isZoomed());
+        QVERIFY(!window.charts().at(RunCharts::Time).isZoomed());
 
         // "Latest run" follows the last run again; a new series starts by following.
         auto* latest = panel->findChild<QPushButton*>("latestRun");
