@@ -54,39 +54,83 @@ Result<std::uintmax_t> sizeThatFitsMemory(const std::filesystem::path& file, con
     return size;
 }
 
-Result<Report> readReportFile(const std::string& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
+namespace {
+
+// A file checked and opened for reading: a regular file whose report fits the memory available, and its size.
+struct OpenedFile {
+    std::ifstream in;
+    std::uintmax_t size = 0;
+};
+
+Result<OpenedFile> openChecked(const std::string& path, const std::string& name)
 {
     // A directory, a FIFO or a device is refused before it is opened: opening a FIFO blocks until a writer comes.
     // (A file that is not there is said so below, by its name.)
     const std::filesystem::path file(path);
-    const std::string name = shownPath(path);  // with its folder: files of one name in two folders differ
     std::error_code there;
     if (auto unreadable = checkReadableFile(path); unreadable && std::filesystem::exists(file, there))
         return *unreadable;
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
+    OpenedFile opened { std::ifstream(file, std::ios::binary), 0 };
+    if (!opened.in)
         return makeError(ErrorKind::Io, name + ": cannot be opened", "Check that the file exists and is readable.");
     const auto size = sizeThatFitsMemory(file, name);
     if (!size)
         return size.error();
-    std::string suffix = file.extension().string();
-    std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
-    const ReadControl control { progress, cancel, *size };
-    Result<Report> report = makeError(ErrorKind::Io, "cannot be read");
-    const HugePageScope filledAtOnce;  // the series' columns, filled in one go: in huge pages where there are some
+    opened.size = *size;
+    return opened;
+}
+
+// `read` of the opened file, its errors named for the file, running out of memory or a disk error among them.
+template <class T, class Read>
+Result<T> readNamed(const std::string& name, Read read)
+{
+    Result<T> result = makeError(ErrorKind::Io, "cannot be read");
     try {
-        report = suffix == ".csv" ? readCsv(in, control) : readJson(in, control);
+        result = read();
     } catch (const std::bad_alloc&) {  // the file fitted the memory free when the read began; no longer
         return makeError(ErrorKind::TooLarge, name + ": there is not memory enough left to read it",
             "Close other programs, or open a shorter series.");
     } catch (const std::ios_base::failure&) {  // the file could not be read to its end (a disk error, say)
         return makeError(ErrorKind::Io, name + ": cannot be read to its end");
     }
-    if (report)
-        return report;
-    Error error = report.error();
+    if (result)
+        return result;
+    Error error = result.error();
     error.detail = name + ": " + error.detail;
     return error;
+}
+
+}  // namespace
+
+Result<Report> readReportFile(const std::string& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
+{
+    const std::string name = shownPath(path);  // with its folder: files of one name in two folders differ
+    auto opened = openChecked(path, name);
+    if (!opened)
+        return opened.error();
+    std::string suffix = std::filesystem::path(path).extension().string();
+    std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
+    const ReadControl control { progress, cancel, opened->size };
+    const HugePageScope filledAtOnce;  // the series' columns, filled in one go: in huge pages where there are some
+    std::ifstream& in = opened->in;
+    return readNamed<Report>(name, [&] { return suffix == ".csv" ? readCsv(in, control) : readJson(in, control); });
+}
+
+Result<PlanReport> readComparisonFile(
+    const std::string& path, const ReadProgress& progress, const std::atomic<bool>* cancel)
+{
+    const std::string name = shownPath(path);
+    auto opened = openChecked(path, name);
+    if (!opened)
+        return opened.error();
+    // Its whole text is held while its variants are read: twice the file.
+    if (opened->size >= kAlwaysFitsBytes) {
+        if (auto tooBig = checkFitsMemory(name, 2 * opened->size, availableHostMemory()))
+            return *tooBig;
+    }
+    const ReadControl control { progress, cancel, opened->size };
+    std::ifstream& in = opened->in;
+    return readNamed<PlanReport>(name, [&] { return readComparisonJson(in, control); });
 }
 
 }  // namespace asyncscope

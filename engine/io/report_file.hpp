@@ -3,6 +3,7 @@
 
 #include "engine/io/read_control.hpp"
 #include "engine/model/report.hpp"
+#include "engine/run/plan.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -17,6 +18,13 @@ namespace asyncscope {
 // (ErrorKind::TooLarge). `progress` hears the fraction of the file read, at most about a hundred times, on this
 // thread; when `cancel` turns true the read stops with ErrorKind::Cancelled.
 Result<Report> readReportFile(const std::string& path, const ReadProgress& progress = {},
+    const std::atomic<bool>* cancel = nullptr);
+
+// Reads a comparison (asyncscope-cli --compare … --format json, or the window's data export of one): every variant's
+// report, checked as readReportFile checks a series', errors beginning with the file's name and naming the variant
+// ("sizes.json: variant 3 (\"16.0 KiB\"): run 4 (line 80): …"). A file whose text and runs would not fit the memory
+// available now is refused before it is read.
+Result<PlanReport> readComparisonFile(const std::string& path, const ReadProgress& progress = {},
     const std::atomic<bool>* cancel = nullptr);
 
 // About how much memory the report in a file of `fileBytes` takes once read (its runs and their spans take a little

@@ -3,6 +3,7 @@
 #include "engine/host/host_memory.hpp"
 #include "engine/io/host_record_json.hpp"
 #include "engine/io/input_file.hpp"
+#include "engine/io/json/report_fields.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/model/display_text.hpp"
 #include "engine/model/size_parse.hpp"
@@ -63,6 +64,22 @@ private:
     bool m_formatNext = false;
 };
 
+// The document's top-level "format": from its first block (a record of a few kB is read whole at once, kept in
+// `text`), else from the stream; empty where it has none.
+std::string sniffFormat(std::istream& in, std::string& text)
+{
+    const std::size_t first = readMore(in, text, kSniffedBytes);
+    FormatSniffer sniffer;
+    nlohmann::json::sax_parse(text.begin(), text.end(), &sniffer, nlohmann::json::input_format_t::json, false);
+    if (!sniffer.found && first == kSniffedBytes) {
+        sniffer = FormatSniffer();
+        in.clear();
+        in.seekg(0);
+        nlohmann::json::sax_parse(in, &sniffer, nlohmann::json::input_format_t::json, false);
+    }
+    return sniffer.format;
+}
+
 HostReport fromSeries(Report report, const std::string& fileName)
 {
     HostReport host;
@@ -98,18 +115,8 @@ Result<HostReport> readChecked(const std::string& path, const std::string& name,
         if (!in)
             return makeError(ErrorKind::Io, name + ": cannot be opened: " + systemErrorText(errno),
                 "Check that the file exists and is readable.");
-        // The format from the file's first block (a record of a few kB is read whole at once), else from the stream.
         std::string text;
-        const std::size_t first = readMore(in, text, kSniffedBytes);
-        FormatSniffer sniffer;
-        nlohmann::json::sax_parse(text.begin(), text.end(), &sniffer, nlohmann::json::input_format_t::json, false);
-        if (!sniffer.found && first == kSniffedBytes) {
-            sniffer = FormatSniffer();
-            in.clear();
-            in.seekg(0);
-            nlohmann::json::sax_parse(in, &sniffer, nlohmann::json::input_format_t::json, false);
-        }
-        format = sniffer.format;
+        format = sniffFormat(in, text);
         if (format == kHostRecordFormat) {
             if (const auto size = sizeThatFitsMemory(file, name); !size)
                 return size.error();
@@ -128,7 +135,7 @@ Result<HostReport> readChecked(const std::string& path, const std::string& name,
             return host;
         }
         const bool merge = use == ReadFor::Merge;
-        if (format == "asyncscope-comparison")
+        if (format == kComparisonFormatName)
             return makeError(ErrorKind::Io,
                 name + ": a comparison of several variants, which " + (merge ? "a merge" : "a baseline") +
                     " does not take",
@@ -218,6 +225,15 @@ Result<Report> readSeriesFile(const std::string& path, const ReadProgress& progr
     if (report.host.empty() && host->host != std::filesystem::path(path).filename().string())
         report.host = host->host;
     return report;
+}
+
+bool isComparisonFile(const std::string& path)
+{
+    if (checkReadableFile(path))
+        return false;
+    std::ifstream in(std::filesystem::path(path), std::ios::binary);
+    std::string text;
+    return in && sniffFormat(in, text) == kComparisonFormatName;
 }
 
 }  // namespace asyncscope

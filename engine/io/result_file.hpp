@@ -26,4 +26,8 @@ Result<HostReport> readResultFile(const std::string& path);
 Result<Report> readSeriesFile(
     const std::string& path, const ReadProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
+// Whether the file at `path` is a comparison of several variants (its JSON's top-level "format" says so): what
+// readComparisonFile reads. False for anything else, a file that cannot be read among them.
+bool isComparisonFile(const std::string& path);
+
 }  // namespace asyncscope

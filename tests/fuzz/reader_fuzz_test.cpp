@@ -1,6 +1,6 @@
 // The readers' fuzz tests: each reader of a file a user, a script or a broken disk can hand the program (saved
-// series in JSON formats 1 to 4 and CSV, the records --merge reads, the copy-peak cache) takes mutated real files
-// (tests/data: files recorded on an H200 and the earlier formats) for a bounded time; see fuzz_loop.hpp for what
+// series in JSON formats 1 to 4 and CSV, comparisons, the records --merge reads, the copy-peak cache) takes mutated
+// real files (tests/data: files recorded on an H200 and the earlier formats) for a bounded time; see fuzz_loop.hpp for what
 // fails a test. Run under ASan and UBSan by the `fuzz` preset; ASYNCSCOPE_FUZZ_SECONDS, ASYNCSCOPE_FUZZ_INPUTS and
 // ASYNCSCOPE_FUZZ_SEED change the budget and the inputs; ASYNCSCOPE_FUZZ_KEEP=DIR keeps the findings' inputs there.
 #include "fuzz_loop.hpp"
@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kSecondsEach = 20.0;  // four readers here and the settings: about two minutes in all
+constexpr double kSecondsEach = 20.0;  // five readers here and the settings: about two minutes in all
 
 const fs::path kData = ASYNCSCOPE_TEST_DATA;
 
@@ -82,6 +82,16 @@ TEST(Fuzz, MergedResultFiles)
         { kData / "h200", { ".host.json", "series.json", "compare-wait.json" } },
         { kData / "regressions", { ".host.json" } } });
     target.read = [](const std::string& path) { return messageOf(readResultFile(path)); };
+    expectNothingFound(target);
+}
+
+TEST(Fuzz, Comparisons)
+{
+    fuzz::Target target;
+    target.name = "comparison";
+    target.fileName = "input.json";
+    target.seeds = seedsOf({ { kData / "h200", { "compare-wait.json", "compare-size.json" } } });
+    target.read = [](const std::string& path) { return messageOf(readComparisonFile(path)); };
     expectNothingFound(target);
 }
 

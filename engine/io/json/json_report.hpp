@@ -42,6 +42,13 @@ void writeJsonDocument(std::ostream& out, const Report& report, const Assessment
 // `assessed`: assessPlan(plan).
 void writeComparisonJson(std::ostream& out, const PlanReport& plan, const std::vector<Assessment>& assessed);
 
+// Reads a comparison as writeComparisonJson writes it (in any layout): its kind, the variants planned, and each
+// variant's label, report (read as readJson reads one document, every check included) and why it did not run or
+// failed where it says so. Errors name the line and the field ("line 3: planned is 2; accepted: …", "variant 2
+// (\"pageable\"): run 4 (line 80): gpu_time_ms is -1; …"), not the file (the caller adds it). A variant's runs are
+// read once the whole text is in memory: the caller bounds the file's size.
+Result<PlanReport> readComparisonJson(std::istream& in, const ReadControl& control = {});
+
 // Reads a report of any format version (1 to 4), without holding the document: the runs of formats 3 and 4 are
 // parsed on every core. A file that is not such a report is an ErrorKind::Io error naming the line or the run, and
 // the field at fault ("run 51234 (line 51235): end_ms missing in span 3"); a choice it does not know is rejected
