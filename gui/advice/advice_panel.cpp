@@ -97,9 +97,7 @@ public:
         action->setWordWrap(true);
         action->setTextFormat(Qt::RichText);
         QLabel* where = wrappingLabel(jump + QStringLiteral(" ›"), QStringLiteral("jump"));
-        QPalette linkColours = where->palette();
-        linkColours.setColor(QPalette::WindowText, palette().color(QPalette::Link));
-        where->setPalette(linkColours);
+        where->setForegroundRole(QPalette::Link);  // the palette's, light or dark, as the theme changes
         for (QLabel* label : { heading, evidence, action, where })
             label->setAttribute(Qt::WA_TransparentForMouseEvents);  // a click anywhere on the card is the card's
 

@@ -49,6 +49,13 @@ FileActions::FileActions(
 {
     new LoadProgress(session, window);
     connect(session, &SessionModel::savedLoaded, this, &FileActions::onLoaded);
+    connect(session, &SessionModel::comparisonOpened, this, [this](const QString& path) {
+        const PlanReport& plan = *m_session->lastComparison();
+        const QString kind = QString::fromStdString(plan.comparison ? nameOf(*plan.comparison) : "series");
+        finish(path, QString(),
+            tr("Opened %1: a %2 comparison of %n variant(s), in the Comparison tab", nullptr, int(plan.ranCount()))
+                .arg(QDir::toNativeSeparators(path), kind));
+    });
     connect(session, &SessionModel::loadFailed, this,
         [this](const QString& path, bool, const Error& error) { onLoadFailed(path, error); });
     connect(session, &SessionModel::writeEnded, this,

@@ -8,6 +8,7 @@
 #include "gui/session/session_model.hpp"
 
 
+#include <QDir>
 #include <QCoreApplication>
 #include <QWidget>
 
@@ -58,6 +59,13 @@ HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidge
     // Queued: the views lay out what the plan's end, or the saved run read, changed (legend, ticks, the comparison
     // tab) in events posted as it ended, and the screenshot must show them.
     connect(session, &SessionModel::savedLoaded, this, &HeadlessRunner::proceed, Qt::QueuedConnection);
+    connect(session, &SessionModel::comparisonOpened, this, [this](const QString& path) {
+        m_fileProblems << tr("%1: a comparison of several variants; without a window only one series is shown and "
+                             "exported: open it in the window (File › Open saved run…)")
+                              .arg(QDir::toNativeSeparators(path));
+        m_openFailed = true;
+        proceed();
+    });
     connect(session, &SessionModel::planFinished, this, &HeadlessRunner::onPlanFinished, Qt::QueuedConnection);
     QMetaObject::invokeMethod(this, &HeadlessRunner::proceed, Qt::QueuedConnection);  // once the window is built
 }

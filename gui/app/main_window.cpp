@@ -104,6 +104,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         refreshViews();
     });
     connect(m_session, &SessionModel::baselineChanged, this, &MainWindow::updateActions);
+    connect(m_session, &SessionModel::comparisonOpened, this, [this] {
+        m_tabs->showEnded(*m_session->lastComparison(), {});
+        updateActions();
+    });
     // A saved series shown: the panel shows the configuration it ran with, until a run or "Use these settings".
     connect(m_session, &SessionModel::savedLoaded, this, [this](const QString& path, bool overlay) {
         if (!overlay)

@@ -62,7 +62,9 @@ ComparisonView::ComparisonView(QWidget* parent)
     splitter->setSizes({ 3 * kChartMinimum.height(), kChartMinimum.height() });  // the charts first, the table below
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
-    auto* hint = new QLabel(tr("Run a comparison from the Compare menu."));
+    auto* hint = new QLabel(tr("Run a comparison from the Compare menu, or open a saved one (asyncscope-cli "
+                               "--compare … --format json) with File › Open saved run…."));
+    hint->setWordWrap(true);
     hint->setAlignment(Qt::AlignCenter);
     m_charts->addWidget(hint, 0, 0);
 }

@@ -39,6 +39,11 @@ bool isDark(const QPalette& palette)
     return palette.color(QPalette::Window).lightness() < 128;
 }
 
+QColor problemTextColour(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0xff, 0x9a, 0x8f) : QColor(0xa3, 0x16, 0x0b);
+}
+
 void applyChartTheme(QChart* chart, bool dark)
 {
     chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);

@@ -16,6 +16,8 @@ namespace asyncscope {
 
 // Whether a palette's windows are dark (a dark desktop theme): charts and banners follow it.
 bool isDark(const QPalette& palette);
+// A problem's text: red, at least 4.5:1 against the palette's windows, light or dark.
+QColor problemTextColour(const QPalette& palette);
 // Qt Charts' dark or light theme for `chart`, its animations kept off (a theme turns them back on). A theme resets
 // every series' colours: the caller styles its series again.
 void applyChartTheme(QChart* chart, bool dark);

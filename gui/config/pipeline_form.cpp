@@ -1,5 +1,6 @@
 #include "gui/config/pipeline_form.hpp"
 
+#include "gui/charts/kind_colours.hpp"
 #include "gui/config/choice_labels.hpp"
 #include "gui/config/panel_fields.hpp"
 #include "gui/config/workload_shape_box.hpp"
@@ -155,7 +156,9 @@ void PipelineForm::showColours(bool dark)
     const QString colours = dark ? QStringLiteral("background: #5c1f1b; color: #fbe3e0;")
                                  : QStringLiteral("background: #fdecea; color: #611a15;");
     deviceMessage->setStyleSheet(QStringLiteral("QLabel { %1 padding: 6px; border-radius: 4px; }").arg(colours));
-    problem->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(dark ? "#ff9a8f" : "#a3160b"));
+    QPalette red = problem->palette();
+    red.setColor(QPalette::WindowText, problemTextColour(problem->palette()));
+    problem->setPalette(red);
 }
 
 }  // namespace asyncscope

@@ -1,5 +1,6 @@
 #include "gui/gpus/results_window.hpp"
 
+#include "gui/charts/kind_colours.hpp"
 #include "gui/gpus/all_gpus_chart.hpp"
 #include "gui/files/file_dialogs.hpp"
 #include "gui/series/shown_name.hpp"
@@ -8,6 +9,7 @@
 #include "engine/io/result_file.hpp"
 
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -50,7 +52,7 @@ ResultsWindow::ResultsWindow(const QString& folder, QWidget* parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_problemsLabel->setWordWrap(true);
     m_problemsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_problemsLabel->setStyleSheet(QStringLiteral("color: #b00000"));
+    showColours();
     m_problemsLabel->hide();
     m_exportCsv->setToolTip(tr("Save the table as CSV, as asyncscope-cli --merge --format csv writes it"));
     m_exportCsv->setEnabled(false);
@@ -165,6 +167,20 @@ QString ResultsWindow::problemsText() const
 QString ResultsWindow::exportCsv(const QString& path) const
 {
     return exportSideBySideCsv(m_model->rows(), path);
+}
+
+void ResultsWindow::changeEvent(QEvent* event)
+{
+    QDialog::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        showColours();
+}
+
+void ResultsWindow::showColours()
+{
+    QPalette red = m_problemsLabel->palette();
+    red.setColor(QPalette::WindowText, problemTextColour(palette()));
+    m_problemsLabel->setPalette(red);
 }
 
 }  // namespace asyncscope

@@ -46,8 +46,12 @@ signals:
     // every file was), which the window shows as well.
     void filesRead(const QStringList& problems);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void showRead(std::vector<Result<HostReport>> read);
+    void showColours();  // the files not shown in the palette's problem colour, light or dark
 
     QThread* m_reading = nullptr;
     std::vector<HostReport> m_hosts;

@@ -52,6 +52,20 @@ QString formatOf(const QString& path)
 Result<SavedRun> readSavedRun(
     const QString& path, const ReadProgress& progress, const std::atomic<bool>* cancel, SavedRunUse use)
 {
+    if (use == SavedRunUse::Series && isComparisonFile(path.toStdString())) {
+        auto plan = readComparisonFile(path.toStdString(), progress, cancel);
+        if (!plan)
+            return plan.error();
+        if (plan->ranCount() == 0)
+            return makeError(ErrorKind::Io, shownPath(path.toStdString()) + ": a comparison none of whose variants ran",
+                "Open a comparison with variants that ran.");
+        SavedRun saved;
+        saved.label = saved.fileLabel = QFileInfo(path).completeBaseName();
+        saved.path = path;
+        saved.format = QStringLiteral("comparison");
+        saved.comparison = std::move(*plan);
+        return saved;
+    }
     auto report = use == SavedRunUse::Baseline ? readSeriesFile(path.toStdString(), progress, cancel)
                                                : readReportFile(path.toStdString(), progress, cancel);
     if (!report)
@@ -63,7 +77,7 @@ Result<SavedRun> readSavedRun(
             "Open a file with runs.");
     QString gpu = shownName(report->device.name);  // the label titles the window and names legends
     gpu.remove(QStringLiteral("NVIDIA "));
-    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, {}, {}, formatOf(path) };
+    SavedRun saved { std::move(*report), QFileInfo(path).completeBaseName(), path, {}, {}, formatOf(path), {} };
     if (!gpu.isEmpty())
         saved.label += QStringLiteral(" · ") + gpu;
     saved.fileLabel = saved.label;

@@ -8,6 +8,7 @@
 #include "engine/io/read_control.hpp"
 #include "engine/model/report.hpp"
 #include "engine/model/series_summary.hpp"
+#include "engine/run/plan.hpp"
 
 #include <QString>
 
@@ -38,6 +39,8 @@ struct SavedRun {
     QString fileLabel;  // the label its file gives it, before it is told apart; empty: `label` is that
     // The file's format, "JSON format 2" or "CSV": what an older format does not record is said with it.
     QString format;
+    // A comparison's file: its variants, opened into the Comparison tab (`report` and `prepared` left empty).
+    std::optional<PlanReport> comparison;
 };
 
 // A series shown among others, as its file names it: its label ("h200-run · H200"), its file (empty for a series
@@ -55,7 +58,7 @@ struct ShownLabel {
 std::vector<QString> distinctLabels(const std::vector<ShownLabel>& shown);
 
 // What a saved run is read as. A series to show or overlay is a series report (readReportFile: JSON of any format, or
-// CSV); a baseline is whatever asyncscope-cli --baseline takes (readSeriesFile): a series report, or a host's record
+// CSV), or a comparison of several variants (readComparisonFile), shown in the Comparison tab; a baseline is whatever asyncscope-cli --baseline takes (readSeriesFile): a series report, or a host's record
 // of one GPU's series, while a comparison, a merged table and a record of several GPUs are refused saying what to
 // compare instead.
 enum class SavedRunUse { Series, Baseline };

@@ -214,6 +214,7 @@ void SessionModel::onHostFinished(const HostReport& host)
     Shown::In in = Shown::In::Plan;
     if (plan.comparison) {
         m_retired.retire(m_lastComparison);
+        m_retired.retire(m_openedComparison);
         m_lastComparison = std::move(plan);
         m_record.report() = PlanReport {};
         in = Shown::In::Comparison;
@@ -323,6 +324,18 @@ void SessionModel::onLoaded(const LoadQueue::Load& load, Result<SavedRun> saved)
         const bool cancelled = error.kind == ErrorKind::Cancelled;
         return emit loadFailed(
             load.path, load.overlay, load.baseline && !cancelled ? baselineProblem(load.path, error) : error);
+    }
+    if (saved->comparison) {
+        // Its variants side by side, in the Comparison tab: not one series to draw over another.
+        if (load.overlay)
+            return emit loadFailed(load.path, true,
+                makeError(ErrorKind::Usage,
+                    shownPath(load.path.toStdString()) +
+                        " is a comparison of several variants: it opens in the Comparison tab, not over a series",
+                    "Open it (File › Open saved run…)."));
+        m_retired.retire(m_openedComparison);
+        m_openedComparison = std::move(saved->comparison);
+        return emit comparisonOpened(load.path);
     }
     if (!saved->prepared.summary)
         saved->prepared.summary = summarizeSeries(saved->report);

@@ -88,8 +88,11 @@ public:
     const PlanVerdict& verdict() const { return m_verdict; }
     // Batches of runs received from the run thread since the session began.
     std::size_t batchesReceived() const { return m_batches; }
-    // The last plan of several variants, once it ended.
-    const std::optional<PlanReport>& lastComparison() const { return m_lastComparison; }
+    // The last plan of several variants, once it ended, or the comparison opened from a file since.
+    const std::optional<PlanReport>& lastComparison() const
+    {
+        return m_openedComparison ? m_openedComparison : m_lastComparison;
+    }
     const std::vector<SavedRun>& overlays() const { return m_overlays.items(); }
     // The overlays that the saved run opened last was one of (its file): gone, as the series is now shown.
     const QStringList& overlaysDroppedByOpen() const { return m_droppedByOpen; }
@@ -102,8 +105,9 @@ public:
     double runsPerSecond() const;
 
     // Reads a saved run (JSON or CSV by suffix) on a thread of its own and then shows it in place of the current
-    // report; refused while a plan runs, and at once for a path that is not a regular file this process may read
-    // (checkReadableFile: a directory, a FIFO, a device, a missing file). Files are read one at a time, in the order asked for: savedLoaded or
+    // report, or, a comparison, as the last comparison (comparisonOpened); refused while a plan runs, and at once for
+    // a path that is not a regular file this process may read (checkReadableFile: a directory, a FIFO, a device, a
+    // missing file). Files are read one at a time, in the order asked for: savedLoaded, comparisonOpened or
     // loadFailed says how each went. A file that cannot be read changes nothing.
     Status openSaved(const QString& path);
     // Reads a saved run the same way and then adds it to the overlays.
@@ -156,6 +160,8 @@ signals:
     void loadProgress(double fraction);  // of the file being read
     // The file was read and is shown (reportChanged) or overlaid (overlayChanged); or it was not, and why.
     void savedLoaded(const QString& path, bool overlay);
+    // The file opened was a comparison: it is lastComparison() now (the series shown stays).
+    void comparisonOpened(const QString& path);
     void loadFailed(const QString& path, bool overlay, const asyncscope::Error& error);
     // A write asked for by writeInBackground() ended: `failure` is empty, or says what went wrong.
     void writeEnded(const QString& path, const QString& failure);
@@ -216,7 +222,8 @@ private:
     QString m_source;
     std::thread m_writing;  // writing the series shown; joined when it ends and on destruction
     Retirer m_retired;  // frees a replaced series
-    std::optional<PlanReport> m_lastComparison;
+    std::optional<PlanReport> m_lastComparison;    // measured here; a variant of it may be the series shown
+    std::optional<PlanReport> m_openedComparison;  // read from a file since, until another comparison ends
     OverlayList m_overlays;
     QStringList m_droppedByOpen;
     QStringList m_droppedByBaseline;

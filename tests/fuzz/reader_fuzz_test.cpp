@@ -1,8 +1,9 @@
 // The readers' fuzz tests: each reader of a file a user, a script or a broken disk can hand the program (saved
 // series in JSON formats 1 to 4 and CSV, comparisons, the records --merge reads, the copy-peak cache) takes mutated
-// real files (tests/data: files recorded on an H200 and the earlier formats) for a bounded time; see fuzz_loop.hpp for what
-// fails a test. Run under ASan and UBSan by the `fuzz` preset; ASYNCSCOPE_FUZZ_SECONDS, ASYNCSCOPE_FUZZ_INPUTS and
-// ASYNCSCOPE_FUZZ_SEED change the budget and the inputs; ASYNCSCOPE_FUZZ_KEEP=DIR keeps the findings' inputs there.
+// real files (tests/data: files recorded on an H200 and the earlier formats) for a bounded time; see fuzz_loop.hpp
+// for what fails a test. Run under ASan and UBSan by the `fuzz` preset; ASYNCSCOPE_FUZZ_SECONDS,
+// ASYNCSCOPE_FUZZ_INPUTS and ASYNCSCOPE_FUZZ_SEED change the budget and the inputs; ASYNCSCOPE_FUZZ_KEEP=DIR keeps
+// the findings' inputs there.
 #include "fuzz_loop.hpp"
 
 #include "engine/io/copy_peak_cache.hpp"

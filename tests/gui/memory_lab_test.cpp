@@ -452,6 +452,55 @@ private slots:
             QTRY_VERIFY2(chart->width() >= 380, qPrintable(QString::number(chart->width())));
     }
 
+    // A comparison saved as the CLI and the window write it opens without a GPU: the Comparison tab shows it as it
+    // showed the comparison measured, its charts and its table with the variant that did not run; its exports work;
+    // overlaying it is refused, saying where it opens. The series shown stays.
+    void aSavedComparisonOpensWithoutAGpu()
+    {
+        auto measured = comparedMemory(refusingMapped());
+        QVERIFY(measured);
+        const int charts = measured->findChild<ComparisonView*>()->chartCount();
+        const QString path = m_dir.filePath("memory-lab.json");
+        QVERIFY(measured->files().exportComparisonTo(path));
+        measured.reset();
+
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        auto* view = window.findChild<ComparisonView*>();
+        QCOMPARE(view->chartCount(), 0);
+        bool told = false;
+        for (const QLabel* label : view->findChildren<QLabel*>())
+            told = told || label->text().contains("open a saved one");
+        QVERIFY2(told, "the empty Comparison tab says a saved comparison opens");
+        QSignalSpy opened(&window.session(), &SessionModel::comparisonOpened);
+        QVERIFY(window.files().openSaved(path));
+        QVERIFY(opened.wait(20000));
+        const PlanReport& read = *window.session().lastComparison();
+        QCOMPARE(read.comparison, std::optional(Comparison::Memory));
+        QCOMPARE(read.variants.size(), std::size_t(8));
+        QCOMPARE(read.ranCount(), std::size_t(7));
+        QCOMPARE(window.tabs().currentWidget(), static_cast<QWidget*>(view));
+        QCOMPARE(view->chartCount(), charts);
+        auto* table = window.findChild<QTableWidget*>("comparisonTable");
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 8);
+        QVERIFY2(window.statusText().contains("memory comparison of 7 variant(s)"), qPrintable(window.statusText()));
+        QVERIFY(window.actions().exportComparisonJson->isEnabled());
+        const QString again = m_dir.filePath("memory-lab-again.json");
+        QVERIFY(window.files().exportComparisonTo(again));
+        QVERIFY(window.session().report().runs.empty());  // no series was shown, and none is now
+
+        QSignalSpy failed(&window.session(), &SessionModel::loadFailed);
+        QVERIFY(window.files().addOverlay(path));  // started: how it went comes later
+        QVERIFY(failed.wait(20000));
+        const QString why = QString::fromStdString(failed.first().at(2).value<Error>().message());
+        QVERIFY2(why.contains("opens in the Comparison tab"), qPrintable(why));
+        QVERIFY(window.session().overlays().empty());
+    }
+
     // The columns follow the width: up to half the charts in a row, none narrower than a bar chart needs.
     void chartColumnsFollowTheWidth()
     {

@@ -105,7 +105,7 @@ private slots:
             if (d.key == keys::kGpuTime)
                 d.stats.median = 123.25;  // no run has it: only a table that took this summary shows it
         }
-        SavedRun overlay { report, "other", "other.json", { known, nullptr, nullptr, nullptr }, {}, {} };
+        SavedRun overlay { report, "other", "other.json", { known, nullptr, nullptr, nullptr }, {}, {}, {} };
         SummaryTable table;
         table.setReport(report, { overlay }, &known);
         const int row = rowNamed(table, QString::fromStdString(headerOf("GPU time", ValueKind::Duration)));

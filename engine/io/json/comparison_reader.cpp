@@ -156,7 +156,10 @@ private:
 
     std::string variantName() const { return "variant " + std::to_string(variants.size()); }
     Place here() { return { m_source.line(), m_source.column() }; }
-    std::string at() { return "line " + std::to_string(m_source.line()) + ", column " + std::to_string(m_source.column()); }
+    std::string at()
+    {
+        return "line " + std::to_string(m_source.line()) + ", column " + std::to_string(m_source.column());
+    }
 
     StreamSource& m_source;
     int m_depth = 0;
@@ -254,7 +257,8 @@ Result<PlanReport> readComparisonJson(std::istream& in, const ReadControl& contr
         const std::string name = "variant " + std::to_string(i + 1);
         const auto label = v.fields.find("variant");
         if (label == v.fields.end())
-            return fieldError("", "line " + std::to_string(v.begin.line), { name + ".variant", "missing", "its label" });
+            return fieldError(
+                "", "line " + std::to_string(v.begin.line), { name + ".variant", "missing", "its label" });
         // Its text where it lies in the file: lines and columns in messages are the file's.
         std::string document(v.begin.line - 1, '\n');
         document.append(v.begin.column - 1, ' ');
