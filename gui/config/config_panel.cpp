@@ -52,7 +52,7 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     : QGroupBox(tr("Pipeline"), parent)
 {
     // The fields scroll where the window is short; Run and Cancel stay in view below them.
-    auto* fields = m_form = new PipelineForm([this](const QString& reason) { refuse(reason); });
+    auto* fields = m_form = new PipelineForm;
     connect(m_form->device, &QComboBox::currentIndexChanged, this, [this] {
         checkInput();
         emit changed();
@@ -182,7 +182,7 @@ QString ConfigPanel::deviceMessage() const
 
 QString ConfigPanel::inputProblem() const
 {
-    return m_form->problem->isVisibleTo(this) ? m_form->problem->text() : QString();
+    return m_form->problems.text();
 }
 
 const DeviceInfo* ConfigPanel::chosenDevice() const
@@ -200,17 +200,21 @@ void ConfigPanel::checkInput()
     auto elements = parseElementCount(m_form->size->text().toStdString());
     const DeviceInfo* device = chosenDevice();
     Status problem;
-    if (!elements)
+    QWidget* concerned = m_form->size;  // the control the problem is shown under
+    if (!elements) {
         problem = elements.error();
-    else {
+    } else {
         PipelineConfig shaped;
         shaped.elements = *elements;
         shaped.chunks = m_form->shape->chunks->value();
         shaped.streams = m_form->shape->streams->value();
         if (device)
             problem = checkFitsDevice(shaped, device->totalMemoryBytes, device->name, "in all");
-        if (!problem)
+        if (!problem) {
             problem = validate(shaped);  // more chunks than elements, more streams than chunks
+            if (problem)
+                concerned = shaped.streams > shaped.chunks ? m_form->shape->streams : m_form->shape->chunks;
+        }
     }
     m_inputValid = !problem;
     m_invalidReason = problem ? QString::fromStdString(problem->message()) : QString();
@@ -224,21 +228,16 @@ void ConfigPanel::checkInput()
                                .arg(device ? tr("At most %1 on this GPU.")
                                                  .arg(QString::fromStdString(formatBytes(device->totalMemoryBytes)))
                                            : tr("The GPU, once one answers, sets the limit."))));
+    // The controls checked here are valid but for the one a problem concerns: each line says only its own.
+    ControlProblems& problems = m_form->problems;
+    for (QWidget* control : std::initializer_list<QWidget*> {
+             m_form->size, m_form->shape->chunks, m_form->shape->streams, m_form->memory.hostMemory })
+        problems.setChecked(control, {});
     if (problem)
-        refuse(m_invalidReason);
+        problems.setChecked(concerned, m_invalidReason);
     else if (m_unsupported)
-        refuse(QString::fromStdString(m_unsupported->message()));
-    else if (m_problemFromCheck)
-        m_form->problem->hide();
-    m_problemFromCheck = problem || m_unsupported.has_value();
+        problems.setChecked(m_form->memory.hostMemory, QString::fromStdString(m_unsupported->message()));
     setRunning(m_running);
-}
-
-void ConfigPanel::refuse(const QString& reason)
-{
-    m_problemFromCheck = false;  // checkInput() says otherwise when the reason is its own
-    m_form->problem->setText(reason);
-    m_form->problem->show();
 }
 
 PipelineConfig ConfigPanel::config() const

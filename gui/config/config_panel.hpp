@@ -33,7 +33,8 @@ public:
     // No GPU can run: the list says why in a word, the banner in a sentence; `details` goes in its tooltip.
     void setNoDevices(const QString& item, const QString& sentence, const QString& details);
     QString deviceMessage() const;  // the banner's text while it is shown
-    QString inputProblem() const;   // why the last input was refused; empty when every input is valid
+    // Why input was refused, each reason under its control, a line each here; empty when every input is valid.
+    QString inputProblem() const;
 
     PipelineConfig config() const;  // the controls, over the settings' values the panel has no control for
     // One series of config(), or a comparison of its variants.
@@ -68,7 +69,6 @@ protected:
 private:
     // Checks the size and the shape together; while they are not valid the reason is shown and Run is disabled.
     void checkInput();
-    void refuse(const QString& reason);
     void fill(const GuiSettings& settings);  // the controls, and what they leave out, from `settings`
     void useShownConfiguration();            // "Use these settings"
     bool editable() const { return !m_running && !m_viewing; }
@@ -83,7 +83,6 @@ private:
     int m_streams = 1;
     bool m_inputValid = true;
     QString m_invalidReason;  // why the size and shape are not valid; empty when they are
-    bool m_problemFromCheck = false;  // the reason shown is checkInput()'s, to go once the input is valid
     Status m_unsupported;  // why the chosen memory, copies and submission cannot run together (checkCombination)
     GuiSettings m_base;  // what the last applied settings hold beyond the controls
     bool m_viewing = false;  // a saved series' configuration is shown

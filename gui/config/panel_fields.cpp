@@ -7,7 +7,7 @@ QString tip(const QString& text)
     return QStringLiteral("<p>%1</p>").arg(text.toHtmlEscaped());
 }
 
-RefusingSpinBox::RefusingSpinBox(int low, int high, QString what, std::function<void(const QString&)> refuse)
+RefusingSpinBox::RefusingSpinBox(int low, int high, QString what, RefuseInput refuse)
     : m_what(std::move(what))
     , m_refuse(std::move(refuse))
 {
@@ -17,14 +17,18 @@ RefusingSpinBox::RefusingSpinBox(int low, int high, QString what, std::function<
 QValidator::State RefusingSpinBox::validate(QString& text, int& pos) const
 {
     const QValidator::State state = QSpinBox::validate(text, pos);
+    auto* self = const_cast<RefusingSpinBox*>(this);  // the control whose line says it
     if (state == QValidator::Invalid)
-        m_refuse(tr("%1; '%2' is not one.").arg(rule(), text));
+        m_refuse(self, tr("%1: '%2' is not one, so it stays '%3'.").arg(rule(), text, cleanText()));
+    else if (state == QValidator::Acceptable)
+        m_refuse(self, {});
     return state;
 }
 
 void RefusingSpinBox::fixup(QString& text) const
 {
-    m_refuse(tr("%1, not '%2'; it stays %3.").arg(rule(), text, locale().toString(value())));
+    m_refuse(const_cast<RefusingSpinBox*>(this),
+        tr("%1, not '%2'; it stays %3.").arg(rule(), text, locale().toString(value())));
     QSpinBox::fixup(text);
 }
 

@@ -25,11 +25,16 @@ Enum dataOf(const QComboBox* box)
     return Enum(box->currentData().toInt());
 }
 
+// Told why a control's input was refused, in a sentence that names the control; an empty reason: its input is valid
+// again.
+using RefuseInput = std::function<void(QWidget* control, const QString& reason)>;
+
 // A spin box that says why it refuses a keystroke (a sign, a decimal point, a value out of range) instead of
-// dropping it without a word: `refuse` is told, in a sentence that names the field (`what`).
+// dropping it without a word: `refuse` is told, naming the field (`what`) and quoting the whole text refused, and
+// told again, with no reason, once the text is a value.
 class RefusingSpinBox final : public QSpinBox {
 public:
-    RefusingSpinBox(int low, int high, QString what, std::function<void(const QString&)> refuse);
+    RefusingSpinBox(int low, int high, QString what, RefuseInput refuse);
 
 protected:
     QValidator::State validate(QString& text, int& pos) const override;
@@ -40,7 +45,7 @@ private:
     QString rule() const;
 
     QString m_what;
-    std::function<void(const QString&)> m_refuse;
+    RefuseInput m_refuse;
 };
 
 }  // namespace asyncscope

@@ -1,6 +1,5 @@
 #include "gui/config/pipeline_form.hpp"
 
-#include "gui/charts/kind_colours.hpp"
 #include "gui/config/choice_labels.hpp"
 #include "gui/config/panel_fields.hpp"
 #include "gui/config/workload_shape_box.hpp"
@@ -17,9 +16,10 @@
 
 namespace asyncscope {
 
-PipelineForm::PipelineForm(const std::function<void(const QString&)>& refuse, QWidget* parent)
+PipelineForm::PipelineForm(QWidget* parent)
     : QWidget(parent)
 {
+    const RefuseInput refuse = [this](QWidget* control, const QString& reason) { problems.setTyped(control, reason); };
     auto* form = new QFormLayout(this);
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
 
@@ -45,12 +45,6 @@ PipelineForm::PipelineForm(const std::function<void(const QString&)>& refuse, QW
     size->setToolTip(tip(tr("Elements (16777216) or bytes with a unit: 64 MiB, 4 KiB, 2 GB. The host buffers "
                             "and the device buffer each hold this much.")));
     form->addRow(tr("Si&ze:"), size);
-
-    problem = new QLabel;
-    problem->setObjectName("inputProblem");
-    problem->setWordWrap(true);
-    problem->hide();
-    form->addRow(problem);
 
     value = new RefusingSpinBox(INT_MIN, INT_MAX, tr("Value added"), refuse);
     value->setObjectName("value");
@@ -113,6 +107,11 @@ PipelineForm::PipelineForm(const std::function<void(const QString&)>& refuse, QW
     stopLabel->setBuddy(stopRule);
     form->addRow(stopLabel, stopRow);
 
+    // A line under each control whose input can be refused.
+    for (QWidget* control : std::initializer_list<QWidget*> {
+             size, value, shape->chunks, shape->streams, runs, warmup, memory.hostMemory })
+        problems.add(control);
+
     // A choice's whole text ("registered (cudaHostRegister of a malloc'd buffer)") would make the panel as wide as
     // the longest: each list shows a dozen characters and elides the rest; its open list is as wide as its items.
     for (QComboBox* box : findChildren<QComboBox*>()) {
@@ -156,9 +155,7 @@ void PipelineForm::showColours(bool dark)
     const QString colours = dark ? QStringLiteral("background: #5c1f1b; color: #fbe3e0;")
                                  : QStringLiteral("background: #fdecea; color: #611a15;");
     deviceMessage->setStyleSheet(QStringLiteral("QLabel { %1 padding: 6px; border-radius: 4px; }").arg(colours));
-    QPalette red = problem->palette();
-    red.setColor(QPalette::WindowText, problemTextColour(problem->palette()));
-    problem->setPalette(red);
+    problems.applyPalette(palette());
 }
 
 }  // namespace asyncscope

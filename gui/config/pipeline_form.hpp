@@ -1,10 +1,11 @@
 // The pipeline panel's controls, in the form that scrolls where the window is short: the GPU and a banner under it
-// that says why none can run, the size and a line under it that says why input was refused, the value added, the
+// that says why none can run, the size, the value added, the
 // workload's shape, the runs and warm-up runs, the memory lab's choices, the wait, the check, the stages, the
 // timeline's source and the stop rule with its noise target. What each is (its label, range and tooltip), what it
 // reads into a configuration, and which apply to the other choices; what they mean together is the panel's.
 #pragma once
 
+#include "gui/config/control_problems.hpp"
 #include "gui/config/memory_choices.hpp"
 
 #include <QWidget>
@@ -25,8 +26,7 @@ class WorkloadShapeBox;
 class PipelineForm : public QWidget {
     Q_OBJECT
 public:
-    // `refuse` says why a keystroke in a number field was refused.
-    explicit PipelineForm(const std::function<void(const QString&)>& refuse, QWidget* parent = nullptr);
+    explicit PipelineForm(QWidget* parent = nullptr);
 
     // The choices into `config`: all but the GPU, the size and the shape's K and S (the panel's, as last valid).
     void readInto(PipelineConfig& config) const;
@@ -39,7 +39,6 @@ public:
     QComboBox* device = nullptr;
     QLabel* deviceMessage = nullptr;  // why no GPU can run, where none can
     QLineEdit* size = nullptr;
-    QLabel* problem = nullptr;  // why the input was refused
     QSpinBox* value = nullptr;
     WorkloadShapeBox* shape = nullptr;
     QSpinBox* runs = nullptr;
@@ -51,6 +50,9 @@ public:
     QComboBox* traceSource = nullptr;
     QComboBox* stopRule = nullptr;
     QDoubleSpinBox* noiseTarget = nullptr;
+    // Why input was refused, under the control it concerns: a number field's keystroke (its own), the size, the
+    // shape's K and S, and a combination of host memory and copies (the panel's).
+    ControlProblems problems;
 };
 
 }  // namespace asyncscope

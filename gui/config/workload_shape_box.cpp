@@ -8,7 +8,7 @@
 
 namespace asyncscope {
 
-WorkloadShapeBox::WorkloadShapeBox(const std::function<void(const QString&)>& refuse, QWidget* parent)
+WorkloadShapeBox::WorkloadShapeBox(const RefuseInput& refuse, QWidget* parent)
     : QGroupBox(tr("Workload shape"), parent)
 {
     setObjectName("workloadShape");

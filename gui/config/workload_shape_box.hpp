@@ -4,6 +4,8 @@
 // as stream calls, is asyncAPI's classic pipeline.
 #pragma once
 
+#include "gui/config/panel_fields.hpp"
+
 #include "engine/model/config.hpp"
 
 #include <QGroupBox>
@@ -19,8 +21,8 @@ namespace asyncscope {
 class WorkloadShapeBox : public QGroupBox {
     Q_OBJECT
 public:
-    // `refuse` says why a keystroke in K or S was refused.
-    explicit WorkloadShapeBox(const std::function<void(const QString&)>& refuse, QWidget* parent = nullptr);
+    // `refuse` says why a keystroke in K or S was refused, and when their text is a value again.
+    explicit WorkloadShapeBox(const RefuseInput& refuse, QWidget* parent = nullptr);
 
     // The order, the submission and the overlap flag into `config` (K and S are the panel's: as last typed validly).
     void readInto(PipelineConfig& config) const;

@@ -1290,7 +1290,8 @@ private slots:
         QVERIFY(window.charts().at(RunCharts::Time).legendNames().isEmpty());
     }
 
-    // Input that cannot be taken is refused with a visible reason and left as typed.
+    // Input that cannot be taken is refused with a visible reason under the control it concerns, left as typed, and
+    // the reason goes once the control's input is valid: no reason stays after its fix or sits under another control.
     void inputIsRefusedWithAReason()
     {
         MainWindow window(std::make_shared<FakeBackend>());
@@ -1298,9 +1299,28 @@ private slots:
         QVERIFY(waitForDevices(window));
         auto* size = window.findChild<QLineEdit*>("size");
         auto* panel = window.findChild<ConfigPanel*>();
+        // The lines shown, by the control they are under.
+        const auto shownLines = [&window] {
+            QStringList shown;
+            for (const QLabel* line : window.findChildren<QLabel*>(QRegularExpression("^problem_")))
+                if (line->isVisibleTo(&window))
+                    shown << line->objectName();
+            return shown;
+        };
+        const auto under = [&window](const char* control) {
+            const auto* field = window.findChild<QWidget*>(control);
+            const auto* line = window.findChild<QLabel*>(QStringLiteral("problem_") + control);
+            const QPoint fieldAt = field->mapTo(&window, QPoint(0, 0));
+            const QPoint lineAt = line->mapTo(&window, QPoint(0, 0));
+            // Just below the control: no other control's row between them.
+            return line->isVisibleTo(&window) && lineAt.y() >= fieldAt.y() + field->height() - 1 &&
+                lineAt.y() <= fieldAt.y() + field->height() + 12;
+        };
         typeInto(size, "-5");
         QCOMPARE(size->text(), QString("-5"));
         QVERIFY2(panel->inputProblem().contains("must be positive"), qPrintable(panel->inputProblem()));
+        QVERIFY(under("size"));
+        QCOMPARE(shownLines(), QStringList { "problem_size" });
         QVERIFY(!window.runEnabled());
         typeInto(size, "1.5");
         QCOMPARE(size->text(), QString("1.5"));
@@ -1313,13 +1333,36 @@ private slots:
         QVERIFY(!window.runEnabled());
         typeInto(size, "1 GiB");
         QVERIFY(panel->inputProblem().isEmpty());
+        QVERIFY(shownLines().isEmpty());
         QVERIFY(window.runEnabled());
 
+        // A keystroke a number field cannot take: said under that field, quoting all that was typed, gone with the
+        // next keystroke it takes.
         auto* runs = window.findChild<QSpinBox*>("runs");
         runs->setFocus();
         runs->selectAll();
-        QTest::keyClicks(runs, "1.5");
-        QVERIFY2(panel->inputProblem().contains("Runs takes whole numbers"), qPrintable(panel->inputProblem()));
+        QTest::keyClicks(runs, "12c");
+        QVERIFY2(panel->inputProblem().contains("Runs takes whole numbers from 1 to 1,000,000: '12c' is not one, so "
+                                                "it stays '12'"),
+            qPrintable(panel->inputProblem()));
+        QVERIFY(under("runs"));
+        QCOMPARE(shownLines(), QStringList { "problem_runs" });
+        QTest::keyClicks(runs, "5");
+        QCOMPARE(runs->value(), 125);
+        QVERIFY2(shownLines().isEmpty(), qPrintable(shownLines().join(", ")));
+
+        // More streams than chunks: under Streams, not Size; gone once they fit.
+        const auto typeNumber = [](const char* name, QSpinBox* box) {
+            box->setFocus();
+            box->selectAll();
+            QTest::keyClicks(box, name);
+        };
+        typeNumber("4", window.findChild<QSpinBox*>("streams"));
+        QVERIFY(under("streams"));
+        QCOMPARE(shownLines(), QStringList { "problem_streams" });
+        typeNumber("4", window.findChild<QSpinBox*>("chunks"));
+        QVERIFY2(shownLines().isEmpty(), qPrintable(shownLines().join(", ")));
+        QVERIFY(window.runEnabled());
 
         // The picture size: 0 stays as typed with the reason until corrected or cancelled; "abc" is refused as it is
         // typed, OK off, the reason shown whole (the dialog grows to hold it), not at OK.

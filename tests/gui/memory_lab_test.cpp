@@ -55,9 +55,10 @@ void choose(MainWindow& window, const char* name, Enum value)
     combo->setCurrentIndex(index);
 }
 
+// The reason shown under host memory: where a combination of memory and copies is refused.
 QString inputProblem(const MainWindow& window)
 {
-    const auto* problem = window.findChild<QLabel*>("inputProblem");
+    const auto* problem = window.findChild<QLabel*>("problem_hostMemory");
     return problem && problem->isVisibleTo(&window) ? problem->text() : QString();
 }
 
