@@ -20,6 +20,9 @@
 
 #include <QAction>
 #include <QDir>
+#include <QUrl>
+#include <QMimeData>
+#include <QDropEvent>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QWidget>
@@ -48,6 +51,10 @@ FileActions::FileActions(
     , m_window(window)
 {
     new LoadProgress(session, window);
+    if (window) {
+        window->setAcceptDrops(true);  // a saved run dropped on the window opens
+        window->installEventFilter(this);
+    }
     connect(session, &SessionModel::savedLoaded, this, &FileActions::onLoaded);
     connect(session, &SessionModel::comparisonOpened, this, [this](const QString& path) {
         const PlanReport& plan = *m_session->lastComparison();
@@ -139,6 +146,32 @@ bool FileActions::openSaved(const QString& path)
     if (refused)
         emit problem(QString::fromStdString(refused->message()));
     return !refused;
+}
+
+void FileActions::openDropped(const QStringList& paths)
+{
+    for (qsizetype i = 0; i < paths.size(); ++i)
+        i == 0 ? openSaved(paths[i]) : addOverlay(paths[i]);
+}
+
+bool FileActions::eventFilter(QObject* watched, QEvent* event)
+{
+    const auto type = event->type();
+    if (watched != m_window || (type != QEvent::DragEnter && type != QEvent::DragMove && type != QEvent::Drop))
+        return QObject::eventFilter(watched, event);
+    auto* drop = static_cast<QDropEvent*>(event);
+    QStringList paths;
+    for (const QUrl& url : drop->mimeData()->urls()) {
+        if (!url.isLocalFile())
+            return QObject::eventFilter(watched, event);  // a web page's link is not a saved run
+        paths << url.toLocalFile();
+    }
+    if (paths.isEmpty())
+        return QObject::eventFilter(watched, event);
+    drop->acceptProposedAction();
+    if (type == QEvent::Drop)
+        openDropped(paths);
+    return true;
 }
 
 bool FileActions::addOverlay(const QString& path)

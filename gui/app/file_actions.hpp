@@ -49,6 +49,8 @@ public:
     // while); false, with `problem`, when it cannot start. How the read went comes later: done or problem.
     bool openSaved(const QString& path);
     bool addOverlay(const QString& path);
+    // Files dropped on the window: the first opened, the others overlaid, as File › Open and Add overlay do.
+    void openDropped(const QStringList& paths);
     // Start reading a saved series to compare the series shown with, as the baseline (drawn as an overlay).
     bool setBaseline(const QString& path);
 
@@ -88,6 +90,10 @@ signals:
     void problem(const QString& message);  // nothing was written or read
     void progress(const QString& message);  // a file is being written
     void notice(const QString& message);  // what was read was taken, but the user should know something of it
+
+protected:
+    // The window's drags and drops of local files.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     bool finish(const QString& path, const QString& failure, const QString& message);

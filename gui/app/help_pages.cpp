@@ -6,13 +6,21 @@
 
 namespace asyncscope {
 
-QString guidePage()
+namespace {
+
+// The guide's parts: what AsyncScope is, running a series and what the tabs show, saved runs, the command line.
+QString guideIntro()
 {
     return QObject::tr(
         "<h2>AsyncScope</h2>"
         "<p>AsyncScope runs the asyncAPI pipeline on the GPU you choose: a host buffer is copied to the device, a "
         "kernel adds a value to every element, and the result is copied back, all on one stream. CUDA calls return "
-        "at once, so the CPU is free while the GPU works; the window shows how much.</p>"
+        "at once, so the CPU is free while the GPU works; the window shows how much.</p>");
+}
+
+QString guideRunning()
+{
+    return QObject::tr(
         "<h3>Running</h3>"
         "<p>Choose the GPU, the size (elements, or bytes with a unit such as <i>64 MiB</i>), the value, the runs and "
         "how to wait, then <b>Run</b>. Every element of every run is checked against the value it must hold.</p>"
@@ -62,7 +70,12 @@ QString guidePage()
         "GPU or with these choices is listed in the table with the reason.</li>"
         "<li><b>All GPUs</b>: the configuration run on every GPU of this host, one at a time or all at once, H2D and "
         "D2H GB/s per GPU against its link's nominal rate, a GPU slower than its siblings or its link tinted; "
-        "<b>File › Open results</b> opens result files of many hosts in a window of its own, one such table.</li></ul>"
+        "<b>File › Open results</b> opens result files of many hosts in a window of its own, one such table.</li></ul>");
+}
+
+QString guideSaved()
+{
+    return QObject::tr(
         "<h3>Saved runs</h3>"
         "<p><b>File › Open saved run</b> shows a JSON or CSV export in every tab, marked as saved. <b>File › Add "
         "overlay</b> draws saved runs beside the current one: a colour is a quantity, a line pattern is a run. Both "
@@ -76,8 +89,29 @@ QString guidePage()
         "says so. <b>File › Clear baseline</b> takes it away.</p>"
         "<p><b>File › Export trace</b> writes the series, or the comparison shown, as a Chrome trace: every run's "
         "spans on one time axis, a track per stream and per CPU thread, for Perfetto UI or chrome://tracing.</p>"
+        "<p>A saved comparison (<tt>asyncscope-cli --compare … --format json</tt>, or <b>Compare › Export comparison "
+        "as JSON</b>) opens into the Comparison tab the same way, the memory lab's charts included.</p>");
+}
+
+QString guideCommandLine()
+{
+    return QObject::tr(
         "<p>The command line does the same headless: <tt>asyncscope --help</tt>, and <tt>asyncscope-cli</tt> for "
         "terminals; <tt>man asyncscope</tt> describes both.</p>");
+}
+
+}  // namespace
+
+QString guidePage(bool canRun)
+{
+    // Without a GPU that can run, what works here comes first: saved runs.
+    if (!canRun)
+        return guideIntro() +
+            QObject::tr("<p><b>No GPU can run here</b>: saved runs and comparisons, from this app or the CLI on "
+                        "another machine, open without one. <b>File › Open saved run</b> (Ctrl+O), or drop a file "
+                        "on the window.</p>") +
+            guideSaved() + guideRunning() + guideCommandLine();
+    return guideIntro() + guideRunning() + guideSaved() + guideCommandLine();
 }
 
 QString memoryLabPage()

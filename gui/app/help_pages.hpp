@@ -9,7 +9,8 @@ class QAction;
 
 namespace asyncscope {
 
-QString guidePage();
+// `canRun`: a GPU here can run; without one, saved runs come first.
+QString guidePage(bool canRun);
 // The memory lab's results (Compare › Memory) explained: each kind of host memory, the copy mechanisms, batch
 // submission and how to read the bound ratio.
 QString memoryLabPage();

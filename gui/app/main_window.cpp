@@ -199,6 +199,7 @@ void MainWindow::updateActions()
         comparison.has_value(), overlays, !m_session->advice().empty(), m_session->baseline() != nullptr });
     m_panel->setRunning(running);
     m_allGpus->setCanRun(!running && m_session->devicesKnown());
+    m_tabs->sayWhatToDo();
 }
 
 void MainWindow::startRun()

@@ -37,20 +37,7 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
     : QObject(parent)
 {
     QMenu* file = bar->addMenu(tr("&File"));
-    exportPng = add(file, m_all, tr("&Export picture as PNG…"),
-        tr("Save what the current tab shows (a chart, the timeline, the distributions) as a picture"),
-        QKeySequence(Qt::CTRL | Qt::Key_E));
-    exportSvg = add(file, m_all, tr("Export picture as S&VG…"), tr("Save what the current tab shows as SVG"),
-        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    exportCsv = add(file, m_all, tr("Export data as &CSV…"), tr("Save every run, one row each, as CSV"),
-        QKeySequence(Qt::CTRL | Qt::Key_S));
-    exportJson = add(file, m_all, tr("Export data as &JSON…"), tr("Save the device, configuration, summary and runs"));
-    exportTrace = add(file, m_all, tr("Export &trace…"),
-        tr("Save every run as a Chrome trace, one track per stream and CPU thread: open it in Perfetto UI or "
-           "chrome://tracing"));
-    exportAdvice = add(file, m_all, tr("Export ad&vice…"),
-        tr("Save the Advice tab's findings, the machine's state and the rules not checked as Markdown (.md) or text"));
-    file->addSeparator();
+    // What opens a file first: the first thing to do without a GPU.
     openSaved = add(file, m_all, tr("&Open saved run…"),
         tr("Show a saved run (JSON or CSV) in every tab, in place of the current one"), QKeySequence::Open);
     addOverlay = add(file, m_all, tr("&Add overlay…"),
@@ -66,6 +53,20 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
         tr("Take the baseline off the charts and its comparison off the Summary, Difference and status line"));
     openResults = add(file, m_all, tr("Open res&ults…"),
         tr("Show result files of asyncscope-cli (hosts, GPUs, series) merged in one table, a row per host and GPU"));
+    file->addSeparator();
+    exportPng = add(file, m_all, tr("&Export picture as PNG…"),
+        tr("Save what the current tab shows (a chart, the timeline, the distributions) as a picture"),
+        QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportSvg = add(file, m_all, tr("Export picture as S&VG…"), tr("Save what the current tab shows as SVG"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    exportCsv = add(file, m_all, tr("Export data as &CSV…"), tr("Save every run, one row each, as CSV"),
+        QKeySequence(Qt::CTRL | Qt::Key_S));
+    exportJson = add(file, m_all, tr("Export data as &JSON…"), tr("Save the device, configuration, summary and runs"));
+    exportTrace = add(file, m_all, tr("Export &trace…"),
+        tr("Save every run as a Chrome trace, one track per stream and CPU thread: open it in Perfetto UI or "
+           "chrome://tracing"));
+    exportAdvice = add(file, m_all, tr("Export ad&vice…"),
+        tr("Save the Advice tab's findings, the machine's state and the rules not checked as Markdown (.md) or text"));
     file->addSeparator();
     quit = add(file, m_all, tr("&Quit"), tr("Close AsyncScope"), QKeySequence::Quit);
 
@@ -276,7 +277,9 @@ void WindowActions::connectHelp(QWidget* window, std::function<Platform()> platf
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
     };
-    connect(guide, &QAction::triggered, window, [page] { page(tr("AsyncScope guide"), guidePage()); });
+    connect(guide, &QAction::triggered, window, [page, platform] {
+        page(tr("AsyncScope guide"), guidePage(!platform().devices.empty()));
+    });
     connect(memoryLab, &QAction::triggered, window, [page] { page(tr("Memory lab"), memoryLabPage()); });
     connect(shortcuts, &QAction::triggered, window,
         [this, page] { page(tr("Keyboard shortcuts"), shortcutsPage(withShortcuts())); });

@@ -108,6 +108,20 @@ void WindowTabs::showEnded(const PlanReport& plan, const QString& named)
         showNamed(named);
 }
 
+void WindowTabs::sayWhatToDo()
+{
+    QString text;
+    if (m_session->report().runs.empty() && m_session->overlays().empty()) {
+        const QString open = tr("open a saved run or comparison (File › Open saved run…, Ctrl+O), or drop a JSON or "
+                                "CSV file here.");
+        text = m_session->platform().devices.empty()
+            ? tr("No series yet. Without a GPU that can run here, %1").arg(open)
+            : tr("No series yet. Run (Ctrl+R) measures the pipeline on the GPU chosen on the left; or %1").arg(open);
+    }
+    for (ChartView* view : m_views)
+        view->setWhatToDo(text);
+}
+
 void WindowTabs::resetZoom()
 {
     for (int k = 0; k < RunCharts::kKindCount; ++k)

@@ -49,6 +49,8 @@ public:
     // else the comparison's.
     void showEnded(const PlanReport& plan, const QString& named);
     void resetZoom();  // every run chart's
+    // While no series is shown, the run charts say what to do: run (where a GPU can), open a saved run or drop one.
+    void sayWhatToDo();
     // What File › Export picture saves of the tab shown; no `draw` where it shows nothing yet.
     FileActions::Picture picture() const;
 

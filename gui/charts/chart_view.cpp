@@ -40,6 +40,7 @@ ChartView::ChartView(RunChart& chart, QWidget* parent)
     : FramedChartView(chart.chart(), kNarrowPx, parent)
     , m_runChart(chart)
     , m_readout(new QLabel(viewport()))
+    , m_whatToDo(new QLabel(viewport()))
     , m_band(new QRubberBand(QRubberBand::Rectangle, viewport()))
 {
     // The readout looks like a tooltip but is the view's own: it stays while the pointer rests (a tooltip goes on its
@@ -53,11 +54,22 @@ ChartView::ChartView(RunChart& chart, QWidget* parent)
     m_readout->setMargin(3);
     m_readout->hide();
     m_band->hide();
+    m_whatToDo->setObjectName(QStringLiteral("whatToDo"));
+    m_whatToDo->setWordWrap(true);
+    m_whatToDo->setAlignment(Qt::AlignCenter);
+    m_whatToDo->setTextFormat(Qt::PlainText);
+    m_whatToDo->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_whatToDo->hide();
+    connect(chart.chart(), &QChart::plotAreaChanged, this, &ChartView::placeWhatToDo);
     setRenderHint(QPainter::Antialiasing);
     // The view drags its own rectangle: the chart's points get every click (the time chart's pick a run for the
     // timeline), and the zoom is the run chart's, which fits the values to the runs in view.
     setRubberBand(QChartView::NoRubberBand);
     setMouseTracking(true);
+    // The chart takes no drops itself (a graphics scene would take every drag): a file dropped on it goes on to the
+    // window, which opens it.
+    setAcceptDrops(false);
+    viewport()->setAcceptDrops(false);
     setToolTip(tr("<p>Drag to zoom into a rectangle (a thin one along the runs zooms into those runs); turn the wheel "
                   "or press + and - to zoom the runs (with Shift, the wheel zooms the values); arrows scroll; 0, "
                   "Home, a double click or a right click shows every run again. Point at a run to read its "
@@ -192,6 +204,36 @@ bool ChartView::viewportEvent(QEvent* event)
     if (event->type() == QEvent::Leave)
         m_readout->hide();
     return FramedChartView::viewportEvent(event);
+}
+
+void ChartView::setWhatToDo(const QString& text)
+{
+    m_whatToDo->setText(text);
+    m_whatToDo->setVisible(!text.isEmpty());
+    placeWhatToDo();
+}
+
+QString ChartView::whatToDo() const
+{
+    return m_whatToDo->isHidden() ? QString() : m_whatToDo->text();
+}
+
+void ChartView::placeWhatToDo()
+{
+    // In the middle of the plot, as wide as a short paragraph reads well, and never wider than the plot.
+    const QRect plot = plotInView().toAlignedRect();
+    const int width = std::min(plot.width() - 16, m_whatToDo->fontMetrics().averageCharWidth() * 60);
+    if (width < 40)
+        return;
+    m_whatToDo->setFixedWidth(width);
+    m_whatToDo->adjustSize();
+    m_whatToDo->move(plot.center() - QPoint(width / 2, m_whatToDo->height() / 2));
+}
+
+void ChartView::resizeEvent(QResizeEvent* event)
+{
+    FramedChartView::resizeEvent(event);
+    placeWhatToDo();
 }
 
 QString ChartView::shownReadout() const

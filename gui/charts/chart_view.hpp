@@ -31,6 +31,10 @@ public:
     QString readoutAt(const QPoint& viewPos) const;
     // The readout shown beside the pointer now; empty when none is.
     QString shownReadout() const;
+    // What to do while the chart has nothing to show ("Run (Ctrl+R) … or drop a file here"), in the middle of the
+    // plot; empty: nothing is said.
+    void setWhatToDo(const QString& text);
+    QString whatToDo() const;
 
 protected:
     bool event(QEvent* event) override;
@@ -41,6 +45,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     bool viewportEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QRectF plotInView() const;  // the chart's plot, in the view's coordinates
@@ -48,7 +53,10 @@ private:
     void showReadout(const QPoint& viewPos);
 
     RunChart& m_runChart;
+    void placeWhatToDo();
+
     QLabel* m_readout;
+    QLabel* m_whatToDo;
     QRubberBand* m_band;       // the rectangle being dragged, in the viewport
     std::optional<QPoint> m_dragFrom;  // where a left press on the plot began, while the button is held
 };

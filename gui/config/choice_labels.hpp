@@ -4,6 +4,8 @@
 // is a compiler warning (-Wswitch), not a choice missing from the window.
 #pragma once
 
+#include "gui/config/panel_fields.hpp"
+
 #include "engine/model/config.hpp"
 #include "engine/model/names.hpp"
 
@@ -30,7 +32,7 @@ QString choicePurpose(HostMemory value);
 template <class Enum>
 QComboBox* choiceBox(const char* objectName)
 {
-    auto* box = new QComboBox;
+    auto* box = new WordComboBox;
     box->setObjectName(QString::fromLatin1(objectName));
     for (const auto& [value, name] : EnumNames<Enum>::entries) {
         box->addItem(choiceLabel(value), int(value));

@@ -1,10 +1,54 @@
 #include "gui/config/panel_fields.hpp"
 
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
+
 namespace asyncscope {
 
 QString tip(const QString& text)
 {
     return QStringLiteral("<p>%1</p>").arg(text.toHtmlEscaped());
+}
+
+QString elidedAtWord(const QString& text, const QFontMetrics& metrics, int width)
+{
+    if (metrics.horizontalAdvance(text) <= width)
+        return text;
+    const QString ellipsis = QStringLiteral(" …");
+    // The most whole words that fit with the ellipsis.
+    QString fitting;
+    for (qsizetype at = text.indexOf(QLatin1Char(' ')); at > 0; at = text.indexOf(QLatin1Char(' '), at + 1)) {
+        const QString words = text.left(at);
+        if (metrics.horizontalAdvance(words + ellipsis) > width)
+            break;
+        fitting = words;
+    }
+    return fitting.isEmpty() ? metrics.elidedText(text, Qt::ElideRight, width) : fitting + ellipsis;
+}
+
+int WordComboBox::textWidth() const
+{
+    QStyleOptionComboBox option;
+    initStyleOption(&option);
+    const QRect field = style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this);
+    return field.width() - 4;  // the label's own margin
+}
+
+QString WordComboBox::shownText() const
+{
+    return elidedAtWord(currentText(), fontMetrics(), textWidth());
+}
+
+void WordComboBox::paintEvent(QPaintEvent*)
+{
+    // As QComboBox paints itself, its text cut at a word first (the style would cut it anywhere).
+    QStylePainter painter(this);
+    painter.setPen(palette().color(QPalette::Text));
+    QStyleOptionComboBox option;
+    initStyleOption(&option);
+    painter.drawComplexControl(QStyle::CC_ComboBox, option);
+    option.currentText = shownText();
+    painter.drawControl(QStyle::CE_ComboBoxLabel, option);
 }
 
 RefusingSpinBox::RefusingSpinBox(int low, int high, QString what, RefuseInput refuse)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QSpinBox>
 #include <QString>
 
@@ -24,6 +25,25 @@ Enum dataOf(const QComboBox* box)
 {
     return Enum(box->currentData().toInt());
 }
+
+// `text` as it fits `width` pixels in `metrics`: whole, or cut after its last whole word that fits with an ellipsis
+// ("pinned …" for "pinned (cudaMallocHost)"), or, where not even its first word fits, cut within it.
+QString elidedAtWord(const QString& text, const QFontMetrics& metrics, int width);
+
+// A combo box whose closed box, too narrow for the choice, cuts it after a whole word, not in the middle of one; its
+// open list shows every choice whole.
+class WordComboBox final : public QComboBox {
+public:
+    using QComboBox::QComboBox;
+    // The current choice as the closed box shows it now.
+    QString shownText() const;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    int textWidth() const;  // the room for the choice's text in the closed box
+};
 
 // Told why a control's input was refused, in a sentence that names the control; an empty reason: its input is valid
 // again.

@@ -181,7 +181,17 @@ private slots:
         QVERIFY(!licence.contains(QStringLiteral("<pre")));
         QVERIFY(licence.contains(QStringLiteral("Permission is hereby granted, free of charge, to any person obtaining a "
                                                 "copy of this software")));
-        QVERIFY(guidePage().contains(QStringLiteral("Open results</b> opens result files of many hosts in a window of its own")));
+        const QString guide = guidePage(true);
+        QVERIFY(guide.contains(QStringLiteral("Open results</b> opens result files of many hosts in a window of its own")));
+        // Where a GPU runs, running comes first; without one, saved runs do, and how to open one; the same guide.
+        QVERIFY(guide.indexOf(QStringLiteral("<h3>Running</h3>")) < guide.indexOf(QStringLiteral("<h3>Saved runs</h3>")));
+        const QString withoutGpu = guidePage(false);
+        QVERIFY(withoutGpu.indexOf(QStringLiteral("<h3>Saved runs</h3>")) <
+            withoutGpu.indexOf(QStringLiteral("<h3>Running</h3>")));
+        QVERIFY(withoutGpu.contains(QStringLiteral("No GPU can run here")));
+        QVERIFY(withoutGpu.contains(QStringLiteral("drop a file")));
+        for (const QString& part : { QStringLiteral("<h3>What the tabs show</h3>"), QStringLiteral("man asyncscope") })
+            QVERIFY(guide.contains(part) && withoutGpu.contains(part));
     }
 };
 

@@ -4,9 +4,11 @@
 #include "fake_backend.hpp"
 #include "window_waits.hpp"
 
+#include "gui/charts/chart_view.hpp"
 #include "gui/charts/comparison_view.hpp"
 #include "gui/charts/difference_view.hpp"
 #include "gui/config/config_panel.hpp"
+#include "gui/config/panel_fields.hpp"
 #include "gui/app/file_actions.hpp"
 #include "gui/files/pixel_size_dialog.hpp"
 #include "gui/app/window_actions.hpp"
@@ -26,6 +28,10 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QUrl>
 #include <QLegendMarker>
 #include <QImage>
 #include <QMessageBox>
@@ -1022,6 +1028,85 @@ private slots:
     }
 
     // A saved run, opened, fills every tab and says what it is; overlays stand beside each other, each named.
+    // The first screen says what to do: without a GPU, open a saved run or drop one (File lists Open first); with
+    // one, run. A file dropped on the chart opens, and the chart then says nothing more.
+    void theFirstScreenSaysWhatToDoAndTakesADroppedFile()
+    {
+        auto noGpu = std::make_shared<FakeBackend>();
+        noGpu->discoveryError = makeError(ErrorKind::NoDriver, "no driver");
+        MainWindow window(noGpu);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        auto* view = qobject_cast<ChartView*>(window.tabs().currentWidget());
+        QVERIFY(view);
+        QVERIFY2(view->whatToDo().contains("Without a GPU") && view->whatToDo().contains("File › Open saved run") &&
+                view->whatToDo().contains("drop a JSON or CSV file here"),
+            qPrintable(view->whatToDo()));
+        const auto* hint = view->viewport()->findChild<QLabel*>("whatToDo");
+        QVERIFY(hint && hint->isVisible());
+        QVERIFY(view->viewport()->rect().contains(hint->geometry()));
+        const QList<QAction*> file = window.menuBar()->actions().first()->menu()->actions();
+        QVERIFY2(file.first()->text().contains("Open saved run"), qPrintable(file.first()->text()));
+
+        QMimeData dropped;
+        dropped.setUrls({ QUrl::fromLocalFile(QStringLiteral(ASYNCSCOPE_TEST_DATA "/h200/h200-series.json")) });
+        const QPoint at = view->viewport()->rect().center();
+        QDragEnterEvent enter(at, Qt::CopyAction, &dropped, Qt::LeftButton, Qt::NoModifier);
+        enter.setAccepted(false);
+        QApplication::sendEvent(view->viewport(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(at), Qt::CopyAction, &dropped, Qt::LeftButton, Qt::NoModifier);
+        drop.setAccepted(false);
+        QApplication::sendEvent(view->viewport(), &drop);
+        QVERIFY(drop.isAccepted());
+        QVERIFY(loaded(window));
+        QVERIFY(!window.session().report().runs.empty());
+        QVERIFY2(view->whatToDo().isEmpty(), qPrintable(view->whatToDo()));
+        QVERIFY(!hint->isVisible());
+        // A web page's link is not a saved run: not taken.
+        QMimeData link;
+        link.setUrls({ QUrl(QStringLiteral("https://example.com/run.json")) });
+        QDragEnterEvent web(at, Qt::CopyAction, &link, Qt::LeftButton, Qt::NoModifier);
+        web.setAccepted(false);
+        QApplication::sendEvent(view->viewport(), &web);
+        QVERIFY(!web.isAccepted());
+
+        MainWindow withGpu(std::make_shared<FakeBackend>());
+        withGpu.show();
+        QVERIFY(waitForDevices(withGpu));
+        auto* runView = qobject_cast<ChartView*>(withGpu.tabs().currentWidget());
+        QVERIFY2(runView->whatToDo().contains("Run (Ctrl+R)"), qPrintable(runView->whatToDo()));
+    }
+
+    // A closed choice too long for its box is cut after a whole word ("pinned …"), never inside one ("pinned
+    // (cudaMallocl"); its open list holds every choice whole.
+    void closedChoicesAreCutAtAWord()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.resize(800, 600);
+        window.show();
+        QVERIFY(waitForDevices(window));
+        auto* memory = dynamic_cast<WordComboBox*>(window.findChild<QComboBox*>("hostMemory"));
+        QVERIFY(memory);
+        int cut = 0;
+        for (int i = 0; i < memory->count(); ++i) {
+            memory->setCurrentIndex(i);
+            const QString whole = memory->currentText(), shown = memory->shownText();
+            if (shown == whole)
+                continue;
+            ++cut;
+            QVERIFY2(shown.endsWith(" …"), qPrintable(shown));
+            const QString kept = shown.chopped(2);
+            QVERIFY2(whole.startsWith(kept) && whole.at(kept.size()) == ' ', qPrintable(shown + " of " + whole));
+        }
+        QVERIFY2(cut > 0, "at 800 px some host memory choice is longer than its box");
+        const QFontMetrics metrics = memory->fontMetrics();
+        QCOMPARE(elidedAtWord("pinned (cudaMallocHost)", metrics, metrics.horizontalAdvance("pinned (cudaMa")),
+            QString("pinned …"));
+        QCOMPARE(elidedAtWord("pinned", metrics, 1000), QString("pinned"));
+        QVERIFY(elidedAtWord("cudaMallocHost", metrics, metrics.horizontalAdvance("cudaM") + 1).endsWith("…"));
+    }
+
     void aSavedRunFillsEveryTab()
     {
         auto source = runFinishedWindow(std::make_shared<FakeBackend>(), 8, 2);

@@ -612,7 +612,7 @@ private slots:
                  "cudaMemcpyFlagPreferOverlapWithCompute", "serial bound" })
             QVERIFY2(page.contains(topic, Qt::CaseInsensitive), topic);
         QVERIFY2(!page.contains(QRegularExpression("\\d\\s*(GB/s|ms|µs)")), "a figure on the page");
-        QVERIFY(guidePage().contains("Memory lab"));
+        QVERIFY(guidePage(true).contains("Memory lab"));
 
         MainWindow window(std::make_shared<FakeBackend>());
         QAction* action = window.actions().memoryLab;
