@@ -247,6 +247,7 @@ AdvicePanel::AdvicePanel(QWidget* parent)
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the rows wrap to the width they get
+    m_scroll->setFocusPolicy(Qt::NoFocus);  // its rows take the keyboard, each framed: the list is no stop of its own
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -393,8 +394,14 @@ void AdvicePanel::rebuild()
 
     delete m_scroll->takeWidget();
     m_scroll->setWidget(m_content);
-    // The tab focused (the status line's badge, a shortcut) puts the keyboard on the first finding.
+    // The tab focused (the status line's badge, a shortcut) puts the keyboard on the first finding; Tab goes on
+    // through the findings, then to Copy and Save.
     setFocusProxy(m_rows.empty() ? static_cast<QWidget*>(m_copy) : m_rows.front());
+    for (std::size_t i = 1; i < m_rows.size(); ++i)
+        setTabOrder(m_rows[i - 1], m_rows[i]);
+    if (!m_rows.empty())
+        setTabOrder(m_rows.back(), m_copy);
+    setTabOrder(m_copy, m_save);
     m_scroll->verticalScrollBar()->setValue(scrolled);
     if (focusedRow >= 0 && !m_rows.empty())
         m_rows[std::size_t(std::min(focusedRow, int(m_rows.size()) - 1))]->setFocus(Qt::OtherFocusReason);

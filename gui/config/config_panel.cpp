@@ -100,6 +100,7 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFocusPolicy(Qt::NoFocus);  // Tab goes from control to control inside it: the area is no stop itself
     // As narrow as the fields allow, their scroll bar beside them and a little room for the choices' texts.
     scroll->setMinimumWidth(fields->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() +
         fontMetrics().averageCharWidth());

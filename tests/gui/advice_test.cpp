@@ -25,9 +25,11 @@
 #include <QClipboard>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -139,6 +141,38 @@ private slots:
     }
 
     void init() { QSettings().clear(); }
+
+    // Tab goes from stop to stop, each one showing it has the keyboard: no scroll area takes a stop of its own (the
+    // pipeline panel's, the advice list's); on the Advice tab it goes through the findings, then Copy and Save.
+    void tabReachesEveryStopAndEachShowsTheFocus()
+    {
+        auto window = std::make_unique<MainWindow>(std::make_shared<FakeBackend>());
+        window->show();
+        window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window.get()));
+        QVERIFY(waitForDevices(*window));
+        QVERIFY(window->files().openSaved(QStringLiteral(ASYNCSCOPE_TEST_DATA "/h200/h200-noise.json")));
+        QVERIFY(QTest::qWaitFor([&] { return !window->session().isLoading(); }, 30000));
+        for (QWidget* page : { window->tabs().widget(0), static_cast<QWidget*>(&showAdvice(*window)) }) {
+            window->tabs().setCurrentWidget(page);
+            window->tabs().tabBar()->setFocus(Qt::TabFocusReason);
+            QStringList stops;
+            for (int k = 0; k < 12; ++k) {
+                QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+                QWidget* focused = QApplication::focusWidget();
+                QVERIFY(focused);
+                QVERIFY2(!qobject_cast<QScrollArea*>(focused),
+                    qPrintable(QStringLiteral("a scroll area in %1 took a Tab stop").arg(focused->parentWidget()
+                            ? focused->parentWidget()->metaObject()->className() : "")));
+                stops << (focused->objectName().isEmpty() ? focused->metaObject()->className() : focused->objectName());
+            }
+            if (page != window->tabs().widget(0)) {
+                const QString order = stops.join(' ');
+                QVERIFY2(order.contains("finding adviceCopy adviceSave"), qPrintable(order));
+                QVERIFY2(order.startsWith("finding"), qPrintable(order));
+            }
+        }
+    }
 
     void aTransferBoundSeriesListsItsFinding_AndACleanOneHasNoBadge()
     {
