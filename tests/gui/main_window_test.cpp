@@ -889,8 +889,10 @@ private slots:
         const auto mainWidget = [&tabs](QWidget* page) -> QWidget* {
             if (tabs.tabText(tabs.indexOf(page)) == "Distribution")
                 return page->findChildren<QChartView*>().value(0);
-            if (tabs.tabText(tabs.indexOf(page)) == "Advice")
-                return page->findChild<QScrollArea*>("adviceList");
+            if (tabs.tabText(tabs.indexOf(page)) == "Advice") {  // its first finding, or Copy where it has none
+                QWidget* finding = page->findChild<QWidget*>("finding");
+                return finding ? finding : page->findChild<QWidget*>("adviceCopy");
+            }
             for (const char* inside : { "timelineView", "differencePlot" }) {
                 if (auto* w = page->findChild<QWidget*>(inside))
                     return w;
@@ -904,6 +906,8 @@ private slots:
                 page = tabs.tabText(i) == title ? tabs.widget(i) : page;
             QVERIFY2(page, qPrintable(title));
             tabs.setCurrentWidget(page);
+            if (title == "Advice")  // judged off the window's thread: Copy and Save are off until it is
+                QTRY_VERIFY(mainWidget(page) && mainWidget(page)->isEnabled());
             QWidget* target = mainWidget(page);
             QVERIFY2(target, qPrintable(title));
             bar->setFocus(Qt::TabFocusReason);
