@@ -126,7 +126,7 @@ void HeadlessRunner::saveShown(const QString& summary)
 
 QString HeadlessRunner::baselineSummary() const
 {
-    const QString line = baselineLine(*m_session);
+    const QString line = baselineForms(*m_session).value(0);
     return line.isEmpty() ? QString() : QStringLiteral("; ") + line;
 }
 

@@ -51,6 +51,7 @@ public:
     const DifferenceView& difference() const { return *m_tabs->difference(); }
     // The status line's comparison with the baseline, whole; empty without a baseline.
     QString baselineStatus() const { return m_status->baselineText(); }
+    QString baselineStatusShown() const { return m_status->baselineShown(); }
 
 public slots:
     void startRun();

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTimer>
@@ -28,20 +29,37 @@ public:
         setCursor(Qt::PointingHandCursor);
         setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);  // whole where there is room, else cut
     }
-    void setWhole(const QString& text)
+    // `forms`: the whole text first, then shorter ones that keep what matters; shown is the longest that fits.
+    void setForms(const QStringList& forms)
     {
-        m_whole = text;
-        setToolTip(text.isEmpty() ? QString() : text + tr("\nClick to show the Difference tab."));
-        setAccessibleName(text);
+        m_forms = forms;
+        const QString whole = this->whole();
+        setToolTip(whole.isEmpty() ? QString() : whole + tr("\nClick to show the Difference tab."));
+        setAccessibleName(whole);
         updateGeometry();
         update();
     }
-    const QString& whole() const { return m_whole; }
+    QString whole() const { return m_forms.value(0); }
+    // What the button shows at its width now: the longest form that fits, or the shortest cut at the end.
+    QString shown() const
+    {
+        const int room = width() - 8;
+        for (const QString& form : m_forms) {
+            if (fontMetrics().horizontalAdvance(form) <= room)
+                return form;
+        }
+        return fontMetrics().elidedText(m_forms.value(m_forms.size() - 1), Qt::ElideRight, room);
+    }
     QSize sizeHint() const override
     {
-        return { fontMetrics().horizontalAdvance(m_whole) + 16, QPushButton::sizeHint().height() };
+        return { fontMetrics().horizontalAdvance(whole()) + 16, QPushButton::sizeHint().height() };
     }
-    QSize minimumSizeHint() const override { return { 0, QPushButton::minimumSizeHint().height() }; }
+    // Where there are shorter forms (a verdict), room for the shortest: its figure is never cut away.
+    QSize minimumSizeHint() const override
+    {
+        const int shortest = m_forms.size() > 1 ? fontMetrics().horizontalAdvance(m_forms.back()) + 16 : 0;
+        return { shortest, QPushButton::minimumSizeHint().height() };
+    }
 
 protected:
     void paintEvent(QPaintEvent*) override
@@ -49,8 +67,7 @@ protected:
         QPainter painter(this);
         const QRect room = rect().adjusted(4, 0, -4, 0);
         painter.setPen(palette().color(QPalette::WindowText));
-        painter.drawText(room, Qt::AlignLeft | Qt::AlignVCenter,
-            fontMetrics().elidedText(m_whole, Qt::ElideRight, room.width()));
+        painter.drawText(room, Qt::AlignLeft | Qt::AlignVCenter, shown());
         if (hasFocus()) {
             painter.setPen(QPen(palette().color(QPalette::Highlight), 1.0));
             painter.drawRect(rect().adjusted(0, 0, -1, -1));
@@ -58,10 +75,10 @@ protected:
     }
 
 private:
-    QString m_whole;
+    QStringList m_forms;
 };
 
-QString baselineLine(const SessionModel& session)
+QStringList baselineForms(const SessionModel& session)
 {
     const SavedRun* baseline = session.baseline();
     if (!baseline)
@@ -71,19 +88,24 @@ QString baselineLine(const SessionModel& session)
     using State = SessionModel::BaselineState;
     switch (session.baselineState()) {
     case State::None: break;
-    case State::NoSeries: return QObject::tr("Baseline %1: run a series or open one to compare with it").arg(name);
-    case State::Measuring: return QObject::tr("Baseline %1: compared when the series ends").arg(name);
+    case State::NoSeries: return { QObject::tr("Baseline %1: run a series or open one to compare with it").arg(name) };
+    case State::Measuring: return { QObject::tr("Baseline %1: compared when the series ends").arg(name) };
     case State::NeedsConsent:
-        return QObject::tr("Baseline %1: the configurations differ (%2); compare anyway?").arg(name, blocking);
+        return { QObject::tr("Baseline %1: the configurations differ (%2); compare anyway?").arg(name, blocking) };
     case State::Declined:
-        return QObject::tr("Baseline %1: not compared, the configurations differ (%2)").arg(name, blocking);
-    case State::Comparing: return QObject::tr("Baseline %1: comparing…").arg(name);
+        return { QObject::tr("Baseline %1: not compared, the configurations differ (%2)").arg(name, blocking) };
+    case State::Comparing: return { QObject::tr("Baseline %1: comparing…").arg(name) };
     case State::Compared: {
         const BaselineComparison& c = *session.baselineComparison();
         const QString headline = QString::fromStdString(c.headline());
-        return session.baselineComparedUnasked() && c.acrossConfigurations
-            ? QObject::tr("Baseline %1, compared anyway: %2").arg(name, headline)
-            : QObject::tr("Baseline %1: %2").arg(name, headline);
+        QString brief = headline;
+        brief.remove(QRegularExpression(QStringLiteral(" \\(interval [^)]*\\)")));
+        brief.replace(QRegularExpression(QStringLiteral(" \\(across configurations: .*\\)$")),
+            QObject::tr(" (across configurations)"));
+        const bool anyway = session.baselineComparedUnasked() && c.acrossConfigurations;
+        return { anyway ? QObject::tr("Baseline %1, compared anyway: %2").arg(name, headline)
+                        : QObject::tr("Baseline %1: %2").arg(name, headline),
+            QObject::tr("Baseline: %1").arg(headline), headline, QObject::tr("Baseline: %1").arg(brief), brief };
     }
     }
     return {};
@@ -213,10 +235,15 @@ QString RunStatus::baselineText() const
     return m_baseline->whole();
 }
 
+QString RunStatus::baselineShown() const
+{
+    return m_baseline->isVisible() ? m_baseline->shown() : QString();
+}
+
 void RunStatus::showBaseline()
 {
     m_baseline->setVisible(m_session->baseline() != nullptr);
-    m_baseline->setWhole(baselineLine(*m_session));
+    m_baseline->setForms(baselineForms(*m_session));
 }
 
 void RunStatus::showAdvice()

@@ -21,8 +21,10 @@ class ElidedButton;
 class SessionModel;
 
 // "Baseline a.json: GPU time slower by 4.81 % (interval 4.62 to 5.03 %)", or what keeps the series from being compared
-// with the baseline; empty without one. What the status line and a headless run's summary say of it.
-QString baselineLine(const SessionModel& session);
+// with the baseline; empty without one. What the status line and a headless run's summary say of it: the whole line
+// first, then, for a verdict, shorter forms that keep it and its figure ("Baseline: GPU time slower by 4.81 % …",
+// "GPU time slower by 4.81 %"), for a status line too narrow for the whole.
+QStringList baselineForms(const SessionModel& session);
 
 // "Settings not remembered: …" for good at the right of `bar`, where the settings files cannot be used; nothing where
 // `problem` is empty.
@@ -50,6 +52,8 @@ public:
     QString adviceBadge() const;
     // The baseline's line, whole; empty where there is no baseline.
     QString baselineText() const;
+    // As the status line shows it at its width now: shorter forms keep the verdict's figure, cut only where none fits.
+    QString baselineShown() const;
 
 signals:
     void adviceRequested();  // the badge was clicked: the Advice tab should show

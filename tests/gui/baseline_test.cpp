@@ -249,6 +249,16 @@ private slots:
         const QString status = window->baselineStatus();
         QVERIFY2(status.startsWith("Baseline h200-series.json: GPU time slower by 89.90 % (interval "), qPrintable(status));
         QVERIFY2(status.contains(QString::fromStdString(c.headline())), qPrintable(status));
+        // At 800 × 600 the status line keeps the verdict and its figure, dropping the file's name and the interval
+        // first, never cut before the figure.
+        const QSize was = window->size();
+        window->resize(800, 600);
+        QTRY_VERIFY(window->width() <= 800);
+        QTRY_VERIFY(!window->baselineStatusShown().isEmpty());
+        const QString shown = window->baselineStatusShown();
+        QVERIFY2(shown.contains("GPU time slower by 89.90 %") && !shown.endsWith(QStringLiteral("…")),
+            qPrintable(shown));
+        window->resize(was);
 
         // The Difference tab: a row per quantity of every run whose baseline is not 0, with its verdict.
         const DifferenceView& difference = window->difference();
