@@ -118,10 +118,9 @@ void DifferenceView::refresh()
     const QString wholeCurrent = m_session->source().isEmpty()
         ? tr("this series (%1)").arg(text(m_session->report().device.name))
         : m_session->source();
-    // Long names cut in the middle, each keeping what tells it from the other.
-    const QStringList names = shortNames({ baseline ? baseline->label : QString(), wholeCurrent });
-    const QString base = names[0];
-    const QString current = names[1];
+    // Whole names: the subtitle wraps.
+    const QString base = baseline ? baseline->label : QString();
+    const QString current = wholeCurrent;
     const QString blocking = text(differencesText(m_session->baselineDifferences()));
     using State = SessionModel::BaselineState;
     switch (m_session->baselineState()) {
@@ -185,16 +184,17 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
         return;
     }
 
-    // Title lines, each cut to the width with an ellipsis rather than running off it.
+    // Title lines, each wrapped to the width rather than cut or running off it.
     double y = inner.top();
     const auto line = [&](const QString& words, const QFont& font, const QColor& colour) {
         if (words.isEmpty())
             return;
         painter.setFont(font);
         painter.setPen(colour);
-        const QString fitted = QFontMetricsF(font).elidedText(words, Qt::ElideRight, inner.width());
-        painter.drawText(QRectF(inner.left(), y, inner.width(), lh), Qt::AlignLeft | Qt::AlignVCenter, fitted);
-        y += lh * 1.3;
+        const QRectF room(inner.left(), y, inner.width(), inner.height());
+        const QRectF used = QFontMetricsF(font).boundingRect(room, Qt::AlignLeft | Qt::TextWordWrap, words);
+        painter.drawText(room, Qt::AlignLeft | Qt::TextWordWrap, words);
+        y += used.height() + lh * 0.3;
     };
     line(shown.title, bold, ink);
     line(shown.subtitle, plain, ink);
@@ -203,7 +203,8 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
 
     // Columns: the names and verdicts at the left, the figures at the right, the plot between them.
     const int places = 2;
-    std::vector<QString> figures;
+    // A row's figures on two lines, as its name and verdict: the difference above, its interval below.
+    std::vector<std::pair<QString, QString>> figures;
     double labelWidth = 0.0, figureWidth = 0.0;
     for (const auto& row : shown.rows) {
         labelWidth = std::max({ labelWidth, fmBold.horizontalAdvance(row.name), fm.horizontalAdvance(row.verdict) +
@@ -211,14 +212,24 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
         QuantityComparison q;
         q.lowPercent = row.low;
         q.highPercent = row.high;
-        figures.push_back(percentText(row.percent, places) + QStringLiteral("  ") + text(intervalText(q)));
-        figureWidth = std::max(figureWidth, fm.horizontalAdvance(figures.back()));
+        figures.emplace_back(percentText(row.percent, places), text(intervalText(q)));
+        figureWidth = std::max({ figureWidth, fmBold.horizontalAdvance(figures.back().first),
+            fm.horizontalAdvance(figures.back().second) });
     }
-    labelWidth = std::min(labelWidth, inner.width() * 0.3) + lh;
+    labelWidth = std::min(labelWidth, inner.width() * 0.36) + lh;
     figureWidth = std::min(figureWidth, inner.width() * 0.3) + lh;
-    const double axisHeight = lh * 4.4;  // tick labels, then the axis' title on up to two lines
     const double plotLeft = inner.left() + labelWidth;
     const double plotRight = std::max(plotLeft + lh, inner.right() - figureWidth);
+    // Under the plot: the tick labels, then what the marks mean, wrapped to the plot's width, whole.
+    const QString caption =
+        QObject::tr("The point: the difference of the medians, in % of the baseline's. The bar: its %1\u00a0% "
+                    "interval. Shaded: within ±%2\u00a0%, counted as the same.")
+            .arg(shown.confidence * 100.0, 0, 'f', 0)
+            .arg(shown.band, 0, 'f', 2);
+    const double captionHeight =
+        fm.boundingRect(QRectF(0, 0, plotRight - plotLeft, 1e6), Qt::AlignHCenter | Qt::TextWordWrap, caption)
+            .height();
+    const double axisHeight = lh * 1.8 + captionHeight;
     const double rowsTop = y;
     const double available = std::max(lh * 2.0, inner.bottom() - axisHeight - rowsTop);
     const double rowHeight = std::clamp(available / double(shown.rows.size()), lh * 1.6, lh * 3.6);
@@ -264,12 +275,8 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
     painter.setPen(QPen(zero, 1.5));
     painter.drawLine(QPointF(xOf(0.0), rowsTop - lh * 0.2), QPointF(xOf(0.0), rowsBottom + lh * 0.3));
     painter.setPen(faint);
-    painter.drawText(QRectF(plotLeft, rowsBottom + lh * 1.6, plotRight - plotLeft, lh * 2.4),
-        Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-        QObject::tr("The point: the difference of the medians, in % of the baseline's. The bar: its %1\u00a0% "
-                    "interval. Shaded: within ±%2\u00a0%, counted as the same.")
-            .arg(shown.confidence * 100.0, 0, 'f', 0)
-            .arg(shown.band, 0, 'f', 2));
+    painter.drawText(QRectF(plotLeft, rowsBottom + lh * 1.6, plotRight - plotLeft, captionHeight + lh),
+        Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, caption);
 
     for (std::size_t i = 0; i < shown.rows.size(); ++i) {
         const Row& row = shown.rows[i];
@@ -299,10 +306,15 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
         painter.setBrush(colour);
         painter.drawEllipse(QPointF(x, middle), lh * 0.34, lh * 0.34);
         painter.setBrush(Qt::NoBrush);
-        // The figures at the right.
+        // The figures at the right: the difference, and its interval under it.
+        const double figuresLeft = plotRight + lh * 0.6, figuresWidth = figureWidth - lh * 0.6;
         painter.setPen(ink);
-        painter.drawText(QRectF(plotRight + lh * 0.6, top, figureWidth - lh * 0.6, rowHeight),
-            Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(figures[i], Qt::ElideRight, figureWidth - lh * 0.6));
+        painter.setFont(bold);
+        painter.drawText(QRectF(figuresLeft, middle - lh, figuresWidth, lh), Qt::AlignLeft | Qt::AlignVCenter,
+            fmBold.elidedText(figures[i].first, Qt::ElideRight, figuresWidth));
+        painter.setFont(plain);
+        painter.drawText(QRectF(figuresLeft, middle, figuresWidth, lh), Qt::AlignLeft | Qt::AlignVCenter,
+            fm.elidedText(figures[i].second, Qt::ElideRight, figuresWidth));
     }
 }
 

@@ -146,7 +146,7 @@ void DistributionCharts::build(Kind kind)
     chart->legend()->setShowToolTips(true);
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     m_x[kind] = new QValueAxis;
-    m_x[kind]->setTitleText(QObject::tr("%1, ms").arg(quantityName(kind)));
+    m_x[kind]->setTitleText(QObject::tr("ms"));  // the chart's title names the quantity
     m_y[kind] = new QValueAxis;
     m_y[kind]->setTitleText(QObject::tr("share of measured runs, %"));
     chart->addAxis(m_x[kind], Qt::AlignBottom);
@@ -258,20 +258,25 @@ void DistributionCharts::redraw(Kind kind)
     }
     placeLabel(chart, m_x[kind], m_median[kind], m_medianLabel[kind]);
     placeLabel(chart, m_x[kind], m_p95[kind], m_p95Label[kind]);
-    // "GPU time · 9999 measured runs · 18 above 2.605 ms not drawn · saved: …": what a narrow chart cuts is last.
-    QStringList about { quantityName(kind) };
+    // "GPU time", "9999 measured runs", "18 above 2.605 ms", "(not drawn)", "saved: h200-noise", "H200": a line each,
+    // so that a narrow chart shows each whole rather than cutting the one line they would make.
+    QStringList lines { quantityName(kind) };
     if (measured) {
-        about << runsText(current.size(), QObject::tr("1 measured run"), QObject::tr("%1 measured runs"));
+        lines << runsText(current.size(), QObject::tr("1 measured run"), QObject::tr("%1 measured runs"));
         const Histogram& h = histograms[0];
         const int decimals = niceDecimals(bins.width);
         if (h.below > 0)
-            about << QObject::tr("%1 below %2 ms not drawn").arg(h.below).arg(bins.low, 0, 'f', decimals);
+            lines << QObject::tr("%1 below %2 ms").arg(h.below).arg(bins.low, 0, 'f', decimals);
         if (h.above > 0)
-            about << QObject::tr("%1 above %2 ms not drawn").arg(h.above).arg(bins.high(), 0, 'f', decimals);
+            lines << QObject::tr("%1 above %2 ms").arg(h.above).arg(bins.high(), 0, 'f', decimals);
+        if (h.below > 0 || h.above > 0)
+            lines << QObject::tr("(not drawn)");
     }
     if (!m_source.isEmpty())
-        about << m_source;
-    m_charts[kind]->setTitle(about.join(QStringLiteral(" · ")));
+        lines << m_source.split(QStringLiteral(" · "));  // "saved: h200-noise", "H200"
+    for (QString& line : lines)
+        line = line.toHtmlEscaped();
+    m_charts[kind]->setTitle(lines.join(QStringLiteral("<br>")));
 
     // The legend tells the series apart where overlays are drawn: "this run" and each overlay's label. The median
     // and p95 lines carry their names on the plot.

@@ -16,8 +16,9 @@ QString shownName(std::string_view name);
 QString shownName(const QString& name);
 
 // How many characters a legend's entry, a column's header or a caption gives a series' name: a legend beside a chart
-// of a 1024-pixel window shows about this many before its own cut at the end hides what tells names apart.
-constexpr int kShortNameChars = 28;
+// of a 1024-pixel window shows about this many before its own cut at the end hides what tells names apart; a
+// baseline's "baseline · h200-series · H200" whole.
+constexpr int kShortNameChars = 32;
 
 // `names` each cut to at most `maxChars` characters, in the middle with "…": a longer one keeps its start and its end,
 // and where names share a start ("gpu-server-b-h200-nightly-2026120…"), what follows the shared part, which is what

@@ -73,8 +73,7 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     m_title = new QLabel;
     m_title->setObjectName(QStringLiteral("timelineTitle"));
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_title->setMinimumWidth(1);  // a long title is cut rather than widening the window
-    m_title->installEventFilter(this);
+    m_title->setWordWrap(true);  // a long title takes another line rather than being cut or widening the window
     m_latest = new QPushButton(tr("&Latest run"));
     m_latest->setObjectName(QStringLiteral("latestRun"));
     m_latest->setToolTip(tr("Show the latest run, and each new one as it arrives. A click on a point of the Time "
@@ -84,8 +83,9 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     m_reset->setToolTip(tr("Show the whole run (also a double click or Home on the timeline)."));
     m_view = new TimelineView;
 
+    // The title on a line of its own, the whole width; the buttons under it, at the right.
     auto* bar = new QHBoxLayout;
-    bar->addWidget(m_title, 1);
+    bar->addStretch(1);
     for (QPushButton* button : { m_latest, m_reset }) {
         button->setAutoDefault(false);
         bar->addWidget(button);
@@ -95,6 +95,7 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
              [this](const QString& format) { emit exportRequested(format); }))
         bar->addWidget(button);
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
 
@@ -125,21 +126,7 @@ QString TimelinePanel::title() const
 void TimelinePanel::setTitleText(const QString& text)
 {
     m_titleText = text;
-    m_title->setToolTip(text);
-    fitTitle();
-}
-
-// Cut in the middle, so the run and its GPU time at the two ends stay in view.
-void TimelinePanel::fitTitle()
-{
-    m_title->setText(m_title->fontMetrics().elidedText(m_titleText, Qt::ElideMiddle, std::max(1, m_title->width())));
-}
-
-bool TimelinePanel::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == m_title && event->type() == QEvent::Resize)
-        fitTitle();
-    return QWidget::eventFilter(watched, event);
+    m_title->setText(text);
 }
 
 void TimelinePanel::showRun(int index)

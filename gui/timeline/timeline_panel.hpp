@@ -45,19 +45,17 @@ public slots:
 
 protected:
     void showEvent(QShowEvent* event) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     void exportRequested(const QString& format);  // "png" or "svg"
 
 private:
     void setTitleText(const QString& text);
-    void fitTitle();
 
     const SessionModel* m_session;
     TimelineView* m_view = nullptr;
     QLabel* m_title = nullptr;
-    QString m_titleText;  // whole; the label shows it cut in the middle to its width, "…" where it is cut
+    QString m_titleText;  // whole, as the label shows it, wrapped to its width
     QPushButton* m_latest = nullptr;
     QPushButton* m_reset = nullptr;
     std::optional<int> m_chosen;      // a run picked elsewhere; empty while following the latest

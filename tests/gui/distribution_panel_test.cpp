@@ -17,6 +17,7 @@
 #include "engine/model/statistics.hpp"
 
 #include <QChartView>
+#include <QGraphicsTextItem>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QLegend>
@@ -175,7 +176,7 @@ private slots:
                 shares += steps[1 + 2 * i].y();
             QVERIFY(std::fabs(shares - 100.0) < 1e-6);
         }
-        QVERIFY(charts.chart(DistributionCharts::GpuTime)->title().startsWith("GPU time · 4999 measured runs"));
+        QVERIFY(charts.chart(DistributionCharts::GpuTime)->title().startsWith("GPU time<br>4999 measured runs"));
 
         // Runs that waited for something, far beyond the rest: counted, named in the title, not drawn.
         for (const std::size_t slow : { 100, 2000, 3000 })
@@ -186,7 +187,7 @@ private slots:
         QCOMPARE(h.above, std::size_t(3));
         QCOMPARE(h.total(), std::size_t(4999));
         QVERIFY(h.bins.high() < 3.0);
-        QVERIFY2(outliers.chart(DistributionCharts::GpuTime)->title().contains(" · 3 above "),
+        QVERIFY2(outliers.chart(DistributionCharts::GpuTime)->title().contains("<br>3 above "),
             qPrintable(outliers.chart(DistributionCharts::GpuTime)->title()));
     }
 
@@ -220,6 +221,32 @@ private slots:
                 QCOMPARE(marker->name(), prefix + QString::number(at, 'f', decimals) + " ms");
             }
         }
+    }
+
+    // A chart as narrow as the tab's at 800 × 600 (about 200 px) shows its title whole, a line for each part, and its
+    // value axis's title whole: nothing is cut with "...".
+    void aNarrowChartsTitlesAreWhole()
+    {
+        Report report = classicReport(2001);
+        for (const std::size_t slow : { 100, 900 })
+            report.runs.update(slow, [](RunResult& r) { r.gpuMs = 9.0; });
+        DistributionCharts charts;
+        QChartView view(charts.chart(DistributionCharts::GpuTime));
+        view.resize(210, 430);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        charts.setRuns(report, QStringLiteral("saved: h200-noise · H200"));
+        QTest::qWait(20);  // laid out
+        QStringList shown;
+        for (QGraphicsItem* item : view.scene()->items()) {
+            if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+                shown << text->toPlainText();
+        }
+        QString all = shown.join(" | ");  // the title's lines joined by "/"
+        all.replace(QChar::LineSeparator, QLatin1Char('/')).replace(QLatin1Char('\n'), QLatin1Char('/'));
+        for (const char* whole : { "GPU time", "2000 measured runs", "above", "(not drawn)", "saved: h200-noise/H200" })
+            QVERIFY2(all.contains(whole), qPrintable(whole + QStringLiteral(" not in: ") + all));
+        QVERIFY2(!all.contains("..."), qPrintable(all));
     }
 
     // A line near the plot's edge is named inside the plot, beside it rather than over the axis's labels.

@@ -1165,13 +1165,13 @@ private slots:
                 labels.contains("other/h200-run.json · Fake Big GPU"),
             qPrintable(labels.join(" | ")));
         QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · Fake Big GPU"));
-        // In the legend, a name longer than it has room for is cut in the middle.
+        // In the legend, a name longer than it has room for is cut in the middle; one that fits is whole.
         const QStringList legend = window.charts().at(RunCharts::Time).legendNames();
         QVERIFY2(legend.contains("a100-run · Fake Big GPU") && legend.contains("h200-run.csv · Fake Big GPU") &&
-                legend.contains(QStringLiteral("other/h20…son · Fake Big GPU")),
+                legend.contains(QStringLiteral("other/h200…n.json · Fake Big GPU")),
             qPrintable(legend.join(" | ")));
         // The series shown is a saved one: the legend names it as the title does, not "this run".
-        QVERIFY2(legend.contains(QStringLiteral("saved: h2…run · Fake Big GPU")) && !legend.contains("this run"),
+        QVERIFY2(legend.contains(QStringLiteral("saved: h200-run · Fake Big GPU")) && !legend.contains("this run"),
             qPrintable(legend.join(" | ")));
         QVERIFY(legend.contains("GPU time"));
         QVERIFY(legend.contains("warm-up run"));
@@ -1283,8 +1283,11 @@ private slots:
         QVERIFY(QTest::qWaitFor(
             [&] { return window.session().baselineState() == SessionModel::BaselineState::Compared; }, 30000));
         window.tabs().setCurrentWidget(const_cast<DifferenceView*>(&window.difference()));
+        // The Difference tab's subtitle wraps: the names whole.
         const QString subtitle = window.difference().shown().subtitle;
-        QVERIFY2(subtitle.contains(QStringLiteral("…")) && subtitle.contains("20261203"), qPrintable(subtitle));
+        QVERIFY2(subtitle.contains("baseline · gpu-server-b-h200-nightly-20261203 · H200") &&
+                !subtitle.contains(QStringLiteral("…")),
+            qPrintable(subtitle));
     }
 
     // The middle cut keeps where names differ: near the end, in the middle, or nowhere in common.
