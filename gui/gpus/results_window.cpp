@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QThread>
@@ -74,7 +75,9 @@ ResultsWindow::ResultsWindow(const QString& folder, QWidget* parent)
     layout->addWidget(m_problemsLabel);
     layout->addWidget(m_table, 1);
     layout->addWidget(buttons);
-    resize(1100, 520);
+    // As wide as a fleet's table reads well, but never beyond the screen: the table scrolls, the buttons stay in view.
+    const QRect room = screen() ? screen()->availableGeometry() : QRect(0, 0, 1100, 520);
+    resize(std::min(1100, room.width() * 9 / 10), std::min(520, room.height() * 9 / 10));
 }
 
 ResultsWindow::~ResultsWindow()

@@ -21,6 +21,8 @@
 #include <QBrush>
 #include <QChart>
 #include <QImage>
+#include <QPushButton>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTabWidget>
@@ -332,6 +334,18 @@ private slots:
         QTableView* table = results.table();
         QAbstractItemModel* shown = table->model();
         QCOMPARE(shown->rowCount(), 8 + 1 + 2);
+        // It fits the screen (the test's is 800 px wide), its buttons within it: a wide table scrolls.
+        const QRect screen = results.screen()->availableGeometry();
+        QVERIFY2(results.width() <= screen.width() && results.height() <= screen.height(),
+            qPrintable(QStringLiteral("%1 × %2 on %3 × %4").arg(results.width()).arg(results.height())
+                           .arg(screen.width()).arg(screen.height())));
+        results.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&results));
+        for (QPushButton* button : results.findChildren<QPushButton*>()) {
+            if (button->isVisible())
+                QVERIFY2(results.rect().contains(QRect(button->mapTo(&results, QPoint(0, 0)), button->size())),
+                    qPrintable(button->text()));
+        }
 
         // The host without a driver is a row saying so, tinted.
         int errorRow = -1;
