@@ -1,10 +1,12 @@
 #include "gui/files/file_dialogs.hpp"
 
 #include "gui/files/pixel_size_dialog.hpp"
+#include "gui/files/save_file.hpp"
 
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScreen>
 #include <QTimer>
@@ -79,6 +81,11 @@ QString askPicturePath(QWidget* parent, const QString& folder, const QString& ti
         format == "svg" ? QObject::tr("SVG pictures (*.svg)") : QObject::tr("PNG pictures (*.png)"));
     if (path.isEmpty())
         return {};
+    // A name no picture can have is said at once, not after its size was asked for.
+    if (const QString problem = pictureFormatProblem(path); !problem.isEmpty()) {
+        QMessageBox::warning(parent, title, problem);
+        return {};
+    }
     const auto chosen = askPixelSize(parent, size);
     if (!chosen)
         return {};

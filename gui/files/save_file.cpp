@@ -99,6 +99,11 @@ QString pictureProblem(const QString& path, QSize pixels)
         return QObject::tr("The picture size %1 x %2 is outside 16 to 16384 pixels.")
             .arg(pixels.width())
             .arg(pixels.height());
+    return pictureFormatProblem(path);
+}
+
+QString pictureFormatProblem(const QString& path)
+{
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (!isSvgPath(path) && !QImageWriter::supportedImageFormats().contains(suffix.toLatin1()))
         return QObject::tr("Unknown picture format '%1': use .png, .jpg or .svg.").arg(suffix);

@@ -22,6 +22,8 @@ QString saveDevice(const QString& path, const std::function<QString(QIODevice&)>
 // Why a picture of `pixels` cannot be written to `path` (a size outside 16 to 16384 pixels, a suffix that names no
 // format Qt writes), or an empty string. SVG is always known.
 QString pictureProblem(const QString& path, QSize pixels);
+// Why `path` names no picture format this build writes (by its suffix); empty where it does.
+QString pictureFormatProblem(const QString& path);
 bool isSvgPath(const QString& path);
 
 }  // namespace asyncscope

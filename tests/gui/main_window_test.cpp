@@ -26,6 +26,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
@@ -1109,6 +1110,40 @@ private slots:
             QString("pinned …"));
         QCOMPARE(elidedAtWord("pinned", metrics, 1000), QString("pinned"));
         QVERIFY(elidedAtWord("cudaMallocHost", metrics, metrics.horizontalAdvance("cudaM") + 1).endsWith("…"));
+    }
+
+    // A picture's name with a suffix no picture has is refused as soon as it is chosen, before its size is asked for.
+    void aPictureNameThatIsNoPictureIsRefusedBeforeItsSize()
+    {
+        MainWindow window(std::make_shared<FakeBackend>());
+        window.show();
+        QVERIFY(waitForDevices(window));
+        QVERIFY(window.files().openSaved(QStringLiteral(ASYNCSCOPE_TEST_DATA "/h200/h200-series.json")));
+        QVERIFY(loaded(window));
+        QStringList seen;
+        std::function<void()> answer = [&] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (auto* files = qobject_cast<QFileDialog*>(modal)) {
+                seen << "file dialog";
+                files->selectFile(m_dir.filePath("chart.txt"));
+                QMetaObject::invokeMethod(files, "accept");
+                QTimer::singleShot(20, this, answer);
+            } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+                seen << box->text();
+                box->close();
+            } else if (modal) {
+                seen << modal->metaObject()->className();
+                modal->close();
+            } else {
+                QTimer::singleShot(20, this, answer);
+            }
+        };
+        QTimer::singleShot(0, this, answer);
+        window.actions().exportPng->trigger();
+        QTRY_COMPARE(seen.size(), 2);
+        QCOMPARE(seen[0], QString("file dialog"));
+        QVERIFY2(seen[1].contains("Unknown picture format 'txt'"), qPrintable(seen.join(" | ")));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath("chart.txt")));
     }
 
     void aSavedRunFillsEveryTab()
