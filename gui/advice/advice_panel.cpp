@@ -1,5 +1,6 @@
 #include "gui/advice/advice_panel.hpp"
 
+#include "gui/config/choice_labels.hpp"
 #include "gui/files/advice_export.hpp"
 #include "gui/session/session_model.hpp"
 
@@ -92,7 +93,12 @@ public:
         QLabel* evidence = wrappingLabel(QString::fromStdString(finding.evidence) + QLatin1Char('.'),
             QStringLiteral("evidence"));
         const QString todo = QString::fromStdString(finding.action).toHtmlEscaped();
-        auto* action = new QLabel(QStringLiteral("<b>%1</b> %2").arg(AdvicePanel::tr("Do:"), todo));
+        // The CLI's options it names, as the window's controls too.
+        const QString controls = windowControlsOf(QString::fromStdString(finding.action));
+        auto* action = new QLabel(QStringLiteral("<b>%1</b> %2").arg(AdvicePanel::tr("Do:"), todo) +
+            (controls.isEmpty() ? QString()
+                                : QStringLiteral("<br><b>%1</b> %2")
+                                      .arg(AdvicePanel::tr("In the window:"), controls.toHtmlEscaped())));
         action->setObjectName(QStringLiteral("action"));
         action->setWordWrap(true);
         action->setTextFormat(Qt::RichText);

@@ -1,5 +1,8 @@
 #include "gui/config/choice_labels.hpp"
 
+#include <QRegularExpression>
+#include <QStringList>
+
 #include <QObject>
 
 namespace asyncscope {
@@ -124,6 +127,46 @@ QString choiceLabel(StopRule value)
     case StopRule::Noise: return QObject::tr("when noise is at most");
     }
     return {};
+}
+
+namespace {
+
+// A choice named as the CLI names it ("graph"), as the window labels it ("CUDA Graph"); the name itself where none is.
+template <class Enum>
+QString labelOf(const QString& name)
+{
+    const auto value = parseName<Enum>(name.toStdString());
+    return value ? choiceLabel(*value) : name;
+}
+
+}  // namespace
+
+QString windowControlsOf(const QString& text)
+{
+    // The CLI's options the advice names, and the pipeline panel's controls that set the same.
+    static const QRegularExpression option(QStringLiteral("--([a-z-]+)(?:[ =]([A-Za-z0-9.]+))?"));
+    QStringList controls;
+    for (auto it = option.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        const QString name = m.captured(1), value = m.captured(2);
+        QString control;
+        if (name == QLatin1String("chunks"))
+            control = QObject::tr("Chunks (K) %1").arg(value);
+        else if (name == QLatin1String("streams"))
+            control = QObject::tr("Streams (S) %1").arg(value);
+        else if (name == QLatin1String("size"))
+            control = QObject::tr("Size");
+        else if (name == QLatin1String("submit"))
+            control = QObject::tr("Submission: %1").arg(labelOf<Submission>(value));
+        else if (name == QLatin1String("host-memory"))
+            control = QObject::tr("Host memory: %1").arg(labelOf<HostMemory>(value));
+        else if (name == QLatin1String("check"))
+            control = QObject::tr("Check elements: %1").arg(labelOf<CheckMode>(value));
+        control = control.trimmed();
+        if (!control.isEmpty() && !controls.contains(control))
+            controls << control;
+    }
+    return controls.join(QStringLiteral("; "));
 }
 
 }  // namespace asyncscope

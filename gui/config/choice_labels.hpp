@@ -25,6 +25,10 @@ QString choiceLabel(Submission value);
 QString choiceLabel(TraceSource value);
 QString choiceLabel(StopRule value);
 
+// The pipeline panel's controls that set what the CLI options in `text` set, with their values: "Chunks (K) 16;
+// Streams (S) 4", "Submission: CUDA Graph"; empty where `text` names none the panel has.
+QString windowControlsOf(const QString& text);
+
 // What a kind of host memory is for and what it costs, in a sentence or two: its item's tooltip.
 QString choicePurpose(HostMemory value);
 

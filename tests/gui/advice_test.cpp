@@ -12,6 +12,7 @@
 #include "gui/app/run_status.hpp"
 #include "gui/app/window_actions.hpp"
 #include "gui/charts/chart_view.hpp"
+#include "gui/config/choice_labels.hpp"
 #include "gui/files/advice_export.hpp"
 #include "gui/session/plan_controller.hpp"
 #include "gui/session/session_model.hpp"
@@ -172,6 +173,28 @@ private slots:
                 QVERIFY2(order.startsWith("finding"), qPrintable(order));
             }
         }
+    }
+
+    // What to do names the CLI's options and the window's controls that set the same.
+    void whatToDoNamesTheWindowsControlsToo()
+    {
+        auto window = std::make_unique<MainWindow>(std::make_shared<FakeBackend>());
+        window->show();
+        QVERIFY(waitForDevices(*window));
+        QVERIFY(window->files().openSaved(QStringLiteral(ASYNCSCOPE_TEST_DATA "/h200/h200-noise.json")));
+        QVERIFY(QTest::qWaitFor([&] { return !window->session().isLoading(); }, 30000));
+        AdvicePanel& panel = showAdvice(*window);
+        QTRY_VERIFY(!findingRows(panel).isEmpty());
+        QStringList actions;
+        for (const QLabel* action : panel.findChildren<QLabel*>("action"))
+            actions << action->text();
+        const QString all = actions.join(" | ");
+        QVERIFY2(all.contains("--chunks 16 --streams 4") &&
+                all.contains("<b>In the window:</b> Chunks (K) 16; Streams (S) 4"),
+            qPrintable(all));
+        QCOMPARE(windowControlsOf("a CUDA Graph (--submit graph) or --host-memory pinned"),
+            QString("Submission: CUDA Graph; Host memory: %1").arg(choiceLabel(HostMemory::Pinned)));
+        QVERIFY(windowControlsOf("nothing to set here").isEmpty());
     }
 
     void aTransferBoundSeriesListsItsFinding_AndACleanOneHasNoBadge()
