@@ -13,8 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <optional>
 
 namespace asyncscope {
 

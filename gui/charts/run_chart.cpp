@@ -4,7 +4,6 @@
 
 #include "gui/charts/nice_axis.hpp"
 #include "gui/charts/spread_line.hpp"
-#include "gui/series/nice_ticks.hpp"
 
 #include <QEvent>
 #include <QGraphicsScene>

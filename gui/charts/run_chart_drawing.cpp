@@ -14,7 +14,6 @@
 
 namespace asyncscope {
 
-using runchart::kCpuQuantity;
 using runchart::RunLines;
 
 namespace {
