@@ -251,7 +251,8 @@ Result<PlanReport> readComparisonJson(std::istream& in, const ReadControl& contr
     std::uintmax_t total = 0;
     for (const VariantOutline& v : outline.variants)
         total += v.begin.line + v.begin.column + offsetOf(starts, v.end) - offsetOf(starts, v.begin);
-    ReadMeter meter(ReadControl { control.progress, control.cancel, total });
+    const ReadControl variants { control.progress, control.cancel, total };  // the meter refers to it: it outlives it
+    ReadMeter meter(variants);
     for (std::size_t i = 0; i < outline.variants.size(); ++i) {
         const VariantOutline& v = outline.variants[i];
         const std::string name = "variant " + std::to_string(i + 1);
