@@ -25,6 +25,7 @@ LoadProgress::LoadProgress(SessionModel* session, QWidget* window)
             m_dialog->setValue(int(fraction * (kSteps - 1)));  // the maximum would close it before the runs are in
     });
     connect(session, &SessionModel::savedLoaded, this, &LoadProgress::onEnded);
+    connect(session, &SessionModel::comparisonOpened, this, &LoadProgress::onEnded);
     connect(session, &SessionModel::loadFailed, this, &LoadProgress::onEnded);
 }
 

@@ -479,6 +479,8 @@ private slots:
         QSignalSpy opened(&window.session(), &SessionModel::comparisonOpened);
         QVERIFY(window.files().openSaved(path));
         QVERIFY(opened.wait(20000));
+        // The read's progress dialog goes with it, as for a series.
+        QTRY_VERIFY(!window.findChild<QWidget*>("loadProgress"));
         const PlanReport& read = *window.session().lastComparison();
         QCOMPARE(read.comparison, std::optional(Comparison::Memory));
         QCOMPARE(read.variants.size(), std::size_t(8));
