@@ -132,7 +132,7 @@ int runMerge(const CliOptions& options, std::ostream& out, std::ostream& err)
         if (auto failed = outputs.open(options.outputPath, shortHostName(), kNoDevice))
             return reportFailure(*failed, err);
     }
-    const std::vector<SideBySideRow> rows = mergeRows(hosts);
+    const std::vector<SideBySideRow> rows = mergeRows(hosts, paths);  // the hosts expected but missing have none
     std::ostream& to = outputs.at(kNoDevice);
     switch (options.format) {
     case ReportFormat::Text: to << formatSideBySideText(rows, aggregatesOf(hosts)); break;

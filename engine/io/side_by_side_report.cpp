@@ -52,16 +52,22 @@ std::string aggregateText(const HostAggregate& a)
 
 std::string formatSideBySideText(const std::vector<SideBySideRow>& rows, const std::vector<HostAggregate>& aggregates)
 {
-    const std::vector<std::string> headers { "host", "GPU", "name", "bus id", "NUMA", "link", "link GB/s",
-        "H2D GB/s", "D2H GB/s", "GPU time (ms)", "flags" };
+    // Rows merged from files name theirs, in a last column (or after a host's error).
+    const bool files = std::any_of(rows.begin(), rows.end(), [](const SideBySideRow& r) { return !r.file.empty(); });
+    std::vector<std::string> headers { "host", "GPU", "name", "bus id", "NUMA", "link", "link GB/s", "H2D GB/s",
+        "D2H GB/s", "GPU time (ms)", "flags" };
+    if (files)
+        headers.push_back("file");
     const std::size_t columns = headers.size();
-    const std::size_t firstNumber = 6;  // right-aligned from "link GB/s" on, but the flags
+    const std::size_t firstNumber = 6;  // right-aligned from "link GB/s" to the GPU time
+    const std::size_t flagsColumn = 10;
     // What a record gives is shown escaped and cut (a host's name or its error may be anything a file holds).
     std::vector<std::vector<std::string>> cells;
     for (const SideBySideRow& r : rows) {
         const std::string error = cutText(r.errorKind) + ": " + cutText(r.error, kMaxShownMessageChars);
+        const std::string file = r.file.empty() ? "-" : cutText(r.file);
         if (r.device < 0) {
-            cells.push_back({ cutText(r.host), "-", "error: " + error });
+            cells.push_back({ cutText(r.host), "-", "error: " + error + (r.file.empty() ? "" : " (" + file + ")") });
             continue;
         }
         std::string flags = r.flagsText();
@@ -71,6 +77,8 @@ std::string formatSideBySideText(const std::vector<SideBySideRow>& rows, const s
             r.pciBusId.empty() ? "-" : cutText(r.pciBusId),
             numaText(r), linkText(r.link), figure(r.linkGBps(), 1), figure(r.h2dGBps, 1), figure(r.d2hGBps, 1),
             figure(r.gpuMs, 4), flags });
+        if (files)
+            cells.back().push_back(file);
     }
     std::vector<std::size_t> widths(columns);
     for (std::size_t c = 0; c < columns; ++c)
@@ -88,7 +96,7 @@ std::string formatSideBySideText(const std::vector<SideBySideRow>& rows, const s
             const std::size_t pad = line[c].size() < widths[c] ? widths[c] - line[c].size() : 0;
             if (c > 0)
                 text += "  ";
-            if (c >= firstNumber && c + 1 < columns && !last)
+            if (c >= firstNumber && c < flagsColumn && !last)
                 text += std::string(pad, ' ') + line[c];
             else
                 text += line[c] + (last ? "" : std::string(pad, ' '));
@@ -113,7 +121,7 @@ std::string formatSideBySideText(const std::vector<SideBySideRow>& rows, const s
 void writeSideBySideCsv(std::ostream& out, const std::vector<SideBySideRow>& rows)
 {
     out << "Host,Device,Name,PCI Bus Id,NUMA Node,Link,Max Link,Link GB/s,Binding,Runs,H2D GB/s,D2H GB/s,"
-           "GPU Time (ms),Flags,Error Kind,Error\n";
+           "GPU Time (ms),Flags,Error Kind,Error,File\n";
     for (const SideBySideRow& r : rows) {
         const bool device = r.device >= 0;
         out << csvField(r.host) << ',' << (device ? std::to_string(r.device) : "") << ',' << csvField(r.name) << ','
@@ -121,7 +129,7 @@ void writeSideBySideCsv(std::ostream& out, const std::vector<SideBySideRow>& row
             << linkText(r.maxLink, "") << ',' << figure(r.linkGBps(), 3, "") << ',' << csvField(r.binding) << ','
             << (device ? std::to_string(r.runs) : "") << ',' << figure(r.h2dGBps, 3, "") << ','
             << figure(r.d2hGBps, 3, "") << ',' << figure(r.gpuMs, 6, "") << ',' << r.flagsText() << ','
-            << csvField(r.errorKind) << ',' << csvField(r.error) << '\n';
+            << csvField(r.errorKind) << ',' << csvField(r.error) << ',' << csvField(r.file) << '\n';
     }
 }
 
@@ -133,6 +141,8 @@ void writeSideBySideJson(std::ostream& out, const std::vector<SideBySideRow>& ro
     for (const SideBySideRow& r : rows) {
         ordered_json j;
         j["host"] = r.host;
+        if (!r.file.empty())
+            j["file"] = r.file;
         j["device"] = r.device >= 0 ? ordered_json(r.device) : ordered_json(nullptr);
         if (r.device >= 0) {
             j["name"] = r.name;

@@ -144,11 +144,15 @@ std::vector<SideBySideRow> sideBySideRows(const HostReport& host)
     return rows;
 }
 
-std::vector<SideBySideRow> mergeRows(const std::vector<HostReport>& hosts)
+std::vector<SideBySideRow> mergeRows(const std::vector<HostReport>& hosts, const std::vector<std::string>& files)
 {
     std::vector<SideBySideRow> rows;
-    for (const HostReport& host : hosts) {
-        std::vector<SideBySideRow> own = unflaggedRows(host);
+    for (std::size_t h = 0; h < hosts.size(); ++h) {
+        std::vector<SideBySideRow> own = unflaggedRows(hosts[h]);
+        if (h < files.size()) {
+            for (SideBySideRow& r : own)
+                r.file = files[h];
+        }
         rows.insert(rows.end(), std::make_move_iterator(own.begin()), std::make_move_iterator(own.end()));
     }
     for (SideBySideRow& r : rows)

@@ -30,6 +30,7 @@ constexpr double kBelowLinkFraction = 0.80;
 
 struct SideBySideRow {
     std::string host;
+    std::string file;  // the record's file, as it was named to be read; empty for a host measured here or missing
     int device = -1;  // -1: a host whose record carries an error instead of devices
     std::string name;
     std::string pciBusId;
@@ -61,8 +62,9 @@ double medianOf(std::vector<double> values);
 std::vector<SideBySideRow> sideBySideRows(const HostReport& host);
 
 // Every host's rows, in the order given, flagged as sideBySideRows() flags them (against each host's own medians)
-// and SlowInSet against the medians of every row of the set.
-std::vector<SideBySideRow> mergeRows(const std::vector<HostReport>& hosts);
+// and SlowInSet against the medians of every row of the set. `files`, where given, names each host's file (an empty
+// name, or none, for a host that left no record): its rows carry it.
+std::vector<SideBySideRow> mergeRows(const std::vector<HostReport>& hosts, const std::vector<std::string>& files = {});
 
 // A host's aggregate bandwidth, where its devices ran all at once.
 struct HostAggregate {

@@ -2,7 +2,8 @@
 
 #include "gui/session/session_model.hpp"
 
-#include <QFileInfo>
+#include "engine/io/input_file.hpp"
+
 #include <QPushButton>
 
 namespace asyncscope {
@@ -54,7 +55,7 @@ void BaselineConsent::ask(bool justSet)
         (d.blocking ? blocking : listed) << QStringLiteral("• ") + line;
     }
     QString text = tr("The baseline %1 was measured in another configuration than the series shown:\n\n%2")
-                       .arg(QFileInfo(baseline->path).fileName(), blocking.join(QLatin1Char('\n')));
+                       .arg(QString::fromStdString(shownPath(baseline->path.toStdString())), blocking.join(QLatin1Char('\n')));
     if (!listed.isEmpty())
         text += tr("\n\nAlso different, which a baseline comparison allows:\n%1").arg(listed.join(QLatin1Char('\n')));
     text += tr("\n\nA difference found may be the configuration's rather than a slowdown. Compare anyway?");

@@ -117,7 +117,7 @@ void HeadlessRunner::saveShown(const QString& summary)
     if (const QString failure = savePictures(); !failure.isEmpty())
         return finish(1, failure);
     const QString problem = exportChart(m_session->report(), m_session->source(), m_session->prepared().points,
-        m_session->overlays(), RunCharts::Time, m_options.exportPng, m_options.exportSize);
+        m_session->drawnOverlays(), RunCharts::Time, m_options.exportPng, m_options.exportSize);
     if (!problem.isEmpty())
         return finish(1, problem);
     keepAdvice();
@@ -165,7 +165,7 @@ void HeadlessRunner::onPlanFinished(const PlanReport& plan)
         return finish(1, failure);
     const QString problem = plan.comparison
         ? exportComparisonChart(plan, m_options.exportPng, m_options.exportSize)
-        : exportChart(m_session->report(), m_session->source(), m_session->prepared().points, m_session->overlays(),
+        : exportChart(m_session->report(), m_session->source(), m_session->prepared().points, m_session->drawnOverlays(),
               RunCharts::Time, m_options.exportPng, m_options.exportSize);
     if (!problem.isEmpty())
         return finish(1, problem);

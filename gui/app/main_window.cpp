@@ -100,7 +100,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_session, &SessionModel::reportChanged, this, &MainWindow::refreshViews);
     connect(m_session, &SessionModel::planFinished, this, &MainWindow::onPlanFinished);
     connect(m_session, &SessionModel::overlayChanged, this, [this] {
-        m_charts->setOverlays(m_session->overlays());
+        m_charts->setOverlays(m_session->drawnOverlays());
         refreshViews();
     });
     connect(m_session, &SessionModel::baselineChanged, this, &MainWindow::updateActions);

@@ -23,7 +23,7 @@ FileActions::Picture pictureOfTab(const PictureTabs& tabs)
         return { QObject::tr("Export chart"), QStringLiteral("asyncscope-chart"),
             [s, kind, look = tabs.look](const QString& path, QSize pixels) {
                 return exportChart(
-                    s->report(), s->source(), s->prepared().points, s->overlays(), kind, path, pixels, look);
+                    s->report(), s->source(), s->prepared().points, s->drawnOverlays(), kind, path, pixels, look);
             } };
     }
     if (shown == tabs.comparison && s->lastComparison())

@@ -8,7 +8,7 @@
 namespace asyncscope {
 
 QString exportChart(const Report& report, const QString& source, std::shared_ptr<const SeriesPoints> prepared,
-    const std::vector<SavedRun>& overlays, RunCharts::Kind kind, const QString& path, QSize pixels,
+    const DrawnOverlays& overlays, RunCharts::Kind kind, const QString& path, QSize pixels,
     const RunCharts::Look& look)
 {
     RunCharts charts;

@@ -20,7 +20,7 @@ namespace asyncscope {
 // time on its own axis). Each returns an empty string on
 // success, otherwise a sentence saying what went wrong.
 QString exportChart(const Report& report, const QString& source, std::shared_ptr<const SeriesPoints> prepared,
-    const std::vector<SavedRun>& overlays, RunCharts::Kind kind, const QString& path, QSize pixels,
+    const DrawnOverlays& overlays, RunCharts::Kind kind, const QString& path, QSize pixels,
     const RunCharts::Look& look = {});
 QString exportComparisonChart(const PlanReport& comparison, const QString& path, QSize pixels);
 

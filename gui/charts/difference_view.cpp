@@ -163,8 +163,15 @@ void DifferenceView::refresh()
     m_plot->update();
 }
 
-void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette& palette, const Shown& shown)
+QStringList DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette& palette, const Shown& shown)
 {
+    QStringList cut;
+    const auto fitted = [&cut](const QFontMetricsF& metrics, const QString& words, double width) {
+        const QString elided = metrics.elidedText(words, Qt::ElideRight, width);
+        if (elided != words)
+            cut << words;
+        return elided;
+    };
     const QColor ink = palette.color(QPalette::Text);
     const QColor paper = palette.color(QPalette::Base);
     const QColor faint = blend(paper, ink, 0.55);
@@ -181,7 +188,7 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
     if (shown.rows.empty()) {
         painter.setPen(faint);
         painter.drawText(inner, Qt::AlignCenter | Qt::TextWordWrap, shown.message);
-        return;
+        return cut;
     }
 
     // Title lines, each wrapped to the width rather than cut or running off it.
@@ -216,8 +223,9 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
         figureWidth = std::max({ figureWidth, fmBold.horizontalAdvance(figures.back().first),
             fm.horizontalAdvance(figures.back().second) });
     }
-    labelWidth = std::min(labelWidth, inner.width() * 0.36) + lh;
+    // The figures whole where they take at most 30 % of the width; the names whole where the plot keeps 30 %.
     figureWidth = std::min(figureWidth, inner.width() * 0.3) + lh;
+    labelWidth = std::min(labelWidth + lh, std::max(inner.width() * 0.36 + lh, inner.width() * 0.7 - figureWidth));
     const double plotLeft = inner.left() + labelWidth;
     const double plotRight = std::max(plotLeft + lh, inner.right() - figureWidth);
     // Under the plot: the tick labels, then what the marks mean, wrapped to the plot's width, whole.
@@ -287,14 +295,14 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
         painter.setFont(bold);
         painter.setPen(ink);
         painter.drawText(QRectF(inner.left() + lh * 0.3, middle - lh, labelWidth - lh * 0.6, lh),
-            Qt::AlignLeft | Qt::AlignVCenter, fmBold.elidedText(row.name, Qt::ElideRight, labelWidth - lh * 0.6));
+            Qt::AlignLeft | Qt::AlignVCenter, fitted(fmBold, row.name, labelWidth - lh * 0.6));
         painter.setFont(plain);
         painter.setPen(Qt::NoPen);
         painter.setBrush(colour);
         painter.drawEllipse(QPointF(inner.left() + lh * 0.6, middle + lh * 0.5), lh * 0.22, lh * 0.22);
         painter.setPen(row.kind == Verdict::Slower || row.kind == Verdict::Faster ? colour : ink);
         painter.drawText(QRectF(inner.left() + lh * 1.15, middle, labelWidth - lh * 1.45, lh),
-            Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(row.verdict, Qt::ElideRight, labelWidth - lh * 1.45));
+            Qt::AlignLeft | Qt::AlignVCenter, fitted(fm, row.verdict, labelWidth - lh * 1.45));
         // The interval as a bar with end caps, the difference as a point on it.
         const double x0 = xOf(row.low), x1 = xOf(row.high), x = xOf(row.percent);
         const double cap = lh * 0.32;
@@ -311,11 +319,12 @@ void DifferenceView::paint(QPainter& painter, const QRectF& area, const QPalette
         painter.setPen(ink);
         painter.setFont(bold);
         painter.drawText(QRectF(figuresLeft, middle - lh, figuresWidth, lh), Qt::AlignLeft | Qt::AlignVCenter,
-            fmBold.elidedText(figures[i].first, Qt::ElideRight, figuresWidth));
+            fitted(fmBold, figures[i].first, figuresWidth));
         painter.setFont(plain);
         painter.drawText(QRectF(figuresLeft, middle, figuresWidth, lh), Qt::AlignLeft | Qt::AlignVCenter,
-            fm.elidedText(figures[i].second, Qt::ElideRight, figuresWidth));
+            fitted(fm, figures[i].second, figuresWidth));
     }
+    return cut;
 }
 
 QString DifferenceView::exportPicture(const QString& path, QSize pixels) const

@@ -11,6 +11,7 @@
 
 #include <QSize>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include <vector>
@@ -55,8 +56,9 @@ public:
     // when written, else why not.
     QString exportPicture(const QString& path, QSize pixels) const;
 
-    // Draws `shown` into `area` in the colours of `palette`: the tab and the pictures draw the same way.
-    static void paint(QPainter& painter, const QRectF& area, const QPalette& palette, const Shown& shown);
+    // Draws `shown` into `area` in the colours of `palette`: the tab and the pictures draw the same way. Titles and
+    // the caption wrap; a name, verdict or figure too wide for its column is cut with an ellipsis, and returned.
+    static QStringList paint(QPainter& painter, const QRectF& area, const QPalette& palette, const Shown& shown);
 
 public slots:
     // The session's series, baseline or comparison changed.

@@ -194,7 +194,7 @@ void DistributionCharts::setRuns(
         redraw(Kind(k));
 }
 
-void DistributionCharts::setOverlays(const std::vector<SavedRun>& overlays)
+void DistributionCharts::setOverlays(const DrawnOverlays& overlays)
 {
     for (Overlay& overlay : m_overlays) {
         for (int k = 0; k < kKindCount; ++k) {
@@ -203,13 +203,13 @@ void DistributionCharts::setOverlays(const std::vector<SavedRun>& overlays)
         }
     }
     m_overlays.clear();
-    for (const SavedRun& saved : overlays) {
+    for (const SavedRun* saved : overlays) {
         Overlay overlay;
-        overlay.label = saved.label;
-        overlay.times = preparedFor(saved.report.runs, saved.prepared.times);
+        overlay.label = saved->label;
+        overlay.times = preparedFor(saved->report.runs, saved->prepared.times);
         for (int k = 0; k < kKindCount; ++k) {
             overlay.steps[k] = new QLineSeries;
-            overlay.steps[k]->setName(saved.label);
+            overlay.steps[k]->setName(saved->label);
             m_charts[k]->addSeries(overlay.steps[k]);
             overlay.steps[k]->attachAxis(m_x[k]);
             overlay.steps[k]->attachAxis(m_y[k]);

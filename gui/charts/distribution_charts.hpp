@@ -49,7 +49,7 @@ public:
     // of exactly these runs (a saved run's, sorted as its file was read), is counted as it is, shared.
     void setRuns(const Report& report, const QString& source = {}, std::shared_ptr<const SortedTimes> prepared = nullptr);
     // Saved runs drawn beside the current one; their prepared values are used where they have them.
-    void setOverlays(const std::vector<SavedRun>& overlays);
+    void setOverlays(const DrawnOverlays& overlays);
     // Light or dark, following the palette.
     void applyPalette(const QPalette& palette);
 

@@ -79,7 +79,7 @@ void DistributionPanel::catchUp()
 {
     if (m_overlaysStale) {
         m_overlaysStale = false;
-        m_charts.setOverlays(m_session->overlays());
+        m_charts.setOverlays(m_session->drawnOverlays());
     }
     if (m_runsStale) {
         m_runsStale = false;
@@ -103,7 +103,7 @@ void DistributionPanel::changeEvent(QEvent* event)
 QString DistributionPanel::exportPicture(const QString& path, QSize pixels) const
 {
     DistributionCharts charts;  // off-screen, every run and overlay as they are now
-    charts.setOverlays(m_session->overlays());
+    charts.setOverlays(m_session->drawnOverlays());
     charts.setRuns(m_session->report(), m_session->source(), m_session->prepared().times);
     return saveChartsPicture({ charts.chart(DistributionCharts::GpuTime), charts.chart(DistributionCharts::CpuSubmit) },
         tr("AsyncScope distributions"), path, pixels);

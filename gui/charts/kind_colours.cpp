@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QPalette>
+#include <QWidget>
 
 #include <iterator>
 
@@ -42,6 +43,13 @@ bool isDark(const QPalette& palette)
 QColor problemTextColour(const QPalette& palette)
 {
     return isDark(palette) ? QColor(0xff, 0x9a, 0x8f) : QColor(0xa3, 0x16, 0x0b);
+}
+
+void showAsProblem(QWidget& label, const QPalette& look)
+{
+    QPalette red = label.palette();
+    red.setColor(QPalette::WindowText, problemTextColour(look));
+    label.setPalette(red);
 }
 
 void applyChartTheme(QChart* chart, bool dark)

@@ -11,6 +11,7 @@
 
 class QChart;
 class QPalette;
+class QWidget;
 
 namespace asyncscope {
 
@@ -18,6 +19,8 @@ namespace asyncscope {
 bool isDark(const QPalette& palette);
 // A problem's text: red, at least 4.5:1 against the palette's windows, light or dark.
 QColor problemTextColour(const QPalette& palette);
+// Draws `label`'s text in problemTextColour(look): again on each change of look.
+void showAsProblem(QWidget& label, const QPalette& look);
 // Qt Charts' dark or light theme for `chart`, its animations kept off (a theme turns them back on). A theme resets
 // every series' colours: the caller styles its series again.
 void applyChartTheme(QChart* chart, bool dark);

@@ -159,6 +159,7 @@ private:
     void updateLegend();
     // The zoom (run_chart_zoom.cpp).
     void rescale();                      // every run's range; the run axis to it, unless zoomed into runs
+    std::vector<QValueAxis*> valueAxes() const;  // the values' axis, and CPU submit time's where it has its own
     // The run axis from `low` to `high`, moved within every run (every run where that wide); draws, fitting the
     // value axes unless the user chose them.
     void setRunAxis(double low, double high);

@@ -81,11 +81,17 @@ void RunChart::zoomRuns(double factor, std::optional<double> around)
     setRunAxis(from, from + width);
 }
 
+std::vector<QValueAxis*> RunChart::valueAxes() const
+{
+    std::vector<QValueAxis*> axes { m_y };
+    if (m_cpuOwnAxis && m_cpuY)
+        axes.push_back(m_cpuY);
+    return axes;
+}
+
 void RunChart::zoomValues(double factor, double fromBottom)
 {
-    for (QValueAxis* axis : { m_y, m_cpuOwnAxis ? m_cpuY : nullptr }) {
-        if (!axis)
-            continue;
+    for (QValueAxis* axis : valueAxes()) {
         const double at = valueAt(axis, fromBottom);
         const double width = (axis->max() - axis->min()) * factor;
         const double low = at - fromBottom * width;
@@ -115,10 +121,8 @@ void RunChart::zoomToArea(const QRectF& area)
     }
     // The values read off the axes as they are, then the runs (drawn, the values left as chosen), then the values.
     std::vector<std::pair<QValueAxis*, std::pair<double, double>>> values;
-    for (QValueAxis* axis : { m_y, m_cpuOwnAxis ? m_cpuY : nullptr }) {
-        if (axis)
-            values.push_back({ axis, { valueAt(axis, bottom), valueAt(axis, top) } });
-    }
+    for (QValueAxis* axis : valueAxes())
+        values.push_back({ axis, { valueAt(axis, bottom), valueAt(axis, top) } });
     setRunAxis(centre - width / 2.0, centre + width / 2.0);
     for (const auto& [axis, range] : values)
         setNiceRange(axis, range.first, range.second, tickRoom(m_chart, Qt::Vertical), 0.0);
@@ -135,9 +139,7 @@ void RunChart::scrollRuns(double fraction)
 
 void RunChart::scrollValues(double fraction)
 {
-    for (QValueAxis* axis : { m_y, m_cpuOwnAxis ? m_cpuY : nullptr }) {
-        if (!axis)
-            continue;
+    for (QValueAxis* axis : valueAxes()) {
         const double shift = (axis->max() - axis->min()) * fraction;
         setNiceRange(axis, axis->min() + shift, axis->max() + shift, tickRoom(m_chart, Qt::Vertical), 0.0);
     }

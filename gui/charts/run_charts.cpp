@@ -39,13 +39,13 @@ QStringList RunCharts::keyNames() const
     return shortNames(names);
 }
 
-void RunCharts::setOverlays(const std::vector<SavedRun>& overlays)
+void RunCharts::setOverlays(const DrawnOverlays& overlays)
 {
     m_runs.overlays.clear();
     m_overlayLabels.clear();
-    for (const SavedRun& saved : overlays) {
-        m_runs.overlays.push_back(preparedFor(saved.report.runs, saved.prepared.points));
-        m_overlayLabels << saved.label;
+    for (const SavedRun* saved : overlays) {
+        m_runs.overlays.push_back(preparedFor(saved->report.runs, saved->prepared.points));
+        m_overlayLabels << saved->label;
     }
     const QStringList names = keyNames();
     for (const auto& chart : m_charts)

@@ -59,7 +59,7 @@ public:
         std::shared_ptr<const SeriesPoints> prepared = nullptr);
     // Saved runs drawn beside the current one, each in its own line pattern, warm-ups marked; their prepared
     // points are used where they have them.
-    void setOverlays(const std::vector<SavedRun>& overlays);
+    void setOverlays(const DrawnOverlays& overlays);
     // Every chart drawn at `scale` pixels per unit of its size (RunChart::setPixelScale).
     void setPixelScale(double scale);
     // How the runs are drawn (automatic unless asked otherwise); redraws every chart.

@@ -60,11 +60,8 @@ QString ControlProblems::text() const
 
 void ControlProblems::applyPalette(const QPalette& palette)
 {
-    for (const Line& line : m_lines) {
-        QPalette red = line.label->palette();
-        red.setColor(QPalette::WindowText, problemTextColour(palette));
-        line.label->setPalette(red);
-    }
+    for (const Line& line : m_lines)
+        showAsProblem(*line.label, palette);
 }
 
 }  // namespace asyncscope

@@ -105,28 +105,30 @@ bool ResultsWindow::openFiles(const QStringList& paths)
     });
     m_reading->setObjectName(QStringLiteral("AsyncScope results"));
     // Queued to this window's thread: what was read is complete once the thread has finished.
-    connect(m_reading, &QThread::finished, this, [this, read] {
+    connect(m_reading, &QThread::finished, this, [this, files, read] {
         m_reading->wait();
         m_reading->deleteLater();
         m_reading = nullptr;
-        showRead(std::move(*read));
+        showRead(files, std::move(*read));
     });
     m_summary->setText(tr("Reading %n file(s)…", nullptr, int(paths.size())));
     m_reading->start();
     return true;
 }
 
-void ResultsWindow::showRead(std::vector<Result<HostReport>> read)
+void ResultsWindow::showRead(const std::vector<std::string>& files, std::vector<Result<HostReport>> read)
 {
     QStringList problems;
-    for (Result<HostReport>& host : read) {
-        if (host)
-            m_hosts.push_back(std::move(*host));
-        else
-            problems << QString::fromStdString(host.error().message());
+    for (std::size_t i = 0; i < read.size(); ++i) {
+        if (read[i]) {
+            m_hosts.push_back(std::move(*read[i]));
+            m_files.push_back(files[i]);
+        } else {
+            problems << QString::fromStdString(read[i].error().message());
+        }
     }
     m_problems << problems;
-    m_model->setRows(mergeRows(m_hosts));
+    m_model->setRows(mergeRows(m_hosts, m_files));
     m_table->resizeColumnsToContents();
 
     const auto& rows = m_model->rows();
@@ -181,9 +183,7 @@ void ResultsWindow::changeEvent(QEvent* event)
 
 void ResultsWindow::showColours()
 {
-    QPalette red = m_problemsLabel->palette();
-    red.setColor(QPalette::WindowText, problemTextColour(palette()));
-    m_problemsLabel->setPalette(red);
+    showAsProblem(*m_problemsLabel, palette());
 }
 
 }  // namespace asyncscope

@@ -50,11 +50,12 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void showRead(std::vector<Result<HostReport>> read);
+    void showRead(const std::vector<std::string>& files, std::vector<Result<HostReport>> read);
     void showColours();  // the files not shown in the palette's problem colour, light or dark
 
     QThread* m_reading = nullptr;
     std::vector<HostReport> m_hosts;
+    std::vector<std::string> m_files;  // each host's file
     QStringList m_problems;
     QString m_folder;
     SideBySideModel* m_model;

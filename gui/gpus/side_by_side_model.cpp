@@ -80,6 +80,8 @@ QVariant SideBySideModel::data(const QModelIndex& index, int role) const
         default: return data(index, Qt::DisplayRole);
         }
     }
+    if (role == Qt::ToolTipRole && index.column() == Host && !r.file.empty())
+        return tr("Read from %1").arg(text(r.file));
     if (role == Qt::ToolTipRole && index.column() == Link)
         return tr("Now %1, at most %2").arg(text(r.link.text()), text(r.maxLink.text()));
     if (role == Qt::ToolTipRole && !r.binding.empty())

@@ -43,6 +43,9 @@ struct SavedRun {
     std::optional<PlanReport> comparison;
 };
 
+// The saved runs a chart draws over the series shown, in the order of their legend entries.
+using DrawnOverlays = std::vector<const SavedRun*>;
+
 // A series shown among others, as its file names it: its label ("h200-run · H200"), its file (empty for a series
 // measured here) and its report.
 struct ShownLabel {

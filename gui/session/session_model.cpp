@@ -127,6 +127,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     devices.plan = plan;
     settleAdvice();  // before the series it reads goes
     settleBaseline();
+    const bool showedBaseline = showsBaseline();
     if (!m_controller->start(devices, m_platform, PlanController::Delivery::Batches))
         return makeError(ErrorKind::Usage, "the run thread is not available");
     m_ownsPlan = true;
@@ -145,7 +146,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     compareShownWithBaseline();  // compared once the series ends
     const bool renamed = nameShown();  // the overlays no longer told apart from a saved series shown
     emit reportChanged();
-    if (renamed)
+    if (renamed || showedBaseline)  // the baseline drawn again
         emit overlayChanged();
     return std::nullopt;
 }
@@ -269,6 +270,17 @@ bool SessionModel::showsBaseline() const
     return baseline() && showsSaved() && sameFile(m_saved.path, baseline()->path);
 }
 
+DrawnOverlays SessionModel::drawnOverlays() const
+{
+    const SavedRun* hidden = showsBaseline() ? baseline() : nullptr;
+    DrawnOverlays drawn;
+    for (const SavedRun& overlay : overlays()) {
+        if (&overlay != hidden)
+            drawn.push_back(&overlay);
+    }
+    return drawn;
+}
+
 Assessment SessionModel::assessment()
 {
     settleAdvice();
@@ -375,6 +387,7 @@ void SessionModel::showSaved(SavedRun saved)
 {
     settleAdvice();  // nothing reads the series about to go
     settleBaseline();
+    const bool showedBaseline = showsBaseline();
     m_shown = {};
     m_retired.retire(m_saved);
     m_retired.retire(m_record.report());  // the series shown before; the last comparison stays
@@ -382,6 +395,7 @@ void SessionModel::showSaved(SavedRun saved)
     // An overlay of the file now shown would stand beside itself: it goes.
     m_droppedByOpen = m_overlays.dropFile(m_saved.path);
     const bool renamed = nameShown() || !m_droppedByOpen.isEmpty();
+    const bool baselineDrawn = showedBaseline != showsBaseline();  // drawn once, as the series, or again
     m_advice->forget();
     if (m_saved.prepared.advice)
         m_advice->show(*m_saved.prepared.advice);  // judged as the file was read
@@ -389,7 +403,7 @@ void SessionModel::showSaved(SavedRun saved)
         judgeShown(false);
     compareShownWithBaseline();
     emit reportChanged();
-    if (renamed)
+    if (renamed || baselineDrawn)
         emit overlayChanged();
 }
 

@@ -94,6 +94,9 @@ public:
         return m_openedComparison ? m_openedComparison : m_lastComparison;
     }
     const std::vector<SavedRun>& overlays() const { return m_overlays.items(); }
+    // The overlays the charts draw: every one, but the baseline while the series shown is its file (showsBaseline):
+    // that series is drawn once, as itself. overlayChanged() says when this changes.
+    DrawnOverlays drawnOverlays() const;
     // The overlays that the saved run opened last was one of (its file): gone, as the series is now shown.
     const QStringList& overlaysDroppedByOpen() const { return m_droppedByOpen; }
     // The overlays of the file the last baseline was read from, no longer overlaid: it is drawn as the baseline.

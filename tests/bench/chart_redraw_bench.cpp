@@ -122,7 +122,7 @@ int main(int argc, char** argv)
     points->update(noisier.report.runs);
     noisier.prepared.points = std::move(points);
     clock.restart();
-    charts.setOverlays(overlays);
+    charts.setOverlays({ &noisier });
     app.processEvents();
     std::printf("overlay the runs, 20 %% noisier:        %8.2f ms\n", msSince(clock));
     constexpr int kPaints = 5;

@@ -276,15 +276,23 @@ TEST(CliDevices, MergeOfTwoRecordsAndAnErrorRecordPrintsOneTable)
     EXPECT_EQ(rows[2].find("slow-in-set") != std::string::npos, true) << rows[2];
     EXPECT_EQ(rows[0].find("slow"), std::string::npos) << rows[0];
     EXPECT_NE(rows[4].find("error: no-driver: cudaGetDeviceCount failed"), std::string::npos) << rows[4];
+    // Each row names the file it was read from, at its end.
+    for (const auto& [row, file] : { std::pair { 0, a }, std::pair { 1, a }, std::pair { 2, b }, std::pair { 3, b } })
+        EXPECT_EQ(rows[std::size_t(row)].substr(rows[std::size_t(row)].size() - file.size()), file) << text.out;
+    EXPECT_NE(rows[4].find("(" + c + ")"), std::string::npos) << rows[4];
 
     const CliRun csv = runWith(backend, { "--merge", a.c_str(), b.c_str(), c.c_str(), "--format", "csv" });
     EXPECT_EQ(csv.code, kExitOk);
     EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 6) << csv.out;
+    EXPECT_NE(csv.out.find(",Error,File\n"), std::string::npos) << csv.out;
+    EXPECT_NE(csv.out.find("," + b + "\n"), std::string::npos) << csv.out;
     const CliRun json = runWith(backend, { "--merge", a.c_str(), c.c_str(), "--format", "json" });
     EXPECT_EQ(json.code, kExitOk);
     const auto j = nlohmann::json::parse(json.out);
     ASSERT_EQ(j.at("rows").size(), 3u);
     EXPECT_EQ(j.at("rows")[2].at("error").at("kind"), "no-driver");
+    EXPECT_EQ(j.at("rows")[0].at("file"), a);
+    EXPECT_EQ(j.at("rows")[2].at("file"), c);
 }
 
 TEST(CliDevices, AMergeNamesTheFilesItCannotReadAndStillPrintsTheOthers)

@@ -334,6 +334,12 @@ private slots:
         QTableView* table = results.table();
         QAbstractItemModel* shown = table->model();
         QCOMPARE(shown->rowCount(), 8 + 1 + 2);
+        // Each row's host names the file it was read from.
+        for (int row = 0; row < shown->rowCount(); ++row) {
+            const QString host = shown->index(row, SideBySideModel::Host).data().toString();
+            const QString file = host == "node-a" ? eight : host == "node-b" ? failed : slowHost;
+            QCOMPARE(shown->index(row, SideBySideModel::Host).data(Qt::ToolTipRole).toString(), "Read from " + file);
+        }
         // It fits the screen (the test's is 800 px wide), its buttons within it: a wide table scrolls.
         const QRect screen = results.screen()->availableGeometry();
         QVERIFY2(results.width() <= screen.width() && results.height() <= screen.height(),
@@ -375,10 +381,13 @@ private slots:
 
         // The CSV is the engine's printer's for the files as the engine reads them.
         std::vector<HostReport> hosts;
-        for (const QString& path : { eight, failed, slowHost })
+        std::vector<std::string> files;
+        for (const QString& path : { eight, failed, slowHost }) {
             hosts.push_back(*readResultFile(path.toStdString()));
+            files.push_back(path.toStdString());
+        }
         std::ostringstream expected;
-        writeSideBySideCsv(expected, mergeRows(hosts));
+        writeSideBySideCsv(expected, mergeRows(hosts, files));  // each row naming its file, as the CLI's merge
         const QString csv = dir.filePath("merged.csv");
         QCOMPARE(results.exportCsv(csv), QString());
         QCOMPARE(readAll(csv), QString::fromStdString(expected.str()));

@@ -27,6 +27,7 @@
 #include <QAction>
 #include <QImage>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -36,6 +37,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -277,6 +279,21 @@ private slots:
         QCOMPARE(difference.shown().band, c.settings.minDifferencePercent);
         // It exports as the charts do, through File › Export picture with its tab shown, and is drawn on screen.
         window->tabs().setCurrentWidget(const_cast<DifferenceView*>(&difference));
+        // No name, verdict or figure cut, in a window of 800 × 600 and of 1280 × 800.
+        for (const QSize size : { QSize(800, 600), QSize(1280, 800) }) {
+            window->resize(size);
+            QTRY_VERIFY(window->width() <= size.width());
+            const QWidget* plot = difference.findChild<QWidget*>("differencePlot");
+            QVERIFY(plot && plot->isVisible());
+            QTRY_VERIFY(plot->width() < size.width());
+            QImage drawn(plot->size(), QImage::Format_ARGB32);
+            QPainter painter(&drawn);
+            painter.setFont(plot->font());
+            const QStringList cut = DifferenceView::paint(painter, QRectF(plot->rect()), plot->palette(),
+                difference.shown());
+            QVERIFY2(cut.isEmpty(), qPrintable(QString("%1 px: %2").arg(plot->width()).arg(cut.join(" | "))));
+        }
+        window->resize(was);
         QVERIFY(window->actions().exportPng->isEnabled());
         const QString png = m_dir.filePath("difference.png");
         QVERIFY(window->files().exportPictureTo(png, QSize(1600, 900)));
@@ -343,6 +360,13 @@ private slots:
         QVERIFY2(notices.first().first().toString().contains("both the series shown and the baseline"),
             qPrintable(notices.first().first().toString()));
         QVERIFY(window->session().showsBaseline());
+        // Drawn once, as the series shown: no baseline line over it, nor in a picture of the chart.
+        const auto baselineDrawn = [](const QStringList& names) {
+            return std::any_of(names.begin(), names.end(), [](const QString& n) { return n.startsWith("baseline"); });
+        };
+        QVERIFY(window->session().drawnOverlays().empty());
+        QVERIFY2(!baselineDrawn(window->charts().at(RunCharts::Time).legendNames()),
+            qPrintable(window->charts().at(RunCharts::Time).legendNames().join(" | ")));
         SummaryTable& table = showSummary(*window);
         QCOMPARE(cellText(table, rowNamed(table, "GPU time (ms)"), "Verdict"), QString("same within noise"));
         QCOMPARE(cellText(table, rowNamed(table, "GPU time (ms)"), "Difference"), QString("+0.00 %"));
@@ -355,6 +379,8 @@ private slots:
         QVERIFY(settled(*window));
         QCOMPARE(window->session().overlays().size(), std::size_t(1));
         QVERIFY(window->session().baseline()->path == kSlower);
+        QCOMPARE(window->session().drawnOverlays().size(), std::size_t(1));  // another file: drawn again
+        QVERIFY(baselineDrawn(window->charts().at(RunCharts::Time).legendNames()));
         QCOMPARE(cellText(table, rowNamed(table, "GPU time (ms)"), "Verdict"), QString("faster"));
         QVERIFY2(window->baselineStatus().startsWith("Baseline h200-machine.json: GPU time faster by"),
             qPrintable(window->baselineStatus()));

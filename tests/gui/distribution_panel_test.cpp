@@ -323,7 +323,8 @@ private slots:
         dark.setColor(QPalette::Window, QColor(40, 40, 40));
         charts.applyPalette(dark);
         charts.setRuns(classicReport(2000));
-        charts.setOverlays({ savedSlower(800, 0.3, "a100-run · A100") });
+        const SavedRun slower = savedSlower(800, 0.3, "a100-run · A100");
+        charts.setOverlays({ &slower });
         QChartView view(charts.chart(DistributionCharts::GpuTime));
         view.resize(600, 400);
         view.show();
@@ -350,7 +351,7 @@ private slots:
         DistributionCharts charts;
         charts.setRuns(classicReport(2000));
         const SavedRun saved = savedSlower(800, 0.3, "a100-run · A100");
-        charts.setOverlays({ saved });
+        charts.setOverlays({ &saved });
         const auto kind = DistributionCharts::GpuTime;
         QCOMPARE(charts.histogramCount(kind), std::size_t(2));
         const Histogram& current = charts.histogram(kind, 0);

@@ -345,7 +345,7 @@ private slots:
         overlay.report = classicReport(1500);
         overlay.label = "shared · H200";
         const QString path = dir.filePath("wide.png");
-        QVERIFY(exportChart(classicReport(2001), {}, nullptr, { overlay }, RunCharts::Time, path, QSize(3200, 1800),
+        QVERIFY(exportChart(classicReport(2001), {}, nullptr, { &overlay }, RunCharts::Time, path, QSize(3200, 1800),
             { RunCharts::Style::Automatic, true })
                     .isEmpty());
         const QImage picture(path);
@@ -366,7 +366,7 @@ private slots:
         SavedRun saved;
         saved.report = longSeries();
         saved.label = "long · H200";
-        charts.setOverlays({ saved });
+        charts.setOverlays({ &saved });
         charts.setRuns(classicReport(50));
         QCOMPARE(charts.at(RunCharts::Time).pointCount(), 50);
         QCOMPARE(charts.at(RunCharts::Time).drawnCount(), 49);  // few: untouched (the warm-up a mark of its own)
@@ -390,7 +390,7 @@ private slots:
         first.report = second.report = classicReport(3000);
         first.label = "first";
         second.label = "second";
-        charts.setOverlays({ first, second });
+        charts.setOverlays({ &first, &second });
         charts.setRuns(classicReport(50));
         std::map<QString, std::set<Qt::PenStyle>> patterns;
         int overlayLines = 0;
@@ -673,7 +673,7 @@ private slots:
         saved.label = "saved";
         RunCharts charts;
         charts.setStyle(RunCharts::Style::Lines);
-        charts.setOverlays({ saved });
+        charts.setOverlays({ &saved });
         auto overlayWidths = [&charts] {
             std::vector<double> widths;
             for (QAbstractSeries* s : charts.chart(RunCharts::Time)->series()) {
@@ -695,7 +695,7 @@ private slots:
         // A 3200 x 1800 picture shown 800 pixels wide still shows the overlay's line in its colour.
         QTemporaryDir dir;
         const QString path = dir.filePath("overlay.png");
-        QVERIFY(exportChart(Report {}, {}, nullptr, { saved }, RunCharts::Time, path, QSize(3200, 1800),
+        QVERIFY(exportChart(Report {}, {}, nullptr, { &saved }, RunCharts::Time, path, QSize(3200, 1800),
             { RunCharts::Style::Lines, true })
                     .isEmpty());
         const QImage small = QImage(path).scaledToWidth(800, Qt::SmoothTransformation);
@@ -712,7 +712,7 @@ private slots:
         SavedRun other;
         other.report = classicReport(40);
         other.label = "other";
-        charts->setOverlays({ other });
+        charts->setOverlays({ &other });
         charts->setRuns(classicReport(30));
         QVERIFY(charts->at(RunCharts::Time).legendNames().contains("this run"));
         view.reset();
