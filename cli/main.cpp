@@ -2,6 +2,7 @@
 // error, a wrong element or a failed gate, 2 on a usage error or refused input (cli_app.hpp's kExit… values).
 #include "cli/cli_app.hpp"
 #include "cli/cli_options.hpp"
+#include "cli/cli_record.hpp"
 
 #include "engine/cuda/cuda_backend.hpp"
 #include "engine/host/nvml_probe.hpp"
@@ -10,6 +11,7 @@
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <string_view>
 
 namespace {
 
@@ -26,6 +28,18 @@ extern "C" void onInterrupt(int)
 int main(int argc, char* argv[])
 {
     using namespace asyncscope;
+    if (argc > 1 && std::string_view(argv[1]) == "record") {
+        // Ctrl+C reaches the program recorded as well; the recorder keeps what it recorded until it ends.
+        std::signal(SIGINT, onInterrupt);
+        int code = kExitFailure;
+        try {
+            code = runRecordCommand(argc - 1, argv + 1, g_cancel, std::cout, std::cerr);
+        } catch (const std::exception&) {
+            std::cerr << "asyncscope-cli: stopped on an unexpected internal error\n";
+        }
+        std::signal(SIGINT, SIG_DFL);
+        return code;
+    }
     auto options = parseCommandLine(argc, argv);
     if (!options)
         return reportFailure(options.error(), std::cerr);

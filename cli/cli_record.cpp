@@ -1,0 +1,181 @@
+// asyncscope-cli record: a program run under the recorder (engine/record/program_recorder), its iterations found
+// (engine/record/iterations) and summarised as the built-in pipeline's series are. Or, with --from, a recording kept
+// before, read again without running anything.
+#include "cli/cli_record.hpp"
+
+#include "cli/cli_app.hpp"
+
+#include "engine/io/input_file.hpp"
+#include "engine/model/display_text.hpp"
+#include "engine/model/number_text.hpp"
+#include "engine/model/statistics.hpp"
+#include "engine/record/iterations.hpp"
+#include "engine/record/program_recorder.hpp"
+#include "engine/record/recording.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
+namespace asyncscope {
+
+namespace {
+
+struct RecordOptions {
+    std::vector<std::string> command;
+    std::string from;       // a kept recording, read instead of running a program
+    std::string keep;       // keep the recording here
+    std::string iteration = "auto";
+    std::string workingFolder;
+    std::vector<std::string> environment;  // NAME=VALUE
+    std::optional<double> duration;
+    bool runs = false;      // print every run
+};
+
+std::string ms(double value)
+{
+    return fixedText(value, 4);
+}
+
+void printSummary(const RecordedRuns& split, const std::string& source, bool everyRun, std::ostream& out)
+{
+    out << "Recorded " << source << ": " << split.runs.size() << " run(s), split by " << split.how << "\n";
+    if (split.runs.empty()) {
+        out << "No iteration issued GPU work: nothing to time.\n";
+    } else {
+        std::vector<double> gpu, submit, wait;
+        std::size_t streams = 0;
+        for (const RunResult& r : split.runs) {
+            gpu.push_back(r.gpuMs);
+            submit.push_back(r.cpuSubmitMs());
+            wait.push_back(r.waitMs());
+            for (const Span& s : r.spans)
+                streams = std::max(streams, std::size_t(onGpu(s.kind) ? s.stream + 1 : 0));
+        }
+        out << "                      median        min        p95        max  (ms)\n";
+        for (const auto& [name, values] : { std::pair { "GPU time", &gpu }, std::pair { "CPU submit time", &submit },
+                 std::pair { "host waits", &wait } }) {
+            const Summary s = summarize(*values);
+            char line[160];
+            std::snprintf(line, sizeof line, "  %-16s %11s %10s %10s %10s\n", name, ms(s.median).c_str(),
+                ms(s.min).c_str(), ms(s.p95).c_str(), ms(s.max).c_str());
+            out << line;
+        }
+        out << "  streams used in a run: up to " << streams << "\n";
+        if (everyRun) {
+            out << "\n  run   start (ms)   GPU time   CPU submit   host waits   copies  kernels\n";
+            for (const RunResult& r : split.runs) {
+                std::size_t copies = 0, kernels = 0;
+                for (const Span& s : r.spans) {
+                    copies += s.kind == SpanKind::H2D || s.kind == SpanKind::D2H ? 1 : 0;
+                    kernels += s.kind == SpanKind::Kernel ? 1 : 0;
+                }
+                char line[200];
+                std::snprintf(line, sizeof line, "  %4d %12s %10s %12s %12s %8zu %8zu\n", r.index, ms(r.startMs).c_str(),
+                    ms(r.gpuMs).c_str(), ms(r.cpuSubmitMs()).c_str(), ms(r.waitMs()).c_str(), copies, kernels);
+                out << line;
+            }
+        }
+    }
+    for (const std::string& note : split.notes)
+        out << "Note: " << displayText(note) << "\n";
+}
+
+}  // namespace
+
+int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>& stop, std::ostream& out,
+    std::ostream& err)
+{
+    RecordOptions options;
+    CLI::App app { "Records a CUDA program's GPU work through CUPTI and shows its iterations as runs.",
+        "asyncscope-cli record" };
+    app.add_option("--from", options.from, "Run nothing: read a recording kept with --keep");
+    app.add_option("--keep", options.keep, "Keep the recording (the record stream) in this file");
+    app.add_option("--iteration", options.iteration,
+        "How iterations are found: nvtx:NAME (each NVTX range NAME), nvtx (the outermost repeated range), sync "
+        "(host synchronizations end them) or auto (nvtx where a range repeats, else sync)")
+        ->capture_default_str();
+    app.add_option("--cwd", options.workingFolder, "Run the program in this folder");
+    app.add_option("--env", options.environment, "Set NAME=VALUE in the program's environment (repeatable)");
+    app.add_option("--duration", options.duration, "Stop the program after this many seconds, keeping its recording")
+        ->check(CLI::PositiveNumber);
+    app.add_flag("--runs", options.runs, "Also print every run");
+    app.add_option("command", options.command, "The program and its arguments, after --");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        out << app.help();
+        return kExitOk;
+    } catch (const CLI::ParseError& e) {
+        return reportFailure(makeError(ErrorKind::Usage, e.what()), err);
+    }
+    auto rule = parseIterationRule(options.iteration);
+    if (!rule)
+        return reportFailure(rule.error(), err);
+    if (options.from.empty() == options.command.empty())
+        return reportFailure(makeError(ErrorKind::Usage,
+            options.from.empty() ? "no program to record" : "--from reads a recording: it runs no program",
+            "Give the program after --: asyncscope-cli record -- ./app arguments…"), err);
+
+    std::string recordingPath = options.from;
+    bool temporary = false;
+    std::string source = options.from.empty() ? std::string() : shownPath(options.from);
+    if (options.from.empty()) {
+        RecordRequest request;
+        request.command = options.command;
+        request.workingFolder = options.workingFolder;
+        for (const std::string& e : options.environment) {
+            const std::size_t equals = e.find('=');
+            if (equals == std::string::npos || equals == 0)
+                return reportFailure(makeError(ErrorKind::Usage, "--env '" + cutText(e, 80) + "' is not NAME=VALUE"),
+                    err);
+            request.environment.emplace_back(e.substr(0, equals), e.substr(equals + 1));
+        }
+        request.durationSeconds = options.duration;
+        auto injection = findInjectionLibrary();
+        if (!injection)
+            return reportFailure(injection.error(), err);
+        auto cupti = findCuptiLibrary();
+        if (!cupti)
+            return reportFailure(cupti.error(), err);
+        request.injectionLibrary = *injection;
+        request.cuptiLibrary = *cupti;
+        if (options.keep.empty()) {
+            const auto folder = std::filesystem::temp_directory_path();
+            recordingPath = (folder / ("asyncscope-record-" + std::to_string(::getpid()) + ".txt")).string();
+            temporary = true;
+        } else {
+            recordingPath = options.keep;
+        }
+        request.recordingPath = recordingPath;
+        auto outcome = recordProgram(request, stop);
+        if (!outcome)
+            return reportFailure(outcome.error(), err);
+        source = shownPath(outcome->program);
+        err << "asyncscope-cli: " << displayText(source)
+            << (outcome->stopped ? " was stopped"
+                   : outcome->signal != 0 ? " ended on signal " + std::to_string(outcome->signal)
+                                          : " exited with " + std::to_string(outcome->exitCode))
+            << " after " << fixedText(outcome->wallSeconds, 3) << " s\n";
+        if (!outcome->connected) {
+            if (temporary)
+                std::filesystem::remove(recordingPath);
+            return reportFailure(makeError(ErrorKind::Usage, source + " never initialised CUDA: nothing was recorded",
+                "Record a program that uses the GPU (a script that starts one is recorded too)."), err);
+        }
+    }
+    auto recording = readRecordingFile(recordingPath);
+    if (temporary)
+        std::filesystem::remove(recordingPath);
+    if (!recording)
+        return reportFailure(recording.error(), err);
+    const RecordedRuns split = splitIterations(*recording, *rule);
+    printSummary(split, source, options.runs, out);
+    if (!options.keep.empty() && options.from.empty())
+        out << "Recording kept in " << displayText(shownPath(options.keep)) << "\n";
+    return split.runs.empty() ? kExitFailure : kExitOk;
+}
+
+}  // namespace asyncscope

@@ -1,0 +1,292 @@
+// The injection library of `asyncscope-cli record`: the CUDA driver loads it into a program through
+// CUDA_INJECTION64_PATH and calls InitializeInjection as the program initialises CUDA. In a process whose environment
+// names the recorder's socket (ASYNCSCOPE_RECORD_SOCKET) it connects to it, subscribes to CUPTI's activity records
+// and sends each as one line of the record stream (engine/record/record_stream.hpp); anywhere else it does nothing.
+// The program's own threads never wait on the recorder but at exit, where what is left is handed over: CUPTI's
+// worker thread sends the records as its buffers fill and every 100 ms. Each process has a connection of its own (a
+// program that forks and runs CUDA in its children is recorded process by process). Small on purpose: no engine
+// library, no exceptions, no signal handlers; everything else is the recorder's.
+#include "engine/record/record_stream.hpp"
+
+#include <cupti.h>
+
+#include <dlfcn.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace {
+
+using asyncscope::record::LineWriter;
+
+// The CUPTI entry points used, looked up in the library the recorder named (ASYNCSCOPE_RECORD_CUPTI).
+struct Cupti {
+    decltype(&cuptiActivityRegisterCallbacks) registerCallbacks = nullptr;
+    decltype(&cuptiActivityEnable) enable = nullptr;
+    decltype(&cuptiActivityFlushAll) flushAll = nullptr;
+    decltype(&cuptiActivityFlushPeriod) flushPeriod = nullptr;
+    decltype(&cuptiActivityGetNextRecord) nextRecord = nullptr;
+    decltype(&cuptiActivityGetNumDroppedRecords) dropped = nullptr;
+    decltype(&cuptiGetCallbackName) callbackName = nullptr;
+    decltype(&cuptiGetResultString) resultString = nullptr;
+};
+
+constexpr std::size_t kBufferBytes = std::size_t(4) << 20;
+constexpr std::size_t kAlignment = 8;
+
+Cupti g_cupti;
+int g_socket = -1;
+std::uint32_t g_pid = 0;
+std::mutex g_write;  // one writer at a time: lines are sent whole
+std::atomic<bool> g_started { false };
+
+// Sends `length` bytes of whole lines; a full socket waits (CUPTI's thread, or the exit). A recorder that is gone
+// ends the recording quietly (no SIGPIPE: MSG_NOSIGNAL), and the program goes on without it.
+void send(const char* data, std::size_t length)
+{
+    std::lock_guard lock(g_write);
+    while (length > 0 && g_socket >= 0) {
+        const ssize_t sent = ::send(g_socket, data, length, MSG_NOSIGNAL);
+        if (sent < 0 && errno == EINTR)
+            continue;
+        if (sent <= 0) {
+            ::close(g_socket);
+            g_socket = -1;
+            return;
+        }
+        data += sent;
+        length -= std::size_t(sent);
+    }
+}
+
+// Lines gathered into one piece, sent when full or when the batch ends.
+class Batch {
+public:
+    LineWriter& line()
+    {
+        if (m_line.length() > 0)
+            take();
+        return m_line;
+    }
+    ~Batch()
+    {
+        take();
+        flush();
+    }
+
+private:
+    void take()
+    {
+        const std::size_t length = m_line.length();
+        if (length == 0)
+            return;
+        if (m_used + length > sizeof m_piece)
+            flush();
+        std::memcpy(m_piece + m_used, m_line.data(), length);
+        m_used += length;
+        m_line.clear();
+    }
+    void flush()
+    {
+        if (m_used > 0)
+            send(m_piece, m_used);
+        m_used = 0;
+    }
+
+    char m_piece[std::size_t(64) << 10];
+    std::size_t m_used = 0;
+    LineWriter m_line;
+};
+
+void warn(const char* what, CUptiResult result)
+{
+    const char* text = nullptr;
+    if (g_cupti.resultString)
+        g_cupti.resultString(result, &text);
+    Batch batch;
+    batch.line().word("note").number(g_pid).text(what).text(": ").text(text ? text : "unknown CUPTI error").end();
+}
+
+const char* apiName(CUpti_CallbackId cbid)
+{
+    const char* name = nullptr;
+    if (g_cupti.callbackName(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &name) != CUPTI_SUCCESS || !name)
+        return "unknown";
+    return name;
+}
+
+void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxRecords)
+{
+    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kAlignment, kBufferBytes));
+    *size = *buffer ? kBufferBytes : 0;
+    *maxRecords = 0;
+}
+
+// One record as one line; records of kinds not asked for are skipped.
+void writeRecord(Batch& batch, const CUpti_Activity* record)
+{
+    switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto* r = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+        batch.line().word("copy").number(g_pid).number(r->deviceId).number(r->contextId).number(r->streamId)
+            .number(r->correlationId).number(r->start).number(r->end).number(r->bytes).number(r->copyKind)
+            .number(r->srcKind).number(r->dstKind).number(r->graphNodeId).number(r->copyCount).end();
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const auto* r = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+        batch.line().word("set").number(g_pid).number(r->deviceId).number(r->contextId).number(r->streamId)
+            .number(r->correlationId).number(r->start).number(r->end).number(r->bytes).number(r->memoryKind)
+            .number(r->graphNodeId).end();
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        const auto* r = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+        batch.line().word("kernel").number(g_pid).number(r->deviceId).number(r->contextId).number(r->streamId)
+            .number(r->correlationId).number(r->start).number(r->end).number(r->graphNodeId)
+            .number(std::uint64_t(r->gridX) * r->gridY * r->gridZ).number(std::uint64_t(r->blockX) * r->blockY * r->blockZ)
+            .text(r->name ? r->name : "").end();
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
+        const auto* r = reinterpret_cast<const CUpti_ActivitySynchronization2*>(record);
+        batch.line().word("sync").number(g_pid).number(r->contextId).number(r->streamId).number(r->correlationId)
+            .number(r->start).number(r->end).number(std::uint32_t(r->type)).end();
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_RUNTIME: {
+        const auto* r = reinterpret_cast<const CUpti_ActivityAPI*>(record);
+        batch.line().word("api").number(g_pid).number(r->threadId).number(r->correlationId).number(r->start)
+            .number(r->end).number(r->returnValue).text(apiName(r->cbid)).end();
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MARKER: {
+        const auto* r = reinterpret_cast<const CUpti_ActivityMarker2*>(record);
+        const char* kind = (r->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) ? "start"
+            : (r->flags & CUPTI_ACTIVITY_FLAG_MARKER_END)                 ? "end"
+                                                                          : "instant";
+        const std::uint32_t thread = r->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? r->objectId.pt.threadId : 0;
+        batch.line().word("mark").number(g_pid).number(thread).number(r->id).word(kind).number(r->timestamp)
+            .text(r->name ? r->name : "").end();
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_DEVICE: {
+        const auto* r = reinterpret_cast<const CUpti_ActivityDevice5*>(record);
+        batch.line().word("device").number(g_pid).number(r->id).number(r->computeCapabilityMajor)
+            .number(r->computeCapabilityMinor).number(r->globalMemorySize).text(r->name ? r->name : "").end();
+        break;
+    }
+    default: break;
+    }
+}
+
+void CUPTIAPI bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer, std::size_t,
+    std::size_t valid)
+{
+    if (!buffer)
+        return;
+    {
+        Batch batch;
+        CUpti_Activity* record = nullptr;
+        while (valid > 0 && g_cupti.nextRecord(buffer, valid, &record) == CUPTI_SUCCESS)
+            writeRecord(batch, record);
+        std::size_t dropped = 0;
+        if (g_cupti.dropped(context, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0)
+            batch.line().word("dropped").number(g_pid).number(dropped).end();
+    }
+    std::free(buffer);
+}
+
+// At exit: every record still in CUPTI's buffers, then the line that says the process ended there.
+void handOverAtExit()
+{
+    if (std::uint32_t(::getpid()) != g_pid)
+        return;  // a child forked without exec: its parent's recording is not its own
+    g_cupti.flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    Batch batch;
+    batch.line().word("exit").number(g_pid).end();
+}
+
+template <typename F>
+bool look(void* library, const char* name, F& into)
+{
+    into = reinterpret_cast<F>(::dlsym(library, name));
+    return into != nullptr;
+}
+
+bool loadCupti(const char* path)
+{
+    void* library = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+        return false;
+    return look(library, "cuptiActivityRegisterCallbacks", g_cupti.registerCallbacks) &&
+        look(library, "cuptiActivityEnable", g_cupti.enable) && look(library, "cuptiActivityFlushAll", g_cupti.flushAll) &&
+        look(library, "cuptiActivityFlushPeriod", g_cupti.flushPeriod) &&
+        look(library, "cuptiActivityGetNextRecord", g_cupti.nextRecord) &&
+        look(library, "cuptiActivityGetNumDroppedRecords", g_cupti.dropped) &&
+        look(library, "cuptiGetCallbackName", g_cupti.callbackName) &&
+        look(library, "cuptiGetResultString", g_cupti.resultString);
+}
+
+}  // namespace
+
+// Called by the CUDA driver in every process that initialises CUDA with this library named: in one the recorder did
+// not start, it returns at once. 1 tells the driver it went well (a recording that cannot start says why on the
+// socket, and the program runs on unrecorded).
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
+{
+    const char* path = std::getenv(asyncscope::record::kSocketVariable);
+    if (!path || !*path || g_started.exchange(true))
+        return 1;
+    sockaddr_un address {};
+    if (std::strlen(path) >= sizeof address.sun_path)
+        return 1;
+    address.sun_family = AF_UNIX;
+    std::strcpy(address.sun_path, path);
+    g_socket = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (g_socket < 0)
+        return 1;
+    if (::connect(g_socket, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+        ::close(g_socket);  // the recorder is gone
+        g_socket = -1;
+        return 1;
+    }
+    g_pid = std::uint32_t(::getpid());
+    {
+        Batch batch;
+        char exe[1024] = {};
+        const ssize_t length = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+        batch.line().word(asyncscope::record::kMagic).number(asyncscope::record::kVersion).end();
+        batch.line().word("process").number(g_pid).number(std::uint32_t(::getppid())).text(length > 0 ? exe : "").end();
+    }
+    const char* library = std::getenv(asyncscope::record::kCuptiVariable);
+    if (!library || !loadCupti(library)) {
+        const char* why = ::dlerror();
+        Batch batch;
+        batch.line().word("note").number(g_pid).text("CUPTI could not be loaded from ")
+            .text(library ? library : "(no library named)").text(": ").text(why ? why : "an entry point is missing")
+            .end();
+        return 1;
+    }
+    if (const CUptiResult r = g_cupti.registerCallbacks(bufferRequested, bufferCompleted); r != CUPTI_SUCCESS) {
+        warn("cuptiActivityRegisterCallbacks", r);  // another subscriber (Nsight Systems, a sanitizer) has CUPTI
+        return 1;
+    }
+    for (const CUpti_ActivityKind kind : { CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
+             CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+             CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_MARKER }) {
+        if (const CUptiResult r = g_cupti.enable(kind); r != CUPTI_SUCCESS)
+            warn("cuptiActivityEnable", r);
+    }
+    g_cupti.flushPeriod(100);
+    std::atexit(handOverAtExit);
+    return 1;
+}

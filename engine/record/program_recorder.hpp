@@ -1,0 +1,55 @@
+// Runs a program under the recorder: the program asked for and nothing else, started with the injection library in
+// its CUDA_INJECTION64_PATH, its NVTX ranges sent to CUPTI (NVTX_INJECTION64_PATH) and the recorder's socket named in
+// its environment; its own output passes through. Every process of the program that initialises CUDA connects to
+// the socket, and its lines are kept, whole, in the recording file as they come. The recording ends when the program
+// has exited and its processes have closed their connections (or 2 s after it exited, for children left running),
+// or when it is stopped: the duration asked for, or the `stop` flag (Ctrl+C, which reaches the program too: it runs
+// in the recorder's process group), sends it SIGINT, then SIGTERM after 5 s and SIGKILL after 5 more; what was
+// recorded until then is kept.
+#pragma once
+
+#include "engine/model/error.hpp"
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace asyncscope {
+
+struct RecordRequest {
+    std::vector<std::string> command;  // the program (found on PATH where it names no folder) and its arguments
+    std::string workingFolder;         // empty: the recorder's
+    std::vector<std::pair<std::string, std::string>> environment;  // set for the program, over the recorder's own
+    std::string injectionLibrary;      // libasyncscope-inject.so's path
+    std::string cuptiLibrary;          // the CUPTI library's path
+    std::string recordingPath;         // where the record stream is kept
+    std::optional<double> durationSeconds;  // stop the program after this long
+};
+
+struct RecordOutcome {
+    std::string program;        // the program's path, as found
+    int exitCode = -1;          // its exit status; -1 where a signal ended it
+    int signal = 0;             // the signal that ended it; 0 where it exited
+    bool stopped = false;       // the recorder stopped it (Ctrl+C or the duration)
+    bool connected = false;     // at least one of its processes connected: CUDA was initialised, the library loaded
+    double wallSeconds = 0.0;   // from its start to its exit
+    std::uint64_t bytes = 0;    // the recording's size
+};
+
+// The program's path: `name` where it names a folder, else the first match on PATH; an Io or Usage error naming it
+// where it is not there, not a regular file, or not executable.
+Result<std::string> findProgram(const std::string& name, const std::string& workingFolder = {});
+
+// The injection library and the CUPTI library to name: ASYNCSCOPE_INJECTION where set, else beside the executable
+// (the build's and the portable bundle's lib folder) and the installed lib/asyncscope folder; CUPTI as the trace
+// source finds it, resolved to its path.
+Result<std::string> findInjectionLibrary();
+Result<std::string> findCuptiLibrary();
+
+// Runs the program and keeps its recording. Errors: the program cannot be found or started, the socket or the file
+// cannot be made. A program that fails or crashes is no error: the outcome says how it ended.
+Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::atomic<bool>& stop);
+
+}  // namespace asyncscope

@@ -1,0 +1,100 @@
+// The record stream: what the injection library (engine/inject) sends the recorder, and what a recording file holds.
+// Text, a record per line, fields split by one space, numbers in decimal; a name (a kernel's, a runtime call's, an
+// NVTX range's, a device's) is the line's last field and runs to its end, with control bytes written as '?'. Every
+// line after the first names the process it is from, so the streams of several processes can be kept in one file.
+//
+//   asyncscope-record 1
+//   process PID PARENT EXECUTABLE
+//   device PID ID CC_MAJOR CC_MINOR MEMORY_BYTES NAME
+//   copy PID DEVICE CONTEXT STREAM CORRELATION START END BYTES COPY_KIND SRC_KIND DST_KIND GRAPH_NODE COPIES
+//   set PID DEVICE CONTEXT STREAM CORRELATION START END BYTES MEMORY_KIND GRAPH_NODE
+//   kernel PID DEVICE CONTEXT STREAM CORRELATION START END GRAPH_NODE BLOCKS THREADS_PER_BLOCK NAME
+//   sync PID CONTEXT STREAM CORRELATION START END TYPE
+//   api PID THREAD CORRELATION START END RETURN_VALUE NAME
+//   mark PID THREAD ID start|end|instant TIMESTAMP NAME
+//   dropped PID COUNT
+//   note PID TEXT
+//   exit PID
+//
+// Times are CUPTI's clock in ns; the kinds are CUPTI's enumerators' values (CUpti_ActivityMemcpyKind,
+// CUpti_ActivityMemoryKind, CUpti_ActivitySynchronizationType). `exit` is written as the process exits normally: a
+// stream that ends without it is of a process that crashed, was killed, or is still running.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+namespace asyncscope::record {
+
+inline constexpr const char* kMagic = "asyncscope-record";
+inline constexpr int kVersion = 1;
+// The variables the recorder sets in the program's environment: the socket it listens on, and the CUPTI library the
+// injection library loads. Without the first, the injection library does nothing.
+inline constexpr const char* kSocketVariable = "ASYNCSCOPE_RECORD_SOCKET";
+inline constexpr const char* kCuptiVariable = "ASYNCSCOPE_RECORD_CUPTI";
+// No line is longer, its newline included: a longer name is cut.
+inline constexpr std::size_t kMaxLineBytes = 4096;
+
+// Builds one line in place: words and numbers, then at most one name, then the newline. No allocation: the injection
+// library writes lines on CUPTI's threads and at the program's exit.
+class LineWriter {
+public:
+    LineWriter& word(const char* w)
+    {
+        separate();
+        append(w, std::strlen(w));
+        return *this;
+    }
+    LineWriter& number(std::uint64_t n)
+    {
+        char digits[24];
+        const int length = std::snprintf(digits, sizeof digits, "%llu", static_cast<unsigned long long>(n));
+        separate();
+        append(digits, std::size_t(length));
+        return *this;
+    }
+    // The name at the line's end: the first call starts it, later ones add to it. Control bytes become '?'.
+    LineWriter& text(const char* t)
+    {
+        if (!m_inName) {
+            separate();
+            m_inName = true;
+        }
+        for (; *t && m_length + 1 < kMaxLineBytes; ++t) {
+            const unsigned char c = static_cast<unsigned char>(*t);
+            m_text[m_length++] = c < 0x20 || c == 0x7f ? '?' : char(c);
+        }
+        return *this;
+    }
+    void end() { m_text[m_length++] = '\n'; }  // room kept for it
+
+    const char* data() const { return m_text; }
+    std::size_t length() const { return m_length; }
+    void clear()
+    {
+        m_length = 0;
+        m_inName = false;
+    }
+
+private:
+    void separate()
+    {
+        if (m_length > 0)
+            append(" ", 1);
+    }
+    void append(const char* from, std::size_t count)
+    {
+        const std::size_t room = kMaxLineBytes - 1 - m_length;
+        const std::size_t n = count < room ? count : room;
+        std::memcpy(m_text + m_length, from, n);
+        m_length += n;
+    }
+
+    char m_text[kMaxLineBytes];
+    std::size_t m_length = 0;
+    bool m_inName = false;
+};
+
+}  // namespace asyncscope::record

@@ -1,0 +1,247 @@
+#include "engine/record/recording.hpp"
+
+#include "engine/io/input_file.hpp"
+#include "engine/model/display_text.hpp"
+#include "engine/record/record_stream.hpp"
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <string_view>
+
+namespace asyncscope {
+
+namespace {
+
+// A record's layout: its numbers' names in order, then whether a name ends the line.
+struct Layout {
+    std::string_view type;
+    std::vector<std::string_view> fields;
+    bool named = false;
+};
+
+const std::array kLayouts {
+    Layout { "process", { "PID", "PARENT" }, true },
+    Layout { "device", { "PID", "ID", "CC_MAJOR", "CC_MINOR", "MEMORY_BYTES" }, true },
+    Layout { "copy", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES", "COPY_KIND",
+                         "SRC_KIND", "DST_KIND", "GRAPH_NODE", "COPIES" }, false },
+    Layout { "set", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES", "MEMORY_KIND",
+                        "GRAPH_NODE" }, false },
+    Layout { "kernel", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "GRAPH_NODE", "BLOCKS",
+                           "THREADS_PER_BLOCK" }, true },
+    Layout { "sync", { "PID", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "TYPE" }, false },
+    Layout { "api", { "PID", "THREAD", "CORRELATION", "START", "END", "RETURN_VALUE" }, true },
+    Layout { "mark", { "PID", "THREAD", "ID", "KIND", "TIMESTAMP" }, true },
+    Layout { "dropped", { "PID", "COUNT" }, false },
+    Layout { "note", { "PID" }, true },
+    Layout { "exit", { "PID" }, false },
+};
+
+// The fields of the line being read, checked as they are taken.
+class Line {
+public:
+    Line(const std::string& file, std::size_t number, const Layout& layout, std::vector<std::string_view> words,
+        std::string_view name)
+        : m_file(file), m_number(number), m_layout(layout), m_words(std::move(words)), m_name(name)
+    {
+    }
+
+    Error wrong(std::string_view field, const std::string& why) const
+    {
+        return makeError(ErrorKind::Io,
+            shownPath(m_file) + ": line " + std::to_string(m_number) + ": " + std::string(m_layout.type) + ": " +
+                std::string(field) + " " + why,
+            "A recording holds what asyncscope-cli record wrote; record the program again.");
+    }
+
+    // Field `i` as a whole number of at most `max`; sets `failed` and returns 0 where it is not.
+    std::uint64_t number(std::size_t i, std::uint64_t max, std::optional<Error>& failed) const
+    {
+        const std::string_view word = m_words[i];
+        std::uint64_t value = 0;
+        const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+        if (error != std::errc() || end != word.data() + word.size() || word.empty()) {
+            if (!failed)
+                failed = wrong(m_layout.fields[i], "is '" + cutText(word, 40) + "', not a whole number");
+            return 0;
+        }
+        if (value > max) {
+            if (!failed)
+                failed = wrong(m_layout.fields[i], "is " + std::string(word) + ", above its limit of " +
+                    std::to_string(max));
+            return 0;
+        }
+        return value;
+    }
+    std::uint32_t small(std::size_t i, std::optional<Error>& failed) const
+    {
+        return std::uint32_t(number(i, std::numeric_limits<std::uint32_t>::max(), failed));
+    }
+    std::uint64_t big(std::size_t i, std::optional<Error>& failed) const
+    {
+        return number(i, std::numeric_limits<std::uint64_t>::max(), failed);
+    }
+    std::string_view word(std::size_t i) const { return m_words[i]; }
+    std::string name() const { return std::string(m_name); }
+
+private:
+    const std::string& m_file;
+    std::size_t m_number;
+    const Layout& m_layout;
+    std::vector<std::string_view> m_words;
+    std::string_view m_name;
+};
+
+// Splits `text` after its type: the layout's numbers, then the name (the rest, which may hold spaces, or be empty).
+std::optional<Error> split(const std::string& file, std::size_t number, std::string_view text, const Layout*& layout,
+    std::vector<std::string_view>& words, std::string_view& name)
+{
+    const auto fail = [&](const std::string& why) {
+        return makeError(ErrorKind::Io, shownPath(file) + ": line " + std::to_string(number) + ": " + why,
+            "A recording holds what asyncscope-cli record wrote; record the program again.");
+    };
+    const std::size_t space = text.find(' ');
+    const std::string_view type = text.substr(0, space);
+    layout = nullptr;
+    for (const Layout& l : kLayouts)
+        layout = l.type == type ? &l : layout;
+    if (!layout)
+        return fail("'" + cutText(type, 40) + "' is not a record of a recording (process, device, copy, set, kernel, "
+            "sync, api, mark, dropped, note, exit)");
+    std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+    words.clear();
+    for (const std::string_view field : layout->fields) {
+        if (rest.empty())
+            return fail(std::string(type) + ": " + std::string(field) + " is missing");
+        const std::size_t next = rest.find(' ');
+        words.push_back(rest.substr(0, next));
+        rest = next == std::string_view::npos ? std::string_view() : rest.substr(next + 1);
+    }
+    if (!layout->named && !rest.empty())
+        return fail(std::string(type) + ": '" + cutText(rest, 40) + "' follows its last field");
+    name = rest;
+    return std::nullopt;
+}
+
+}  // namespace
+
+Result<Recording> readRecording(std::istream& in, const std::string& file)
+{
+    Recording recording;
+    std::vector<char> buffer(record::kMaxLineBytes + 1);
+    std::vector<std::string_view> words;
+    std::size_t number = 0, records = 0;
+    const auto fail = [&](const std::string& why) {
+        return makeError(ErrorKind::Io, shownPath(file) + ": line " + std::to_string(number) + ": " + why,
+            "A recording holds what asyncscope-cli record wrote; record the program again.");
+    };
+    const std::string header = std::string(record::kMagic) + " " + std::to_string(record::kVersion);
+    while (in.getline(buffer.data(), std::streamsize(buffer.size()))) {
+        ++number;
+        const std::string_view text(buffer.data(), std::size_t(in.gcount()) - (in.eof() ? 0 : 1));
+        if (number == 1 && text != header)
+            return fail(text.rfind(record::kMagic, 0) == 0
+                    ? "'" + cutText(text, 60) + "' is a recording of another version: this AsyncScope reads version " +
+                        std::to_string(record::kVersion)
+                    : "is not a recording: it begins '" + cutText(text, 60) + "', not '" + header + "'");
+        if (text == header)
+            continue;  // each process's stream begins so
+        if (++records > kMaxRecordedRecords)
+            return fail("more than " + std::to_string(kMaxRecordedRecords) + " records: too large to read");
+        const Layout* layout = nullptr;
+        std::string_view name;
+        if (auto failed = split(file, number, text, layout, words, name))
+            return *failed;
+        const Line line(file, number, *layout, words, name);
+        std::optional<Error> failed;
+        const std::string_view type = layout->type;
+        if (type == "process") {
+            recording.processes.push_back({ line.small(0, failed), line.small(1, failed), line.name(), false });
+        } else if (type == "device") {
+            recording.devices.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+                line.small(3, failed), line.big(4, failed), line.name() });
+        } else if (type == "copy" || type == "set" || type == "kernel") {
+            RecordedOperation op;
+            op.kind = type == "copy" ? OperationKind::Copy : type == "set" ? OperationKind::Set : OperationKind::Kernel;
+            op.pid = line.small(0, failed);
+            op.device = line.small(1, failed);
+            op.context = line.small(2, failed);
+            op.stream = line.small(3, failed);
+            op.correlation = line.small(4, failed);
+            op.start = line.big(5, failed);
+            op.end = line.big(6, failed);
+            if (op.kind == OperationKind::Copy) {
+                op.bytes = line.big(7, failed);
+                op.copyKind = line.small(8, failed);
+                op.srcKind = line.small(9, failed);
+                op.dstKind = line.small(10, failed);
+                op.graphNode = line.big(11, failed);
+                op.copies = line.big(12, failed);
+            } else if (op.kind == OperationKind::Set) {
+                op.bytes = line.big(7, failed);
+                op.dstKind = line.small(8, failed);
+                op.graphNode = line.big(9, failed);
+            } else {
+                op.graphNode = line.big(7, failed);
+                op.blocks = line.big(8, failed);
+                op.threadsPerBlock = line.big(9, failed);
+                op.name = line.name();
+            }
+            recording.operations.push_back(std::move(op));
+        } else if (type == "sync") {
+            recording.syncs.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+                line.small(3, failed), line.big(4, failed), line.big(5, failed), line.small(6, failed) });
+        } else if (type == "api") {
+            recording.calls.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+                line.big(3, failed), line.big(4, failed), line.small(5, failed), line.name() });
+        } else if (type == "mark") {
+            const std::string_view kind = line.word(3);
+            if (kind != "start" && kind != "end" && kind != "instant")
+                return line.wrong("KIND", "is '" + cutText(kind, 40) + "', not start, end or instant");
+            recording.marks.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+                kind == "start" ? MarkKind::Start : kind == "end" ? MarkKind::End : MarkKind::Instant,
+                line.big(4, failed), line.name() });
+        } else if (type == "dropped") {
+            line.small(0, failed);
+            const std::uint64_t count = line.big(1, failed);
+            recording.dropped = count > std::numeric_limits<std::uint64_t>::max() - recording.dropped
+                ? std::numeric_limits<std::uint64_t>::max()
+                : recording.dropped + count;
+        } else if (type == "note") {
+            line.small(0, failed);
+            if (recording.notes.size() < 1000)
+                recording.notes.push_back(line.name());
+        } else {  // exit
+            const std::uint32_t pid = line.small(0, failed);
+            for (RecordedProcess& p : recording.processes)
+                p.exited = p.exited || p.pid == pid;
+        }
+        if (failed)
+            return *failed;
+    }
+    if (in.bad())
+        return makeError(ErrorKind::Io, shownPath(file) + ": reading failed after line " + std::to_string(number));
+    if (!in.eof()) {  // getline stopped on a line longer than any the recorder writes
+        ++number;
+        return fail("longer than " + std::to_string(record::kMaxLineBytes) + " bytes: not a line of a recording");
+    }
+    if (number == 0)
+        return makeError(ErrorKind::Io, shownPath(file) + " is empty: not a recording",
+            "A program that never initialised CUDA leaves no recording.");
+    return recording;
+}
+
+Result<Recording> readRecordingFile(const std::string& path)
+{
+    if (Status unreadable = checkReadableFile(path))
+        return *unreadable;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return makeError(ErrorKind::Io, shownPath(path) + ": cannot be opened: " + systemErrorText(errno));
+    return readRecording(in, path);
+}
+
+}  // namespace asyncscope

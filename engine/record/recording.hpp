@@ -1,0 +1,91 @@
+// A program's recording as values: the record stream (engine/record/record_stream.hpp) read back, from the recorder's
+// socket as it was kept in a file, or from a file kept as test data. The reader treats the file as hostile: every
+// line bounded and checked field by field, an error naming the file, the line and the field.
+#pragma once
+
+#include "engine/model/error.hpp"
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace asyncscope {
+
+struct RecordedProcess {
+    std::uint32_t pid = 0;
+    std::uint32_t parent = 0;
+    std::string executable;
+    bool exited = false;  // its `exit` line came: it ended normally, every record handed over
+};
+
+struct RecordedDevice {
+    std::uint32_t pid = 0;
+    std::uint32_t id = 0;
+    std::uint32_t ccMajor = 0, ccMinor = 0;
+    std::uint64_t memoryBytes = 0;
+    std::string name;
+};
+
+// A copy, a memset or a kernel on the GPU, with the runtime call that issued it (pid and correlation id).
+// CUPTI's memory kinds: 1 pageable, 2 pinned, 3 device, 4 array, 5 managed, 6 device static, 7 managed static.
+enum class OperationKind { Copy, Set, Kernel };
+struct RecordedOperation {
+    OperationKind kind = OperationKind::Kernel;
+    std::uint32_t pid = 0, device = 0, context = 0, stream = 0, correlation = 0;
+    std::uint64_t start = 0, end = 0;  // CUPTI's clock, ns
+    std::uint64_t bytes = 0;           // copies and memsets
+    std::uint32_t copyKind = 0;        // CUpti_ActivityMemcpyKind: 1 H2D, 2 D2H, 8 D2D, 10 P2P …
+    std::uint32_t srcKind = 0, dstKind = 0;  // a copy's memory kinds; a memset's memory in dstKind
+    std::uint64_t graphNode = 0;
+    std::uint64_t copies = 1;                 // copies a batch record stands for
+    std::uint64_t blocks = 0, threadsPerBlock = 0;  // a kernel's launch
+    std::string name;                         // a kernel's (as compiled: mangled)
+};
+
+// A CUDA runtime call on the CPU.
+struct RecordedCall {
+    std::uint32_t pid = 0, thread = 0, correlation = 0;
+    std::uint64_t start = 0, end = 0;
+    std::uint32_t returnValue = 0;
+    std::string name;  // "cudaMemcpyAsync_v3020"
+};
+
+// A wait the GPU or the host made: CUpti_ActivitySynchronizationType 1 event synchronize, 2 stream wait event,
+// 3 stream synchronize, 4 context synchronize.
+struct RecordedSync {
+    std::uint32_t pid = 0, context = 0, stream = 0, correlation = 0;
+    std::uint64_t start = 0, end = 0;
+    std::uint32_t type = 0;
+};
+
+// An NVTX marker: a range's start or end (paired by pid and id), or an instant.
+enum class MarkKind { Start, End, Instant };
+struct RecordedMark {
+    std::uint32_t pid = 0, thread = 0, id = 0;
+    MarkKind kind = MarkKind::Instant;
+    std::uint64_t timestamp = 0;
+    std::string name;  // on a start or an instant; an end's is empty
+};
+
+struct Recording {
+    std::vector<RecordedProcess> processes;
+    std::vector<RecordedDevice> devices;
+    std::vector<RecordedOperation> operations;
+    std::vector<RecordedCall> calls;
+    std::vector<RecordedSync> syncs;
+    std::vector<RecordedMark> marks;
+    std::vector<std::string> notes;  // what the injection library said went wrong ("CUPTI could not be loaded …")
+    std::uint64_t dropped = 0;       // records CUPTI dropped for want of buffer room
+};
+
+// At most this many records are read from one recording: a bigger one is refused rather than read until memory ends.
+inline constexpr std::size_t kMaxRecordedRecords = std::size_t(64) << 20;
+
+// Reads a record stream; `name` is what errors call it ("app.record"). Errors name the line and the field: "app.record:
+// line 12: copy: END is '12x', not a whole number". Records of one process come after its `process` line; a
+// stream may hold several processes' lines, interleaved line by line.
+Result<Recording> readRecording(std::istream& in, const std::string& name);
+Result<Recording> readRecordingFile(const std::string& path);
+
+}  // namespace asyncscope
