@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 
 namespace {
@@ -37,6 +38,7 @@ struct Cupti {
     decltype(&cuptiActivityGetNumDroppedRecords) dropped = nullptr;
     decltype(&cuptiGetCallbackName) callbackName = nullptr;
     decltype(&cuptiGetResultString) resultString = nullptr;
+    decltype(&cuptiGetVersion) version = nullptr;
 };
 
 constexpr std::size_t kBufferBytes = std::size_t(4) << 20;
@@ -123,6 +125,92 @@ const char* apiName(CUpti_CallbackId cbid)
     return name;
 }
 
+// Whether a call asks whether the GPU is done (cudaEventQuery, cudaStreamQuery): a program that polls makes millions.
+bool isPoll(CUpti_CallbackId cbid)
+{
+    static std::atomic<signed char> known[2048] {};  // 0 not looked up, 1 a poll, -1 not
+    if (cbid >= std::size(known))
+        return false;
+    signed char answer = known[cbid].load(std::memory_order_relaxed);
+    if (answer == 0) {
+        const char* name = apiName(cbid);
+        answer = std::strncmp(name, "cudaEventQuery", 14) == 0 || std::strncmp(name, "cudaStreamQuery", 15) == 0 ? 1 : -1;
+        known[cbid].store(answer, std::memory_order_relaxed);
+    }
+    return answer > 0;
+}
+
+// A runtime call's line; `calls` back-to-back ones from its start to `end`.
+void writeCall(Batch& batch, const CUpti_ActivityAPI& r, std::uint64_t end, std::uint64_t calls)
+{
+    batch.line().word("api").number(g_pid).number(r.threadId).number(r.correlationId).number(r.start).number(end)
+        .number(r.returnValue).number(calls).text(apiName(r.cbid)).end();
+}
+
+// Back-to-back polls of one thread with the same answer, sent as one `api` line when the thread's next call differs
+// or the buffer ends: a poll loop costs a line, not a line per poll.
+class Polls {
+public:
+    // Takes the call into a pending run of polls, or returns false (having sent its thread's pending run, so that the
+    // thread's lines stay in order).
+    bool take(Batch& batch, const CUpti_ActivityAPI& r)
+    {
+        Pending* mine = find(r.threadId);
+        const bool poll = isPoll(r.cbid);
+        if (mine && (!poll || mine->first.cbid != r.cbid || mine->first.returnValue != r.returnValue)) {
+            send(batch, *mine);
+            mine = nullptr;
+        }
+        if (!poll)
+            return false;
+        if (mine) {
+            mine->end = r.end;
+            ++mine->calls;
+            return true;
+        }
+        Pending* slot = unused();
+        if (!slot)
+            send(batch, *(slot = &m_pending[0]));
+        *slot = Pending { r, r.end, 1, true };
+        return true;
+    }
+    void sendAll(Batch& batch)
+    {
+        for (Pending& p : m_pending)
+            if (p.used)
+                send(batch, p);
+    }
+
+private:
+    struct Pending {
+        CUpti_ActivityAPI first;
+        std::uint64_t end = 0;
+        std::uint64_t calls = 0;
+        bool used = false;
+    };
+    Pending* find(std::uint32_t thread)
+    {
+        for (Pending& p : m_pending)
+            if (p.used && p.first.threadId == thread)
+                return &p;
+        return nullptr;
+    }
+    Pending* unused()
+    {
+        for (Pending& p : m_pending)
+            if (!p.used)
+                return &p;
+        return nullptr;
+    }
+    static void send(Batch& batch, Pending& p)
+    {
+        writeCall(batch, p.first, p.end, p.calls);
+        p.used = false;
+    }
+
+    Pending m_pending[8] {};
+};
+
 void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxRecords)
 {
     *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kAlignment, kBufferBytes));
@@ -131,7 +219,7 @@ void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::siz
 }
 
 // One record as one line; records of kinds not asked for are skipped.
-void writeRecord(Batch& batch, const CUpti_Activity* record)
+void writeRecord(Batch& batch, Polls& polls, const CUpti_Activity* record)
 {
     switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -164,8 +252,8 @@ void writeRecord(Batch& batch, const CUpti_Activity* record)
     }
     case CUPTI_ACTIVITY_KIND_RUNTIME: {
         const auto* r = reinterpret_cast<const CUpti_ActivityAPI*>(record);
-        batch.line().word("api").number(g_pid).number(r->threadId).number(r->correlationId).number(r->start)
-            .number(r->end).number(r->returnValue).text(apiName(r->cbid)).end();
+        if (!polls.take(batch, *r))
+            writeCall(batch, *r, r->end, 1);
         break;
     }
     case CUPTI_ACTIVITY_KIND_MARKER: {
@@ -195,9 +283,11 @@ void CUPTIAPI bufferCompleted(CUcontext context, std::uint32_t streamId, std::ui
         return;
     {
         Batch batch;
+        Polls polls;
         CUpti_Activity* record = nullptr;
         while (valid > 0 && g_cupti.nextRecord(buffer, valid, &record) == CUPTI_SUCCESS)
-            writeRecord(batch, record);
+            writeRecord(batch, polls, record);
+        polls.sendAll(batch);
         std::size_t dropped = 0;
         if (g_cupti.dropped(context, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0)
             batch.line().word("dropped").number(g_pid).number(dropped).end();
@@ -233,7 +323,7 @@ bool loadCupti(const char* path)
         look(library, "cuptiActivityGetNextRecord", g_cupti.nextRecord) &&
         look(library, "cuptiActivityGetNumDroppedRecords", g_cupti.dropped) &&
         look(library, "cuptiGetCallbackName", g_cupti.callbackName) &&
-        look(library, "cuptiGetResultString", g_cupti.resultString);
+        look(library, "cuptiGetResultString", g_cupti.resultString) && look(library, "cuptiGetVersion", g_cupti.version);
 }
 
 }  // namespace
@@ -274,6 +364,17 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         batch.line().word("note").number(g_pid).text("CUPTI could not be loaded from ")
             .text(library ? library : "(no library named)").text(": ").text(why ? why : "an entry point is missing")
             .end();
+        return 1;
+    }
+    // Records come in the layouts of the CUPTI this library was built with; another API version may lay them out
+    // otherwise, so it is not read.
+    if (std::uint32_t version = 0; g_cupti.version(&version) != CUPTI_SUCCESS || version != CUPTI_API_VERSION) {
+        char versions[96];
+        std::snprintf(versions, sizeof versions, " has API version %u, not the %u this recorder reads", version,
+            unsigned(CUPTI_API_VERSION));
+        Batch batch;
+        batch.line().word("note").number(g_pid).text("CUPTI at ").text(library).text(versions)
+            .text(": nothing was recorded").end();
         return 1;
     }
     if (const CUptiResult r = g_cupti.registerCallbacks(bufferRequested, bufferCompleted); r != CUPTI_SUCCESS) {

@@ -33,7 +33,7 @@ const std::array kLayouts {
     Layout { "kernel", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "GRAPH_NODE", "BLOCKS",
                            "THREADS_PER_BLOCK" }, true },
     Layout { "sync", { "PID", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "TYPE" }, false },
-    Layout { "api", { "PID", "THREAD", "CORRELATION", "START", "END", "RETURN_VALUE" }, true },
+    Layout { "api", { "PID", "THREAD", "CORRELATION", "START", "END", "RETURN_VALUE", "CALLS" }, true },
     Layout { "mark", { "PID", "THREAD", "ID", "KIND", "TIMESTAMP" }, true },
     Layout { "dropped", { "PID", "COUNT" }, false },
     Layout { "note", { "PID" }, true },
@@ -196,7 +196,9 @@ Result<Recording> readRecording(std::istream& in, const std::string& file)
                 line.small(3, failed), line.big(4, failed), line.big(5, failed), line.small(6, failed) });
         } else if (type == "api") {
             recording.calls.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
-                line.big(3, failed), line.big(4, failed), line.small(5, failed), line.name() });
+                line.big(3, failed), line.big(4, failed), line.small(5, failed), line.big(6, failed), line.name() });
+            if (!failed && recording.calls.back().calls == 0)
+                return line.wrong("CALLS", "is 0: a line stands for at least one call");
         } else if (type == "mark") {
             const std::string_view kind = line.word(3);
             if (kind != "start" && kind != "end" && kind != "instant")

@@ -48,6 +48,8 @@ struct RecordedCall {
     std::uint32_t pid = 0, thread = 0, correlation = 0;
     std::uint64_t start = 0, end = 0;
     std::uint32_t returnValue = 0;
+    std::uint64_t calls = 1;  // back-to-back calls of the same name and result it stands for (a poll loop): start is
+                              // the first's, end the last's
     std::string name;  // "cudaMemcpyAsync_v3020"
 };
 

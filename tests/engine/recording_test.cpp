@@ -42,10 +42,10 @@ public:
         api(t + 15'000, t + 2'530'000, wait);
         return *this;
     }
-    Stream& api(std::uint64_t from, std::uint64_t to, const char* name, int returned = 0)
+    Stream& api(std::uint64_t from, std::uint64_t to, const char* name, int returned = 0, int calls = 1)
     {
         m_text << "api " << kPid << " 7 " << m_correlation++ << ' ' << from << ' ' << to << ' ' << returned << ' '
-               << name << '\n';
+               << calls << ' ' << name << '\n';
         return *this;
     }
     Stream& mark(std::uint32_t id, const char* kind, std::uint64_t t, const char* name = "")
@@ -125,8 +125,9 @@ TEST(Recording, AHostileLineIsRefusedNamingItsLineAndField)
         { good + "copy 4242 0 1 13 5 10\n", "line 12: copy: END is missing" },
         { good + "copy 4242 0 1 13 5 10 2x 4 1 2 3 0 1\n", "line 12: copy: END is '2x', not a whole number" },
         { good + "copy 4242 0 1 13 5 10 20 4 1 2 3 0 1 extra\n", "line 12: copy: 'extra' follows its last field" },
-        { good + "api 4242 99999999999 1 2 3 0 cudaFree\n", "line 12: api: THREAD is 99999999999, above its limit" },
-        { good + "api 4242 7 1 2 3 -1 cudaFree\n", "line 12: api: RETURN_VALUE is '-1', not a whole number" },
+        { good + "api 4242 99999999999 1 2 3 0 1 cudaFree\n", "line 12: api: THREAD is 99999999999, above its limit" },
+        { good + "api 4242 7 1 2 3 -1 1 cudaFree\n", "line 12: api: RETURN_VALUE is '-1', not a whole number" },
+        { good + "api 4242 7 1 2 3 0 0 cudaFree\n", "line 12: api: CALLS is 0: a line stands for at least one call" },
         { good + "mark 4242 7 1 begin 5 x\n", "line 12: mark: KIND is 'begin', not start, end or instant" },
         { good + "kernel 4242 0 1 13 5 10 20 0 1 32 " + std::string(5000, 'k') + "\n", "line 12: longer than 4096" },
         { good + "\n", "line 12: '' is not a record" },
@@ -150,7 +151,7 @@ TEST(Recording, TheLineWriterKeepsEveryLineReadable)
     std::string text = std::string(record::kMagic) + " 1\nprocess 4242 1 app\n";
     text.append(line.data(), line.length());
     line.clear();
-    line.word("api").number(kPid).number(7).number(1).number(2).number(3).number(0).text(std::string(9000, 'n').c_str())
+    line.word("api").number(kPid).number(7).number(1).number(2).number(3).number(0).number(1).text(std::string(9000, 'n').c_str())
         .end();
     EXPECT_EQ(line.length(), record::kMaxLineBytes);  // a long name cut to the longest line, its newline kept
     text.append(line.data(), line.length());
@@ -268,6 +269,27 @@ TEST(Iterations, APollLoopThatFindsTheGpuDoneIsAWait)
         EXPECT_NEAR(r.cpuSubmitMs(), 0.012 + 2.515, 1e-9);  // the event record counts as submission
         for (const Span& s : r.traced)
             EXPECT_NE(s.call, ApiCall::EventQuery);  // the polls are the wait, not a span each
+    }
+}
+
+TEST(Iterations, APollLoopSentAsOneLineIsTheSameWait)
+{
+    // The injection library sends back-to-back identical polls as one line: 49 busy answers, then the one done.
+    Stream stream;
+    for (int i = 0; i < 3; ++i) {
+        const std::uint64_t t = 1'000'000 + std::uint64_t(i) * 10'000'000;
+        stream.iteration(t, 13, "cudaEventRecord_v3020");
+        stream.api(t + 2'531'000, t + 2'579'500, "cudaEventQuery_v3020", 600, 49);
+        stream.api(t + 2'580'000, t + 2'580'500, "cudaEventQuery_v3020", 0);
+    }
+    const Recording recording = read(stream.exit().text());
+    ASSERT_EQ(recording.calls.size(), 3u * 6u);
+    EXPECT_EQ(recording.calls[4].calls, 49u);
+    const RecordedRuns split = splitIterations(recording, {});
+    ASSERT_EQ(split.runs.size(), 3u);
+    for (const RunResult& r : split.runs) {
+        EXPECT_NEAR(r.waitMs(), 0.0495, 1e-9);
+        EXPECT_NEAR(r.cpuSubmitMs(), 0.012 + 2.515, 1e-9);
     }
 }
 

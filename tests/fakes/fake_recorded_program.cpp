@@ -65,7 +65,7 @@ void call(const char* name, std::uint64_t ns)
 {
     LineWriter line;
     line.word("api").number(std::uint32_t(::getpid())).number(1).number(g_correlation++).number(g_clock)
-        .number(g_clock + ns).number(0).text(name).end();
+        .number(g_clock + ns).number(0).number(1).text(name).end();
     send(line);
     g_clock += ns + 1'000;
 }
