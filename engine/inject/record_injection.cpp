@@ -211,6 +211,15 @@ private:
     Pending m_pending[8] {};
 };
 
+// The driver's version, from the driver the program has loaded; 0 where it cannot be asked.
+std::uint32_t driverVersion()
+{
+    using GetVersion = int (*)(int*);
+    const auto get = reinterpret_cast<GetVersion>(::dlsym(RTLD_DEFAULT, "cuDriverGetVersion"));
+    int version = 0;
+    return get && get(&version) == 0 && version > 0 ? std::uint32_t(version) : 0;
+}
+
 void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxRecords)
 {
     *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kAlignment, kBufferBytes));
@@ -268,8 +277,13 @@ void writeRecord(Batch& batch, Polls& polls, const CUpti_Activity* record)
     }
     case CUPTI_ACTIVITY_KIND_DEVICE: {
         const auto* r = reinterpret_cast<const CUpti_ActivityDevice5*>(record);
+        char uuid[33];
+        for (int i = 0; i < 16; ++i)
+            std::snprintf(uuid + 2 * i, 3, "%02x", unsigned(static_cast<unsigned char>(r->uuid.bytes[i])));
         batch.line().word("device").number(g_pid).number(r->id).number(r->computeCapabilityMajor)
-            .number(r->computeCapabilityMinor).number(r->globalMemorySize).text(r->name ? r->name : "").end();
+            .number(r->computeCapabilityMinor).number(r->globalMemorySize).number(r->numMultiprocessors)
+            .number(r->numMemcpyEngines).number(r->coreClockRate).number(driverVersion()).word(uuid)
+            .text(r->name ? r->name : "").end();
         break;
     }
     default: break;

@@ -5,7 +5,7 @@
 //
 //   asyncscope-record 1
 //   process PID PARENT EXECUTABLE
-//   device PID ID CC_MAJOR CC_MINOR MEMORY_BYTES NAME
+//   device PID ID CC_MAJOR CC_MINOR MEMORY_BYTES SMS COPY_ENGINES CLOCK_KHZ DRIVER UUID NAME
 //   copy PID DEVICE CONTEXT STREAM CORRELATION START END BYTES COPY_KIND SRC_KIND DST_KIND GRAPH_NODE COPIES
 //   set PID DEVICE CONTEXT STREAM CORRELATION START END BYTES MEMORY_KIND GRAPH_NODE
 //   kernel PID DEVICE CONTEXT STREAM CORRELATION START END GRAPH_NODE BLOCKS THREADS_PER_BLOCK NAME
@@ -16,7 +16,7 @@
 //   note PID TEXT
 //   exit PID
 //
-// Times are CUPTI's clock in ns; the kinds are CUPTI's enumerators' values (CUpti_ActivityMemcpyKind,
+// DRIVER is cuDriverGetVersion's (13000), 0 where unknown; UUID 32 hex digits. Times are CUPTI's clock in ns; the kinds are CUPTI's enumerators' values (CUpti_ActivityMemcpyKind,
 // CUpti_ActivityMemoryKind, CUpti_ActivitySynchronizationType). An `api` line with CALLS above 1 stands for that many
 // back-to-back calls of one thread with the same name and result (a poll loop), from the first one's START to the
 // last one's END, CORRELATION the first one's. `exit` is written as the process exits normally: a

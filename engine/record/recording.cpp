@@ -25,7 +25,8 @@ struct Layout {
 
 const std::array kLayouts {
     Layout { "process", { "PID", "PARENT" }, true },
-    Layout { "device", { "PID", "ID", "CC_MAJOR", "CC_MINOR", "MEMORY_BYTES" }, true },
+    Layout { "device", { "PID", "ID", "CC_MAJOR", "CC_MINOR", "MEMORY_BYTES", "SMS", "COPY_ENGINES", "CLOCK_KHZ",
+                           "DRIVER", "UUID" }, true },
     Layout { "copy", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES", "COPY_KIND",
                          "SRC_KIND", "DST_KIND", "GRAPH_NODE", "COPIES" }, false },
     Layout { "set", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES", "MEMORY_KIND",
@@ -161,8 +162,12 @@ Result<Recording> readRecording(std::istream& in, const std::string& file)
         if (type == "process") {
             recording.processes.push_back({ line.small(0, failed), line.small(1, failed), line.name(), false });
         } else if (type == "device") {
-            recording.devices.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
-                line.small(3, failed), line.big(4, failed), line.name() });
+            RecordedDevice d { line.small(0, failed), line.small(1, failed), line.small(2, failed),
+                line.small(3, failed), line.big(4, failed), line.small(5, failed), line.small(6, failed),
+                line.small(7, failed), line.small(8, failed), std::string(line.word(9)), line.name() };
+            if (!failed && (d.uuid.size() != 32 || d.uuid.find_first_not_of("0123456789abcdef") != std::string::npos))
+                return line.wrong("UUID", "is '" + cutText(d.uuid, 40) + "', not 32 hex digits");
+            recording.devices.push_back(std::move(d));
         } else if (type == "copy" || type == "set" || type == "kernel") {
             RecordedOperation op;
             op.kind = type == "copy" ? OperationKind::Copy : type == "set" ? OperationKind::Set : OperationKind::Kernel;

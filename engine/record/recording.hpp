@@ -24,6 +24,9 @@ struct RecordedDevice {
     std::uint32_t id = 0;
     std::uint32_t ccMajor = 0, ccMinor = 0;
     std::uint64_t memoryBytes = 0;
+    std::uint32_t multiprocessors = 0, copyEngines = 0, clockKHz = 0;
+    std::uint32_t driverVersion = 0;  // 0: unknown
+    std::string uuid;                 // 32 hex digits
     std::string name;
 };
 

@@ -24,7 +24,8 @@ public:
     {
         m_text << record::kMagic << ' ' << record::kVersion << '\n';
         m_text << "process " << kPid << " 1 /opt/app/bin/app\n";
-        m_text << "device " << kPid << " 0 9 0 150000000000 NVIDIA H200\n";
+        m_text << "device " << kPid << " 0 9 0 150000000000 132 7 1980000 13000 0123456789abcdef0123456789abcdef "
+                  "NVIDIA H200\n";
     }
     // One iteration of asyncAPI's shape on `stream`: H2D copy, kernel, D2H copy, then a wait, from `t` (ns).
     Stream& iteration(std::uint64_t t, std::uint32_t stream = 13, const char* wait = "cudaStreamSynchronize_v3020")
@@ -131,6 +132,7 @@ TEST(Recording, AHostileLineIsRefusedNamingItsLineAndField)
         { good + "mark 4242 7 1 begin 5 x\n", "line 12: mark: KIND is 'begin', not start, end or instant" },
         { good + "kernel 4242 0 1 13 5 10 20 0 1 32 " + std::string(5000, 'k') + "\n", "line 12: longer than 4096" },
         { good + "\n", "line 12: '' is not a record" },
+        { good + "device 4242 0 9 0 1 132 7 1980000 13000 xyz H200\n", "line 12: device: UUID is 'xyz', not 32 hex" },
         { good + std::string("exit 4\0" "2\n", 9), "line 12: exit: PID is '4" },
     };
     for (const Case& c : cases) {
