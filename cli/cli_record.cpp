@@ -4,13 +4,20 @@
 #include "cli/cli_record.hpp"
 
 #include "cli/cli_app.hpp"
+#include "cli/cli_commands.hpp"
+#include "cli/cli_options.hpp"
+#include "cli/cli_outputs.hpp"
 
+#include "engine/io/atomic_output_file.hpp"
+#include "engine/io/chrome_trace.hpp"
 #include "engine/io/input_file.hpp"
+#include "engine/io/result_file.hpp"
 #include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
 #include "engine/model/statistics.hpp"
 #include "engine/record/iterations.hpp"
 #include "engine/record/program_recorder.hpp"
+#include "engine/record/program_report.hpp"
 #include "engine/record/recording.hpp"
 
 #include <CLI/CLI.hpp>
@@ -32,7 +39,56 @@ struct RecordOptions {
     std::vector<std::string> environment;  // NAME=VALUE
     std::optional<double> duration;
     bool runs = false;      // print every run
+    std::string output;     // the report (or with a baseline, the comparison) here
+    std::string format = "json";
+    std::string trace;      // a Chrome trace here
+    std::string baseline;   // compare with the series (or recording report) saved here
+    std::optional<double> maxSlowdown;
+    bool allowDifferent = false;
+    std::string save;       // with a baseline: also keep this recording's report here
 };
+
+// The report's outputs: the report itself, its trace, or its comparison with a baseline (whose exit status is the
+// gate's).
+int writeOutputs(const RecordOptions& options, const Report& report, std::ostream& out, std::ostream& err)
+{
+    const Assessment assessed = assessSeries(report);
+    if (!options.trace.empty()) {
+        auto file = AtomicOutputFile::open(options.trace);
+        if (!file)
+            return reportFailure(file.error(), err);
+        writeChromeTrace((*file)->stream(), report, assessed);
+        if (auto failed = (*file)->commit("the trace"))
+            return reportFailure(*failed, err);
+    }
+    const auto format = parseName<ReportFormat>(options.format);
+    if (options.baseline.empty()) {
+        if (options.output.empty())
+            return kExitOk;
+        auto file = AtomicOutputFile::open(options.output);
+        if (!file)
+            return reportFailure(file.error(), err);
+        cli::writeSeries((*file)->stream(), *format, report, assessed);
+        if (auto failed = (*file)->commit("the report"))
+            return reportFailure(*failed, err);
+        return kExitOk;
+    }
+    if (!options.save.empty()) {
+        if (auto failed = cli::saveSeries(options.save, report, assessed))
+            return reportFailure(*failed, err);
+    }
+    auto baseline = readSeriesFile(options.baseline);
+    if (!baseline)
+        return cli::refuseInput("cannot compare " + baseline.error().detail, err);
+    const Assessment baselineAssessed = assessSeries(*baseline);
+    CliOptions compared;
+    compared.format = *format;
+    compared.outputPath = options.output;
+    compared.allowDifferent = options.allowDifferent;
+    compared.baselineSettings.maxSlowdownPercent = options.maxSlowdown;
+    return cli::writeBaselineComparison(compared, { *baseline, baselineAssessed, options.baseline },
+        { report, assessed, "this recording" }, out, err);
+}
 
 std::string ms(double value)
 {
@@ -102,6 +158,20 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     app.add_option("--duration", options.duration, "Stop the program after this many seconds, keeping its recording")
         ->check(CLI::PositiveNumber);
     app.add_flag("--runs", options.runs, "Also print every run");
+    app.add_option("--output", options.output,
+        "Write the report here (with --baseline: the comparison); the window opens it as a series");
+    app.add_option("--format", options.format, "The report's format: json (format 4), csv or text")
+        ->check(CLI::IsMember({ "json", "csv", "text" }))
+        ->capture_default_str();
+    app.add_option("--trace", options.trace, "Also write a Chrome trace (Perfetto UI, chrome://tracing) here");
+    app.add_option("--baseline", options.baseline,
+        "Compare the iterations with a report saved before (asyncscope-cli record --output)");
+    app.add_option("--max-slowdown", options.maxSlowdown,
+        "With --baseline: fail (exit 1) when the GPU time is slower by more than this many percent")
+        ->check(CLI::NonNegativeNumber);
+    app.add_flag("--allow-different", options.allowDifferent,
+        "With --baseline: compare across programs, arguments, devices or drivers");
+    app.add_option("--save", options.save, "With --baseline: also keep this recording's report (JSON) here");
     app.add_option("command", options.command, "The program and its arguments, after --");
     try {
         app.parse(argc, argv);
@@ -111,6 +181,9 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     } catch (const CLI::ParseError& e) {
         return reportFailure(makeError(ErrorKind::Usage, e.what()), err);
     }
+    if (options.baseline.empty() && (options.maxSlowdown || options.allowDifferent || !options.save.empty()))
+        return reportFailure(makeError(ErrorKind::Usage, "--max-slowdown, --allow-different and --save go with --baseline",
+            "Give --baseline FILE (a report saved with asyncscope-cli record --output)."), err);
     auto rule = parseIterationRule(options.iteration);
     if (!rule)
         return reportFailure(rule.error(), err);
@@ -121,6 +194,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
 
     std::string recordingPath = options.from;
     bool temporary = false;
+    ProgramInfo program;
     std::string source = options.from.empty() ? std::string() : shownPath(options.from);
     if (options.from.empty()) {
         RecordRequest request;
@@ -154,6 +228,12 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         if (!outcome)
             return reportFailure(outcome.error(), err);
         source = shownPath(outcome->program);
+        program.command = options.command;
+        program.command.front() = outcome->program;
+        program.workingFolder = options.workingFolder;
+        program.exitCode = outcome->exitCode;
+        program.signal = outcome->signal;
+        program.stopped = outcome->stopped;
         err << "asyncscope-cli: " << displayText(source)
             << (outcome->stopped ? " was stopped"
                    : outcome->signal != 0 ? " ended on signal " + std::to_string(outcome->signal)
@@ -171,11 +251,18 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         std::filesystem::remove(recordingPath);
     if (!recording)
         return reportFailure(recording.error(), err);
-    const RecordedRuns split = splitIterations(*recording, *rule);
+    RecordedRuns split = splitIterations(*recording, *rule);
     printSummary(split, source, options.runs, out);
     if (!options.keep.empty() && options.from.empty())
         out << "Recording kept in " << displayText(shownPath(options.keep)) << "\n";
-    return split.runs.empty() ? kExitFailure : kExitOk;
+    if (split.runs.empty())
+        return kExitFailure;
+    if (program.command.empty()) {  // a kept recording: its first process is the program; how it ended is not kept
+        const RecordedProcess* first = recording->processes.empty() ? nullptr : &recording->processes.front();
+        program.command = { first && !first->executable.empty() ? first->executable : options.from };
+        program.exitCode = first && first->exited ? 0 : -1;
+    }
+    return writeOutputs(options, programReport(*recording, std::move(split), std::move(program)), out, err);
 }
 
 }  // namespace asyncscope

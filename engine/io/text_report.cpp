@@ -120,8 +120,23 @@ std::string formatWrongElement(const RunResult& run)
 std::string formatSummaryText(const Report& report, const Assessment& assessed)
 {
     const SeriesSummary& s = assessed.summary;
-    std::string text = printf_("summary: %zu measured runs, %zu warm-up, %zu of %zu verified", s.measuredRuns,
-        s.warmupRuns, s.verifiedRuns, report.runs.size());
+    std::string text;
+    if (report.program) {
+        const ProgramInfo& p = *report.program;
+        text += wrapped("program: " + cutText(commandText(p.command), kMaxShownMessageChars) +
+                (p.workingFolder.empty() ? std::string() : " (in " + cutText(p.workingFolder) + ")"), kTextWidth, 4) +
+            "\n";
+        text += printf_("  iterations split by %s; %s\n", cutText(p.iterations).c_str(),
+            p.stopped ? "stopped by the recorder"
+                : p.signal != 0 ? printf_("ended on signal %d", p.signal).c_str()
+                                : printf_("exited with %d", p.exitCode).c_str());
+        for (const std::string& note : p.notes)
+            text += wrapped("  note: " + cutText(note, kMaxShownMessageChars), kTextWidth, 4) + "\n";
+        text += printf_("summary: %zu iterations as runs (elements are the program's to check)", s.measuredRuns);
+    } else {
+        text += printf_("summary: %zu measured runs, %zu warm-up, %zu of %zu verified", s.measuredRuns, s.warmupRuns,
+            s.verifiedRuns, report.runs.size());
+    }
     if (report.outcome)
         text += printf_(", stopped on %s", nameOf(report.outcome->reason));
     text += "\n";

@@ -50,6 +50,13 @@ std::vector<ConfigDifference> configDifferences(const Report& baseline, const Re
     const auto cudaVersion = [](int version) { return version > 0 ? "CUDA " + formatCudaVersion(version) : ""; };
     const PipelineConfig& a = baseline.config;
     const PipelineConfig& b = current.config;
+    // A recorded program against the built-in pipeline, or against another program or other arguments.
+    const auto programOf = [](const Report& r) {
+        return r.program ? "program " + commandText(r.program->command) : std::string("the built-in pipeline");
+    };
+    compare("program", programOf(baseline), programOf(current));
+    if (baseline.program && current.program)
+        compare("working folder", baseline.program->workingFolder, current.program->workingFolder, false);
     compare("device", baseline.device.name, current.device.name);
     // The driver as NVML names it where both series read it; CUDA's driver version otherwise.
     const std::string driverA = nvmlDriver(baseline);
@@ -59,6 +66,11 @@ std::vector<ConfigDifference> configDifferences(const Report& baseline, const Re
     else
         compare("driver", cudaVersion(baseline.driverVersion), cudaVersion(current.driverVersion));
     compare("runtime", cudaVersion(baseline.runtimeVersion), cudaVersion(current.runtimeVersion));
+    if (baseline.program || current.program) {  // the pipeline's parameters are not a program's
+        compare("host", baseline.host, current.host, false);
+        compare("runs", std::to_string(a.runs), std::to_string(b.runs), false);
+        return out;
+    }
     compare("size", formatBytes(a.bytes()), formatBytes(b.bytes()));
     compare("value", std::to_string(a.value), std::to_string(b.value));
     compare("threads per block", std::to_string(a.threadsPerBlock), std::to_string(b.threadsPerBlock));

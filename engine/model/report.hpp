@@ -7,6 +7,7 @@
 #include "engine/model/machine_state.hpp"
 #include "engine/model/names.hpp"
 #include "engine/model/outcome.hpp"
+#include "engine/model/program_info.hpp"
 #include "engine/model/run_result.hpp"
 #include "engine/model/run_store.hpp"
 #include "engine/model/topology.hpp"
@@ -31,6 +32,7 @@ struct Report {
     // its copies are set against. Empty otherwise, or when it could not be calibrated.
     std::optional<CopyPeak> pinnedPeak;
     std::optional<MachineState> machine;  // the machine's state around the series; empty: not recorded (older files)
+    std::optional<ProgramInfo> program;   // a recorded program's iterations rather than the built-in pipeline's runs
 };
 
 enum class ReportFormat { Text, Csv, Json };

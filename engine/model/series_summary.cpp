@@ -259,13 +259,16 @@ void addSeriesFigures(SeriesSummary& s, const PipelineConfig& c, const std::opti
     if (!gpu)
         return;
     s.figures.push_back({ "noise_percent", "Noise", ValueKind::Percentage, gpu->stats.noisePercent });
+    // The bytes the run's copies moved (a recorded program's own); the configuration's both ways where its spans
+    // carry none (files from before spans, zero-copy memory).
+    const std::uint64_t copied = measured.totalBytes(SpanKind::H2D) + measured.totalBytes(SpanKind::D2H);
     s.figures.push_back({ std::string(keys::kCopyRate), "Copy throughput, both directions", ValueKind::Rate,
-        gigabytesPerSecond(2.0 * static_cast<double>(c.bytes()), gpu->stats.median) });
+        gigabytesPerSecond(copied > 0 ? double(copied) : 2.0 * static_cast<double>(c.bytes()), gpu->stats.median) });
     // A stage's spans only time its own work when nothing else runs beside it: with several streams they also hold
     // the wait for an engine another stream is using, so their sum says nothing about the stage's bandwidth.
     if (c.streams == 1) {
         for (const RateOf& rate : kRates) {
-            if (const Distribution* time = s.distribution(rate.timeKey)) {
+            if (const Distribution* time = s.distribution(rate.timeKey); time && measured.totalBytes(rate.kind) > 0) {
                 const auto bytes = static_cast<double>(measured.totalBytes(rate.kind));
                 s.figures.push_back({ std::string(rate.key), rate.name, ValueKind::Rate,
                     gigabytesPerSecond(bytes, time->stats.median) });

@@ -267,6 +267,8 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
         RunResult run;
         run.index = int(out.runs.size());
         run.startMs = (double(t0) - double(firstStart)) / 1e6;
+        // No element is checked in a program: none is known wrong (the report's program block says none was checked).
+        run.verified = true;
         std::uint64_t gpuFrom = ~std::uint64_t(0), gpuTo = 0;
         std::map<std::pair<std::uint32_t, std::uint32_t>, int> streams;  // (device, stream): its number in the run
         for (const RecordedOperation* op : ops) {
@@ -290,6 +292,8 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
             api.beginMs = (double(c->start) - double(t0)) / 1e6;
             api.endMs = api.beginMs + ns / 1e6;
             if (isPoll(c->name)) {  // thousands in a wait: not one span each
+                if (c->returnValue == kNotReady)
+                    run.pollIterations += c->calls;
                 if (c->returnValue == kNotReady && !polled) {
                     polled = api;
                     polled->kind = SpanKind::Wait;

@@ -3,6 +3,7 @@
 #include "engine/io/bounded_json.hpp"
 #include "engine/io/json/device_json.hpp"
 #include "engine/io/json/machine_block.hpp"
+#include "engine/io/json/program_block.hpp"
 #include "engine/io/json/run_fields.hpp"
 #include "engine/model/advice.hpp"
 
@@ -166,6 +167,8 @@ Report headerReport(const json& j)
         r.pinnedPeak = peakFrom(Block(j, "pinned_peak", "pinned_peak"));
     if (j.contains("machine"))
         r.machine = json_header::machineFrom(Block(j, "machine", "machine"));
+    if (j.contains("program"))
+        r.program = json_header::programFrom(Block(j, "program", "program"));
     // "findings" and "not_checked" are for people and tools: the rules judge the series again when it is read.
     if (j.contains("outcome")) {
         const Block o(j, "outcome", "outcome");
@@ -236,6 +239,8 @@ ordered_json headerJson(const Report& report, const Assessment& assessed, const 
     j["format_version"] = kReportFormatVersion;
     if (!report.host.empty())
         j["host"] = report.host;
+    if (report.program)
+        j["program"] = programJson(*report.program);
     j["device"] = deviceJson(report);
     if (report.binding)
         j["binding"] = bindingToJson(*report.binding);

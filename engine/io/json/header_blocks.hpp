@@ -30,8 +30,8 @@ namespace json_header {
 
 // The header's blocks a reader reads ("runs" aside): what a report's header holds besides them (its summary and advice,
 // judged again from the runs, or keys of other programs) is read past, never built.
-inline const std::vector<std::string> kBlocksRead = { "format", "format_version", "host", "device", "binding", "config",
-    "calibration", "pinned_peak", "machine", "outcome", "fields" };
+inline const std::vector<std::string> kBlocksRead = { "format", "format_version", "host", "program", "device", "binding",
+    "config", "calibration", "pinned_peak", "machine", "outcome", "fields" };
 
 // Where in the file a header's field lies, by the header's key that holds it ("config" for config.streams):
 // "line 1". May be empty: the error names no place then.
@@ -40,7 +40,8 @@ using WhereOf = std::function<std::string(std::string_view key)>;
 // The error for `bad`, at the place `where` gives its header key.
 Error headerError(const BadField& bad, const WhereOf& where);
 
-// Everything but the runs, in the order the file shows it: format, format_version, host, device, binding, config,
+// Everything but the runs, in the order the file shows it: format, format_version, host, program (a recorded
+// program's), device, binding, config,
 // summary, calibration, pinned_peak, outcome, machine (the machine's state around the series), findings and
 // not_checked (the advice: read back by nobody, the rules judge a series again when it is read), and "fields" (the
 // run and span field lists of `layout`). The summary and the advice are `assessed`'s.

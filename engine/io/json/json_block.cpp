@@ -137,4 +137,15 @@ void checkAmount(const Block& block, const char* key, double value, const char* 
         refuse(block.path(key), quotedNumber(value), std::string("a finite number of ") + unit + ", 0 or more");
 }
 
+const nlohmann::json& listAt(const Block& block, const char* key, std::size_t most, const char* what)
+{
+    const nlohmann::json& list = block.object().at(key);
+    if (!list.is_array())
+        refuse(block.path(key), quotedJson(list), std::string("a list of ") + what);
+    if (list.size() > most)
+        refuse(block.path(key), "a list of " + std::to_string(list.size()),
+            "at most " + std::to_string(most) + " " + what);
+    return list;
+}
+
 }  // namespace asyncscope::json_header

@@ -163,4 +163,8 @@ private:
 // more ("calibration.h2d_gbps is -1; accepted: a finite number of GB/s, 0 or more").
 void checkAmount(const Block& block, const char* key, double value, const char* unit);
 
+// The list under `key` of `block`, which must be there: refused where it is not a list or holds more than `most`
+// (of `what`: "readings").
+const nlohmann::json& listAt(const Block& block, const char* key, std::size_t most, const char* what);
+
 }  // namespace asyncscope::json_header

@@ -59,18 +59,6 @@ json machineJson(const MachineState& m)
 
 namespace {
 
-// A list under `key` of `block`, at most `most` long.
-const json& listAt(const Block& block, const char* key, std::size_t most, const char* what)
-{
-    const json& list = block.object().at(key);
-    if (!list.is_array())
-        refuse(block.path(key), quotedJson(list), std::string("a list of ") + what);
-    if (list.size() > most)
-        refuse(block.path(key), "a list of " + std::to_string(list.size()),
-            "at most " + std::to_string(most) + " " + what);
-    return list;
-}
-
 // A whole-number reading from `low` to `high`, where the sample has one.
 template <class T>
 void readingOr(const Block& b, const char* key, std::optional<T>& out, T low, T high)

@@ -1,0 +1,75 @@
+#include "engine/record/program_report.hpp"
+
+#include "engine/host/host_name.hpp"
+
+#include <map>
+
+namespace asyncscope {
+
+namespace {
+
+// "GPU-01234567-89ab-cdef-0123-456789abcdef", as nvidia-smi names it, from 32 hex digits.
+std::string uuidText(const std::string& hex)
+{
+    if (hex.size() != 32)
+        return {};
+    return "GPU-" + hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" + hex.substr(16, 4) +
+        "-" + hex.substr(20);
+}
+
+const RecordedDevice* busiestDevice(const Recording& recording)
+{
+    std::map<std::uint32_t, std::size_t> operations;
+    for (const RecordedOperation& op : recording.operations)
+        ++operations[op.device];
+    const RecordedDevice* best = recording.devices.empty() ? nullptr : &recording.devices.front();
+    std::size_t most = 0;
+    for (const RecordedDevice& d : recording.devices) {
+        const auto found = operations.find(d.id);
+        if (found != operations.end() && found->second > most) {
+            most = found->second;
+            best = &d;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program)
+{
+    Report report;
+    report.host = shortHostName();
+    if (const RecordedDevice* d = busiestDevice(recording)) {
+        report.device.index = int(d->id);
+        report.device.name = d->name;
+        report.device.computeMajor = int(d->ccMajor);
+        report.device.computeMinor = int(d->ccMinor);
+        report.device.multiprocessors = int(d->multiprocessors);
+        report.device.totalMemoryBytes = std::size_t(d->memoryBytes);
+        report.device.asyncEngineCount = int(d->copyEngines);
+        report.device.clockKHz = int(d->clockKHz);
+        report.device.uuid = uuidText(d->uuid);
+        report.driverVersion = int(d->driverVersion);
+        report.config.device = int(d->id);
+    }
+    report.config.runs = std::max(1, int(split.runs.size()));
+    report.config.warmupRuns = 0;
+    report.runs.reserve(split.runs.size());
+    for (const RunResult& run : split.runs) {
+        report.runs.push_back(run);
+        for (const Span& s : run.spans)
+            report.config.streams = std::max(report.config.streams, onGpu(s.kind) ? s.stream + 1 : 1);
+    }
+    report.config.chunks = report.config.streams;  // a configuration holds a chunk or more per stream
+    SeriesOutcome outcome;
+    outcome.measuredRuns = int(split.runs.size());
+    outcome.reason = StopReason::RunCount;
+    report.outcome = outcome;
+    program.iterations = split.how;
+    program.notes = std::move(split.notes);
+    report.program = std::move(program);
+    return report;
+}
+
+}  // namespace asyncscope

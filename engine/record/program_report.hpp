@@ -1,0 +1,17 @@
+// A recorded program as a report: its iterations as runs (engine/record/iterations), the device its work ran on and
+// the program block, so that every writer (text, CSV, JSON format 4, Chrome trace), the baseline gate and the window
+// take it as they take a series of the built-in pipeline.
+#pragma once
+
+#include "engine/model/report.hpp"
+#include "engine/record/iterations.hpp"
+#include "engine/record/recording.hpp"
+
+namespace asyncscope {
+
+// `program` as it ran (command, folder, how it ended); its iterations and notes are filled in from `split`. The
+// device is the one the most GPU operations ran on (the first recorded where none ran); the configuration block
+// holds the number of runs and no warm-up.
+Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program);
+
+}  // namespace asyncscope
