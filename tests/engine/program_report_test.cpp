@@ -1,0 +1,160 @@
+// A recorded program as a report (engine/record/program_report): its program block written and read back in format
+// 4, a hostile program block refused by field, the configuration check between programs and the pipeline, and the
+// text that says elements were not checked.
+#include "engine/io/json/json_report.hpp"
+#include "engine/io/text_report.hpp"
+#include "engine/model/advice.hpp"
+#include "engine/model/baseline.hpp"
+#include "engine/record/program_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace asyncscope {
+namespace {
+
+// A recording of `runs` iterations of a copy, a kernel and a copy on one stream, each ended by a stream synchronize.
+std::string recordingText(int runs)
+{
+    std::ostringstream text;
+    text << "asyncscope-record 1\nprocess 77 1 /opt/app/bin/app\n"
+         << "device 77 0 9 0 150000000000 132 7 1980000 13000 0123456789abcdef0123456789abcdef NVIDIA H200\n";
+    std::uint32_t correlation = 1;
+    for (int i = 0; i < runs; ++i) {
+        const std::uint64_t t = 1'000'000 + std::uint64_t(i) * 10'000'000;
+        text << "api 77 7 " << correlation << ' ' << t << ' ' << t + 5'000 << " 0 1 cudaMemcpyAsync_v3020\n"
+             << "api 77 7 " << correlation + 1 << ' ' << t + 6'000 << ' ' << t + 9'000 << " 0 1 cudaLaunchKernel_v7000\n"
+             << "api 77 7 " << correlation + 2 << ' ' << t + 10'000 << ' ' << t + 14'000
+             << " 0 1 cudaMemcpyAsync_v3020\n"
+             << "copy 77 0 1 13 " << correlation << ' ' << t + 20'000 << ' ' << t + 1'220'000
+             << " 1048576 1 2 3 0 1\n"
+             << "kernel 77 0 1 13 " << correlation + 1 << ' ' << t + 1'221'000 << ' ' << t + 1'321'000
+             << " 0 2048 512 k\n"
+             << "copy 77 0 1 13 " << correlation + 2 << ' ' << t + 1'322'000 << ' ' << t + 2'522'000
+             << " 1048576 2 3 2 0 1\n"
+             << "api 77 7 " << correlation + 3 << ' ' << t + 15'000 << ' ' << t + 2'530'000
+             << " 0 1 cudaStreamSynchronize_v3020\n";
+        correlation += 4;
+    }
+    text << "exit 77\n";
+    return text.str();
+}
+
+Report reportOf(int runs, std::vector<std::string> command = { "/opt/app/bin/app", "--steps", "it's" })
+{
+    std::istringstream in(recordingText(runs));
+    auto recording = readRecording(in, "app.record");
+    EXPECT_TRUE(recording.ok()) << (recording ? "" : recording.error().message());
+    ProgramInfo program;
+    program.command = std::move(command);
+    program.workingFolder = "/work";
+    return programReport(*recording, splitIterations(*recording, {}), program);
+}
+
+std::string jsonOf(const Report& report)
+{
+    std::ostringstream out;
+    writeJson(out, report, assessSeries(report));
+    return out.str();
+}
+
+TEST(ProgramReport, TheProgramBlockAndTheRunsComeBack)
+{
+    const Report report = reportOf(12);
+    ASSERT_EQ(report.runs.size(), 12u);
+    EXPECT_EQ(report.device.name, "NVIDIA H200");
+    EXPECT_EQ(report.device.uuid, "GPU-01234567-89ab-cdef-0123-456789abcdef");
+    EXPECT_EQ(report.driverVersion, 13000);
+    std::istringstream in(jsonOf(report));
+    auto back = readJson(in);
+    ASSERT_TRUE(back.ok()) << back.error().message();
+    ASSERT_TRUE(back->program.has_value());
+    EXPECT_EQ(back->program->command, report.program->command);
+    EXPECT_EQ(back->program->workingFolder, "/work");
+    EXPECT_EQ(back->program->iterations, "host synchronizations");
+    ASSERT_EQ(back->runs.size(), 12u);
+    for (std::size_t i = 0; i < 12; ++i)
+        EXPECT_DOUBLE_EQ(back->runs[i].gpuMs, report.runs[i].gpuMs);
+    const std::string text = formatSummaryText(*back, assessSeries(*back));
+    EXPECT_NE(text.find("program: /opt/app/bin/app --steps 'it'\\''s' (in /work)"), std::string::npos) << text;
+    EXPECT_NE(text.find("elements are the program's to check"), std::string::npos) << text;
+    EXPECT_EQ(text.find("verified"), std::string::npos) << text;
+}
+
+TEST(ProgramReport, AHostileProgramBlockIsRefusedByField)
+{
+    const std::string good = jsonOf(reportOf(3));
+    const std::string block = good.substr(good.find("\"program\":"), good.find(",\"device\":") - good.find("\"program\":"));
+    struct Case {
+        std::string program;
+        std::string message;
+    };
+    const std::vector<Case> cases {
+        { R"("program":{"command":"app","iterations":"x","exit_code":0,"signal":0,"stopped":false})",
+            "program.command is \"app\"; accepted: a list of words" },
+        { R"("program":{"command":[],"iterations":"x","exit_code":0,"signal":0,"stopped":false})",
+            "program.command is no program" },
+        { R"("program":{"command":["a",5],"iterations":"x","exit_code":0,"signal":0,"stopped":false})",
+            "program.command[1] is 5; accepted: a text" },
+        { R"("program":{"command":["a"],"iterations":"x","exit_code":300,"signal":0,"stopped":false})",
+            "program.exit_code is 300" },
+        { R"("program":{"command":["a"],"exit_code":0,"signal":0,"stopped":false})", "program.iterations is missing" },
+        { R"("program":{"command":["a"],"iterations":")" + std::string(5000, 'x') +
+                R"(","exit_code":0,"signal":0,"stopped":false})",
+            "program.iterations" },
+        { R"("program":{"command":["a"],"iterations":"x","exit_code":0,"signal":0,"stopped":false,"notes":[)" +
+                [] {
+                    std::string many;
+                    for (int i = 0; i < 1001; ++i)
+                        many += (i ? ",\"n\"" : "\"n\"");
+                    return many;
+                }() + "]}",
+            "program.notes is a list of 1001; accepted: at most 1000 notes" },
+        { R"("program":[1])", "program is" },
+    };
+    for (const Case& c : cases) {
+        std::string text = good;
+        text.replace(text.find(block), block.size(), c.program);
+        std::istringstream in(text);
+        auto read = readJson(in);
+        ASSERT_FALSE(read.ok()) << c.program.substr(0, 120);
+        EXPECT_NE(read.error().message().find(c.message), std::string::npos)
+            << "expected '" << c.message << "' in: " << read.error().message();
+    }
+}
+
+TEST(ProgramReport, AProgramIsComparedWithTheSameProgramOnly)
+{
+    const Report a = reportOf(12);
+    EXPECT_FALSE(anyBlocking(configDifferences(a, reportOf(20))));  // more runs: listed, not blocking
+    const auto otherArguments = configDifferences(a, reportOf(12, { "/opt/app/bin/app", "--steps", "8" }));
+    EXPECT_TRUE(anyBlocking(otherArguments));
+    EXPECT_NE(differencesText(otherArguments).find("program"), std::string::npos) << differencesText(otherArguments);
+    Report pipeline;
+    pipeline.device = a.device;
+    pipeline.driverVersion = a.driverVersion;
+    const auto againstPipeline = configDifferences(pipeline, a);
+    EXPECT_TRUE(anyBlocking(againstPipeline));
+    EXPECT_NE(differencesText(againstPipeline).find("the built-in pipeline"), std::string::npos)
+        << differencesText(againstPipeline);
+}
+
+TEST(ProgramReport, FiguresComeFromTheProgramsOwnCopies)
+{
+    const Report report = reportOf(12);
+    const Assessment assessed = assessSeries(report);
+    const double gpuMs = assessed.summary.median("gpu_time_ms");
+    bool found = false;
+    for (const Figure& f : assessed.summary.figures) {
+        if (f.key == "copy_gbps") {
+            found = true;
+            EXPECT_NEAR(f.value, 2.0 * 1048576 / (gpuMs * 1e6), 1e-9);  // 1 MiB each way, not the pipeline's 64 MiB
+        }
+        EXPECT_NE(f.key, "kernel_effective_gbps");  // a program's kernels carry no bytes
+    }
+    EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace asyncscope
