@@ -79,11 +79,15 @@ Advice judgeSeries(const Report& report, const SeriesSummary& summary, const Adv
     clocks(f, advice);
     linkDegraded(f, advice);
     tooShort(f, advice);
-    transferBound(f, advice);
-    overlapHeadroom(f, advice);
-    pageableCopies(f, advice);
-    submitBound(f, context, advice);
-    checkBound(f, advice);
+    if (report.program) {  // the pipeline's workload rules read its configuration, which a program does not have
+        programWork(f, advice);
+    } else {
+        transferBound(f, advice);
+        overlapHeadroom(f, advice);
+        pageableCopies(f, advice);
+        submitBound(f, context, advice);
+        checkBound(f, advice);
+    }
     noisy(f, advice);
     std::stable_sort(advice.findings.begin(), advice.findings.end(),
         [](const Finding& a, const Finding& b) { return a.severity > b.severity; });

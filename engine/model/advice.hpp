@@ -40,6 +40,11 @@ inline constexpr std::string_view kInterference = "interference";
 inline constexpr std::string_view kLinkDegraded = "link-degraded";
 inline constexpr std::string_view kClocks = "clocks";
 inline constexpr std::string_view kNoisy = "noisy";
+// A recorded program's own (advice_program.cpp); its launch-bound iterations are kSubmitBound's, its pageable
+// copies kPageableCopies'.
+inline constexpr std::string_view kSerializedCopies = "serialized-copies";
+inline constexpr std::string_view kSmallCopies = "small-copies";
+inline constexpr std::string_view kSynchronousCopies = "synchronous-copies";
 }  // namespace rules
 
 // Runs by their index in the series (RunResult::index: warm-up runs counted), first to last, both included.
@@ -98,6 +103,9 @@ inline constexpr double kLatencyBoundModelledMs = 0.05;        // modelled under
 inline constexpr double kShortRunMs = 0.1;                     // runs under this are noisy by nature
 inline constexpr double kOutlierSpread = 0.02;                 // p95 within this of the median: noise is outliers
 inline constexpr double kOverlapHeadroomRatio = 1.15;          // GPU time over the modelled time, above
+inline constexpr std::size_t kManySmallCopies = 16;            // a program's copies per iteration, at least …
+inline constexpr std::uint64_t kSmallCopyBytes = 64 * 1024;    // … half of them under this: batch them
+inline constexpr std::size_t kManyLaunches = 8;                // kernels per iteration for a launch-bound program
 inline constexpr double kSubmitBoundShare = 0.30;              // CPU submit over GPU time, at least
 inline constexpr double kNoisyPercent = 5.0;                   // a fixed series' noise above this is noisy
 inline constexpr double kInterferenceSlowdown = 1.10;          // runs beside another process this much slower: severe

@@ -37,6 +37,9 @@ void overlapHeadroom(const Facts& f, Advice& advice);
 void pageableCopies(const Facts& f, Advice& advice);
 void submitBound(const Facts& f, const AdviceContext& context, Advice& advice);
 void checkBound(const Facts& f, Advice& advice);
+// A recorded program's iterations (advice_program.cpp): copies and kernels in sequence that chunks over streams
+// would overlap, many small copies, launch-bound iterations.
+void programWork(const Facts& f, Advice& advice);
 
 // Rules over the measurement.
 void tooShort(const Facts& f, Advice& advice);

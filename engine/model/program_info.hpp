@@ -4,10 +4,20 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace asyncscope {
+
+// What the iterations' copies were, over all of them: what the advice reads that the runs' spans do not say.
+struct ProgramCopies {
+    std::uint64_t pageable = 0;       // copies to or from pageable host memory (staged by the driver)
+    std::uint64_t pageableBytes = 0;
+    double pageableMs = 0.0;          // their time on the GPU
+    std::uint64_t synchronous = 0;    // calls that return only when their copy or set is done (cudaMemcpy, cudaMemset…)
+    double synchronousMs = 0.0;       // the host's time in them
+};
 
 struct ProgramInfo {
     std::vector<std::string> command;  // the program's path as it was found, then its arguments
@@ -17,6 +27,7 @@ struct ProgramInfo {
     int signal = 0;                    // the signal that ended it; 0 where it exited
     bool stopped = false;              // the recorder stopped it (a duration, Ctrl+C)
     std::vector<std::string> notes;    // what the runs leave out or could not tell
+    ProgramCopies copies;
 };
 
 // What a reader takes: arguments and notes beyond these are refused (a command line is at most a few MB on Linux).

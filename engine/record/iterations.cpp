@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::uint32_t kCopyToDevice = 1;    // CUPTI_ACTIVITY_MEMCPY_KIND_HTOD
 constexpr std::uint32_t kCopyToHost = 2;      // CUPTI_ACTIVITY_MEMCPY_KIND_DTOH
+constexpr std::uint32_t kPageable = 1;        // CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE
 constexpr std::uint32_t kNotReady = 600;      // cudaErrorNotReady: a poll found the GPU busy
 
 // A call that asks whether the GPU is done without waiting: a loop of them is a wait.
@@ -167,6 +168,14 @@ bool isHostSynchronization(std::string_view name)
         base == "cudaThreadSynchronize";
 }
 
+bool isSynchronousCopy(std::string_view name)
+{
+    const std::string base = callBaseName(name);
+    const bool copies = base.rfind("cudaMemcpy", 0) == 0 || base.rfind("cudaMemset", 0) == 0;
+    const std::string_view async = "Async";
+    return copies && !(base.size() >= async.size() && base.compare(base.size() - async.size(), async.size(), async) == 0);
+}
+
 RecordedRuns splitIterations(const Recording& recording, const IterationRule& rule)
 {
     RecordedRuns out;
@@ -252,6 +261,13 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
         opsOf[found->second].push_back(&op);
     }
 
+    // The CUDA events the iterations' calls recorded: the points the program times itself between.
+    std::vector<std::vector<std::uint64_t>> eventsOf(windows.size());
+    for (const RecordedEvent& e : recording.events) {
+        if (const auto found = iterationOf.find(key(e.pid, e.correlation)); found != iterationOf.end())
+            eventsOf[found->second].push_back(e.timestamp);
+    }
+
     std::uint64_t firstStart = 0;
     for (std::size_t w = 0; w < windows.size(); ++w) {
         std::vector<const RecordedOperation*>& ops = opsOf[w];
@@ -274,12 +290,21 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
         for (const RecordedOperation* op : ops) {
             gpuFrom = std::min(gpuFrom, op->start);
             gpuTo = std::max(gpuTo, op->end);
+            if (op->kind == OperationKind::Copy && (op->srcKind == kPageable || op->dstKind == kPageable)) {
+                ++out.copies.pageable;
+                out.copies.pageableBytes += op->bytes;
+                out.copies.pageableMs += double(op->end - op->start) / 1e6;
+            }
             if (!drawn(*op)) {
                 ++undrawn;
                 continue;
             }
             const auto [at, added] = streams.emplace(std::pair { op->device, op->stream }, int(streams.size()));
             run.spans.push_back(spanOf(*op, t0, at->second));
+        }
+        for (const std::uint64_t at : eventsOf[w]) {
+            gpuFrom = std::min(gpuFrom, at);
+            gpuTo = std::max(gpuTo, at);
         }
         run.gpuMs = double(gpuTo - gpuFrom) / 1e6;
         double submitNs = 0.0;
@@ -308,6 +333,10 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
                 continue;
             }
             run.traced.push_back(api);
+            if (isSynchronousCopy(c->name)) {
+                out.copies.synchronous += c->calls;
+                out.copies.synchronousMs += ns / 1e6;
+            }
             if (isHostSynchronization(c->name)) {
                 Span wait = api;
                 wait.kind = SpanKind::Wait;

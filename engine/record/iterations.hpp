@@ -6,13 +6,15 @@
 //   cudaStreamSynchronize, cudaEventSynchronize, or a loop of cudaEventQuery or cudaStreamQuery that found the GPU
 //   busy and then done); its calls are those its process began since the last such wait ended, that wait included.
 // The GPU operations of an iteration are those its calls issued (matched by correlation id). A run's GPU time is its
-// first operation's start to its last one's end; its CPU submit time the time spent in its calls other than the waits
+// first operation's start to its last one's end, widened to the CUDA events its calls recorded where the GPU passed
+// them (a program that times itself with events measures between those); its CPU submit time the time spent in its calls other than the waits
 // and polls; its waits (Wait spans) the time spent in those (a poll loop: from its first busy answer to its end). Its spans are its copies to and from the device and its kernels,
 // each on its stream (numbered 0, 1, … by first use within the run); `traced` adds every runtime call as an Api span.
 // Times in ms from the iteration's first call (an NVTX range: its start).
 #pragma once
 
 #include "engine/model/error.hpp"
+#include "engine/model/program_info.hpp"
 #include "engine/model/run_result.hpp"
 #include "engine/record/recording.hpp"
 
@@ -35,12 +37,16 @@ struct RecordedRuns {
     std::vector<RunResult> runs;
     std::string how;                 // "NVTX range 'step'", "host synchronizations", "the whole recording"
     std::vector<std::string> notes;  // what the runs leave out or could not tell, one sentence each
+    ProgramCopies copies;            // the runs' copies from pageable memory and synchronous calls
 };
 
 // A runtime call's name without its version and stream suffixes: "cudaMemcpyAsync" for "cudaMemcpyAsync_ptsz_v7000".
 std::string callBaseName(std::string_view name);
 // Whether the call is one where the host waits for the GPU: an iteration's end.
 bool isHostSynchronization(std::string_view name);
+// Whether the call copies or sets memory and returns only when that is done (cudaMemcpy, cudaMemcpy2D, cudaMemset…):
+// the host waits in it, and on the legacy default stream every other stream waits too.
+bool isSynchronousCopy(std::string_view name);
 
 RecordedRuns splitIterations(const Recording& recording, const IterationRule& rule);
 

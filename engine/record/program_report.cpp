@@ -68,6 +68,7 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
     report.outcome = outcome;
     program.iterations = split.how;
     program.notes = std::move(split.notes);
+    program.copies = split.copies;
     report.program = std::move(program);
     return report;
 }

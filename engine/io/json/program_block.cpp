@@ -16,6 +16,9 @@ json programJson(const ProgramInfo& p)
         j["working_folder"] = p.workingFolder;
     if (!p.notes.empty())
         j["notes"] = p.notes;
+    j["copies"] = { { "pageable", p.copies.pageable }, { "pageable_bytes", p.copies.pageableBytes },
+        { "pageable_ms", p.copies.pageableMs }, { "synchronous", p.copies.synchronous },
+        { "synchronous_ms", p.copies.synchronousMs } };
     return j;
 }
 
@@ -59,6 +62,16 @@ ProgramInfo programFrom(const Block& b)
     b.get("stopped", p.stopped);
     if (b.has("notes"))
         p.notes = textsAt(b, "notes", kMaxProgramNotes, "notes");
+    if (b.has("copies")) {
+        const Block copies(b.object(), "copies", b.path("copies"), b.wording());
+        copies.get("pageable", p.copies.pageable);
+        copies.get("pageable_bytes", p.copies.pageableBytes);
+        copies.get("pageable_ms", p.copies.pageableMs);
+        checkAmount(copies, "pageable_ms", p.copies.pageableMs, "ms");
+        copies.get("synchronous", p.copies.synchronous);
+        copies.get("synchronous_ms", p.copies.synchronousMs);
+        checkAmount(copies, "synchronous_ms", p.copies.synchronousMs, "ms");
+    }
     return p;
 }
 

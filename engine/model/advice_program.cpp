@@ -1,0 +1,163 @@
+// The advice's rules over a recorded program (asyncscope-cli record): its iterations' own copies and kernels,
+// judged on the run of median GPU time. What the pipeline's rules read from its configuration (size, shape, host
+// memory) a program does not have, so these read the run's spans instead.
+#include "engine/model/advice_rules.hpp"
+
+#include "engine/model/number_text.hpp"
+#include "engine/model/program_info.hpp"
+#include "engine/model/size_parse.hpp"
+
+#include <algorithm>
+
+namespace asyncscope::advice_rules {
+
+using namespace advice_limits;
+
+namespace {
+
+// The measured run whose GPU time is the median's (the lower middle one).
+RunResult medianRun(const Facts& f)
+{
+    std::vector<std::size_t> order = f.measured;
+    const std::size_t middle = (order.size() - 1) / 2;
+    std::nth_element(order.begin(), order.begin() + std::ptrdiff_t(middle), order.end(),
+        [&f](std::size_t a, std::size_t b) { return f.report.runs.gpuMs(a) < f.report.runs.gpuMs(b); });
+    return f.report.runs[order[middle]];
+}
+
+bool isCopy(SpanKind kind)
+{
+    return kind == SpanKind::H2D || kind == SpanKind::D2H;
+}
+
+// Whether any copy of the run ran while one of its kernels did.
+bool copiesOverlapKernels(const RunResult& run)
+{
+    for (const Span& copy : run.spans) {
+        if (!isCopy(copy.kind))
+            continue;
+        for (const Span& kernel : run.spans)
+            if (kernel.kind == SpanKind::Kernel && copy.beginMs < kernel.endMs && kernel.beginMs < copy.endMs)
+                return true;
+    }
+    return false;
+}
+
+// The chunks the model splits a serialized iteration's work into.
+constexpr int kModelChunks = 8;
+
+void serializedCopies(const RunResult& run, Advice& advice)
+{
+    const double h2d = run.totalMs(SpanKind::H2D), kernel = run.totalMs(SpanKind::Kernel),
+                 d2h = run.totalMs(SpanKind::D2H);
+    if (h2d + d2h <= 0.0 || kernel <= 0.0 || copiesOverlapKernels(run))
+        return;
+    // Copies in chunks over streams: each chunk's copy in runs under the one before's kernel, its copy out under the
+    // next one's; the longest stage then sets the pace and the others add one chunk's share (two copy engines).
+    const double longest = std::max({ h2d, kernel, d2h });
+    const double modelled = longest + (h2d + kernel + d2h - longest) / kModelChunks;
+    if (run.gpuMs <= kOverlapHeadroomRatio * modelled)
+        return;
+    advice.findings.push_back({ std::string(rules::kSerializedCopies), "Copies and kernels in sequence",
+        Severity::Suggestion,
+        "No copy of the median iteration runs beside a kernel: H2D " + ms(h2d) + ", kernels " + ms(kernel) + ", D2H " +
+            ms(d2h) + " one after another; this iteration's " + ms(run.gpuMs) + " could be ~" + ms(modelled) +
+            " with its copies in " + std::to_string(kModelChunks) + " chunks over streams",
+        "Split the data into chunks and issue each chunk's copy in, kernel and copy out on its own stream "
+        "(cudaMemcpyAsync from pinned memory), so that one chunk's copies run under another's kernel; the memory lab's "
+        "overlap comparison (--compare overlap) measures the shapes on this GPU.",
+        {}, true });
+}
+
+void smallCopies(const RunResult& run, Advice& advice)
+{
+    std::vector<std::uint64_t> bytes;
+    double copyMs = 0.0;
+    for (const Span& s : run.spans) {
+        if (isCopy(s.kind)) {
+            bytes.push_back(s.bytes);
+            copyMs += s.ms();
+        }
+    }
+    if (bytes.size() < kManySmallCopies)
+        return;
+    std::nth_element(bytes.begin(), bytes.begin() + std::ptrdiff_t(bytes.size() / 2), bytes.end());
+    const std::uint64_t median = bytes[bytes.size() / 2];
+    if (median >= kSmallCopyBytes)
+        return;
+    advice.findings.push_back({ std::string(rules::kSmallCopies), "Many small copies", Severity::Suggestion,
+        std::to_string(bytes.size()) + " copies in the median iteration, half of them " + formatBytes(median) +
+            " or less, " + ms(copyMs) + " in all: each pays a copy's fixed cost of a few µs",
+        "Gather them into one buffer and copy it once, or hand them to one cudaMemcpyBatchAsync call.", {}, true });
+}
+
+void launchBound(const Facts& f, const RunResult& run, Advice& advice)
+{
+    const std::size_t kernels = std::size_t(
+        std::count_if(run.spans.begin(), run.spans.end(), [](const Span& s) { return s.kind == SpanKind::Kernel; }));
+    if (!f.submitMs || kernels < kManyLaunches || *f.submitMs < kSubmitBoundShare * f.gpuMs)
+        return;
+    advice.findings.push_back({ std::string(rules::kSubmitBound), "Launch-bound", Severity::Suggestion,
+        "CPU submit time " + ms(*f.submitMs) + " is " + percent(*f.submitMs / f.gpuMs) + " of the GPU time " +
+            ms(f.gpuMs) + ", for " + std::to_string(kernels) + " kernels in the median iteration",
+        "Capture the iteration in a CUDA Graph (cudaStreamBeginCapture … cudaGraphInstantiate once, then one "
+        "cudaGraphLaunch per iteration).",
+        {}, false });
+}
+
+// Copies from pageable memory: the driver stages each through a pinned buffer of its own, at a fraction of the
+// pinned rate, and the call returns only when the data is staged.
+void pageableCopies(const ProgramInfo& program, std::size_t iterations, Advice& advice)
+{
+    const ProgramCopies& c = program.copies;
+    if (c.pageable == 0 || iterations == 0)
+        return;
+    const double each = double(iterations);
+    std::string evidence = std::to_string(c.pageable) + " copies from or to pageable host memory in " +
+        std::to_string(iterations) + " iterations (" + fixedText(double(c.pageable) / each, 1) + " an iteration, " +
+        formatBytes(std::uint64_t(double(c.pageableBytes) / each)) + " and " + ms(c.pageableMs / each) +
+        " on the GPU an iteration";
+    if (c.pageableMs > 0.0)
+        evidence += ", at " + gbps(double(c.pageableBytes) / (c.pageableMs * 1e6));
+    evidence += ")";
+    advice.findings.push_back({ std::string(rules::kPageableCopies), "Copies from pageable memory",
+        Severity::Suggestion, evidence,
+        "Allocate those host buffers with cudaMallocHost (or pin them once with cudaHostRegister): pinned copies run "
+        "at the link's rate, are asynchronous, and can overlap kernels.",
+        {}, false });
+}
+
+// Calls that return only when their copy or set is done: the host waits in each, and on the legacy default stream
+// every other stream of the program waits for it too.
+void synchronousCopies(const ProgramInfo& program, std::size_t iterations, int streams, Advice& advice)
+{
+    const ProgramCopies& c = program.copies;
+    if (c.synchronous == 0 || iterations == 0)
+        return;
+    const double each = double(iterations);
+    advice.findings.push_back({ std::string(rules::kSynchronousCopies), "Synchronous copies", Severity::Suggestion,
+        std::to_string(c.synchronous) + " synchronous copy or memset calls (cudaMemcpy, cudaMemset…) in " +
+            std::to_string(iterations) + " iterations, the host held in them " + ms(c.synchronousMs / each) +
+            " an iteration" +
+            (streams > 1 ? "; on the default stream each also waits for the program's other streams"
+                         : ": nothing else is issued while they run"),
+        "Use cudaMemcpyAsync / cudaMemsetAsync on a stream of your own (created with cudaStreamNonBlocking), from "
+        "pinned memory, and wait once where the result is needed.",
+        {}, false });
+}
+
+}  // namespace
+
+void programWork(const Facts& f, Advice& advice)
+{
+    if (f.measured.empty() || !f.report.program)
+        return;
+    const RunResult run = medianRun(f);
+    serializedCopies(run, advice);
+    smallCopies(run, advice);
+    launchBound(f, run, advice);
+    pageableCopies(*f.report.program, f.report.runs.size(), advice);
+    synchronousCopies(*f.report.program, f.report.runs.size(), f.config.streams, advice);
+}
+
+}  // namespace asyncscope::advice_rules
