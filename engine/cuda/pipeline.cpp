@@ -8,10 +8,12 @@
 #include "engine/run/profiler_range.hpp"
 
 #include <cuda_profiler_api.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <optional>
 
 namespace asyncscope {
 
@@ -38,6 +40,19 @@ Result<float> elapsed(const Event& from, const Event& to)
     ASYNCSCOPE_CUDA_TRY(cudaEventElapsedTime(&ms, from.get(), to.get()));
     return ms;
 }
+
+// Each run's timed part as an NVTX range "AsyncScope run": Nsight Systems and `asyncscope-cli record` see the runs
+// as they are timed (the poisoning memset before it is not a run's). Costs nothing where no tool listens.
+class RunRange {
+public:
+    RunRange() : m_id(nvtxRangeStartA("AsyncScope run")) { }
+    ~RunRange() { nvtxRangeEnd(m_id); }
+    RunRange(const RunRange&) = delete;
+    RunRange& operator=(const RunRange&) = delete;
+
+private:
+    nvtxRangeId_t m_id;
+};
 
 Status startProfiler()
 {
@@ -198,6 +213,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     RunResult result;
     result.index = index;
     result.warmup = warmup;
+    std::optional<RunRange> range(std::in_place);
 
     // A graph's CPU submit time is its launch alone: the start and stop events go just outside it. (Event nodes in
     // the graph would cost the launch several microseconds each, and stream calls time their own events as asyncAPI
@@ -240,6 +256,7 @@ Result<PipelineSession::Step> PipelineSession::step(int index, bool warmup, cons
     const auto waitEnd = Clock::now();
     const std::uint64_t tracedTo = m->cupti ? m->cupti->now() : 0;
     result.waitCpuMs = threadCpuMilliseconds() - cpuBefore;
+    range.reset();
 
     if (cancelled) {
         ASYNCSCOPE_CUDA_TRY(cudaStreamSynchronize(stream));  // the last stream: every other joins it before stop

@@ -39,6 +39,8 @@ struct Cupti {
     decltype(&cuptiGetCallbackName) callbackName = nullptr;
     decltype(&cuptiGetResultString) resultString = nullptr;
     decltype(&cuptiGetVersion) version = nullptr;
+    decltype(&cuptiActivityEnableAllSyncRecords) allSyncRecords = nullptr;
+    decltype(&cuptiActivityEnableCudaEventDeviceTimestamps) eventTimestamps = nullptr;
 };
 
 constexpr std::size_t kBufferBytes = std::size_t(4) << 20;
@@ -259,6 +261,13 @@ void writeRecord(Batch& batch, Polls& polls, const CUpti_Activity* record)
             .number(r->start).number(r->end).number(std::uint32_t(r->type)).end();
         break;
     }
+    case CUPTI_ACTIVITY_KIND_CUDA_EVENT: {
+        const auto* r = reinterpret_cast<const CUpti_ActivityCudaEvent2*>(record);
+        if (r->deviceTimestamp != 0)
+            batch.line().word("event").number(g_pid).number(r->deviceId).number(r->contextId).number(r->streamId)
+                .number(r->correlationId).number(r->deviceTimestamp).end();
+        break;
+    }
     case CUPTI_ACTIVITY_KIND_RUNTIME: {
         const auto* r = reinterpret_cast<const CUpti_ActivityAPI*>(record);
         if (!polls.take(batch, *r))
@@ -337,7 +346,9 @@ bool loadCupti(const char* path)
         look(library, "cuptiActivityGetNextRecord", g_cupti.nextRecord) &&
         look(library, "cuptiActivityGetNumDroppedRecords", g_cupti.dropped) &&
         look(library, "cuptiGetCallbackName", g_cupti.callbackName) &&
-        look(library, "cuptiGetResultString", g_cupti.resultString) && look(library, "cuptiGetVersion", g_cupti.version);
+        look(library, "cuptiGetResultString", g_cupti.resultString) && look(library, "cuptiGetVersion", g_cupti.version) &&
+        look(library, "cuptiActivityEnableAllSyncRecords", g_cupti.allSyncRecords) &&
+        look(library, "cuptiActivityEnableCudaEventDeviceTimestamps", g_cupti.eventTimestamps);
 }
 
 }  // namespace
@@ -397,10 +408,18 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     }
     for (const CUpti_ActivityKind kind : { CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
              CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-             CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_MARKER }) {
+             CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_CUDA_EVENT }) {
         if (const CUptiResult r = g_cupti.enable(kind); r != CUPTI_SUCCESS)
             warn("cuptiActivityEnable", r);
     }
+    // Where the GPU passed each event the program recorded: its own timing points, which an iteration's GPU time
+    // spans as the program's cudaEventElapsedTime does.
+    if (const CUptiResult r = g_cupti.eventTimestamps(1); r != CUPTI_SUCCESS)
+        warn("cuptiActivityEnableCudaEventDeviceTimestamps", r);
+    // A poll that found the GPU busy is one record each otherwise (thousands an iteration for a polling program);
+    // the runtime call's record already counts them.
+    if (const CUptiResult r = g_cupti.allSyncRecords(0); r != CUPTI_SUCCESS)
+        warn("cuptiActivityEnableAllSyncRecords", r);
     g_cupti.flushPeriod(100);
     std::atexit(handOverAtExit);
     return 1;

@@ -14,6 +14,7 @@
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -308,8 +309,15 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
     Collector collector(out);
     std::optional<Clock::time_point> exited, stopping;
     int signalsSent = 0;
+    // Readable when the program ends, so its end is seen at once rather than at the next poll's timeout (a kernel
+    // without pidfd_open leaves only the timeout).
+    const int ended = static_cast<int>(::syscall(SYS_pidfd_open, child, 0));
     for (;;) {
+        if (exited && !collector.open())
+            break;  // every process has handed over
         std::vector<pollfd> fds = collector.polled(socket.listening);
+        if (ended >= 0 && !exited)
+            fds.push_back({ ended, POLLIN, 0 });
         ::poll(fds.data(), nfds_t(fds.size()), 50);
         if (fds[0].revents & POLLIN)
             collector.accept(socket.listening);
@@ -338,10 +346,12 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
                     signalsSent = due;
                 }
             }
-        } else if (!collector.open() || now - *exited > std::chrono::seconds(2)) {
-            break;  // every process has handed over, or what is left running is not waited for
+        } else if (now - *exited > std::chrono::seconds(2)) {
+            break;  // what is left running (a child the program started) is not waited for
         }
     }
+    if (ended >= 0)
+        ::close(ended);
     outcome.connected = collector.connected();
     outcome.bytes = collector.bytes();
     out.close();

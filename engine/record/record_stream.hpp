@@ -10,6 +10,7 @@
 //   set PID DEVICE CONTEXT STREAM CORRELATION START END BYTES MEMORY_KIND GRAPH_NODE
 //   kernel PID DEVICE CONTEXT STREAM CORRELATION START END GRAPH_NODE BLOCKS THREADS_PER_BLOCK NAME
 //   sync PID CONTEXT STREAM CORRELATION START END TYPE
+//   event PID DEVICE CONTEXT STREAM CORRELATION TIMESTAMP
 //   api PID THREAD CORRELATION START END RETURN_VALUE CALLS NAME
 //   mark PID THREAD ID start|end|instant TIMESTAMP NAME
 //   dropped PID COUNT
@@ -19,7 +20,8 @@
 // DRIVER is cuDriverGetVersion's (13000), 0 where unknown; UUID 32 hex digits. Times are CUPTI's clock in ns; the kinds are CUPTI's enumerators' values (CUpti_ActivityMemcpyKind,
 // CUpti_ActivityMemoryKind, CUpti_ActivitySynchronizationType). An `api` line with CALLS above 1 stands for that many
 // back-to-back calls of one thread with the same name and result (a poll loop), from the first one's START to the
-// last one's END, CORRELATION the first one's. `exit` is written as the process exits normally: a
+// last one's END, CORRELATION the first one's. An `event` line is a CUDA event the program recorded, TIMESTAMP where
+// the GPU passed it (the points its cudaEventElapsedTime measures between). `exit` is written as the process exits normally: a
 // stream that ends without it is of a process that crashed, was killed, or is still running.
 #pragma once
 

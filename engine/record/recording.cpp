@@ -34,6 +34,7 @@ const std::array kLayouts {
     Layout { "kernel", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "GRAPH_NODE", "BLOCKS",
                            "THREADS_PER_BLOCK" }, true },
     Layout { "sync", { "PID", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "TYPE" }, false },
+    Layout { "event", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "TIMESTAMP" }, false },
     Layout { "api", { "PID", "THREAD", "CORRELATION", "START", "END", "RETURN_VALUE", "CALLS" }, true },
     Layout { "mark", { "PID", "THREAD", "ID", "KIND", "TIMESTAMP" }, true },
     Layout { "dropped", { "PID", "COUNT" }, false },
@@ -199,6 +200,9 @@ Result<Recording> readRecording(std::istream& in, const std::string& file)
         } else if (type == "sync") {
             recording.syncs.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
                 line.small(3, failed), line.big(4, failed), line.big(5, failed), line.small(6, failed) });
+        } else if (type == "event") {
+            recording.events.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+                line.small(3, failed), line.small(4, failed), line.big(5, failed) });
         } else if (type == "api") {
             recording.calls.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
                 line.big(3, failed), line.big(4, failed), line.small(5, failed), line.big(6, failed), line.name() });

@@ -64,6 +64,12 @@ struct RecordedSync {
     std::uint32_t type = 0;
 };
 
+// A CUDA event the program recorded (cudaEventRecord), where the GPU passed it: the program's own timing points.
+struct RecordedEvent {
+    std::uint32_t pid = 0, device = 0, context = 0, stream = 0, correlation = 0;
+    std::uint64_t timestamp = 0;  // CUPTI's clock, ns
+};
+
 // An NVTX marker: a range's start or end (paired by pid and id), or an instant.
 enum class MarkKind { Start, End, Instant };
 struct RecordedMark {
@@ -79,6 +85,7 @@ struct Recording {
     std::vector<RecordedOperation> operations;
     std::vector<RecordedCall> calls;
     std::vector<RecordedSync> syncs;
+    std::vector<RecordedEvent> events;
     std::vector<RecordedMark> marks;
     std::vector<std::string> notes;  // what the injection library said went wrong ("CUPTI could not be loaded …")
     std::uint64_t dropped = 0;       // records CUPTI dropped for want of buffer room

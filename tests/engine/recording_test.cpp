@@ -84,6 +84,7 @@ TEST(Recording, ReadsEveryKindOfRecord)
     Stream stream;
     stream.iteration(1'000'000).mark(5, "start", 900'000, "step 1 of 3").mark(5, "end", 4'000'000);
     stream.line("set 4242 0 1 13 300 10 20 4096 3 0").line("sync 4242 1 13 103 2000 3000 3");
+    stream.line("event 4242 0 1 13 101 1015000");
     stream.line("dropped 4242 7").line("note 4242 cuptiActivityEnable: not supported").exit();
     const Recording r = read(stream.text());
     ASSERT_EQ(r.processes.size(), 1u);
@@ -107,6 +108,9 @@ TEST(Recording, ReadsEveryKindOfRecord)
     EXPECT_EQ(r.marks[0].name, "step 1 of 3");
     EXPECT_EQ(r.marks[1].kind, MarkKind::End);
     EXPECT_EQ(r.syncs.size(), 1u);
+    ASSERT_EQ(r.events.size(), 1u);
+    EXPECT_EQ(r.events[0].correlation, 101u);
+    EXPECT_EQ(r.events[0].timestamp, 1015000u);
     EXPECT_EQ(r.dropped, 7u);
     ASSERT_EQ(r.notes.size(), 1u);
 }
@@ -132,6 +136,8 @@ TEST(Recording, AHostileLineIsRefusedNamingItsLineAndField)
         { good + "mark 4242 7 1 begin 5 x\n", "line 12: mark: KIND is 'begin', not start, end or instant" },
         { good + "kernel 4242 0 1 13 5 10 20 0 1 32 " + std::string(5000, 'k') + "\n", "line 12: longer than 4096" },
         { good + "\n", "line 12: '' is not a record" },
+        { good + "event 4242 0 1 13 5\n", "line 12: event: TIMESTAMP is missing" },
+        { good + "event 4242 0 1 13 5 1e9\n", "line 12: event: TIMESTAMP is '1e9', not a whole number" },
         { good + "device 4242 0 9 0 1 132 7 1980000 13000 xyz H200\n", "line 12: device: UUID is 'xyz', not 32 hex" },
         { good + std::string("exit 4\0" "2\n", 9), "line 12: exit: PID is '4" },
     };
@@ -188,6 +194,26 @@ TEST(Iterations, HostSynchronizationsEndEachRun)
     }
     EXPECT_DOUBLE_EQ(split.runs[1].startMs, 10.0);
     EXPECT_TRUE(split.notes.empty()) << split.notes.front();
+}
+
+TEST(Iterations, TheEventsAProgramTimesWithWidenItsGpuTime)
+{
+    // asyncAPI's shape: an event recorded before the copies (the GPU passes it before the first copy can start) and
+    // one after them; the program's cudaEventElapsedTime measures between them, and so does the run's GPU time.
+    Stream stream;
+    stream.api(990'000, 995'000, "cudaEventRecord_v3020");
+    stream.line("event 4242 0 1 13 100 996000");
+    stream.iteration(1'000'000);
+    stream.exit();
+    const RecordedRuns split = splitIterations(read(stream.text()), {});
+    ASSERT_EQ(split.runs.size(), 1u);
+    EXPECT_NEAR(split.runs[0].gpuMs, (1'000'000 + 2'522'000 - 996'000) / 1e6, 1e-12);
+    // An event of no iteration's call (correlation 7: never issued) changes nothing.
+    Stream other;
+    other.iteration(1'000'000).line("event 4242 0 1 13 7 10").exit();
+    const RecordedRuns alone = splitIterations(read(other.text()), {});
+    ASSERT_EQ(alone.runs.size(), 1u);
+    EXPECT_DOUBLE_EQ(alone.runs[0].gpuMs, 2.502);
 }
 
 TEST(Iterations, TheOutermostRepeatedNvtxRangeIsAnIteration)

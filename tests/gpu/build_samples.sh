@@ -2,6 +2,8 @@
 # Builds the public CUDA samples the recorder's GPU tests record (tests/gpu/record_gpu_test.cpp), from their sources:
 # cuda-samples' asyncAPI, simpleStreams and simpleMultiCopy (Samples/0_Introduction/… and their Common/ headers) and
 # the overlap sample async.cu of NVIDIA's developer blog (code-samples/series/cuda-cpp/overlap-data-transfers).
+# Also two long variants for the recorder's overhead (tests/gpu/record_overhead.sh): simpleStreams_long repeats each
+# experiment 1000 times instead of 100 (its nreps), async_long runs async.cu's main REPEAT times in one process.
 # Usage: tests/gpu/build_samples.sh SOURCE_DIR OUT_DIR [ARCH]
 #   SOURCE_DIR holds asyncAPI.cu, simpleStreams.cu, simpleMultiCopy.cu, async.cu and the Common headers
 #   (helper_cuda.h, helper_functions.h, …); ARCH defaults to the GPU's own (native). A source that is missing is
@@ -13,16 +15,53 @@ arch=${3:-native}
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 mkdir -p "$out"
 status=0
-for name in asyncAPI simpleStreams simpleMultiCopy async; do
-    if [ ! -f "$src/$name.cu" ]; then
-        echo "build_samples: $src/$name.cu is missing: $name not built"
-        continue
+build() {  # NAME SOURCE [nvcc arguments…]
+    local name=$1 source=$2
+    shift 2
+    if [ ! -f "$source" ]; then
+        echo "build_samples: $source is missing: $name not built"
+        return
     fi
-    if "$nvcc" -O2 -arch="$arch" -I"$src" -o "$out/$name" "$src/$name.cu"; then
+    if "$nvcc" -O2 -arch="$arch" -I"$src" "$@" -o "$out/$name" "$source"; then
         echo "build_samples: built $out/$name"
     else
         echo "build_samples: $name did not build"
-        status=1
+        return 1
     fi
+}
+pids=()
+for name in asyncAPI simpleStreams simpleMultiCopy async; do
+    build "$name" "$src/$name.cu" & pids+=($!)
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ -f "$src/simpleStreams.cu" ]; then
+    sed 's/nreps = 100;/nreps = 1000;/' "$src/simpleStreams.cu" > "$work/simpleStreams_long.cu"
+    grep -q 'nreps = 1000;' "$work/simpleStreams_long.cu" || echo "build_samples: simpleStreams.cu has no 'nreps = 100;' to raise"
+fi
+cat > "$work/repeat_main.cu" <<'CU'
+#include <cstdio>
+#include <cstdlib>
+int sample_main(int argc, char **argv);
+int main(int argc, char **argv)
+{
+    const char *text = std::getenv("REPEAT");
+    const int repeat = text != nullptr ? std::atoi(text) : 334;
+    for (int i = 0; i < repeat; ++i)
+        if (sample_main(argc, argv) != 0)
+            return 1;
+    return 0;
+}
+CU
+if [ -f "$src/async.cu" ]; then
+    sed 's/^int main(/int sample_main(/' "$src/async.cu" > "$work/async_body.cu"
+    build async_long "$work/async_body.cu" "$work/repeat_main.cu" & pids+=($!)
+fi
+if [ -f "$work/simpleStreams_long.cu" ]; then
+    build simpleStreams_long "$work/simpleStreams_long.cu" & pids+=($!)
+fi
+for pid in "${pids[@]}"; do
+    wait "$pid" || status=1
 done
 exit $status

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# What recording costs: each app's wall time run plainly and under 'asyncscope-cli record', in alternating pairs
+# (so clocks, caches and the GPU's state drift alike for both), and the median of each as a table.
+# Usage: tests/gpu/record_overhead.sh SAMPLES_DIR ASYNCSCOPE_CLI [PAIRS]
+#   SAMPLES_DIR as built by tests/gpu/build_samples.sh (asyncAPI, simpleStreams_long, async_long); the built-in
+#   pipeline (asyncscope-cli --runs 1000) is the asyncAPI pipeline run 1000 times in one process. PAIRS defaults to 3.
+set -u
+samples=${1:?SAMPLES_DIR}
+cli=$(realpath "${2:?ASYNCSCOPE_CLI}")
+pairs=${3:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+now() { date +%s%N; }
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+measure() {  # LABEL COMMAND…
+    local label=$1
+    shift
+    local plain=() recorded=() iterations=0 t0 t1 i
+    for ((i = 0; i < pairs; ++i)); do
+        t0=$(now); "$@" > /dev/null 2>&1; t1=$(now); plain+=($(( (t1 - t0) / 1000 )))
+        t0=$(now); "$cli" record --format text -- "$@" > "$work/out.txt" 2> "$work/err.txt"; t1=$(now)
+        recorded+=($(( (t1 - t0) / 1000 )))
+        iterations=$(sed -n 's/^summary: \([0-9]*\) iteration.*/\1/p' "$work/out.txt" | head -1)
+    done
+    local p r
+    p=$(median "${plain[@]}"); r=$(median "${recorded[@]}")
+    awk -v l="$label" -v n="${iterations:-?}" -v p="$p" -v r="$r" \
+        'BEGIN {printf "%-48s %10s %12.3f %12.3f %+9.2f %%\n", l, n, p / 1e6, r / 1e6, (r - p) * 100 / p}'
+    echo "    plain µs: ${plain[*]}; recorded µs: ${recorded[*]}" >&2
+    grep -E 'exited|ended|stopped' "$work/err.txt" >&2
+}
+printf '%-48s %10s %12s %12s %11s\n' app iterations "plain s" "recorded s" overhead
+measure "asyncAPI (one iteration a process)" "$samples/asyncAPI"
+measure "asyncAPI pipeline (asyncscope-cli --runs 1000)" "$cli" --runs 1000
+measure "simpleStreams, nreps 1000" "$samples/simpleStreams_long"
+measure "async.cu, main run 334 times" env REPEAT=334 "$samples/async_long"
