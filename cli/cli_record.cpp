@@ -228,22 +228,12 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         if (!outcome)
             return reportFailure(outcome.error(), err);
         source = shownPath(outcome->program);
-        program.command = options.command;
-        program.command.front() = outcome->program;
-        program.workingFolder = options.workingFolder;
-        program.exitCode = outcome->exitCode;
-        program.signal = outcome->signal;
-        program.stopped = outcome->stopped;
-        err << "asyncscope-cli: " << displayText(source)
-            << (outcome->stopped ? " was stopped"
-                   : outcome->signal != 0 ? " ended on signal " + std::to_string(outcome->signal)
-                                          : " exited with " + std::to_string(outcome->exitCode))
-            << " after " << fixedText(outcome->wallSeconds, 3) << " s\n";
-        if (!outcome->connected) {
+        program = programInfoOf(request, *outcome);
+        err << "asyncscope-cli: " << displayText(endText(source, *outcome)) << "\n";
+        if (Status nothing = nothingRecorded(source, *outcome)) {
             if (temporary)
                 std::filesystem::remove(recordingPath);
-            return reportFailure(makeError(ErrorKind::Usage, source + " never initialised CUDA: nothing was recorded",
-                "Record a program that uses the GPU (a script that starts one is recorded too)."), err);
+            return reportFailure(*nothing, err);
         }
     }
     auto recording = readRecordingFile(recordingPath);

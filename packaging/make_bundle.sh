@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes the portable bundle: a relocatable folder and tarball holding asyncscope and asyncscope-cli, the Qt
+# Makes the portable bundle: a relocatable folder and tarball holding asyncscope and asyncscope-cli (with the
+# injection library of `asyncscope-cli record`, built beside the CLI), the Qt
 # libraries and plugins they load (offscreen and xcb platforms, SVG and JPEG images, SVG icons), CUPTI, fonts with a
 # fontconfig file, and launchers that set the paths. It runs on Linux x86-64 with glibc 2.36 or newer and no Qt
 # installed; the NVIDIA driver is the only other need.
@@ -23,6 +24,11 @@ mkdir -p "$root/bin" "$root/lib/gl-fallback" "$root/plugins" "$root/fonts" "$roo
 install -m 755 "$app" "$root/bin/asyncscope"
 install -m 755 "$cli" "$root/bin/asyncscope-cli"
 strip --strip-unneeded "$root/bin/asyncscope" "$root/bin/asyncscope-cli"
+# What `record` names in a program's CUDA_INJECTION64_PATH; found in lib/ beside bin/. No dependency but the C library.
+inject="$(dirname "$cli")/libasyncscope-inject.so"
+[ -f "$inject" ] || { echo "make_bundle: no $inject: build the asyncscope_inject target" >&2; exit 1; }
+install -m 755 "$inject" "$root/lib/libasyncscope-inject.so"
+strip --strip-unneeded "$root/lib/libasyncscope-inject.so"
 
 plugins=(platforms/libqoffscreen.so platforms/libqxcb.so imageformats/libqsvg.so imageformats/libqjpeg.so
     iconengines/libqsvgicon.so xcbglintegrations/libqxcb-glx-integration.so)

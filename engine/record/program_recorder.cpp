@@ -215,7 +215,8 @@ Result<std::string> findInjectionLibrary()
         return std::string(chosen);
     const std::filesystem::path here(executableFolder());
     const char* name = "libasyncscope-inject.so";
-    for (const auto& candidate : { here / name, here / "lib" / name, here.parent_path() / "engine" / name,
+    // Beside the program, in an installation's or a bundle's lib folders, or in a build tree (built beside the CLI).
+    for (const auto& candidate : { here / name, here / "lib" / name, here.parent_path() / "cli" / name,
              here.parent_path() / "lib" / "asyncscope" / name, here.parent_path() / "lib" / name }) {
         std::error_code error;
         if (std::filesystem::is_regular_file(candidate, error))
@@ -264,6 +265,9 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
     outcome.program = *program;
     if (Status unwritable = checkWritableFile(request.recordingPath))
         return *unwritable;
+    if (!request.outputPath.empty())
+        if (Status unwritable = checkWritableFile(request.outputPath))
+            return *unwritable;
     std::ofstream out(request.recordingPath, std::ios::binary | std::ios::trunc);
     if (!out)
         return makeError(ErrorKind::Io, shownPath(request.recordingPath) + " cannot be written: " +
@@ -287,6 +291,11 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
     posix_spawnattr_init(&attributes);
+    if (!request.outputPath.empty()) {  // opened before the folder changes: a relative name is the recorder's
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, request.outputPath.c_str(),
+            O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    }
     if (!request.workingFolder.empty())
         posix_spawn_file_actions_addchdir_np(&actions, request.workingFolder.c_str());
     // In the recorder's process group, as a program run from the terminal is (Ctrl+C reaches it, and it may read the

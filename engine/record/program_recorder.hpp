@@ -1,6 +1,6 @@
 // Runs a program under the recorder: the program asked for and nothing else, started with the injection library in
 // its CUDA_INJECTION64_PATH, its NVTX ranges sent to CUPTI (NVTX_INJECTION64_PATH) and the recorder's socket named in
-// its environment; its own output passes through. Every process of the program that initialises CUDA connects to
+// its environment; its own output passes through (or goes to a file named). Every process of the program that initialises CUDA connects to
 // the socket, and its lines are kept, whole, in the recording file as they come. The recording ends when the program
 // has exited and its processes have closed their connections (or 2 s after it exited, for children left running),
 // or when it is stopped: the duration asked for, or the `stop` flag (Ctrl+C, which reaches the program too: it runs
@@ -26,6 +26,7 @@ struct RecordRequest {
     std::string cuptiLibrary;          // the CUPTI library's path
     std::string recordingPath;         // where the record stream is kept
     std::optional<double> durationSeconds;  // stop the program after this long
+    std::string outputPath;            // where the program's output and errors go; empty: the recorder's own
 };
 
 struct RecordOutcome {

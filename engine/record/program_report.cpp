@@ -1,6 +1,7 @@
 #include "engine/record/program_report.hpp"
 
 #include "engine/host/host_name.hpp"
+#include "engine/model/number_text.hpp"
 
 #include <map>
 
@@ -71,6 +72,36 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
     program.copies = split.copies;
     report.program = std::move(program);
     return report;
+}
+
+ProgramInfo programInfoOf(const RecordRequest& request, const RecordOutcome& outcome)
+{
+    ProgramInfo program;
+    program.command = request.command;
+    if (!program.command.empty())
+        program.command.front() = outcome.program;
+    program.workingFolder = request.workingFolder;
+    program.exitCode = outcome.exitCode;
+    program.signal = outcome.signal;
+    program.stopped = outcome.stopped;
+    return program;
+}
+
+std::string endText(const std::string& shownProgram, const RecordOutcome& outcome)
+{
+    return shownProgram +
+        (outcome.stopped          ? " was stopped"
+            : outcome.signal != 0 ? " ended on signal " + std::to_string(outcome.signal)
+                                  : " exited with " + std::to_string(outcome.exitCode)) +
+        " after " + fixedText(outcome.wallSeconds, 3) + " s";
+}
+
+Status nothingRecorded(const std::string& shownProgram, const RecordOutcome& outcome)
+{
+    if (outcome.connected)
+        return std::nullopt;
+    return makeError(ErrorKind::Usage, shownProgram + " never initialised CUDA: nothing was recorded",
+        "Record a program that uses the GPU (a script that starts one is recorded too).");
 }
 
 }  // namespace asyncscope

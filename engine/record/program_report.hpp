@@ -5,6 +5,7 @@
 
 #include "engine/model/report.hpp"
 #include "engine/record/iterations.hpp"
+#include "engine/record/program_recorder.hpp"
 #include "engine/record/recording.hpp"
 
 namespace asyncscope {
@@ -13,5 +14,13 @@ namespace asyncscope {
 // device is the one the most GPU operations ran on (the first recorded where none ran); the configuration block
 // holds the number of runs and no warm-up.
 Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program);
+
+// The program block of the program `request` ran, as it ended (`outcome`): the program as it was found, its
+// arguments, folder and end.
+ProgramInfo programInfoOf(const RecordRequest& request, const RecordOutcome& outcome);
+// How it ended, as the recorder says it: "./app exited with 0 after 2.345 s".
+std::string endText(const std::string& shownProgram, const RecordOutcome& outcome);
+// An error where nothing was recorded: no process of the program initialised CUDA.
+Status nothingRecorded(const std::string& shownProgram, const RecordOutcome& outcome);
 
 }  // namespace asyncscope

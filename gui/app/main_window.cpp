@@ -3,6 +3,7 @@
 #include "gui/app/baseline_consent.hpp"
 #include "gui/app/chart_look.hpp"
 #include "gui/app/headless_runner.hpp"
+#include "gui/app/record_actions.hpp"
 #include "gui/app/problem_box.hpp"
 #include "gui/app/run_status.hpp"
 #include "gui/app/theme.hpp"
@@ -70,6 +71,10 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_files, &FileActions::done, this, saved);
     connect(m_files, &FileActions::progress, m_status, &RunStatus::showUnderWay);
     m_files->connectTabs(*m_tabs);
+    m_record = new RecordActions(m_files, this);
+    connect(m_record, &RecordActions::problem, m_status, &RunStatus::showLasting);
+    connect(m_record, &RecordActions::problem, this, &MainWindow::showProblem);
+    connect(m_record, &RecordActions::done, m_status, &RunStatus::showLasting);
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
     connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {
         if (running)
@@ -162,6 +167,8 @@ void MainWindow::wireActions()
 {
     WindowActions& a = *m_actions;
     m_files->connectActions(a, [this] { return m_tabs->currentWidget() == m_tabs->comparison(); });
+    connect(a.recordProgram, &QAction::triggered, m_record,
+        [this] { m_record->recordInteractive(RecordActions::defaultFolder()); });
     connect(a.runAllGpus, &QAction::triggered, this, &MainWindow::startAllGpus);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);
     connect(a.clearBaseline, &QAction::triggered, m_session, &SessionModel::clearBaseline);

@@ -24,6 +24,7 @@ class AllGpusPanel;
 class BaselineConsent;
 class DifferenceView;
 class HeadlessRunner;
+class RecordActions;
 class SessionModel;
 class SummaryTable;
 class WindowActions;
@@ -43,6 +44,7 @@ public:
     QString statusText() const { return m_status->text(); }
     QString deviceMessage() const { return m_panel->deviceMessage(); }
     FileActions& files() const { return *m_files; }
+    RecordActions& record() const { return *m_record; }
     const AdvicePanel& advice() const { return *m_tabs->advice(); }
     // The status line's advice badge ("⚠ 2 warnings"); empty while the advice has no warning or worse.
     QString adviceBadge() const { return m_status->adviceBadge(); }
@@ -91,6 +93,7 @@ private:
     HeadlessRunner* m_headless = nullptr;
     WindowActions* m_actions = nullptr;
     FileActions* m_files = nullptr;
+    RecordActions* m_record = nullptr;
     BaselineConsent* m_consent = nullptr;  // the question across configurations
 
     ConfigPanel* m_panel = nullptr;

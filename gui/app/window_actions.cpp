@@ -53,6 +53,9 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
         tr("Take the baseline off the charts and its comparison off the Summary, Difference and status line"));
     openResults = add(file, m_all, tr("Open res&ults…"),
         tr("Show result files of asyncscope-cli (hosts, GPUs, series) merged in one table, a row per host and GPU"));
+    recordProgram = add(file, m_all, tr("Record a &program…"),
+        tr("Run a CUDA program of your own under the recorder (no rebuild) and show its iterations as runs: "
+           "timeline of its streams, advice, baseline"));
     file->addSeparator();
     exportPng = add(file, m_all, tr("&Export picture as PNG…"),
         tr("Save what the current tab shows (a chart, the timeline, the distributions) as a picture"),

@@ -48,6 +48,7 @@ public:
     QAction* exportAdvice;
     QAction* openSaved;
     QAction* openResults;
+    QAction* recordProgram;
     QAction* addOverlay;
     QAction* removeOverlays;
     QAction* compareBaseline;

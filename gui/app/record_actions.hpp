@@ -1,0 +1,43 @@
+// File › Record a program…: the dialog, then the program recorded off the window's thread with a dialog that says
+// what runs and offers Stop, then its report opened as a saved series (runs, timeline with the program's streams,
+// advice). The status line says how the program ended, how many iterations it gave and where its output is.
+#pragma once
+
+#include "gui/session/program_recording.hpp"
+
+#include <QObject>
+#include <QPointer>
+
+class QProgressDialog;
+class QWidget;
+
+namespace asyncscope {
+
+class FileActions;
+
+class RecordActions : public QObject {
+    Q_OBJECT
+public:
+    RecordActions(FileActions* files, QWidget* window);
+
+    // Asks what to record (reports suggested in `reportFolder`) and starts it.
+    void recordInteractive(const QString& reportFolder);
+    // Starts recording `plan` (the dialog's, or a test's); false, with problem(), while one is under way.
+    bool start(RecordingPlan plan);
+    ProgramRecording& recording() { return m_recording; }
+
+    // Where reports are suggested: the user's data folder for AsyncScope, recordings/.
+    static QString defaultFolder();
+
+signals:
+    void done(const QString& message);
+    void problem(const QString& message);
+
+private:
+    FileActions* m_files;
+    QWidget* m_window;
+    ProgramRecording m_recording;
+    QPointer<QProgressDialog> m_progress;
+};
+
+}  // namespace asyncscope

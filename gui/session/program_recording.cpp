@@ -1,0 +1,119 @@
+#include "gui/session/program_recording.hpp"
+
+#include "engine/io/atomic_output_file.hpp"
+#include "engine/io/json/json_report.hpp"
+#include "engine/model/advice.hpp"
+#include "engine/io/input_file.hpp"
+#include "engine/record/program_report.hpp"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMetaObject>
+
+namespace asyncscope {
+
+namespace {
+
+QString beside(const QString& reportPath, const QString& suffix)
+{
+    const QFileInfo info(reportPath);
+    return info.dir().filePath(info.completeBaseName() + suffix);
+}
+
+struct Outcome {
+    QString summary;  // empty where it failed
+    QString error;
+};
+
+Outcome recordAndReport(RecordingPlan plan, const std::atomic<bool>& stop)
+{
+    const auto problem = [](const Error& e) { return Outcome { {}, QString::fromStdString(e.message()) }; };
+    auto injection = findInjectionLibrary();
+    if (!injection)
+        return problem(injection.error());
+    auto cupti = findCuptiLibrary();
+    if (!cupti)
+        return problem(cupti.error());
+    RecordRequest& request = plan.request;
+    request.injectionLibrary = *injection;
+    request.cuptiLibrary = *cupti;
+    request.recordingPath = recordingPathFor(plan.reportPath).toStdString();
+    request.outputPath = outputPathFor(plan.reportPath).toStdString();
+    auto outcome = recordProgram(request, stop);
+    if (!outcome)
+        return problem(outcome.error());
+    const std::string shown = shownPath(outcome->program);
+    const QString output =
+        QObject::tr("its output is in %1").arg(QDir::toNativeSeparators(outputPathFor(plan.reportPath)));
+    if (Status nothing = nothingRecorded(shown, *outcome))
+        return { {}, QString::fromStdString(nothing->message()) + " (" + output + ")" };
+    auto recording = readRecordingFile(request.recordingPath);
+    if (!recording)
+        return problem(recording.error());
+    RecordedRuns split = splitIterations(*recording, plan.rule);
+    if (split.runs.empty())
+        return { {}, QObject::tr("%1: it issued no GPU work that was recorded (%2)")
+                         .arg(QString::fromStdString(endText(shown, *outcome)), output) };
+    const auto runs = split.runs.size();
+    const QString how = QString::fromStdString(split.how);
+    const Report report = programReport(*recording, std::move(split), programInfoOf(request, *outcome));
+    auto file = AtomicOutputFile::open(plan.reportPath.toStdString());
+    if (!file)
+        return problem(file.error());
+    writeJson((*file)->stream(), report, assessSeries(report));
+    if (Status failed = (*file)->commit("the recorded program's report"))
+        return problem(*failed);
+    return { QObject::tr("%1: %n iteration(s) as runs, split by %2; %3", nullptr, int(runs))
+                 .arg(QString::fromStdString(endText(shown, *outcome)), how, output),
+        {} };
+}
+
+}  // namespace
+
+QString recordingPathFor(const QString& reportPath)
+{
+    return beside(reportPath, QStringLiteral(".record"));
+}
+
+QString outputPathFor(const QString& reportPath)
+{
+    return beside(reportPath, QStringLiteral(".output.txt"));
+}
+
+ProgramRecording::ProgramRecording(QObject* parent)
+    : QObject(parent)
+{
+}
+
+ProgramRecording::~ProgramRecording()
+{
+    m_stop = true;
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+bool ProgramRecording::start(RecordingPlan plan)
+{
+    if (busy())
+        return false;
+    m_stop = false;
+    m_thread = std::thread([this, plan = std::move(plan)] {
+        const Outcome outcome = recordAndReport(plan, m_stop);
+        QMetaObject::invokeMethod(this, [this, outcome, path = plan.reportPath] {
+            collect();
+            if (outcome.error.isEmpty())
+                emit finished(path, outcome.summary);
+            else
+                emit failed(outcome.error);
+        }, Qt::QueuedConnection);
+    });
+    return true;
+}
+
+void ProgramRecording::collect()
+{
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+}  // namespace asyncscope
