@@ -71,10 +71,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_files, &FileActions::done, this, saved);
     connect(m_files, &FileActions::progress, m_status, &RunStatus::showUnderWay);
     m_files->connectTabs(*m_tabs);
-    m_record = new RecordActions(m_files, this);
-    connect(m_record, &RecordActions::problem, m_status, &RunStatus::showLasting);
-    connect(m_record, &RecordActions::problem, this, &MainWindow::showProblem);
-    connect(m_record, &RecordActions::done, m_status, &RunStatus::showLasting);
+    m_record = new RecordActions(m_files, this);  // says how it went as the file actions do
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
     connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {
         if (running)

@@ -17,6 +17,8 @@ RecordActions::RecordActions(FileActions* files, QWidget* window)
     , m_files(files)
     , m_window(window)
 {
+    connect(this, &RecordActions::done, files, &FileActions::done);
+    connect(this, &RecordActions::problem, files, &FileActions::problem);
     connect(&m_recording, &ProgramRecording::finished, this, [this](const QString& path, const QString& summary) {
         if (m_progress)
             m_progress->deleteLater();

@@ -29,7 +29,7 @@ public:
     // Where reports are suggested: the user's data folder for AsyncScope, recordings/.
     static QString defaultFolder();
 
-signals:
+signals:  // passed on as the file actions' own
     void done(const QString& message);
     void problem(const QString& message);
 
