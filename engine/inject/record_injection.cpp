@@ -213,13 +213,18 @@ private:
     Pending m_pending[8] {};
 };
 
-// The driver's version, from the driver the program has loaded; 0 where it cannot be asked.
+// The driver's version, from the driver the program has loaded (a runtime linked statically loads it privately, so
+// it is asked by its own handle, never loaded anew); 0 where it cannot be asked.
 std::uint32_t driverVersion()
 {
     using GetVersion = int (*)(int*);
-    const auto get = reinterpret_cast<GetVersion>(::dlsym(RTLD_DEFAULT, "cuDriverGetVersion"));
+    void* driver = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    const auto get = reinterpret_cast<GetVersion>(::dlsym(driver ? driver : RTLD_DEFAULT, "cuDriverGetVersion"));
     int version = 0;
-    return get && get(&version) == 0 && version > 0 ? std::uint32_t(version) : 0;
+    const std::uint32_t found = get && get(&version) == 0 && version > 0 ? std::uint32_t(version) : 0;
+    if (driver)
+        ::dlclose(driver);  // the reference NOLOAD took
+    return found;
 }
 
 void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxRecords)

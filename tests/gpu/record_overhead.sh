@@ -18,9 +18,9 @@ measure() {  # LABEL COMMAND…
     local plain=() recorded=() iterations=0 t0 t1 i
     for ((i = 0; i < pairs; ++i)); do
         t0=$(now); "$@" > /dev/null 2>&1; t1=$(now); plain+=($(( (t1 - t0) / 1000 )))
-        t0=$(now); "$cli" record --format text -- "$@" > "$work/out.txt" 2> "$work/err.txt"; t1=$(now)
+        t0=$(now); "$cli" record -- "$@" > "$work/out.txt" 2> "$work/err.txt"; t1=$(now)
         recorded+=($(( (t1 - t0) / 1000 )))
-        iterations=$(sed -n 's/^summary: \([0-9]*\) iteration.*/\1/p' "$work/out.txt" | head -1)
+        iterations=$(sed -n 's/^Recorded .*: \([0-9]*\) run(s).*/\1/p' "$work/out.txt" | head -1)
     done
     local p r
     p=$(median "${plain[@]}"); r=$(median "${recorded[@]}")

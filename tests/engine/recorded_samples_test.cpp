@@ -1,0 +1,158 @@
+// Recordings made on the GPU machines and kept as test data (tests/data/recordings; its README says how each was
+// made), read and split as the recorder does: the samples' own printed event times are recorded runs' GPU times
+// within 1 %, async.cu's streamed versions overlap copies with kernels and its sequential one does not, the built-in
+// pipeline's runs are its NVTX ranges and agree with its own report, and a recording without event lines (an earlier
+// recorder's) times its operations alone.
+#include "engine/io/report_file.hpp"
+#include "engine/model/advice.hpp"
+#include "engine/model/statistics.hpp"
+#include "engine/record/iterations.hpp"
+#include "engine/record/program_report.hpp"
+#include "engine/record/recording.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace asyncscope {
+namespace {
+
+std::string dataFile(const std::string& name)
+{
+    return std::string(ASYNCSCOPE_TEST_DATA) + "/recordings/" + name;
+}
+
+std::string textOf(const std::string& name)
+{
+    std::ifstream in(dataFile(name));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+RecordedRuns splitOf(const std::string& name, const char* rule = "auto")
+{
+    auto recording = readRecordingFile(dataFile(name));
+    EXPECT_TRUE(recording.ok()) << (recording ? "" : recording.error().message());
+    return recording ? splitIterations(*recording, *parseIterationRule(rule)) : RecordedRuns {};
+}
+
+// Each "LABEL … NUMBER" the sample printed, in order.
+std::vector<std::pair<std::string, double>> printed(const std::string& output, const std::string& pattern)
+{
+    std::vector<std::pair<std::string, double>> found;
+    const std::regex line(pattern);
+    for (auto it = std::sregex_iterator(output.begin(), output.end(), line); it != std::sregex_iterator(); ++it)
+        found.emplace_back((*it)[1].str(), std::stod((*it)[2].str()));
+    return found;
+}
+
+bool copiesOverlapKernels(const RunResult& run)
+{
+    for (const Span& a : run.spans)
+        for (const Span& b : run.spans)
+            if ((a.kind == SpanKind::H2D || a.kind == SpanKind::D2H) && b.kind == SpanKind::Kernel &&
+                a.beginMs < b.endMs && b.beginMs < a.endMs)
+                return true;
+    return false;
+}
+
+int streamsOf(const RunResult& run)
+{
+    int most = 0;
+    for (const Span& s : run.spans)
+        if (onGpu(s.kind))
+            most = std::max(most, s.stream + 1);
+    return most;
+}
+
+TEST(RecordedSamples, AsyncApisPrintedGpuTimeAndPollCountAreItsRecordedRuns)
+{
+    const RecordedRuns split = splitOf("asyncAPI.record");
+    EXPECT_EQ(split.how, "host synchronizations");
+    ASSERT_EQ(split.runs.size(), 2u);  // its set-up (a memset, then cudaDeviceSynchronize), then the pipeline
+    const RunResult& run = split.runs[1];
+    const std::string output = textOf("asyncAPI.stdout.txt");
+    const auto gpu = printed(output, "(time spent executing by the GPU): ([0-9.]+)");
+    ASSERT_EQ(gpu.size(), 1u) << output;
+    // Printed to two decimals: within 1 % or half its last digit.
+    EXPECT_NEAR(run.gpuMs, gpu[0].second, std::max(0.01 * gpu[0].second, 0.005));
+    const auto polls = printed(output, "(CPU executed) ([0-9]+) iterations while waiting");
+    ASSERT_EQ(polls.size(), 1u);
+    EXPECT_EQ(double(run.pollIterations), polls[0].second);  // its loop counts the polls that found the GPU busy
+    EXPECT_TRUE(run.has(SpanKind::H2D) && run.has(SpanKind::Kernel) && run.has(SpanKind::D2H));
+    EXPECT_EQ(run.totalBytes(SpanKind::H2D), 64u << 20);
+    EXPECT_EQ(streamsOf(run), 1);
+}
+
+TEST(RecordedSamples, AsyncCusThreeVersionsAreItsRunsAndTheStreamedOnesOverlap)
+{
+    const RecordedRuns split = splitOf("async.record");
+    ASSERT_EQ(split.runs.size(), 3u);
+    const auto times = printed(textOf("async.stdout.txt"), "(Time for [A-Za-z0-9 ]+ transfer and execute) \\(ms\\): "
+                                                           "([0-9.]+)");
+    ASSERT_EQ(times.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i)
+        EXPECT_NEAR(split.runs[i].gpuMs / times[i].second, 1.0, 0.01) << times[i].first;
+    EXPECT_FALSE(copiesOverlapKernels(split.runs[0])) << "sequential: cudaMemcpy, kernel, cudaMemcpy";
+    EXPECT_EQ(streamsOf(split.runs[0]), 1);
+    for (std::size_t i = 1; i < 3; ++i) {
+        EXPECT_TRUE(copiesOverlapKernels(split.runs[i])) << times[i].first;
+        EXPECT_EQ(streamsOf(split.runs[i]), 4) << times[i].first;
+        EXPECT_LT(split.runs[i].gpuMs, 0.6 * split.runs[0].gpuMs) << "the overlap its article describes";
+    }
+
+    // The advice: its sequential version's blocking copies are named; its median iteration already overlaps.
+    auto recording = readRecordingFile(dataFile("async.record"));
+    ASSERT_TRUE(recording.ok());
+    ProgramInfo program;
+    program.command = { "./async" };
+    const Report report = programReport(*recording, split, program);
+    const Advice advice = assessSeries(report).advice;
+    const auto has = [&](std::string_view rule) {
+        return std::any_of(advice.findings.begin(), advice.findings.end(),
+            [rule](const Finding& f) { return f.rule == rule; });
+    };
+    EXPECT_TRUE(has(rules::kSynchronousCopies));
+    EXPECT_FALSE(has(rules::kSerializedCopies));
+    EXPECT_FALSE(has(rules::kPageableCopies));  // its host buffer is pinned (cudaMallocHost)
+}
+
+TEST(RecordedSamples, TheBuiltInPipelinesRunsAreItsNvtxRangesAndAgreeWithItsOwnReport)
+{
+    const RecordedRuns split = splitOf("builtin50.record");
+    EXPECT_EQ(split.how, "NVTX range 'AsyncScope run'");
+    auto own = readReportFile(dataFile("builtin50.json"));
+    ASSERT_TRUE(own.ok()) << own.error().message();
+    ASSERT_EQ(split.runs.size(), own->runs.size());  // its warm-up is a range too
+    std::vector<double> ratios;
+    for (std::size_t i = 0; i < split.runs.size(); ++i)
+        ratios.push_back(split.runs[i].gpuMs / own->runs.gpuMs(i));
+    // Run by run: the recorded GPU time spans the engine's own start and stop events.
+    for (std::size_t i = 0; i < ratios.size(); ++i)
+        EXPECT_NEAR(ratios[i], 1.0, 0.01) << "run " << i;
+    EXPECT_NEAR(summarize(ratios).median, 1.0, 0.001);
+}
+
+TEST(RecordedSamples, WithoutEventLinesARunSpansItsOperationsOnly)
+{
+    // Recorded on the H200 before the recorder sent the program's events: each version's GPU time is its first
+    // copy's start to its last copy's end, which misses the sample's gap between its start event and its first
+    // copy (a few percent of these short versions).
+    const RecordedRuns split = splitOf("h200-async-no-events.record");
+    ASSERT_EQ(split.runs.size(), 3u);
+    const auto times = printed(textOf("h200-async-no-events.stdout.txt"),
+        "(Time for [A-Za-z0-9 ]+ transfer and execute) \\(ms\\): ([0-9.]+)");
+    ASSERT_EQ(times.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_LT(split.runs[i].gpuMs, times[i].second) << times[i].first;
+        EXPECT_GT(split.runs[i].gpuMs, 0.95 * times[i].second) << times[i].first;
+    }
+}
+
+}  // namespace
+}  // namespace asyncscope
