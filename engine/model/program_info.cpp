@@ -1,5 +1,9 @@
 #include "engine/model/program_info.hpp"
 
+#include "engine/model/display_text.hpp"
+
+#include <filesystem>
+
 namespace asyncscope {
 
 std::string commandText(const std::vector<std::string>& command)
@@ -21,6 +25,15 @@ std::string commandText(const std::vector<std::string>& command)
         text += '\'';
     }
     return text;
+}
+
+std::string programLabel(const ProgramInfo& program, std::size_t most)
+{
+    if (program.command.empty())
+        return {};
+    std::vector<std::string> shown = program.command;
+    shown.front() = std::filesystem::path(shown.front()).filename().string();
+    return cutText(commandText(shown), most);
 }
 
 }  // namespace asyncscope

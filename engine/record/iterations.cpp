@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace asyncscope {
 
@@ -262,10 +263,10 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
     }
 
     // The CUDA events the iterations' calls recorded: the points the program times itself between.
-    std::vector<std::vector<std::uint64_t>> eventsOf(windows.size());
+    std::vector<std::vector<const RecordedEvent*>> eventsOf(windows.size());
     for (const RecordedEvent& e : recording.events) {
         if (const auto found = iterationOf.find(key(e.pid, e.correlation)); found != iterationOf.end())
-            eventsOf[found->second].push_back(e.timestamp);
+            eventsOf[found->second].push_back(&e);
     }
 
     std::uint64_t firstStart = 0;
@@ -277,7 +278,23 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
             return a->correlation != b->correlation ? a->correlation < b->correlation : a->start < b->start;
         });
         const std::vector<const RecordedCall*>& own = callsOf[w];  // not empty: its calls issued the operations
-        const std::uint64_t t0 = byRange ? std::min(windows[w].from, own.front()->start) : own.front()->start;
+        // Between two waits, the iteration begins with its first call that gives the GPU work (an operation or an
+        // event): what comes before it (reading the last one's results, freeing, a context's creation) is the host's
+        // own time between iterations, and is left out. A range begins where it does.
+        std::uint64_t t0 = own.front()->start;
+        if (byRange) {
+            t0 = std::min(windows[w].from, t0);
+        } else {
+            std::unordered_set<std::uint32_t> issuing;
+            for (const RecordedOperation* op : ops)
+                issuing.insert(op->correlation);
+            for (const RecordedEvent* e : eventsOf[w])
+                issuing.insert(e->correlation);
+            const auto first = std::find_if(own.begin(), own.end(),
+                [&issuing](const RecordedCall* c) { return issuing.count(c->correlation) > 0; });
+            if (first != own.end())
+                t0 = (*first)->start;
+        }
         if (out.runs.empty())
             firstStart = t0;
         RunResult run;
@@ -302,14 +319,16 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
             const auto [at, added] = streams.emplace(std::pair { op->device, op->stream }, int(streams.size()));
             run.spans.push_back(spanOf(*op, t0, at->second));
         }
-        for (const std::uint64_t at : eventsOf[w]) {
-            gpuFrom = std::min(gpuFrom, at);
-            gpuTo = std::max(gpuTo, at);
+        for (const RecordedEvent* e : eventsOf[w]) {
+            gpuFrom = std::min(gpuFrom, e->timestamp);
+            gpuTo = std::max(gpuTo, e->timestamp);
         }
         run.gpuMs = double(gpuTo - gpuFrom) / 1e6;
         double submitNs = 0.0;
         std::optional<Span> polled;  // the polls that found the GPU busy, to the one that found it done: a wait
         for (const RecordedCall* c : own) {
+            if (c->start < t0)
+                continue;  // before the iteration's first issuing call
             const double ns = double(c->end >= c->start ? c->end - c->start : 0);
             Span api;
             api.kind = SpanKind::Api;

@@ -5,12 +5,15 @@
 // - By synchronization: an iteration ends where the host waits for the GPU (cudaDeviceSynchronize,
 //   cudaStreamSynchronize, cudaEventSynchronize, or a loop of cudaEventQuery or cudaStreamQuery that found the GPU
 //   busy and then done); its calls are those its process began since the last such wait ended, that wait included.
-// The GPU operations of an iteration are those its calls issued (matched by correlation id). A run's GPU time is its
-// first operation's start to its last one's end, widened to the CUDA events its calls recorded where the GPU passed
-// them (a program that times itself with events measures between those); its CPU submit time the time spent in its calls other than the waits
-// and polls; its waits (Wait spans) the time spent in those (a poll loop: from its first busy answer to its end). Its spans are its copies to and from the device and its kernels,
-// each on its stream (numbered 0, 1, … by first use within the run); `traced` adds every runtime call as an Api span.
-// Times in ms from the iteration's first call (an NVTX range: its start).
+// The GPU operations of an iteration are those its calls issued (matched by correlation id). Between two waits, an
+// iteration begins with its first call that gives the GPU work (an operation or an event): the calls before it
+// (reading the last iteration's results, freeing, creating the context) are the host's time between iterations and
+// are left out; an NVTX range begins where it does. A run's GPU time is its first operation's start to its last one's
+// end, widened to the CUDA events its calls recorded where the GPU passed them (a program that times itself with
+// events measures between those); its CPU submit time the time spent in its calls other than the waits and polls;
+// its waits (Wait spans) the time spent in those (a poll loop: from its first busy answer to its end). Its spans are
+// its copies to and from the device and its kernels, each on its stream (numbered 0, 1, … by first use within the
+// run); `traced` adds every runtime call as an Api span. Times in ms from the iteration's beginning.
 #pragma once
 
 #include "engine/model/error.hpp"

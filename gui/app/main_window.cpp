@@ -112,7 +112,9 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     });
     // A saved series shown: the panel shows the configuration it ran with, until a run or "Use these settings".
     connect(m_session, &SessionModel::savedLoaded, this, [this](const QString& path, bool overlay) {
-        if (!overlay)
+        if (!overlay && m_session->report().program)  // a recorded program ran no configuration of the panel's
+            m_panel->showOwnSettings();
+        else if (!overlay)
             m_panel->showConfiguration(m_session->report().config, QFileInfo(path).fileName());
     });
     m_consent = new BaselineConsent(m_session, this, m_options.headless());
@@ -164,8 +166,7 @@ void MainWindow::wireActions()
 {
     WindowActions& a = *m_actions;
     m_files->connectActions(a, [this] { return m_tabs->currentWidget() == m_tabs->comparison(); });
-    connect(a.recordProgram, &QAction::triggered, m_record,
-        [this] { m_record->recordInteractive(RecordActions::defaultFolder()); });
+    m_record->connectTo(a.recordProgram);
     connect(a.runAllGpus, &QAction::triggered, this, &MainWindow::startAllGpus);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);
     connect(a.clearBaseline, &QAction::triggered, m_session, &SessionModel::clearBaseline);

@@ -5,6 +5,7 @@
 
 #include "engine/model/program_info.hpp"
 
+#include <QAction>
 #include <QDir>
 #include <QFileInfo>
 #include <QProgressDialog>
@@ -36,6 +37,11 @@ QString RecordActions::defaultFolder()
 {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
         .filePath(QStringLiteral("recordings"));
+}
+
+void RecordActions::connectTo(QAction* record)
+{
+    connect(record, &QAction::triggered, this, [this] { recordInteractive(defaultFolder()); });
 }
 
 void RecordActions::recordInteractive(const QString& reportFolder)

@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QPointer>
 
+class QAction;
 class QProgressDialog;
 class QWidget;
 
@@ -20,6 +21,8 @@ class RecordActions : public QObject {
 public:
     RecordActions(FileActions* files, QWidget* window);
 
+    // File › Record a program…: recordInteractive() in the default folder.
+    void connectTo(QAction* record);
     // Asks what to record (reports suggested in `reportFolder`) and starts it.
     void recordInteractive(const QString& reportFolder);
     // Starts recording `plan` (the dialog's, or a test's); false, with problem(), while one is under way.

@@ -21,7 +21,9 @@ void RunCharts::setRuns(const Report& report, const QString& source, std::shared
     QStringList about;
     if (!source.isEmpty())
         about << source;
-    if (const std::string shape = shapeText(report.config); !shape.empty())
+    if (report.program)
+        about << QString::fromStdString(programLabel(*report.program));
+    else if (const std::string shape = shapeText(report.config); !shape.empty())
         about << QString::fromStdString(shape);
     const QString suffix = about.isEmpty() ? QString() : QStringLiteral(" — ") + about.join(QStringLiteral(" · "));
     const bool changed = m_runs.current.show(report.runs, std::move(prepared));

@@ -56,9 +56,13 @@ QString titleOf(const Report& report, const RunResult& run, const QString& sourc
     QStringList parts { which };
     if (!source.isEmpty())
         parts << source;
-    parts << QString::fromStdString(formatBytes(c.bytes()));
-    if (const std::string shape = shapeText(c); !shape.empty())
-        parts << QString::fromStdString(shape);
+    if (report.program) {  // a recorded program's: its size and shape are its own, not a configuration's
+        parts << QString::fromStdString(programLabel(*report.program));
+    } else {
+        parts << QString::fromStdString(formatBytes(c.bytes()));
+        if (const std::string shape = shapeText(c); !shape.empty())
+            parts << QString::fromStdString(shape);
+    }
     parts << QObject::tr("GPU %1").arg(formatDuration(run.gpuMs));
     return parts.join(QStringLiteral(" · "));
 }
