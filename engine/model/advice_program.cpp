@@ -30,19 +30,6 @@ bool isCopy(SpanKind kind)
     return kind == SpanKind::H2D || kind == SpanKind::D2H;
 }
 
-// Whether any copy of the run ran while one of its kernels did.
-bool copiesOverlapKernels(const RunResult& run)
-{
-    for (const Span& copy : run.spans) {
-        if (!isCopy(copy.kind))
-            continue;
-        for (const Span& kernel : run.spans)
-            if (kernel.kind == SpanKind::Kernel && copy.beginMs < kernel.endMs && kernel.beginMs < copy.endMs)
-                return true;
-    }
-    return false;
-}
-
 // The chunks the model splits a serialized iteration's work into.
 constexpr int kModelChunks = 8;
 
@@ -50,7 +37,7 @@ void serializedCopies(const RunResult& run, Advice& advice)
 {
     const double h2d = run.totalMs(SpanKind::H2D), kernel = run.totalMs(SpanKind::Kernel),
                  d2h = run.totalMs(SpanKind::D2H);
-    if (h2d + d2h <= 0.0 || kernel <= 0.0 || copiesOverlapKernels(run))
+    if (h2d + d2h <= 0.0 || kernel <= 0.0 || run.copiesOverlapKernels())
         return;
     // Copies in chunks over streams: each chunk's copy in runs under the one before's kernel, its copy out under the
     // next one's; the longest stage then sets the pace and the others add one chunk's share (two copy engines).

@@ -1,7 +1,5 @@
 #include "engine/model/program_info.hpp"
 
-#include "engine/model/display_text.hpp"
-
 #include <filesystem>
 
 namespace asyncscope {
@@ -33,7 +31,13 @@ std::string programLabel(const ProgramInfo& program, std::size_t most)
         return {};
     std::vector<std::string> shown = program.command;
     shown.front() = std::filesystem::path(shown.front()).filename().string();
-    return cutText(commandText(shown), most);
+    std::string label = commandText(shown);
+    if (label.size() <= most || most == 0)
+        return label;
+    std::size_t end = most - 1;
+    while (end > 0 && (static_cast<unsigned char>(label[end]) & 0xC0) == 0x80)
+        --end;  // not into a character's middle
+    return label.substr(0, end) + "…";
 }
 
 }  // namespace asyncscope

@@ -36,7 +36,7 @@ inline constexpr std::size_t kMaxProgramNotes = 1000;
 
 // "./app --size 4" as a shell would take it back: each word quoted where it needs to be.
 std::string commandText(const std::vector<std::string>& command);
-// What a view names the program by: its file name and arguments ("async --size 4"), at most `most` characters.
+// What a view names the program by: its file name and arguments ("async --size 4"), cut to `most` bytes with "…".
 std::string programLabel(const ProgramInfo& program, std::size_t most = 60);
 
 }  // namespace asyncscope

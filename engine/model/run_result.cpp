@@ -43,6 +43,18 @@ double RunResult::totalMs(SpanKind kind) const
     return ms;
 }
 
+bool RunResult::copiesOverlapKernels() const
+{
+    for (const Span& copy : spans) {
+        if (copy.kind != SpanKind::H2D && copy.kind != SpanKind::D2H)
+            continue;
+        for (const Span& kernel : spans)
+            if (kernel.kind == SpanKind::Kernel && copy.beginMs < kernel.endMs && kernel.beginMs < copy.endMs)
+                return true;
+    }
+    return false;
+}
+
 std::uint64_t RunResult::totalBytes(SpanKind kind) const
 {
     std::uint64_t bytes = 0;

@@ -104,6 +104,8 @@ struct RunResult {
     bool stagesTimed() const { return has(SpanKind::H2D); }
     double cpuSubmitMs() const { return totalMs(SpanKind::Submit); }
     double waitMs() const { return totalMs(SpanKind::Wait); }
+    // Whether any copy to or from the device ran while one of the run's kernels did.
+    bool copiesOverlapKernels() const;
 };
 
 // The spans of a run on one stream of one device with no chunks, laid end to end from each kind's duration: what

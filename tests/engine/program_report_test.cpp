@@ -77,7 +77,7 @@ TEST(ProgramReport, TheProgramBlockAndTheRunsComeBack)
     for (std::size_t i = 0; i < 12; ++i)
         EXPECT_DOUBLE_EQ(back->runs[i].gpuMs, report.runs[i].gpuMs);
     EXPECT_EQ(programLabel(*back->program), "app --steps 'it'\\''s'");  // what views name it by
-    EXPECT_EQ(programLabel(*back->program, 8), "app --s…");
+    EXPECT_EQ(programLabel(*back->program, 8), "app --s…");  // 7 bytes and the ellipsis
     const std::string text = formatSummaryText(*back, assessSeries(*back));
     EXPECT_NE(text.find("program: /opt/app/bin/app --steps 'it'\\''s' (in /work)"), std::string::npos) << text;
     EXPECT_NE(text.find("elements are the program's to check"), std::string::npos) << text;

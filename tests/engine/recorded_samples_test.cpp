@@ -51,16 +51,6 @@ std::vector<std::pair<std::string, double>> printed(const std::string& output, c
     return found;
 }
 
-bool copiesOverlapKernels(const RunResult& run)
-{
-    for (const Span& a : run.spans)
-        for (const Span& b : run.spans)
-            if ((a.kind == SpanKind::H2D || a.kind == SpanKind::D2H) && b.kind == SpanKind::Kernel &&
-                a.beginMs < b.endMs && b.beginMs < a.endMs)
-                return true;
-    return false;
-}
-
 int streamsOf(const RunResult& run)
 {
     int most = 0;
@@ -98,13 +88,13 @@ TEST(RecordedSamples, AsyncCusThreeVersionsAreItsRunsAndTheStreamedOnesOverlap)
     ASSERT_EQ(times.size(), 3u);
     for (std::size_t i = 0; i < 3; ++i)
         EXPECT_NEAR(split.runs[i].gpuMs / times[i].second, 1.0, 0.01) << times[i].first;
-    EXPECT_FALSE(copiesOverlapKernels(split.runs[0])) << "sequential: cudaMemcpy, kernel, cudaMemcpy";
+    EXPECT_FALSE(split.runs[0].copiesOverlapKernels()) << "sequential: cudaMemcpy, kernel, cudaMemcpy";
     // Its first version begins at its start event: the context's creation and the allocations before it (over
     // 100 ms) are not the iteration's CPU submit time.
     EXPECT_LT(split.runs[0].cpuSubmitMs(), 5.0);
     EXPECT_EQ(streamsOf(split.runs[0]), 1);
     for (std::size_t i = 1; i < 3; ++i) {
-        EXPECT_TRUE(copiesOverlapKernels(split.runs[i])) << times[i].first;
+        EXPECT_TRUE(split.runs[i].copiesOverlapKernels()) << times[i].first;
         EXPECT_EQ(streamsOf(split.runs[i]), 4) << times[i].first;
         EXPECT_LT(split.runs[i].gpuMs, 0.6 * split.runs[0].gpuMs) << "the overlap its article describes";
     }

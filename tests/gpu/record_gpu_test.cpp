@@ -121,17 +121,6 @@ int expectPrintedTimes(const Recorded& r, const std::string& pattern, double mul
     return found;
 }
 
-// Whether any copy of the run overlaps any of its kernels in time on the GPU.
-bool copiesOverlapKernels(const RunResult& run)
-{
-    for (const Span& a : run.spans)
-        for (const Span& b : run.spans)
-            if ((a.kind == SpanKind::H2D || a.kind == SpanKind::D2H) && b.kind == SpanKind::Kernel &&
-                a.beginMs < b.endMs && b.beginMs < a.endMs)
-                return true;
-    return false;
-}
-
 class RecordGpu : public testing::GpuFixture { };
 
 TEST_F(RecordGpu, TheBuiltInPipelineRecordedAgreesWithItsOwnRunsWithinOnePercent)
@@ -193,9 +182,9 @@ TEST_F(RecordGpu, AsyncOverlapSampleTimesAgreeAndItsStreamedVersionsOverlap)
     EXPECT_EQ(expectPrintedTimes(r, "(Time for [A-Za-z0-9 ]+ transfer and execute) \\(ms\\): ([0-9.]+)", 1.0), 3)
         << r.output;
     ASSERT_EQ(r.runs.runs.size(), 3u);
-    EXPECT_FALSE(copiesOverlapKernels(r.runs.runs[0])) << "the sequential version";
-    EXPECT_TRUE(copiesOverlapKernels(r.runs.runs[1])) << "V1";
-    EXPECT_TRUE(copiesOverlapKernels(r.runs.runs[2])) << "V2";
+    EXPECT_FALSE(r.runs.runs[0].copiesOverlapKernels()) << "the sequential version";
+    EXPECT_TRUE(r.runs.runs[1].copiesOverlapKernels()) << "V1";
+    EXPECT_TRUE(r.runs.runs[2].copiesOverlapKernels()) << "V2";
 }
 
 TEST_F(RecordGpu, SimpleStreamsPrintedTimesAreRecordedRuns)
