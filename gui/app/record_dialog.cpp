@@ -36,6 +36,7 @@ QWidget* withBrowse(QLineEdit* edit, const QString& name, const std::function<vo
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(edit, 1);
     auto* button = new QPushButton(QObject::tr("Browse…"));
+    button->setAutoDefault(false);  // Return in the dialog is Record, wherever the focus is
     QObject::connect(button, &QPushButton::clicked, row, browse);
     layout->addWidget(button);
     return row;
@@ -143,7 +144,8 @@ RecordDialog::RecordDialog(const QString& reportFolder, QWidget* parent)
         m_problems.add(control);
     m_problems.applyPalette(palette());
 
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    // Parented before setDefault(): a button is the dialog's default only once it sits in the dialog.
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     QPushButton* record = buttons->addButton(tr("&Record"), QDialogButtonBox::AcceptRole);
     record->setDefault(true);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
@@ -156,6 +158,7 @@ RecordDialog::RecordDialog(const QString& reportFolder, QWidget* parent)
     layout->addStretch(1);
     layout->addWidget(buttons);
     suggestReportName();
+    m_program->setFocus();
     resize(sizeHint().expandedTo(QSize(560, 0)));
 }
 

@@ -10,6 +10,7 @@
 #include "gui/app/window_actions.hpp"
 #include "gui/session/session_model.hpp"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -17,6 +18,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -90,6 +92,36 @@ private slots:
         QCOMPARE(plan.rule.range, std::string("step"));
         QCOMPARE(plan.request.durationSeconds.value_or(0.0), 30.0);
         QCOMPARE(plan.reportPath, dir.filePath("sub/report.json"));
+    }
+
+    void returnMeansRecordWhereverTheFocusIs()
+    {
+        // Return pressed in any field of the shown dialog records; it never cancels and never browses.
+        QTemporaryDir dir;
+        const auto pressReturnIn = [&](QWidget* (*field)(RecordDialog&)) {
+            RecordDialog dialog(dir.path());
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(dialog.program()));
+            dialog.program()->setText(fakeProgram());
+            dialog.reportPath()->setText(dir.filePath("report.json"));
+            QWidget* target = field(dialog);
+            target->setFocus();
+            QTest::keyClick(target, Qt::Key_Return);
+            QCOMPARE(dialog.result(), int(QDialog::Accepted));
+            QVERIFY(!dialog.isVisible());
+        };
+        pressReturnIn([](RecordDialog& d) -> QWidget* { return d.program(); });
+        pressReturnIn([](RecordDialog& d) -> QWidget* { return d.reportPath(); });
+        pressReturnIn([](RecordDialog& d) -> QWidget* { return d.arguments(); });
+        RecordDialog dialog(dir.path());
+        int browse = 0;
+        for (QPushButton* button : dialog.findChildren<QPushButton*>())
+            if (button->text() == "Browse…") {
+                QVERIFY(!button->autoDefault());  // focused, it still leaves Return to Record
+                ++browse;
+            }
+        QCOMPARE(browse, 3);
     }
 
     void theReportIsNamedForTheProgramUntilTheUserNamesIt()
