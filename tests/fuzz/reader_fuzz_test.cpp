@@ -1,5 +1,6 @@
 // The readers' fuzz tests: each reader of a file a user, a script or a broken disk can hand the program (saved
-// series in JSON formats 1 to 4 and CSV, comparisons, the records --merge reads, the copy-peak cache) takes mutated
+// series in JSON formats 1 to 4 and CSV, comparisons, the records --merge reads, the copy-peak cache, the record
+// streams `asyncscope-cli record --from` reads) takes mutated
 // real files (tests/data: files recorded on an H200 and the earlier formats) for a bounded time; see fuzz_loop.hpp
 // for what fails a test. Run under ASan and UBSan by the `fuzz` preset; ASYNCSCOPE_FUZZ_SECONDS,
 // ASYNCSCOPE_FUZZ_INPUTS and ASYNCSCOPE_FUZZ_SEED change the budget and the inputs; ASYNCSCOPE_FUZZ_KEEP=DIR keeps
@@ -9,17 +10,20 @@
 #include "engine/io/copy_peak_cache.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/io/result_file.hpp"
+#include "engine/record/program_report.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 using namespace asyncscope;
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kSecondsEach = 20.0;  // five readers here and the settings: about two minutes in all
+constexpr double kSecondsEach = 20.0;  // six readers here and the settings: about two and a half minutes in all
 
 const fs::path kData = ASYNCSCOPE_TEST_DATA;
 
@@ -104,5 +108,34 @@ TEST(Fuzz, CopyPeakCache)
     target.seeds = seedsOf({ { kData, { ".cache.json" } }, { kData / "h200", { ".cache.json" } },
         { kData / "regressions", { ".cache.json" } } });
     target.read = [](const std::string& path) { return messageOf(readCopyPeakCache(path)); };
+    expectNothingFound(target);
+}
+
+TEST(Fuzz, Recordings)
+{
+    // A record stream is read, split into iterations both ways and made a report, as `record --from` does: the
+    // splitting and the report take whatever the reader lets through.
+    fuzz::Target target;
+    target.name = "recording";
+    target.fileName = "input.record";
+    target.seeds = seedsOf({ { kData / "recordings", { ".record" } } });
+    target.read = [](const std::string& path) -> std::optional<std::string> {
+        Result<Recording> recording = readRecordingFile(path);
+        if (!recording)
+            return recording.error().message();
+        for (IterationRule::By by : { IterationRule::By::Auto, IterationRule::By::Sync }) {
+            IterationRule rule;
+            rule.by = by;
+            const RecordedRuns split = splitIterations(*recording, rule);
+            for (const RunResult& run : split.runs) {
+                // A run made of what the reader let through has times a chart can draw: an exception is a finding.
+                if (!std::isfinite(run.gpuMs) || run.gpuMs < 0.0 || !std::isfinite(run.cpuSubmitMs()))
+                    throw std::logic_error("run " + std::to_string(run.index) + ": GPU time " +
+                        std::to_string(run.gpuMs) + " ms, CPU submit " + std::to_string(run.cpuSubmitMs()) + " ms");
+            }
+            programReport(*recording, split, ProgramInfo {});
+        }
+        return std::nullopt;
+    };
     expectNothingFound(target);
 }
