@@ -2,8 +2,9 @@
 # Builds the public CUDA samples the recorder's GPU tests record (tests/gpu/record_gpu_test.cpp), from their sources:
 # cuda-samples' asyncAPI, simpleStreams and simpleMultiCopy (Samples/0_Introduction/… and their Common/ headers) and
 # the overlap sample async.cu of NVIDIA's developer blog (code-samples/series/cuda-cpp/overlap-data-transfers).
-# Also two long variants for the recorder's overhead (tests/gpu/record_overhead.sh): simpleStreams_long repeats each
-# experiment 1000 times instead of 100 (its nreps), async_long runs async.cu's main REPEAT times in one process.
+# Also three long variants for the recorder's overhead (tests/gpu/record_overhead.sh): simpleStreams_long repeats each
+# experiment 1000 times instead of 100 (its nreps); asyncAPI_long and async_long run the sample's main REPEAT times in
+# one process (asyncAPI's main returns its result instead of calling exit()).
 # Usage: tests/gpu/build_samples.sh SOURCE_DIR OUT_DIR [ARCH]
 #   SOURCE_DIR holds asyncAPI.cu, simpleStreams.cu, simpleMultiCopy.cu, async.cu and the Common headers
 #   (helper_cuda.h, helper_functions.h, …); ARCH defaults to the GPU's own (native). A source that is missing is
@@ -57,6 +58,16 @@ CU
 if [ -f "$src/async.cu" ]; then
     sed 's/^int main(/int sample_main(/' "$src/async.cu" > "$work/async_body.cu"
     build async_long "$work/async_body.cu" "$work/repeat_main.cu" & pids+=($!)
+fi
+if [ -f "$src/asyncAPI.cu" ]; then
+    sed -e 's/^int main(/int sample_main(/' \
+        -e 's/exit(bFinalResults ? EXIT_SUCCESS : EXIT_FAILURE);/return bFinalResults ? EXIT_SUCCESS : EXIT_FAILURE;/' \
+        "$src/asyncAPI.cu" > "$work/asyncAPI_body.cu"
+    if grep -q 'return bFinalResults' "$work/asyncAPI_body.cu"; then
+        build asyncAPI_long "$work/asyncAPI_body.cu" "$work/repeat_main.cu" & pids+=($!)
+    else
+        echo "build_samples: asyncAPI.cu's main does not end in the exit() expected: asyncAPI_long not built"
+    fi
 fi
 if [ -f "$work/simpleStreams_long.cu" ]; then
     build simpleStreams_long "$work/simpleStreams_long.cu" & pids+=($!)

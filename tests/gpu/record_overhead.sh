@@ -2,8 +2,9 @@
 # What recording costs: each app's wall time run plainly and under 'asyncscope-cli record', in alternating pairs
 # (so clocks, caches and the GPU's state drift alike for both), and the median of each as a table.
 # Usage: tests/gpu/record_overhead.sh SAMPLES_DIR ASYNCSCOPE_CLI [PAIRS]
-#   SAMPLES_DIR as built by tests/gpu/build_samples.sh (asyncAPI, simpleStreams_long, async_long); the built-in
-#   pipeline (asyncscope-cli --runs 1000) is the asyncAPI pipeline run 1000 times in one process. PAIRS defaults to 3.
+#   SAMPLES_DIR as built by tests/gpu/build_samples.sh (asyncAPI, asyncAPI_long, simpleStreams_long, async_long); the
+#   built-in pipeline (asyncscope-cli --runs 1000) is the asyncAPI pipeline run 1000 times in one process. PAIRS
+#   defaults to 3; ASYNCAPI_REPEAT (1000) sets how many times asyncAPI_long runs its main.
 set -u
 samples=${1:?SAMPLES_DIR}
 cli=$(realpath "${2:?ASYNCSCOPE_CLI}")
@@ -31,6 +32,8 @@ measure() {  # LABEL COMMAND…
 }
 printf '%-48s %10s %12s %12s %11s\n' app iterations "plain s" "recorded s" overhead
 measure "asyncAPI (one iteration a process)" "$samples/asyncAPI"
+asyncapi_repeat=${ASYNCAPI_REPEAT:-1000}  # asyncAPI allocates and checks 64 MiB an iteration: ~0.1 s each
+measure "asyncAPI, main run $asyncapi_repeat times" env REPEAT=$asyncapi_repeat "$samples/asyncAPI_long"
 measure "asyncAPI pipeline (asyncscope-cli --runs 1000)" "$cli" --runs 1000
 measure "simpleStreams, nreps 1000" "$samples/simpleStreams_long"
 measure "async.cu, main run 334 times" env REPEAT=334 "$samples/async_long"
