@@ -8,6 +8,7 @@
 #include "cli/cli_options.hpp"
 #include "cli/cli_outputs.hpp"
 
+#include "engine/host/nvml_probe.hpp"
 #include "engine/io/atomic_output_file.hpp"
 #include "engine/io/chrome_trace.hpp"
 #include "engine/io/input_file.hpp"
@@ -24,6 +25,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <unistd.h>
 
 namespace asyncscope {
@@ -195,6 +197,8 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     std::string recordingPath = options.from;
     bool temporary = false;
     ProgramInfo program;
+    std::unique_ptr<NvmlProbe> probe;  // the machine's state while the program runs; none for --from
+    std::unique_ptr<ProgramMachine> machine;
     std::string source = options.from.empty() ? std::string() : shownPath(options.from);
     if (options.from.empty()) {
         RecordRequest request;
@@ -208,14 +212,6 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
             request.environment.emplace_back(e.substr(0, equals), e.substr(equals + 1));
         }
         request.durationSeconds = options.duration;
-        auto injection = findInjectionLibrary();
-        if (!injection)
-            return reportFailure(injection.error(), err);
-        auto cupti = findCuptiLibrary();
-        if (!cupti)
-            return reportFailure(cupti.error(), err);
-        request.injectionLibrary = *injection;
-        request.cuptiLibrary = *cupti;
         if (options.keep.empty()) {
             const auto folder = std::filesystem::temp_directory_path();
             recordingPath = (folder / ("asyncscope-record-" + std::to_string(::getpid()) + ".txt")).string();
@@ -224,17 +220,17 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
             recordingPath = options.keep;
         }
         request.recordingPath = recordingPath;
-        auto outcome = recordProgram(request, stop);
-        if (!outcome)
-            return reportFailure(outcome.error(), err);
-        source = shownPath(outcome->program);
-        program = programInfoOf(request, *outcome);
-        err << "asyncscope-cli: " << displayText(endText(source, *outcome)) << "\n";
-        if (Status nothing = nothingRecorded(source, *outcome)) {
+        probe = std::make_unique<NvmlProbe>();
+        machine = std::make_unique<ProgramMachine>(probe.get());
+        auto recorded = recordForReport(request, *machine, stop);
+        if (!recorded) {
             if (temporary)
                 std::filesystem::remove(recordingPath);
-            return reportFailure(*nothing, err);
+            return reportFailure(recorded.error(), err);
         }
+        source = recorded->shown;
+        program = std::move(recorded->program);
+        err << "asyncscope-cli: " << displayText(endText(source, recorded->outcome)) << "\n";
     }
     auto recording = readRecordingFile(recordingPath);
     if (temporary)
@@ -252,7 +248,8 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         program.command = { first && !first->executable.empty() ? first->executable : options.from };
         program.exitCode = first && first->exited ? 0 : -1;
     }
-    return writeOutputs(options, programReport(*recording, std::move(split), std::move(program)), out, err);
+    return writeOutputs(options, programReport(*recording, std::move(split), std::move(program), machine.get()), out,
+        err);
 }
 
 }  // namespace asyncscope

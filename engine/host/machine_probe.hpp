@@ -7,6 +7,7 @@
 #include "engine/model/machine_state.hpp"
 
 #include <string>
+#include <vector>
 
 namespace asyncscope {
 
@@ -22,6 +23,9 @@ public:
     virtual Result<MachineSample> sample(const DeviceInfo& device) = 0;
     // This process's PID as the driver numbers it: its own where the driver's PIDs are this PID namespace's.
     virtual std::uint32_t ownPid() const = 0;
+    // Every GPU the probe can read, by UUID (and name): what is sampled while a program runs on GPUs of its own
+    // choosing. Empty when nothing can be read.
+    virtual std::vector<DeviceInfo> devices() = 0;
 };
 
 }  // namespace asyncscope

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -48,6 +49,8 @@ constexpr unsigned kFirstR535WithSmallRecords = 104;  // 535.104.05
 
 constexpr unsigned long long kNotAvailable = ~0ull;  // NVML_VALUE_NOT_AVAILABLE for usedGpuMemory
 constexpr unsigned int kMaxProcesses = 1024;
+// NVML lists at most this many GPUs to sample (a node has 16 at most today).
+constexpr unsigned kMaxDevices = 64;
 
 // The first two numbers of a driver version such as "535.54.03"; nothing when the text does not start that way.
 std::optional<std::pair<unsigned, unsigned>> majorMinor(std::string_view version)
@@ -107,6 +110,10 @@ struct NvmlProbe::Api {
     int (*driverVersion)(char*, unsigned) = nullptr;
     int (*byUuid)(const char*, NvmlDevice*) = nullptr;
     int (*byBusId)(const char*, NvmlDevice*) = nullptr;
+    int (*count)(unsigned*) = nullptr;
+    int (*byIndex)(unsigned, NvmlDevice*) = nullptr;
+    int (*uuid)(NvmlDevice, char*, unsigned) = nullptr;
+    int (*name)(NvmlDevice, char*, unsigned) = nullptr;
     int (*processes)(NvmlDevice, unsigned*, void*) = nullptr;  // records of processRecordBytes each
     int (*clock)(NvmlDevice, int, unsigned*) = nullptr;
     int (*maxClock)(NvmlDevice, int, unsigned*) = nullptr;
@@ -156,6 +163,10 @@ NvmlProbe::NvmlProbe(const std::string& library)
     }
     resolve(a.handle, "nvmlSystemGetDriverVersion", a.driverVersion);
     resolve(a.handle, "nvmlDeviceGetHandleByPciBusId_v2", a.byBusId);
+    resolve(a.handle, "nvmlDeviceGetCount_v2", a.count);
+    resolve(a.handle, "nvmlDeviceGetHandleByIndex_v2", a.byIndex);
+    resolve(a.handle, "nvmlDeviceGetUUID", a.uuid);
+    resolve(a.handle, "nvmlDeviceGetName", a.name);
     resolve(a.handle, "nvmlDeviceGetComputeRunningProcesses_v3", a.processes);
     if (!resolve(a.handle, "nvmlDeviceGetCurrentClocksEventReasons", a.reasons))
         resolve(a.handle, "nvmlDeviceGetCurrentClocksThrottleReasons", a.reasons);
@@ -203,6 +214,32 @@ std::string NvmlProbe::unavailable() const
 std::uint32_t NvmlProbe::ownPid() const
 {
     return static_cast<std::uint32_t>(getpid());
+}
+
+std::vector<DeviceInfo> NvmlProbe::devices()
+{
+    const std::lock_guard lock(m_mutex);
+    std::vector<DeviceInfo> found;
+    const Api& a = *m_api;
+    unsigned count = 0;
+    if (!a.handle || !a.count || !a.byIndex || !a.uuid || a.count(&count) != kSuccess)
+        return found;
+    for (unsigned i = 0; i < std::min(count, kMaxDevices); ++i) {
+        NvmlDevice handle = nullptr;
+        std::array<char, 96> uuid {}, name {};
+        if (a.byIndex(i, &handle) != kSuccess || a.uuid(handle, uuid.data(), unsigned(uuid.size())) != kSuccess)
+            continue;
+        uuid.back() = '\0';
+        DeviceInfo d;
+        d.index = int(i);  // NVML's order, which need not be CUDA's
+        d.uuid = uuid.data();
+        if (a.name && a.name(handle, name.data(), unsigned(name.size())) == kSuccess) {
+            name.back() = '\0';
+            d.name = name.data();
+        }
+        found.push_back(std::move(d));
+    }
+    return found;
 }
 
 Result<MachineSample> NvmlProbe::sample(const DeviceInfo& device)

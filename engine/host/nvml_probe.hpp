@@ -26,6 +26,7 @@ public:
     std::string unavailable() const override;
     Result<MachineSample> sample(const DeviceInfo& device) override;
     std::uint32_t ownPid() const override;
+    std::vector<DeviceInfo> devices() override;
 
     struct Api;
 

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <iterator>
 #include <mutex>
 
@@ -41,6 +42,7 @@ struct Cupti {
     decltype(&cuptiGetVersion) version = nullptr;
     decltype(&cuptiActivityEnableAllSyncRecords) allSyncRecords = nullptr;
     decltype(&cuptiActivityEnableCudaEventDeviceTimestamps) eventTimestamps = nullptr;
+    decltype(&cuptiGetTimestamp) timestamp = nullptr;
 };
 
 constexpr std::size_t kBufferBytes = std::size_t(4) << 20;
@@ -273,6 +275,12 @@ void writeRecord(Batch& batch, Polls& polls, const CUpti_Activity* record)
                 .number(r->correlationId).number(r->deviceTimestamp).end();
         break;
     }
+    case CUPTI_ACTIVITY_KIND_STREAM: {
+        const auto* r = reinterpret_cast<const CUpti_ActivityStream*>(record);
+        batch.line().word("stream").number(g_pid).number(r->contextId).number(r->streamId)
+            .number(std::uint32_t(r->flag)).end();
+        break;
+    }
     case CUPTI_ACTIVITY_KIND_RUNTIME: {
         const auto* r = reinterpret_cast<const CUpti_ActivityAPI*>(record);
         if (!polls.take(batch, *r))
@@ -353,7 +361,8 @@ bool loadCupti(const char* path)
         look(library, "cuptiGetCallbackName", g_cupti.callbackName) &&
         look(library, "cuptiGetResultString", g_cupti.resultString) && look(library, "cuptiGetVersion", g_cupti.version) &&
         look(library, "cuptiActivityEnableAllSyncRecords", g_cupti.allSyncRecords) &&
-        look(library, "cuptiActivityEnableCudaEventDeviceTimestamps", g_cupti.eventTimestamps);
+        look(library, "cuptiActivityEnableCudaEventDeviceTimestamps", g_cupti.eventTimestamps) &&
+        look(library, "cuptiGetTimestamp", g_cupti.timestamp);
 }
 
 }  // namespace
@@ -413,7 +422,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     }
     for (const CUpti_ActivityKind kind : { CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
              CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-             CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_CUDA_EVENT }) {
+             CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_CUDA_EVENT,
+             CUPTI_ACTIVITY_KIND_STREAM }) {
         if (const CUptiResult r = g_cupti.enable(kind); r != CUPTI_SUCCESS)
             warn("cuptiActivityEnable", r);
     }
@@ -425,6 +435,15 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     // the runtime call's record already counts them.
     if (const CUptiResult r = g_cupti.allSyncRecords(0); r != CUPTI_SUCCESS)
         warn("cuptiActivityEnableAllSyncRecords", r);
+    // CUPTI's clock beside the host's monotonic one (the recorder's steady clock), read back to back: what places the
+    // recorder's own readings (the machine's state) among this process's records.
+    if (std::uint64_t cuptiNs = 0; g_cupti.timestamp(&cuptiNs) == CUPTI_SUCCESS) {
+        timespec now {};
+        ::clock_gettime(CLOCK_MONOTONIC, &now);
+        Batch batch;
+        batch.line().word("clock").number(g_pid).number(cuptiNs)
+            .number(std::uint64_t(now.tv_sec) * 1000000000u + std::uint64_t(now.tv_nsec)).end();
+    }
     g_cupti.flushPeriod(100);
     std::atexit(handOverAtExit);
     return 1;

@@ -133,6 +133,30 @@ void synchronousCopies(const ProgramInfo& program, std::size_t iterations, int s
         {}, false });
 }
 
+// Work on the legacy default stream beside the program's own blocking streams: the default stream waits for all of
+// them before each of its operations and they wait for it, so what could overlap runs one after the other.
+void defaultStreamWork(const ProgramInfo& program, std::size_t iterations, Advice& advice)
+{
+    const ProgramCopies& c = program.copies;
+    if (!c.defaultStream) {
+        advice.notChecked.push_back({ std::string(rules::kDefaultStream),
+            "the recording does not say which stream is the default one (it was made before stream records were "
+            "kept); record the program again" });
+        return;
+    }
+    if (*c.defaultStream == 0 || iterations == 0)
+        return;
+    advice.findings.push_back({ std::string(rules::kDefaultStream), "Work on the default stream",
+        Severity::Suggestion,
+        std::to_string(*c.defaultStream) + " kernels, copies or memsets on the legacy default stream in " +
+            std::to_string(c.defaultStreamIterations) + " of " + std::to_string(iterations) +
+            " iterations that also use streams of their own: each waits for every blocking stream of its context, "
+            "and they wait for it",
+        "Issue that work on a stream of your own (or create the others with cudaStreamNonBlocking), or build with "
+        "nvcc --default-stream per-thread.",
+        {}, false });
+}
+
 }  // namespace
 
 void programWork(const Facts& f, Advice& advice)
@@ -145,6 +169,7 @@ void programWork(const Facts& f, Advice& advice)
     launchBound(f, run, advice);
     pageableCopies(*f.report.program, f.report.runs.size(), advice);
     synchronousCopies(*f.report.program, f.report.runs.size(), f.config.streams, advice);
+    defaultStreamWork(*f.report.program, f.report.runs.size(), advice);
 }
 
 }  // namespace asyncscope::advice_rules

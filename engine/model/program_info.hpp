@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,11 @@ struct ProgramCopies {
     double pageableMs = 0.0;          // their time on the GPU
     std::uint64_t synchronous = 0;    // calls that return only when their copy or set is done (cudaMemcpy, cudaMemset…)
     double synchronousMs = 0.0;       // the host's time in them
+    // Operations on the legacy default stream in iterations that also used a blocking stream of the same program:
+    // each waited for those streams, and they for it. Empty where the recording does not say which stream is the
+    // default one (recorded before stream records were kept).
+    std::optional<std::uint64_t> defaultStream;
+    std::uint64_t defaultStreamIterations = 0;  // the iterations they were in
 };
 
 struct ProgramInfo {

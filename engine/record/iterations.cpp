@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -177,6 +179,40 @@ bool isSynchronousCopy(std::string_view name)
     return copies && !(base.size() >= async.size() && base.compare(base.size() - async.size(), async.size(), async) == 0);
 }
 
+namespace {
+
+// The operations of one iteration on the legacy default stream, where the iteration also used a blocking stream of
+// the same context (the two then wait for each other); 0 otherwise. Work a per-thread default stream build issued
+// (calls named …_ptsz, …_ptds) waits for no other stream and is not counted.
+std::uint64_t defaultStreamWork(const std::vector<const RecordedOperation*>& ops,
+    const std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>& flags,
+    const std::unordered_map<std::uint64_t, const RecordedCall*>& callOf)
+{
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> onDefault;  // (pid, context): operations
+    std::set<std::pair<std::uint32_t, std::uint32_t>> blocking;                   // (pid, context) with such a stream
+    for (const RecordedOperation* op : ops) {
+        const auto flag = flags.find({ op->pid, op->context, op->stream });
+        if (flag == flags.end())
+            continue;
+        if (flag->second == kNullStreamFlag) {
+            const auto call = callOf.find(key(op->pid, op->correlation));
+            const bool perThread = call != callOf.end()
+                && (call->second->name.find("_ptsz") != std::string::npos
+                    || call->second->name.find("_ptds") != std::string::npos);
+            if (!perThread)
+                ++onDefault[{ op->pid, op->context }];
+        } else if (flag->second != kNonBlockingStreamFlag) {
+            blocking.insert({ op->pid, op->context });
+        }
+    }
+    std::uint64_t count = 0;
+    for (const auto& [context, operations] : onDefault)
+        count += blocking.count(context) > 0 ? operations : 0;
+    return count;
+}
+
+}  // namespace
+
 RecordedRuns splitIterations(const Recording& recording, const IterationRule& rule)
 {
     RecordedRuns out;
@@ -236,6 +272,7 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
         reach[w] = std::max(windows[w].to, w > 0 ? reach[w - 1] : 0);
     std::vector<std::vector<const RecordedCall*>> callsOf(windows.size());
     std::unordered_map<std::uint64_t, std::size_t> iterationOf;  // (pid, correlation): its window
+    std::unordered_map<std::uint64_t, const RecordedCall*> callOf;  // (pid, correlation): the call
     for (const RecordedCall* c : calls) {
         std::size_t w = std::size_t(std::distance(windows.begin(), std::upper_bound(windows.begin(), windows.end(),
             c->start, [](std::uint64_t t, const Window& window) { return t < window.from; })));
@@ -243,6 +280,7 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
             if ((whole || windows[w].pid == c->pid) && c->start <= windows[w].to) {
                 callsOf[w].push_back(c);
                 iterationOf.emplace(key(c->pid, c->correlation), w);
+                callOf.emplace(key(c->pid, c->correlation), c);
                 break;
             }
         }
@@ -268,6 +306,13 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
         if (const auto found = iterationOf.find(key(e.pid, e.correlation)); found != iterationOf.end())
             eventsOf[found->second].push_back(&e);
     }
+
+    // Each stream's kind as the program made it: which one is the legacy default stream.
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t> streamFlags;
+    for (const RecordedStream& st : recording.streams)
+        streamFlags[{ st.pid, st.context, st.stream }] = st.flag;
+    if (!streamFlags.empty())
+        out.copies.defaultStream = 0;
 
     std::uint64_t firstStart = 0;
     for (std::size_t w = 0; w < windows.size(); ++w) {
@@ -295,8 +340,11 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
             if (first != own.end())
                 t0 = (*first)->start;
         }
-        if (out.runs.empty())
+        if (out.runs.empty()) {
             firstStart = t0;
+            out.originNs = t0;
+            out.originPid = own.front()->pid;
+        }
         RunResult run;
         run.index = int(out.runs.size());
         run.startMs = (double(t0) - double(firstStart)) / 1e6;
@@ -318,6 +366,11 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
             }
             const auto [at, added] = streams.emplace(std::pair { op->device, op->stream }, int(streams.size()));
             run.spans.push_back(spanOf(*op, t0, at->second));
+        }
+        if (out.copies.defaultStream) {
+            const std::uint64_t onDefault = defaultStreamWork(ops, streamFlags, callOf);
+            *out.copies.defaultStream += onDefault;
+            out.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
         }
         for (const RecordedEvent* e : eventsOf[w]) {
             gpuFrom = std::min(gpuFrom, e->timestamp);

@@ -38,6 +38,8 @@ Result<IterationRule> parseIterationRule(std::string_view text);
 
 struct RecordedRuns {
     std::vector<RunResult> runs;
+    std::uint64_t originNs = 0;  // CUPTI's clock where the first run starts: the runs' startMs count from it
+    std::uint32_t originPid = 0;  // the process the first run's calls are of
     std::string how;                 // "NVTX range 'step'", "host synchronizations", "the whole recording"
     std::vector<std::string> notes;  // what the runs leave out or could not tell, one sentence each
     ProgramCopies copies;            // the runs' copies from pageable memory and synchronous calls

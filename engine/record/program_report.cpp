@@ -1,6 +1,7 @@
 #include "engine/record/program_report.hpp"
 
 #include "engine/host/host_name.hpp"
+#include "engine/io/input_file.hpp"
 #include "engine/model/number_text.hpp"
 
 #include <map>
@@ -37,7 +38,7 @@ const RecordedDevice* busiestDevice(const Recording& recording)
 
 }  // namespace
 
-Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program)
+Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program, ProgramMachine* machine)
 {
     Report report;
     report.host = shortHostName();
@@ -54,6 +55,8 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
         report.driverVersion = int(d->driverVersion);
         report.config.device = int(d->id);
     }
+    report.machine = machine ? machine->stateOf(report.device.uuid, recording, split)
+                             : ProgramMachine(nullptr).stateOf(report.device.uuid, recording, split);
     report.config.runs = std::max(1, int(split.runs.size()));
     report.config.warmupRuns = 0;
     report.runs.reserve(split.runs.size());
@@ -72,6 +75,27 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
     program.copies = split.copies;
     report.program = std::move(program);
     return report;
+}
+
+Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, const std::atomic<bool>& stop)
+{
+    auto injection = findInjectionLibrary();
+    if (!injection)
+        return injection.error();
+    auto cupti = findCuptiLibrary();
+    if (!cupti)
+        return cupti.error();
+    request.injectionLibrary = *injection;
+    request.cuptiLibrary = *cupti;
+    machine.start();
+    auto outcome = recordProgram(request, stop);
+    machine.stop();
+    if (!outcome)
+        return outcome.error();
+    RecordedProgram recorded { *outcome, programInfoOf(request, *outcome), shownPath(outcome->program) };
+    if (Status nothing = nothingRecorded(recorded.shown, *outcome))
+        return *nothing;
+    return recorded;
 }
 
 ProgramInfo programInfoOf(const RecordRequest& request, const RecordOutcome& outcome)

@@ -5,6 +5,7 @@
 
 #include "engine/model/report.hpp"
 #include "engine/record/iterations.hpp"
+#include "engine/record/program_machine.hpp"
 #include "engine/record/program_recorder.hpp"
 #include "engine/record/recording.hpp"
 
@@ -12,8 +13,20 @@ namespace asyncscope {
 
 // `program` as it ran (command, folder, how it ended); its iterations and notes are filled in from `split`. The
 // device is the one the most GPU operations ran on (the first recorded where none ran); the configuration block
-// holds the number of runs and no warm-up.
-Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program);
+// holds the number of runs and no warm-up. The machine block is `machine`'s state of that device while the program ran;
+// without `machine` (a report made from a kept recording), one saying it was not sampled.
+Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program,
+    ProgramMachine* machine = nullptr);
+
+// A program run under the recorder: how it ended, its program block, and the program as messages name it.
+struct RecordedProgram {
+    RecordOutcome outcome;
+    ProgramInfo program;
+    std::string shown;
+};
+// Finds the injection and CUPTI libraries (into `request`), then runs the program under the recorder while `machine`
+// samples the GPUs. Errors: a library is missing, the recorder fails, no process of the program initialised CUDA.
+Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, const std::atomic<bool>& stop);
 
 // The program block of the program `request` ran, as it ended (`outcome`): the program as it was found, its
 // arguments, folder and end.

@@ -5,12 +5,14 @@
 //
 //   asyncscope-record 1
 //   process PID PARENT EXECUTABLE
+//   clock PID CUPTI_NS MONOTONIC_NS
 //   device PID ID CC_MAJOR CC_MINOR MEMORY_BYTES SMS COPY_ENGINES CLOCK_KHZ DRIVER UUID NAME
 //   copy PID DEVICE CONTEXT STREAM CORRELATION START END BYTES COPY_KIND SRC_KIND DST_KIND GRAPH_NODE COPIES
 //   set PID DEVICE CONTEXT STREAM CORRELATION START END BYTES MEMORY_KIND GRAPH_NODE
 //   kernel PID DEVICE CONTEXT STREAM CORRELATION START END GRAPH_NODE BLOCKS THREADS_PER_BLOCK NAME
 //   sync PID CONTEXT STREAM CORRELATION START END TYPE
 //   event PID DEVICE CONTEXT STREAM CORRELATION TIMESTAMP
+//   stream PID CONTEXT STREAM FLAG
 //   api PID THREAD CORRELATION START END RETURN_VALUE CALLS NAME
 //   mark PID THREAD ID start|end|instant TIMESTAMP NAME
 //   dropped PID COUNT
@@ -21,7 +23,9 @@
 // CUpti_ActivityMemoryKind, CUpti_ActivitySynchronizationType). An `api` line with CALLS above 1 stands for that many
 // back-to-back calls of one thread with the same name and result (a poll loop), from the first one's START to the
 // last one's END, CORRELATION the first one's. An `event` line is a CUDA event the program recorded, TIMESTAMP where
-// the GPU passed it (the points its cudaEventElapsedTime measures between). `exit` is written as the process exits normally: a
+// the GPU passed it (the points its cudaEventElapsedTime measures between). `clock` gives CUPTI's clock and the host's
+// CLOCK_MONOTONIC read together; `stream` a stream of a context as it was made, FLAG CUpti_ActivityStreamFlag's value
+// (1 blocking, 2 non-blocking, 3 the NULL stream). `exit` is written as the process exits normally: a
 // stream that ends without it is of a process that crashed, was killed, or is still running.
 #pragma once
 

@@ -25,6 +25,7 @@ struct Layout {
 
 const std::array kLayouts {
     Layout { "process", { "PID", "PARENT" }, true },
+    Layout { "clock", { "PID", "CUPTI_NS", "MONOTONIC_NS" }, false },
     Layout { "device", { "PID", "ID", "CC_MAJOR", "CC_MINOR", "MEMORY_BYTES", "SMS", "COPY_ENGINES", "CLOCK_KHZ",
                            "DRIVER", "UUID" }, true },
     Layout { "copy", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES", "COPY_KIND",
@@ -35,6 +36,7 @@ const std::array kLayouts {
                            "THREADS_PER_BLOCK" }, true },
     Layout { "sync", { "PID", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "TYPE" }, false },
     Layout { "event", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "TIMESTAMP" }, false },
+    Layout { "stream", { "PID", "CONTEXT", "STREAM", "FLAG" }, false },
     Layout { "api", { "PID", "THREAD", "CORRELATION", "START", "END", "RETURN_VALUE", "CALLS" }, true },
     Layout { "mark", { "PID", "THREAD", "ID", "KIND", "TIMESTAMP" }, true },
     Layout { "dropped", { "PID", "COUNT" }, false },
@@ -111,8 +113,8 @@ std::optional<Error> split(const std::string& file, std::size_t number, std::str
     for (const Layout& l : kLayouts)
         layout = l.type == type ? &l : layout;
     if (!layout)
-        return fail("'" + cutText(type, 40) + "' is not a record of a recording (process, device, copy, set, kernel, "
-            "sync, api, mark, dropped, note, exit)");
+        return fail("'" + cutText(type, 40) + "' is not a record of a recording (process, clock, device, copy, set, "
+            "kernel, sync, event, stream, api, mark, dropped, note, exit)");
     std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
     words.clear();
     for (const std::string_view field : layout->fields) {
@@ -161,7 +163,15 @@ Result<Recording> readRecording(std::istream& in, const std::string& file)
         std::optional<Error> failed;
         const std::string_view type = layout->type;
         if (type == "process") {
-            recording.processes.push_back({ line.small(0, failed), line.small(1, failed), line.name(), false });
+            recording.processes.push_back({ line.small(0, failed), line.small(1, failed), line.name(), false, {} });
+        } else if (type == "clock") {
+            const std::uint32_t pid = line.small(0, failed);
+            // Both clocks count ns since boot or so: each below 2^62 keeps their difference in range.
+            const std::uint64_t limit = std::uint64_t(1) << 62;
+            const std::uint64_t cupti = line.number(1, limit, failed), steady = line.number(2, limit, failed);
+            for (RecordedProcess& p : recording.processes)
+                if (p.pid == pid && !failed)
+                    p.steadyMinusCuptiNs = std::int64_t(steady) - std::int64_t(cupti);
         } else if (type == "device") {
             RecordedDevice d { line.small(0, failed), line.small(1, failed), line.small(2, failed),
                 line.small(3, failed), line.big(4, failed), line.small(5, failed), line.small(6, failed),
@@ -203,6 +213,12 @@ Result<Recording> readRecording(std::istream& in, const std::string& file)
         } else if (type == "event") {
             recording.events.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
                 line.small(3, failed), line.small(4, failed), line.big(5, failed) });
+        } else if (type == "stream") {
+            RecordedStream st { line.small(0, failed), line.small(1, failed), line.small(2, failed),
+                line.small(3, failed) };
+            if (!failed && st.flag > kNullStreamFlag)
+                return line.wrong("FLAG", "is " + std::to_string(st.flag) + ", not 0 to 3 (CUpti_ActivityStreamFlag)");
+            recording.streams.push_back(st);
         } else if (type == "api") {
             recording.calls.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
                 line.big(3, failed), line.big(4, failed), line.small(5, failed), line.big(6, failed), line.name() });

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct RecordedProcess {
     std::uint32_t parent = 0;
     std::string executable;
     bool exited = false;  // its `exit` line came: it ended normally, every record handed over
+    // The host's CLOCK_MONOTONIC (the recorder's steady clock) minus CUPTI's clock, ns, from its `clock` line; empty
+    // where the recording has none (recorded before the line was written).
+    std::optional<std::int64_t> steadyMinusCuptiNs;
 };
 
 struct RecordedDevice {
@@ -70,6 +74,15 @@ struct RecordedEvent {
     std::uint64_t timestamp = 0;  // CUPTI's clock, ns
 };
 
+// A stream of a context as the program made it: CUpti_ActivityStreamFlag 1 blocking (cudaStreamCreate), 2 non-blocking
+// (cudaStreamNonBlocking), 3 the NULL stream: the legacy default stream, which waits for every blocking stream of its
+// context and makes them wait for it (or, for calls of a per-thread default stream build, that thread's own).
+inline constexpr std::uint32_t kNullStreamFlag = 3;
+inline constexpr std::uint32_t kNonBlockingStreamFlag = 2;
+struct RecordedStream {
+    std::uint32_t pid = 0, context = 0, stream = 0, flag = 0;
+};
+
 // An NVTX marker: a range's start or end (paired by pid and id), or an instant.
 enum class MarkKind { Start, End, Instant };
 struct RecordedMark {
@@ -86,6 +99,7 @@ struct Recording {
     std::vector<RecordedCall> calls;
     std::vector<RecordedSync> syncs;
     std::vector<RecordedEvent> events;
+    std::vector<RecordedStream> streams;  // empty in recordings made before stream lines were written
     std::vector<RecordedMark> marks;
     std::vector<std::string> notes;  // what the injection library said went wrong ("CUPTI could not be loaded …")
     std::uint64_t dropped = 0;       // records CUPTI dropped for want of buffer room

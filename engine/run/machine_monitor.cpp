@@ -121,13 +121,10 @@ void MachineMonitor::start()
     m_thread = std::thread([this] { loop(); });
 }
 
-MachineState MachineMonitor::finish(std::int64_t firstRunNs, const std::optional<std::set<std::uint32_t>>& before)
+void MachineMonitor::stop()
 {
-    MachineState state;
-    state.source = m_probe.source();
-    state.unavailable = m_probe.unavailable();
-    if (!state.unavailable.empty())
-        return state;
+    if (m_stopped || !m_probe.unavailable().empty())
+        return;
     {
         const std::lock_guard lock(m_mutex);
         m_stop = true;
@@ -136,6 +133,17 @@ MachineState MachineMonitor::finish(std::int64_t firstRunNs, const std::optional
     if (m_thread.joinable())
         m_thread.join();
     take(true);
+    m_stopped = true;
+}
+
+MachineState MachineMonitor::finish(std::int64_t firstRunNs, const std::optional<std::set<std::uint32_t>>& before)
+{
+    MachineState state;
+    state.source = m_probe.source();
+    state.unavailable = m_probe.unavailable();
+    if (!state.unavailable.empty())
+        return state;
+    stop();
     const std::int64_t origin = firstRunNs != 0 ? firstRunNs : (m_samples.empty() ? 0 : m_samples.front().first);
     for (auto& [ns, sample] : m_samples) {
         sample.atMs = static_cast<double>(ns - origin) / 1e6;

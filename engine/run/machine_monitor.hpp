@@ -41,6 +41,8 @@ public:
 
     // Takes the first sample and starts sampling.
     void start();
+    // Stops sampling and takes the last sample; finish() does so where this was not called.
+    void stop();
     // Stops, takes the last sample, and gives the state: sample times in ms from `firstRunNs` (the series' first run's
     // steady-clock start; 0 when no run started: from the first sample), this process's PID told from the samples
     // and `before` (selfPid).
@@ -62,6 +64,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_stop = false;
+    bool m_stopped = false;  // the last sample is taken
     std::thread m_thread;
 };
 

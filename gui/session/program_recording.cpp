@@ -1,5 +1,6 @@
 #include "gui/session/program_recording.hpp"
 
+#include "engine/host/nvml_probe.hpp"
 #include "engine/io/atomic_output_file.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/model/advice.hpp"
@@ -27,36 +28,31 @@ struct Outcome {
 
 Outcome recordAndReport(RecordingPlan plan, const std::atomic<bool>& stop)
 {
-    const auto problem = [](const Error& e) { return Outcome { {}, QString::fromStdString(e.message()) }; };
-    auto injection = findInjectionLibrary();
-    if (!injection)
-        return problem(injection.error());
-    auto cupti = findCuptiLibrary();
-    if (!cupti)
-        return problem(cupti.error());
     RecordRequest& request = plan.request;
-    request.injectionLibrary = *injection;
-    request.cuptiLibrary = *cupti;
     request.recordingPath = recordingPathFor(plan.reportPath).toStdString();
     request.outputPath = outputPathFor(plan.reportPath).toStdString();
-    auto outcome = recordProgram(request, stop);
-    if (!outcome)
-        return problem(outcome.error());
-    const std::string shown = shownPath(outcome->program);
     const QString output =
         QObject::tr("its output is in %1").arg(QDir::toNativeSeparators(outputPathFor(plan.reportPath)));
-    if (Status nothing = nothingRecorded(shown, *outcome))
-        return { {}, QString::fromStdString(nothing->message()) + " (" + output + ")" };
+    const auto problem = [&](const Error& e) {
+        const QString text = QString::fromStdString(e.message());
+        return Outcome { {}, QFileInfo::exists(outputPathFor(plan.reportPath)) ? text + " (" + output + ")" : text };
+    };
+    NvmlProbe probe;
+    ProgramMachine machine(&probe);
+    auto recorded = recordForReport(request, machine, stop);
+    if (!recorded)
+        return problem(recorded.error());
+    const std::string& shown = recorded->shown;
     auto recording = readRecordingFile(request.recordingPath);
     if (!recording)
         return problem(recording.error());
     RecordedRuns split = splitIterations(*recording, plan.rule);
     if (split.runs.empty())
         return { {}, QObject::tr("%1: it issued no GPU work that was recorded (%2)")
-                         .arg(QString::fromStdString(endText(shown, *outcome)), output) };
+                         .arg(QString::fromStdString(endText(shown, recorded->outcome)), output) };
     const auto runs = split.runs.size();
     const QString how = QString::fromStdString(split.how);
-    const Report report = programReport(*recording, std::move(split), programInfoOf(request, *outcome));
+    const Report report = programReport(*recording, std::move(split), std::move(recorded->program), &machine);
     auto file = AtomicOutputFile::open(plan.reportPath.toStdString());
     if (!file)
         return problem(file.error());
@@ -64,7 +60,7 @@ Outcome recordAndReport(RecordingPlan plan, const std::atomic<bool>& stop)
     if (Status failed = (*file)->commit("the recorded program's report"))
         return problem(*failed);
     return { QObject::tr("%1: %n iteration(s) as runs, split by %2; %3", nullptr, int(runs))
-                 .arg(QString::fromStdString(endText(shown, *outcome)), how, output),
+                 .arg(QString::fromStdString(endText(shown, recorded->outcome)), how, output),
         {} };
 }
 

@@ -52,6 +52,7 @@ public:
     std::string source() const override { return why.empty() ? "scripted NVML" : std::string(); }
     std::string unavailable() const override { return why; }
     std::uint32_t ownPid() const override { return own; }
+    std::vector<DeviceInfo> devices() override { return {}; }
     Result<MachineSample> sample(const DeviceInfo& device) override
     {
         const int call = calls++;
@@ -68,7 +69,7 @@ public:
             s.smClockMHz = call;
         return s;
     }
-    std::vector<std::string> devices() const
+    std::vector<std::string> sampled() const
     {
         const std::lock_guard lock(m_mutex);
         return m_devices;
@@ -107,7 +108,7 @@ TEST(MachineMonitor, StartAndFinishSampleAroundTheSeriesOnTheRunsClock)
     EXPECT_LT(state.samples.front().atMs, -1.5) << "before the first run: negative";
     EXPECT_GT(state.samples.back().atMs, 1.5);
     EXPECT_LT(state.samples.back().atMs, 1000.0);
-    EXPECT_EQ(probe.devices(), std::vector<std::string>(2, "GPU-monitored"));
+    EXPECT_EQ(probe.sampled(), std::vector<std::string>(2, "GPU-monitored"));
     EXPECT_EQ(state.selfPid, 1000u);
 }
 
@@ -340,7 +341,7 @@ TEST(PlanRunnerMachine, EachVariantsReportHoldsTheMachinesState)
         ASSERT_FALSE(v.report.runs.empty());
     }
     // The PIDs before the plan once per device, then the samples of both series, all of the variants' device.
-    const auto devices = probe.devices();
+    const auto devices = probe.sampled();
     EXPECT_EQ(int(devices.size()), probe.calls.load());
     EXPECT_EQ(devices, std::vector<std::string>(devices.size(), "GPU-fake-1"));
     EXPECT_EQ(devices.size(), 1 + result.variants[0].report.machine->samples.size() +

@@ -22,11 +22,13 @@ struct Op {
 };
 
 // `runs` iterations of `ops`, each ended by a stream synchronize; the calls take `callUs` each.
-std::string recordingOf(int runs, const std::vector<Op>& ops, double callUs = 4.0)
+// `streams`: the program's stream lines (which stream is the default one), written after the device's.
+std::string recordingOf(int runs, const std::vector<Op>& ops, double callUs = 4.0, const std::string& streams = {})
 {
     std::ostringstream text;
     text << "asyncscope-record 1\nprocess 77 1 /opt/app/bin/app\n"
-         << "device 77 0 9 0 150000000000 132 7 1980000 13000 0123456789abcdef0123456789abcdef NVIDIA H200\n";
+         << "device 77 0 9 0 150000000000 132 7 1980000 13000 0123456789abcdef0123456789abcdef NVIDIA H200\n"
+         << streams;
     std::uint32_t correlation = 1;
     for (int i = 0; i < runs; ++i) {
         const std::uint64_t t = 1'000'000 + std::uint64_t(i) * 100'000'000;
@@ -125,6 +127,34 @@ TEST(ProgramAdvice, SynchronousCopiesAreNamed)
     ASSERT_NE(f, nullptr) << rulesOf(advice);
     EXPECT_EQ(f->evidence.rfind("8 synchronous copy or memset calls", 0), 0u) << f->evidence;
     EXPECT_NE(f->action.find("cudaMemcpyAsync"), std::string::npos);
+}
+
+TEST(ProgramAdvice, DefaultStreamWorkBesideBlockingStreamsIsNamed)
+{
+    // Stream 13 made with cudaStreamCreate (blocking), stream 7 the context's NULL stream.
+    const std::string streams = "stream 77 1 13 1\nstream 77 1 7 3\n";
+    const auto shaped = [](const char* launch) {
+        return std::vector<Op> { { "cudaMemcpyAsync_v3020", "h2d", 0, 1000 },
+            { launch, "kernel", 1001, 1100, 0, 7 }, { "cudaMemcpyAsync_v3020", "d2h", 1101, 2100 } };
+    };
+    Advice advice = adviceOn(recordingOf(4, shaped("cudaLaunchKernel_v7000"), 4.0, streams));
+    const Finding* f = findingOf(advice, rules::kDefaultStream);
+    ASSERT_NE(f, nullptr) << rulesOf(advice);
+    EXPECT_EQ(f->evidence.rfind("4 kernels, copies or memsets on the legacy default stream in 4 of 4 iterations", 0),
+        0u) << f->evidence;
+    EXPECT_NE(f->action.find("--default-stream per-thread"), std::string::npos);
+
+    // Built with a per-thread default stream, the same launches wait for no other stream.
+    advice = adviceOn(recordingOf(4, shaped("cudaLaunchKernel_ptsz_v7000"), 4.0, streams));
+    EXPECT_EQ(findingOf(advice, rules::kDefaultStream), nullptr) << rulesOf(advice);
+    // Beside a non-blocking stream only, nothing waits.
+    advice = adviceOn(recordingOf(4, shaped("cudaLaunchKernel_v7000"), 4.0, "stream 77 1 13 2\nstream 77 1 7 3\n"));
+    EXPECT_EQ(findingOf(advice, rules::kDefaultStream), nullptr) << rulesOf(advice);
+    // A recording without stream lines cannot tell: said so, not guessed.
+    advice = adviceOn(recordingOf(4, shaped("cudaLaunchKernel_v7000")));
+    EXPECT_EQ(findingOf(advice, rules::kDefaultStream), nullptr);
+    EXPECT_TRUE(std::any_of(advice.notChecked.begin(), advice.notChecked.end(),
+        [](const NotChecked& n) { return n.rule == rules::kDefaultStream; }));
 }
 
 TEST(ProgramAdvice, ManySmallCopiesAreBatched)

@@ -6,9 +6,12 @@
 #include "engine/model/advice.hpp"
 #include "engine/model/baseline.hpp"
 #include "engine/record/program_report.hpp"
+#include "fake_machine_probe.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <sstream>
 
 namespace asyncscope {
@@ -52,6 +55,20 @@ Report reportOf(int runs, std::vector<std::string> command = { "/opt/app/bin/app
     return programReport(*recording, splitIterations(*recording, {}), program);
 }
 
+// The recording of `runs` iterations with its `clock` line: CUPTI's 1'000'000 ns (the first call) at `steadyNs`.
+Recording recordingWithClock(int runs, std::optional<std::int64_t> steadyNs)
+{
+    std::string text = recordingText(runs);
+    if (steadyNs) {
+        const std::size_t device = text.find("device ");
+        text.insert(device, "clock 77 1000000 " + std::to_string(*steadyNs) + "\n");
+    }
+    std::istringstream in(text);
+    auto recording = readRecording(in, "app.record");
+    EXPECT_TRUE(recording.ok()) << (recording ? "" : recording.error().message());
+    return recording ? *recording : Recording {};
+}
+
 std::string jsonOf(const Report& report)
 {
     std::ostringstream out;
@@ -61,8 +78,9 @@ std::string jsonOf(const Report& report)
 
 TEST(ProgramReport, TheProgramBlockAndTheRunsComeBack)
 {
-    const Report report = reportOf(12);
+    Report report = reportOf(12);
     ASSERT_EQ(report.runs.size(), 12u);
+    report.program->copies = { 3, 4096, 0.25, 2, 0.5, 7, 2 };
     EXPECT_EQ(report.device.name, "NVIDIA H200");
     EXPECT_EQ(report.device.uuid, "GPU-01234567-89ab-cdef-0123-456789abcdef");
     EXPECT_EQ(report.driverVersion, 13000);
@@ -73,6 +91,12 @@ TEST(ProgramReport, TheProgramBlockAndTheRunsComeBack)
     EXPECT_EQ(back->program->command, report.program->command);
     EXPECT_EQ(back->program->workingFolder, "/work");
     EXPECT_EQ(back->program->iterations, "host synchronizations");
+    const ProgramCopies& copies = back->program->copies;
+    EXPECT_EQ(copies.pageable, 3u);
+    EXPECT_EQ(copies.pageableBytes, 4096u);
+    EXPECT_DOUBLE_EQ(copies.synchronousMs, 0.5);
+    EXPECT_EQ(copies.defaultStream, std::optional<std::uint64_t>(7));
+    EXPECT_EQ(copies.defaultStreamIterations, 2u);
     ASSERT_EQ(back->runs.size(), 12u);
     for (std::size_t i = 0; i < 12; ++i)
         EXPECT_DOUBLE_EQ(back->runs[i].gpuMs, report.runs[i].gpuMs);
@@ -156,6 +180,89 @@ TEST(ProgramReport, FiguresComeFromTheProgramsOwnCopies)
         EXPECT_NE(f.key, "kernel_effective_gbps");  // a program's kernels carry no bytes
     }
     EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace asyncscope
+
+namespace asyncscope {
+namespace {
+
+TEST(ProgramReport, TheMachineWhileItRanIsItsOwnGpusStateAndNamesAnotherProcess)
+{
+    testing::FakeMachineProbe probe;
+    DeviceInfo h200;
+    h200.uuid = "GPU-01234567-89ab-cdef-0123-456789abcdef";  // the recording's device
+    DeviceInfo other;
+    other.uuid = "GPU-ffffffff-0000-0000-0000-000000000000";
+    probe.gpus = { other, h200 };
+    probe.reading = testing::cleanReading(77);  // the program's own context
+    probe.addProcess(9000, "trainer");
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::steady_clock::now().time_since_epoch()).count();
+    ProgramMachine machine(&probe);
+    machine.start();
+    machine.stop();
+    EXPECT_GE(probe.samples.load(), 4);  // both GPUs: the processes before, the first and the last reading
+
+    const Recording recording = recordingWithClock(12, now);
+    ProgramInfo program;
+    program.command = { "/opt/app/bin/app" };
+    const Report report = programReport(recording, splitIterations(recording, {}), program, &machine);
+    ASSERT_TRUE(report.machine.has_value());
+    ASSERT_TRUE(report.machine->read()) << report.machine->unavailable;
+    EXPECT_EQ(report.machine->selfPid, std::optional<std::uint32_t>(77));
+    ASSERT_GE(report.machine->samples.size(), 2u);
+    EXPECT_GE(report.machine->samples.front().atMs, 0.0);  // taken after the first run's start, on its clock
+    EXPECT_LT(report.machine->samples.front().atMs, 60'000.0);
+    const Advice advice = assessSeries(report).advice;
+    const auto interference = std::find_if(advice.findings.begin(), advice.findings.end(),
+        [](const Finding& f) { return f.rule == rules::kInterference; });
+    ASSERT_NE(interference, advice.findings.end());
+    EXPECT_NE(interference->evidence.find("PID 9000 (trainer"), std::string::npos) << interference->evidence;
+    EXPECT_EQ(interference->evidence.find("PID 77 "), std::string::npos) << interference->evidence;
+}
+
+TEST(ProgramReport, AMachineStateThatCannotBePlacedSaysWhy)
+{
+    testing::FakeMachineProbe probe;
+    DeviceInfo h200;
+    h200.uuid = "GPU-01234567-89ab-cdef-0123-456789abcdef";
+    probe.gpus = { h200 };
+    ProgramMachine machine(&probe);
+    machine.start();
+    machine.stop();
+    const Recording noClock = recordingWithClock(3, std::nullopt);
+    Report report = programReport(noClock, splitIterations(noClock, {}), ProgramInfo { { "app" } }, &machine);
+    ASSERT_TRUE(report.machine.has_value());
+    EXPECT_NE(report.machine->unavailable.find("no clock line"), std::string::npos) << report.machine->unavailable;
+
+    report = programReport(noClock, splitIterations(noClock, {}), ProgramInfo { { "app" } });  // from a kept file
+    EXPECT_NE(report.machine->unavailable.find("kept recording"), std::string::npos) << report.machine->unavailable;
+    const Advice advice = assessSeries(report).advice;
+    EXPECT_TRUE(std::any_of(advice.notChecked.begin(), advice.notChecked.end(),
+        [](const NotChecked& n) { return n.rule == rules::kInterference && n.why.find("kept recording") != std::string::npos; }));
+
+    testing::FakeMachineProbe elsewhere;  // the driver lists other GPUs only
+    ProgramMachine other(&elsewhere);
+    other.start();
+    other.stop();
+    const Recording clocked = recordingWithClock(3, 5);
+    report = programReport(clocked, splitIterations(clocked, {}), ProgramInfo { { "app" } }, &other);
+    EXPECT_NE(report.machine->unavailable.find("does not list the GPU the program ran on"), std::string::npos)
+        << report.machine->unavailable;
+}
+
+TEST(ProgramReport, TheProgramsPidIsItsOwnOrTheOneThatCameWithIt)
+{
+    MachineSample before = testing::cleanReading(5);
+    MachineSample with = before;
+    with.processes->push_back({ 123456, 0, "" });  // the driver numbers PIDs in another namespace
+    EXPECT_EQ(programPid({ before, with }, 77, std::set<std::uint32_t> { 5 }), std::optional<std::uint32_t>(123456));
+    EXPECT_EQ(programPid({ before, with }, 5, std::set<std::uint32_t> { 5 }), std::optional<std::uint32_t>(5));
+    with.processes->push_back({ 123457, 0, "" });  // two came: which is the program's cannot be told
+    EXPECT_EQ(programPid({ before, with }, 77, std::set<std::uint32_t> { 5 }), std::nullopt);
+    EXPECT_EQ(programPid({ with }, 77, std::nullopt), std::nullopt);
 }
 
 }  // namespace

@@ -85,6 +85,7 @@ TEST(Recording, ReadsEveryKindOfRecord)
     stream.iteration(1'000'000).mark(5, "start", 900'000, "step 1 of 3").mark(5, "end", 4'000'000);
     stream.line("set 4242 0 1 13 300 10 20 4096 3 0").line("sync 4242 1 13 103 2000 3000 3");
     stream.line("event 4242 0 1 13 101 1015000");
+    stream.line("clock 4242 1000000 5000000").line("stream 4242 1 13 1").line("stream 4242 1 7 3");
     stream.line("dropped 4242 7").line("note 4242 cuptiActivityEnable: not supported").exit();
     const Recording r = read(stream.text());
     ASSERT_EQ(r.processes.size(), 1u);
@@ -113,6 +114,10 @@ TEST(Recording, ReadsEveryKindOfRecord)
     EXPECT_EQ(r.events[0].timestamp, 1015000u);
     EXPECT_EQ(r.dropped, 7u);
     ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_EQ(r.processes[0].steadyMinusCuptiNs, std::optional<std::int64_t>(4'000'000));
+    ASSERT_EQ(r.streams.size(), 2u);
+    EXPECT_EQ(r.streams[1].stream, 7u);
+    EXPECT_EQ(r.streams[1].flag, kNullStreamFlag);
 }
 
 TEST(Recording, AHostileLineIsRefusedNamingItsLineAndField)
@@ -140,6 +145,11 @@ TEST(Recording, AHostileLineIsRefusedNamingItsLineAndField)
         { good + "event 4242 0 1 13 5 1e9\n", "line 12: event: TIMESTAMP is '1e9', not a whole number" },
         { good + "device 4242 0 9 0 1 132 7 1980000 13000 xyz H200\n", "line 12: device: UUID is 'xyz', not 32 hex" },
         { good + std::string("exit 4\0" "2\n", 9), "line 12: exit: PID is '4" },
+        { good + "stream 4242 1 13 4\n", "line 12: stream: FLAG is 4, not 0 to 3" },
+        { good + "stream 4242 1 13\n", "line 12: stream: FLAG is missing" },
+        { good + "clock 4242 1 99999999999999999999\n", "line 12: clock: MONOTONIC_NS is '99999999999999999999'" },
+        { good + "clock 4242 1 " + std::to_string((std::uint64_t(1) << 62) + 1) + "\n",
+            "line 12: clock: MONOTONIC_NS is 4611686018427387905, above its limit" },
     };
     for (const Case& c : cases) {
         std::istringstream in(c.text);

@@ -48,6 +48,8 @@ public:
     std::string source() const override { return why.empty() ? "fake NVML" : std::string(); }
     std::string unavailable() const override { return why; }
     std::uint32_t ownPid() const override { return kOwnPid; }
+    std::vector<DeviceInfo> gpus;  // what devices() lists
+    std::vector<DeviceInfo> devices() override { return why.empty() ? gpus : std::vector<DeviceInfo> {}; }
     Result<MachineSample> sample(const DeviceInfo&) override
     {
         ++samples;

@@ -19,6 +19,10 @@ json programJson(const ProgramInfo& p)
     j["copies"] = { { "pageable", p.copies.pageable }, { "pageable_bytes", p.copies.pageableBytes },
         { "pageable_ms", p.copies.pageableMs }, { "synchronous", p.copies.synchronous },
         { "synchronous_ms", p.copies.synchronousMs } };
+    if (p.copies.defaultStream) {
+        j["copies"]["default_stream"] = *p.copies.defaultStream;
+        j["copies"]["default_stream_iterations"] = p.copies.defaultStreamIterations;
+    }
     return j;
 }
 
@@ -71,6 +75,12 @@ ProgramInfo programFrom(const Block& b)
         copies.get("synchronous", p.copies.synchronous);
         copies.get("synchronous_ms", p.copies.synchronousMs);
         checkAmount(copies, "synchronous_ms", p.copies.synchronousMs, "ms");
+        if (copies.has("default_stream")) {
+            std::uint64_t operations = 0;
+            copies.get("default_stream", operations);
+            p.copies.defaultStream = operations;
+            copies.get("default_stream_iterations", p.copies.defaultStreamIterations);
+        }
     }
     return p;
 }

@@ -1,0 +1,81 @@
+#include "engine/record/program_machine.hpp"
+
+#include <algorithm>
+
+namespace asyncscope {
+
+ProgramMachine::ProgramMachine(MachineProbe* probe)
+    : m_probe(probe)
+{
+    if (!m_probe || !m_probe->unavailable().empty())
+        return;
+    m_devices = m_probe->devices();
+    for (const DeviceInfo& device : m_devices)
+        m_monitors.push_back(std::make_unique<MachineMonitor>(*m_probe, device));
+}
+
+ProgramMachine::~ProgramMachine() = default;
+
+void ProgramMachine::start()
+{
+    m_before.clear();
+    for (std::size_t i = 0; i < m_monitors.size(); ++i) {
+        m_before.push_back(gpuProcessIds(*m_probe, m_devices[i]));
+        m_monitors[i]->start();
+    }
+}
+
+void ProgramMachine::stop()
+{
+    for (auto& monitor : m_monitors)
+        monitor->stop();
+}
+
+MachineState ProgramMachine::stateOf(const std::string& uuid, const Recording& recording, const RecordedRuns& split)
+{
+    MachineState state;
+    if (!m_probe) {
+        state.unavailable = "it is not sampled when a report is made from a kept recording";
+        return state;
+    }
+    state.source = m_probe->source();
+    state.unavailable = m_probe->unavailable();
+    if (!state.unavailable.empty())
+        return state;
+    const auto at = std::find_if(m_devices.begin(), m_devices.end(), [&](const DeviceInfo& d) { return d.uuid == uuid; });
+    if (uuid.empty() || at == m_devices.end()) {
+        state.unavailable = "the driver does not list the GPU the program ran on" +
+            (uuid.empty() ? std::string() : " (" + uuid + ")");
+        return state;
+    }
+    const auto process = std::find_if(recording.processes.begin(), recording.processes.end(),
+        [&](const RecordedProcess& p) { return p.pid == split.originPid; });
+    if (process == recording.processes.end() || !process->steadyMinusCuptiNs) {
+        state.unavailable = "the recording does not place CUPTI's clock on the host's (it has no clock line)";
+        return state;
+    }
+    const std::size_t i = std::size_t(at - m_devices.begin());
+    const std::int64_t firstRunNs = std::int64_t(split.originNs) + *process->steadyMinusCuptiNs;
+    state = m_monitors[i]->finish(firstRunNs, m_before[i]);
+    state.selfPid = programPid(state.samples, split.originPid, m_before[i]);
+    return state;
+}
+
+std::optional<std::uint32_t> programPid(const std::vector<MachineSample>& samples, std::uint32_t program,
+    const std::optional<std::set<std::uint32_t>>& before)
+{
+    std::set<std::uint32_t> fresh;
+    for (const MachineSample& s : samples) {
+        if (!s.processes)
+            continue;
+        for (const GpuProcess& p : *s.processes) {
+            if (p.pid == program)
+                return program;
+            if (before && before->count(p.pid) == 0)
+                fresh.insert(p.pid);
+        }
+    }
+    return fresh.size() == 1 ? std::optional(*fresh.begin()) : std::nullopt;
+}
+
+}  // namespace asyncscope
