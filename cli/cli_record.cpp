@@ -106,6 +106,8 @@ void printSummary(const RecordedRuns& split, const std::string& source, bool eve
         std::vector<double> gpu, submit, wait;
         std::size_t streams = 0;
         for (const RunResult& r : split.runs) {
+            if (r.warmup)  // set-up before its first kernel, said in the notes; never every run (splitIterations)
+                continue;
             gpu.push_back(r.gpuMs);
             submit.push_back(r.cpuSubmitMs());
             wait.push_back(r.waitMs());

@@ -434,6 +434,17 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
         out.runs.push_back(std::move(run));
     }
 
+    // Iterations before the first that runs a kernel are the program's set-up (allocations, memsets, first copies)
+    // where a later one runs kernels: kept and shown as warm-up runs, left out of the statistics.
+    const auto firstKernel = std::find_if(out.runs.begin(), out.runs.end(),
+        [](const RunResult& run) { return run.has(SpanKind::Kernel); });
+    if (firstKernel != out.runs.end() && firstKernel != out.runs.begin()) {
+        const auto setUp = std::size_t(firstKernel - out.runs.begin());
+        for (auto run = out.runs.begin(); run != firstKernel; ++run)
+            run->warmup = true;
+        out.notes.push_back("The first " + std::to_string(setUp) + " iteration(s) ran no kernel (the program's "
+            "set-up): shown as warm-up runs and left out of the statistics.");
+    }
     if (untimed > 0)
         out.notes.push_back(std::to_string(untimed) + " GPU operation(s) carried no time and are left out.");
     if (unmatched > 0)

@@ -4,6 +4,7 @@
 #include "engine/io/input_file.hpp"
 #include "engine/model/number_text.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace asyncscope {
@@ -57,8 +58,9 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
     }
     report.machine = machine ? machine->stateOf(report.device.uuid, recording, split)
                              : ProgramMachine(nullptr).stateOf(report.device.uuid, recording, split);
-    report.config.runs = std::max(1, int(split.runs.size()));
-    report.config.warmupRuns = 0;
+    const auto warmups = int(std::count_if(split.runs.begin(), split.runs.end(), [](const RunResult& r) { return r.warmup; }));
+    report.config.runs = std::max(1, int(split.runs.size()) - warmups);
+    report.config.warmupRuns = warmups;
     report.runs.reserve(split.runs.size());
     for (const RunResult& run : split.runs) {
         report.runs.push_back(run);
@@ -67,7 +69,7 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
     }
     report.config.chunks = report.config.streams;  // a configuration holds a chunk or more per stream
     SeriesOutcome outcome;
-    outcome.measuredRuns = int(split.runs.size());
+    outcome.measuredRuns = int(split.runs.size()) - warmups;
     outcome.reason = StopReason::RunCount;
     report.outcome = outcome;
     program.iterations = split.how;

@@ -13,8 +13,8 @@ namespace asyncscope {
 
 // `program` as it ran (command, folder, how it ended); its iterations and notes are filled in from `split`. The
 // device is the one the most GPU operations ran on (the first recorded where none ran); the configuration block
-// holds the number of runs and no warm-up. The machine block is `machine`'s state of that device while the program ran;
-// without `machine` (a report made from a kept recording), one saying it was not sampled.
+// holds the number of runs, the set-up iterations as warm-ups. The machine block is `machine`'s state of that device
+// while the program ran; without `machine` (a report made from a kept recording), one saying it was not sampled.
 Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program,
     ProgramMachine* machine = nullptr);
 

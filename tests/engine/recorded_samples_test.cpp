@@ -65,6 +65,8 @@ TEST(RecordedSamples, AsyncApisPrintedGpuTimeAndPollCountAreItsRecordedRuns)
     const RecordedRuns split = splitOf("asyncAPI.record");
     EXPECT_EQ(split.how, "host synchronizations");
     ASSERT_EQ(split.runs.size(), 2u);  // its set-up (a memset, then cudaDeviceSynchronize), then the pipeline
+    EXPECT_TRUE(split.runs[0].warmup) << "the set-up runs no kernel: a warm-up run";
+    EXPECT_FALSE(split.runs[1].warmup);
     const RunResult& run = split.runs[1];
     const std::string output = textOf("asyncAPI.stdout.txt");
     const auto gpu = printed(output, "(time spent executing by the GPU): ([0-9.]+)");
@@ -83,6 +85,7 @@ TEST(RecordedSamples, AsyncCusThreeVersionsAreItsRunsAndTheStreamedOnesOverlap)
 {
     const RecordedRuns split = splitOf("async.record");
     ASSERT_EQ(split.runs.size(), 3u);
+    EXPECT_FALSE(split.runs[0].warmup) << "its sequential version runs a kernel: measured, not set-up";
     const auto times = printed(textOf("async.stdout.txt"), "(Time for [A-Za-z0-9 ]+ transfer and execute) \\(ms\\): "
                                                            "([0-9.]+)");
     ASSERT_EQ(times.size(), 3u);

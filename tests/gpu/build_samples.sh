@@ -4,7 +4,8 @@
 # the overlap sample async.cu of NVIDIA's developer blog (code-samples/series/cuda-cpp/overlap-data-transfers).
 # Also three long variants for the recorder's overhead (tests/gpu/record_overhead.sh): simpleStreams_long repeats each
 # experiment 1000 times instead of 100 (its nreps); asyncAPI_long and async_long run the sample's main REPEAT times in
-# one process (asyncAPI's main returns its result instead of calling exit()).
+# one process (asyncAPI's main returns its result instead of calling exit()). And default_stream_app.cu, beside this
+# script, twice: default_stream (the legacy default stream) and default_stream_per_thread.
 # Usage: tests/gpu/build_samples.sh SOURCE_DIR OUT_DIR [ARCH]
 #   SOURCE_DIR holds asyncAPI.cu, simpleStreams.cu, simpleMultiCopy.cu, async.cu and the Common headers
 #   (helper_cuda.h, helper_functions.h, …); ARCH defaults to the GPU's own (native). A source that is missing is
@@ -30,7 +31,10 @@ build() {  # NAME SOURCE [nvcc arguments…]
         return 1
     fi
 }
+here=$(cd "$(dirname "$0")" && pwd)
 pids=()
+build default_stream "$here/default_stream_app.cu" & pids+=($!)
+build default_stream_per_thread "$here/default_stream_app.cu" --default-stream per-thread & pids+=($!)
 for name in asyncAPI simpleStreams simpleMultiCopy async; do
     build "$name" "$src/$name.cu" & pids+=($!)
 done

@@ -7,13 +7,18 @@
 
 #include "engine/io/report_file.hpp"
 #include "engine/model/statistics.hpp"
+#include "engine/host/nvml_probe.hpp"
+#include "engine/model/advice.hpp"
 #include "engine/record/iterations.hpp"
 #include "engine/record/program_recorder.hpp"
+#include "engine/record/program_report.hpp"
 #include "engine/record/recording.hpp"
 
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -39,10 +44,13 @@ struct Recorded {
     RecordOutcome outcome;
     RecordedRuns runs;
     std::string output;  // what the program printed
+    std::optional<Recording> recording;
 };
 
-// Runs `command` (its output kept in a file) under the recorder and splits what it recorded by `rule`.
-Recorded recordOrFail(TempDir& dir, const std::vector<std::string>& command, const std::string& rule = "auto")
+// Runs `command` (its output kept in a file) under the recorder, the machine sampled by `machine` where given, and
+// splits what it recorded by `rule`.
+Recorded recordOrFail(TempDir& dir, const std::vector<std::string>& command, const std::string& rule = "auto",
+    ProgramMachine* machine = nullptr)
 {
     const fs::path injection = besideOrInCli("libasyncscope-inject.so");
     EXPECT_FALSE(injection.empty()) << "libasyncscope-inject.so is neither beside the test nor in ../cli";
@@ -61,7 +69,11 @@ Recorded recordOrFail(TempDir& dir, const std::vector<std::string>& command, con
     request.cuptiLibrary = *cupti;
     request.recordingPath = dir.file("app.record");
     static const std::atomic<bool> never { false };
+    if (machine)
+        machine->start();
     auto outcome = recordProgram(request, never);
+    if (machine)
+        machine->stop();
     EXPECT_TRUE(outcome.ok()) << (outcome ? "" : outcome.error().message());
     if (!outcome)
         return {};
@@ -75,6 +87,7 @@ Recorded recordOrFail(TempDir& dir, const std::vector<std::string>& command, con
     if (!recording)
         return r;
     r.runs = splitIterations(*recording, *parseIterationRule(rule));
+    r.recording = std::move(*recording);
     return r;
 }
 
@@ -210,6 +223,79 @@ TEST_F(RecordGpu, SimpleStreamsPrintedTimesAreRecordedRuns)
     ASSERT_TRUE(std::regex_search(r.output, copy, std::regex("memcopy:\\s+([0-9.]+)"))) << r.output;
     ASSERT_FALSE(r.runs.runs.empty());
     EXPECT_GE(r.runs.runs.front().gpuMs, 0.99 * std::stod(copy[1].str()));
+}
+
+// The advice on a recorded program, its machine block `machine`'s where given.
+Advice adviceOn(const Recorded& r, const std::string& program, ProgramMachine* machine = nullptr)
+{
+    if (!r.recording)
+        return {};
+    ProgramInfo info;
+    info.command = { program };
+    return assessSeries(programReport(*r.recording, r.runs, info, machine)).advice;
+}
+
+const Finding* findingOf(const Advice& advice, std::string_view rule)
+{
+    for (const Finding& f : advice.findings)
+        if (f.rule == rule)
+            return &f;
+    return nullptr;
+}
+
+TEST_F(RecordGpu, AKernelOnTheDefaultStreamBesideABlockingStreamIsAdvisedUnlessPerThread)
+{
+    const fs::path legacy = sample("default_stream"), perThread = sample("default_stream_per_thread");
+    if (legacy.empty() || perThread.empty())
+        GTEST_SKIP() << "ASYNCSCOPE_SAMPLES names no folder of samples (tests/gpu/build_samples.sh builds one)";
+    TempDir dir("record-gpu");
+    Recorded r = recordOrFail(dir, { legacy.string() });
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    ASSERT_TRUE(r.recording.has_value());
+    std::printf("  stream records: %zu; default-stream operations counted: %llu in %llu iterations of %zu\n",
+        r.recording->streams.size(), static_cast<unsigned long long>(r.runs.copies.defaultStream.value_or(0)),
+        static_cast<unsigned long long>(r.runs.copies.defaultStreamIterations), r.runs.runs.size());
+    const Advice advice = adviceOn(r, legacy.string());
+    const Finding* f = findingOf(advice, rules::kDefaultStream);
+    ASSERT_NE(f, nullptr) << "no default-stream finding";
+    std::printf("  %s\n", f->evidence.c_str());
+    EXPECT_GE(r.runs.copies.defaultStreamIterations, 19u);  // each iteration's kernel (the first may hold set-up)
+
+    TempDir other("record-gpu");
+    r = recordOrFail(other, { perThread.string() });
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    EXPECT_EQ(findingOf(adviceOn(r, perThread.string()), rules::kDefaultStream), nullptr)
+        << "a per-thread default stream waits for no other stream";
+}
+
+TEST_F(RecordGpu, TheMachineIsSampledOnTheProgramsGpuAroundItsRuns)
+{
+    const fs::path app = sample("simpleStreams");
+    if (app.empty())
+        GTEST_SKIP() << "ASYNCSCOPE_SAMPLES names no folder of samples (tests/gpu/build_samples.sh builds one)";
+    NvmlProbe probe;
+    if (!probe.unavailable().empty())
+        GTEST_SKIP() << "NVML cannot be read here: " << probe.unavailable();
+    ProgramMachine machine(&probe);
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { app.string() }, "auto", &machine);
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    ASSERT_TRUE(r.recording.has_value());
+    ProgramInfo info;
+    info.command = { app.string() };
+    const Report report = programReport(*r.recording, r.runs, info, &machine);
+    ASSERT_TRUE(report.machine.has_value());
+    ASSERT_TRUE(report.machine->read()) << report.machine->unavailable;
+    const auto& samples = report.machine->samples;
+    ASSERT_GE(samples.size(), 2u);
+    const double lastRunEnd = report.runs.startMs(report.runs.size() - 1) + report.runs.gpuMs(report.runs.size() - 1);
+    std::printf("  %zu samples from %.1f ms to %.1f ms; runs from 0 to %.1f ms; program PID %s\n", samples.size(),
+        samples.front().atMs, samples.back().atMs, lastRunEnd,
+        report.machine->selfPid ? std::to_string(*report.machine->selfPid).c_str() : "not told");
+    // The first reading is taken before the program starts, the last after it ended: on the runs' clock, around them.
+    EXPECT_LT(samples.front().atMs, 0.0);
+    EXPECT_GT(samples.back().atMs, lastRunEnd);
+    EXPECT_TRUE(report.machine->selfPid.has_value());
 }
 
 }  // namespace
