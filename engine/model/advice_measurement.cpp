@@ -178,7 +178,9 @@ void interference(const Facts& f, Advice& advice)
             + " readings";
     }
     if (m.selfPid == std::nullopt && unknownSelfExtra > 0)
-        evidence += " (the driver numbers processes outside this one's PID namespace: one of these is this process)";
+        evidence += f.report.program
+            ? " (the driver numbers processes outside the recorder's PID namespace: one of these is the program)"
+            : " (the driver numbers processes outside this one's PID namespace: one of these is this process)";
     std::vector<RunRange> ranges = rangesOf(runs, beside);
     Severity severity = Severity::Warning;
     if (!f.measured.empty())
