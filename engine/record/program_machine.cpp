@@ -33,11 +33,9 @@ void ProgramMachine::stop()
 
 MachineState ProgramMachine::stateOf(const std::string& uuid, const Recording& recording, const RecordedRuns& split)
 {
+    if (!m_probe)
+        return unsampledMachine();
     MachineState state;
-    if (!m_probe) {
-        state.unavailable = "it is not sampled when a report is made from a kept recording";
-        return state;
-    }
     state.source = m_probe->source();
     state.unavailable = m_probe->unavailable();
     if (!state.unavailable.empty())
@@ -58,6 +56,13 @@ MachineState ProgramMachine::stateOf(const std::string& uuid, const Recording& r
     const std::int64_t firstRunNs = std::int64_t(split.originNs) + *process->steadyMinusCuptiNs;
     state = m_monitors[i]->finish(firstRunNs, m_before[i]);
     state.selfPid = programPid(state.samples, split.originPid, m_before[i]);
+    return state;
+}
+
+MachineState unsampledMachine()
+{
+    MachineState state;
+    state.unavailable = "it is not sampled when a report is made from a kept recording";
     return state;
 }
 

@@ -42,6 +42,9 @@ private:
     std::vector<std::optional<std::set<std::uint32_t>>> m_before;
 };
 
+// The machine block of a report made from a kept recording: nothing sampled it, said so.
+MachineState unsampledMachine();
+
 // The program's PID as the driver numbers it: `program`'s own where a sample lists it; else, where `before` is known,
 // the one PID listed after it started that was not there before; empty where neither tells.
 std::optional<std::uint32_t> programPid(const std::vector<MachineSample>& samples, std::uint32_t program,

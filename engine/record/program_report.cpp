@@ -56,9 +56,9 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
         report.driverVersion = int(d->driverVersion);
         report.config.device = int(d->id);
     }
-    report.machine = machine ? machine->stateOf(report.device.uuid, recording, split)
-                             : ProgramMachine(nullptr).stateOf(report.device.uuid, recording, split);
-    const auto warmups = int(std::count_if(split.runs.begin(), split.runs.end(), [](const RunResult& r) { return r.warmup; }));
+    report.machine = machine ? machine->stateOf(report.device.uuid, recording, split) : unsampledMachine();
+    const auto warmups =
+        int(std::count_if(split.runs.begin(), split.runs.end(), [](const RunResult& r) { return r.warmup; }));
     report.config.runs = std::max(1, int(split.runs.size()) - warmups);
     report.config.warmupRuns = warmups;
     report.runs.reserve(split.runs.size());
