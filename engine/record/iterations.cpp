@@ -181,12 +181,19 @@ bool isSynchronousCopy(std::string_view name)
 
 namespace {
 
+// The call a (pid, correlation) names, and the iteration (window) it is in.
+struct Issuer {
+    std::size_t window = 0;
+    const RecordedCall* call = nullptr;
+};
+using Issuers = std::unordered_map<std::uint64_t, Issuer>;
+
 // The operations of one iteration on the legacy default stream, where the iteration also used a blocking stream of
 // the same context (the two then wait for each other); 0 otherwise. Work a per-thread default stream build issued
 // (calls named …_ptsz, …_ptds) waits for no other stream and is not counted.
 std::uint64_t defaultStreamWork(const std::vector<const RecordedOperation*>& ops,
     const std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>& flags,
-    const std::unordered_map<std::uint64_t, const RecordedCall*>& callOf)
+    const Issuers& issuers)
 {
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> onDefault;  // (pid, context): operations
     std::set<std::pair<std::uint32_t, std::uint32_t>> blocking;                   // (pid, context) with such a stream
@@ -195,10 +202,10 @@ std::uint64_t defaultStreamWork(const std::vector<const RecordedOperation*>& ops
         if (flag == flags.end())
             continue;
         if (flag->second == kNullStreamFlag) {
-            const auto call = callOf.find(key(op->pid, op->correlation));
-            const bool perThread = call != callOf.end()
-                && (call->second->name.find("_ptsz") != std::string::npos
-                    || call->second->name.find("_ptds") != std::string::npos);
+            const auto issuer = issuers.find(key(op->pid, op->correlation));
+            const bool perThread = issuer != issuers.end()
+                && (issuer->second.call->name.find("_ptsz") != std::string::npos
+                    || issuer->second.call->name.find("_ptds") != std::string::npos);
             if (!perThread)
                 ++onDefault[{ op->pid, op->context }];
         } else if (flag->second != kNonBlockingStreamFlag) {
@@ -271,16 +278,14 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
     for (std::size_t w = 0; w < windows.size(); ++w)
         reach[w] = std::max(windows[w].to, w > 0 ? reach[w - 1] : 0);
     std::vector<std::vector<const RecordedCall*>> callsOf(windows.size());
-    std::unordered_map<std::uint64_t, std::size_t> iterationOf;  // (pid, correlation): its window
-    std::unordered_map<std::uint64_t, const RecordedCall*> callOf;  // (pid, correlation): the call
+    Issuers issuers;  // (pid, correlation): the call and its window
     for (const RecordedCall* c : calls) {
         std::size_t w = std::size_t(std::distance(windows.begin(), std::upper_bound(windows.begin(), windows.end(),
             c->start, [](std::uint64_t t, const Window& window) { return t < window.from; })));
         while (w-- > 0 && reach[w] >= c->start) {
             if ((whole || windows[w].pid == c->pid) && c->start <= windows[w].to) {
                 callsOf[w].push_back(c);
-                iterationOf.emplace(key(c->pid, c->correlation), w);
-                callOf.emplace(key(c->pid, c->correlation), c);
+                issuers.emplace(key(c->pid, c->correlation), Issuer { w, c });
                 break;
             }
         }
@@ -292,19 +297,19 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
             ++untimed;
             continue;
         }
-        const auto found = iterationOf.find(key(op.pid, op.correlation));
-        if (found == iterationOf.end()) {
+        const auto found = issuers.find(key(op.pid, op.correlation));
+        if (found == issuers.end()) {
             ++unmatched;
             continue;
         }
-        opsOf[found->second].push_back(&op);
+        opsOf[found->second.window].push_back(&op);
     }
 
     // The CUDA events the iterations' calls recorded: the points the program times itself between.
     std::vector<std::vector<const RecordedEvent*>> eventsOf(windows.size());
     for (const RecordedEvent& e : recording.events) {
-        if (const auto found = iterationOf.find(key(e.pid, e.correlation)); found != iterationOf.end())
-            eventsOf[found->second].push_back(&e);
+        if (const auto found = issuers.find(key(e.pid, e.correlation)); found != issuers.end())
+            eventsOf[found->second.window].push_back(&e);
     }
 
     // Each stream's kind as the program made it: which one is the legacy default stream.
@@ -368,7 +373,7 @@ RecordedRuns splitIterations(const Recording& recording, const IterationRule& ru
             run.spans.push_back(spanOf(*op, t0, at->second));
         }
         if (out.copies.defaultStream) {
-            const std::uint64_t onDefault = defaultStreamWork(ops, streamFlags, callOf);
+            const std::uint64_t onDefault = defaultStreamWork(ops, streamFlags, issuers);
             *out.copies.defaultStream += onDefault;
             out.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
         }

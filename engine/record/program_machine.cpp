@@ -40,7 +40,8 @@ MachineState ProgramMachine::stateOf(const std::string& uuid, const Recording& r
     state.unavailable = m_probe->unavailable();
     if (!state.unavailable.empty())
         return state;
-    const auto at = std::find_if(m_devices.begin(), m_devices.end(), [&](const DeviceInfo& d) { return d.uuid == uuid; });
+    const auto at =
+        std::find_if(m_devices.begin(), m_devices.end(), [&](const DeviceInfo& d) { return d.uuid == uuid; });
     if (uuid.empty() || at == m_devices.end()) {
         state.unavailable = "the driver does not list the GPU the program ran on" +
             (uuid.empty() ? std::string() : " (" + uuid + ")");

@@ -30,12 +30,12 @@ Outcome recordAndReport(RecordingPlan plan, const std::atomic<bool>& stop)
 {
     RecordRequest& request = plan.request;
     request.recordingPath = recordingPathFor(plan.reportPath).toStdString();
-    request.outputPath = outputPathFor(plan.reportPath).toStdString();
-    const QString output =
-        QObject::tr("its output is in %1").arg(QDir::toNativeSeparators(outputPathFor(plan.reportPath)));
+    const QString outputPath = outputPathFor(plan.reportPath);
+    request.outputPath = outputPath.toStdString();
+    const QString output = QObject::tr("its output is in %1").arg(QDir::toNativeSeparators(outputPath));
     const auto problem = [&](const Error& e) {
         const QString text = QString::fromStdString(e.message());
-        return Outcome { {}, QFileInfo::exists(outputPathFor(plan.reportPath)) ? text + " (" + output + ")" : text };
+        return Outcome { {}, QFileInfo::exists(outputPath) ? text + " (" + output + ")" : text };
     };
     NvmlProbe probe;
     ProgramMachine machine(&probe);
