@@ -1,8 +1,9 @@
 // Recordings made on the GPU machines and kept as test data (tests/data/recordings; its README says how each was
 // made), read and split as the recorder does: the samples' own printed event times are recorded runs' GPU times
 // within 1 %, async.cu's streamed versions overlap copies with kernels and its sequential one does not, the built-in
-// pipeline's runs are its NVTX ranges and agree with its own report, and a recording without event lines (an earlier
-// recorder's) times its operations alone.
+// pipeline's runs are its NVTX ranges and agree with its own report, work on the legacy default stream beside a
+// blocking stream is found where a program does it, and a recording without event lines (an earlier recorder's) times
+// its operations alone.
 #include "engine/io/report_file.hpp"
 #include "engine/model/advice.hpp"
 #include "engine/model/statistics.hpp"
@@ -116,6 +117,49 @@ TEST(RecordedSamples, AsyncCusThreeVersionsAreItsRunsAndTheStreamedOnesOverlap)
     EXPECT_TRUE(has(rules::kSynchronousCopies));
     EXPECT_FALSE(has(rules::kSerializedCopies));
     EXPECT_FALSE(has(rules::kPageableCopies));  // its host buffer is pinned (cudaMallocHost)
+    // Its sequential version works on the legacy default stream alone, its streamed ones on streams of their own:
+    // no iteration mixes the two, so none waits on the other.
+    ASSERT_TRUE(split.copies.defaultStream.has_value()) << "the recording has the program's stream lines";
+    EXPECT_EQ(*split.copies.defaultStream, 0u);
+    EXPECT_FALSE(has(rules::kDefaultStream));
+}
+
+TEST(RecordedSamples, AKernelOnTheDefaultStreamBesideABlockingStreamIsFoundInEachIteration)
+{
+    // tests/gpu/default_stream_app.cu: each of 20 iterations copies on a blocking stream of its own and runs its
+    // kernel on the legacy default stream.
+    auto recording = readRecordingFile(dataFile("default_stream.record"));
+    ASSERT_TRUE(recording.ok()) << recording.error().message();
+    EXPECT_TRUE(std::any_of(recording->streams.begin(), recording->streams.end(),
+        [](const RecordedStream& st) { return st.flag == kNullStreamFlag; }))
+        << "CUPTI names the legacy default stream";
+    const RecordedRuns split = splitOf("default_stream.record");
+    ASSERT_EQ(split.runs.size(), 20u);
+    const auto printedCount = printed(textOf("default_stream.stdout.txt"), "(default_stream_app): ([0-9]+) iterations");
+    ASSERT_EQ(printedCount.size(), 1u);
+    EXPECT_EQ(double(split.runs.size()), printedCount[0].second);
+    ASSERT_TRUE(split.copies.defaultStream.has_value());
+    EXPECT_EQ(*split.copies.defaultStream, 20u) << "one kernel an iteration";
+    EXPECT_EQ(split.copies.defaultStreamIterations, 20u);
+    for (const RunResult& run : split.runs)
+        EXPECT_EQ(streamsOf(run), 2) << "its own stream and the default stream";
+
+    ProgramInfo program;
+    program.command = { "./default_stream" };
+    const Advice advice = assessSeries(programReport(*recording, split, program)).advice;
+    const auto finding = std::find_if(advice.findings.begin(), advice.findings.end(),
+        [](const Finding& f) { return f.rule == rules::kDefaultStream; });
+    ASSERT_NE(finding, advice.findings.end());
+    EXPECT_NE(finding->evidence.find("20 of 20 iterations"), std::string::npos) << finding->evidence;
+
+    // The report the recorder wrote of it (`record --from default_stream.record --format json`) reads back with the
+    // same counts.
+    auto kept = readReportFile(dataFile("default_stream.json"));
+    ASSERT_TRUE(kept.ok()) << kept.error().message();
+    ASSERT_TRUE(kept->program.has_value());
+    EXPECT_EQ(kept->program->copies.defaultStream, std::optional<std::uint64_t>(20));
+    EXPECT_EQ(kept->program->copies.defaultStreamIterations, 20u);
+    EXPECT_EQ(kept->runs.size(), 20u);
 }
 
 TEST(RecordedSamples, TheBuiltInPipelinesRunsAreItsNvtxRangesAndAgreeWithItsOwnReport)

@@ -63,7 +63,7 @@ TEST(Fuzz, JsonReports)
     target.fileName = "input.json";
     target.seeds = seedsOf({ { kData, { ".json" } },
         { kData / "h200", { "series.json", "chunked.json", "stage.json", "cupti.json", "machine.json" } },
-        { kData / "regressions", { ".json" } } });
+        { kData / "regressions", { ".json" } }, { kData / "recordings", { ".json" } } });
     target.read = [](const std::string& path) { return messageOf(readReportFile(path)); };
     expectNothingFound(target);
 }
