@@ -199,8 +199,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     std::string recordingPath = options.from;
     bool temporary = false;
     ProgramInfo program;
-    std::unique_ptr<NvmlProbe> probe;  // the machine's state while the program runs; none for --from
-    std::unique_ptr<ProgramMachine> machine;
+    std::unique_ptr<ProgramMachine> machine;  // the machine's state while the program runs; none for --from
     std::string source = options.from.empty() ? std::string() : shownPath(options.from);
     if (options.from.empty()) {
         RecordRequest request;
@@ -222,8 +221,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
             recordingPath = options.keep;
         }
         request.recordingPath = recordingPath;
-        probe = std::make_unique<NvmlProbe>();
-        machine = std::make_unique<ProgramMachine>(probe.get());
+        machine = std::make_unique<ProgramMachine>([] { return std::make_unique<NvmlProbe>(); });
         auto recorded = recordForReport(request, *machine, stop);
         if (!recorded) {
             if (temporary)

@@ -4,37 +4,69 @@
 
 namespace asyncscope {
 
+ProgramMachine::ProgramMachine(Opener open)
+    : m_open(std::move(open))
+{
+}
+
 ProgramMachine::ProgramMachine(MachineProbe* probe)
     : m_probe(probe)
 {
-    if (!m_probe || !m_probe->unavailable().empty())
-        return;
-    m_devices = m_probe->devices();
-    for (const DeviceInfo& device : m_devices)
-        m_monitors.push_back(std::make_unique<MachineMonitor>(*m_probe, device));
 }
 
-ProgramMachine::~ProgramMachine() = default;
+ProgramMachine::~ProgramMachine()
+{
+    settle();
+}
 
 void ProgramMachine::start()
 {
-    m_before.clear();
-    for (std::size_t i = 0; i < m_monitors.size(); ++i) {
-        m_before.push_back(gpuProcessIds(*m_probe, m_devices[i]));
-        m_monitors[i]->start();
+    settle();
+    m_starting = std::thread([this] { begin(); });
+}
+
+void ProgramMachine::begin()
+{
+    if (m_open) {
+        m_owned = m_open();
+        m_probe = m_owned.get();
     }
+    m_devices.clear();
+    m_monitors.clear();
+    m_before.clear();
+    if (!m_probe || !m_probe->unavailable().empty())
+        return;
+    m_devices = m_probe->devices();
+    for (const DeviceInfo& device : m_devices) {
+        m_before.push_back(gpuProcessIds(*m_probe, device));
+        m_monitors.push_back(std::make_unique<MachineMonitor>(*m_probe, device));
+        m_monitors.back()->start();
+    }
+}
+
+void ProgramMachine::settle()
+{
+    if (m_starting.joinable())
+        m_starting.join();
 }
 
 void ProgramMachine::stop()
 {
+    settle();
     for (auto& monitor : m_monitors)
         monitor->stop();
 }
 
 MachineState ProgramMachine::stateOf(const std::string& uuid, const Recording& recording, const RecordedRuns& split)
 {
-    if (!m_probe)
+    settle();
+    if (!m_probe && !m_open)
         return unsampledMachine();
+    if (!m_probe) {
+        MachineState state;
+        state.unavailable = "no probe of the machine could be opened";
+        return state;
+    }
     MachineState state;
     state.source = m_probe->source();
     state.unavailable = m_probe->unavailable();

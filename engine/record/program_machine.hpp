@@ -1,7 +1,8 @@
 // The machine's state while a program is recorded: every GPU the probe lists (the program picks its own), sampled
 // as a series of the built-in pipeline is (engine/run/machine_monitor), and afterwards the state of the GPU its runs
 // ran on, placed on the runs' clock, so that the advice on a program can name another process on its GPU, held
-// clocks and a narrowed link.
+// clocks and a narrowed link. The probe is opened (NVML's start takes tens of milliseconds) and the first readings
+// taken on a thread of their own while the program starts, so that the program does not wait for them.
 #pragma once
 
 #include "engine/host/machine_probe.hpp"
@@ -9,23 +10,30 @@
 #include "engine/record/recording.hpp"
 #include "engine/run/machine_monitor.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace asyncscope {
 
 class ProgramMachine {
 public:
-    // `probe` null or unable to read: nothing is sampled, and stateOf says why.
+    using Opener = std::function<std::unique_ptr<MachineProbe>()>;
+    // `open` makes the probe when sampling starts; a null probe, or one unable to read: nothing is sampled, and
+    // stateOf says why.
+    explicit ProgramMachine(Opener open);
+    // A probe that outlives the machine.
     explicit ProgramMachine(MachineProbe* probe);
     ~ProgramMachine();
     ProgramMachine(const ProgramMachine&) = delete;
     ProgramMachine& operator=(const ProgramMachine&) = delete;
 
-    // Before the program starts: the processes already on each GPU, then sampling.
+    // As the program starts, and returning at once: the probe opened, the processes already on each GPU, then
+    // sampling.
     void start();
     // When it has ended: the last samples.
     void stop();
@@ -36,7 +44,13 @@ public:
     MachineState stateOf(const std::string& uuid, const Recording& recording, const RecordedRuns& split);
 
 private:
-    MachineProbe* m_probe;
+    void begin();   // on m_starting
+    void settle();  // waits for begin
+
+    Opener m_open;
+    std::unique_ptr<MachineProbe> m_owned;
+    MachineProbe* m_probe = nullptr;
+    std::thread m_starting;
     std::vector<DeviceInfo> m_devices;
     std::vector<std::unique_ptr<MachineMonitor>> m_monitors;  // one a device, in m_devices' order
     std::vector<std::optional<std::set<std::uint32_t>>> m_before;

@@ -37,8 +37,7 @@ Outcome recordAndReport(RecordingPlan plan, const std::atomic<bool>& stop)
         const QString text = QString::fromStdString(e.message());
         return Outcome { {}, QFileInfo::exists(outputPath) ? text + " (" + output + ")" : text };
     };
-    NvmlProbe probe;
-    ProgramMachine machine(&probe);
+    ProgramMachine machine([] { return std::make_unique<NvmlProbe>(); });
     auto recorded = recordForReport(request, machine, stop);
     if (!recorded)
         return problem(recorded.error());

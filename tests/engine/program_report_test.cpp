@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <future>
 #include <sstream>
 
 namespace asyncscope {
@@ -56,6 +58,13 @@ Report reportOf(int runs, std::vector<std::string> command = { "/opt/app/bin/app
 }
 
 // The recording of `runs` iterations with its `clock` line: CUPTI's 1'000'000 ns (the first call) at `steadyNs`.
+ProgramInfo programNamed(const std::string& name)
+{
+    ProgramInfo program;
+    program.command = { name };
+    return program;
+}
+
 Recording recordingWithClock(int runs, std::optional<std::int64_t> steadyNs)
 {
     std::string text = recordingText(runs);
@@ -223,6 +232,42 @@ TEST(ProgramReport, TheMachineWhileItRanIsItsOwnGpusStateAndNamesAnotherProcess)
     EXPECT_EQ(interference->evidence.find("PID 77 "), std::string::npos) << interference->evidence;
 }
 
+TEST(ProgramReport, TheProbeIsOpenedBesideTheProgramsStartNotBeforeIt)
+{
+    // start() returns while the probe is still being opened (NVML's start): the program is not held back by it.
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    std::atomic<bool> opened { false };
+    DeviceInfo h200;
+    h200.uuid = "GPU-01234567-89ab-cdef-0123-456789abcdef";
+    ProgramMachine machine([&]() -> std::unique_ptr<MachineProbe> {
+        released.wait();
+        auto probe = std::make_unique<testing::FakeMachineProbe>();
+        probe->gpus = { h200 };
+        probe->reading = testing::cleanReading(77);
+        opened = true;
+        return probe;
+    });
+    machine.start();
+    EXPECT_FALSE(opened.load());
+    release.set_value();
+    machine.stop();  // waits for the opening, then takes the last reading
+    EXPECT_TRUE(opened.load());
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::steady_clock::now().time_since_epoch()).count();
+    const Recording recording = recordingWithClock(3, now);
+    const Report report = programReport(recording, splitIterations(recording, {}), programNamed("app"), &machine);
+    ASSERT_TRUE(report.machine.has_value());
+    ASSERT_TRUE(report.machine->read()) << report.machine->unavailable;
+    EXPECT_GE(report.machine->samples.size(), 2u);
+
+    ProgramMachine none([] { return std::unique_ptr<MachineProbe>(); });  // no probe could be made
+    none.start();
+    none.stop();
+    EXPECT_NE(none.stateOf(h200.uuid, recording, splitIterations(recording, {})).unavailable.find("no probe"),
+        std::string::npos);
+}
+
 TEST(ProgramReport, AMachineStateThatCannotBePlacedSaysWhy)
 {
     testing::FakeMachineProbe probe;
@@ -233,11 +278,11 @@ TEST(ProgramReport, AMachineStateThatCannotBePlacedSaysWhy)
     machine.start();
     machine.stop();
     const Recording noClock = recordingWithClock(3, std::nullopt);
-    Report report = programReport(noClock, splitIterations(noClock, {}), ProgramInfo { { "app" } }, &machine);
+    Report report = programReport(noClock, splitIterations(noClock, {}), programNamed("app"), &machine);
     ASSERT_TRUE(report.machine.has_value());
     EXPECT_NE(report.machine->unavailable.find("no clock line"), std::string::npos) << report.machine->unavailable;
 
-    report = programReport(noClock, splitIterations(noClock, {}), ProgramInfo { { "app" } });  // from a kept file
+    report = programReport(noClock, splitIterations(noClock, {}), programNamed("app"));  // from a kept file
     EXPECT_NE(report.machine->unavailable.find("kept recording"), std::string::npos) << report.machine->unavailable;
     const Advice advice = assessSeries(report).advice;
     EXPECT_TRUE(std::any_of(advice.notChecked.begin(), advice.notChecked.end(),
@@ -248,7 +293,7 @@ TEST(ProgramReport, AMachineStateThatCannotBePlacedSaysWhy)
     other.start();
     other.stop();
     const Recording clocked = recordingWithClock(3, 5);
-    report = programReport(clocked, splitIterations(clocked, {}), ProgramInfo { { "app" } }, &other);
+    report = programReport(clocked, splitIterations(clocked, {}), programNamed("app"), &other);
     EXPECT_NE(report.machine->unavailable.find("does not list the GPU the program ran on"), std::string::npos)
         << report.machine->unavailable;
 }
