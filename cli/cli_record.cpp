@@ -200,6 +200,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     bool temporary = false;
     ProgramInfo program;
     std::unique_ptr<ProgramMachine> machine;  // the machine's state while the program runs; none for --from
+    std::optional<Result<Recording>> read;  // the recording, read as the program ran or from the file --from names
     std::string source = options.from.empty() ? std::string() : shownPath(options.from);
     if (options.from.empty()) {
         RecordRequest request;
@@ -230,25 +231,28 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         }
         source = recorded->shown;
         program = std::move(recorded->program);
+        read.emplace(std::move(recorded->recording));
         err << "asyncscope-cli: " << displayText(endText(source, recorded->outcome)) << "\n";
+    } else {
+        read.emplace(readRecordingFile(recordingPath));
     }
-    auto recording = readRecordingFile(recordingPath);
     if (temporary)
         std::filesystem::remove(recordingPath);
-    if (!recording)
-        return reportFailure(recording.error(), err);
-    RecordedRuns split = splitIterations(*recording, *rule);
+    if (!*read)
+        return reportFailure(read->error(), err);
+    const Recording& recording = **read;
+    RecordedRuns split = splitIterations(recording, *rule);
     printSummary(split, source, options.runs, out);
     if (!options.keep.empty() && options.from.empty())
         out << "Recording kept in " << displayText(shownPath(options.keep)) << "\n";
     if (split.runs.empty())
         return kExitFailure;
     if (program.command.empty()) {  // a kept recording: its first process is the program; how it ended is not kept
-        const RecordedProcess* first = recording->processes.empty() ? nullptr : &recording->processes.front();
+        const RecordedProcess* first = recording.processes.empty() ? nullptr : &recording.processes.front();
         program.command = { first && !first->executable.empty() ? first->executable : options.from };
         program.exitCode = first && first->exited ? 0 : -1;
     }
-    return writeOutputs(options, programReport(*recording, std::move(split), std::move(program), machine.get()), out,
+    return writeOutputs(options, programReport(recording, std::move(split), std::move(program), machine.get()), out,
         err);
 }
 

@@ -81,7 +81,7 @@ Status listenOn(SocketFolder& socket)
 // The lines of each connection, kept whole in the recording as they come.
 class Collector {
 public:
-    explicit Collector(std::ofstream& out) : m_out(out) {}
+    Collector(std::ofstream& out, RecordingReader* live) : m_out(out), m_live(live) {}
     ~Collector()
     {
         for (const auto& [fd, pending] : m_connections)
@@ -122,6 +122,11 @@ public:
             if (whole != std::string::npos) {
                 m_out.write(pending.data(), std::streamsize(whole + 1));
                 m_bytes += whole + 1;
+                for (std::size_t from = 0; m_live && from <= whole;) {
+                    const std::size_t end = pending.find('\n', from);
+                    m_live->line(std::string_view(pending).substr(from, end - from));
+                    from = end + 1;
+                }
                 pending.erase(0, whole + 1);
             }
             if (pending.size() > record::kMaxLineBytes)
@@ -147,6 +152,7 @@ public:
 
 private:
     std::ofstream& m_out;
+    RecordingReader* m_live;
     std::map<int, std::string> m_connections;  // each connection's unfinished line
     bool m_connected = false;
     std::uint64_t m_bytes = 0;
@@ -255,7 +261,7 @@ Result<std::string> findCuptiLibrary()
         "Install the CUDA toolkit's CUPTI, or name the library with ASYNCSCOPE_CUPTI.");
 }
 
-Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::atomic<bool>& stop)
+Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::atomic<bool>& stop, RecordingReader* live)
 {
     RecordOutcome outcome;
     auto program = findProgram(request.command.empty() ? std::string() : request.command.front(),
@@ -315,7 +321,7 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
         return makeError(ErrorKind::Io, shownPath(outcome.program) + " could not be started: " +
             systemErrorText(spawned));
 
-    Collector collector(out);
+    Collector collector(out, live);
     std::optional<Clock::time_point> exited, stopping;
     int signalsSent = 0;
     // Readable when the program ends, so its end is seen at once rather than at the next poll's timeout (a kernel

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "engine/model/error.hpp"
+#include "engine/record/recording.hpp"
 
 #include <atomic>
 #include <optional>
@@ -50,7 +51,9 @@ Result<std::string> findInjectionLibrary();
 Result<std::string> findCuptiLibrary();
 
 // Runs the program and keeps its recording. Errors: the program cannot be found or started, the socket or the file
-// cannot be made. A program that fails or crashes is no error: the outcome says how it ended.
-Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::atomic<bool>& stop);
+// cannot be made. A program that fails or crashes is no error: the outcome says how it ended. Each line kept is also
+// given to `live`, where one is given, so that the recording is read as it comes.
+Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::atomic<bool>& stop,
+    RecordingReader* live = nullptr);
 
 }  // namespace asyncscope

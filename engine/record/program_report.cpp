@@ -89,12 +89,14 @@ Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& m
         return cupti.error();
     request.injectionLibrary = *injection;
     request.cuptiLibrary = *cupti;
+    RecordingReader reader(request.recordingPath);
     machine.start();
-    auto outcome = recordProgram(request, stop);
+    auto outcome = recordProgram(request, stop, &reader);
     machine.stop();
     if (!outcome)
         return outcome.error();
-    RecordedProgram recorded { *outcome, programInfoOf(request, *outcome), shownPath(outcome->program) };
+    RecordedProgram recorded { *outcome, programInfoOf(request, *outcome), shownPath(outcome->program),
+        reader.finish() };
     if (Status nothing = nothingRecorded(recorded.shown, *outcome))
         return *nothing;
     return recorded;

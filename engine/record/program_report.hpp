@@ -18,11 +18,13 @@ namespace asyncscope {
 Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program,
     ProgramMachine* machine = nullptr);
 
-// A program run under the recorder: how it ended, its program block, and the program as messages name it.
+// A program run under the recorder: how it ended, its program block, the program as messages name it, and its
+// recording as read while it ran (or the line refused).
 struct RecordedProgram {
     RecordOutcome outcome;
     ProgramInfo program;
     std::string shown;
+    Result<Recording> recording;
 };
 // Finds the injection and CUPTI libraries (into `request`), then runs the program under the recorder while `machine`
 // samples the GPUs. Errors: a library is missing, the recorder fails, no process of the program initialised CUDA.

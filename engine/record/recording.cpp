@@ -132,133 +132,155 @@ std::optional<Error> split(const std::string& file, std::size_t number, std::str
 
 }  // namespace
 
+RecordingReader::RecordingReader(std::string file) : m_file(std::move(file)) {}
+
+Error RecordingReader::failure(const std::string& why) const
+{
+    return makeError(ErrorKind::Io, shownPath(m_file) + ": line " + std::to_string(m_number) + ": " + why,
+        "A recording holds what asyncscope-cli record wrote; record the program again.");
+}
+
+bool RecordingReader::line(std::string_view text)
+{
+    if (m_failed)
+        return false;
+    ++m_number;
+    m_failed = text.size() >= record::kMaxLineBytes
+        ? failure("longer than " + std::to_string(record::kMaxLineBytes) + " bytes: not a line of a recording")
+        : parse(text);
+    return !m_failed;
+}
+
+std::optional<Error> RecordingReader::parse(std::string_view text)
+{
+    static const std::string header = std::string(record::kMagic) + " " + std::to_string(record::kVersion);
+    if (m_number == 1 && text != header)
+        return failure(text.rfind(record::kMagic, 0) == 0
+                ? "'" + cutText(text, 60) + "' is a recording of another version: this AsyncScope reads version " +
+                    std::to_string(record::kVersion)
+                : "is not a recording: it begins '" + cutText(text, 60) + "', not '" + header + "'");
+    if (text == header)
+        return std::nullopt;  // each process's stream begins so
+    if (++m_records > kMaxRecordedRecords)
+        return failure("more than " + std::to_string(kMaxRecordedRecords) + " records: too large to read");
+    const Layout* layout = nullptr;
+    std::string_view name;
+    if (auto failed = split(m_file, m_number, text, layout, m_words, name))
+        return failed;
+    const Line line(m_file, m_number, *layout, m_words, name);
+    std::optional<Error> failed;
+    const std::string_view type = layout->type;
+    if (type == "process") {
+        m_recording.processes.push_back({ line.small(0, failed), line.small(1, failed), line.name(), false, {} });
+    } else if (type == "clock") {
+        const std::uint32_t pid = line.small(0, failed);
+        // Both clocks count ns since boot or so: each below 2^62 keeps their difference in range.
+        const std::uint64_t limit = std::uint64_t(1) << 62;
+        const std::uint64_t cupti = line.number(1, limit, failed), steady = line.number(2, limit, failed);
+        for (RecordedProcess& p : m_recording.processes)
+            if (p.pid == pid && !failed)
+                p.steadyMinusCuptiNs = std::int64_t(steady) - std::int64_t(cupti);
+    } else if (type == "device") {
+        RecordedDevice d { line.small(0, failed), line.small(1, failed), line.small(2, failed),
+            line.small(3, failed), line.big(4, failed), line.small(5, failed), line.small(6, failed),
+            line.small(7, failed), line.small(8, failed), std::string(line.word(9)), line.name() };
+        if (!failed && (d.uuid.size() != 32 || d.uuid.find_first_not_of("0123456789abcdef") != std::string::npos))
+            return line.wrong("UUID", "is '" + cutText(d.uuid, 40) + "', not 32 hex digits");
+        m_recording.devices.push_back(std::move(d));
+    } else if (type == "copy" || type == "set" || type == "kernel") {
+        RecordedOperation op;
+        op.kind = type == "copy" ? OperationKind::Copy : type == "set" ? OperationKind::Set : OperationKind::Kernel;
+        op.pid = line.small(0, failed);
+        op.device = line.small(1, failed);
+        op.context = line.small(2, failed);
+        op.stream = line.small(3, failed);
+        op.correlation = line.small(4, failed);
+        op.start = line.big(5, failed);
+        op.end = line.big(6, failed);
+        if (op.kind == OperationKind::Copy) {
+            op.bytes = line.big(7, failed);
+            op.copyKind = line.small(8, failed);
+            op.srcKind = line.small(9, failed);
+            op.dstKind = line.small(10, failed);
+            op.graphNode = line.big(11, failed);
+            op.copies = line.big(12, failed);
+        } else if (op.kind == OperationKind::Set) {
+            op.bytes = line.big(7, failed);
+            op.dstKind = line.small(8, failed);
+            op.graphNode = line.big(9, failed);
+        } else {
+            op.graphNode = line.big(7, failed);
+            op.blocks = line.big(8, failed);
+            op.threadsPerBlock = line.big(9, failed);
+            op.name = line.name();
+        }
+        m_recording.operations.push_back(std::move(op));
+    } else if (type == "sync") {
+        m_recording.syncs.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+            line.small(3, failed), line.big(4, failed), line.big(5, failed), line.small(6, failed) });
+    } else if (type == "event") {
+        m_recording.events.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+            line.small(3, failed), line.small(4, failed), line.big(5, failed) });
+    } else if (type == "stream") {
+        RecordedStream st { line.small(0, failed), line.small(1, failed), line.small(2, failed),
+            line.small(3, failed) };
+        if (!failed && st.flag > kNullStreamFlag)
+            return line.wrong("FLAG", "is " + std::to_string(st.flag) + ", not 0 to 3 (CUpti_ActivityStreamFlag)");
+        m_recording.streams.push_back(st);
+    } else if (type == "api") {
+        m_recording.calls.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+            line.big(3, failed), line.big(4, failed), line.small(5, failed), line.big(6, failed), line.name() });
+        if (!failed && m_recording.calls.back().calls == 0)
+            return line.wrong("CALLS", "is 0: a line stands for at least one call");
+    } else if (type == "mark") {
+        const std::string_view kind = line.word(3);
+        if (kind != "start" && kind != "end" && kind != "instant")
+            return line.wrong("KIND", "is '" + cutText(kind, 40) + "', not start, end or instant");
+        m_recording.marks.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+            kind == "start" ? MarkKind::Start : kind == "end" ? MarkKind::End : MarkKind::Instant,
+            line.big(4, failed), line.name() });
+    } else if (type == "dropped") {
+        line.small(0, failed);
+        const std::uint64_t count = line.big(1, failed);
+        m_recording.dropped = count > std::numeric_limits<std::uint64_t>::max() - m_recording.dropped
+            ? std::numeric_limits<std::uint64_t>::max()
+            : m_recording.dropped + count;
+    } else if (type == "note") {
+        line.small(0, failed);
+        if (m_recording.notes.size() < 1000)
+            m_recording.notes.push_back(line.name());
+    } else {  // exit
+        const std::uint32_t pid = line.small(0, failed);
+        for (RecordedProcess& p : m_recording.processes)
+            p.exited = p.exited || p.pid == pid;
+    }
+    return failed;
+}
+
+Result<Recording> RecordingReader::finish()
+{
+    if (m_failed)
+        return *m_failed;
+    if (m_number == 0)
+        return makeError(ErrorKind::Io, shownPath(m_file) + " is empty: not a recording",
+            "A program that never initialised CUDA leaves no recording.");
+    return std::move(m_recording);
+}
+
 Result<Recording> readRecording(std::istream& in, const std::string& file)
 {
-    Recording recording;
+    RecordingReader reader(file);
     std::vector<char> buffer(record::kMaxLineBytes + 1);
-    std::vector<std::string_view> words;
-    std::size_t number = 0, records = 0;
-    const auto fail = [&](const std::string& why) {
-        return makeError(ErrorKind::Io, shownPath(file) + ": line " + std::to_string(number) + ": " + why,
-            "A recording holds what asyncscope-cli record wrote; record the program again.");
-    };
-    const std::string header = std::string(record::kMagic) + " " + std::to_string(record::kVersion);
     while (in.getline(buffer.data(), std::streamsize(buffer.size()))) {
-        ++number;
-        const std::string_view text(buffer.data(), std::size_t(in.gcount()) - (in.eof() ? 0 : 1));
-        if (number == 1 && text != header)
-            return fail(text.rfind(record::kMagic, 0) == 0
-                    ? "'" + cutText(text, 60) + "' is a recording of another version: this AsyncScope reads version " +
-                        std::to_string(record::kVersion)
-                    : "is not a recording: it begins '" + cutText(text, 60) + "', not '" + header + "'");
-        if (text == header)
-            continue;  // each process's stream begins so
-        if (++records > kMaxRecordedRecords)
-            return fail("more than " + std::to_string(kMaxRecordedRecords) + " records: too large to read");
-        const Layout* layout = nullptr;
-        std::string_view name;
-        if (auto failed = split(file, number, text, layout, words, name))
-            return *failed;
-        const Line line(file, number, *layout, words, name);
-        std::optional<Error> failed;
-        const std::string_view type = layout->type;
-        if (type == "process") {
-            recording.processes.push_back({ line.small(0, failed), line.small(1, failed), line.name(), false, {} });
-        } else if (type == "clock") {
-            const std::uint32_t pid = line.small(0, failed);
-            // Both clocks count ns since boot or so: each below 2^62 keeps their difference in range.
-            const std::uint64_t limit = std::uint64_t(1) << 62;
-            const std::uint64_t cupti = line.number(1, limit, failed), steady = line.number(2, limit, failed);
-            for (RecordedProcess& p : recording.processes)
-                if (p.pid == pid && !failed)
-                    p.steadyMinusCuptiNs = std::int64_t(steady) - std::int64_t(cupti);
-        } else if (type == "device") {
-            RecordedDevice d { line.small(0, failed), line.small(1, failed), line.small(2, failed),
-                line.small(3, failed), line.big(4, failed), line.small(5, failed), line.small(6, failed),
-                line.small(7, failed), line.small(8, failed), std::string(line.word(9)), line.name() };
-            if (!failed && (d.uuid.size() != 32 || d.uuid.find_first_not_of("0123456789abcdef") != std::string::npos))
-                return line.wrong("UUID", "is '" + cutText(d.uuid, 40) + "', not 32 hex digits");
-            recording.devices.push_back(std::move(d));
-        } else if (type == "copy" || type == "set" || type == "kernel") {
-            RecordedOperation op;
-            op.kind = type == "copy" ? OperationKind::Copy : type == "set" ? OperationKind::Set : OperationKind::Kernel;
-            op.pid = line.small(0, failed);
-            op.device = line.small(1, failed);
-            op.context = line.small(2, failed);
-            op.stream = line.small(3, failed);
-            op.correlation = line.small(4, failed);
-            op.start = line.big(5, failed);
-            op.end = line.big(6, failed);
-            if (op.kind == OperationKind::Copy) {
-                op.bytes = line.big(7, failed);
-                op.copyKind = line.small(8, failed);
-                op.srcKind = line.small(9, failed);
-                op.dstKind = line.small(10, failed);
-                op.graphNode = line.big(11, failed);
-                op.copies = line.big(12, failed);
-            } else if (op.kind == OperationKind::Set) {
-                op.bytes = line.big(7, failed);
-                op.dstKind = line.small(8, failed);
-                op.graphNode = line.big(9, failed);
-            } else {
-                op.graphNode = line.big(7, failed);
-                op.blocks = line.big(8, failed);
-                op.threadsPerBlock = line.big(9, failed);
-                op.name = line.name();
-            }
-            recording.operations.push_back(std::move(op));
-        } else if (type == "sync") {
-            recording.syncs.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
-                line.small(3, failed), line.big(4, failed), line.big(5, failed), line.small(6, failed) });
-        } else if (type == "event") {
-            recording.events.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
-                line.small(3, failed), line.small(4, failed), line.big(5, failed) });
-        } else if (type == "stream") {
-            RecordedStream st { line.small(0, failed), line.small(1, failed), line.small(2, failed),
-                line.small(3, failed) };
-            if (!failed && st.flag > kNullStreamFlag)
-                return line.wrong("FLAG", "is " + std::to_string(st.flag) + ", not 0 to 3 (CUpti_ActivityStreamFlag)");
-            recording.streams.push_back(st);
-        } else if (type == "api") {
-            recording.calls.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
-                line.big(3, failed), line.big(4, failed), line.small(5, failed), line.big(6, failed), line.name() });
-            if (!failed && recording.calls.back().calls == 0)
-                return line.wrong("CALLS", "is 0: a line stands for at least one call");
-        } else if (type == "mark") {
-            const std::string_view kind = line.word(3);
-            if (kind != "start" && kind != "end" && kind != "instant")
-                return line.wrong("KIND", "is '" + cutText(kind, 40) + "', not start, end or instant");
-            recording.marks.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
-                kind == "start" ? MarkKind::Start : kind == "end" ? MarkKind::End : MarkKind::Instant,
-                line.big(4, failed), line.name() });
-        } else if (type == "dropped") {
-            line.small(0, failed);
-            const std::uint64_t count = line.big(1, failed);
-            recording.dropped = count > std::numeric_limits<std::uint64_t>::max() - recording.dropped
-                ? std::numeric_limits<std::uint64_t>::max()
-                : recording.dropped + count;
-        } else if (type == "note") {
-            line.small(0, failed);
-            if (recording.notes.size() < 1000)
-                recording.notes.push_back(line.name());
-        } else {  // exit
-            const std::uint32_t pid = line.small(0, failed);
-            for (RecordedProcess& p : recording.processes)
-                p.exited = p.exited || p.pid == pid;
-        }
-        if (failed)
-            return *failed;
+        if (!reader.line(std::string_view(buffer.data(), std::size_t(in.gcount()) - (in.eof() ? 0 : 1))))
+            return reader.finish();
     }
     if (in.bad())
-        return makeError(ErrorKind::Io, shownPath(file) + ": reading failed after line " + std::to_string(number));
-    if (!in.eof()) {  // getline stopped on a line longer than any the recorder writes
-        ++number;
-        return fail("longer than " + std::to_string(record::kMaxLineBytes) + " bytes: not a line of a recording");
-    }
-    if (number == 0)
-        return makeError(ErrorKind::Io, shownPath(file) + " is empty: not a recording",
-            "A program that never initialised CUDA leaves no recording.");
-    return recording;
+        return makeError(ErrorKind::Io, shownPath(file) + ": reading failed after line " +
+            std::to_string(reader.lines()));
+    if (!in.eof())  // getline stopped on a line longer than any the recorder writes
+        reader.line(std::string_view(buffer.data(), record::kMaxLineBytes));
+    return reader.finish();
 }
 
 Result<Recording> readRecordingFile(const std::string& path)

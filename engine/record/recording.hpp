@@ -9,6 +9,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace asyncscope {
@@ -113,5 +114,27 @@ inline constexpr std::size_t kMaxRecordedRecords = std::size_t(64) << 20;
 // stream may hold several processes' lines, interleaved line by line.
 Result<Recording> readRecording(std::istream& in, const std::string& name);
 Result<Recording> readRecordingFile(const std::string& path);
+
+// The same reading a line at a time, as the recorder receives the stream, so that the recording is read by the time
+// the program ends.
+class RecordingReader {
+public:
+    explicit RecordingReader(std::string name);
+    // One line, without its newline; false once a line has been refused (what follows is not read).
+    bool line(std::string_view text);
+    std::size_t lines() const { return m_number; }
+    // The recording, or the first line refused.
+    Result<Recording> finish();
+
+private:
+    std::optional<Error> parse(std::string_view text);
+    Error failure(const std::string& why) const;
+
+    std::string m_file;
+    Recording m_recording;
+    std::vector<std::string_view> m_words;
+    std::size_t m_number = 0, m_records = 0;
+    std::optional<Error> m_failed;
+};
 
 }  // namespace asyncscope

@@ -42,7 +42,7 @@ Outcome recordAndReport(RecordingPlan plan, const std::atomic<bool>& stop)
     if (!recorded)
         return problem(recorded.error());
     const std::string& shown = recorded->shown;
-    auto recording = readRecordingFile(request.recordingPath);
+    const Result<Recording>& recording = recorded->recording;
     if (!recording)
         return problem(recording.error());
     RecordedRuns split = splitIterations(*recording, plan.rule);

@@ -12,8 +12,10 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 namespace asyncscope {
@@ -37,16 +39,31 @@ Recorded record(TempDir& dir, std::vector<std::string> arguments, std::optional<
     request.recordingPath = dir.file("app.record");
     request.durationSeconds = duration;
     static const std::atomic<bool> never { false };
-    auto outcome = recordProgram(request, stop ? *stop : never);
+    RecordingReader live(request.recordingPath);
+    auto outcome = recordProgram(request, stop ? *stop : never, &live);
     EXPECT_TRUE(outcome.ok()) << (outcome ? std::string() : outcome.error().message());
     if (!outcome)
         return {};
     Recorded r { *outcome, {} };
     if (outcome->connected) {
-        auto recording = readRecordingFile(request.recordingPath);
+        // Read as it came, the recording is the file kept.
+        auto recording = live.finish();
         EXPECT_TRUE(recording.ok()) << (recording ? std::string() : recording.error().message());
-        if (recording)
-            r.recording = std::move(*recording);
+        auto kept = readRecordingFile(request.recordingPath);
+        EXPECT_TRUE(kept.ok()) << (kept ? std::string() : kept.error().message());
+        if (!recording || !kept)
+            return r;
+        std::ifstream file(request.recordingPath);
+        EXPECT_EQ(live.lines(),
+            std::size_t(std::count(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>(), '\n')));
+        EXPECT_EQ(recording->processes.size(), kept->processes.size());
+        for (std::size_t i = 0; i < std::min(recording->processes.size(), kept->processes.size()); ++i)
+            EXPECT_EQ(recording->processes[i].exited, kept->processes[i].exited);
+        EXPECT_EQ(recording->operations.size(), kept->operations.size());
+        EXPECT_EQ(recording->calls.size(), kept->calls.size());
+        EXPECT_EQ(recording->syncs.size(), kept->syncs.size());
+        EXPECT_EQ(recording->marks.size(), kept->marks.size());
+        r.recording = std::move(*recording);
     }
     return r;
 }
