@@ -60,14 +60,13 @@ void ProgramMachine::stop()
 MachineState ProgramMachine::stateOf(const std::string& uuid, const Recording& recording, const RecordedRuns& split)
 {
     settle();
-    if (!m_probe && !m_open)
-        return unsampledMachine();
+    MachineState state;
     if (!m_probe) {
-        MachineState state;
+        if (!m_open)
+            return unsampledMachine();
         state.unavailable = "no probe of the machine could be opened";
         return state;
     }
-    MachineState state;
     state.source = m_probe->source();
     state.unavailable = m_probe->unavailable();
     if (!state.unavailable.empty())
