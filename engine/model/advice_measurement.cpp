@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace asyncscope::advice_rules {
 
@@ -315,6 +316,26 @@ void clocks(const Facts& f, Advice& advice)
         { std::string(rules::kClocks), "Clocks held low", Severity::Warning, evidence, action, {}, false });
 }
 
+namespace {
+
+// How many kinds of work a recorded program's measured iterations do: iterations alike in their copies, memsets and
+// kernels (kind and bytes of each, whatever their order) are one kind.
+std::size_t workKinds(const Facts& f)
+{
+    std::set<std::vector<std::pair<int, std::uint64_t>>> kinds;
+    for (const std::size_t i : f.measured) {
+        std::vector<std::pair<int, std::uint64_t>> work;
+        for (const Span& s : f.report.runs.spans(i))
+            if (onGpu(s.kind))
+                work.emplace_back(static_cast<int>(s.kind), s.bytes);
+        std::sort(work.begin(), work.end());
+        kinds.insert(std::move(work));
+    }
+    return kinds.size();
+}
+
+}  // namespace
+
 void noisy(const Facts& f, Advice& advice)
 {
     const bool targeted = f.config.stopRule == StopRule::Noise;
@@ -328,7 +349,13 @@ void noisy(const Facts& f, Advice& advice)
     };
     std::string cause;
     Severity severity = Severity::Warning;
-    if (found(rules::kInterference))
+    const std::size_t kinds = f.report.program ? workKinds(f) : 1;
+    if (kinds > 1) {
+        cause = "the program's iterations do different work (" + std::to_string(kinds) + " kinds among " +
+            std::to_string(f.measured.size()) + " iterations: their copies, memsets or kernels differ), so the " +
+            "spread is the program's, not the measurement's";
+        severity = Severity::Info;
+    } else if (found(rules::kInterference))
         cause = "another process on the GPU (see above)";
     else if (found(rules::kClocks))
         cause = "clocks held low (see above)";
@@ -369,7 +396,9 @@ void noisy(const Facts& f, Advice& advice)
     advice.findings.push_back({ std::string(rules::kNoisy), "Noisy", severity,
         "Noise " + fixedText(f.noisePercent, 2) + " % is above " + (targeted ? "the target " : "") + fixedText(target, 2)
             + " %" + spread + "; likeliest cause: " + cause,
-        severity == Severity::Info
+        kinds > 1 ? "Time like with like: mark the work the program repeats with an NVTX range and record with "
+                    "--iteration nvtx:NAME."
+            : severity == Severity::Info
             ? "Read the median and the p95, not the mean; more runs narrow the median's uncertainty."
             : "Look at the run chart for when the slow runs came; run again with the machine otherwise idle.",
         std::move(all), false });

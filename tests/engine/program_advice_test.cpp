@@ -22,8 +22,10 @@ struct Op {
 };
 
 // `runs` iterations of `ops`, each ended by a stream synchronize; the calls take `callUs` each.
-// `streams`: the program's stream lines (which stream is the default one), written after the device's.
-std::string recordingOf(int runs, const std::vector<Op>& ops, double callUs = 4.0, const std::string& streams = {})
+// `streams`: the program's stream lines (which stream is the default one), written after the device's. `stretch`:
+// run i's operations take stretch[i % size] times as long.
+std::string recordingOf(int runs, const std::vector<Op>& ops, double callUs = 4.0, const std::string& streams = {},
+    const std::vector<double>& stretch = {})
 {
     std::ostringstream text;
     text << "asyncscope-record 1\nprocess 77 1 /opt/app/bin/app\n"
@@ -34,7 +36,8 @@ std::string recordingOf(int runs, const std::vector<Op>& ops, double callUs = 4.
         const std::uint64_t t = 1'000'000 + std::uint64_t(i) * 100'000'000;
         std::uint64_t at = t, last = t;
         for (const Op& op : ops) {
-            const auto ns = [t](double us) { return t + 50'000 + std::uint64_t(us * 1000.0); };
+            const double k = stretch.empty() ? 1.0 : stretch[std::size_t(i) % stretch.size()];
+            const auto ns = [t, k](double us) { return t + 50'000 + std::uint64_t(k * us * 1000.0); };
             text << "api 77 7 " << correlation << ' ' << at << ' ' << at + std::uint64_t(callUs * 1000.0) << " 0 1 "
                  << op.call << '\n';
             at += std::uint64_t(callUs * 1000.0) + 500;
@@ -187,6 +190,18 @@ TEST(ProgramAdvice, ManyShortKernelsSubmittedSlowerThanTheyRunAreLaunchBound)
     EXPECT_NE(f->action.find("CUDA Graph"), std::string::npos);
     // The same kernels issued in far less time than they run are not.
     EXPECT_EQ(findingOf(adviceOn(recordingOf(6, kernels, 0.5)), rules::kSubmitBound), nullptr);
+}
+
+TEST(ProgramAdvice, NoiseIsPutDownToTheProgramsWorkOnlyWhereItsIterationsDiffer)
+{
+    // Twenty iterations of the same copies and kernel, every third one 1.6 times as long: noise, with no cause in the
+    // program's work.
+    const std::vector<Op> ops = { { "cudaMemcpyAsync_v3020", "h2d", 0, 300, 64 << 20 },
+        { "cudaLaunchKernel_v7000", "kernel", 300, 400 }, { "cudaMemcpyAsync_v3020", "d2h", 400, 700, 64 << 20 } };
+    const Finding* noisy = findingOf(adviceOn(recordingOf(20, ops, 4.0, {}, { 1.0, 1.0, 1.6 })), rules::kNoisy);
+    ASSERT_NE(noisy, nullptr);
+    EXPECT_EQ(noisy->evidence.find("different work"), std::string::npos) << noisy->evidence;
+    EXPECT_EQ(noisy->severity, Severity::Warning) << noisy->evidence;
 }
 
 }  // namespace

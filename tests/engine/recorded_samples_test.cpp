@@ -122,6 +122,13 @@ TEST(RecordedSamples, AsyncCusThreeVersionsAreItsRunsAndTheStreamedOnesOverlap)
     ASSERT_TRUE(split.copies.defaultStream.has_value()) << "the recording has the program's stream lines";
     EXPECT_EQ(*split.copies.defaultStream, 0u);
     EXPECT_FALSE(has(rules::kDefaultStream));
+    // Its versions differ on purpose: their spread is said to be the program's work, not the measurement's noise.
+    const auto noisy = std::find_if(advice.findings.begin(), advice.findings.end(),
+        [](const Finding& f) { return f.rule == rules::kNoisy; });
+    ASSERT_NE(noisy, advice.findings.end());
+    EXPECT_EQ(noisy->severity, Severity::Info);
+    EXPECT_NE(noisy->evidence.find("different work (2 kinds among 3 iterations"), std::string::npos)
+        << noisy->evidence;
 }
 
 TEST(RecordedSamples, AKernelOnTheDefaultStreamBesideABlockingStreamIsFoundInEachIteration)
@@ -151,6 +158,8 @@ TEST(RecordedSamples, AKernelOnTheDefaultStreamBesideABlockingStreamIsFoundInEac
         [](const Finding& f) { return f.rule == rules::kDefaultStream; });
     ASSERT_NE(finding, advice.findings.end());
     EXPECT_NE(finding->evidence.find("20 of 20 iterations"), std::string::npos) << finding->evidence;
+    for (const Finding& f : advice.findings)  // its iterations are alike: any spread is not put down to their work
+        EXPECT_EQ(f.evidence.find("different work"), std::string::npos) << f.evidence;
 
     // The report the recorder wrote of it (`record --from default_stream.record --format json`) reads back with the
     // same counts.
