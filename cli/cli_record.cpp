@@ -24,9 +24,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <filesystem>
 #include <memory>
-#include <unistd.h>
 
 namespace asyncscope {
 
@@ -196,8 +194,6 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
             options.from.empty() ? "no program to record" : "--from reads a recording: it runs no program",
             "Give the program after --: asyncscope-cli record -- ./app arguments…"), err);
 
-    std::string recordingPath = options.from;
-    bool temporary = false;
     ProgramInfo program;
     std::unique_ptr<ProgramMachine> machine;  // the machine's state while the program runs; none for --from
     std::optional<Result<Recording>> read;  // the recording, read as the program ran or from the file --from names
@@ -214,30 +210,18 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
             request.environment.emplace_back(e.substr(0, equals), e.substr(equals + 1));
         }
         request.durationSeconds = options.duration;
-        if (options.keep.empty()) {
-            const auto folder = std::filesystem::temp_directory_path();
-            recordingPath = (folder / ("asyncscope-record-" + std::to_string(::getpid()) + ".txt")).string();
-            temporary = true;
-        } else {
-            recordingPath = options.keep;
-        }
-        request.recordingPath = recordingPath;
+        request.recordingPath = options.keep;  // read as it comes: kept in a file only where asked
         machine = std::make_unique<ProgramMachine>([] { return std::make_unique<NvmlProbe>(); });
         auto recorded = recordForReport(request, *machine, stop);
-        if (!recorded) {
-            if (temporary)
-                std::filesystem::remove(recordingPath);
+        if (!recorded)
             return reportFailure(recorded.error(), err);
-        }
         source = recorded->shown;
         program = std::move(recorded->program);
         read.emplace(std::move(recorded->recording));
         err << "asyncscope-cli: " << displayText(endText(source, recorded->outcome)) << "\n";
     } else {
-        read.emplace(readRecordingFile(recordingPath));
+        read.emplace(readRecordingFile(options.from));
     }
-    if (temporary)
-        std::filesystem::remove(recordingPath);
     if (!*read)
         return reportFailure(read->error(), err);
     const Recording& recording = **read;

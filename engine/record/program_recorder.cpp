@@ -81,7 +81,7 @@ Status listenOn(SocketFolder& socket)
 // The lines of each connection, kept whole in the recording as they come.
 class Collector {
 public:
-    Collector(std::ofstream& out, RecordingReader* live) : m_out(out), m_live(live) {}
+    Collector(std::ofstream* out, RecordingReader* live) : m_out(out), m_live(live) {}
     ~Collector()
     {
         for (const auto& [fd, pending] : m_connections)
@@ -120,7 +120,8 @@ public:
             }
             const std::size_t whole = pending.rfind('\n');
             if (whole != std::string::npos) {
-                m_out.write(pending.data(), std::streamsize(whole + 1));
+                if (m_out)
+                    m_out->write(pending.data(), std::streamsize(whole + 1));
                 m_bytes += whole + 1;
                 for (std::size_t from = 0; m_live && from <= whole;) {
                     const std::size_t end = pending.find('\n', from);
@@ -136,7 +137,8 @@ public:
                 m_connections.erase(found);
             }
         }
-        m_out.flush();
+        if (m_out)
+            m_out->flush();
     }
 
     std::vector<pollfd> polled(int listening) const
@@ -151,7 +153,7 @@ public:
     std::uint64_t bytes() const { return m_bytes; }
 
 private:
-    std::ofstream& m_out;
+    std::ofstream* m_out;  // null: the recording is not kept
     RecordingReader* m_live;
     std::map<int, std::string> m_connections;  // each connection's unfinished line
     bool m_connected = false;
@@ -269,15 +271,22 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
     if (!program)
         return program.error();
     outcome.program = *program;
-    if (Status unwritable = checkWritableFile(request.recordingPath))
-        return *unwritable;
+    const bool kept = !request.recordingPath.empty();
+    if (!kept && !live)
+        return makeError(ErrorKind::Usage, "the recording would be neither kept nor read: name a file for it");
+    if (kept)
+        if (Status unwritable = checkWritableFile(request.recordingPath))
+            return *unwritable;
     if (!request.outputPath.empty())
         if (Status unwritable = checkWritableFile(request.outputPath))
             return *unwritable;
-    std::ofstream out(request.recordingPath, std::ios::binary | std::ios::trunc);
-    if (!out)
-        return makeError(ErrorKind::Io, shownPath(request.recordingPath) + " cannot be written: " +
-            systemErrorText(errno));
+    std::ofstream out;
+    if (kept) {
+        out.open(request.recordingPath, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return makeError(ErrorKind::Io, shownPath(request.recordingPath) + " cannot be written: " +
+                systemErrorText(errno));
+    }
     SocketFolder socket;
     if (Status failed = listenOn(socket))
         return *failed;
@@ -321,7 +330,7 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
         return makeError(ErrorKind::Io, shownPath(outcome.program) + " could not be started: " +
             systemErrorText(spawned));
 
-    Collector collector(out, live);
+    Collector collector(kept ? &out : nullptr, live);
     std::optional<Clock::time_point> exited, stopping;
     int signalsSent = 0;
     // Readable when the program ends, so its end is seen at once rather than at the next poll's timeout (a kernel
@@ -370,7 +379,7 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
     outcome.connected = collector.connected();
     outcome.bytes = collector.bytes();
     out.close();
-    if (!out)
+    if (kept && !out)
         return makeError(ErrorKind::Io, "writing " + shownPath(request.recordingPath) + " failed");
     return outcome;
 }

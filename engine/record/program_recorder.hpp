@@ -25,7 +25,7 @@ struct RecordRequest {
     std::vector<std::pair<std::string, std::string>> environment;  // set for the program, over the recorder's own
     std::string injectionLibrary;      // libasyncscope-inject.so's path
     std::string cuptiLibrary;          // the CUPTI library's path
-    std::string recordingPath;         // where the record stream is kept
+    std::string recordingPath;         // where the record stream is kept; empty: not kept (read through `live`)
     std::optional<double> durationSeconds;  // stop the program after this long
     std::string outputPath;            // where the program's output and errors go; empty: the recorder's own
 };

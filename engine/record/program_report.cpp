@@ -89,7 +89,7 @@ Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& m
         return cupti.error();
     request.injectionLibrary = *injection;
     request.cuptiLibrary = *cupti;
-    RecordingReader reader(request.recordingPath);
+    RecordingReader reader(request.recordingPath.empty() ? "the record stream" : request.recordingPath);
     machine.start();
     auto outcome = recordProgram(request, stop, &reader);
     machine.stop();

@@ -172,5 +172,26 @@ TEST(ProgramRecorder, AProgramThatCannotRunIsRefusedByName)
     EXPECT_FALSE(std::ifstream(dir.file("never.record")).good());  // nothing written for a program never run
 }
 
+TEST(ProgramRecorder, WithoutAFileTheRecordingIsReadAsItComes)
+{
+    RecordRequest request;
+    request.command = { FAKE_RECORDED_PROGRAM, "iterations", "5" };
+    request.injectionLibrary = "/nonexistent/libasyncscope-inject.so";  // the fake needs none
+    request.cuptiLibrary = "/nonexistent/libcupti.so";
+    const std::atomic<bool> stop { false };
+    RecordingReader live("the record stream");
+    const auto outcome = recordProgram(request, stop, &live);
+    ASSERT_TRUE(outcome.ok()) << outcome.error().message();
+    EXPECT_TRUE(outcome->connected);
+    auto recording = live.finish();
+    ASSERT_TRUE(recording.ok()) << recording.error().message();
+    EXPECT_EQ(recording->operations.size(), 15u);
+
+    const auto nowhere = recordProgram(request, stop);  // neither kept nor read: refused before it runs
+    ASSERT_FALSE(nowhere.ok());
+    EXPECT_NE(nowhere.error().message().find("neither kept nor read"), std::string::npos)
+        << nowhere.error().message();
+}
+
 }  // namespace
 }  // namespace asyncscope
