@@ -19,6 +19,9 @@ constexpr int kExitFailure = 1;
 // A bad request: options, a device that is not there, a size that does not fit; and refused input: a file that cannot
 // be read or is refused, a series with too few measured runs to compare, a gate with nothing to look at.
 constexpr int kExitUsage = 2;
+// asyncscope-cli record: the program recorded exited with a status other than 0 or was killed by a signal (not by the
+// recorder's --duration or Ctrl+C). Its report is written all the same; no baseline gate passes on it.
+constexpr int kExitProgramFailed = 4;
 
 // A record's place in a Slurm job from the job's environment (SLURM_JOB_ID, SLURMD_NODENAME, SLURM_PROCID); empty
 // outside a job.

@@ -230,7 +230,7 @@ void defineOptions(CLI::App& app, CliOptions& options, OptionText& t)
                                            "with the other copy mechanism, mapped, managed prefetch and on-demand, "
                                            "at --size: H2D/D2H GB/s, GPU time, CPU submit and wait time, registration "
                                            "cost, GPU time over the serial bound)")
-        ->check(CLI::IsMember(allNames<Comparison>()));
+        ->check(CLI::IsMember(runnableComparisonNames()));
     app.add_option("--sweep-min", t.sweepMin, "Smallest size of --compare size")->type_name("SIZE");
     app.add_option("--sweep-max", t.sweepMax, "Largest size of --compare size")->type_name("SIZE");
     app.add_option("--merge", options.mergeFiles, "Run nothing: read these result files (JSON this CLI wrote: host "
@@ -332,7 +332,7 @@ Result<CliOptions> parseWithDefaults(int argc, const char* const argv[], const P
         c.stageEvents = false;
     options.format = *parseName<ReportFormat>(t.format);
     if (!t.compare.empty())
-        options.comparison = parseName<Comparison>(t.compare);
+        options.comparison = parseRunnableComparison(t.compare);
     for (auto [text, bytes] : { std::pair { &t.sweepMin, &options.sweepMinBytes }, std::pair { &t.sweepMax, &options.sweepMaxBytes } }) {
         auto elements = parseElementCount(*text);
         if (!elements)

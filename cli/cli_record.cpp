@@ -20,9 +20,11 @@
 #include "engine/record/program_recorder.hpp"
 #include "engine/record/program_report.hpp"
 #include "engine/record/recording.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -46,6 +48,7 @@ struct RecordOptions {
     std::optional<double> maxSlowdown;
     bool allowDifferent = false;
     std::string save;       // with a baseline: also keep this recording's report here
+    std::string process = "each";  // each, all or a PID
 };
 
 // The report's outputs: the report itself, its trace, or its comparison with a baseline (whose exit status is the
@@ -95,22 +98,29 @@ std::string ms(double value)
     return fixedText(value, 4);
 }
 
-void printSummary(const RecordedRuns& split, const std::string& source, bool everyRun, std::ostream& out)
+// One series' block: its runs' figures, every run where asked, its notes.
+void printSummary(const ProgramSeries& series, const std::string& source, bool several, bool everyRun,
+    std::ostream& out)
 {
-    out << "Recorded " << source << ": " << split.runs.size() << " run(s), split by " << split.how << "\n";
-    if (split.runs.empty()) {
+    const Report& report = series.report;
+    const RunStore& runs = report.runs;
+    const std::string how = report.program ? report.program->iterations : std::string();
+    out << "Recorded " << displayText(source) << (several ? ", " + displayText(series.label) : std::string()) << ": "
+        << runs.size() << " run(s), split by " << displayText(how) << "\n";
+    if (runs.empty()) {
         out << "No iteration issued GPU work: nothing to time.\n";
     } else {
         std::vector<double> gpu, submit, wait;
-        std::size_t streams = 0;
-        for (const RunResult& r : split.runs) {
-            if (r.warmup)  // set-up before its first kernel, said in the notes; never every run (splitIterations)
+        int streams = 0;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            const RunResult r = runs[i];
+            if (r.warmup)  // set-up before its first kernel, said in the notes
                 continue;
             gpu.push_back(r.gpuMs);
             submit.push_back(r.cpuSubmitMs());
             wait.push_back(r.waitMs());
             for (const Span& s : r.spans)
-                streams = std::max(streams, std::size_t(onGpu(s.kind) ? s.stream + 1 : 0));
+                streams = std::max(streams, onGpu(s.kind) ? s.stream + 1 : 0);
         }
         out << "                      median        min        p95        max  (ms)\n";
         for (const auto& [name, values] : { std::pair { "GPU time", &gpu }, std::pair { "CPU submit time", &submit },
@@ -122,23 +132,64 @@ void printSummary(const RecordedRuns& split, const std::string& source, bool eve
             out << line;
         }
         out << "  streams used in a run: up to " << streams << "\n";
+        const std::size_t threads = report.program ? report.program->threads.size() : 0;
+        if (threads > 1)
+            out << "  threads with runs: " << threads << "\n";
         if (everyRun) {
-            out << "\n  run   start (ms)   GPU time   CPU submit   host waits   copies  kernels\n";
-            for (const RunResult& r : split.runs) {
+            out << "\n  run   start (ms)   GPU time   CPU submit   host waits   copies  kernels  thread\n";
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                const RunResult r = runs[i];
                 std::size_t copies = 0, kernels = 0;
+                int lane = 0;
                 for (const Span& s : r.spans) {
                     copies += s.kind == SpanKind::H2D || s.kind == SpanKind::D2H ? 1 : 0;
                     kernels += s.kind == SpanKind::Kernel ? 1 : 0;
+                    lane = s.kind == SpanKind::Submit ? s.stream : lane;
                 }
-                char line[200];
-                std::snprintf(line, sizeof line, "  %4d %12s %10s %12s %12s %8zu %8zu\n", r.index, ms(r.startMs).c_str(),
-                    ms(r.gpuMs).c_str(), ms(r.cpuSubmitMs()).c_str(), ms(r.waitMs()).c_str(), copies, kernels);
+                const std::string thread = report.program && std::size_t(lane) < threads
+                    ? std::to_string(report.program->threads[std::size_t(lane)].thread)
+                    : std::string("-");
+                char line[220];
+                std::snprintf(line, sizeof line, "  %4d %12s %10s %12s %12s %8zu %8zu  %s\n", r.index,
+                    ms(r.startMs).c_str(), ms(r.gpuMs).c_str(), ms(r.cpuSubmitMs()).c_str(), ms(r.waitMs()).c_str(),
+                    copies, kernels, thread.c_str());
                 out << line;
             }
         }
     }
-    for (const std::string& note : split.notes)
-        out << "Note: " << displayText(note) << "\n";
+    if (report.program)
+        for (const std::string& note : report.program->notes)
+            out << "Note: " << displayText(note) << "\n";
+}
+
+// The outputs of several series (a program's processes): the comparison as a report, its trace. A baseline compares
+// one series.
+int writeProcessOutputs(const RecordOptions& options, const PlanReport& plan, std::ostream& err)
+{
+    if (!options.baseline.empty())
+        return reportFailure(makeError(ErrorKind::Usage,
+                                 "--baseline compares one series, and the program ran GPU work in " +
+                                     std::to_string(plan.variants.size()) + " processes",
+                                 "Choose one with --process PID, or all of them as one series with --process all."),
+            err);
+    const std::vector<Assessment> assessed = assessPlan(plan);
+    if (!options.trace.empty()) {
+        auto file = AtomicOutputFile::open(options.trace);
+        if (!file)
+            return reportFailure(file.error(), err);
+        writeChromeTrace((*file)->stream(), plan, assessed);
+        if (auto failed = (*file)->commit("the trace"))
+            return reportFailure(*failed, err);
+    }
+    if (options.output.empty())
+        return kExitOk;
+    auto file = AtomicOutputFile::open(options.output);
+    if (!file)
+        return reportFailure(file.error(), err);
+    cli::writeComparison((*file)->stream(), *parseName<ReportFormat>(options.format), plan, assessed);
+    if (auto failed = (*file)->commit("the report"))
+        return reportFailure(*failed, err);
+    return kExitOk;
 }
 
 }  // namespace
@@ -159,6 +210,10 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     app.add_option("--env", options.environment, "Set NAME=VALUE in the program's environment (repeatable)");
     app.add_option("--duration", options.duration, "Stop the program after this many seconds, keeping its recording")
         ->check(CLI::PositiveNumber);
+    app.add_option("--process", options.process,
+        "Which processes' runs (a program that forks or starts ranks has several): each (a series each, the report "
+        "a comparison of them), all (one series of every process's runs) or a PID")
+        ->capture_default_str();
     app.add_flag("--runs", options.runs, "Also print every run");
     app.add_option("--output", options.output,
         "Write the report here (with --baseline: the comparison); the window opens it as a series");
@@ -175,6 +230,11 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         "With --baseline: compare across programs, arguments, devices or drivers");
     app.add_option("--save", options.save, "With --baseline: also keep this recording's report (JSON) here");
     app.add_option("command", options.command, "The program and its arguments, after --");
+    app.footer("Exit status: 0 when the program exited with 0 and its report was written (and the --max-slowdown gate "
+               "passed); 1 when no iteration issued GPU work, the report could not be written or the gate failed; 2 "
+               "on a usage error or a --from recording that cannot be read or is refused; 4 when the program exited "
+               "with another status or was killed by a signal (its report is written all the same, and no gate "
+               "passes on it).");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -189,6 +249,9 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     auto rule = parseIterationRule(options.iteration);
     if (!rule)
         return reportFailure(rule.error(), err);
+    auto choice = parseProcessChoice(options.process);
+    if (!choice)
+        return reportFailure(choice.error(), err);
     if (options.from.empty() == options.command.empty())
         return reportFailure(makeError(ErrorKind::Usage,
             options.from.empty() ? "no program to record" : "--from reads a recording: it runs no program",
@@ -223,21 +286,38 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         read.emplace(readRecordingFile(options.from));
     }
     if (!*read)
-        return reportFailure(read->error(), err);
+        return options.from.empty() ? reportFailure(read->error(), err) : cli::refuseInput(read->error().message(), err);
     const Recording& recording = **read;
-    RecordedRuns split = splitIterations(recording, *rule);
-    printSummary(split, source, options.runs, out);
-    if (!options.keep.empty() && options.from.empty())
-        out << "Recording kept in " << displayText(shownPath(options.keep)) << "\n";
-    if (split.runs.empty())
-        return kExitFailure;
-    if (program.command.empty()) {  // a kept recording: its first process is the program; how it ended is not kept
+    if (program.command.empty()) {  // a kept recording: its first process is the program
         const RecordedProcess* first = recording.processes.empty() ? nullptr : &recording.processes.front();
         program.command = { first && !first->executable.empty() ? first->executable : options.from };
-        program.exitCode = first && first->exited ? 0 : -1;
+        programEndFrom(recording, program);
     }
-    return writeOutputs(options, programReport(recording, std::move(split), std::move(program), machine.get()), out,
-        err);
+    auto series = programSeries(recording, *rule, *choice, program, machine.get());
+    if (!series)
+        return reportFailure(series.error(), err);
+    for (const ProgramSeries& one : *series)
+        printSummary(one, source, series->size() > 1, options.runs, out);
+    if (series->empty())
+        out << "Recorded " << displayText(source) << ": no process issued GPU work: nothing to time.\n";
+    if (!options.keep.empty() && options.from.empty())
+        out << "Recording kept in " << displayText(shownPath(options.keep)) << "\n";
+    // The program's own failure outranks everything else: its figures are no measurement to pass a gate with.
+    const int failed = programFailed(program) ? kExitProgramFailed : kExitOk;
+    if (failed != kExitOk)
+        err << "asyncscope-cli: " << displayText(source) << " failed (" <<
+            (program.signal != 0 ? "signal " + std::to_string(program.signal)
+                                 : "exit status " + std::to_string(program.exitCode))
+            << "): exit status " << kExitProgramFailed << (series->empty() ? "" : ", its report written all the same")
+            << "\n";
+    if (series->empty() || std::all_of(series->begin(), series->end(),
+                               [](const ProgramSeries& s) { return s.report.runs.empty(); })) {
+        err << "asyncscope-cli: " << displayText(source) << ": no iteration issued GPU work that was recorded\n";
+        return failed != kExitOk ? failed : kExitFailure;
+    }
+    const int written = series->size() == 1 ? writeOutputs(options, series->front().report, out, err)
+                                            : writeProcessOutputs(options, processComparison(std::move(*series)), err);
+    return failed != kExitOk && written != kExitUsage ? failed : written;
 }
 
 }  // namespace asyncscope

@@ -3,14 +3,18 @@
 // names the recorder's socket (ASYNCSCOPE_RECORD_SOCKET) it connects to it, subscribes to CUPTI's activity records
 // and sends each as one line of the record stream (engine/record/record_stream.hpp); anywhere else it does nothing.
 // The program's own threads never wait on the recorder but at exit, where what is left is handed over: CUPTI's
-// worker thread sends the records as its buffers fill and every 100 ms. Each process has a connection of its own (a
-// program that forks and runs CUDA in its children is recorded process by process). Small on purpose: no engine
-// library, no exceptions, no signal handlers; everything else is the recorder's.
-#include "engine/record/record_stream.hpp"
+// worker thread sends the records as its buffers fill and every 100 ms. A process that dies of a signal hands over
+// what CUPTI holds from its signal handler, then dies of the signal as it would have. Each process has a connection
+// of its own (a program that forks and runs CUDA in its children is recorded process by process; a child forked
+// after the recording started connects anew, so that its end is seen). Small on purpose: no engine library, no
+// exceptions; everything else is the recorder's.
+#include "engine/inject/injection_state.hpp"
 
 #include <cupti.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -27,140 +31,65 @@
 
 namespace {
 
-using asyncscope::record::LineWriter;
+using namespace asyncscope::inject;
 
-// The CUPTI entry points used, looked up in the library the recorder named (ASYNCSCOPE_RECORD_CUPTI).
-struct Cupti {
-    decltype(&cuptiActivityRegisterCallbacks) registerCallbacks = nullptr;
-    decltype(&cuptiActivityEnable) enable = nullptr;
-    decltype(&cuptiActivityFlushAll) flushAll = nullptr;
-    decltype(&cuptiActivityFlushPeriod) flushPeriod = nullptr;
-    decltype(&cuptiActivityGetNextRecord) nextRecord = nullptr;
-    decltype(&cuptiActivityGetNumDroppedRecords) dropped = nullptr;
-    decltype(&cuptiGetCallbackName) callbackName = nullptr;
-    decltype(&cuptiGetResultString) resultString = nullptr;
-    decltype(&cuptiGetVersion) version = nullptr;
-    decltype(&cuptiActivityEnableAllSyncRecords) allSyncRecords = nullptr;
-    decltype(&cuptiActivityEnableCudaEventDeviceTimestamps) eventTimestamps = nullptr;
-    decltype(&cuptiGetTimestamp) timestamp = nullptr;
-};
-
-constexpr std::size_t kBufferBytes = std::size_t(4) << 20;
-constexpr std::size_t kAlignment = 8;
-
-Cupti g_cupti;
-int g_socket = -1;
-std::uint32_t g_pid = 0;
-std::mutex g_write;  // one writer at a time: lines are sent whole
-std::atomic<bool> g_started { false };
-
-// Sends `length` bytes of whole lines; a full socket waits (CUPTI's thread, or the exit). A recorder that is gone
-// ends the recording quietly (no SIGPIPE: MSG_NOSIGNAL), and the program goes on without it.
-void send(const char* data, std::size_t length)
+// A call's name from its record's domain: a runtime call's begins "cuda" (or "__cuda", the runtime's own entry
+// points), a driver call's "cu" but never "cuda", which is how the recorder tells the two apart. A name that cannot be
+// looked up, or that would be read as the other domain's, is written as the domain's unknown call.
+const char* apiName(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
 {
-    std::lock_guard lock(g_write);
-    while (length > 0 && g_socket >= 0) {
-        const ssize_t sent = ::send(g_socket, data, length, MSG_NOSIGNAL);
-        if (sent < 0 && errno == EINTR)
-            continue;
-        if (sent <= 0) {
-            ::close(g_socket);
-            g_socket = -1;
-            return;
-        }
-        data += sent;
-        length -= std::size_t(sent);
-    }
-}
-
-// Lines gathered into one piece, sent when full or when the batch ends.
-class Batch {
-public:
-    LineWriter& line()
-    {
-        if (m_line.length() > 0)
-            take();
-        return m_line;
-    }
-    ~Batch()
-    {
-        take();
-        flush();
-    }
-
-private:
-    void take()
-    {
-        const std::size_t length = m_line.length();
-        if (length == 0)
-            return;
-        if (m_used + length > sizeof m_piece)
-            flush();
-        std::memcpy(m_piece + m_used, m_line.data(), length);
-        m_used += length;
-        m_line.clear();
-    }
-    void flush()
-    {
-        if (m_used > 0)
-            send(m_piece, m_used);
-        m_used = 0;
-    }
-
-    char m_piece[std::size_t(64) << 10];
-    std::size_t m_used = 0;
-    LineWriter m_line;
-};
-
-void warn(const char* what, CUptiResult result)
-{
-    const char* text = nullptr;
-    if (g_cupti.resultString)
-        g_cupti.resultString(result, &text);
-    Batch batch;
-    batch.line().word("note").number(g_pid).text(what).text(": ").text(text ? text : "unknown CUPTI error").end();
-}
-
-const char* apiName(CUpti_CallbackId cbid)
-{
+    const bool driver = kind == CUPTI_ACTIVITY_KIND_DRIVER;
+    const char* unknown = driver ? "cuUnknown" : "cudaUnknown";
     const char* name = nullptr;
-    if (g_cupti.callbackName(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, &name) != CUPTI_SUCCESS || !name)
-        return "unknown";
-    return name;
+    const CUpti_CallbackDomain domain = driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API;
+    if (g_cupti.callbackName(domain, cbid, &name) != CUPTI_SUCCESS || !name)
+        return unknown;
+    const bool runtimeShaped = std::strncmp(name, "cuda", 4) == 0 || std::strncmp(name, "__cuda", 6) == 0;
+    const bool driverShaped = std::strncmp(name, "cu", 2) == 0 && std::strncmp(name, "cuda", 4) != 0;
+    return (driver ? driverShaped : runtimeShaped) ? name : unknown;
 }
 
-// Whether a call asks whether the GPU is done (cudaEventQuery, cudaStreamQuery): a program that polls makes millions.
-bool isPoll(CUpti_CallbackId cbid)
+// Whether a call asks whether the GPU is done (cudaEventQuery, cudaStreamQuery, and the driver's cuEventQuery,
+// cuStreamQuery within them or called by the program): a program that polls makes millions. Looked up once per
+// domain and callback id: the two domains number their calls apart.
+bool isPoll(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
 {
-    static std::atomic<signed char> known[2048] {};  // 0 not looked up, 1 a poll, -1 not
-    if (cbid >= std::size(known))
+    static std::atomic<signed char> runtime[CUPTI_RUNTIME_TRACE_CBID_SIZE] {};  // 0 not looked up, 1 a poll, -1 not
+    static std::atomic<signed char> driver[CUPTI_DRIVER_TRACE_CBID_SIZE] {};
+    const bool isDriver = kind == CUPTI_ACTIVITY_KIND_DRIVER;
+    if (cbid >= (isDriver ? std::size(driver) : std::size(runtime)))
         return false;
-    signed char answer = known[cbid].load(std::memory_order_relaxed);
+    std::atomic<signed char>& known = isDriver ? driver[cbid] : runtime[cbid];
+    signed char answer = known.load(std::memory_order_relaxed);
     if (answer == 0) {
-        const char* name = apiName(cbid);
-        answer = std::strncmp(name, "cudaEventQuery", 14) == 0 || std::strncmp(name, "cudaStreamQuery", 15) == 0 ? 1 : -1;
-        known[cbid].store(answer, std::memory_order_relaxed);
+        const char* name = apiName(kind, cbid);
+        const bool poll = isDriver
+            ? std::strncmp(name, "cuEventQuery", 12) == 0 || std::strncmp(name, "cuStreamQuery", 13) == 0
+            : std::strncmp(name, "cudaEventQuery", 14) == 0 || std::strncmp(name, "cudaStreamQuery", 15) == 0;
+        answer = poll ? 1 : -1;
+        known.store(answer, std::memory_order_relaxed);
     }
     return answer > 0;
 }
 
-// A runtime call's line; `calls` back-to-back ones from its start to `end`.
+// A runtime or driver call's line; `calls` back-to-back ones from its start to `end`.
 void writeCall(Batch& batch, const CUpti_ActivityAPI& r, std::uint64_t end, std::uint64_t calls)
 {
     batch.line().word("api").number(g_pid).number(r.threadId).number(r.correlationId).number(r.start).number(end)
-        .number(r.returnValue).number(calls).text(apiName(r.cbid)).end();
+        .number(r.returnValue).number(calls).text(apiName(r.kind, r.cbid)).end();
 }
 
-// Back-to-back polls of one thread with the same answer, sent as one `api` line when the thread's next call differs
-// or the buffer ends: a poll loop costs a line, not a line per poll.
+// Back-to-back polls of one thread in one domain with the same answer, sent as one `api` line when the thread's next
+// call of that domain differs or the buffer ends: a poll loop costs a line, not a line per poll. The domains are kept
+// apart, for a runtime poll's records and those of the driver poll within it come in turns.
 class Polls {
 public:
-    // Takes the call into a pending run of polls, or returns false (having sent its thread's pending run, so that the
-    // thread's lines stay in order).
+    // Takes the call into a pending run of polls, or returns false (having sent its thread's pending run of the
+    // domain, so that the thread's lines of a domain stay in order).
     bool take(Batch& batch, const CUpti_ActivityAPI& r)
     {
-        Pending* mine = find(r.threadId);
-        const bool poll = isPoll(r.cbid);
+        Pending* mine = find(r.threadId, r.kind);
+        const bool poll = isPoll(r.kind, r.cbid);
         if (mine && (!poll || mine->first.cbid != r.cbid || mine->first.returnValue != r.returnValue)) {
             send(batch, *mine);
             mine = nullptr;
@@ -192,10 +121,10 @@ private:
         std::uint64_t calls = 0;
         bool used = false;
     };
-    Pending* find(std::uint32_t thread)
+    Pending* find(std::uint32_t thread, CUpti_ActivityKind kind)
     {
         for (Pending& p : m_pending)
-            if (p.used && p.first.threadId == thread)
+            if (p.used && p.first.threadId == thread && p.first.kind == kind)
                 return &p;
         return nullptr;
     }
@@ -212,7 +141,7 @@ private:
         p.used = false;
     }
 
-    Pending m_pending[8] {};
+    Pending m_pending[16] {};
 };
 
 // The driver's version, from the driver the program has loaded (a runtime linked statically loads it privately, so
@@ -245,6 +174,13 @@ void writeRecord(Batch& batch, Polls& polls, const CUpti_Activity* record)
         batch.line().word("copy").number(g_pid).number(r->deviceId).number(r->contextId).number(r->streamId)
             .number(r->correlationId).number(r->start).number(r->end).number(r->bytes).number(r->copyKind)
             .number(r->srcKind).number(r->dstKind).number(r->graphNodeId).number(r->copyCount).end();
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY2: {  // between two devices, or within one by a peer's context
+        const auto* r = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
+        batch.line().word("peer").number(g_pid).number(r->srcDeviceId).number(r->dstDeviceId).number(r->contextId)
+            .number(r->streamId).number(r->correlationId).number(r->start).number(r->end).number(r->bytes)
+            .number(r->copyKind).number(r->graphNodeId).end();
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -281,7 +217,8 @@ void writeRecord(Batch& batch, Polls& polls, const CUpti_Activity* record)
             .number(std::uint32_t(r->flag)).end();
         break;
     }
-    case CUPTI_ACTIVITY_KIND_RUNTIME: {
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+    case CUPTI_ACTIVITY_KIND_DRIVER: {
         const auto* r = reinterpret_cast<const CUpti_ActivityAPI*>(record);
         if (!polls.take(batch, *r))
             writeCall(batch, *r, r->end, 1);
@@ -331,16 +268,6 @@ void CUPTIAPI bufferCompleted(CUcontext context, std::uint32_t streamId, std::ui
     std::free(buffer);
 }
 
-// At exit: every record still in CUPTI's buffers, then the line that says the process ended there.
-void handOverAtExit()
-{
-    if (std::uint32_t(::getpid()) != g_pid)
-        return;  // a child forked without exec: its parent's recording is not its own
-    g_cupti.flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    Batch batch;
-    batch.line().word("exit").number(g_pid).end();
-}
-
 template <typename F>
 bool look(void* library, const char* name, F& into)
 {
@@ -369,33 +296,19 @@ bool loadCupti(const char* path)
 
 // Called by the CUDA driver in every process that initialises CUDA with this library named: in one the recorder did
 // not start, it returns at once. 1 tells the driver it went well (a recording that cannot start says why on the
-// socket, and the program runs on unrecorded).
+// socket, and the program runs on unrecorded). Once per process image: a child forked after it ran has its parent's
+// copy of g_started, and the fork handler decides for it; one forked before initialises here by itself.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
 {
     const char* path = std::getenv(asyncscope::record::kSocketVariable);
     if (!path || !*path || g_started.exchange(true))
         return 1;
-    sockaddr_un address {};
-    if (std::strlen(path) >= sizeof address.sun_path)
+    if (std::strlen(path) >= sizeof g_address.sun_path)
         return 1;
-    address.sun_family = AF_UNIX;
-    std::strcpy(address.sun_path, path);
-    g_socket = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (g_socket < 0)
+    g_address.sun_family = AF_UNIX;
+    std::strcpy(g_address.sun_path, path);
+    if (!connectToRecorder())
         return 1;
-    if (::connect(g_socket, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
-        ::close(g_socket);  // the recorder is gone
-        g_socket = -1;
-        return 1;
-    }
-    g_pid = std::uint32_t(::getpid());
-    {
-        Batch batch;
-        char exe[1024] = {};
-        const ssize_t length = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-        batch.line().word(asyncscope::record::kMagic).number(asyncscope::record::kVersion).end();
-        batch.line().word("process").number(g_pid).number(std::uint32_t(::getppid())).text(length > 0 ? exe : "").end();
-    }
     const char* library = std::getenv(asyncscope::record::kCuptiVariable);
     if (!library || !loadCupti(library)) {
         const char* why = ::dlerror();
@@ -420,10 +333,12 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         warn("cuptiActivityRegisterCallbacks", r);  // another subscriber (Nsight Systems, a sanitizer) has CUPTI
         return 1;
     }
+    // The driver's calls beside the runtime's: those of a program that calls the driver itself, and those within each
+    // runtime call (the recorder folds them into it). MEMCPY2: copies between devices.
     for (const CUpti_ActivityKind kind : { CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
-             CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-             CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_CUDA_EVENT,
-             CUPTI_ACTIVITY_KIND_STREAM }) {
+             CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+             CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
+             CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_CUDA_EVENT, CUPTI_ACTIVITY_KIND_STREAM }) {
         if (const CUptiResult r = g_cupti.enable(kind); r != CUPTI_SUCCESS)
             warn("cuptiActivityEnable", r);
     }
@@ -444,7 +359,13 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         batch.line().word("clock").number(g_pid).number(cuptiNs)
             .number(std::uint64_t(now.tv_sec) * 1000000000u + std::uint64_t(now.tv_nsec)).end();
     }
-    g_cupti.flushPeriod(100);
-    std::atexit(handOverAtExit);
+    if (const CUptiResult r = g_cupti.flushPeriod(100); r != CUPTI_SUCCESS)
+        warn("cuptiActivityFlushPeriod", r);
+    g_recording = true;
+    if (std::atexit(handOverAtExit) != 0)
+        warnErrno("atexit", ENOMEM);
+    if (const int failed = ::pthread_atfork(beforeFork, afterForkInParent, afterForkInChild); failed != 0)
+        warnErrno("pthread_atfork", failed);
+    installSignalHandlers();
     return 1;
 }

@@ -46,6 +46,7 @@ inline constexpr std::string_view kSerializedCopies = "serialized-copies";
 inline constexpr std::string_view kSmallCopies = "small-copies";
 inline constexpr std::string_view kSynchronousCopies = "synchronous-copies";
 inline constexpr std::string_view kDefaultStream = "default-stream";
+inline constexpr std::string_view kDroppedRecords = "dropped-records";
 }  // namespace rules
 
 // Runs by their index in the series (RunResult::index: warm-up runs counted), first to last, both included.

@@ -85,8 +85,9 @@ void launchBound(const Facts& f, const RunResult& run, Advice& advice)
     if (!f.submitMs || kernels < kManyLaunches || *f.submitMs < kSubmitBoundShare * f.gpuMs)
         return;
     advice.findings.push_back({ std::string(rules::kSubmitBound), "Launch-bound", Severity::Suggestion,
-        "CPU submit time " + ms(*f.submitMs) + " is " + percent(*f.submitMs / f.gpuMs) + " of the GPU time " +
-            ms(f.gpuMs) + ", for " + std::to_string(kernels) + " kernels in the median iteration",
+        "CPU submit time " + ms(*f.submitMs) + " (launch and enqueue calls alone: waits, synchronous copies and "
+            "allocations are not counted) is " + percent(*f.submitMs / f.gpuMs) + " of the GPU time " + ms(f.gpuMs) +
+            ", for " + std::to_string(kernels) + " kernels in the median iteration",
         "Capture the iteration in a CUDA Graph (cudaStreamBeginCapture … cudaGraphInstantiate once, then one "
         "cudaGraphLaunch per iteration).",
         {}, false });
@@ -157,6 +158,20 @@ void defaultStreamWork(const ProgramInfo& program, std::size_t iterations, Advic
         {}, false });
 }
 
+// Records CUPTI dropped for want of buffer room: runs may lack operations, and their figures with them.
+void droppedRecords(const ProgramInfo& program, Advice& advice)
+{
+    if (program.droppedRecords == 0)
+        return;
+    advice.findings.push_back({ std::string(rules::kDroppedRecords), "Records dropped", Severity::Warning,
+        "CUPTI dropped " + std::to_string(program.droppedRecords) +
+            " activity record(s) for want of buffer room while the program ran: iterations may lack operations, and "
+            "their GPU times may be short",
+        "Record again; if records are dropped again, record fewer iterations (--duration) or mark iterations with "
+        "NVTX ranges so that fewer calls are traced between them.",
+        {}, false });
+}
+
 }  // namespace
 
 void programWork(const Facts& f, Advice& advice)
@@ -170,6 +185,7 @@ void programWork(const Facts& f, Advice& advice)
     pageableCopies(*f.report.program, f.report.runs.size(), advice);
     synchronousCopies(*f.report.program, f.report.runs.size(), f.config.streams, advice);
     defaultStreamWork(*f.report.program, f.report.runs.size(), advice);
+    droppedRecords(*f.report.program, advice);
 }
 
 }  // namespace asyncscope::advice_rules

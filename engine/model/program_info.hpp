@@ -25,6 +25,22 @@ struct ProgramCopies {
     std::uint64_t defaultStreamIterations = 0;  // the iterations they were in
 };
 
+// A host thread of the program that made runs: a lane of the timeline, its runs' CPU spans on it.
+struct ProgramThread {
+    std::uint32_t pid = 0;
+    std::uint32_t thread = 0;  // as CUPTI numbers it
+    std::uint64_t runs = 0;
+};
+
+// A process of the program that CUDA was initialised in (the program, a child it forked, a rank a script started).
+struct ProgramProcess {
+    std::uint32_t pid = 0;
+    std::uint32_t parent = 0;
+    std::string executable;
+    bool exited = false;  // it ended normally, every record handed over
+    int signal = 0;       // the fatal signal it died on, where the recording says so
+};
+
 struct ProgramInfo {
     std::vector<std::string> command;  // the program's path as it was found, then its arguments
     std::string workingFolder;         // empty: where the recorder ran
@@ -34,11 +50,17 @@ struct ProgramInfo {
     bool stopped = false;              // the recorder stopped it (a duration, Ctrl+C)
     std::vector<std::string> notes;    // what the runs leave out or could not tell
     ProgramCopies copies;
+    std::vector<ProgramProcess> processes;  // the processes recorded; the report's runs are of `pids`
+    std::vector<std::uint32_t> pids;        // the processes whose runs the report holds (empty: unknown, older files)
+    std::vector<ProgramThread> threads;     // a run's CPU spans' stream is its thread's place here (empty: older files)
+    std::uint64_t droppedRecords = 0;       // records CUPTI dropped for want of buffer room
 };
 
 // What a reader takes: arguments and notes beyond these are refused (a command line is at most a few MB on Linux).
 inline constexpr std::size_t kMaxProgramArguments = 4096;
 inline constexpr std::size_t kMaxProgramNotes = 1000;
+inline constexpr std::size_t kMaxProgramProcesses = 4096;
+inline constexpr std::size_t kMaxProgramThreads = 4096;
 
 // "./app --size 4" as a shell would take it back: each word quoted where it needs to be.
 std::string commandText(const std::vector<std::string>& command);

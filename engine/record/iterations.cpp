@@ -1,9 +1,13 @@
 #include "engine/record/iterations.hpp"
 
+#include "engine/record/iteration_piece.hpp"
+#include "engine/record/nvtx_ranges.hpp"
+
 #include "engine/model/display_text.hpp"
 #include "engine/model/trace_records.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -15,127 +19,363 @@ namespace asyncscope {
 
 namespace {
 
+using namespace iteration;
+
 constexpr std::uint32_t kCopyToDevice = 1;    // CUPTI_ACTIVITY_MEMCPY_KIND_HTOD
 constexpr std::uint32_t kCopyToHost = 2;      // CUPTI_ACTIVITY_MEMCPY_KIND_DTOH
 constexpr std::uint32_t kPageable = 1;        // CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE
-constexpr std::uint32_t kNotReady = 600;      // cudaErrorNotReady: a poll found the GPU busy
+constexpr std::uint32_t kNotReady = 600;      // cudaErrorNotReady and CUDA_ERROR_NOT_READY: a poll found the GPU busy
 
-// A call that asks whether the GPU is done without waiting: a loop of them is a wait.
-bool isPoll(std::string_view name)
-{
-    const std::string base = callBaseName(name);
-    return base == "cudaEventQuery" || base == "cudaStreamQuery";
-}
+// Everything the split works on, for one process or all.
+class Matcher {
+public:
+    Matcher(const Recording& recording, std::optional<std::uint32_t> pid) : m_recording(recording), m_pid(pid) {}
 
-// Where an iteration's calls began: [from, to] on its process's CPU clock (CUPTI's).
-struct Window {
-    std::uint32_t pid = 0;
-    std::uint64_t from = 0, to = 0;
+    RecordedRuns split(const IterationRule& rule);
+
+private:
+    bool mine(std::uint32_t pid) const { return !m_pid || *m_pid == pid; }
+    void takeCalls();
+    std::uint32_t resolve(std::uint32_t pid, std::uint32_t correlation) const;
+    std::vector<Piece> bySync();
+    std::vector<Piece> byRanges(const std::vector<Range>& ranges, std::string_view name);
+    void takeOperations(std::vector<Piece>& pieces, const std::unordered_map<std::uint64_t, std::size_t>& pieceOf);
+
+    const Recording& m_recording;
+    std::optional<std::uint32_t> m_pid;
+    CallNames m_names;
+    std::vector<Call> m_calls;  // in order of start, driver calls within a runtime call's left out
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_lanes;  // (pid, thread) by first call
+    Aliases m_aliases;
+    Issuers m_issuers;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_copyKinds;  // (pid, correlation): its first copy's kind
+    RecordedRuns m_out;
+    std::size_t m_unmatched = 0, m_untimed = 0;
+    PieceTally m_tally;
 };
 
-// An NVTX range: a start mark and its end.
-struct Range {
-    std::uint32_t pid = 0;
-    std::string name;
-    std::uint64_t from = 0, to = 0;
-    bool ended = true;
-};
-
-std::uint64_t key(std::uint32_t pid, std::uint32_t correlation)
+void Matcher::takeCalls()
 {
-    return (std::uint64_t(pid) << 32) | correlation;
-}
-
-std::vector<Range> rangesOf(const Recording& recording, std::uint64_t lastTime)
-{
-    std::vector<Range> ranges;
-    std::unordered_map<std::uint64_t, std::size_t> open;  // (pid, id): its range
-    for (const RecordedMark& m : recording.marks) {
-        if (m.kind == MarkKind::Start) {
-            open[key(m.pid, m.id)] = ranges.size();
-            ranges.push_back({ m.pid, m.name, m.timestamp, lastTime, false });
-        } else if (m.kind == MarkKind::End) {
-            if (auto found = open.find(key(m.pid, m.id)); found != open.end()) {
-                Range& r = ranges[found->second];
-                r.to = std::max(m.timestamp, r.from);
-                r.ended = true;
-                open.erase(found);
-            }
-        }
-    }
-    return ranges;
-}
-
-// The outermost range name that repeats: of the names with two ranges or more, the one whose ranges no other
-// repeated name's range holds; among those, the most frequent. Empty where none repeats.
-std::string outermostRepeated(const std::vector<Range>& ranges)
-{
-    std::map<std::string, std::size_t> counts;
-    for (const Range& r : ranges)
-        ++counts[r.name];
-    std::string best;
-    std::size_t bestCount = 0;
-    for (const auto& [name, count] : counts) {
-        if (count < 2)
-            continue;
-        const bool inside = std::any_of(ranges.begin(), ranges.end(), [&](const Range& outer) {
-            if (outer.name == name || counts[outer.name] < 2)
-                return false;
-            return std::any_of(ranges.begin(), ranges.end(), [&](const Range& inner) {
-                return inner.name == name && inner.pid == outer.pid && inner.from >= outer.from &&
-                    inner.to <= outer.to && !(inner.from == outer.from && inner.to == outer.to);
-            });
-        });
-        if (!inside && count > bestCount) {
-            best = name;
-            bestCount = count;
-        }
-    }
-    return best;
-}
-
-// Iterations between host waits, process by process: each ends as a wait for the GPU ends (a synchronize call, or a
-// poll that found the GPU done after finding it busy).
-std::vector<Window> syncWindows(const std::vector<const RecordedCall*>& calls)
-{
-    std::vector<Window> windows;
-    std::map<std::uint32_t, std::uint64_t> since;  // each process's last wait's end
-    std::map<std::uint32_t, bool> polling;         // each process's polls found the GPU busy since then
+    std::vector<const RecordedCall*> calls;
+    calls.reserve(m_recording.calls.size());
+    for (const RecordedCall& c : m_recording.calls)
+        if (mine(c.pid))
+            calls.push_back(&c);
+    // Thread by thread in order of start, an enclosing call before the calls within it.
+    std::sort(calls.begin(), calls.end(), [](const RecordedCall* a, const RecordedCall* b) {
+        return std::tie(a->pid, a->thread, a->start, b->end) < std::tie(b->pid, b->thread, b->start, a->end);
+    });
+    std::vector<const RecordedCall*> kept;
+    kept.reserve(calls.size());
+    const RecordedCall* runtime = nullptr;  // the thread's latest runtime call
     for (const RecordedCall* c : calls) {
-        if (isPoll(c->name) && c->returnValue == kNotReady)
-            polling[c->pid] = true;
-        const bool pollEnded = isPoll(c->name) && c->returnValue == 0 && polling[c->pid];
-        if (!isHostSynchronization(c->name) && !pollEnded)
+        if (runtime && (runtime->pid != c->pid || runtime->thread != c->thread))
+            runtime = nullptr;
+        const CallName& name = m_names.of(c->name);
+        if (!name.driver) {
+            runtime = c;
+        } else if (runtime && c->start >= runtime->start && c->end <= runtime->end) {
+            // The runtime call's own work in the driver: its operations are the runtime call's.
+            if (c->correlation != runtime->correlation)
+                m_aliases.emplace(key(c->pid, c->correlation), runtime->correlation);
             continue;
-        polling[c->pid] = false;
-        auto [at, fresh] = since.emplace(c->pid, 0);
-        windows.push_back({ c->pid, at->second, c->start });
-        at->second = c->end + 1;
+        }
+        kept.push_back(c);
     }
-    // What follows each process's last wait: an iteration that never waited, if it issued anything.
-    for (const auto& [pid, from] : since)
-        windows.push_back({ pid, from, ~std::uint64_t(0) });
-    return windows;
+    std::stable_sort(kept.begin(), kept.end(), [](const RecordedCall* a, const RecordedCall* b) { return a->start < b->start; });
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> lanes;
+    m_calls.reserve(kept.size());
+    for (const RecordedCall* c : kept) {
+        const auto [at, fresh] = lanes.emplace(std::pair { c->pid, c->thread }, std::uint32_t(m_lanes.size()));
+        if (fresh)
+            m_lanes.push_back(at->first);
+        m_calls.push_back({ c, &m_names.of(c->name), at->second });
+    }
+    m_issuers.reserve(m_calls.size());
+    for (const Call& c : m_calls)
+        m_issuers.emplace(key(c.call->pid, c.call->correlation), &c);
 }
 
-Span spanOf(const RecordedOperation& op, std::uint64_t t0, int stream)
+std::uint32_t Matcher::resolve(std::uint32_t pid, std::uint32_t correlation) const
 {
-    Span s;
-    s.kind = op.kind == OperationKind::Kernel ? SpanKind::Kernel
-        : op.copyKind == kCopyToDevice        ? SpanKind::H2D
-                                              : SpanKind::D2H;
-    s.device = int(op.device);
-    s.stream = stream;
-    s.bytes = op.bytes;
-    s.beginMs = (double(op.start) - double(t0)) / 1e6;
-    s.endMs = (double(op.end) - double(t0)) / 1e6;
-    return s;
+    return iteration::resolve(m_aliases, pid, correlation);
 }
 
-bool drawn(const RecordedOperation& op)
+// Iterations between waits, lane by lane. A thread that never waits but in synchronous copies or memsets of its own
+// (a loop of cudaMemcpy to the device) has those end its iterations.
+std::vector<Piece> Matcher::bySync()
 {
-    return op.kind == OperationKind::Kernel ||
-        (op.kind == OperationKind::Copy && (op.copyKind == kCopyToDevice || op.copyKind == kCopyToHost));
+    for (const RecordedOperation& op : m_recording.operations)
+        if (mine(op.pid) && op.kind == OperationKind::Copy)
+            m_copyKinds.emplace(key(op.pid, resolve(op.pid, op.correlation)), op.copyKind);
+    const auto endsByItself = [this](const Call& c) {
+        if (c.name->role == CallRole::Wait)
+            return true;
+        if (c.name->role != CallRole::SyncCopy)
+            return false;
+        const auto kind = m_copyKinds.find(key(c.call->pid, c.call->correlation));
+        return kind != m_copyKinds.end() && kind->second == kCopyToHost;  // the host waits for the GPU's results
+    };
+    std::vector<bool> waits(m_lanes.size(), false);
+    for (const Call& c : m_calls)
+        waits[c.lane] = waits[c.lane] || endsByItself(c);
+
+    std::vector<Piece> pieces;
+    std::vector<std::size_t> current(m_lanes.size(), SIZE_MAX);  // each lane's open piece
+    std::vector<bool> polling(m_lanes.size(), false);             // its polls found the GPU busy since its last wait
+    for (const Call& c : m_calls) {
+        std::size_t& open = current[c.lane];
+        if (open == SIZE_MAX) {
+            open = pieces.size();
+            pieces.push_back({});
+            pieces.back().lane = c.lane;
+        }
+        pieces[open].calls.push_back(&c);
+        bool ends = endsByItself(c) || (c.name->role == CallRole::SyncCopy && !waits[c.lane]);
+        if (c.name->role == CallRole::Poll) {
+            if (c.call->returnValue == kNotReady)
+                polling[c.lane] = true;
+            else if (c.call->returnValue == 0 && polling[c.lane])
+                ends = true;
+        }
+        if (ends) {
+            polling[c.lane] = false;
+            open = SIZE_MAX;
+        }
+    }
+    return pieces;
+}
+
+// Each range of `name` an iteration: the calls its thread began within it, or where its thread began none there, its
+// process's.
+std::vector<Piece> Matcher::byRanges(const std::vector<Range>& ranges, std::string_view name)
+{
+    std::vector<const Range*> chosen;
+    for (const Range& r : ranges)
+        if (r.name == name)
+            chosen.push_back(&r);
+    std::sort(chosen.begin(), chosen.end(), [](const Range* a, const Range* b) { return a->from < b->from; });
+    // The latest end of the ranges up to each: a search back from a call's start stops where none can hold it.
+    std::vector<std::uint64_t> reach(chosen.size());
+    for (std::size_t w = 0; w < chosen.size(); ++w)
+        reach[w] = std::max(chosen[w]->to, w > 0 ? reach[w - 1] : 0);
+    std::vector<Piece> pieces(chosen.size());
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> laneOf;
+    for (std::uint32_t l = 0; l < m_lanes.size(); ++l)
+        laneOf.emplace(m_lanes[l], l);
+    for (std::size_t w = 0; w < chosen.size(); ++w) {
+        pieces[w].from = chosen[w]->from;
+        pieces[w].byRange = true;
+        const auto lane = laneOf.find({ chosen[w]->pid, chosen[w]->thread });
+        pieces[w].lane = lane != laneOf.end() ? lane->second : std::uint32_t(m_lanes.size());
+    }
+    std::vector<const Call*> unplaced;
+    for (const Call& c : m_calls) {
+        const std::uint64_t t = c.call->start;
+        std::size_t w = std::size_t(std::upper_bound(chosen.begin(), chosen.end(), t,
+                                        [](std::uint64_t at, const Range* r) { return at < r->from; }) -
+            chosen.begin());
+        std::optional<std::size_t> sameProcess;
+        bool placed = false;
+        while (w-- > 0 && reach[w] >= t) {
+            const Range& r = *chosen[w];
+            if (r.pid != c.call->pid || t > r.to)
+                continue;
+            if (r.thread == c.call->thread || r.thread == 0) {
+                pieces[w].calls.push_back(&c);
+                placed = true;
+                break;
+            }
+            if (!sameProcess)
+                sameProcess = w;
+        }
+        if (!placed && sameProcess)
+            pieces[*sameProcess].calls.push_back(&c);
+    }
+    for (Piece& p : pieces) {
+        std::stable_sort(p.calls.begin(), p.calls.end(),
+            [](const Call* a, const Call* b) { return a->call->start < b->call->start; });
+        if (p.lane == m_lanes.size() && !p.calls.empty())
+            p.lane = p.calls.front()->lane;  // a range marked where no call was made: its calls' thread
+    }
+    return pieces;
+}
+
+void Matcher::takeOperations(std::vector<Piece>& pieces, const std::unordered_map<std::uint64_t, std::size_t>& pieceOf)
+{
+    for (const RecordedOperation& op : m_recording.operations) {
+        if (!mine(op.pid))
+            continue;
+        if (op.start == 0 || op.end < op.start) {
+            ++m_untimed;
+            continue;
+        }
+        const auto found = pieceOf.find(key(op.pid, resolve(op.pid, op.correlation)));
+        if (found == pieceOf.end()) {
+            ++m_unmatched;
+            continue;
+        }
+        pieces[found->second].ops.push_back(&op);
+    }
+    for (const RecordedEvent& e : m_recording.events) {
+        if (!mine(e.pid))
+            continue;
+        if (const auto found = pieceOf.find(key(e.pid, resolve(e.pid, e.correlation))); found != pieceOf.end())
+            pieces[found->second].events.push_back(&e);
+    }
+}
+
+RecordedRuns Matcher::split(const IterationRule& rule)
+{
+    takeCalls();
+    std::uint64_t lastTime = 0;
+    for (const Call& c : m_calls)
+        lastTime = std::max(lastTime, c.call->end);
+
+    // The iterations, by the rule asked for.
+    const std::vector<Range> ranges = rangesOf(m_recording, m_pid, lastTime);
+    std::string range = rule.range;
+    if (rule.by != IterationRule::By::Sync && range.empty())
+        range = outermostRepeated(ranges);
+    if (rule.by == IterationRule::By::Nvtx && range.empty())
+        m_out.notes.push_back(ranges.empty() ? "The program marked no NVTX ranges: the runs are split at host "
+                                               "synchronizations instead."
+                                             : "No NVTX range repeats: the runs are split at host synchronizations "
+                                               "instead.");
+    std::vector<Piece> pieces;
+    if (rule.by != IterationRule::By::Sync && !range.empty()) {
+        const std::size_t unended = std::size_t(std::count_if(ranges.begin(), ranges.end(),
+            [&](const Range& r) { return r.name == range && !r.ended; }));
+        pieces = byRanges(ranges, range);
+        m_out.how = "NVTX range '" + cutText(range, 80) + "'";
+        if (pieces.empty())
+            m_out.notes.push_back("No NVTX range is named '" + cutText(range, 80) + "'.");
+        if (unended > 0)
+            m_out.notes.push_back(std::to_string(unended) + " range(s) '" + cutText(range, 80) +
+                "' never ended: each runs to the end of the recording.");
+    }
+    if (pieces.empty() && (rule.by != IterationRule::By::Nvtx || range.empty() || ranges.empty())) {
+        pieces = bySync();
+        m_out.how = "host synchronizations";
+    }
+    std::unordered_map<std::uint64_t, std::size_t> pieceOf;  // (pid, correlation): the piece its call is in
+    pieceOf.reserve(m_calls.size());
+    for (std::size_t p = 0; p < pieces.size(); ++p)
+        for (const Call* c : pieces[p].calls)
+            pieceOf.emplace(key(c->call->pid, c->call->correlation), p);
+    takeOperations(pieces, pieceOf);
+
+    // A program that never waits: each thread's whole recording one run.
+    const bool waited = m_out.how != "host synchronizations" ||
+        std::any_of(m_calls.begin(), m_calls.end(), [](const Call& c) {
+            return c.name->role == CallRole::Wait || c.name->role == CallRole::SyncCopy || c.name->role == CallRole::Poll;
+        });
+    if (!waited) {
+        m_out.how = "the whole recording";
+        m_out.notes.push_back("The program neither repeats an NVTX range nor waits for the GPU: its whole recording is "
+                              "one run.");
+    }
+
+    // Each stream's kind as the program made it: which one is the legacy default stream.
+    StreamFlags streamFlags;
+    for (const RecordedStream& st : m_recording.streams)
+        if (mine(st.pid))
+            streamFlags[{ st.pid, st.context, st.stream }] = st.flag;
+    if (!streamFlags.empty())
+        m_tally.copies.defaultStream = 0;
+
+    struct Made {
+        std::uint64_t t0;
+        std::uint32_t lane;
+        RunResult run;
+    };
+    std::vector<Made> made;
+    for (Piece& piece : pieces) {
+        std::uint64_t t0 = 0;
+        std::optional<RunResult> run = runOfPiece(piece, m_aliases, m_tally, t0);
+        if (!run)
+            continue;
+        if (m_tally.copies.defaultStream) {
+            const std::uint64_t onDefault = defaultStreamWork(piece, streamFlags, m_issuers);
+            *m_tally.copies.defaultStream += onDefault;
+            m_tally.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
+        }
+        made.push_back({ t0, piece.lane, std::move(*run) });
+    }
+    std::stable_sort(made.begin(), made.end(), [](const Made& a, const Made& b) { return a.t0 < b.t0; });
+
+    // The lanes that made runs, numbered in the order their first run began; a run's CPU spans on its lane's number.
+    // Iterations of a lane before its first that runs a kernel are its set-up (allocations, memsets, first copies)
+    // where the lane runs kernels later: kept and shown as warm-up runs, left out of the statistics.
+    std::vector<bool> laneKernels(m_lanes.size(), false);
+    for (const Made& m : made)
+        laneKernels[m.lane] = laneKernels[m.lane] || m.run.has(SpanKind::Kernel);
+    std::vector<int> laneNumber(m_lanes.size(), -1);
+    std::vector<bool> kernelSeen;
+    std::size_t setUp = 0;
+    if (!made.empty()) {
+        m_out.originNs = made.front().t0;
+        m_out.originPid = m_lanes[made.front().lane].first;
+    }
+    m_out.runs.reserve(made.size());
+    for (Made& m : made) {
+        int& number = laneNumber[m.lane];
+        if (number < 0) {
+            number = int(m_out.threads.size());
+            m_out.threads.push_back({ m_lanes[m.lane].first, m_lanes[m.lane].second, 0 });
+            kernelSeen.push_back(false);
+        }
+        ++m_out.threads[std::size_t(number)].runs;
+        for (std::vector<Span>* list : { &m.run.spans, &m.run.traced })
+            for (Span& s : *list)
+                if (!onGpu(s.kind))
+                    s.stream = number;
+        kernelSeen[std::size_t(number)] = kernelSeen[std::size_t(number)] || m.run.has(SpanKind::Kernel);
+        if (laneKernels[m.lane] && !kernelSeen[std::size_t(number)]) {
+            m.run.warmup = true;
+            ++setUp;
+        }
+        m.run.index = int(m_out.runs.size());
+        m.run.startMs = double(m.t0 - m_out.originNs) / 1e6;
+        m_out.runs.push_back(std::move(m.run));
+    }
+    if (setUp > 0)
+        m_out.notes.push_back("The first " + std::to_string(setUp) + " iteration(s) ran no kernel (the program's "
+            "set-up): shown as warm-up runs and left out of the statistics.");
+    if (m_out.threads.size() > 1 && m_out.how == "host synchronizations")
+        m_out.how = "host synchronizations, thread by thread";
+
+    if (m_out.threads.size() > 1) {
+        std::string each;
+        for (const ProgramThread& t : m_out.threads)
+            each += (each.empty() ? "" : ", ") + std::to_string(t.runs) + " of thread " + std::to_string(t.thread) +
+                (m_pid ? std::string() : " of process " + std::to_string(t.pid));
+        m_out.notes.push_back("Iterations were found thread by thread (a wait ends only its own thread's): " + each +
+            ".");
+    }
+    if (m_untimed > 0)
+        m_out.notes.push_back(std::to_string(m_untimed) + " GPU operation(s) carried no time and are left out.");
+    if (m_unmatched > 0)
+        m_out.notes.push_back(std::to_string(m_unmatched) + " GPU operation(s) were issued by calls outside every "
+            "iteration (or not recorded) and are left out.");
+    if (!m_tally.undrawn.empty()) {
+        std::string each;
+        for (const auto& [what, count] : m_tally.undrawn)
+            each += (each.empty() ? "" : ", ") + std::to_string(count) + " " + what;
+        m_out.notes.push_back("Operations that count in GPU time but have no span of their own: " + each + ".");
+    }
+    for (const RecordedProcess& p : m_recording.processes) {
+        if (!mine(p.pid) || p.exited)
+            continue;
+        m_out.notes.push_back("Process " + std::to_string(p.pid) + " (" + cutText(p.executable, 120) +
+            (p.signal != 0 ? ") died on signal " + std::to_string(p.signal) +
+                    ": every record until then was handed over."
+                           : ") did not exit normally: records of its last 100 ms may be missing."));
+    }
+    for (const std::string& note : m_recording.notes)
+        m_out.notes.push_back("The recording says: " + cutText(note, 300));
+    m_out.copies = m_tally.copies;
+    return std::move(m_out);
 }
 
 }  // namespace
@@ -155,320 +395,24 @@ Result<IterationRule> parseIterationRule(std::string_view text)
         "synchronizations end them) or auto.");
 }
 
-std::string callBaseName(std::string_view name)
+RecordedRuns splitIterations(const Recording& recording, const IterationRule& rule, std::optional<std::uint32_t> pid)
 {
-    name.remove_prefix(std::min(name.find_first_not_of('_'), name.size()));
-    name = name.substr(0, name.find("_v"));
-    if (const auto perThread = name.find("_pt"); perThread != std::string_view::npos)
-        name = name.substr(0, perThread);
-    return std::string(name);
+    return Matcher(recording, pid).split(rule);
 }
 
-bool isHostSynchronization(std::string_view name)
+std::vector<std::uint32_t> processesWithWork(const Recording& recording)
 {
-    const std::string base = callBaseName(name);
-    return base == "cudaDeviceSynchronize" || base == "cudaStreamSynchronize" || base == "cudaEventSynchronize" ||
-        base == "cudaThreadSynchronize";
-}
-
-bool isSynchronousCopy(std::string_view name)
-{
-    const std::string base = callBaseName(name);
-    const bool copies = base.rfind("cudaMemcpy", 0) == 0 || base.rfind("cudaMemset", 0) == 0;
-    const std::string_view async = "Async";
-    return copies && !(base.size() >= async.size() && base.compare(base.size() - async.size(), async.size(), async) == 0);
-}
-
-namespace {
-
-// The call a (pid, correlation) names, and the iteration (window) it is in.
-struct Issuer {
-    std::size_t window = 0;
-    const RecordedCall* call = nullptr;
-};
-using Issuers = std::unordered_map<std::uint64_t, Issuer>;
-
-// The operations of one iteration on the legacy default stream, where the iteration also used a blocking stream of
-// the same context (the two then wait for each other); 0 otherwise. Work a per-thread default stream build issued
-// (calls named …_ptsz, …_ptds) waits for no other stream and is not counted.
-std::uint64_t defaultStreamWork(const std::vector<const RecordedOperation*>& ops,
-    const std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>& flags,
-    const Issuers& issuers)
-{
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> onDefault;  // (pid, context): operations
-    std::set<std::pair<std::uint32_t, std::uint32_t>> blocking;                   // (pid, context) with such a stream
-    for (const RecordedOperation* op : ops) {
-        const auto flag = flags.find({ op->pid, op->context, op->stream });
-        if (flag == flags.end())
-            continue;
-        if (flag->second == kNullStreamFlag) {
-            const auto issuer = issuers.find(key(op->pid, op->correlation));
-            const bool perThread = issuer != issuers.end()
-                && (issuer->second.call->name.find("_ptsz") != std::string::npos
-                    || issuer->second.call->name.find("_ptds") != std::string::npos);
-            if (!perThread)
-                ++onDefault[{ op->pid, op->context }];
-        } else if (flag->second != kNonBlockingStreamFlag) {
-            blocking.insert({ op->pid, op->context });
-        }
-    }
-    std::uint64_t count = 0;
-    for (const auto& [context, operations] : onDefault)
-        count += blocking.count(context) > 0 ? operations : 0;
-    return count;
-}
-
-}  // namespace
-
-RecordedRuns splitIterations(const Recording& recording, const IterationRule& rule)
-{
-    RecordedRuns out;
-    std::vector<const RecordedCall*> calls;
-    std::uint64_t lastTime = 0;
-    for (const RecordedCall& c : recording.calls) {
-        calls.push_back(&c);
-        lastTime = std::max(lastTime, c.end);
-    }
-    std::stable_sort(calls.begin(), calls.end(),
-        [](const RecordedCall* a, const RecordedCall* b) { return a->start < b->start; });
-
-    // The iterations' windows, by the rule asked for.
-    std::vector<Window> windows;
-    const std::vector<Range> ranges = rangesOf(recording, lastTime);
-    std::string range = rule.range;
-    if (rule.by != IterationRule::By::Sync && range.empty())
-        range = outermostRepeated(ranges);
-    if (rule.by == IterationRule::By::Nvtx && range.empty())
-        out.notes.push_back(ranges.empty() ? "The program marked no NVTX ranges: the runs are split at host "
-                                             "synchronizations instead."
-                                           : "No NVTX range repeats: the runs are split at host synchronizations "
-                                             "instead.");
-    if (rule.by != IterationRule::By::Sync && !range.empty()) {
-        std::size_t unended = 0;
-        for (const Range& r : ranges) {
-            if (r.name != range)
-                continue;
-            windows.push_back({ r.pid, r.from, r.to });
-            unended += r.ended ? 0 : 1;
-        }
-        out.how = "NVTX range '" + cutText(range, 80) + "'";
-        if (windows.empty())
-            out.notes.push_back("No NVTX range is named '" + cutText(range, 80) + "'.");
-        if (unended > 0)
-            out.notes.push_back(std::to_string(unended) + " range(s) '" + cutText(range, 80) +
-                "' never ended: each runs to the end of the recording.");
-    }
-    if (windows.empty() && (rule.by != IterationRule::By::Nvtx || range.empty() || ranges.empty())) {
-        windows = syncWindows(calls);
-        out.how = "host synchronizations";
-    }
-    const bool byRange = !windows.empty() && out.how != "host synchronizations";
-    std::sort(windows.begin(), windows.end(), [](const Window& a, const Window& b) { return a.from < b.from; });
-
-    // Each call to the first window of its process that holds its start; with no windows, one for all.
-    const bool whole = windows.empty();
-    if (whole) {
-        out.how = "the whole recording";
-        out.notes.push_back("The program neither repeats an NVTX range nor waits for the GPU: its whole recording is "
-                            "one run.");
-        windows.push_back({ 0, 0, ~std::uint64_t(0) });
-    }
-    // The latest end of the windows up to each: a search back from a call's start stops where none can hold it.
-    std::vector<std::uint64_t> reach(windows.size());
-    for (std::size_t w = 0; w < windows.size(); ++w)
-        reach[w] = std::max(windows[w].to, w > 0 ? reach[w - 1] : 0);
-    std::vector<std::vector<const RecordedCall*>> callsOf(windows.size());
-    Issuers issuers;  // (pid, correlation): the call and its window
-    for (const RecordedCall* c : calls) {
-        std::size_t w = std::size_t(std::distance(windows.begin(), std::upper_bound(windows.begin(), windows.end(),
-            c->start, [](std::uint64_t t, const Window& window) { return t < window.from; })));
-        while (w-- > 0 && reach[w] >= c->start) {
-            if ((whole || windows[w].pid == c->pid) && c->start <= windows[w].to) {
-                callsOf[w].push_back(c);
-                issuers.emplace(key(c->pid, c->correlation), Issuer { w, c });
-                break;
-            }
-        }
-    }
-    std::vector<std::vector<const RecordedOperation*>> opsOf(windows.size());
-    std::size_t unmatched = 0, untimed = 0, undrawn = 0;
-    for (const RecordedOperation& op : recording.operations) {
-        if (op.start == 0 || op.end < op.start) {
-            ++untimed;
-            continue;
-        }
-        const auto found = issuers.find(key(op.pid, op.correlation));
-        if (found == issuers.end()) {
-            ++unmatched;
-            continue;
-        }
-        opsOf[found->second.window].push_back(&op);
-    }
-
-    // The CUDA events the iterations' calls recorded: the points the program times itself between.
-    std::vector<std::vector<const RecordedEvent*>> eventsOf(windows.size());
-    for (const RecordedEvent& e : recording.events) {
-        if (const auto found = issuers.find(key(e.pid, e.correlation)); found != issuers.end())
-            eventsOf[found->second.window].push_back(&e);
-    }
-
-    // Each stream's kind as the program made it: which one is the legacy default stream.
-    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t> streamFlags;
-    for (const RecordedStream& st : recording.streams)
-        streamFlags[{ st.pid, st.context, st.stream }] = st.flag;
-    if (!streamFlags.empty())
-        out.copies.defaultStream = 0;
-
-    std::uint64_t firstStart = 0;
-    for (std::size_t w = 0; w < windows.size(); ++w) {
-        std::vector<const RecordedOperation*>& ops = opsOf[w];
-        if (ops.empty())
-            continue;  // no GPU work: nothing to time
-        std::sort(ops.begin(), ops.end(), [](const RecordedOperation* a, const RecordedOperation* b) {
-            return a->correlation != b->correlation ? a->correlation < b->correlation : a->start < b->start;
-        });
-        const std::vector<const RecordedCall*>& own = callsOf[w];  // not empty: its calls issued the operations
-        // Between two waits, the iteration begins with its first call that gives the GPU work (an operation or an
-        // event): what comes before it (reading the last one's results, freeing, a context's creation) is the host's
-        // own time between iterations, and is left out. A range begins where it does.
-        std::uint64_t t0 = own.front()->start;
-        if (byRange) {
-            t0 = std::min(windows[w].from, t0);
-        } else {
-            std::unordered_set<std::uint32_t> issuing;
-            for (const RecordedOperation* op : ops)
-                issuing.insert(op->correlation);
-            for (const RecordedEvent* e : eventsOf[w])
-                issuing.insert(e->correlation);
-            const auto first = std::find_if(own.begin(), own.end(),
-                [&issuing](const RecordedCall* c) { return issuing.count(c->correlation) > 0; });
-            if (first != own.end())
-                t0 = (*first)->start;
-        }
-        if (out.runs.empty()) {
-            firstStart = t0;
-            out.originNs = t0;
-            out.originPid = own.front()->pid;
-        }
-        RunResult run;
-        run.index = int(out.runs.size());
-        run.startMs = (double(t0) - double(firstStart)) / 1e6;
-        // No element is checked in a program: none is known wrong (the report's program block says none was checked).
-        run.verified = true;
-        std::uint64_t gpuFrom = ~std::uint64_t(0), gpuTo = 0;
-        std::map<std::pair<std::uint32_t, std::uint32_t>, int> streams;  // (device, stream): its number in the run
-        for (const RecordedOperation* op : ops) {
-            gpuFrom = std::min(gpuFrom, op->start);
-            gpuTo = std::max(gpuTo, op->end);
-            if (op->kind == OperationKind::Copy && (op->srcKind == kPageable || op->dstKind == kPageable)) {
-                ++out.copies.pageable;
-                out.copies.pageableBytes += op->bytes;
-                out.copies.pageableMs += double(op->end - op->start) / 1e6;
-            }
-            if (!drawn(*op)) {
-                ++undrawn;
-                continue;
-            }
-            const auto [at, added] = streams.emplace(std::pair { op->device, op->stream }, int(streams.size()));
-            run.spans.push_back(spanOf(*op, t0, at->second));
-        }
-        if (out.copies.defaultStream) {
-            const std::uint64_t onDefault = defaultStreamWork(ops, streamFlags, issuers);
-            *out.copies.defaultStream += onDefault;
-            out.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
-        }
-        for (const RecordedEvent* e : eventsOf[w]) {
-            gpuFrom = std::min(gpuFrom, e->timestamp);
-            gpuTo = std::max(gpuTo, e->timestamp);
-        }
-        run.gpuMs = double(gpuTo - gpuFrom) / 1e6;
-        double submitNs = 0.0;
-        std::optional<Span> polled;  // the polls that found the GPU busy, to the one that found it done: a wait
-        for (const RecordedCall* c : own) {
-            if (c->start < t0)
-                continue;  // before the iteration's first issuing call
-            const double ns = double(c->end >= c->start ? c->end - c->start : 0);
-            Span api;
-            api.kind = SpanKind::Api;
-            api.call = apiCallNamed(c->name);
-            api.beginMs = (double(c->start) - double(t0)) / 1e6;
-            api.endMs = api.beginMs + ns / 1e6;
-            if (isPoll(c->name)) {  // thousands in a wait: not one span each
-                if (c->returnValue == kNotReady)
-                    run.pollIterations += c->calls;
-                if (c->returnValue == kNotReady && !polled) {
-                    polled = api;
-                    polled->kind = SpanKind::Wait;
-                    polled->call = ApiCall::None;
-                }
-                if (polled)
-                    polled->endMs = api.endMs;
-                if (c->returnValue != kNotReady && polled) {
-                    run.spans.push_back(*polled);
-                    polled.reset();
-                }
-                continue;
-            }
-            run.traced.push_back(api);
-            if (isSynchronousCopy(c->name)) {
-                out.copies.synchronous += c->calls;
-                out.copies.synchronousMs += ns / 1e6;
-            }
-            if (isHostSynchronization(c->name)) {
-                Span wait = api;
-                wait.kind = SpanKind::Wait;
-                wait.call = ApiCall::None;
-                run.spans.push_back(wait);
-            } else {
-                submitNs += ns;
-            }
-        }
-        if (polled)
-            run.spans.push_back(*polled);
-        Span submit;
-        submit.kind = SpanKind::Submit;
-        submit.endMs = submitNs / 1e6;
-        run.spans.push_back(submit);
-        for (const Span& s : run.spans) {
-            if (onGpu(s.kind))
-                run.traced.push_back(s);
-        }
-        const auto byBegin = [](const Span& a, const Span& b) { return a.beginMs < b.beginMs; };
-        std::stable_sort(run.spans.begin(), run.spans.end(), byBegin);
-        std::stable_sort(run.traced.begin(), run.traced.end(), byBegin);
-        out.runs.push_back(std::move(run));
-    }
-
-    // Iterations before the first that runs a kernel are the program's set-up (allocations, memsets, first copies)
-    // where a later one runs kernels: kept and shown as warm-up runs, left out of the statistics.
-    const auto firstKernel = std::find_if(out.runs.begin(), out.runs.end(),
-        [](const RunResult& run) { return run.has(SpanKind::Kernel); });
-    if (firstKernel != out.runs.end() && firstKernel != out.runs.begin()) {
-        const auto setUp = std::size_t(firstKernel - out.runs.begin());
-        for (auto run = out.runs.begin(); run != firstKernel; ++run)
-            run->warmup = true;
-        out.notes.push_back("The first " + std::to_string(setUp) + " iteration(s) ran no kernel (the program's "
-            "set-up): shown as warm-up runs and left out of the statistics.");
-    }
-    if (untimed > 0)
-        out.notes.push_back(std::to_string(untimed) + " GPU operation(s) carried no time and are left out.");
-    if (unmatched > 0)
-        out.notes.push_back(std::to_string(unmatched) + " GPU operation(s) were issued by calls outside every "
-            "iteration (or not recorded) and are left out.");
-    if (undrawn > 0)
-        out.notes.push_back(std::to_string(undrawn) + " memset(s) and copies within the GPU count in GPU time but "
-            "have no span of their own.");
-    for (const RecordedProcess& p : recording.processes) {
-        if (!p.exited)
-            out.notes.push_back("Process " + std::to_string(p.pid) + " (" + cutText(p.executable, 120) +
-                ") did not exit normally: records of its last 100 ms may be missing.");
-    }
-    if (recording.dropped > 0)
-        out.notes.push_back("CUPTI dropped " + std::to_string(recording.dropped) +
-            " record(s) for want of buffer room: some runs may lack operations.");
-    for (const std::string& note : recording.notes)
-        out.notes.push_back("The recording says: " + cutText(note, 300));
-    return out;
+    std::unordered_set<std::uint32_t> working;
+    for (const RecordedOperation& op : recording.operations)
+        working.insert(op.pid);
+    std::vector<std::uint32_t> pids;
+    for (const RecordedProcess& p : recording.processes)
+        if (working.erase(p.pid) > 0)
+            pids.push_back(p.pid);
+    std::vector<std::uint32_t> rest(working.begin(), working.end());  // operations of a process with no process line
+    std::sort(rest.begin(), rest.end());
+    pids.insert(pids.end(), rest.begin(), rest.end());
+    return pids;
 }
 
 }  // namespace asyncscope

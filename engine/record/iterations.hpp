@@ -1,26 +1,37 @@
 // A recorded program's iterations as runs: what repeats in it, each repetition a RunResult as the built-in pipeline's
-// runs are, so that every view, statistic and writer takes them.
-// - By NVTX: each range of a name is an iteration (by default the outermost name that repeats); the runtime calls
-//   its process began within the range are its calls.
-// - By synchronization: an iteration ends where the host waits for the GPU (cudaDeviceSynchronize,
-//   cudaStreamSynchronize, cudaEventSynchronize, or a loop of cudaEventQuery or cudaStreamQuery that found the GPU
-//   busy and then done); its calls are those its process began since the last such wait ended, that wait included.
-// The GPU operations of an iteration are those its calls issued (matched by correlation id). Between two waits, an
-// iteration begins with its first call that gives the GPU work (an operation or an event): the calls before it
-// (reading the last iteration's results, freeing, creating the context) are the host's time between iterations and
-// are left out; an NVTX range begins where it does. A run's GPU time is its first operation's start to its last one's
-// end, widened to the CUDA events its calls recorded where the GPU passed them (a program that times itself with
-// events measures between those); its CPU submit time the time spent in its calls other than the waits and polls;
-// its waits (Wait spans) the time spent in those (a poll loop: from its first busy answer to its end). Its spans are
-// its copies to and from the device and its kernels, each on its stream (numbered 0, 1, … by first use within the
-// run); `traced` adds every runtime call as an Api span. Times in ms from the iteration's beginning.
+// runs are, so that every view, statistic and writer takes them. Iterations are found thread by thread: each host
+// thread of each process that calls CUDA (a lane) has its own.
+// - By NVTX: each range of a name is an iteration (by default the outermost name that repeats); its calls are those
+//   the range's thread began within it (those of any thread of its process where the range's thread made none).
+// - By synchronization: an iteration of a thread ends where that thread waits for the GPU: cudaDeviceSynchronize,
+//   cudaStreamSynchronize, cudaEventSynchronize (or the driver's cuCtxSynchronize, cuStreamSynchronize,
+//   cuEventSynchronize), a loop of event or stream queries that found the GPU busy and then done, or a synchronous
+//   copy to the host (cudaMemcpy, cuMemcpyDtoH…), where the host waits for the GPU's results. Other synchronous copies
+//   and memsets are waits too, but end an iteration only in a thread that waits no other way. Another thread's wait
+//   ends nothing of this one's.
+// The driver calls a runtime call makes are part of it (CUPTI records both): only the driver calls a program makes
+// itself (Triton, CuPy, Numba and JAX issue their work so) are calls of their own. The GPU operations of an
+// iteration are those its calls issued (matched by process and correlation id). Between two waits, an iteration
+// begins with its first call that gives the GPU work (an operation or an event): the calls before it (reading the
+// last iteration's results, freeing, creating the context) are the host's time between iterations and are left out;
+// an NVTX range begins where it does. A run's GPU time is its first operation's start to its last one's end, widened
+// to the CUDA events its calls recorded where the GPU passed them (a program that times itself with events measures
+// between those); its CPU submit time the time spent in calls that launch or enqueue GPU work (launches, asynchronous
+// copies and memsets, event records, stream waits, graph launches); its waits (Wait spans) the time spent in
+// synchronizations, synchronous copies and poll loops (from a loop's first busy answer to its end); other calls
+// (allocations, frees, queries) are neither. Its spans are its copies to and from the device and its kernels, each on
+// its stream (numbered 0, 1, … by first use within the run), and its CPU spans on its lane (the thread's number in
+// RecordedRuns::threads); `traced` adds every call as an Api span. Times in ms from the iteration's beginning; a
+// run's startMs from the earliest run's beginning, so never below 0.
 #pragma once
 
 #include "engine/model/error.hpp"
 #include "engine/model/program_info.hpp"
 #include "engine/model/run_result.hpp"
+#include "engine/record/call_names.hpp"
 #include "engine/record/recording.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,22 +48,22 @@ struct IterationRule {
 Result<IterationRule> parseIterationRule(std::string_view text);
 
 struct RecordedRuns {
-    std::vector<RunResult> runs;
-    std::uint64_t originNs = 0;  // CUPTI's clock where the first run starts: the runs' startMs count from it
+    std::vector<RunResult> runs;  // in the order they began, over every lane
+    std::uint64_t originNs = 0;   // CUPTI's clock where the first run starts: the runs' startMs count from it
     std::uint32_t originPid = 0;  // the process the first run's calls are of
     std::string how;                 // "NVTX range 'step'", "host synchronizations", "the whole recording"
     std::vector<std::string> notes;  // what the runs leave out or could not tell, one sentence each
     ProgramCopies copies;            // the runs' copies from pageable memory and synchronous calls
+    // The lanes: a run's CPU spans' `stream` is its thread's place here. Only threads with runs are listed.
+    std::vector<ProgramThread> threads;
 };
 
-// A runtime call's name without its version and stream suffixes: "cudaMemcpyAsync" for "cudaMemcpyAsync_ptsz_v7000".
-std::string callBaseName(std::string_view name);
-// Whether the call is one where the host waits for the GPU: an iteration's end.
-bool isHostSynchronization(std::string_view name);
-// Whether the call copies or sets memory and returns only when that is done (cudaMemcpy, cudaMemcpy2D, cudaMemset…):
-// the host waits in it, and on the legacy default stream every other stream waits too.
-bool isSynchronousCopy(std::string_view name);
+// The iterations of process `pid`, or of every process together where none is named.
+RecordedRuns splitIterations(
+    const Recording& recording, const IterationRule& rule, std::optional<std::uint32_t> pid = std::nullopt);
 
-RecordedRuns splitIterations(const Recording& recording, const IterationRule& rule);
+// The processes that ran GPU work, in the order their streams began (a program's own first): each is a series of
+// its own.
+std::vector<std::uint32_t> processesWithWork(const Recording& recording);
 
 }  // namespace asyncscope

@@ -54,6 +54,8 @@ private:
     std::vector<DeviceInfo> m_devices;
     std::vector<std::unique_ptr<MachineMonitor>> m_monitors;  // one a device, in m_devices' order
     std::vector<std::optional<std::set<std::uint32_t>>> m_before;
+    std::vector<std::optional<MachineState>> m_finished;  // each device's state as its monitor finished
+    std::vector<std::int64_t> m_finishedAtNs;              // the first run's time its samples count from
 };
 
 // The machine block of a report made from a kept recording: nothing sampled it, said so.

@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 extern char** environ;
 
@@ -78,10 +79,47 @@ Status listenOn(SocketFolder& socket)
     return std::nullopt;
 }
 
-// The lines of each connection, kept whole in the recording as they come.
+// The parent of process `pid`: /proc/PID/stat's fourth field, after the name in parentheses (which may hold spaces
+// and parentheses of its own); 0 where the process is gone.
+std::uint32_t parentOf(std::uint32_t pid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat;
+    if (!std::getline(in, stat))
+        return 0;
+    const std::size_t name = stat.rfind(')');
+    if (name == std::string::npos)
+        return 0;
+    std::istringstream fields(stat.substr(name + 1));
+    std::string state;
+    std::uint32_t parent = 0;
+    return fields >> state >> parent ? parent : 0;
+}
+
+// Whether process `pid` is the program or a descendant of it, its parents followed at most 128 steps up. A process
+// gone already cannot be followed: it counts as no descendant. The program keeps its pid through an exec (a script
+// that execs the CUDA program).
+bool isOfProgram(std::uint32_t pid, std::uint32_t program)
+{
+    for (int step = 0; step <= 128; ++step) {
+        if (pid == program)
+            return true;
+        if (pid <= 1)
+            return false;
+        pid = parentOf(pid);
+    }
+    return false;
+}
+
+// The lines of each connection, kept whole in the recording as they come. The socket's folder is the recorder's
+// user's alone, but a connection is taken only from a process of the program run by that user: the others (another
+// program's injection library finding the variable, anything that found the socket) are closed unread.
 class Collector {
 public:
-    Collector(std::ofstream* out, RecordingReader* live) : m_out(out), m_live(live) {}
+    Collector(std::ofstream* out, RecordingReader* live, pid_t program)
+        : m_out(out), m_live(live), m_program(std::uint32_t(program)), m_user(::geteuid())
+    {
+    }
     ~Collector()
     {
         for (const auto& [fd, pending] : m_connections)
@@ -94,7 +132,16 @@ public:
             const int fd = ::accept4(listening, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
             if (fd < 0)
                 return;
+            ucred peer {};
+            socklen_t length = sizeof peer;
+            if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0 || length != sizeof peer ||
+                peer.uid != m_user || peer.pid <= 0 || !isOfProgram(std::uint32_t(peer.pid), m_program)) {
+                ::close(fd);
+                ++m_refused;
+                continue;
+            }
             m_connections.emplace(fd, std::string());
+            m_pids.push_back(std::uint32_t(peer.pid));
             m_connected = true;
         }
     }
@@ -151,14 +198,61 @@ public:
     bool open() const { return !m_connections.empty(); }
     bool connected() const { return m_connected; }
     std::uint64_t bytes() const { return m_bytes; }
+    std::uint32_t refused() const { return m_refused; }
+    const std::vector<std::uint32_t>& pids() const { return m_pids; }
 
 private:
     std::ofstream* m_out;  // null: the recording is not kept
     RecordingReader* m_live;
+    std::uint32_t m_program;  // the program's pid
+    uid_t m_user;             // the recorder's effective user
     std::map<int, std::string> m_connections;  // each connection's unfinished line
     bool m_connected = false;
     std::uint64_t m_bytes = 0;
+    std::uint32_t m_refused = 0;
+    std::vector<std::uint32_t> m_pids;
 };
+
+// Whether two paths name one library: the same text, or the same file reached another way (a link, a relative path).
+bool sameLibrary(const std::string& a, const std::string& b)
+{
+    if (a == b)
+        return true;
+    struct stat first {}, second {};
+    return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 && first.st_dev == second.st_dev &&
+        first.st_ino == second.st_ino;
+}
+
+// Refuses an injection variable that the program would have, in the recorder's environment or the request's, naming
+// another library than the recorder's: a process takes one, and setting the recorder's over it would leave the other
+// tool silently out of the program.
+Status checkInjectionVariables(const RecordRequest& request)
+{
+    const struct {
+        const char* name;
+        const std::string& ours;
+        const char* why;
+    } variables[] = {
+        { "CUDA_INJECTION64_PATH", request.injectionLibrary,
+            "another tool injects into CUDA programs, and a process takes one injection library" },
+        { "NVTX_INJECTION64_PATH", request.cuptiLibrary,
+            "another tool takes the program's NVTX ranges, and a process takes one NVTX injection library" },
+    };
+    for (const auto& variable : variables) {
+        std::vector<std::string> values;
+        if (const char* own = std::getenv(variable.name))
+            values.emplace_back(own);
+        for (const auto& [name, value] : request.environment)
+            if (name == variable.name)
+                values.push_back(value);
+        for (const std::string& value : values)
+            if (!value.empty() && !sameLibrary(value, variable.ours))
+                return makeError(ErrorKind::Usage,
+                    std::string(variable.name) + " is already set to " + cutText(value, 200) + ": " + variable.why,
+                    "Unset it to record with AsyncScope, or run the other tool without the recorder.");
+    }
+    return std::nullopt;
+}
 
 std::vector<std::string> environmentFor(const RecordRequest& request, const std::string& socket)
 {
@@ -274,6 +368,8 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
     const bool kept = !request.recordingPath.empty();
     if (!kept && !live)
         return makeError(ErrorKind::Usage, "the recording would be neither kept nor read: name a file for it");
+    if (Status taken = checkInjectionVariables(request))
+        return *taken;
     if (kept)
         if (Status unwritable = checkWritableFile(request.recordingPath))
             return *unwritable;
@@ -330,7 +426,7 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
         return makeError(ErrorKind::Io, shownPath(outcome.program) + " could not be started: " +
             systemErrorText(spawned));
 
-    Collector collector(kept ? &out : nullptr, live);
+    Collector collector(kept ? &out : nullptr, live, child);
     std::optional<Clock::time_point> exited, stopping;
     int signalsSent = 0;
     // Readable when the program ends, so its end is seen at once rather than at the next poll's timeout (a kernel
@@ -378,6 +474,8 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
         ::close(ended);
     outcome.connected = collector.connected();
     outcome.bytes = collector.bytes();
+    outcome.refusedConnections = collector.refused();
+    outcome.pids = collector.pids();
     out.close();
     if (kept && !out)
         return makeError(ErrorKind::Io, "writing " + shownPath(request.recordingPath) + " failed");

@@ -5,13 +5,17 @@
 // has exited and its processes have closed their connections (or 2 s after it exited, for children left running),
 // or when it is stopped: the duration asked for, or the `stop` flag (Ctrl+C, which reaches the program too: it runs
 // in the recorder's process group), sends it SIGINT, then SIGTERM after 5 s and SIGKILL after 5 more; what was
-// recorded until then is kept.
+// recorded until then is kept. A connection is taken only from the program's own processes (the program and its
+// descendants, run by the recorder's user); any other is closed at once and counted. A program whose environment
+// already names another injection library (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH) is refused before it runs:
+// a process takes one, and the recorder's would silently put the other tool's out.
 #pragma once
 
 #include "engine/model/error.hpp"
 #include "engine/record/recording.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -38,6 +42,8 @@ struct RecordOutcome {
     bool connected = false;     // at least one of its processes connected: CUDA was initialised, the library loaded
     double wallSeconds = 0.0;   // from its start to its exit
     std::uint64_t bytes = 0;    // the recording's size
+    std::uint32_t refusedConnections = 0;  // connections from processes not the program's, closed unread
+    std::vector<std::uint32_t> pids;       // the process of each connection taken, in the order they came
 };
 
 // The program's path: `name` where it names a folder, else the first match on PATH; an Io or Usage error naming it
@@ -51,8 +57,9 @@ Result<std::string> findInjectionLibrary();
 Result<std::string> findCuptiLibrary();
 
 // Runs the program and keeps its recording. Errors: the program cannot be found or started, the socket or the file
-// cannot be made. A program that fails or crashes is no error: the outcome says how it ended. Each line kept is also
-// given to `live`, where one is given, so that the recording is read as it comes.
+// cannot be made, the environment names another injection library (a Usage error, before anything runs). A program
+// that fails or crashes is no error: the outcome says how it ended. Each line kept is also given to `live`, where one
+// is given, so that the recording is read as it comes.
 Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::atomic<bool>& stop,
     RecordingReader* live = nullptr);
 

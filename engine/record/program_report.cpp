@@ -2,10 +2,14 @@
 
 #include "engine/host/host_name.hpp"
 #include "engine/io/input_file.hpp"
+#include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <filesystem>
 #include <map>
+#include <set>
 
 namespace asyncscope {
 
@@ -20,14 +24,18 @@ std::string uuidText(const std::string& hex)
         "-" + hex.substr(20);
 }
 
-const RecordedDevice* busiestDevice(const Recording& recording)
+// The device the most operations of the processes `pids` ran on (of any process where none is named).
+const RecordedDevice* busiestDevice(const Recording& recording, const std::set<std::uint32_t>& pids)
 {
     std::map<std::uint32_t, std::size_t> operations;
     for (const RecordedOperation& op : recording.operations)
-        ++operations[op.device];
+        if (pids.empty() || pids.count(op.pid) > 0)
+            ++operations[op.device];
     const RecordedDevice* best = recording.devices.empty() ? nullptr : &recording.devices.front();
     std::size_t most = 0;
     for (const RecordedDevice& d : recording.devices) {
+        if (!pids.empty() && pids.count(d.pid) == 0)
+            continue;
         const auto found = operations.find(d.id);
         if (found != operations.end() && found->second > most) {
             most = found->second;
@@ -43,7 +51,10 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
 {
     Report report;
     report.host = shortHostName();
-    if (const RecordedDevice* d = busiestDevice(recording)) {
+    std::set<std::uint32_t> pids;
+    for (const ProgramThread& t : split.threads)
+        pids.insert(t.pid);
+    if (const RecordedDevice* d = busiestDevice(recording, pids)) {
         report.device.index = int(d->id);
         report.device.name = d->name;
         report.device.computeMajor = int(d->ccMajor);
@@ -75,8 +86,101 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
     program.iterations = split.how;
     program.notes = std::move(split.notes);
     program.copies = split.copies;
+    program.threads = std::move(split.threads);
+    program.pids.clear();
+    for (const ProgramThread& t : program.threads)
+        if (std::find(program.pids.begin(), program.pids.end(), t.pid) == program.pids.end())
+            program.pids.push_back(t.pid);
+    program.processes.clear();
+    for (const RecordedProcess& p : recording.processes)
+        program.processes.push_back({ p.pid, p.parent, p.executable, p.exited, p.signal });
+    program.droppedRecords = recording.dropped;
     report.program = std::move(program);
     return report;
+}
+
+Result<ProcessChoice> parseProcessChoice(std::string_view text)
+{
+    if (text == "each")
+        return ProcessChoice {};
+    if (text == "all")
+        return ProcessChoice { ProcessChoice::Kind::All, 0 };
+    std::uint32_t pid = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), pid);
+    if (error == std::errc() && end == text.data() + text.size() && !text.empty() && pid > 0)
+        return ProcessChoice { ProcessChoice::Kind::One, pid };
+    return makeError(ErrorKind::Usage, "--process '" + cutText(text, 40) + "' is not a process",
+        "Give each (every process its own series), all (one series of every process) or the PID of one.");
+}
+
+namespace {
+
+std::string processLabel(const Recording& recording, std::uint32_t pid)
+{
+    for (const RecordedProcess& p : recording.processes)
+        if (p.pid == pid && !p.executable.empty())
+            return "process " + std::to_string(pid) + " (" +
+                cutText(std::filesystem::path(p.executable).filename().string(), 40) + ")";
+    return "process " + std::to_string(pid);
+}
+
+}  // namespace
+
+Result<std::vector<ProgramSeries>> programSeries(const Recording& recording, const IterationRule& rule,
+    const ProcessChoice& choice, const ProgramInfo& program, ProgramMachine* machine)
+{
+    const std::vector<std::uint32_t> working = processesWithWork(recording);
+    std::vector<std::optional<std::uint32_t>> chosen;
+    if (choice.kind == ProcessChoice::Kind::One) {
+        if (std::find(working.begin(), working.end(), choice.pid) == working.end()) {
+            std::string listed;
+            for (std::uint32_t pid : working)
+                listed += (listed.empty() ? "" : ", ") + processLabel(recording, pid);
+            return makeError(ErrorKind::Usage, "--process " + std::to_string(choice.pid) + " ran no GPU work here",
+                working.empty() ? "No process of the program ran GPU work." : "Processes that did: " + listed + ".");
+        }
+        chosen.push_back(choice.pid);
+    } else if (choice.kind == ProcessChoice::Kind::All || working.size() <= 1) {
+        chosen.push_back(std::nullopt);
+    } else {
+        chosen.assign(working.begin(), working.end());
+    }
+    std::vector<ProgramSeries> series;
+    for (const std::optional<std::uint32_t>& pid : chosen) {
+        RecordedRuns split = splitIterations(recording, rule, pid);
+        if (split.runs.empty() && chosen.size() > 1)
+            continue;
+        std::string label = pid ? processLabel(recording, *pid)
+            : working.size() > 1 ? std::string("all processes")
+            : working.empty()    ? std::string("the program")
+                                 : processLabel(recording, working.front());
+        series.push_back({ std::move(label), programReport(recording, std::move(split), program, machine) });
+    }
+    return series;
+}
+
+PlanReport processComparison(std::vector<ProgramSeries> series)
+{
+    PlanReport plan;
+    plan.comparison = Comparison::Processes;
+    plan.planned = series.size();
+    for (ProgramSeries& s : series)
+        plan.variants.push_back({ std::move(s.label), std::move(s.report), std::nullopt, std::nullopt });
+    return plan;
+}
+
+bool programFailed(const ProgramInfo& program)
+{
+    return !program.stopped && (program.exitCode > 0 || program.signal != 0);  // -1 alone: how it ended is not known
+}
+
+void programEndFrom(const Recording& recording, ProgramInfo& program)
+{
+    const RecordedProcess* first = recording.processes.empty() ? nullptr : &recording.processes.front();
+    // An exit line says it ended normally (not with what status), a signal line that it died; with neither, how it
+    // ended is not known (a kill no handler sees, a recording cut short).
+    program.exitCode = first && first->exited ? 0 : -1;
+    program.signal = first ? first->signal : 0;
 }
 
 Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, const std::atomic<bool>& stop)

@@ -8,6 +8,9 @@
 #include "engine/record/program_machine.hpp"
 #include "engine/record/program_recorder.hpp"
 #include "engine/record/recording.hpp"
+#include "engine/run/plan.hpp"
+
+#include <string_view>
 
 namespace asyncscope {
 
@@ -17,6 +20,35 @@ namespace asyncscope {
 // while the program ran; without `machine` (a report made from a kept recording), one saying it was not sampled.
 Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo program,
     ProgramMachine* machine = nullptr);
+
+// Which processes of a recording a report holds: each its own series (the default), all of them as one series, or
+// one alone.
+struct ProcessChoice {
+    enum class Kind { Each, All, One };
+    Kind kind = Kind::Each;
+    std::uint32_t pid = 0;  // Kind::One
+};
+// "each", "all" or a PID; anything else is a usage error saying what is taken.
+Result<ProcessChoice> parseProcessChoice(std::string_view text);
+
+// One series of a recording: a process's iterations (or every process's), as a report.
+struct ProgramSeries {
+    std::string label;  // "process 4242 (app)"; "all processes"
+    Report report;
+};
+// The step after recording, for the CLI and the window alike: the recording's iterations by `rule`, a report for
+// each series `choice` asks for (a program whose one process ran GPU work gives one whatever the choice). A PID that
+// ran no GPU work is a usage error naming the processes that did. No series where the recording holds no GPU work.
+Result<std::vector<ProgramSeries>> programSeries(const Recording& recording, const IterationRule& rule,
+    const ProcessChoice& choice, const ProgramInfo& program, ProgramMachine* machine = nullptr);
+// Several series of one program as a comparison of its processes, which every writer and the window take.
+PlanReport processComparison(std::vector<ProgramSeries> series);
+// Whether the program failed: it exited with a status other than 0, or a signal ended it, and the recorder did not
+// stop it. Its figures are then no measurement to pass a gate with. An end not known (exit code -1 and no signal: a
+// kept recording whose program neither exited nor said it died) is no failure.
+bool programFailed(const ProgramInfo& program);
+// How the program ended, for a report made from a kept recording: its first process's exit or fatal signal.
+void programEndFrom(const Recording& recording, ProgramInfo& program);
 
 // A program run under the recorder: how it ended, its program block, the program as messages name it, and its
 // recording as read while it ran (or the line refused).

@@ -1,13 +1,15 @@
 // The record stream: what the injection library (engine/inject) sends the recorder, and what a recording file holds.
-// Text, a record per line, fields split by one space, numbers in decimal; a name (a kernel's, a runtime call's, an
-// NVTX range's, a device's) is the line's last field and runs to its end, with control bytes written as '?'. Every
-// line after the first names the process it is from, so the streams of several processes can be kept in one file.
+// Text, a record per line, fields split by one space, numbers in decimal; a name (a kernel's, a runtime or driver
+// call's, an NVTX range's, a device's) is the line's last field and runs to its end, with control bytes written as
+// '?'. Every line after the first names the process it is from, so the streams of several processes can be kept in one
+// file.
 //
 //   asyncscope-record 1
 //   process PID PARENT EXECUTABLE
 //   clock PID CUPTI_NS MONOTONIC_NS
 //   device PID ID CC_MAJOR CC_MINOR MEMORY_BYTES SMS COPY_ENGINES CLOCK_KHZ DRIVER UUID NAME
 //   copy PID DEVICE CONTEXT STREAM CORRELATION START END BYTES COPY_KIND SRC_KIND DST_KIND GRAPH_NODE COPIES
+//   peer PID SRC_DEVICE DST_DEVICE CONTEXT STREAM CORRELATION START END BYTES COPY_KIND GRAPH_NODE
 //   set PID DEVICE CONTEXT STREAM CORRELATION START END BYTES MEMORY_KIND GRAPH_NODE
 //   kernel PID DEVICE CONTEXT STREAM CORRELATION START END GRAPH_NODE BLOCKS THREADS_PER_BLOCK NAME
 //   sync PID CONTEXT STREAM CORRELATION START END TYPE
@@ -17,16 +19,28 @@
 //   mark PID THREAD ID start|end|instant TIMESTAMP NAME
 //   dropped PID COUNT
 //   note PID TEXT
+//   signal PID SIGNO
 //   exit PID
 //
-// DRIVER is cuDriverGetVersion's (13000), 0 where unknown; UUID 32 hex digits. Times are CUPTI's clock in ns; the kinds are CUPTI's enumerators' values (CUpti_ActivityMemcpyKind,
-// CUpti_ActivityMemoryKind, CUpti_ActivitySynchronizationType). An `api` line with CALLS above 1 stands for that many
-// back-to-back calls of one thread with the same name and result (a poll loop), from the first one's START to the
-// last one's END, CORRELATION the first one's. An `event` line is a CUDA event the program recorded, TIMESTAMP where
-// the GPU passed it (the points its cudaEventElapsedTime measures between). `clock` gives CUPTI's clock and the host's
-// CLOCK_MONOTONIC read together; `stream` a stream of a context as it was made, FLAG CUpti_ActivityStreamFlag's value
-// (1 blocking, 2 non-blocking, 3 the NULL stream). `exit` is written as the process exits normally: a
-// stream that ends without it is of a process that crashed, was killed, or is still running.
+// DRIVER is cuDriverGetVersion's (13000), 0 where unknown; UUID 32 hex digits. Times are CUPTI's clock in ns; the
+// kinds are CUPTI's enumerators' values (CUpti_ActivityMemcpyKind, CUpti_ActivityMemoryKind,
+// CUpti_ActivitySynchronizationType). A `peer` line is a copy between the memory of two devices, or within one
+// through a peer context (CUPTI's MEMCPY2 records): COPY_KIND 10 (peer to peer) or 8 (device to device).
+// An `api` line is a runtime call (its NAME begins "cuda", or "__cuda" for the runtime's own entry points) or a driver
+// call (its NAME begins "cu" but never "cuda"), "cudaUnknown" and "cuUnknown" where CUPTI has no name for it. The
+// driver calls a runtime call makes are recorded too, each a line of its own within the runtime call's START and END
+// on its thread: the recorder folds them into it. An `api` line with CALLS above 1 stands for that many back-to-back
+// calls of one thread with the same name and result (a poll loop), from the first one's START to the last one's END,
+// CORRELATION the first one's. An `event` line is a CUDA event the program recorded, TIMESTAMP where the GPU passed it
+// (the points its cudaEventElapsedTime measures between). `clock` gives CUPTI's clock and the host's CLOCK_MONOTONIC
+// read together; `stream` a stream of a context as it was made, FLAG CUpti_ActivityStreamFlag's value (1 blocking,
+// 2 non-blocking, 3 the NULL stream). `signal` is written as a fatal signal (SIGNO, 1 to 64) reaches the process: a
+// crash, or a stop (SIGINT, SIGTERM, SIGHUP) the program left to its default; what CUPTI held is handed over before
+// it, and the signal's own action follows, which ends the process unless the program handles it and lives on. `exit`
+// is written as the process exits normally: a stream that ends with neither is of a process that was killed
+// (SIGKILL), exited without its exit handlers (_exit), or is still running. A child forked from a recording process
+// connects as a process of its own (its `process` line names its parent); it has no records of its own, only its
+// `exit` or `signal` line.
 #pragma once
 
 #include <cstddef>

@@ -30,6 +30,8 @@ const std::array kLayouts {
                            "DRIVER", "UUID" }, true },
     Layout { "copy", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES", "COPY_KIND",
                          "SRC_KIND", "DST_KIND", "GRAPH_NODE", "COPIES" }, false },
+    Layout { "peer", { "PID", "SRC_DEVICE", "DST_DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES",
+                         "COPY_KIND", "GRAPH_NODE" }, false },
     Layout { "set", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES", "MEMORY_KIND",
                         "GRAPH_NODE" }, false },
     Layout { "kernel", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "GRAPH_NODE", "BLOCKS",
@@ -41,6 +43,7 @@ const std::array kLayouts {
     Layout { "mark", { "PID", "THREAD", "ID", "KIND", "TIMESTAMP" }, true },
     Layout { "dropped", { "PID", "COUNT" }, false },
     Layout { "note", { "PID" }, true },
+    Layout { "signal", { "PID", "SIGNO" }, false },
     Layout { "exit", { "PID" }, false },
 };
 
@@ -113,8 +116,8 @@ std::optional<Error> split(const std::string& file, std::size_t number, std::str
     for (const Layout& l : kLayouts)
         layout = l.type == type ? &l : layout;
     if (!layout)
-        return fail("'" + cutText(type, 40) + "' is not a record of a recording (process, clock, device, copy, set, "
-            "kernel, sync, event, stream, api, mark, dropped, note, exit)");
+        return fail("'" + cutText(type, 40) + "' is not a record of a recording (process, clock, device, copy, peer, "
+            "set, kernel, sync, event, stream, api, mark, dropped, note, signal, exit)");
     std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
     words.clear();
     for (const std::string_view field : layout->fields) {
@@ -171,7 +174,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
     std::optional<Error> failed;
     const std::string_view type = layout->type;
     if (type == "process") {
-        m_recording.processes.push_back({ line.small(0, failed), line.small(1, failed), line.name(), false, {} });
+        m_recording.processes.push_back({ line.small(0, failed), line.small(1, failed), line.name(), false, 0, {} });
     } else if (type == "clock") {
         const std::uint32_t pid = line.small(0, failed);
         // Both clocks count ns since boot or so: each below 2^62 keeps their difference in range.
@@ -197,6 +200,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         op.correlation = line.small(4, failed);
         op.start = line.big(5, failed);
         op.end = line.big(6, failed);
+        op.dstDevice = op.device;
         if (op.kind == OperationKind::Copy) {
             op.bytes = line.big(7, failed);
             op.copyKind = line.small(8, failed);
@@ -214,6 +218,21 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
             op.threadsPerBlock = line.big(9, failed);
             op.name = line.name();
         }
+        m_recording.operations.push_back(std::move(op));
+    } else if (type == "peer") {
+        RecordedOperation op;
+        op.kind = OperationKind::Copy;
+        op.pid = line.small(0, failed);
+        op.device = line.small(1, failed);
+        op.dstDevice = line.small(2, failed);
+        op.context = line.small(3, failed);
+        op.stream = line.small(4, failed);
+        op.correlation = line.small(5, failed);
+        op.start = line.big(6, failed);
+        op.end = line.big(7, failed);
+        op.bytes = line.big(8, failed);
+        op.copyKind = line.small(9, failed);
+        op.graphNode = line.big(10, failed);
         m_recording.operations.push_back(std::move(op));
     } else if (type == "sync") {
         m_recording.syncs.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
@@ -249,6 +268,14 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         line.small(0, failed);
         if (m_recording.notes.size() < 1000)
             m_recording.notes.push_back(line.name());
+    } else if (type == "signal") {
+        const std::uint32_t pid = line.small(0, failed);
+        const std::uint32_t signo = line.small(1, failed);
+        if (!failed && (signo < 1 || signo > 64))
+            return line.wrong("SIGNO", "is " + std::to_string(signo) + ", not a signal (1 to 64)");
+        for (RecordedProcess& p : m_recording.processes)
+            if (p.pid == pid && !failed)
+                p.signal = int(signo);
     } else {  // exit
         const std::uint32_t pid = line.small(0, failed);
         for (RecordedProcess& p : m_recording.processes)

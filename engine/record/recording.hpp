@@ -19,6 +19,7 @@ struct RecordedProcess {
     std::uint32_t parent = 0;
     std::string executable;
     bool exited = false;  // its `exit` line came: it ended normally, every record handed over
+    int signal = 0;       // the fatal signal its `signal` line named (its records handed over first); 0: none came
     // The host's CLOCK_MONOTONIC (the recorder's steady clock) minus CUPTI's clock, ns, from its `clock` line; empty
     // where the recording has none (recorded before the line was written).
     std::optional<std::int64_t> steadyMinusCuptiNs;
@@ -36,11 +37,13 @@ struct RecordedDevice {
 };
 
 // A copy, a memset or a kernel on the GPU, with the runtime call that issued it (pid and correlation id).
-// CUPTI's memory kinds: 1 pageable, 2 pinned, 3 device, 4 array, 5 managed, 6 device static, 7 managed static.
+// CUPTI's memory kinds: 0 unknown, 1 pageable, 2 pinned, 3 device, 4 array, 5 managed, 6 device static, 7 managed
+// static. A copy between devices (a `peer` line) runs from `device` to `dstDevice`; its memory kinds are not sent (0).
 enum class OperationKind { Copy, Set, Kernel };
 struct RecordedOperation {
     OperationKind kind = OperationKind::Kernel;
     std::uint32_t pid = 0, device = 0, context = 0, stream = 0, correlation = 0;
+    std::uint32_t dstDevice = 0;  // the device a copy writes to: `device` but for a copy between devices
     std::uint64_t start = 0, end = 0;  // CUPTI's clock, ns
     std::uint64_t bytes = 0;           // copies and memsets
     std::uint32_t copyKind = 0;        // CUpti_ActivityMemcpyKind: 1 H2D, 2 D2H, 8 D2D, 10 P2P …
@@ -51,14 +54,14 @@ struct RecordedOperation {
     std::string name;                         // a kernel's (as compiled: mangled)
 };
 
-// A CUDA runtime call on the CPU.
+// A CUDA runtime call, or driver call, on the CPU.
 struct RecordedCall {
     std::uint32_t pid = 0, thread = 0, correlation = 0;
     std::uint64_t start = 0, end = 0;
     std::uint32_t returnValue = 0;
     std::uint64_t calls = 1;  // back-to-back calls of the same name and result it stands for (a poll loop): start is
                               // the first's, end the last's
-    std::string name;  // "cudaMemcpyAsync_v3020"
+    std::string name;  // a runtime call's "cudaMemcpyAsync_v3020", a driver call's "cuMemcpyHtoDAsync_v2"
 };
 
 // A wait the GPU or the host made: CUpti_ActivitySynchronizationType 1 event synchronize, 2 stream wait event,

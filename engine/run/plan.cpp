@@ -26,6 +26,30 @@ Plan seriesPlan(const PipelineConfig& config)
     return Plan { std::nullopt, { Variant { formatBytes(config.bytes()), config } } };
 }
 
+std::vector<std::string> runnableComparisonNames()
+{
+    std::vector<std::string> names;
+    for (const auto& [comparison, name] : EnumNames<Comparison>::entries)
+        if (comparison != Comparison::Processes)
+            names.emplace_back(name);
+    return names;
+}
+
+std::string runnableComparisonText()
+{
+    const std::vector<std::string> names = runnableComparisonNames();
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return text;
+}
+
+std::optional<Comparison> parseRunnableComparison(std::string_view text)
+{
+    const std::optional<Comparison> comparison = parseName<Comparison>(text);
+    return comparison == Comparison::Processes ? std::nullopt : comparison;
+}
+
 Result<Plan> comparisonPlan(Comparison comparison, const PipelineConfig& base, std::size_t minBytes,
     std::size_t maxBytes)
 {
@@ -83,6 +107,9 @@ Result<Plan> comparisonPlan(Comparison comparison, const PipelineConfig& base, s
                 });
         }
         break;
+    case Comparison::Processes:
+        return makeError(ErrorKind::Usage, "a comparison of processes is what recording a program makes: it runs none",
+            "Record the program: asyncscope-cli record -- ./app.");
     case Comparison::Submission: {
         std::vector<std::pair<int, int>> shapes { { 1, 1 } };
         if (base.chunks > 1)

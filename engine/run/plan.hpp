@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -19,15 +20,23 @@ namespace asyncscope {
 // size and shape, with the chosen copy mechanism where the kind copies, and pinned memory with the other mechanism.
 // Overlap: chunk counts 1, 2, 4 … 64 (no more than the elements) against 1, 2 and 4 streams (no more than the
 // chunks). Submission: stream calls against a CUDA Graph and a batch, at one chunk and at the chosen shape.
-enum class Comparison { HostMemory, Wait, Size, Overlap, Submission, Memory };
+// Processes: the processes of one recorded program (asyncscope-cli record), each a series; no plan runs it.
+enum class Comparison { HostMemory, Wait, Size, Overlap, Submission, Memory, Processes };
 
 template <>
 struct EnumNames<Comparison> {
     static constexpr std::array entries { std::pair { Comparison::HostMemory, "host-memory" },
         std::pair { Comparison::Wait, "wait" }, std::pair { Comparison::Size, "size" },
         std::pair { Comparison::Overlap, "overlap" }, std::pair { Comparison::Submission, "submit" },
-        std::pair { Comparison::Memory, "memory" } };
+        std::pair { Comparison::Memory, "memory" }, std::pair { Comparison::Processes, "processes" } };
 };
+
+// The comparisons a plan runs, as --compare takes them: every one but Processes (which recording a program makes).
+std::vector<std::string> runnableComparisonNames();
+// "host-memory, wait, size, overlap, submit or memory": for messages that list them.
+std::string runnableComparisonText();
+// The runnable comparison `text` names; empty for any other text, "processes" among them.
+std::optional<Comparison> parseRunnableComparison(std::string_view text);
 
 struct Variant {
     std::string label;  // "pinned", "blocking", "64.0 MiB"; for a single series its size

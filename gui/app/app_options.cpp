@@ -1,6 +1,7 @@
 #include "gui/app/app_options.hpp"
 
 #include "engine/model/size_parse.hpp"
+#include "engine/run/plan.hpp"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -59,7 +60,8 @@ struct Definitions {
         choiceOption<ManagedMigration>("managed-migration", "How managed memory reaches the GPU", "HOW");
     QCommandLineOption advice =
         choiceOption<ManagedAdvice>("managed-advice", "cudaMemAdvise for managed memory", "ADVICE");
-    QCommandLineOption compare = choiceOption<Comparison>("compare", "Run a comparison", "KIND");
+    QCommandLineOption compare { "compare",
+        "Run a comparison: " + QString::fromStdString(runnableComparisonText()) + '.', "KIND" };
     QCommandLineOption sweepMin { "sweep-min", "Smallest size of --compare size.", "SIZE", "4KiB" };
     QCommandLineOption sweepMax { "sweep-max", "Largest size of --compare size.", "SIZE", "1GiB" };
     QCommandLineOption open { "open",
@@ -201,9 +203,15 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
              takeChoice(parser, d.submit, options.submission), takeChoice(parser, d.traceSource, options.traceSource),
              takeChoice(parser, d.hostMemory, options.hostMemory), takeChoice(parser, d.copy, options.copy),
              takeChoice(parser, d.migration, options.managedMigration),
-             takeChoice(parser, d.advice, options.managedAdvice), takeChoice(parser, d.compare, options.comparison) }) {
+             takeChoice(parser, d.advice, options.managedAdvice) }) {
         if (bad)
             return *bad;
+    }
+    if (parser.isSet(d.compare)) {  // a comparison of processes is made by recording a program, not run
+        options.comparison = parseRunnableComparison(parser.value(d.compare).toStdString());
+        if (!options.comparison)
+            return usage("--compare takes " + QString::fromStdString(runnableComparisonText()) + ", not '" +
+                parser.value(d.compare) + "'");
     }
     const QStringList wh = parser.value(d.exportSize).split('x');
     const int w = wh.value(0).toInt(&ok);

@@ -53,6 +53,7 @@ QString title(Comparison c)
     case Comparison::Submission:
         return QObject::tr("CPU submit time: stream calls, CUDA Graph and batched copies (medians)");
     case Comparison::Memory: return QObject::tr("Host memory kinds and copy mechanisms (medians)");
+    case Comparison::Processes: return QObject::tr("The program's processes (medians)");
     }
     return {};
 }
@@ -395,7 +396,8 @@ int ComparisonCharts::count() const
     case Comparison::Submission: return 2;
     case Comparison::Memory: return memoryChartCount(m_comparison, m_summaries);
     case Comparison::HostMemory:
-    case Comparison::Wait: return 1;
+    case Comparison::Wait:
+    case Comparison::Processes: return 1;
     }
     return 1;
 }
@@ -408,7 +410,8 @@ std::unique_ptr<QChart> ComparisonCharts::build(int index) const
     case Comparison::Submission: return submissionChart(m_comparison, m_summaries, index == 1);
     case Comparison::Memory: return memoryChart(m_comparison, m_summaries, index);
     case Comparison::HostMemory:
-    case Comparison::Wait: break;
+    case Comparison::Wait:
+    case Comparison::Processes: break;
     }
     return barChart(m_comparison, m_summaries);
 }

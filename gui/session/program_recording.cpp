@@ -6,6 +6,7 @@
 #include "engine/model/advice.hpp"
 #include "engine/io/input_file.hpp"
 #include "engine/record/program_report.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include <QDir>
 #include <QFileInfo>
@@ -45,19 +46,34 @@ Outcome recordAndReport(RecordingPlan plan, const std::atomic<bool>& stop)
     const Result<Recording>& recording = recorded->recording;
     if (!recording)
         return problem(recording.error());
-    RecordedRuns split = splitIterations(*recording, plan.rule);
-    if (split.runs.empty())
+    auto series = programSeries(*recording, plan.rule, ProcessChoice {}, recorded->program, &machine);
+    if (!series)
+        return problem(series.error());
+    std::size_t runs = 0;
+    for (const ProgramSeries& one : *series)
+        runs += one.report.runs.size();
+    if (runs == 0)
         return { {}, QObject::tr("%1: it issued no GPU work that was recorded (%2)")
                          .arg(QString::fromStdString(endText(shown, recorded->outcome)), output) };
-    const auto runs = split.runs.size();
-    const QString how = QString::fromStdString(split.how);
-    const Report report = programReport(*recording, std::move(split), std::move(recorded->program), &machine);
+    const QString how = QString::fromStdString(series->front().report.program->iterations);
+    const std::size_t processes = series->size();
     auto file = AtomicOutputFile::open(plan.reportPath.toStdString());
     if (!file)
         return problem(file.error());
-    writeJson((*file)->stream(), report, assessSeries(report));
+    if (processes == 1) {
+        const Report& report = series->front().report;
+        writeJson((*file)->stream(), report, assessSeries(report));
+    } else {  // a series a process, opened as a comparison of them
+        const PlanReport comparison = processComparison(std::move(*series));
+        writeComparisonJson((*file)->stream(), comparison, assessPlan(comparison));
+    }
     if (Status failed = (*file)->commit("the recorded program's report"))
         return problem(*failed);
+    if (processes > 1)
+        return { QObject::tr("%1: %n iteration(s) as runs in %2 processes, split by %3; %4", nullptr, int(runs))
+                     .arg(QString::fromStdString(endText(shown, recorded->outcome)), QString::number(processes), how,
+                         output),
+            {} };
     return { QObject::tr("%1: %n iteration(s) as runs, split by %2; %3", nullptr, int(runs))
                  .arg(QString::fromStdString(endText(shown, recorded->outcome)), how, output),
         {} };

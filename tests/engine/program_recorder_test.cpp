@@ -1,7 +1,7 @@
 // The recorder (engine/record/program_recorder) running a program and keeping what its processes send, with the
 // test fake tests/fakes/fake_recorded_program.cpp in the place of a CUDA program and its injection library: a normal
-// exit, a crash, a fork, a program stopped after a duration or by the stop flag, one that never initialises CUDA, and
-// programs that cannot be run.
+// exit, a crash, a fork, a program stopped after a duration or by the stop flag, one that never initialises CUDA,
+// programs that cannot be run, connections from processes not the program's, and another tool's injection library.
 #include "engine/record/iterations.hpp"
 #include "engine/record/program_recorder.hpp"
 #include "engine/record/recording.hpp"
@@ -10,12 +10,20 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <thread>
 
 namespace asyncscope {
@@ -28,12 +36,12 @@ struct Recorded {
     Recording recording;
 };
 
-Recorded record(TempDir& dir, std::vector<std::string> arguments, std::optional<double> duration = {},
+// Records `command` (the fake, or a script that runs it).
+Recorded recordCommand(TempDir& dir, std::vector<std::string> command, std::optional<double> duration = {},
     const std::atomic<bool>* stop = nullptr)
 {
     RecordRequest request;
-    request.command = { FAKE_RECORDED_PROGRAM };
-    request.command.insert(request.command.end(), arguments.begin(), arguments.end());
+    request.command = std::move(command);
     request.injectionLibrary = "/nonexistent/libasyncscope-inject.so";  // the fake needs none
     request.cuptiLibrary = "/nonexistent/libcupti.so";
     request.recordingPath = dir.file("app.record");
@@ -66,6 +74,13 @@ Recorded record(TempDir& dir, std::vector<std::string> arguments, std::optional<
         r.recording = std::move(*recording);
     }
     return r;
+}
+
+Recorded record(TempDir& dir, std::vector<std::string> arguments, std::optional<double> duration = {},
+    const std::atomic<bool>* stop = nullptr)
+{
+    arguments.insert(arguments.begin(), FAKE_RECORDED_PROGRAM);
+    return recordCommand(dir, std::move(arguments), duration, stop);
 }
 
 TEST(ProgramRecorder, KeepsEveryLineOfAProgramThatExits)
@@ -142,6 +157,149 @@ TEST(ProgramRecorder, AProgramThatNeverInitialisesCudaSendsNothing)
     const Recorded failing = record(dir, { "exit", "7" });
     EXPECT_EQ(failing.outcome.exitCode, 7);  // the program's own status, its recording kept
     EXPECT_EQ(splitIterations(failing.recording, {}).runs.size(), 1u);
+}
+
+TEST(ProgramRecorder, TheProgramsProcessesAreTakenEachListed)
+{
+    TempDir dir("recorder");
+    // The program and the child it forks, each connected: the child's parent is the program.
+    const Recorded forked = record(dir, { "fork", "2" });
+    EXPECT_EQ(forked.outcome.refusedConnections, 0u);
+    ASSERT_EQ(forked.outcome.pids.size(), 2u);
+    ASSERT_EQ(forked.recording.processes.size(), 2u);
+    std::set<std::uint32_t> recorded;
+    for (const RecordedProcess& p : forked.recording.processes)
+        recorded.insert(p.pid);
+    EXPECT_EQ(recorded, std::set<std::uint32_t>(forked.outcome.pids.begin(), forked.outcome.pids.end()));
+    const RecordedProcess& first = forked.recording.processes[0];
+    const RecordedProcess& second = forked.recording.processes[1];
+    EXPECT_TRUE(first.parent == second.pid || second.parent == first.pid);
+
+    // A script that runs the program as its child (a descendant: its parent is the script), and one that execs it
+    // (the program's own pid). Paced, as a CUDA program is: a process gone (and reaped) before its connection is
+    // taken can no longer be told to be the program's.
+    for (const char* how : { "", "exec " }) {
+        const std::string script = dir.file(std::string("run") + (*how ? "-exec" : "") + ".sh");
+        {
+            std::ofstream(script) << "#!/bin/sh\n" << how << "'" << FAKE_RECORDED_PROGRAM << "' paced 2\n";
+        }
+        ASSERT_EQ(::chmod(script.c_str(), 0755), 0);
+        const Recorded r = recordCommand(dir, { script });
+        EXPECT_EQ(r.outcome.exitCode, 0) << how;
+        EXPECT_EQ(r.outcome.refusedConnections, 0u) << how;
+        ASSERT_EQ(r.outcome.pids.size(), 1u) << how;
+        ASSERT_EQ(r.recording.processes.size(), 1u) << how;
+        EXPECT_EQ(r.recording.processes[0].pid, r.outcome.pids[0]) << how;
+        EXPECT_EQ(r.recording.operations.size(), 6u) << how;
+    }
+}
+
+// Connects to the socket at the path the fake wrote to `file` as this process (not the program's), sends what an
+// injection library would, and waits for the recorder to close the connection (2 s at most); then lets the fake end.
+void intrude(const std::string& file)
+{
+    std::string path;
+    for (int waited = 0; waited < 500 && path.empty(); ++waited) {
+        std::ifstream(file) >> path;
+        if (path.empty())
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address {};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+    EXPECT_FALSE(path.empty());
+    EXPECT_GE(fd, 0);
+    if (fd >= 0 && !path.empty() && ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) {
+        const std::string lines = "asyncscope-record 1\nprocess " + std::to_string(::getpid()) + " 1 intruder\napi " +
+            std::to_string(::getpid()) + " 1 1 1 2 0 1 cudaFree\n";
+        ::send(fd, lines.data(), lines.size(), MSG_NOSIGNAL);
+        timeval limit { 2, 0 };
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+        char byte = 0;
+        const ssize_t got = ::recv(fd, &byte, 1, 0);  // closed: an end, or a reset where lines were left unread
+        EXPECT_TRUE(got == 0 || (got < 0 && errno == ECONNRESET)) << "the recorder kept the connection open";
+    }
+    if (fd >= 0)
+        ::close(fd);
+    std::ofstream(file + ".go") << "go\n";
+}
+
+TEST(ProgramRecorder, AConnectionFromAProcessNotTheProgramsIsRefusedAndCounted)
+{
+    TempDir dir("recorder");
+    const std::string file = dir.file("socket-path");
+    std::thread intruder(intrude, file);
+    const Recorded r = record(dir, { "expose", file });
+    intruder.join();
+    EXPECT_EQ(r.outcome.exitCode, 0);
+    EXPECT_EQ(r.outcome.refusedConnections, 1u);
+    ASSERT_EQ(r.outcome.pids.size(), 1u);
+    ASSERT_EQ(r.recording.processes.size(), 1u);  // the intruder's lines are not read
+    EXPECT_EQ(r.recording.processes[0].pid, r.outcome.pids[0]);
+    EXPECT_NE(r.recording.processes[0].pid, std::uint32_t(::getpid()));
+    EXPECT_TRUE(r.recording.processes[0].exited);
+    EXPECT_EQ(r.recording.calls.size(), 4u);
+}
+
+TEST(ProgramRecorder, AnotherToolsInjectionLibraryIsRefusedBeforeTheProgramRuns)
+{
+    TempDir dir("recorder");
+    {
+        std::ofstream(dir.file("libasyncscope-inject.so")) << "a library\n";
+    }
+    std::filesystem::create_symlink(dir.file("libasyncscope-inject.so"), dir.file("linked-inject.so"));
+    const auto request = [&dir](std::vector<std::pair<std::string, std::string>> environment) {
+        RecordRequest r;
+        r.command = { FAKE_RECORDED_PROGRAM, "iterations", "2" };
+        r.injectionLibrary = dir.file("libasyncscope-inject.so");
+        r.cuptiLibrary = "/nonexistent/libcupti.so";
+        r.recordingPath = dir.file("app.record");
+        r.environment = std::move(environment);
+        return r;
+    };
+    const std::atomic<bool> stop { false };
+    const struct {
+        const char* name;
+        const char* value;
+        std::string message;
+    } refused[] = {
+        { "CUDA_INJECTION64_PATH", "/opt/other/libother-tool.so",
+            "CUDA_INJECTION64_PATH is already set to /opt/other/libother-tool.so: another tool injects into CUDA "
+            "programs, and a process takes one injection library" },
+        { "NVTX_INJECTION64_PATH", "/opt/other/libother-nvtx.so",
+            "NVTX_INJECTION64_PATH is already set to /opt/other/libother-nvtx.so: another tool takes the program's "
+            "NVTX ranges" },
+    };
+    for (const auto& c : refused) {
+        // In the request's environment, or in the recorder's own.
+        for (const bool own : { false, true }) {
+            if (own) {
+                ASSERT_EQ(::setenv(c.name, c.value, 1), 0);
+            }
+            const auto outcome = recordProgram(request(own ? std::vector<std::pair<std::string, std::string>> {}
+                                                           : std::vector<std::pair<std::string, std::string>> {
+                                                               { c.name, c.value } }),
+                stop);
+            if (own)
+                ::unsetenv(c.name);
+            ASSERT_FALSE(outcome.ok()) << c.name << (own ? " in the recorder's environment" : "");
+            EXPECT_EQ(outcome.error().kind, ErrorKind::Usage);
+            EXPECT_NE(outcome.error().message().find(c.message), std::string::npos) << outcome.error().message();
+            EXPECT_NE(outcome.error().message().find("Unset it to record with AsyncScope, or run the other tool "
+                                                     "without the recorder."),
+                std::string::npos)
+                << outcome.error().message();
+            EXPECT_FALSE(std::filesystem::exists(dir.file("app.record")));  // refused before anything ran
+        }
+    }
+    // The recorder's own libraries, named as they are or through a link, are no other tool's.
+    const auto same = recordProgram(request({ { "CUDA_INJECTION64_PATH", dir.file("linked-inject.so") },
+                                        { "NVTX_INJECTION64_PATH", "/nonexistent/libcupti.so" } }),
+        stop);
+    ASSERT_TRUE(same.ok()) << same.error().message();
+    EXPECT_EQ(same->exitCode, 0);
+    EXPECT_TRUE(same->connected);
 }
 
 TEST(ProgramRecorder, AProgramThatCannotRunIsRefusedByName)

@@ -161,6 +161,88 @@ TEST(Recording, AHostileLineIsRefusedNamingItsLineAndField)
     }
 }
 
+TEST(Recording, ReadsPeerCopiesSignalsAndDriverCalls)
+{
+    Stream stream;
+    stream.iteration(1'000'000);
+    stream.line("copy 4242 1 1 13 300 10 20 4096 8 3 3 0 1");  // within device 1: the copy's device both ends
+    stream.line("peer 4242 0 1 5 14 301 5000 9000 1048576 10 0");
+    stream.line("peer 4242 1 1 6 15 302 9500 9900 4096 8 77");
+    stream.api(2'000'000, 2'000'500, "cuLaunchKernel").api(2'001'000, 2'002'000, "cuMemcpyHtoDAsync_v2", 0, 3);
+    stream.line("signal 4242 11");
+    const Recording r = read(stream.text());
+    ASSERT_EQ(r.processes.size(), 1u);
+    EXPECT_EQ(r.processes[0].signal, 11);
+    EXPECT_FALSE(r.processes[0].exited);
+    ASSERT_EQ(r.operations.size(), 6u);
+    EXPECT_EQ(r.operations[0].dstDevice, 0u);  // a plain copy's destination is its device
+    EXPECT_EQ(r.operations[3].device, 1u);
+    EXPECT_EQ(r.operations[3].dstDevice, 1u);
+    const RecordedOperation& peer = r.operations[4];
+    EXPECT_EQ(peer.kind, OperationKind::Copy);
+    EXPECT_EQ(peer.pid, kPid);
+    EXPECT_EQ(peer.device, 0u);
+    EXPECT_EQ(peer.dstDevice, 1u);
+    EXPECT_EQ(peer.context, 5u);
+    EXPECT_EQ(peer.stream, 14u);
+    EXPECT_EQ(peer.correlation, 301u);
+    EXPECT_EQ(peer.start, 5000u);
+    EXPECT_EQ(peer.end, 9000u);
+    EXPECT_EQ(peer.bytes, 1048576u);
+    EXPECT_EQ(peer.copyKind, 10u);  // peer to peer
+    EXPECT_EQ(peer.srcKind, 0u);    // not sent: unknown
+    EXPECT_EQ(peer.copies, 1u);
+    EXPECT_EQ(r.operations[5].copyKind, 8u);  // device to device, through a peer context
+    EXPECT_EQ(r.operations[5].device, 1u);
+    EXPECT_EQ(r.operations[5].dstDevice, 1u);
+    EXPECT_EQ(r.operations[5].graphNode, 77u);
+    // A driver call reads as any call: its name tells it apart.
+    ASSERT_EQ(r.calls.size(), 6u);
+    EXPECT_EQ(r.calls[4].name, "cuLaunchKernel");
+    EXPECT_EQ(r.calls[4].correlation, 104u);
+    EXPECT_EQ(r.calls[4].end, 2'000'500u);
+    EXPECT_EQ(r.calls[5].name, "cuMemcpyHtoDAsync_v2");
+    EXPECT_EQ(r.calls[5].calls, 3u);
+
+    const Recording clean = read(Stream().iteration(1'000'000).exit().text());
+    ASSERT_EQ(clean.processes.size(), 1u);
+    EXPECT_EQ(clean.processes[0].signal, 0);  // no signal line: none
+}
+
+TEST(Recording, ABadPeerOrSignalLineIsRefusedNamingItsLineAndField)
+{
+    const std::string good = Stream().iteration(1'000'000).text();
+    const struct {
+        std::string line;
+        std::string message;
+    } cases[] = {
+        { "peer 4242 0 1 5 14 301 5000 9000", "line 11: peer: BYTES is missing" },
+        { "peer 4242 0 x 5 14 301 5000 9000 4096 10 0", "line 11: peer: DST_DEVICE is 'x', not a whole number" },
+        { "peer 4242 0 1 5 14 301 5000 9000 4096 10", "line 11: peer: GRAPH_NODE is missing" },
+        { "peer 4242 0 1 5 14 301 5000 9000 4096 10 0 1", "line 11: peer: '1' follows its last field" },
+        { "peer 4242 99999999999 1 5 14 301 5000 9000 4096 10 0",
+            "line 11: peer: SRC_DEVICE is 99999999999, above its limit" },
+        { "signal 4242", "line 11: signal: SIGNO is missing" },
+        { "signal 4242 0", "line 11: signal: SIGNO is 0, not a signal (1 to 64)" },
+        { "signal 4242 65", "line 11: signal: SIGNO is 65, not a signal (1 to 64)" },
+        { "signal 4242 -11", "line 11: signal: SIGNO is '-11', not a whole number" },
+        { "signal 4242 11 SIGSEGV", "line 11: signal: 'SIGSEGV' follows its last field" },
+        { "launch 4242", "(process, clock, device, copy, peer, set, kernel, sync, event, stream, api, mark, dropped, "
+                         "note, signal, exit)" },
+    };
+    for (const auto& c : cases) {
+        std::istringstream in(good + c.line + "\n");
+        const auto r = readRecording(in, "app.record");
+        ASSERT_FALSE(r.ok()) << c.line;
+        EXPECT_NE(r.error().message().find(c.message), std::string::npos)
+            << "expected '" << c.message << "' in: " << r.error().message();
+    }
+    for (const char* fine : { "signal 4242 1", "signal 4242 64", "peer 4242 0 1 5 14 301 5000 9000 4096 10 0" }) {
+        std::istringstream in(good + fine + "\n");
+        EXPECT_TRUE(readRecording(in, "app.record").ok()) << fine;
+    }
+}
+
 TEST(Recording, TheLineWriterKeepsEveryLineReadable)
 {
     record::LineWriter line;

@@ -2,8 +2,12 @@
 // that the recorder (engine/record/program_recorder) is tested without a GPU. It connects to the socket the recorder
 // names in its environment and, by its first argument:
 //   iterations N   N iterations of a copy, a kernel, a copy and a wait, then the exit line, and exits 0
+//   paced N        the same, 50 ms apart, as a CUDA program's take time
 //   crash          two iterations, half a line, then abort(): no exit line
-//   fork           two processes, each with its own connection and iterations
+//   fork           two processes, each with its own connection and iterations (the child is left unreaped a
+//                  while after its exit, so that the recorder sees whose child it was)
+//   expose FILE    an iteration, then writes the recorder's socket path to FILE and waits until FILE.go is made
+//                  (5 s at most), then the exit line: a window for another process to connect to the socket
 //   forever        an iteration every 10 ms until a signal ends it (the recorder's --duration)
 //   nocuda         never connects, as a program that never initialises CUDA
 //   exit N         one iteration, then exits N
@@ -15,8 +19,10 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -120,8 +126,26 @@ int main(int argc, char** argv)
         exitLine();
         if (child == 0)
             return 0;
+        siginfo_t ended {};
+        ::waitid(P_PID, id_t(child), &ended, WEXITED | WNOWAIT);
+        ::usleep(200'000);
         int status = 0;
         ::waitpid(child, &status, 0);
+        return 0;
+    }
+    if (mode == "expose") {
+        const std::string file = argc > 2 ? argv[2] : "socket-path";
+        const char* socket = std::getenv(asyncscope::record::kSocketVariable);
+        if (!socket || !connectToRecorder())
+            return 3;
+        iteration();
+        {
+            std::ofstream(file + ".tmp") << socket;
+        }
+        std::rename((file + ".tmp").c_str(), file.c_str());
+        for (int waited = 0; waited < 500 && ::access((file + ".go").c_str(), F_OK) != 0; ++waited)
+            ::usleep(10'000);
+        exitLine();
         return 0;
     }
     if (!connectToRecorder())
@@ -143,8 +167,11 @@ int main(int argc, char** argv)
         exitLine();
         return count;
     }
-    for (int i = 0; i < count; ++i)
+    for (int i = 0; i < count; ++i) {
         iteration();
+        if (mode == "paced")
+            ::usleep(50'000);
+    }
     exitLine();
     return 0;
 }

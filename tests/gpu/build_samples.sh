@@ -8,12 +8,14 @@
 # script, twice: default_stream (the legacy default stream) and default_stream_per_thread.
 # Usage: tests/gpu/build_samples.sh SOURCE_DIR OUT_DIR [ARCH]
 #   SOURCE_DIR holds asyncAPI.cu, simpleStreams.cu, simpleMultiCopy.cu, async.cu and the Common headers
-#   (helper_cuda.h, helper_functions.h, …); ARCH defaults to the GPU's own (native). A source that is missing is
-#   skipped, saying so. Then: ASYNCSCOPE_SAMPLES=OUT_DIR asyncscope_gpu_tests --gtest_filter='RecordGpu.*'
+#   (helper_cuda.h, helper_functions.h, …); ARCH defaults to the GPU's own (native), and is nvcc's (sm_90, native)
+#   or CMake's number (90, for sm_90). A source that is missing is skipped, saying so.
+#   Then: ASYNCSCOPE_SAMPLES=OUT_DIR asyncscope_gpu_tests --gtest_filter='RecordGpu.*'
 set -u
 src=${1:?SOURCE_DIR}
 out=${2:?OUT_DIR}
 arch=${3:-native}
+case $arch in [0-9]*) arch=sm_$arch ;; esac
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 mkdir -p "$out"
 status=0

@@ -1,7 +1,10 @@
 // A program recorded on a real GPU through CUPTI injection (engine/record): the built-in pipeline run as any other
 // program, whose own report and its recorded runs must agree, and public CUDA samples whose printed event times must
 // each be found among the recorded runs. The samples are built from their public sources by
-// tests/gpu/build_samples.sh into a folder named by ASYNCSCOPE_SAMPLES; without it those tests are skipped, saying so.
+// tests/gpu/build_samples.sh into a folder named by ASYNCSCOPE_SAMPLES (tests/gpu/run_gpu_checks.sh builds and names
+// it); without it those tests fail, saying so. And the programs of tests/gpu/programs, built beside this binary, each
+// a shape real programs take: threads, a fork, ranks a script starts, synchronous copies, the driver API, a graph, a
+// crash, a failing exit and a launch-bound loop.
 #include "gpu_fixture.hpp"
 #include "temp_dir.hpp"
 
@@ -13,11 +16,16 @@
 #include "engine/record/program_recorder.hpp"
 #include "engine/record/program_report.hpp"
 #include "engine/record/recording.hpp"
+#include "engine/run/plan_advice.hpp"
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <set>
 #include <optional>
 #include <filesystem>
 #include <fstream>
@@ -99,6 +107,65 @@ fs::path sample(const std::string& name)
     return fs::path(folder) / name;
 }
 
+// A test program of tests/gpu/programs, built beside this test binary.
+fs::path testProgram(const std::string& name)
+{
+    const fs::path path = fs::read_symlink("/proc/self/exe").parent_path() / name;
+    EXPECT_TRUE(fs::exists(path)) << path << " is missing: it is built with the GPU tests";
+    return path;
+}
+
+// Where ASYNCSCOPE_KEEP_RECORDINGS names a folder, the recording is copied there as NAME.record with what the
+// program printed as NAME.stdout.txt (the recordings kept under tests/data were made so).
+void keepRecording(TempDir& dir, const std::string& name, const std::string& printed)
+{
+    const char* folder = std::getenv("ASYNCSCOPE_KEEP_RECORDINGS");
+    if (!folder || !*folder)
+        return;
+    std::error_code error;
+    fs::create_directories(folder, error);
+    fs::copy_file(dir.file("app.record"), fs::path(folder) / (name + ".record"), fs::copy_options::overwrite_existing,
+        error);
+    std::ofstream(fs::path(folder) / (name + ".stdout.txt")) << printed;
+}
+
+std::string notesText(const RecordedRuns& runs)
+{
+    std::string all;
+    for (const std::string& n : runs.notes)
+        all += n + "\n";
+    return all;
+}
+
+// The measured runs (not set-up) of a split.
+std::vector<const RunResult*> measured(const RecordedRuns& runs)
+{
+    std::vector<const RunResult*> found;
+    for (const RunResult& r : runs.runs)
+        if (!r.warmup)
+            found.push_back(&r);
+    return found;
+}
+
+// asyncscope-cli record ARGUMENTS -- COMMAND, its output in `printed`; its exit status.
+int cliRecord(TempDir& dir, const std::vector<std::string>& arguments, const std::vector<std::string>& command,
+    std::string& printed)
+{
+    const fs::path cli = besideOrInCli("asyncscope-cli");
+    EXPECT_FALSE(cli.empty());
+    std::string line = "'" + cli.string() + "' record";
+    for (const std::string& a : arguments)
+        line += " '" + a + "'";
+    line += " --";
+    for (const std::string& word : command)
+        line += " '" + word + "'";
+    line += " > '" + dir.file("cli.txt") + "' 2>&1";
+    const int status = std::system(line.c_str());
+    std::ifstream text(dir.file("cli.txt"));
+    printed.assign(std::istreambuf_iterator<char>(text), {});
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 // A printed time found among the recorded runs: the run whose GPU time is nearest, within 1 % or the printed
 // figure's own rounding (half its last digit), whichever is wider.
 void expectARunNear(const RecordedRuns& runs, double printedMs, int decimals, double multiplier, const std::string& what)
@@ -172,7 +239,8 @@ TEST_F(RecordGpu, AsyncApiPrintedGpuTimeIsARecordedRun)
 {
     const fs::path app = sample("asyncAPI");
     if (app.empty())
-        GTEST_SKIP() << "ASYNCSCOPE_SAMPLES names no folder of samples (tests/gpu/build_samples.sh builds one)";
+        FAIL() << "ASYNCSCOPE_SAMPLES names no folder of samples: tests/gpu/run_gpu_checks.sh builds them "
+                  "(tests/gpu/build_samples.sh SOURCES FOLDER) and names it";
     TempDir dir("record-gpu");
     const Recorded r = recordOrFail(dir, { app.string() });
     ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
@@ -188,7 +256,8 @@ TEST_F(RecordGpu, AsyncOverlapSampleTimesAgreeAndItsStreamedVersionsOverlap)
 {
     const fs::path app = sample("async");
     if (app.empty())
-        GTEST_SKIP() << "ASYNCSCOPE_SAMPLES names no folder of samples (tests/gpu/build_samples.sh builds one)";
+        FAIL() << "ASYNCSCOPE_SAMPLES names no folder of samples: tests/gpu/run_gpu_checks.sh builds them "
+                  "(tests/gpu/build_samples.sh SOURCES FOLDER) and names it";
     TempDir dir("record-gpu");
     const Recorded r = recordOrFail(dir, { app.string() });
     ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
@@ -204,7 +273,8 @@ TEST_F(RecordGpu, SimpleStreamsPrintedTimesAreRecordedRuns)
 {
     const fs::path app = sample("simpleStreams");
     if (app.empty())
-        GTEST_SKIP() << "ASYNCSCOPE_SAMPLES names no folder of samples (tests/gpu/build_samples.sh builds one)";
+        FAIL() << "ASYNCSCOPE_SAMPLES names no folder of samples: tests/gpu/run_gpu_checks.sh builds them "
+                  "(tests/gpu/build_samples.sh SOURCES FOLDER) and names it";
     TempDir dir("record-gpu");
     const Recorded r = recordOrFail(dir, { app.string() });
     ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
@@ -247,7 +317,8 @@ TEST_F(RecordGpu, AKernelOnTheDefaultStreamBesideABlockingStreamIsAdvisedUnlessP
 {
     const fs::path legacy = sample("default_stream"), perThread = sample("default_stream_per_thread");
     if (legacy.empty() || perThread.empty())
-        GTEST_SKIP() << "ASYNCSCOPE_SAMPLES names no folder of samples (tests/gpu/build_samples.sh builds one)";
+        FAIL() << "ASYNCSCOPE_SAMPLES names no folder of samples: tests/gpu/run_gpu_checks.sh builds them "
+                  "(tests/gpu/build_samples.sh SOURCES FOLDER) and names it";
     TempDir dir("record-gpu");
     Recorded r = recordOrFail(dir, { legacy.string() });
     ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
@@ -272,7 +343,8 @@ TEST_F(RecordGpu, TheMachineIsSampledOnTheProgramsGpuAroundItsRuns)
 {
     const fs::path app = sample("simpleStreams");
     if (app.empty())
-        GTEST_SKIP() << "ASYNCSCOPE_SAMPLES names no folder of samples (tests/gpu/build_samples.sh builds one)";
+        FAIL() << "ASYNCSCOPE_SAMPLES names no folder of samples: tests/gpu/run_gpu_checks.sh builds them "
+                  "(tests/gpu/build_samples.sh SOURCES FOLDER) and names it";
     NvmlProbe probe;
     if (!probe.unavailable().empty())
         GTEST_SKIP() << "NVML cannot be read here: " << probe.unavailable();
@@ -296,6 +368,177 @@ TEST_F(RecordGpu, TheMachineIsSampledOnTheProgramsGpuAroundItsRuns)
     EXPECT_LT(samples.front().atMs, 0.0);
     EXPECT_GT(samples.back().atMs, lastRunEnd);
     EXPECT_TRUE(report.machine->selfPid.has_value());
+}
+
+// ---- programs of the shapes real programs take (tests/gpu/programs), each recorded as any program is
+
+TEST_F(RecordGpu, FourThreadsEachGiveTheirOwnIterationsAndNothingIsLeftOut)
+{
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { testProgram("record-threads").string(), "4", "25" });
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    keepRecording(dir, "threads", r.output);
+    std::printf("  %zu runs on %zu threads, split by %s\n", r.runs.runs.size(), r.runs.threads.size(), r.runs.how.c_str());
+    ASSERT_EQ(r.runs.threads.size(), 4u) << notesText(r.runs);
+    for (const ProgramThread& t : r.runs.threads)
+        EXPECT_GE(t.runs, 25u) << "thread " << t.thread;
+    EXPECT_EQ(measured(r.runs).size(), 100u) << notesText(r.runs);
+    for (const RunResult* run : measured(r.runs))
+        EXPECT_TRUE(run->has(SpanKind::H2D) && run->has(SpanKind::Kernel) && run->has(SpanKind::D2H));
+    EXPECT_EQ(notesText(r.runs).find("left out"), std::string::npos) << notesText(r.runs);
+    EXPECT_EQ(expectPrintedTimes(r, "(thread [0-9]+ iteration [0-9]+): ([0-9.]+) ms", 1.0), 100) << r.output;
+}
+
+TEST_F(RecordGpu, AForkedChildIsASeriesOfItsOwnAndNeverAnotherProcessOnTheGpu)
+{
+    NvmlProbe probe;
+    ProgramMachine machine(&probe);
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { testProgram("record-fork").string() }, "auto", &machine);
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    ASSERT_TRUE(r.recording.has_value());
+    keepRecording(dir, "fork", r.output);
+    const std::vector<std::uint32_t> pids = processesWithWork(*r.recording);
+    ASSERT_EQ(pids.size(), 2u) << notesText(r.runs);
+    ProgramInfo info;
+    info.command = { "record-fork" };
+    auto series = programSeries(*r.recording, {}, ProcessChoice {}, info, &machine);
+    ASSERT_TRUE(series.ok()) << series.error().message();
+    ASSERT_EQ(series->size(), 2u);
+    std::set<std::uint32_t> program(pids.begin(), pids.end());
+    for (const ProgramSeries& one : *series) {
+        EXPECT_EQ(one.report.runs.size() - std::size_t(one.report.config.warmupRuns), 10u) << one.label;
+        for (std::size_t i = 0; i < one.report.runs.size(); ++i)
+            EXPECT_GE(one.report.runs.startMs(i), 0.0);
+        const Assessment assessed = assessSeries(one.report);
+        for (const Finding& f : assessed.advice.findings)
+            EXPECT_NE(f.rule, rules::kInterference) << one.label << ": " << f.evidence;
+        if (one.report.machine && one.report.machine->read()) {
+            for (const MachineSample& s : one.report.machine->samples) {
+                for (const GpuProcess& p : otherProcesses(s, one.report.machine->selfPid).processes) {
+                    EXPECT_EQ(program.count(p.pid), 0u) << one.label << " names the program's process " << p.pid;
+                }
+            }
+        }
+        std::printf("  %s: %zu runs, first at %.3f ms\n", one.label.c_str(), one.report.runs.size(),
+            one.report.runs.startMs(0));
+    }
+    // The report the CLI writes of them is read back by the CLI's own --merge reader and the comparison reader.
+    std::string printed;
+    const std::string report = dir.file("fork.json");
+    ASSERT_EQ(cliRecord(dir, { "--output", report }, { testProgram("record-fork").string() }, printed), 0) << printed;
+    auto comparison = readComparisonFile(report);
+    ASSERT_TRUE(comparison.ok()) << comparison.error().message();
+    EXPECT_EQ(comparison->comparison, std::optional(Comparison::Processes));
+    EXPECT_EQ(comparison->variants.size(), 2u);
+}
+
+TEST_F(RecordGpu, RanksAScriptStartsAreSeriesOfTheirOwn)
+{
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { testProgram("record-ranks.sh").string() });
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    ASSERT_TRUE(r.recording.has_value());
+    keepRecording(dir, "ranks", r.output);
+    const std::vector<std::uint32_t> pids = processesWithWork(*r.recording);
+    ASSERT_EQ(pids.size(), 2u);
+    for (std::uint32_t pid : pids) {
+        const RecordedRuns one = splitIterations(*r.recording, {}, pid);
+        EXPECT_EQ(measured(one).size(), 15u) << "process " << pid << "\n" << notesText(one);
+    }
+    EXPECT_GE(r.outcome.pids.size(), 2u) << "each rank connected on its own";
+    EXPECT_EQ(r.outcome.refusedConnections, 0u);
+}
+
+TEST_F(RecordGpu, ALoopOfSynchronousCopiesIsTwentyIterationsAndNotLaunchBound)
+{
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { testProgram("record-sync-copy").string() });
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    keepRecording(dir, "sync_copy", r.output);
+    ASSERT_EQ(measured(r.runs).size(), 20u) << notesText(r.runs);
+    for (const RunResult* run : measured(r.runs)) {
+        EXPECT_TRUE(run->has(SpanKind::H2D) && run->has(SpanKind::Kernel) && run->has(SpanKind::D2H));
+        EXPECT_GT(run->waitMs(), run->cpuSubmitMs()) << "the host waits in its copies: that is no submission";
+    }
+    const Advice advice = adviceOn(r, "record-sync-copy");
+    EXPECT_NE(findingOf(advice, rules::kSynchronousCopies), nullptr);
+    EXPECT_EQ(findingOf(advice, rules::kSubmitBound), nullptr) << findingOf(advice, rules::kSubmitBound)->evidence;
+}
+
+TEST_F(RecordGpu, DriverApiWorkIsTimedAsItsOwnEventsTimeIt)
+{
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { testProgram("record-driver-api").string() });
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    keepRecording(dir, "driver_api", r.output);
+    ASSERT_EQ(measured(r.runs).size(), 20u) << notesText(r.runs);
+    for (const RunResult* run : measured(r.runs))
+        EXPECT_TRUE(run->has(SpanKind::H2D) && run->has(SpanKind::Kernel) && run->has(SpanKind::D2H));
+    EXPECT_EQ(notesText(r.runs).find("left out"), std::string::npos) << notesText(r.runs);
+    EXPECT_EQ(expectPrintedTimes(r, "(iteration [0-9]+): ([0-9.]+) ms", 1.0), 20) << r.output;
+}
+
+TEST_F(RecordGpu, AGraphsLaunchesAreItsIterations)
+{
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { testProgram("record-graph").string() });
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    keepRecording(dir, "graph", r.output);
+    EXPECT_GE(measured(r.runs).size(), 20u) << notesText(r.runs);
+    std::size_t whole = 0;
+    for (const RunResult* run : measured(r.runs))
+        whole += run->has(SpanKind::H2D) && run->has(SpanKind::Kernel) && run->has(SpanKind::D2H) ? 1 : 0;
+    EXPECT_GE(whole, 20u);
+    EXPECT_EQ(expectPrintedTimes(r, "(iteration [0-9]+): ([0-9.]+) ms", 1.0), 20) << r.output;
+}
+
+TEST_F(RecordGpu, ACrashKeepsEveryIterationBeforeItAndTheRecorderSaysSo)
+{
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { testProgram("record-crash").string() });
+    EXPECT_EQ(r.outcome.signal, SIGSEGV) << r.output;
+    keepRecording(dir, "crash", r.output);
+    EXPECT_GE(measured(r.runs).size(), 5u) << notesText(r.runs);
+    EXPECT_NE(notesText(r.runs).find("died on signal"), std::string::npos) << notesText(r.runs);
+    std::string printed;
+    const std::string report = dir.file("crash.json");
+    EXPECT_EQ(cliRecord(dir, { "--output", report }, { testProgram("record-crash").string() }, printed),
+        4) << printed;
+    auto read = readReportFile(report);
+    ASSERT_TRUE(read.ok()) << read.error().message() << "\n" << printed;
+    EXPECT_GE(read->runs.size(), 5u);
+    ASSERT_TRUE(read->program.has_value());
+    EXPECT_EQ(read->program->signal, SIGSEGV);
+}
+
+TEST_F(RecordGpu, AFailingExitFailsTheRecorderAndNoGatePassesOnIt)
+{
+    TempDir dir("record-gpu");
+    std::string printed;
+    const std::string report = dir.file("exit3.json");
+    const std::string app = testProgram("record-exit3").string();
+    EXPECT_EQ(cliRecord(dir, { "--output", report }, { app }, printed), 4) << printed;
+    auto read = readReportFile(report);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    ASSERT_TRUE(read->program.has_value());
+    EXPECT_EQ(read->program->exitCode, 3);
+    EXPECT_EQ(cliRecord(dir, { "--baseline", report, "--max-slowdown", "5", "--allow-different" }, { app }, printed),
+        4)
+        << printed;
+}
+
+TEST_F(RecordGpu, ALaunchBoundLoopIsAdvisedAsLaunchBound)
+{
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { testProgram("record-launch-bound").string(), "200" });
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    keepRecording(dir, "launch_bound", r.output);
+    EXPECT_GE(measured(r.runs).size(), 199u) << notesText(r.runs);
+    const Advice advice = adviceOn(r, "record-launch-bound");
+    const Finding* f = findingOf(advice, rules::kSubmitBound);
+    ASSERT_NE(f, nullptr) << "100 empty kernels an iteration, launched one by one";
+    std::printf("  %s\n", f->evidence.c_str());
 }
 
 }  // namespace

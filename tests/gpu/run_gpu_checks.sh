@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Runs the GPU test suite and the CLI checks on a machine with an NVIDIA GPU and its driver.
-# Usage: tests/gpu/run_gpu_checks.sh BUILD_DIR LOG_DIR
+# Usage: tests/gpu/run_gpu_checks.sh BUILD_DIR LOG_DIR [SAMPLE_SOURCES]
 #   BUILD_DIR is a build tree (cli/asyncscope-cli, tests/asyncscope_gpu_tests) or a folder holding both binaries;
-#   they link the CUDA runtime statically, so only the driver is needed. LOG_DIR receives one log per step.
-#   A table of exit codes is printed last.
+#   they link the CUDA runtime statically, so only the driver is needed. The recorder's test programs (record-*,
+#   tests/gpu/programs) and the CUPTI floor library (libasyncscope-cupti-floor.so) are looked for beside
+#   asyncscope_gpu_tests. LOG_DIR receives one log per step. SAMPLE_SOURCES (or ASYNCSCOPE_SAMPLE_SOURCES) is a
+#   folder of the public samples' sources (tests/gpu/build_samples.sh says which): they are built into LOG_DIR/samples
+#   for the GPU's own architecture (or ASYNCSCOPE_SAMPLE_ARCH's), and ASYNCSCOPE_SAMPLES names that folder for the
+#   GPU tests and the recorder's overhead; without it, an ASYNCSCOPE_SAMPLES already set is used as it is. A table of
+#   exit codes is printed last. ASYNCSCOPE_GPU_CHECKS=record runs the recorder's checks alone: the samples built, every
+#   RecordGpu test (ASYNCSCOPE_KEEP_RECORDINGS, where set, keeps their recordings), each test program recorded by the
+#   CLI and the launch-bound overhead against the CUPTI floor.
 set -u
 build=${1:?BUILD_DIR}
 logs=${2:?LOG_DIR}
+sample_sources=${3:-${ASYNCSCOPE_SAMPLE_SOURCES:-}}
 mkdir -p "$logs"
+logs=$(cd "$logs" && pwd)
 find_binary() { for f in "$build/$1/$2" "$build/$2"; do [ -x "$f" ] && { echo "$f"; return; }; done; echo "missing-$2"; }
 cli=$(find_binary cli asyncscope-cli)
 tests=$(find_binary tests asyncscope_gpu_tests)
@@ -16,6 +25,8 @@ overlap_bench=$(find_binary tests asyncscope_bench_overlap)
 register_bench=$(find_binary tests asyncscope_bench_host_register)
 here=$(cd "$(dirname "$0")" && pwd)
 batch_bench=$(find_binary tests asyncscope_bench_batch_submit)
+programs=$build/tests  # the recorder's test programs and the CUPTI floor, beside asyncscope_gpu_tests
+[ -x "$programs/asyncscope_gpu_tests" ] || programs=$build
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 summary=()
 
@@ -30,7 +41,14 @@ step() {  # step NAME EXPECTED_EXIT COMMAND...
 }
 
 nvidia-smi -L >"$logs/nvidia-smi.log" 2>&1
+if [ -n "$sample_sources" ]; then
+    step build-samples 0 "$here/build_samples.sh" "$sample_sources" "$logs/samples" "${ASYNCSCOPE_SAMPLE_ARCH:-native}"
+    export ASYNCSCOPE_SAMPLES=$logs/samples
+fi
 step list-devices 0 "$cli" --list-devices
+if [ "${ASYNCSCOPE_GPU_CHECKS:-all}" = record ]; then
+    step gpu-tests 0 "$tests" --gtest_color=no --gtest_filter='RecordGpu.*'
+else
 step gpu-tests 0 "$tests" --gtest_color=no
 step default-20 0 "$cli" --runs 20
 step pageable-20 0 "$cli" --runs 20 --host-memory pageable
@@ -81,7 +99,22 @@ if [ -x "$sanitizer" ]; then
             --chunks 7 --streams 3 --submit batch
     done
 fi
+fi
+# The recorder on the test programs (tests/gpu/programs), each recorded whole with its report kept: threads, processes
+# (fork, two ranks), synchronous copies, the driver API, a graph, a launch-bound loop; a program that crashes or exits
+# 3 is the program's failure (exit status 4), with the iterations it completed still reported.
+for name in threads fork sync-copy driver-api graph launch-bound; do
+    step "record-$name" 0 "$cli" record --output "$logs/record-$name.json" -- "$programs/record-$name"
+done
+step record-ranks 0 "$cli" record --output "$logs/record-ranks.json" -- "$programs/record-ranks.sh"
+step record-crash 4 "$cli" record --output "$logs/record-crash.json" -- "$programs/record-crash"
+step record-exit3 4 "$cli" record --output "$logs/record-exit3.json" -- "$programs/record-exit3"
+# What recording costs a launch-bound program: plain, under the CUPTI floor alone and under the recorder, in
+# alternating triples (tests/gpu/record_overhead.sh finds CUPTI and the floor library).
+step record-overhead-launch-bound 0 env ASYNCSCOPE_RECORD_PROGRAMS="$programs" "$here/record_overhead.sh" \
+    "${ASYNCSCOPE_SAMPLES:-$logs/samples}" "$cli" 5 launch-bound
 
+if [ "${ASYNCSCOPE_GPU_CHECKS:-all}" != record ]; then
 for name in list-devices default-20 pageable-20 no-stages-20 blocking-20 serial-check-20 noise-stop \
     compare-host-memory compare-wait bench-overhead overlap-16x4 overlap-16x4-graph overlap-16x4-stage \
     compare-overlap compare-submit bench-overlap bench-host-register sanitize-memory-kinds; do
@@ -95,11 +128,20 @@ echo "== compare-size (CSV)"; cat "$logs/sweep.csv"
 for log in "$logs"/*check-16x4-graph.log "$logs"/memcheck.log; do
     [ -f "$log" ] && echo "== $(basename "$log" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' "$log" | tail -2)"
 done
-echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^graph |^pageable graph|^64 MiB| not run: |^registered 2 x' "$logs/gpu-tests.log"
 for name in compare-submit-64x4 bench-batch-submit; do
     echo "== $name"; grep -vE '^(time spent|CPU executed|stages|run [0-9])' "$logs/$name.log"
 done
 for log in "$logs"/*check-7x3-batch.log; do
     [ -f "$log" ] && echo "== $(basename "$log" .log): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|error' "$log" | tail -2)"
 done
+fi
+echo "== gpu-tests"; grep -E '^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^graph |^pageable graph|^64 MiB| not run: |^registered 2 x' "$logs/gpu-tests.log"
+[ -f "$logs/build-samples.log" ] && { echo "== build-samples"; cat "$logs/build-samples.log"; }
+for name in threads fork ranks sync-copy driver-api graph launch-bound crash exit3; do
+    log=$logs/record-$name.log
+    [ -f "$log" ] || continue
+    echo "== record-$name ($(grep -cE 'iteration [0-9]+: [0-9.]+ ms' "$log") iterations printed by the program)"
+    grep -vE 'iteration [0-9]+: [0-9.]+ ms' "$log" | head -40
+done
+echo "== record-overhead-launch-bound"; cat "$logs/record-overhead-launch-bound.log"
 printf '%s\n' "${summary[@]}"

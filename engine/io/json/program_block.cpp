@@ -23,6 +23,27 @@ json programJson(const ProgramInfo& p)
         j["copies"]["default_stream"] = *p.copies.defaultStream;
         j["copies"]["default_stream_iterations"] = p.copies.defaultStreamIterations;
     }
+    if (!p.processes.empty()) {
+        json processes = json::array();
+        for (const ProgramProcess& process : p.processes) {
+            json one = { { "pid", process.pid }, { "parent", process.parent }, { "executable", process.executable },
+                { "exited", process.exited } };
+            if (process.signal != 0)
+                one["signal"] = process.signal;
+            processes.push_back(std::move(one));
+        }
+        j["processes"] = std::move(processes);
+    }
+    if (!p.pids.empty())
+        j["pids"] = p.pids;
+    if (!p.threads.empty()) {
+        json threads = json::array();
+        for (const ProgramThread& t : p.threads)
+            threads.push_back({ { "pid", t.pid }, { "thread", t.thread }, { "runs", t.runs } });
+        j["threads"] = std::move(threads);
+    }
+    if (p.droppedRecords > 0)
+        j["dropped_records"] = p.droppedRecords;
     return j;
 }
 
@@ -82,6 +103,42 @@ ProgramInfo programFrom(const Block& b)
             copies.get("default_stream_iterations", p.copies.defaultStreamIterations);
         }
     }
+    if (b.has("processes")) {
+        const json& list = listAt(b, "processes", kMaxProgramProcesses, "processes");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const Block one(list[i], b.path("processes") + "[" + std::to_string(i) + "]", b.wording());
+            ProgramProcess process;
+            one.get("pid", process.pid);
+            one.get("parent", process.parent);
+            one.get("executable", process.executable);
+            refuseIf(checkNote(one.path("executable"), process.executable));
+            one.get("exited", process.exited);
+            one.getOr("signal", process.signal);
+            if (process.signal < 0 || process.signal > 128)
+                refuse(one.path("signal"), std::to_string(process.signal), "a whole number from 0 to 128");
+            p.processes.push_back(std::move(process));
+        }
+    }
+    if (b.has("pids")) {
+        const json& list = listAt(b, "pids", kMaxProgramProcesses, "processes");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            if (!list[i].is_number_unsigned() || list[i].get<std::uint64_t>() > 0xffffffffu)
+                refuse(b.path("pids") + "[" + std::to_string(i) + "]", b.quoted(list[i]), "a process id");
+            p.pids.push_back(list[i].get<std::uint32_t>());
+        }
+    }
+    if (b.has("threads")) {
+        const json& list = listAt(b, "threads", kMaxProgramThreads, "threads");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const Block one(list[i], b.path("threads") + "[" + std::to_string(i) + "]", b.wording());
+            ProgramThread t;
+            one.get("pid", t.pid);
+            one.get("thread", t.thread);
+            one.get("runs", t.runs);
+            p.threads.push_back(t);
+        }
+    }
+    b.getOr("dropped_records", p.droppedRecords);
     return p;
 }
 

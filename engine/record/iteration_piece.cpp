@@ -1,0 +1,186 @@
+#include "engine/record/iteration_piece.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+namespace asyncscope::iteration {
+
+namespace {
+
+constexpr std::uint32_t kCopyToDevice = 1;  // CUPTI_ACTIVITY_MEMCPY_KIND_HTOD
+constexpr std::uint32_t kCopyToHost = 2;    // CUPTI_ACTIVITY_MEMCPY_KIND_DTOH
+constexpr std::uint32_t kPageable = 1;      // CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE
+constexpr std::uint32_t kNotReady = 600;    // cudaErrorNotReady and CUDA_ERROR_NOT_READY: a poll found the GPU busy
+
+Span spanOf(const RecordedOperation& op, std::uint64_t t0, int stream)
+{
+    Span s;
+    s.kind = op.kind == OperationKind::Kernel ? SpanKind::Kernel
+        : op.copyKind == kCopyToDevice        ? SpanKind::H2D
+                                              : SpanKind::D2H;
+    s.device = int(op.device);
+    s.stream = stream;
+    s.bytes = op.bytes;
+    s.beginMs = (double(op.start) - double(t0)) / 1e6;
+    s.endMs = (double(op.end) - double(t0)) / 1e6;
+    return s;
+}
+
+// An operation that is no copy to or from the host nor a kernel, as a note names it: "memset(s) on GPU 0",
+// "peer copies GPU 0 → GPU 1", "device-to-device copies on GPU 1".
+std::string undrawnText(const RecordedOperation& op)
+{
+    const std::string gpu = "GPU " + std::to_string(op.device);
+    if (op.kind == OperationKind::Set)
+        return "memset(s) on " + gpu;
+    if (op.dstDevice != op.device)
+        return "peer copies " + gpu + " \u2192 GPU " + std::to_string(op.dstDevice);
+    return (op.copyKind == 8 ? "device-to-device copies on " : "other copies on ") + gpu;
+}
+
+bool drawn(const RecordedOperation& op)
+{
+    return op.kind == OperationKind::Kernel ||
+        (op.kind == OperationKind::Copy && (op.copyKind == kCopyToDevice || op.copyKind == kCopyToHost));
+}
+
+}  // namespace
+
+std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceTally& tally, std::uint64_t& t0)
+{
+    std::vector<const RecordedOperation*>& ops = piece.ops;
+    if (ops.empty() || piece.calls.empty())
+        return std::nullopt;  // no GPU work: nothing to time
+    std::sort(ops.begin(), ops.end(), [](const RecordedOperation* a, const RecordedOperation* b) {
+        return a->correlation != b->correlation ? a->correlation < b->correlation : a->start < b->start;
+    });
+    // Between two waits, the iteration begins with its first call that gives the GPU work (an operation or an
+    // event): what comes before it (reading the last one's results, freeing, a context's creation) is the host's own
+    // time between iterations, and is left out. A range begins where it does.
+    t0 = piece.calls.front()->call->start;
+    if (piece.byRange) {
+        t0 = std::min(piece.from, t0);
+    } else {
+        std::unordered_set<std::uint64_t> issuing;
+        for (const RecordedOperation* op : ops)
+            issuing.insert(key(op->pid, resolve(aliases, op->pid, op->correlation)));
+        for (const RecordedEvent* e : piece.events)
+            issuing.insert(key(e->pid, resolve(aliases, e->pid, e->correlation)));
+        const auto first = std::find_if(piece.calls.begin(), piece.calls.end(),
+            [&issuing](const Call* c) { return issuing.count(key(c->call->pid, c->call->correlation)) > 0; });
+        if (first != piece.calls.end())
+            t0 = (*first)->call->start;
+    }
+    RunResult run;
+    // No element is checked in a program: none is known wrong (the report's program block says none was checked).
+    run.verified = true;
+    const int lane = int(piece.lane);
+    std::uint64_t gpuFrom = ~std::uint64_t(0), gpuTo = 0;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> streams;  // (device, stream): its number in the run
+    for (const RecordedOperation* op : ops) {
+        gpuFrom = std::min(gpuFrom, op->start);
+        gpuTo = std::max(gpuTo, op->end);
+        if (op->kind == OperationKind::Copy && (op->srcKind == kPageable || op->dstKind == kPageable)) {
+            ++tally.copies.pageable;
+            tally.copies.pageableBytes += op->bytes;
+            tally.copies.pageableMs += double(op->end - op->start) / 1e6;
+        }
+        if (!drawn(*op)) {
+            ++tally.undrawn[undrawnText(*op)];
+            continue;
+        }
+        const auto [at, added] = streams.emplace(std::pair { op->device, op->stream }, int(streams.size()));
+        run.spans.push_back(spanOf(*op, t0, at->second));
+    }
+    for (const RecordedEvent* e : piece.events) {
+        gpuFrom = std::min(gpuFrom, e->timestamp);
+        gpuTo = std::max(gpuTo, e->timestamp);
+    }
+    run.gpuMs = double(gpuTo - gpuFrom) / 1e6;
+    double submitNs = 0.0;
+    std::optional<Span> polled;  // the polls that found the GPU busy, to the one that found it done: a wait
+    for (const Call* c : piece.calls) {
+        const RecordedCall& call = *c->call;
+        if (call.start < t0)
+            continue;  // before the iteration's first issuing call
+        const double ns = double(call.end >= call.start ? call.end - call.start : 0);
+        Span api;
+        api.kind = SpanKind::Api;
+        api.stream = lane;
+        api.call = c->name->call;
+        api.beginMs = (double(call.start) - double(t0)) / 1e6;
+        api.endMs = api.beginMs + ns / 1e6;
+        if (c->name->role == CallRole::Poll) {  // thousands in a wait: not one span each
+            if (call.returnValue == kNotReady)
+                run.pollIterations += call.calls;
+            if (call.returnValue == kNotReady && !polled) {
+                polled = api;
+                polled->kind = SpanKind::Wait;
+                polled->call = ApiCall::None;
+            }
+            if (polled)
+                polled->endMs = api.endMs;
+            if (call.returnValue != kNotReady && polled) {
+                run.spans.push_back(*polled);
+                polled.reset();
+            }
+            continue;
+        }
+        run.traced.push_back(api);
+        if (c->name->role == CallRole::SyncCopy) {
+            tally.copies.synchronous += call.calls;
+            tally.copies.synchronousMs += ns / 1e6;
+        }
+        if (c->name->role == CallRole::Wait || c->name->role == CallRole::SyncCopy) {
+            Span wait = api;
+            wait.kind = SpanKind::Wait;
+            wait.call = ApiCall::None;
+            run.spans.push_back(wait);
+        } else if (c->name->role == CallRole::Enqueue) {
+            submitNs += ns;
+        }
+    }
+    if (polled)
+        run.spans.push_back(*polled);
+    Span submit;
+    submit.kind = SpanKind::Submit;
+    submit.stream = lane;
+    submit.endMs = submitNs / 1e6;
+    run.spans.push_back(submit);
+    for (const Span& s : run.spans) {
+        if (onGpu(s.kind))
+            run.traced.push_back(s);
+    }
+    const auto byBegin = [](const Span& a, const Span& b) { return a.beginMs < b.beginMs; };
+    std::stable_sort(run.spans.begin(), run.spans.end(), byBegin);
+    std::stable_sort(run.traced.begin(), run.traced.end(), byBegin);
+    return run;
+}
+
+std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags,
+    const Issuers& issuers)
+{
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> onDefault;  // (pid, context): operations
+    std::set<std::pair<std::uint32_t, std::uint32_t>> blocking;                   // (pid, context) with such a stream
+    for (const RecordedOperation* op : piece.ops) {
+        const auto flag = flags.find({ op->pid, op->context, op->stream });
+        if (flag == flags.end())
+            continue;
+        if (flag->second == kNullStreamFlag) {
+            const auto issuer = issuers.find(key(op->pid, op->correlation));
+            const bool perThread = issuer != issuers.end() && issuer->second->name->perThread;
+            if (!perThread)
+                ++onDefault[{ op->pid, op->context }];
+        } else if (flag->second != kNonBlockingStreamFlag) {
+            blocking.insert({ op->pid, op->context });
+        }
+    }
+    std::uint64_t count = 0;
+    for (const auto& [context, operations] : onDefault)
+        count += blocking.count(context) > 0 ? operations : 0;
+    return count;
+}
+
+
+}  // namespace asyncscope::iteration

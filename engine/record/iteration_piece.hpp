@@ -1,0 +1,68 @@
+// An iteration as the matcher (engine/record/iterations) gathers it, and the run it makes: the part of the split
+// that turns one iteration's calls, operations and events into a RunResult. Internal to engine/record.
+#pragma once
+
+#include "engine/model/program_info.hpp"
+#include "engine/model/run_result.hpp"
+#include "engine/record/call_names.hpp"
+#include "engine/record/recording.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace asyncscope::iteration {
+
+inline std::uint64_t key(std::uint32_t pid, std::uint32_t id)
+{
+    return (std::uint64_t(pid) << 32) | id;
+}
+
+// A call as the matcher takes it.
+struct Call {
+    const RecordedCall* call = nullptr;
+    const CallName* name = nullptr;
+    std::uint32_t lane = 0;
+};
+
+// An iteration being gathered: its calls, the operations and events they issued.
+struct Piece {
+    std::uint32_t lane = 0;
+    std::uint64_t from = 0;  // a range's start; 0 for one between waits (it begins at its first issuing call)
+    bool byRange = false;
+    std::vector<const Call*> calls;
+    std::vector<const RecordedOperation*> ops;
+    std::vector<const RecordedEvent*> events;
+};
+
+// (pid, a runtime call's own driver call's correlation): the runtime call's correlation.
+using Aliases = std::unordered_map<std::uint64_t, std::uint32_t>;
+inline std::uint32_t resolve(const Aliases& aliases, std::uint32_t pid, std::uint32_t correlation)
+{
+    const auto alias = aliases.find(key(pid, correlation));
+    return alias == aliases.end() ? correlation : alias->second;
+}
+// (pid, correlation): the call.
+using Issuers = std::unordered_map<std::uint64_t, const Call*>;
+// (pid, context, stream): the stream's CUpti_ActivityStreamFlag.
+using StreamFlags = std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>;
+
+// What the runs of a split add up as they are made.
+struct PieceTally {
+    ProgramCopies copies;
+    std::map<std::string, std::size_t> undrawn;  // what an operation with no span of its own is: how many
+};
+
+// The run a piece is, `t0` set to where it begins; none where it issued no GPU work.
+std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceTally& tally, std::uint64_t& t0);
+
+// The operations of one iteration on the legacy default stream, where the iteration also used a blocking stream of
+// the same context (the two then wait for each other); 0 otherwise. Work a per-thread default stream build issued
+// (calls named …_ptsz, …_ptds) waits for no other stream and is not counted.
+std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, const Issuers& issuers);
+
+}  // namespace asyncscope::iteration
