@@ -74,14 +74,14 @@ bool isPollCall(std::string_view name)
     return isPollBase(callBaseName(name));
 }
 
-const CallName& CallNames::of(const std::string& name)
+const CallName& CallNames::of(std::string_view name)
 {
     const auto [at, fresh] = m_names.try_emplace(name);
     if (fresh) {
         CallName& n = at->second;
         n.driver = isDriverCall(name);
-        n.perThread = name.find("_ptsz") != std::string::npos || name.find("_ptds") != std::string::npos;
-        n.call = apiCallNamed(name);
+        n.perThread = name.find("_ptsz") != std::string_view::npos || name.find("_ptds") != std::string_view::npos;
+        n.call = apiCallNamed(std::string(name));
         const std::string base = callBaseName(name);
         n.role = isPollBase(base)          ? CallRole::Poll
             : isHostSynchronization(base) ? CallRole::Wait

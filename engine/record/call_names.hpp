@@ -43,7 +43,7 @@ struct CallName {
 class CallNames {
 public:
     // `name` must outlive this table (the recording's names do).
-    const CallName& of(const std::string& name);
+    const CallName& of(std::string_view name);
 
 private:
     std::unordered_map<std::string_view, CallName> m_names;

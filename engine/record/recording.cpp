@@ -93,6 +93,7 @@ public:
     }
     std::string_view word(std::size_t i) const { return m_words[i]; }
     std::string name() const { return std::string(m_name); }
+    std::string_view rawName() const { return m_name; }
 
 private:
     const std::string& m_file;
@@ -216,7 +217,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
             op.graphNode = line.big(7, failed);
             op.blocks = line.big(8, failed);
             op.threadsPerBlock = line.big(9, failed);
-            op.name = line.name();
+            op.name = m_recording.names->intern(line.rawName());
         }
         m_recording.operations.push_back(std::move(op));
     } else if (type == "peer") {
@@ -248,7 +249,8 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         m_recording.streams.push_back(st);
     } else if (type == "api") {
         m_recording.calls.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
-            line.big(3, failed), line.big(4, failed), line.small(5, failed), line.big(6, failed), line.name() });
+            line.big(3, failed), line.big(4, failed), line.small(5, failed), line.big(6, failed),
+            m_recording.names->intern(line.rawName()) });
         if (!failed && m_recording.calls.back().calls == 0)
             return line.wrong("CALLS", "is 0: a line stands for at least one call");
     } else if (type == "mark") {
@@ -257,7 +259,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
             return line.wrong("KIND", "is '" + cutText(kind, 40) + "', not start, end or instant");
         m_recording.marks.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
             kind == "start" ? MarkKind::Start : kind == "end" ? MarkKind::End : MarkKind::Instant,
-            line.big(4, failed), line.name() });
+            line.big(4, failed), m_recording.names->intern(line.rawName()) });
     } else if (type == "dropped") {
         line.small(0, failed);
         const std::uint64_t count = line.big(1, failed);

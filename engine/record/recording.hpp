@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <istream>
+#include <memory>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,7 +53,7 @@ struct RecordedOperation {
     std::uint64_t graphNode = 0;
     std::uint64_t copies = 1;                 // copies a batch record stands for
     std::uint64_t blocks = 0, threadsPerBlock = 0;  // a kernel's launch
-    std::string name;                         // a kernel's (as compiled: mangled)
+    std::string_view name;                    // a kernel's (as compiled: mangled), in the recording's names
 };
 
 // A CUDA runtime call, or driver call, on the CPU.
@@ -61,7 +63,7 @@ struct RecordedCall {
     std::uint32_t returnValue = 0;
     std::uint64_t calls = 1;  // back-to-back calls of the same name and result it stands for (a poll loop): start is
                               // the first's, end the last's
-    std::string name;  // a runtime call's "cudaMemcpyAsync_v3020", a driver call's "cuMemcpyHtoDAsync_v2"
+    std::string_view name;  // a runtime call's "cudaMemcpyAsync_v3020", a driver call's "cuMemcpyHtoDAsync_v2"
 };
 
 // A wait the GPU or the host made: CUpti_ActivitySynchronizationType 1 event synchronize, 2 stream wait event,
@@ -93,10 +95,32 @@ struct RecordedMark {
     std::uint32_t pid = 0, thread = 0, id = 0;
     MarkKind kind = MarkKind::Instant;
     std::uint64_t timestamp = 0;
-    std::string name;  // on a start or an instant; an end's is empty
+    std::string_view name;  // on a start or an instant; an end's is empty
+};
+
+// The names a recording gives many times over (a call's, a kernel's, a range's), each kept once: a call's record
+// then holds a view of its name, not a copy. Shared by the copies of a recording, so that their views stay valid.
+class NamePool {
+public:
+    std::string_view intern(std::string_view name)
+    {
+        const auto found = m_names.find(name);
+        if (found != m_names.end())
+            return found->first;
+        auto kept = std::make_unique<std::string>(name);
+        const std::string_view view(*kept);
+        m_names.emplace(view, std::move(kept));
+        return view;
+    }
+    std::size_t size() const { return m_names.size(); }
+
+private:
+    std::unordered_map<std::string_view, std::unique_ptr<std::string>> m_names;
 };
 
 struct Recording {
+    // What the records' names view: valid while any copy of the recording lives.
+    std::shared_ptr<NamePool> names = std::make_shared<NamePool>();
     std::vector<RecordedProcess> processes;
     std::vector<RecordedDevice> devices;
     std::vector<RecordedOperation> operations;
