@@ -123,6 +123,7 @@ std::vector<Piece> Matcher::bySync()
     std::vector<Piece> pieces;
     std::vector<std::size_t> current(m_lanes.size(), SIZE_MAX);  // each lane's open piece
     std::vector<bool> polling(m_lanes.size(), false);             // its polls found the GPU busy since its last wait
+    std::vector<bool> ended(m_lanes.size(), false);               // a wait of its own ended one of its pieces
     for (const Call& c : m_calls) {
         std::size_t& open = current[c.lane];
         if (open == SIZE_MAX) {
@@ -141,8 +142,12 @@ std::vector<Piece> Matcher::bySync()
         if (ends) {
             polling[c.lane] = false;
             open = SIZE_MAX;
+            ended[c.lane] = true;
         }
     }
+    for (std::size_t lane = 0; lane < m_lanes.size(); ++lane)
+        if (current[lane] != SIZE_MAX && ended[lane])
+            pieces[current[lane]].unfinished = true;
     return pieces;
 }
 
@@ -288,6 +293,7 @@ RecordedRuns Matcher::split(const IterationRule& rule)
         std::uint64_t t0;
         std::uint32_t lane;
         RunResult run;
+        bool unfinished;
     };
     std::vector<Made> made;
     for (Piece& piece : pieces) {
@@ -300,7 +306,7 @@ RecordedRuns Matcher::split(const IterationRule& rule)
             *m_tally.copies.defaultStream += onDefault;
             m_tally.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
         }
-        made.push_back({ t0, piece.lane, std::move(*run) });
+        made.push_back({ t0, piece.lane, std::move(*run), piece.unfinished });
     }
     std::stable_sort(made.begin(), made.end(), [](const Made& a, const Made& b) { return a.t0 < b.t0; });
 
@@ -312,7 +318,7 @@ RecordedRuns Matcher::split(const IterationRule& rule)
         laneKernels[m.lane] = laneKernels[m.lane] || m.run.has(SpanKind::Kernel);
     std::vector<int> laneNumber(m_lanes.size(), -1);
     std::vector<bool> kernelSeen;
-    std::size_t setUp = 0;
+    std::size_t setUp = 0, unfinished = 0;
     if (!made.empty()) {
         m_out.originNs = made.front().t0;
         m_out.originPid = m_lanes[made.front().lane].first;
@@ -335,10 +341,17 @@ RecordedRuns Matcher::split(const IterationRule& rule)
             m.run.warmup = true;
             ++setUp;
         }
+        if (m.unfinished && !m.run.warmup) {
+            m.run.warmup = true;
+            ++unfinished;
+        }
         m.run.index = int(m_out.runs.size());
         m.run.startMs = double(m.t0 - m_out.originNs) / 1e6;
         m_out.runs.push_back(std::move(m.run));
     }
+    if (unfinished > 0)
+        m_out.notes.push_back(std::to_string(unfinished) + " iteration(s) never ended with a wait (the program ended, "
+            "died or was stopped first): shown as warm-up runs and left out of the statistics.");
     if (setUp > 0)
         m_out.notes.push_back("The first " + std::to_string(setUp) + " iteration(s) ran no kernel (the program's "
             "set-up): shown as warm-up runs and left out of the statistics.");
@@ -372,6 +385,9 @@ RecordedRuns Matcher::split(const IterationRule& rule)
                     ": every record until then was handed over."
                            : ") did not exit normally: records of its last 100 ms may be missing."));
     }
+    if (m_recording.unkept > 0)
+        m_out.notes.push_back(std::to_string(m_recording.unkept) + " record(s) past the recorder's budget were counted, "
+            "not kept: the runs end where the budget was reached. Record fewer iterations (--duration) to keep them all.");
     for (const std::string& note : m_recording.notes)
         m_out.notes.push_back("The recording says: " + cutText(note, 300));
     m_out.copies = m_tally.copies;

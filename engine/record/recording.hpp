@@ -131,9 +131,11 @@ struct Recording {
     std::vector<RecordedMark> marks;
     std::vector<std::string> notes;  // what the injection library said went wrong ("CUPTI could not be loaded …")
     std::uint64_t dropped = 0;       // records CUPTI dropped for want of buffer room
+    std::uint64_t unkept = 0;        // records past kMaxRecordedRecords, counted and not kept
 };
 
-// At most this many records are read from one recording: a bigger one is refused rather than read until memory ends.
+// At most this many records of GPU work, calls and marks are kept from one recording (about 6 GB of them): those past
+// it are counted (Recording::unkept) rather than read until memory ends, and the runs end where the budget did.
 inline constexpr std::size_t kMaxRecordedRecords = std::size_t(64) << 20;
 
 // Reads a record stream; `name` is what errors call it ("app.record"). Errors name the line and the field: "app.record:
@@ -146,7 +148,8 @@ Result<Recording> readRecordingFile(const std::string& path);
 // the program ends.
 class RecordingReader {
 public:
-    explicit RecordingReader(std::string name);
+    // `budget`: the records of GPU work, calls and marks kept (kMaxRecordedRecords but in tests).
+    explicit RecordingReader(std::string name, std::size_t budget = kMaxRecordedRecords);
     // One line, without its newline; false once a line has been refused (what follows is not read).
     bool line(std::string_view text);
     std::size_t lines() const { return m_number; }
@@ -160,7 +163,7 @@ private:
     std::string m_file;
     Recording m_recording;
     std::vector<std::string_view> m_words;
-    std::size_t m_number = 0, m_records = 0;
+    std::size_t m_number = 0, m_records = 0, m_budget = kMaxRecordedRecords;
     std::optional<Error> m_failed;
 };
 

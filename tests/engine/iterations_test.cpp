@@ -359,6 +359,28 @@ TEST(IterationsByNvtx, AHundredThousandRangesOfTwoNamesAreSplitInOnePass)
     EXPECT_EQ(forward.runs.size(), 50'000u);
 }
 
+TEST(IterationsBudget, RecordsPastTheBudgetAreCountedAndWhatCameBeforeIsKept)
+{
+    Lines lines;
+    lines.process(4242);
+    for (int i = 0; i < 10; ++i)
+        lines.iteration(4242, 7, 1'000'000 + std::uint64_t(i) * 200'000, 13);
+    lines.line("exit 4242");
+    RecordingReader reader("app.record", 30);  // 7 records an iteration: four iterations and a part fit
+    std::istringstream in(lines.text());
+    for (std::string text; std::getline(in, text);)
+        ASSERT_TRUE(reader.line(text));
+    auto recording = reader.finish();
+    ASSERT_TRUE(recording.ok()) << recording.error().message();
+    EXPECT_EQ(recording->unkept, 70u - 30u);
+    EXPECT_TRUE(recording->processes.front().exited) << "the process's end is read past the budget";
+    const RecordedRuns split = splitIterations(*recording, {});
+    ASSERT_EQ(split.runs.size(), 5u);
+    EXPECT_TRUE(split.runs[4].warmup) << "the fifth iteration, cut by the budget, never ended: not measured";
+    EXPECT_NE(notesOf(split).find("1 iteration(s) never ended"), std::string::npos) << notesOf(split);
+    EXPECT_NE(notesOf(split).find("40 record(s) past the recorder's budget"), std::string::npos) << notesOf(split);
+}
+
 // asyncscope-cli record --from FILE with `arguments` after it; its exit status.
 int recordFrom(const std::string& path, std::vector<std::string> arguments, std::string& printed)
 {
