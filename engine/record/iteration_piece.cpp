@@ -93,10 +93,17 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceT
         const auto [at, added] = streams.emplace(std::pair { op->device, op->stream }, int(streams.size()));
         run.spans.push_back(spanOf(*op, t0, at->second));
     }
+    // The events a program times its work with: the last the GPU passed before the work began and the first after it
+    // ended. An earlier one (the last iteration's stop, recorded after its synchronous copy) times something else.
+    std::optional<std::uint64_t> startEvent, stopEvent;
     for (const RecordedEvent* e : piece.events) {
-        gpuFrom = std::min(gpuFrom, e->timestamp);
-        gpuTo = std::max(gpuTo, e->timestamp);
+        if (e->timestamp <= gpuFrom && (!startEvent || e->timestamp > *startEvent))
+            startEvent = e->timestamp;
+        if (e->timestamp >= gpuTo && (!stopEvent || e->timestamp < *stopEvent))
+            stopEvent = e->timestamp;
     }
+    gpuFrom = startEvent.value_or(gpuFrom);
+    gpuTo = stopEvent.value_or(gpuTo);
     run.gpuMs = double(gpuTo - gpuFrom) / 1e6;
     double submitNs = 0.0;
     std::optional<Span> polled;  // the polls that found the GPU busy, to the one that found it done: a wait

@@ -34,7 +34,8 @@ struct Piece {
     std::uint32_t lane = 0;
     std::uint64_t from = 0;  // a range's start; 0 for one between waits (it begins at its first issuing call)
     bool byRange = false;
-    bool unfinished = false;  // the last of a thread that waited before, never ended by a wait (the program ended first)
+    bool unfinished = false;
+    bool endedByCopy = false;  // a synchronous copy ended it, not a synchronize or a poll loop  // the last of a thread that waited before, never ended by a wait (the program ended first)
     std::vector<const Call*> calls;
     std::vector<const RecordedOperation*> ops;
     std::vector<const RecordedEvent*> events;

@@ -102,7 +102,9 @@ std::uint32_t Matcher::resolve(std::uint32_t pid, std::uint32_t correlation) con
 }
 
 // Iterations between waits, lane by lane. A thread that never waits but in synchronous copies or memsets of its own
-// (a loop of cudaMemcpy to the device) has those end its iterations.
+// (a loop of cudaMemcpy to the device) has those end its iterations. A wait on nothing but events recorded after a
+// synchronous copy to the host (cudaEventRecord(stop); cudaEventSynchronize(stop)) belongs to the iteration that copy
+// ended: the events time it (mergeEventWaits).
 std::vector<Piece> Matcher::bySync()
 {
     for (const RecordedOperation& op : m_recording.operations)
@@ -116,9 +118,10 @@ std::vector<Piece> Matcher::bySync()
         const auto kind = m_copyKinds.find(key(c.call->pid, c.call->correlation));
         return kind != m_copyKinds.end() && kind->second == kCopyToHost;  // the host waits for the GPU's results
     };
-    std::vector<bool> waits(m_lanes.size(), false);
+    std::vector<bool> waits(m_lanes.size(), false);  // the lane waits otherwise than in other synchronous copies
     for (const Call& c : m_calls)
-        waits[c.lane] = waits[c.lane] || endsByItself(c);
+        waits[c.lane] = waits[c.lane] || endsByItself(c) ||
+            (c.name->role == CallRole::Poll && c.call->returnValue == kNotReady);
 
     std::vector<Piece> pieces;
     std::vector<std::size_t> current(m_lanes.size(), SIZE_MAX);  // each lane's open piece
@@ -140,6 +143,7 @@ std::vector<Piece> Matcher::bySync()
                 ends = true;
         }
         if (ends) {
+            pieces[open].endedByCopy = c.name->role == CallRole::SyncCopy;
             polling[c.lane] = false;
             open = SIZE_MAX;
             ended[c.lane] = true;
@@ -153,6 +157,26 @@ std::vector<Piece> Matcher::bySync()
 
 // Each range of `name` an iteration: the calls its thread began within it, or where its thread began none there, its
 // process's.
+void mergeEventWaits(std::vector<Piece>& pieces)
+{
+    std::unordered_map<std::uint32_t, std::size_t> last;  // each lane's piece before
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+        Piece& piece = pieces[p];
+        const auto before = last.find(piece.lane);
+        if (before != last.end() && pieces[before->second].endedByCopy && piece.ops.empty() && !piece.events.empty() &&
+            !piece.unfinished) {
+            Piece& into = pieces[before->second];
+            into.calls.insert(into.calls.end(), piece.calls.begin(), piece.calls.end());
+            into.events.insert(into.events.end(), piece.events.begin(), piece.events.end());
+            into.endedByCopy = false;
+            piece.calls.clear();
+            piece.events.clear();
+            continue;
+        }
+        last[piece.lane] = p;
+    }
+}
+
 std::vector<Piece> Matcher::byRanges(const std::vector<Range>& ranges, std::string_view name)
 {
     std::vector<const Range*> chosen;
@@ -269,6 +293,8 @@ RecordedRuns Matcher::split(const IterationRule& rule)
         for (const Call* c : pieces[p].calls)
             pieceOf.emplace(key(c->call->pid, c->call->correlation), p);
     takeOperations(pieces, pieceOf);
+    if (m_out.how == "host synchronizations")
+        mergeEventWaits(pieces);
 
     // A program that never waits: each thread's whole recording one run.
     const bool waited = m_out.how != "host synchronizations" ||

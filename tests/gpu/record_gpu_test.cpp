@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -168,10 +169,11 @@ int cliRecord(TempDir& dir, const std::vector<std::string>& arguments, const std
 
 // A printed time found among the recorded runs: the run whose GPU time is nearest, within 1 % or the printed
 // figure's own rounding (half its last digit), whichever is wider.
-void expectARunNear(const RecordedRuns& runs, double printedMs, int decimals, double multiplier, const std::string& what)
+void expectARunNear(const RecordedRuns& runs, double printedMs, int decimals, double multiplier, const std::string& what,
+    double floorMs = 0.0)
 {
     const double expected = printedMs * multiplier;
-    const double tolerance = std::max(0.01 * expected, 0.5 * std::pow(10.0, -decimals) * multiplier);
+    const double tolerance = std::max({ 0.01 * expected, 0.5 * std::pow(10.0, -decimals) * multiplier, floorMs });
     double nearest = -1.0;
     for (const RunResult& r : runs.runs)
         if (nearest < 0 || std::abs(r.gpuMs - expected) < std::abs(nearest - expected))
@@ -183,7 +185,7 @@ void expectARunNear(const RecordedRuns& runs, double printedMs, int decimals, do
 }
 
 // Every "LABEL<separator>NUMBER" line the sample printed, matched against the runs.
-int expectPrintedTimes(const Recorded& r, const std::string& pattern, double multiplier)
+int expectPrintedTimes(const Recorded& r, const std::string& pattern, double multiplier, double floorMs = 0.0)
 {
     const std::regex line(pattern);
     int found = 0;
@@ -195,7 +197,7 @@ int expectPrintedTimes(const Recorded& r, const std::string& pattern, double mul
         const std::string number = m[2].str();
         const std::size_t point = number.find('.');
         const int decimals = point == std::string::npos ? 0 : int(number.size() - point - 1);
-        expectARunNear(r.runs, std::stod(number), decimals, multiplier, m[1].str());
+        expectARunNear(r.runs, std::stod(number), decimals, multiplier, m[1].str(), floorMs);
         ++found;
     }
     return found;
@@ -280,13 +282,15 @@ TEST_F(RecordGpu, SimpleStreamsPrintedTimesAreRecordedRuns)
     ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
     // The kernel alone between two events, then a wait: one iteration, timed between the sample's own events.
     EXPECT_EQ(expectPrintedTimes(r, "^(kernel):\\s+([0-9.]+)", 1.0), 1) << r.output;
-    // The two loops print their time per repetition (10, or as many as the sample says it set), each loop one
-    // iteration ending at one synchronization.
+    // The two loops print their time per repetition (10, or as many as the sample says it set). The non-streamed loop
+    // copies each repetition's result back with cudaMemcpy, a wait for the GPU's results: each repetition is an
+    // iteration of its own. The streamed loop waits once, for its stop event: the loop is one iteration.
     std::smatch reps;
     double repetitions = 10.0;
     if (std::regex_search(r.output, reps, std::regex("Setting reps to ([0-9]+)")))
         repetitions = std::stod(reps[1].str());
-    EXPECT_EQ(expectPrintedTimes(r, "^(non-streamed|[0-9]+ streams):\\s+([0-9.]+)", repetitions), 2) << r.output;
+    EXPECT_EQ(expectPrintedTimes(r, "^(non-streamed):\\s+([0-9.]+)", 1.0), 1) << r.output;
+    EXPECT_EQ(expectPrintedTimes(r, "^([0-9]+ streams):\\s+([0-9.]+)", repetitions), 1) << r.output;
     // The timed copy shares its iteration with the set-up before it (its memset comes before the first wait): the
     // iteration holds it, so it is as long or longer.
     std::smatch copy;
@@ -386,7 +390,9 @@ TEST_F(RecordGpu, FourThreadsEachGiveTheirOwnIterationsAndNothingIsLeftOut)
     for (const RunResult* run : measured(r.runs))
         EXPECT_TRUE(run->has(SpanKind::H2D) && run->has(SpanKind::Kernel) && run->has(SpanKind::D2H));
     EXPECT_EQ(notesText(r.runs).find("left out"), std::string::npos) << notesText(r.runs);
-    EXPECT_EQ(expectPrintedTimes(r, "(thread [0-9]+ iteration [0-9]+): ([0-9.]+) ms", 1.0), 100) << r.output;
+    // Four streams at once: CUPTI's timestamps of the events differ from the events' own by up to 7.6 µs (measured
+    // on an H100), 1 to 2 % of a 0.3 ms iteration; each iteration is still told apart from every other.
+    EXPECT_EQ(expectPrintedTimes(r, "(thread [0-9]+ iteration [0-9]+): ([0-9.]+) ms", 1.0, 0.010), 100) << r.output;
 }
 
 TEST_F(RecordGpu, AForkedChildIsASeriesOfItsOwnAndNeverAnotherProcessOnTheGpu)
@@ -531,10 +537,10 @@ TEST_F(RecordGpu, AFailingExitFailsTheRecorderAndNoGatePassesOnIt)
 TEST_F(RecordGpu, ALaunchBoundLoopIsAdvisedAsLaunchBound)
 {
     TempDir dir("record-gpu");
-    const Recorded r = recordOrFail(dir, { testProgram("record-launch-bound").string(), "200" });
+    const Recorded r = recordOrFail(dir, { testProgram("record-launch-bound").string(), "40" });
     ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
     keepRecording(dir, "launch_bound", r.output);
-    EXPECT_GE(measured(r.runs).size(), 199u) << notesText(r.runs);
+    EXPECT_GE(measured(r.runs).size(), 39u) << notesText(r.runs);
     const Advice advice = adviceOn(r, "record-launch-bound");
     const Finding* f = findingOf(advice, rules::kSubmitBound);
     ASSERT_NE(f, nullptr) << "100 empty kernels an iteration, launched one by one";
