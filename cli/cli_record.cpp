@@ -140,12 +140,11 @@ void printSummary(const ProgramSeries& series, const std::string& source, bool s
             for (std::size_t i = 0; i < runs.size(); ++i) {
                 const RunResult r = runs[i];
                 std::size_t copies = 0, kernels = 0;
-                int lane = 0;
                 for (const Span& s : r.spans) {
                     copies += s.kind == SpanKind::H2D || s.kind == SpanKind::D2H ? 1 : 0;
                     kernels += s.kind == SpanKind::Kernel ? 1 : 0;
-                    lane = s.kind == SpanKind::Submit ? s.stream : lane;
                 }
+                const int lane = threadPlaceOf(r);
                 const std::string thread = report.program && std::size_t(lane) < threads
                     ? std::to_string(report.program->threads[std::size_t(lane)].thread)
                     : std::string("-");

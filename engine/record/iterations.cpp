@@ -437,6 +437,14 @@ Result<IterationRule> parseIterationRule(std::string_view text)
         "synchronizations end them) or auto.");
 }
 
+int threadPlaceOf(const RunResult& run)
+{
+    for (const Span& s : run.spans)
+        if (s.kind == SpanKind::Submit)
+            return s.stream;
+    return 0;
+}
+
 RecordedRuns splitIterations(const Recording& recording, const IterationRule& rule, std::optional<std::uint32_t> pid)
 {
     return Matcher(recording, pid).split(rule);

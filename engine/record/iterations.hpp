@@ -58,6 +58,10 @@ struct RecordedRuns {
     std::vector<ProgramThread> threads;
 };
 
+// The thread a recorded run's calls are of: its place in RecordedRuns::threads (and a report's program threads), as
+// its CPU spans carry it; 0 for a run without them.
+int threadPlaceOf(const RunResult& run);
+
 // The iterations of process `pid`, or of every process together where none is named.
 RecordedRuns splitIterations(
     const Recording& recording, const IterationRule& rule, std::optional<std::uint32_t> pid = std::nullopt);

@@ -100,15 +100,6 @@ std::string notesOf(const RecordedRuns& split)
     return all;
 }
 
-// The lane a run's CPU spans are on: its thread's place in RecordedRuns::threads.
-int laneOf(const RunResult& run)
-{
-    for (const Span& s : run.spans)
-        if (s.kind == SpanKind::Submit)
-            return s.stream;
-    return -1;
-}
-
 TEST(IterationsPerThread, EachThreadsWaitEndsItsOwnIterationsAndNothingIsLeftOut)
 {
     // Four threads, each on a stream of its own, 25 iterations each, their calls interleaved in time: a thread's
@@ -132,7 +123,7 @@ TEST(IterationsPerThread, EachThreadsWaitEndsItsOwnIterationsAndNothingIsLeftOut
     for (const RunResult& run : split.runs) {
         EXPECT_TRUE(run.has(SpanKind::H2D) && run.has(SpanKind::Kernel) && run.has(SpanKind::D2H));
         EXPECT_DOUBLE_EQ(run.gpuMs, 0.087);  // its own copies and kernel, none of another thread's
-        const int lane = laneOf(run);
+        const int lane = threadPlaceOf(run);
         ASSERT_GE(lane, 0);
         ASSERT_LT(std::size_t(lane), split.threads.size());
         for (const Span& s : run.traced) {
