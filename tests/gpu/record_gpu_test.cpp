@@ -263,7 +263,9 @@ TEST_F(RecordGpu, AsyncOverlapSampleTimesAgreeAndItsStreamedVersionsOverlap)
     TempDir dir("record-gpu");
     const Recorded r = recordOrFail(dir, { app.string() });
     ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
-    EXPECT_EQ(expectPrintedTimes(r, "(Time for [A-Za-z0-9 ]+ transfer and execute) \\(ms\\): ([0-9.]+)", 1.0), 3)
+    // Four streams at once: CUPTI's timestamps of the events differ from what cudaEventElapsedTime measures between them
+    // by up to 7 µs (measured on an H100: V1 0.6345 against 0.6414 ms), 1.1 % of a 0.6 ms version.
+    EXPECT_EQ(expectPrintedTimes(r, "(Time for [A-Za-z0-9 ]+ transfer and execute) \\(ms\\): ([0-9.]+)", 1.0, 0.010), 3)
         << r.output;
     ASSERT_EQ(r.runs.runs.size(), 3u);
     EXPECT_FALSE(r.runs.runs[0].copiesOverlapKernels()) << "the sequential version";
