@@ -1,7 +1,7 @@
 // The recorder's test programs (tests/gpu/programs) as they were recorded on an NVIDIA H100 and kept under
 // tests/data/recordings (h100-*.record, each beside what the program printed): four threads each with its own
 // iterations, a program that forks and one that a script starts twice (each process a series), a loop of
-// synchronous copies from pageable memory, the driver API, a CUDA graph and a crash. Each is split as the recorder
+// synchronous copies from pageable memory, the driver API, a CUDA graph, a launch-bound loop and a crash. Each is split as the recorder
 // splits it and held to what the program did and printed, and the advice's program rules to what is true of it.
 #include "engine/model/advice.hpp"
 #include "engine/record/iterations.hpp"
@@ -162,6 +162,16 @@ TEST(RecordedPrograms, AGraphsLaunchesAreItsIterations)
     for (const RunResult* run : measured(split))
         EXPECT_TRUE(wholePipeline(*run));
     EXPECT_EQ(printedFound(split, printedBy("graph"), "(iteration [0-9]+): ([0-9.]+) ms"), 20);
+}
+
+TEST(RecordedPrograms, ALaunchBoundLoopIsAdvisedAsLaunchBound)
+{
+    const Recording recording = recordingOf("launch_bound");
+    const RecordedRuns split = splitIterations(recording, {});
+    EXPECT_GE(measured(split).size(), 39u) << notesOf(split);
+    const Finding* f = findingOf(adviceOf(recording, split), rules::kSubmitBound);
+    ASSERT_NE(f, nullptr) << "100 empty kernels an iteration, launched one by one";
+    EXPECT_NE(f->evidence.find("100 kernels"), std::string::npos) << f->evidence;
 }
 
 TEST(RecordedPrograms, ACrashKeepsTheFiveIterationsBeforeIt)
