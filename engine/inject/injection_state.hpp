@@ -3,6 +3,7 @@
 // exit, fork and signal hand-overs (injection_signals.cpp). Internal to the library, never exported.
 #pragma once
 
+#include "engine/inject/recorded_activity.hpp"
 #include "engine/record/record_stream.hpp"
 
 #include <cupti.h>
@@ -39,8 +40,6 @@ struct Cupti {
     decltype(&cuptiGetTimestamp) timestamp = nullptr;
 };
 
-inline constexpr std::size_t kBufferBytes = std::size_t(4) << 20;
-inline constexpr std::size_t kAlignment = 8;
 
 inline Cupti g_cupti;
 inline int g_socket = -1;

@@ -333,12 +333,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         warn("cuptiActivityRegisterCallbacks", r);  // another subscriber (Nsight Systems, a sanitizer) has CUPTI
         return 1;
     }
-    // The driver's calls beside the runtime's: those of a program that calls the driver itself, and those within each
-    // runtime call (the recorder folds them into it). MEMCPY2: copies between devices.
-    for (const CUpti_ActivityKind kind : { CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
-             CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-             CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-             CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_CUDA_EVENT, CUPTI_ACTIVITY_KIND_STREAM }) {
+    for (const CUpti_ActivityKind kind : kRecordedKinds) {
         if (const CUptiResult r = g_cupti.enable(kind); r != CUPTI_SUCCESS)
             warn("cuptiActivityEnable", r);
     }
@@ -359,7 +354,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         batch.line().word("clock").number(g_pid).number(cuptiNs)
             .number(std::uint64_t(now.tv_sec) * 1000000000u + std::uint64_t(now.tv_nsec)).end();
     }
-    if (const CUptiResult r = g_cupti.flushPeriod(100); r != CUPTI_SUCCESS)
+    if (const CUptiResult r = g_cupti.flushPeriod(kFlushPeriodMs); r != CUPTI_SUCCESS)
         warn("cuptiActivityFlushPeriod", r);
     g_recording = true;
     if (std::atexit(handOverAtExit) != 0)

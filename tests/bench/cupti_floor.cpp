@@ -6,6 +6,8 @@
 // the recorder's. CUPTI is loaded from the library ASYNCSCOPE_RECORD_CUPTI names, as the recorder's library does. At
 // exit each process that initialised CUDA flushes CUPTI's buffers and prints "cupti-floor: N records" on standard
 // error (and how many CUPTI dropped, if any).
+#include "engine/inject/recorded_activity.hpp"
+
 #include <cupti.h>
 
 #include <dlfcn.h>
@@ -32,9 +34,8 @@ struct Cupti {
     decltype(&cuptiActivityEnableCudaEventDeviceTimestamps) eventTimestamps = nullptr;
 };
 
-// The recorder's buffer size and alignment.
-constexpr std::size_t kBufferBytes = std::size_t(4) << 20;
-constexpr std::size_t kAlignment = 8;
+using asyncscope::inject::kAlignment;
+using asyncscope::inject::kBufferBytes;
 
 Cupti g_cupti;
 pid_t g_pid = 0;
@@ -132,10 +133,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         warn("cuptiActivityRegisterCallbacks", r);
         return 1;
     }
-    for (const CUpti_ActivityKind kind : { CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
-             CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-             CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-             CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_CUDA_EVENT, CUPTI_ACTIVITY_KIND_STREAM }) {
+    for (const CUpti_ActivityKind kind : asyncscope::inject::kRecordedKinds) {
         if (const CUptiResult r = g_cupti.enable(kind); r != CUPTI_SUCCESS)
             warn("cuptiActivityEnable", r);
     }
@@ -143,7 +141,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         warn("cuptiActivityEnableCudaEventDeviceTimestamps", r);
     if (const CUptiResult r = g_cupti.allSyncRecords(0); r != CUPTI_SUCCESS)
         warn("cuptiActivityEnableAllSyncRecords", r);
-    g_cupti.flushPeriod(100);
+    g_cupti.flushPeriod(asyncscope::inject::kFlushPeriodMs);
     std::atexit(reportAtExit);
     return 1;
 }
