@@ -260,6 +260,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     std::unique_ptr<ProgramMachine> machine;  // the machine's state while the program runs; none for --from
     std::optional<Result<Recording>> read;  // the recording, read as the program ran or from the file --from names
     std::string source = options.from.empty() ? std::string() : shownPath(options.from);
+    std::optional<RecordOutcome> outcome;  // how the program ran; none for --from
     if (options.from.empty()) {
         RecordRequest request;
         request.command = options.command;
@@ -280,6 +281,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         source = recorded->shown;
         program = std::move(recorded->program);
         read.emplace(std::move(recorded->recording));
+        outcome = recorded->outcome;
         err << "asyncscope-cli: " << displayText(endText(source, recorded->outcome)) << "\n";
     } else {
         read.emplace(readRecordingFile(options.from));
@@ -316,6 +318,8 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     }
     const int written = series->size() == 1 ? writeOutputs(options, series->front().report, out, err)
                                             : writeProcessOutputs(options, processComparison(std::move(*series)), err);
+    if (outcome && written == kExitOk)
+        err << "asyncscope-cli: " << readyText(*outcome) << "\n";
     return failed != kExitOk && written != kExitUsage ? failed : written;
 }
 

@@ -448,6 +448,8 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
             if (::waitpid(child, &status, WNOHANG) == child) {
                 exited = now;
                 outcome.wallSeconds = std::chrono::duration<double>(now - started).count();
+                outcome.exitedSteadyNs =
+                    std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
                 outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
                 outcome.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
                 continue;
@@ -472,6 +474,8 @@ Result<RecordOutcome> recordProgram(const RecordRequest& request, const std::ato
     }
     if (ended >= 0)
         ::close(ended);
+    if (exited)
+        outcome.handOverSeconds = std::chrono::duration<double>(Clock::now() - *exited).count();
     outcome.connected = collector.connected();
     outcome.bytes = collector.bytes();
     outcome.refusedConnections = collector.refused();

@@ -41,6 +41,10 @@ struct RecordOutcome {
     bool stopped = false;       // the recorder stopped it (Ctrl+C or the duration)
     bool connected = false;     // at least one of its processes connected: CUDA was initialised, the library loaded
     double wallSeconds = 0.0;   // from its start to its exit
+    // When it exited, on the steady clock (ns since its epoch; 0 where it was not seen to exit), and how long after
+    // that its last process closed its connection: what the report's time after the program's end starts from.
+    std::int64_t exitedSteadyNs = 0;
+    double handOverSeconds = 0.0;
     std::uint64_t bytes = 0;    // the recording's size
     std::uint32_t refusedConnections = 0;  // connections from processes not the program's, closed unread
     std::vector<std::uint32_t> pids;       // the process of each connection taken, in the order they came

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -226,6 +227,17 @@ std::string endText(const std::string& shownProgram, const RecordOutcome& outcom
             : outcome.signal != 0 ? " ended on signal " + std::to_string(outcome.signal)
                                   : " exited with " + std::to_string(outcome.exitCode)) +
         " after " + fixedText(outcome.wallSeconds, 3) + " s";
+}
+
+std::string readyText(const RecordOutcome& outcome)
+{
+    if (outcome.exitedSteadyNs == 0)
+        return "report ready (the program was not seen to end)";
+    const std::int64_t now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    return "report ready " + fixedText(double(now - outcome.exitedSteadyNs) / 1e9, 3) +
+        " s after the program ended (its last records came " + fixedText(outcome.handOverSeconds, 3) + " s after it)";
 }
 
 Status nothingRecorded(const std::string& shownProgram, const RecordOutcome& outcome)

@@ -67,6 +67,9 @@ Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& m
 ProgramInfo programInfoOf(const RecordRequest& request, const RecordOutcome& outcome);
 // How it ended, as the recorder says it: "./app exited with 0 after 2.345 s".
 std::string endText(const std::string& shownProgram, const RecordOutcome& outcome);
+// How soon after the program's end its report was ready (now): "report ready 0.081 s after the program ended (its
+// last records came 0.004 s after it)".
+std::string readyText(const RecordOutcome& outcome);
 // An error where nothing was recorded: no process of the program initialised CUDA.
 Status nothingRecorded(const std::string& shownProgram, const RecordOutcome& outcome);
 
