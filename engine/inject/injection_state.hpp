@@ -23,6 +23,7 @@
 namespace asyncscope::inject {
 
 using asyncscope::record::LineWriter;
+using asyncscope::record::NameTable;
 
 // The CUPTI entry points used, looked up in the library the recorder named (ASYNCSCOPE_RECORD_CUPTI).
 struct Cupti {
@@ -53,6 +54,9 @@ inline bool g_forked = false;     // a child forked from a recording process: it
 // interrupted, and once that has failed nothing more is sent.
 inline std::atomic<bool> g_dying { false };
 inline std::atomic<bool> g_writerLost { false };
+// The names sent so far on `name` lines (call, kernel and range names), under their own lock.
+inline NameTable g_names;
+inline std::mutex g_namesLock;
 
 // Takes the writer lock: at once, or while a fatal signal is handled, by trying for about a second and giving up
 // rather than waiting on a thread that may never let it go.
@@ -91,6 +95,26 @@ inline void send(const char* data, std::size_t length)
         data += sent;
         length -= std::size_t(sent);
     }
+}
+
+// The NAME field of `line`: the name's ID, its `name` line sent first where it is new, so that the recorder has it
+// before any line refers to it; in full where the table has no room for it, or while a fatal signal is handled and
+// the table's lock is held by the thread the signal interrupted.
+inline void writeName(LineWriter& line, const char* name)
+{
+    std::unique_lock lock(g_namesLock, std::defer_lock);
+    if (g_dying.load() ? lock.try_lock() : (lock.lock(), true)) {
+        if (const NameTable::Found found = g_names.find(name); found.id != 0) {
+            if (found.fresh) {
+                LineWriter given;
+                given.word("name").number(g_pid).number(found.id).text(name).end();
+                send(given.data(), given.length());
+            }
+            line.nameId(found.id);
+            return;
+        }
+    }
+    line.nameText(name);
 }
 
 // Lines gathered into one piece, sent when full or when the batch ends.

@@ -75,8 +75,10 @@ bool isPoll(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
 // A runtime or driver call's line; `calls` back-to-back ones from its start to `end`.
 void writeCall(Batch& batch, const CUpti_ActivityAPI& r, std::uint64_t end, std::uint64_t calls)
 {
-    batch.line().word("api").number(g_pid).number(r.threadId).number(r.correlationId).number(r.start).number(end)
-        .number(r.returnValue).number(calls).text(apiName(r.kind, r.cbid)).end();
+    LineWriter& line = batch.line().word("api").number(g_pid).number(r.threadId).number(r.correlationId)
+        .number(r.start).number(end).number(r.returnValue).number(calls);
+    writeName(line, apiName(r.kind, r.cbid));
+    line.end();
 }
 
 // Back-to-back polls of one thread in one domain with the same answer, sent as one `api` line when the thread's next
@@ -192,10 +194,12 @@ void writeRecord(Batch& batch, Polls& polls, const CUpti_Activity* record)
     }
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const auto* r = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        batch.line().word("kernel").number(g_pid).number(r->deviceId).number(r->contextId).number(r->streamId)
-            .number(r->correlationId).number(r->start).number(r->end).number(r->graphNodeId)
-            .number(std::uint64_t(r->gridX) * r->gridY * r->gridZ).number(std::uint64_t(r->blockX) * r->blockY * r->blockZ)
-            .text(r->name ? r->name : "").end();
+        LineWriter& line = batch.line().word("kernel").number(g_pid).number(r->deviceId).number(r->contextId)
+            .number(r->streamId).number(r->correlationId).number(r->start).number(r->end).number(r->graphNodeId)
+            .number(std::uint64_t(r->gridX) * r->gridY * r->gridZ)
+            .number(std::uint64_t(r->blockX) * r->blockY * r->blockZ);
+        writeName(line, r->name ? r->name : "");
+        line.end();
         break;
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
@@ -230,8 +234,10 @@ void writeRecord(Batch& batch, Polls& polls, const CUpti_Activity* record)
             : (r->flags & CUPTI_ACTIVITY_FLAG_MARKER_END)                 ? "end"
                                                                           : "instant";
         const std::uint32_t thread = r->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? r->objectId.pt.threadId : 0;
-        batch.line().word("mark").number(g_pid).number(thread).number(r->id).word(kind).number(r->timestamp)
-            .text(r->name ? r->name : "").end();
+        LineWriter& line = batch.line().word("mark").number(g_pid).number(thread).number(r->id).word(kind)
+            .number(r->timestamp);
+        writeName(line, r->name ? r->name : "");
+        line.end();
         break;
     }
     case CUPTI_ACTIVITY_KIND_DEVICE: {

@@ -14,7 +14,7 @@
 
 namespace asyncscope {
 
-namespace {
+namespace recording_detail {
 
 // A record's layout: its numbers' names in order, then whether a name ends the line.
 struct Layout {
@@ -28,6 +28,7 @@ const std::array kLayouts {
     Layout { "clock", { "PID", "CUPTI_NS", "MONOTONIC_NS" }, false },
     Layout { "device", { "PID", "ID", "CC_MAJOR", "CC_MINOR", "MEMORY_BYTES", "SMS", "COPY_ENGINES", "CLOCK_KHZ",
                            "DRIVER", "UUID" }, true },
+    Layout { "name", { "PID", "ID" }, true },
     Layout { "copy", { "PID", "DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES", "COPY_KIND",
                          "SRC_KIND", "DST_KIND", "GRAPH_NODE", "COPIES" }, false },
     Layout { "peer", { "PID", "SRC_DEVICE", "DST_DEVICE", "CONTEXT", "STREAM", "CORRELATION", "START", "END", "BYTES",
@@ -117,8 +118,8 @@ std::optional<Error> split(const std::string& file, std::size_t number, std::str
     for (const Layout& l : kLayouts)
         layout = l.type == type ? &l : layout;
     if (!layout)
-        return fail("'" + cutText(type, 40) + "' is not a record of a recording (process, clock, device, copy, peer, "
-            "set, kernel, sync, event, stream, api, mark, dropped, note, signal, exit)");
+        return fail("'" + cutText(type, 40) + "' is not a record of a recording (process, clock, device, name, copy, "
+            "peer, set, kernel, sync, event, stream, api, mark, dropped, note, signal, exit)");
     std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
     words.clear();
     for (const std::string_view field : layout->fields) {
@@ -134,7 +135,10 @@ std::optional<Error> split(const std::string& file, std::size_t number, std::str
     return std::nullopt;
 }
 
-}  // namespace
+}  // namespace recording_detail
+
+using recording_detail::Line;
+using recording_detail::Layout;
 
 RecordingReader::RecordingReader(std::string file, std::size_t budget) : m_file(std::move(file)), m_budget(budget) {}
 
@@ -142,6 +146,31 @@ Error RecordingReader::failure(const std::string& why) const
 {
     return makeError(ErrorKind::Io, shownPath(m_file) + ": line " + std::to_string(m_number) + ": " + why,
         "A recording holds what asyncscope-cli record wrote; record the program again.");
+}
+
+std::string_view RecordingReader::nameOf(const Line& line, std::uint32_t pid, std::optional<Error>& failed)
+{
+    const std::string_view field = line.rawName();
+    if (m_version == record::kInlineNamesVersion)
+        return m_recording.names->intern(field);
+    if (!field.empty() && field.front() == ':')
+        return m_recording.names->intern(field.substr(1));
+    std::uint32_t id = 0;
+    const auto [end, error] = std::from_chars(field.data() + std::min<std::size_t>(1, field.size()),
+        field.data() + field.size(), id);
+    if (field.size() < 2 || field.front() != '=' || error != std::errc() || end != field.data() + field.size()) {
+        if (!failed)
+            failed = line.wrong("NAME", "is '" + cutText(field, 40) + "', neither =ID nor :TEXT");
+        return {};
+    }
+    const auto found = m_nameIds.find(key(pid, id));
+    if (found == m_nameIds.end()) {
+        if (!failed)
+            failed = line.wrong("NAME", "refers to name " + std::to_string(id) + ", which no earlier name line of "
+                "process " + std::to_string(pid) + " gives");
+        return {};
+    }
+    return found->second;
 }
 
 bool RecordingReader::line(std::string_view text)
@@ -157,22 +186,33 @@ bool RecordingReader::line(std::string_view text)
 
 std::optional<Error> RecordingReader::parse(std::string_view text)
 {
-    static const std::string header = std::string(record::kMagic) + " " + std::to_string(record::kVersion);
-    if (m_number == 1 && text != header)
-        return failure(text.rfind(record::kMagic, 0) == 0
-                ? "'" + cutText(text, 60) + "' is a recording of another version: this AsyncScope reads version " +
-                    std::to_string(record::kVersion)
-                : "is not a recording: it begins '" + cutText(text, 60) + "', not '" + header + "'");
-    if (text == header)
-        return std::nullopt;  // each process's stream begins so
+    const std::string magic = std::string(record::kMagic) + " ";
+    if (m_number == 1) {
+        for (const int version : { record::kInlineNamesVersion, record::kVersion })
+            if (text == magic + std::to_string(version))
+                m_version = version;
+        if (m_version == 0)
+            return failure(text.rfind(record::kMagic, 0) == 0
+                    ? "'" + cutText(text, 60) + "' is a recording of another version: this AsyncScope reads versions " +
+                        std::to_string(record::kInlineNamesVersion) + " to " + std::to_string(record::kVersion)
+                    : "is not a recording: it begins '" + cutText(text, 60) + "', not '" + magic +
+                        std::to_string(record::kVersion) + "'");
+        return std::nullopt;
+    }
+    if (text.rfind(magic, 0) == 0) {  // each process's stream begins so, and all in one version
+        if (text != magic + std::to_string(m_version))
+            return failure("'" + cutText(text, 60) + "' follows a stream of version " + std::to_string(m_version) +
+                ": the processes of one recording write one version");
+        return std::nullopt;
+    }
     const Layout* layout = nullptr;
     std::string_view name;
-    if (auto failed = split(m_file, m_number, text, layout, m_words, name))
+    if (auto failed = recording_detail::split(m_file, m_number, text, layout, m_words, name))
         return failed;
     // Past the budget, the records of GPU work and calls are counted, not kept: what came before stays readable, and
     // the processes' ends are still read.
     const std::string_view kind = layout->type;
-    const bool bulky = kind == "copy" || kind == "peer" || kind == "set" || kind == "kernel" || kind == "sync" ||
+    const bool bulky = kind == "name" || kind == "copy" || kind == "peer" || kind == "set" || kind == "kernel" || kind == "sync" ||
         kind == "event" || kind == "api" || kind == "mark";
     if (bulky && ++m_records > m_budget) {
         ++m_recording.unkept;
@@ -198,6 +238,19 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         if (!failed && (d.uuid.size() != 32 || d.uuid.find_first_not_of("0123456789abcdef") != std::string::npos))
             return line.wrong("UUID", "is '" + cutText(d.uuid, 40) + "', not 32 hex digits");
         m_recording.devices.push_back(std::move(d));
+    } else if (type == "name") {
+        if (m_version == record::kInlineNamesVersion)
+            return line.wrong("ID", "is given in a recording of version 1, which writes names in full");
+        const std::uint32_t pid = line.small(0, failed), id = line.small(1, failed);
+        if (failed)
+            return failed;
+        if (id == 0)
+            return line.wrong("ID", "is 0: IDs count from 1");
+        const std::string_view name = m_recording.names->intern(line.rawName());
+        const auto [at, fresh] = m_nameIds.emplace(key(pid, id), name);
+        if (!fresh && at->second != name)
+            return line.wrong("ID", std::to_string(id) + " was given to another name before: '" +
+                cutText(at->second, 60) + "'");
     } else if (type == "copy" || type == "set" || type == "kernel") {
         RecordedOperation op;
         op.kind = type == "copy" ? OperationKind::Copy : type == "set" ? OperationKind::Set : OperationKind::Kernel;
@@ -224,7 +277,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
             op.graphNode = line.big(7, failed);
             op.blocks = line.big(8, failed);
             op.threadsPerBlock = line.big(9, failed);
-            op.name = m_recording.names->intern(line.rawName());
+            op.name = nameOf(line, op.pid, failed);
         }
         m_recording.operations.push_back(std::move(op));
     } else if (type == "peer") {
@@ -255,18 +308,19 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
             return line.wrong("FLAG", "is " + std::to_string(st.flag) + ", not 0 to 3 (CUpti_ActivityStreamFlag)");
         m_recording.streams.push_back(st);
     } else if (type == "api") {
-        m_recording.calls.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
-            line.big(3, failed), line.big(4, failed), line.small(5, failed), line.big(6, failed),
-            m_recording.names->intern(line.rawName()) });
+        const std::uint32_t pid = line.small(0, failed);
+        m_recording.calls.push_back({ pid, line.small(1, failed), line.small(2, failed), line.big(3, failed),
+            line.big(4, failed), line.small(5, failed), line.big(6, failed), nameOf(line, pid, failed) });
         if (!failed && m_recording.calls.back().calls == 0)
             return line.wrong("CALLS", "is 0: a line stands for at least one call");
     } else if (type == "mark") {
         const std::string_view kind = line.word(3);
         if (kind != "start" && kind != "end" && kind != "instant")
             return line.wrong("KIND", "is '" + cutText(kind, 40) + "', not start, end or instant");
-        m_recording.marks.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+        const std::uint32_t pid = line.small(0, failed);
+        m_recording.marks.push_back({ pid, line.small(1, failed), line.small(2, failed),
             kind == "start" ? MarkKind::Start : kind == "end" ? MarkKind::End : MarkKind::Instant,
-            line.big(4, failed), m_recording.names->intern(line.rawName()) });
+            line.big(4, failed), nameOf(line, pid, failed) });
     } else if (type == "dropped") {
         line.small(0, failed);
         const std::uint64_t count = line.big(1, failed);

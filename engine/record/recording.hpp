@@ -146,6 +146,10 @@ Result<Recording> readRecordingFile(const std::string& path);
 
 // The same reading a line at a time, as the recorder receives the stream, so that the recording is read by the time
 // the program ends.
+namespace recording_detail {
+class Line;
+}
+
 class RecordingReader {
 public:
     // `budget`: the records of GPU work, calls and marks kept (kMaxRecordedRecords but in tests).
@@ -159,12 +163,17 @@ public:
 private:
     std::optional<Error> parse(std::string_view text);
     Error failure(const std::string& why) const;
+    // A NAME field: in full (version 1, or ":TEXT"), or the name an earlier `name` line of the process gave ("=ID").
+    std::string_view nameOf(const recording_detail::Line& line, std::uint32_t pid, std::optional<Error>& failed);
+    static std::uint64_t key(std::uint32_t pid, std::uint32_t id) { return std::uint64_t(pid) << 32 | id; }
 
     std::string m_file;
     Recording m_recording;
     std::vector<std::string_view> m_words;
     std::size_t m_number = 0, m_records = 0, m_budget = kMaxRecordedRecords;
     std::optional<Error> m_failed;
+    int m_version = 0;  // the stream's, from its first line
+    std::unordered_map<std::uint64_t, std::string_view> m_nameIds;  // (pid, id): the name a `name` line gave
 };
 
 }  // namespace asyncscope

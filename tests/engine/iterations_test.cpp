@@ -30,7 +30,7 @@ namespace {
 // A record stream of one or more processes and threads.
 class Lines {
 public:
-    Lines() { m_text << record::kMagic << ' ' << record::kVersion << '\n'; }
+    Lines() { m_text << record::kMagic << ' ' << record::kInlineNamesVersion << '\n'; }
     Lines& process(std::uint32_t pid, std::uint32_t parent = 1, const char* exe = "/opt/app/bin/app")
     {
         m_text << "process " << pid << ' ' << parent << ' ' << exe << '\n';

@@ -22,7 +22,7 @@ class Stream {
 public:
     Stream()
     {
-        m_text << record::kMagic << ' ' << record::kVersion << '\n';
+        m_text << record::kMagic << ' ' << record::kInlineNamesVersion << '\n';
         m_text << "process " << kPid << " 1 /opt/app/bin/app\n";
         m_text << "device " << kPid << " 0 9 0 150000000000 132 7 1980000 13000 0123456789abcdef0123456789abcdef "
                   "NVIDIA H200\n";
@@ -227,7 +227,7 @@ TEST(Recording, ABadPeerOrSignalLineIsRefusedNamingItsLineAndField)
         { "signal 4242 65", "line 11: signal: SIGNO is 65, not a signal (1 to 64)" },
         { "signal 4242 -11", "line 11: signal: SIGNO is '-11', not a whole number" },
         { "signal 4242 11 SIGSEGV", "line 11: signal: 'SIGSEGV' follows its last field" },
-        { "launch 4242", "(process, clock, device, copy, peer, set, kernel, sync, event, stream, api, mark, dropped, "
+        { "launch 4242", "(process, clock, device, name, copy, peer, set, kernel, sync, event, stream, api, mark, dropped, "
                          "note, signal, exit)" },
     };
     for (const auto& c : cases) {

@@ -28,10 +28,12 @@
 namespace {
 
 using asyncscope::record::LineWriter;
+using asyncscope::record::NameTable;
 
 int g_socket = -1;
 std::uint32_t g_correlation = 1;
 std::uint64_t g_clock = 1'000'000;
+NameTable g_names;  // as the injection library sends names: once each, then by ID
 
 void send(const LineWriter& line)
 {
@@ -44,6 +46,21 @@ void send(const LineWriter& line)
         data += sent;
         left -= std::size_t(sent);
     }
+}
+
+// A NAME field, its `name` line sent first where the name is new.
+void name(LineWriter& line, const char* text)
+{
+    const NameTable::Found found = g_names.find(text);
+    if (found.fresh) {
+        LineWriter given;
+        given.word("name").number(std::uint32_t(::getpid())).number(found.id).text(text).end();
+        send(given);
+    }
+    if (found.id != 0)
+        line.nameId(found.id);
+    else
+        line.nameText(text);
 }
 
 bool connectToRecorder()
@@ -67,11 +84,13 @@ bool connectToRecorder()
     return true;
 }
 
-void call(const char* name, std::uint64_t ns)
+void call(const char* callName, std::uint64_t ns)
 {
     LineWriter line;
     line.word("api").number(std::uint32_t(::getpid())).number(1).number(g_correlation++).number(g_clock)
-        .number(g_clock + ns).number(0).number(1).text(name).end();
+        .number(g_clock + ns).number(0).number(1);
+    name(line, callName);
+    line.end();
     send(line);
     g_clock += ns + 1'000;
 }
@@ -88,13 +107,15 @@ void iteration()
     for (std::uint32_t k = 0; k < 3; ++k) {
         line.clear();
         const std::uint64_t from = t + 20'000 + k * 100'000, to = from + 90'000;
-        if (k == 1)
+        if (k == 1) {
             line.word("kernel").number(pid).number(0).number(1).number(7).number(first + k).number(from).number(to)
-                .number(0).number(64).number(256).text("_Z6kernelPfi");
-        else
+                .number(0).number(64).number(256);
+            name(line, "_Z6kernelPfi");
+        } else {
             line.word("copy").number(pid).number(0).number(1).number(7).number(first + k).number(from).number(to)
                 .number(1 << 20).number(k == 0 ? 1 : 2).number(k == 0 ? 2 : 3).number(k == 0 ? 3 : 2).number(0)
                 .number(1);
+        }
         line.end();
         send(line);
     }
