@@ -1,9 +1,11 @@
-// CUPTI's activity records, collected for the process (engine/cuda/cupti_trace.hpp): the entry points looked up in the
-// loaded library, the buffers handed to CUPTI, and the one Collector every trace shares. Its parts: loading CUPTI and
+// CUPTI's activity records, collected for the process (engine/cuda/cupti_trace.hpp): the buffers handed to CUPTI, and
+// the one Collector every trace shares. CUPTI's entry points and its records' decoding are cupti_activity.hpp's, as
+// for the recorder's injection library. Its parts: loading CUPTI and
 // subscribing to its records (cupti_subscription.cpp), decoding the records CUPTI hands back (cupti_records.cpp), and
 // a run's records taken for its trace (cupti_trace.cpp).
 #pragma once
 
+#include "engine/cuda/cupti_activity.hpp"
 #include "engine/model/error.hpp"
 #include "engine/model/trace_records.hpp"
 
@@ -21,22 +23,6 @@
 #include <vector>
 
 namespace asyncscope::cupti {
-
-// The CUPTI entry points AsyncScope uses, looked up in the loaded library. Their types come from the toolkit's
-// headers; nothing is linked.
-struct CuptiApi {
-    decltype(&cuptiGetResultString) resultString = nullptr;
-    decltype(&cuptiActivityRegisterCallbacks) registerCallbacks = nullptr;
-    decltype(&cuptiActivityEnable) enable = nullptr;
-    decltype(&cuptiActivityDisable) disable = nullptr;
-    decltype(&cuptiActivityFlushAll) flushAll = nullptr;
-    decltype(&cuptiActivityGetNextRecord) nextRecord = nullptr;
-    decltype(&cuptiGetTimestamp) timestamp = nullptr;
-    decltype(&cuptiSetThreadIdType) setThreadIdType = nullptr;
-    decltype(&cuptiGetCallbackName) callbackName = nullptr;
-    decltype(&cuptiActivityEnableRuntimeApi) enableRuntimeApi = nullptr;  // optional: CUPTI 12.x and later
-    decltype(&cuptiActivityConfigureUnifiedMemoryCounter) configureMigrations = nullptr;  // optional
-};
 
 inline constexpr std::array kRecordedKinds { CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_RUNTIME };
@@ -189,7 +175,7 @@ private:
     static void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxRecords);
     static void CUPTIAPI bufferCompleted(
         CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid);
-    ApiCall callOf(CUpti_CallbackId cbid);
+    ApiCall callOf(std::uint32_t cbid);
     void parse(std::uint8_t* buffer, std::size_t valid);
 
     BufferPool m_buffers;
@@ -205,7 +191,7 @@ private:
 
     std::mutex m_mutex;  // the records and the call names, filled from CUPTI's callbacks on any thread
     std::vector<TraceRecord> m_records;
-    std::unordered_map<CUpti_CallbackId, ApiCall> m_calls;
+    std::unordered_map<std::uint32_t, ApiCall> m_calls;
 };
 
 }  // namespace asyncscope::cupti

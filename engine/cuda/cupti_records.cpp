@@ -38,7 +38,7 @@ std::string Collector::overheads()
     return text.empty() ? std::string(m_tuning.overhead ? "none" : "not recorded") : text;
 }
 
-ApiCall Collector::callOf(CUpti_CallbackId cbid)
+ApiCall Collector::callOf(std::uint32_t cbid)
 {
     if (auto found = m_calls.find(cbid); found != m_calls.end())
         return found->second;
@@ -50,55 +50,51 @@ ApiCall Collector::callOf(CUpti_CallbackId cbid)
     return call;
 }
 
+// The records the pipeline's trace takes: copies to and from the device, kernels (the SM copy kernel marked), page
+// migrations, runtime calls but its polls, and CUPTI's overheads tallied.
 void Collector::parse(std::uint8_t* buffer, std::size_t valid)
 {
     std::lock_guard lock(m_mutex);
     CUpti_Activity* record = nullptr;
+    Activity a;
     while (m_api.nextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
-        TraceRecord r;
-        if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
-            const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-            if (copy->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD)
-                r.kind = SpanKind::H2D;
-            else if (copy->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH)
-                r.kind = SpanKind::D2H;
-            else
+        if (!decode(record, a))
+            continue;
+        switch (a.kind) {
+        case ActivityKind::Copy:
+            if (a.copyKind != CUPTI_ACTIVITY_MEMCPY_KIND_HTOD && a.copyKind != CUPTI_ACTIVITY_MEMCPY_KIND_DTOH)
                 continue;
-            r = { r.kind, ApiCall::None, copy->deviceId, 0, copy->correlationId, copy->graphNodeId, copy->bytes,
-                copy->start, copy->end, std::max<std::uint64_t>(1, copy->copyCount), false };
-        } else if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
-            const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-            const bool smCopy = kernel->name && std::strstr(kernel->name, kSmCopyKernelName) != nullptr;
-            r = { SpanKind::Kernel, ApiCall::None, kernel->deviceId, 0, kernel->correlationId,
-                kernel->graphNodeId, 0, kernel->start, kernel->end, 1, smCopy };
-        } else if (record->kind == CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER) {
+            m_records.push_back({ a.copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD ? SpanKind::H2D : SpanKind::D2H,
+                ApiCall::None, a.device, 0, a.correlation, a.graphNode, a.bytes, a.start, a.end, a.count, false });
+            break;
+        case ActivityKind::Kernel:
+            m_records.push_back({ SpanKind::Kernel, ApiCall::None, a.device, 0, a.correlation, a.graphNode, 0, a.start,
+                a.end, 1, std::strstr(a.name, kSmCopyKernelName) != nullptr });
+            break;
+        case ActivityKind::Migration:
             // This process's migrations (the counters' scope), whatever its pid is called in a container.
-            const auto* counter = reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3*>(record);
-            // To the device: the device is where the pages went; to the host: where they came from.
-            if (counter->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD)
-                r = { SpanKind::MigrateH2D, ApiCall::None, counter->dstId, 0, 0, 0, counter->value,
-                    counter->start, counter->end, 1, false };
-            else if (counter->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH)
-                r = { SpanKind::MigrateD2H, ApiCall::None, counter->srcId, 0, 0, 0, counter->value,
-                    counter->start, counter->end, 1, false };
-            else
-                continue;
-        } else if (record->kind == CUPTI_ACTIVITY_KIND_OVERHEAD) {
-            const auto* overhead = reinterpret_cast<const CUpti_ActivityOverhead3*>(record);
-            auto& tally = m_overheads[overhead->overheadKind];
+            if (a.copyKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD)
+                m_records.push_back({ SpanKind::MigrateH2D, ApiCall::None, a.device, 0, 0, 0, a.bytes, a.start, a.end,
+                    1, false });
+            else if (a.copyKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH)
+                m_records.push_back({ SpanKind::MigrateD2H, ApiCall::None, a.device, 0, 0, 0, a.bytes, a.start, a.end,
+                    1, false });
+            break;
+        case ActivityKind::Overhead: {
+            auto& tally = m_overheads[static_cast<CUpti_ActivityOverheadKind>(a.cbid)];
             ++tally.first;
-            tally.second += overhead->end - overhead->start;
-            continue;
-        } else if (record->kind == CUPTI_ACTIVITY_KIND_RUNTIME) {
-            const auto* api = reinterpret_cast<const CUpti_ActivityAPI*>(record);
-            const ApiCall call = callOf(api->cbid);
-            if (call == ApiCall::EventQuery)
-                continue;
-            r = { SpanKind::Api, call, 0, api->threadId, api->correlationId, 0, 0, api->start, api->end, 1, false };
-        } else {
-            continue;
+            tally.second += a.end - a.start;
+            break;
         }
-        m_records.push_back(r);
+        case ActivityKind::Runtime: {
+            const ApiCall call = callOf(a.cbid);
+            if (call != ApiCall::EventQuery)
+                m_records.push_back({ SpanKind::Api, call, 0, a.thread, a.correlation, 0, 0, a.start, a.end, 1,
+                    false });
+            break;
+        }
+        default: break;
+        }
     }
 }
 

@@ -82,24 +82,8 @@ Status Collector::load()
     if (!m_library)
         return makeError(ErrorKind::Cuda, cuptiSoname(CUDART_VERSION) + " was not found (looked for " + tried + ")",
             "Install the CUDA toolkit's CUPTI, or set ASYNCSCOPE_CUPTI to the library's path.");
-    bool complete = true;
-    auto symbol = [&](auto& slot, const char* name, bool required = true) {
-        slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(dlsym(m_library, name));
-        complete = complete && (slot || !required);
-    };
-    symbol(m_api.resultString, "cuptiGetResultString");
-    symbol(m_api.registerCallbacks, "cuptiActivityRegisterCallbacks");
-    symbol(m_api.enable, "cuptiActivityEnable");
-    symbol(m_api.disable, "cuptiActivityDisable");
-    symbol(m_api.flushAll, "cuptiActivityFlushAll");
-    symbol(m_api.nextRecord, "cuptiActivityGetNextRecord");
-    symbol(m_api.timestamp, "cuptiGetTimestamp");
-    symbol(m_api.setThreadIdType, "cuptiSetThreadIdType");
-    symbol(m_api.callbackName, "cuptiGetCallbackName");
-    symbol(m_api.enableRuntimeApi, "cuptiActivityEnableRuntimeApi", false);
-    symbol(m_api.configureMigrations, "cuptiActivityConfigureUnifiedMemoryCounter", false);
-    if (!complete)
-        return makeError(ErrorKind::Cuda, "the CUPTI library found lacks functions AsyncScope needs");
+    if (const char* missing = lookUp(m_library, m_api))
+        return makeError(ErrorKind::Cuda, std::string("the CUPTI library found lacks ") + missing + ", which AsyncScope needs");
     if (CUptiResult r = m_api.setThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM); r != CUPTI_SUCCESS)
         return fail("CUPTI could not start", r);
     if (CUptiResult r = m_api.registerCallbacks(&bufferRequested, &bufferCompleted); r != CUPTI_SUCCESS)

@@ -3,6 +3,7 @@
 // exit, fork and signal hand-overs (injection_signals.cpp). Internal to the library, never exported.
 #pragma once
 
+#include "engine/cuda/cupti_activity.hpp"
 #include "engine/inject/recorded_activity.hpp"
 #include "engine/record/record_stream.hpp"
 
@@ -25,24 +26,8 @@ namespace asyncscope::inject {
 using asyncscope::record::LineWriter;
 using asyncscope::record::NameTable;
 
-// The CUPTI entry points used, looked up in the library the recorder named (ASYNCSCOPE_RECORD_CUPTI).
-struct Cupti {
-    decltype(&cuptiActivityRegisterCallbacks) registerCallbacks = nullptr;
-    decltype(&cuptiActivityEnable) enable = nullptr;
-    decltype(&cuptiActivityFlushAll) flushAll = nullptr;
-    decltype(&cuptiActivityFlushPeriod) flushPeriod = nullptr;
-    decltype(&cuptiActivityGetNextRecord) nextRecord = nullptr;
-    decltype(&cuptiActivityGetNumDroppedRecords) dropped = nullptr;
-    decltype(&cuptiGetCallbackName) callbackName = nullptr;
-    decltype(&cuptiGetResultString) resultString = nullptr;
-    decltype(&cuptiGetVersion) version = nullptr;
-    decltype(&cuptiActivityEnableAllSyncRecords) allSyncRecords = nullptr;
-    decltype(&cuptiActivityEnableCudaEventDeviceTimestamps) eventTimestamps = nullptr;
-    decltype(&cuptiGetTimestamp) timestamp = nullptr;
-};
-
-
-inline Cupti g_cupti;
+// The CUPTI entry points, looked up in the library the recorder named (ASYNCSCOPE_RECORD_CUPTI).
+inline asyncscope::cupti::CuptiApi g_cupti;
 inline int g_socket = -1;
 inline std::uint32_t g_pid = 0;
 inline std::mutex g_write;  // one writer at a time: lines are sent whole

@@ -32,13 +32,16 @@
 namespace {
 
 using namespace asyncscope::inject;
+using asyncscope::cupti::Activity;
+using asyncscope::cupti::ActivityKind;
+using asyncscope::cupti::MarkEdge;
 
 // A call's name from its record's domain: a runtime call's begins "cuda" (or "__cuda", the runtime's own entry
 // points), a driver call's "cu" but never "cuda", which is how the recorder tells the two apart. A name that cannot be
 // looked up, or that would be read as the other domain's, is written as the domain's unknown call.
-const char* apiName(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
+const char* apiName(ActivityKind kind, std::uint32_t cbid)
 {
-    const bool driver = kind == CUPTI_ACTIVITY_KIND_DRIVER;
+    const bool driver = kind == ActivityKind::Driver;
     const char* unknown = driver ? "cuUnknown" : "cudaUnknown";
     const char* name = nullptr;
     const CUpti_CallbackDomain domain = driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API;
@@ -52,11 +55,11 @@ const char* apiName(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
 // Whether a call asks whether the GPU is done (cudaEventQuery, cudaStreamQuery, and the driver's cuEventQuery,
 // cuStreamQuery within them or called by the program): a program that polls makes millions. Looked up once per
 // domain and callback id: the two domains number their calls apart.
-bool isPoll(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
+bool isPoll(ActivityKind kind, std::uint32_t cbid)
 {
     static std::atomic<signed char> runtime[CUPTI_RUNTIME_TRACE_CBID_SIZE] {};  // 0 not looked up, 1 a poll, -1 not
     static std::atomic<signed char> driver[CUPTI_DRIVER_TRACE_CBID_SIZE] {};
-    const bool isDriver = kind == CUPTI_ACTIVITY_KIND_DRIVER;
+    const bool isDriver = kind == ActivityKind::Driver;
     if (cbid >= (isDriver ? std::size(driver) : std::size(runtime)))
         return false;
     std::atomic<signed char>& known = isDriver ? driver[cbid] : runtime[cbid];
@@ -73,9 +76,9 @@ bool isPoll(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
 }
 
 // A runtime or driver call's line; `calls` back-to-back ones from its start to `end`.
-void writeCall(Batch& batch, const CUpti_ActivityAPI& r, std::uint64_t end, std::uint64_t calls)
+void writeCall(Batch& batch, const Activity& r, std::uint64_t end, std::uint64_t calls)
 {
-    LineWriter& line = batch.line().word("api").number(g_pid).number(r.threadId).number(r.correlationId)
+    LineWriter& line = batch.line().word("api").number(g_pid).number(r.thread).number(r.correlation)
         .number(r.start).number(end).number(r.returnValue).number(calls);
     writeName(line, apiName(r.kind, r.cbid));
     line.end();
@@ -88,9 +91,9 @@ class Polls {
 public:
     // Takes the call into a pending run of polls, or returns false (having sent its thread's pending run of the
     // domain, so that the thread's lines of a domain stay in order).
-    bool take(Batch& batch, const CUpti_ActivityAPI& r)
+    bool take(Batch& batch, const Activity& r)
     {
-        Pending* mine = find(r.threadId, r.kind);
+        Pending* mine = find(r.thread, r.kind);
         const bool poll = isPoll(r.kind, r.cbid);
         if (mine && (!poll || mine->first.cbid != r.cbid || mine->first.returnValue != r.returnValue)) {
             send(batch, *mine);
@@ -118,15 +121,15 @@ public:
 
 private:
     struct Pending {
-        CUpti_ActivityAPI first;
+        Activity first;
         std::uint64_t end = 0;
         std::uint64_t calls = 0;
         bool used = false;
     };
-    Pending* find(std::uint32_t thread, CUpti_ActivityKind kind)
+    Pending* find(std::uint32_t thread, ActivityKind kind)
     {
         for (Pending& p : m_pending)
-            if (p.used && p.first.threadId == thread && p.first.kind == kind)
+            if (p.used && p.first.thread == thread && p.first.kind == kind)
                 return &p;
         return nullptr;
     }
@@ -168,87 +171,64 @@ void CUPTIAPI bufferRequested(std::uint8_t** buffer, std::size_t* size, std::siz
 }
 
 // One record as one line; records of kinds not asked for are skipped.
-void writeRecord(Batch& batch, Polls& polls, const CUpti_Activity* record)
+void writeRecord(Batch& batch, Polls& polls, const Activity& r)
 {
-    switch (record->kind) {
-    case CUPTI_ACTIVITY_KIND_MEMCPY: {
-        const auto* r = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        batch.line().word("copy").number(g_pid).number(r->deviceId).number(r->contextId).number(r->streamId)
-            .number(r->correlationId).number(r->start).number(r->end).number(r->bytes).number(r->copyKind)
-            .number(r->srcKind).number(r->dstKind).number(r->graphNodeId).number(r->copyCount).end();
+    switch (r.kind) {
+    case ActivityKind::Copy:
+        batch.line().word("copy").number(g_pid).number(r.device).number(r.context).number(r.stream)
+            .number(r.correlation).number(r.start).number(r.end).number(r.bytes).number(r.copyKind).number(r.srcKind)
+            .number(r.dstKind).number(r.graphNode).number(r.count).end();
         break;
-    }
-    case CUPTI_ACTIVITY_KIND_MEMCPY2: {  // between two devices, or within one by a peer's context
-        const auto* r = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
-        batch.line().word("peer").number(g_pid).number(r->srcDeviceId).number(r->dstDeviceId).number(r->contextId)
-            .number(r->streamId).number(r->correlationId).number(r->start).number(r->end).number(r->bytes)
-            .number(r->copyKind).number(r->graphNodeId).end();
+    case ActivityKind::Peer:  // between two devices, or within one by a peer's context
+        batch.line().word("peer").number(g_pid).number(r.device).number(r.dstDevice).number(r.context)
+            .number(r.stream).number(r.correlation).number(r.start).number(r.end).number(r.bytes).number(r.copyKind)
+            .number(r.graphNode).end();
         break;
-    }
-    case CUPTI_ACTIVITY_KIND_MEMSET: {
-        const auto* r = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-        batch.line().word("set").number(g_pid).number(r->deviceId).number(r->contextId).number(r->streamId)
-            .number(r->correlationId).number(r->start).number(r->end).number(r->bytes).number(r->memoryKind)
-            .number(r->graphNodeId).end();
+    case ActivityKind::Set:
+        batch.line().word("set").number(g_pid).number(r.device).number(r.context).number(r.stream)
+            .number(r.correlation).number(r.start).number(r.end).number(r.bytes).number(r.dstKind)
+            .number(r.graphNode).end();
         break;
-    }
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-        const auto* r = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        LineWriter& line = batch.line().word("kernel").number(g_pid).number(r->deviceId).number(r->contextId)
-            .number(r->streamId).number(r->correlationId).number(r->start).number(r->end).number(r->graphNodeId)
-            .number(std::uint64_t(r->gridX) * r->gridY * r->gridZ)
-            .number(std::uint64_t(r->blockX) * r->blockY * r->blockZ);
-        writeName(line, r->name ? r->name : "");
+    case ActivityKind::Kernel: {
+        LineWriter& line = batch.line().word("kernel").number(g_pid).number(r.device).number(r.context)
+            .number(r.stream).number(r.correlation).number(r.start).number(r.end).number(r.graphNode).number(r.count)
+            .number(r.threadsPerBlock);
+        writeName(line, r.name);
         line.end();
         break;
     }
-    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
-        const auto* r = reinterpret_cast<const CUpti_ActivitySynchronization2*>(record);
-        batch.line().word("sync").number(g_pid).number(r->contextId).number(r->streamId).number(r->correlationId)
-            .number(r->start).number(r->end).number(std::uint32_t(r->type)).end();
+    case ActivityKind::Sync:
+        batch.line().word("sync").number(g_pid).number(r.context).number(r.stream).number(r.correlation)
+            .number(r.start).number(r.end).number(r.copyKind).end();
         break;
-    }
-    case CUPTI_ACTIVITY_KIND_CUDA_EVENT: {
-        const auto* r = reinterpret_cast<const CUpti_ActivityCudaEvent2*>(record);
-        if (r->deviceTimestamp != 0)
-            batch.line().word("event").number(g_pid).number(r->deviceId).number(r->contextId).number(r->streamId)
-                .number(r->correlationId).number(r->deviceTimestamp).end();
+    case ActivityKind::Event:
+        batch.line().word("event").number(g_pid).number(r.device).number(r.context).number(r.stream)
+            .number(r.correlation).number(r.start).end();
         break;
-    }
-    case CUPTI_ACTIVITY_KIND_STREAM: {
-        const auto* r = reinterpret_cast<const CUpti_ActivityStream*>(record);
-        batch.line().word("stream").number(g_pid).number(r->contextId).number(r->streamId)
-            .number(std::uint32_t(r->flag)).end();
+    case ActivityKind::Stream:
+        batch.line().word("stream").number(g_pid).number(r.context).number(r.stream).number(r.copyKind).end();
         break;
-    }
-    case CUPTI_ACTIVITY_KIND_RUNTIME:
-    case CUPTI_ACTIVITY_KIND_DRIVER: {
-        const auto* r = reinterpret_cast<const CUpti_ActivityAPI*>(record);
-        if (!polls.take(batch, *r))
-            writeCall(batch, *r, r->end, 1);
+    case ActivityKind::Runtime:
+    case ActivityKind::Driver:
+        if (!polls.take(batch, r))
+            writeCall(batch, r, r.end, 1);
         break;
-    }
-    case CUPTI_ACTIVITY_KIND_MARKER: {
-        const auto* r = reinterpret_cast<const CUpti_ActivityMarker2*>(record);
-        const char* kind = (r->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) ? "start"
-            : (r->flags & CUPTI_ACTIVITY_FLAG_MARKER_END)                 ? "end"
-                                                                          : "instant";
-        const std::uint32_t thread = r->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? r->objectId.pt.threadId : 0;
-        LineWriter& line = batch.line().word("mark").number(g_pid).number(thread).number(r->id).word(kind)
-            .number(r->timestamp);
-        writeName(line, r->name ? r->name : "");
+    case ActivityKind::Mark: {
+        const char* edge = r.edge == MarkEdge::Start ? "start" : r.edge == MarkEdge::End ? "end" : "instant";
+        LineWriter& line = batch.line().word("mark").number(g_pid).number(r.thread).number(r.id).word(edge)
+            .number(r.start);
+        writeName(line, r.name);
         line.end();
         break;
     }
-    case CUPTI_ACTIVITY_KIND_DEVICE: {
-        const auto* r = reinterpret_cast<const CUpti_ActivityDevice5*>(record);
+    case ActivityKind::Device: {
+        const CUpti_ActivityDevice5& d = *r.deviceRecord;
         char uuid[33];
         for (int i = 0; i < 16; ++i)
-            std::snprintf(uuid + 2 * i, 3, "%02x", unsigned(static_cast<unsigned char>(r->uuid.bytes[i])));
-        batch.line().word("device").number(g_pid).number(r->id).number(r->computeCapabilityMajor)
-            .number(r->computeCapabilityMinor).number(r->globalMemorySize).number(r->numMultiprocessors)
-            .number(r->numMemcpyEngines).number(r->coreClockRate).number(driverVersion()).word(uuid)
-            .text(r->name ? r->name : "").end();
+            std::snprintf(uuid + 2 * i, 3, "%02x", unsigned(static_cast<unsigned char>(d.uuid.bytes[i])));
+        batch.line().word("device").number(g_pid).number(r.device).number(d.computeCapabilityMajor)
+            .number(d.computeCapabilityMinor).number(r.bytes).number(d.numMultiprocessors).number(d.numMemcpyEngines)
+            .number(d.coreClockRate).number(driverVersion()).word(uuid).text(r.name).end();
         break;
     }
     default: break;
@@ -264,8 +244,10 @@ void CUPTIAPI bufferCompleted(CUcontext context, std::uint32_t streamId, std::ui
         Batch batch;
         Polls polls;
         CUpti_Activity* record = nullptr;
+        Activity activity;
         while (valid > 0 && g_cupti.nextRecord(buffer, valid, &record) == CUPTI_SUCCESS)
-            writeRecord(batch, polls, record);
+            if (asyncscope::cupti::decode(record, activity))
+                writeRecord(batch, polls, activity);
         polls.sendAll(batch);
         std::size_t dropped = 0;
         if (g_cupti.dropped(context, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0)
@@ -274,28 +256,18 @@ void CUPTIAPI bufferCompleted(CUcontext context, std::uint32_t streamId, std::ui
     std::free(buffer);
 }
 
-template <typename F>
-bool look(void* library, const char* name, F& into)
+// Loads CUPTI from `path` into g_cupti; null when it is loaded, else why not.
+const char* loadCupti(const char* path)
 {
-    into = reinterpret_cast<F>(::dlsym(library, name));
-    return into != nullptr;
-}
-
-bool loadCupti(const char* path)
-{
+    if (!path)
+        return "no library was named";
     void* library = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!library)
-        return false;
-    return look(library, "cuptiActivityRegisterCallbacks", g_cupti.registerCallbacks) &&
-        look(library, "cuptiActivityEnable", g_cupti.enable) && look(library, "cuptiActivityFlushAll", g_cupti.flushAll) &&
-        look(library, "cuptiActivityFlushPeriod", g_cupti.flushPeriod) &&
-        look(library, "cuptiActivityGetNextRecord", g_cupti.nextRecord) &&
-        look(library, "cuptiActivityGetNumDroppedRecords", g_cupti.dropped) &&
-        look(library, "cuptiGetCallbackName", g_cupti.callbackName) &&
-        look(library, "cuptiGetResultString", g_cupti.resultString) && look(library, "cuptiGetVersion", g_cupti.version) &&
-        look(library, "cuptiActivityEnableAllSyncRecords", g_cupti.allSyncRecords) &&
-        look(library, "cuptiActivityEnableCudaEventDeviceTimestamps", g_cupti.eventTimestamps) &&
-        look(library, "cuptiGetTimestamp", g_cupti.timestamp);
+    if (!library) {
+        const char* why = ::dlerror();
+        return why ? why : "it cannot be loaded";
+    }
+    const char* missing = asyncscope::cupti::lookUp(library, g_cupti);
+    return missing ? "an entry point is missing" : nullptr;
 }
 
 }  // namespace
@@ -316,12 +288,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     if (!connectToRecorder())
         return 1;
     const char* library = std::getenv(asyncscope::record::kCuptiVariable);
-    if (!library || !loadCupti(library)) {
-        const char* why = ::dlerror();
+    if (const char* why = loadCupti(library)) {
         Batch batch;
         batch.line().word("note").number(g_pid).text("CUPTI could not be loaded from ")
-            .text(library ? library : "(no library named)").text(": ").text(why ? why : "an entry point is missing")
-            .end();
+            .text(library ? library : "(no library named)").text(": ").text(why).end();
         return 1;
     }
     // Records come in the layouts of the CUPTI this library was built with; another API version may lay them out

@@ -5,7 +5,9 @@
 // sent. What a program pays under it is CUPTI's own cost; what it pays beyond that under `asyncscope-cli record` is
 // the recorder's. CUPTI is loaded from the library ASYNCSCOPE_RECORD_CUPTI names, as the recorder's library does. At
 // exit each process that initialised CUDA flushes CUPTI's buffers and prints "cupti-floor: N records" on standard
-// error (and how many CUPTI dropped, if any).
+// error (and how many CUPTI dropped, if any). CUPTI's entry points are looked up as the recorder's are
+// (engine/cuda/cupti_activity.hpp).
+#include "engine/cuda/cupti_activity.hpp"
 #include "engine/inject/recorded_activity.hpp"
 
 #include <cupti.h>
@@ -21,23 +23,10 @@
 
 namespace {
 
-// The CUPTI entry points used, looked up in the library ASYNCSCOPE_RECORD_CUPTI names.
-struct Cupti {
-    decltype(&cuptiActivityRegisterCallbacks) registerCallbacks = nullptr;
-    decltype(&cuptiActivityEnable) enable = nullptr;
-    decltype(&cuptiActivityFlushAll) flushAll = nullptr;
-    decltype(&cuptiActivityFlushPeriod) flushPeriod = nullptr;
-    decltype(&cuptiActivityGetNextRecord) nextRecord = nullptr;
-    decltype(&cuptiActivityGetNumDroppedRecords) dropped = nullptr;
-    decltype(&cuptiGetResultString) resultString = nullptr;
-    decltype(&cuptiActivityEnableAllSyncRecords) allSyncRecords = nullptr;
-    decltype(&cuptiActivityEnableCudaEventDeviceTimestamps) eventTimestamps = nullptr;
-};
-
 using asyncscope::inject::kAlignment;
 using asyncscope::inject::kBufferBytes;
 
-Cupti g_cupti;
+asyncscope::cupti::CuptiApi g_cupti;  // looked up in the library ASYNCSCOPE_RECORD_CUPTI names
 pid_t g_pid = 0;
 std::atomic<bool> g_started { false };
 std::atomic<std::uint64_t> g_records { 0 };
@@ -86,27 +75,15 @@ void reportAtExit()
         std::fprintf(stderr, "cupti-floor: %llu records dropped\n", static_cast<unsigned long long>(dropped));
 }
 
-template <typename F>
-bool look(void* library, const char* name, F& into)
-{
-    into = reinterpret_cast<F>(::dlsym(library, name));
-    return into != nullptr;
-}
-
-bool loadCupti(const char* path)
+// Loads CUPTI from `path` as the recorder's injection library does; null when it is loaded, else why not.
+const char* loadCupti(const char* path)
 {
     void* library = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!library)
-        return false;
-    return look(library, "cuptiActivityRegisterCallbacks", g_cupti.registerCallbacks)
-        && look(library, "cuptiActivityEnable", g_cupti.enable)
-        && look(library, "cuptiActivityFlushAll", g_cupti.flushAll)
-        && look(library, "cuptiActivityFlushPeriod", g_cupti.flushPeriod)
-        && look(library, "cuptiActivityGetNextRecord", g_cupti.nextRecord)
-        && look(library, "cuptiActivityGetNumDroppedRecords", g_cupti.dropped)
-        && look(library, "cuptiGetResultString", g_cupti.resultString)
-        && look(library, "cuptiActivityEnableAllSyncRecords", g_cupti.allSyncRecords)
-        && look(library, "cuptiActivityEnableCudaEventDeviceTimestamps", g_cupti.eventTimestamps);
+    if (!library) {
+        const char* why = ::dlerror();
+        return why ? why : "it cannot be loaded";
+    }
+    return asyncscope::cupti::lookUp(library, g_cupti) ? "an entry point is missing" : nullptr;
 }
 
 }  // namespace
@@ -122,10 +99,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
         std::fprintf(stderr, "cupti-floor: ASYNCSCOPE_RECORD_CUPTI names no CUPTI library: nothing is counted\n");
         return 1;
     }
-    if (!loadCupti(library)) {
-        const char* why = ::dlerror();
-        std::fprintf(stderr, "cupti-floor: CUPTI could not be loaded from %s: %s\n", library,
-            why ? why : "an entry point is missing");
+    if (const char* why = loadCupti(library)) {
+        std::fprintf(stderr, "cupti-floor: CUPTI could not be loaded from %s: %s\n", library, why);
         return 1;
     }
     g_pid = ::getpid();
