@@ -257,6 +257,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
             "Give the program after --: asyncscope-cli record -- ./app arguments…"), err);
 
     ProgramInfo program;
+    IterationSplitter splitter(*rule);  // the iterations split off as the records come
     std::unique_ptr<ProgramMachine> machine;  // the machine's state while the program runs; none for --from
     std::optional<Result<Recording>> read;  // the recording, read as the program ran or from the file --from names
     std::string source = options.from.empty() ? std::string() : shownPath(options.from);
@@ -275,7 +276,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         request.durationSeconds = options.duration;
         request.recordingPath = options.keep;  // read as it comes: kept in a file only where asked
         machine = std::make_unique<ProgramMachine>([] { return std::make_unique<NvmlProbe>(); });
-        auto recorded = recordForReport(request, *machine, stop);
+        auto recorded = recordForReport(request, *machine, splitter, stop);
         if (!recorded)
             return reportFailure(recorded.error(), err);
         source = recorded->shown;
@@ -284,7 +285,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         outcome = recorded->outcome;
         err << "asyncscope-cli: " << displayText(endText(source, recorded->outcome)) << "\n";
     } else {
-        read.emplace(readRecordingFile(options.from));
+        read.emplace(readRecordingFile(options.from, &splitter));
     }
     if (!*read)
         return options.from.empty() ? reportFailure(read->error(), err) : cli::refuseInput(read->error().message(), err);
@@ -294,7 +295,7 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
         program.command = { first && !first->executable.empty() ? first->executable : options.from };
         programEndFrom(recording, program);
     }
-    auto series = programSeries(recording, *rule, *choice, program, machine.get());
+    auto series = programSeries(recording, splitter, *choice, program, machine.get());
     if (!series)
         return reportFailure(series.error(), err);
     for (const ProgramSeries& one : *series)

@@ -165,8 +165,8 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceT
     return run;
 }
 
-std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags,
-    const Issuers& issuers)
+std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, const Issuers& issuers,
+    const Aliases& aliases)
 {
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> onDefault;  // (pid, context): operations
     std::set<std::pair<std::uint32_t, std::uint32_t>> blocking;                   // (pid, context) with such a stream
@@ -175,8 +175,8 @@ std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags,
         if (flag == flags.end())
             continue;
         if (flag->second == kNullStreamFlag) {
-            const auto issuer = issuers.find(key(op->pid, op->correlation));
-            const bool perThread = issuer != issuers.end() && issuer->second->name->perThread;
+            const auto issuer = issuers.find(key(op->pid, resolve(aliases, op->pid, op->correlation)));
+            const bool perThread = issuer != issuers.end() && issuer->second.call->name->perThread;
             if (!perThread)
                 ++onDefault[{ op->pid, op->context }];
         } else if (flag->second != kNonBlockingStreamFlag) {
@@ -188,6 +188,5 @@ std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags,
         count += blocking.count(context) > 0 ? operations : 0;
     return count;
 }
-
 
 }  // namespace asyncscope::iteration

@@ -34,8 +34,9 @@ struct Piece {
     std::uint32_t lane = 0;
     std::uint64_t from = 0;  // a range's start; 0 for one between waits (it begins at its first issuing call)
     bool byRange = false;
-    bool unfinished = false;
-    bool endedByCopy = false;  // a synchronous copy ended it, not a synchronize or a poll loop  // the last of a thread that waited before, never ended by a wait (the program ended first)
+    bool closed = false;       // a wait ended it, or its range did: nothing more of its thread joins it
+    bool unfinished = false;   // the last of a thread that waited before, never ended by a wait (the program ended first)
+    bool endedByCopy = false;  // a synchronous copy ended it, not a synchronize or a poll loop
     std::vector<const Call*> calls;
     std::vector<const RecordedOperation*> ops;
     std::vector<const RecordedEvent*> events;
@@ -48,8 +49,12 @@ inline std::uint32_t resolve(const Aliases& aliases, std::uint32_t pid, std::uin
     const auto alias = aliases.find(key(pid, correlation));
     return alias == aliases.end() ? correlation : alias->second;
 }
-// (pid, correlation): the call.
-using Issuers = std::unordered_map<std::uint64_t, const Call*>;
+// (pid, correlation): the call, and the piece it is in.
+struct Issuer {
+    const Call* call = nullptr;
+    std::size_t piece = SIZE_MAX;
+};
+using Issuers = std::unordered_map<std::uint64_t, Issuer>;
 // (pid, context, stream): the stream's CUpti_ActivityStreamFlag.
 using StreamFlags = std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>;
 
@@ -65,6 +70,7 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceT
 // The operations of one iteration on the legacy default stream, where the iteration also used a blocking stream of
 // the same context (the two then wait for each other); 0 otherwise. Work a per-thread default stream build issued
 // (calls named …_ptsz, …_ptds) waits for no other stream and is not counted.
-std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, const Issuers& issuers);
+std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, const Issuers& issuers,
+    const Aliases& aliases);
 
 }  // namespace asyncscope::iteration

@@ -1,19 +1,16 @@
+// The passes of IterationSplitter over the records at hand: each process's iterations found, those whose records are
+// all in made runs, and their records taken out of the recording. The runs become a report's in iteration_runs.cpp.
 #include "engine/record/iterations.hpp"
 
 #include "engine/record/iteration_piece.hpp"
+#include "engine/record/iteration_split.hpp"
 #include "engine/record/nvtx_ranges.hpp"
-
-#include "engine/model/display_text.hpp"
-#include "engine/model/trace_records.hpp"
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <optional>
-#include <set>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace asyncscope {
 
@@ -21,112 +18,144 @@ namespace {
 
 using namespace iteration;
 
-constexpr std::uint32_t kCopyToDevice = 1;    // CUPTI_ACTIVITY_MEMCPY_KIND_HTOD
-constexpr std::uint32_t kCopyToHost = 2;      // CUPTI_ACTIVITY_MEMCPY_KIND_DTOH
-constexpr std::uint32_t kPageable = 1;        // CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE
-constexpr std::uint32_t kNotReady = 600;      // cudaErrorNotReady and CUDA_ERROR_NOT_READY: a poll found the GPU busy
+constexpr std::uint32_t kCopyToHost = 2;  // CUPTI_ACTIVITY_MEMCPY_KIND_DTOH
+constexpr std::uint32_t kNotReady = 600;  // cudaErrorNotReady and CUDA_ERROR_NOT_READY: a poll found the GPU busy
 
-// Everything the split works on, for one process or all.
+// The records a pass took, by their places in the recording's vectors.
+struct Taken {
+    std::vector<bool> calls, operations, events, marks;
+};
+
+// One pass over the records at hand of one process: the iterations over by `settled` (CUPTI's clock; every one with
+// `everything`) become runs in `state`, and the records they used are marked taken.
 class Matcher {
 public:
-    Matcher(const Recording& recording, std::optional<std::uint32_t> pid) : m_recording(recording), m_pid(pid) {}
+    Matcher(const Recording& recording, std::uint32_t pid, ProcessSplit& state, Taken& taken, std::uint64_t settled,
+        bool everything)
+        : m_recording(recording), m_pid(pid), m_state(state), m_taken(taken), m_settled(settled),
+          m_everything(everything)
+    {
+    }
 
-    RecordedRuns split(const IterationRule& rule);
+    void pass(const IterationRule& rule);
 
 private:
-    bool mine(std::uint32_t pid) const { return !m_pid || *m_pid == pid; }
+    bool over(std::uint64_t ns) const { return m_everything || ns <= m_settled; }
     void takeCalls();
-    std::uint32_t resolve(std::uint32_t pid, std::uint32_t correlation) const;
+    bool decide(const IterationRule& rule, const std::vector<Range>& ranges);
     std::vector<Piece> bySync();
-    std::vector<Piece> byRanges(const std::vector<Range>& ranges, std::string_view name);
-    void takeOperations(std::vector<Piece>& pieces, const std::unordered_map<std::uint64_t, std::size_t>& pieceOf);
+    std::vector<Piece> byRanges(const std::vector<Range>& ranges);
+    void takeOperations(std::vector<Piece>& pieces);
+    std::vector<bool> finished(const std::vector<Piece>& pieces) const;
+    void keep(Piece& piece);
+    void takeMarks(std::uint64_t before);
+    void take(const RecordedCall* c) { m_taken.calls[std::size_t(c - m_recording.calls.data())] = true; }
 
     const Recording& m_recording;
-    std::optional<std::uint32_t> m_pid;
+    std::uint32_t m_pid;
+    ProcessSplit& m_state;
+    Taken& m_taken;
+    std::uint64_t m_settled;
+    bool m_everything;
     CallNames m_names;
     std::vector<Call> m_calls;  // in order of start, driver calls within a runtime call's left out
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_lanes;  // (pid, thread) by first call
+    std::vector<std::pair<const RecordedCall*, const RecordedCall*>> m_folded;  // such a driver call, its runtime call
     Aliases m_aliases;
     Issuers m_issuers;
-    std::unordered_map<std::uint64_t, std::uint32_t> m_copyKinds;  // (pid, correlation): its first copy's kind
-    RecordedRuns m_out;
-    std::size_t m_unmatched = 0, m_untimed = 0;
-    PieceTally m_tally;
+    StreamFlags m_streamFlags;
 };
 
 void Matcher::takeCalls()
 {
     std::vector<const RecordedCall*> calls;
-    calls.reserve(m_recording.calls.size());
     for (const RecordedCall& c : m_recording.calls)
-        if (mine(c.pid))
+        if (c.pid == m_pid)
             calls.push_back(&c);
     // Thread by thread in order of start, an enclosing call before the calls within it.
     std::sort(calls.begin(), calls.end(), [](const RecordedCall* a, const RecordedCall* b) {
-        return std::tie(a->pid, a->thread, a->start, b->end) < std::tie(b->pid, b->thread, b->start, a->end);
+        return std::tie(a->thread, a->start, b->end) < std::tie(b->thread, b->start, a->end);
     });
     std::vector<const RecordedCall*> kept;
     kept.reserve(calls.size());
     const RecordedCall* runtime = nullptr;  // the thread's latest runtime call
     for (const RecordedCall* c : calls) {
-        if (runtime && (runtime->pid != c->pid || runtime->thread != c->thread))
+        if (runtime && runtime->thread != c->thread)
             runtime = nullptr;
-        const CallName& name = m_names.of(c->name);
-        if (!name.driver) {
+        if (!m_names.of(c->name).driver) {
             runtime = c;
         } else if (runtime && c->start >= runtime->start && c->end <= runtime->end) {
             // The runtime call's own work in the driver: its operations are the runtime call's.
             if (c->correlation != runtime->correlation)
                 m_aliases.emplace(key(c->pid, c->correlation), runtime->correlation);
+            m_folded.emplace_back(c, runtime);
             continue;
         }
         kept.push_back(c);
     }
     std::stable_sort(kept.begin(), kept.end(), [](const RecordedCall* a, const RecordedCall* b) { return a->start < b->start; });
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> lanes;
     m_calls.reserve(kept.size());
     for (const RecordedCall* c : kept) {
-        const auto [at, fresh] = lanes.emplace(std::pair { c->pid, c->thread }, std::uint32_t(m_lanes.size()));
-        if (fresh)
-            m_lanes.push_back(at->first);
+        const auto [at, fresh] = m_state.laneOf.emplace(c->thread, std::uint32_t(m_state.threads.size()));
+        if (fresh) {
+            m_state.threads.push_back(c->thread);
+            m_state.waits.push_back(false);
+            m_state.ended.push_back(false);
+        }
         m_calls.push_back({ c, &m_names.of(c->name), at->second });
     }
-    m_issuers.reserve(m_calls.size());
-    for (const Call& c : m_calls)
-        m_issuers.emplace(key(c.call->pid, c.call->correlation), &c);
 }
 
-std::uint32_t Matcher::resolve(std::uint32_t pid, std::uint32_t correlation) const
+// The rule, decided on the records at hand where it needs them: auto and nvtx take the outermost repeated range once
+// one repeats, nvtx:NAME the ranges NAME once one is marked. Until then (ranges marked, none repeating yet) the pass
+// waits; at the end it decides as on a whole recording.
+bool Matcher::decide(const IterationRule& rule, const std::vector<Range>& ranges)
 {
-    return iteration::resolve(m_aliases, pid, correlation);
+    ProcessSplit& s = m_state;
+    if (s.decided)
+        return true;
+    const std::string repeated = rule.by == IterationRule::By::Sync ? std::string() : outermostRepeated(ranges);
+    const bool named = !rule.range.empty() &&
+        std::any_of(ranges.begin(), ranges.end(), [&](const Range& r) { return r.name == rule.range; });
+    if (rule.by == IterationRule::By::Sync) {
+        s.decided = true;
+    } else if (!rule.range.empty()) {  // nvtx:NAME
+        s.decided = named || m_everything;
+        s.range = named || !ranges.empty() ? rule.range : std::string();
+        s.noneNamed = !named;
+    } else if (!repeated.empty()) {
+        s.decided = true;
+        s.range = repeated;
+    } else if (m_everything || (rule.by == IterationRule::By::Auto && ranges.empty())) {
+        s.decided = true;  // by synchronizations
+        s.noRanges = rule.by == IterationRule::By::Nvtx && ranges.empty();
+        s.noneRepeats = rule.by == IterationRule::By::Nvtx && !ranges.empty();
+    }
+    return s.decided;
 }
 
 // Iterations between waits, lane by lane. A thread that never waits but in synchronous copies or memsets of its own
-// (a loop of cudaMemcpy to the device) has those end its iterations. A wait on nothing but events recorded after a
-// synchronous copy to the host (cudaEventRecord(stop); cudaEventSynchronize(stop)) belongs to the iteration that copy
-// ended: the events time it (mergeEventWaits).
+// (a loop of cudaMemcpy to the device) has those end its iterations.
 std::vector<Piece> Matcher::bySync()
 {
+    std::unordered_map<std::uint64_t, std::uint32_t> copyKinds;  // (pid, correlation): its first copy's kind
     for (const RecordedOperation& op : m_recording.operations)
-        if (mine(op.pid) && op.kind == OperationKind::Copy)
-            m_copyKinds.emplace(key(op.pid, resolve(op.pid, op.correlation)), op.copyKind);
-    const auto endsByItself = [this](const Call& c) {
+        if (op.pid == m_pid && op.kind == OperationKind::Copy)
+            copyKinds.emplace(key(op.pid, resolve(m_aliases, op.pid, op.correlation)), op.copyKind);
+    const auto endsByItself = [&](const Call& c) {
         if (c.name->role == CallRole::Wait)
             return true;
         if (c.name->role != CallRole::SyncCopy)
             return false;
-        const auto kind = m_copyKinds.find(key(c.call->pid, c.call->correlation));
-        return kind != m_copyKinds.end() && kind->second == kCopyToHost;  // the host waits for the GPU's results
+        const auto kind = copyKinds.find(key(c.call->pid, c.call->correlation));
+        return kind != copyKinds.end() && kind->second == kCopyToHost;  // the host waits for the GPU's results
     };
-    std::vector<bool> waits(m_lanes.size(), false);  // the lane waits otherwise than in other synchronous copies
     for (const Call& c : m_calls)
-        waits[c.lane] = waits[c.lane] || endsByItself(c) ||
+        m_state.waits[c.lane] = m_state.waits[c.lane] || endsByItself(c) ||
             (c.name->role == CallRole::Poll && c.call->returnValue == kNotReady);
 
     std::vector<Piece> pieces;
-    std::vector<std::size_t> current(m_lanes.size(), SIZE_MAX);  // each lane's open piece
-    std::vector<bool> polling(m_lanes.size(), false);             // its polls found the GPU busy since its last wait
-    std::vector<bool> ended(m_lanes.size(), false);               // a wait of its own ended one of its pieces
+    std::vector<std::size_t> current(m_state.threads.size(), SIZE_MAX);  // each lane's open piece
+    std::vector<bool> polling(m_state.threads.size(), false);  // its polls found the GPU busy since its last wait
     for (const Call& c : m_calls) {
         std::size_t& open = current[c.lane];
         if (open == SIZE_MAX) {
@@ -135,7 +164,7 @@ std::vector<Piece> Matcher::bySync()
             pieces.back().lane = c.lane;
         }
         pieces[open].calls.push_back(&c);
-        bool ends = endsByItself(c) || (c.name->role == CallRole::SyncCopy && !waits[c.lane]);
+        bool ends = endsByItself(c) || (c.name->role == CallRole::SyncCopy && !m_state.waits[c.lane]);
         if (c.name->role == CallRole::Poll) {
             if (c.call->returnValue == kNotReady)
                 polling[c.lane] = true;
@@ -144,19 +173,20 @@ std::vector<Piece> Matcher::bySync()
         }
         if (ends) {
             pieces[open].endedByCopy = c.name->role == CallRole::SyncCopy;
+            pieces[open].closed = true;
             polling[c.lane] = false;
             open = SIZE_MAX;
-            ended[c.lane] = true;
+            m_state.ended[c.lane] = true;
         }
     }
-    for (std::size_t lane = 0; lane < m_lanes.size(); ++lane)
-        if (current[lane] != SIZE_MAX && ended[lane])
+    for (std::size_t lane = 0; lane < current.size(); ++lane)
+        if (current[lane] != SIZE_MAX && m_state.ended[lane] && m_everything)
             pieces[current[lane]].unfinished = true;
     return pieces;
 }
 
-// Each range of `name` an iteration: the calls its thread began within it, or where its thread began none there, its
-// process's.
+// A wait on nothing but events recorded after a synchronous copy to the host (cudaEventRecord(stop);
+// cudaEventSynchronize(stop)) belongs to the iteration that copy ended: the events time it.
 void mergeEventWaits(std::vector<Piece>& pieces)
 {
     std::unordered_map<std::uint32_t, std::size_t> last;  // each lane's piece before
@@ -164,7 +194,7 @@ void mergeEventWaits(std::vector<Piece>& pieces)
         Piece& piece = pieces[p];
         const auto before = last.find(piece.lane);
         if (before != last.end() && pieces[before->second].endedByCopy && piece.ops.empty() && !piece.events.empty() &&
-            !piece.unfinished) {
+            !piece.unfinished && piece.closed) {
             Piece& into = pieces[before->second];
             into.calls.insert(into.calls.end(), piece.calls.begin(), piece.calls.end());
             into.events.insert(into.events.end(), piece.events.begin(), piece.events.end());
@@ -177,11 +207,13 @@ void mergeEventWaits(std::vector<Piece>& pieces)
     }
 }
 
-std::vector<Piece> Matcher::byRanges(const std::vector<Range>& ranges, std::string_view name)
+// Each range of the chosen name an iteration: the calls its thread began within it, or where its thread began none
+// there, its process's.
+std::vector<Piece> Matcher::byRanges(const std::vector<Range>& ranges)
 {
     std::vector<const Range*> chosen;
     for (const Range& r : ranges)
-        if (r.name == name)
+        if (r.name == m_state.range)
             chosen.push_back(&r);
     std::sort(chosen.begin(), chosen.end(), [](const Range* a, const Range* b) { return a->from < b->from; });
     // The latest end of the ranges up to each: a search back from a call's start stops where none can hold it.
@@ -189,16 +221,13 @@ std::vector<Piece> Matcher::byRanges(const std::vector<Range>& ranges, std::stri
     for (std::size_t w = 0; w < chosen.size(); ++w)
         reach[w] = std::max(chosen[w]->to, w > 0 ? reach[w - 1] : 0);
     std::vector<Piece> pieces(chosen.size());
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> laneOf;
-    for (std::uint32_t l = 0; l < m_lanes.size(); ++l)
-        laneOf.emplace(m_lanes[l], l);
     for (std::size_t w = 0; w < chosen.size(); ++w) {
         pieces[w].from = chosen[w]->from;
         pieces[w].byRange = true;
-        const auto lane = laneOf.find({ chosen[w]->pid, chosen[w]->thread });
-        pieces[w].lane = lane != laneOf.end() ? lane->second : std::uint32_t(m_lanes.size());
+        pieces[w].closed = chosen[w]->ended;
+        const auto lane = m_state.laneOf.find(chosen[w]->thread);
+        pieces[w].lane = lane != m_state.laneOf.end() ? lane->second : UINT32_MAX;
     }
-    std::vector<const Call*> unplaced;
     for (const Call& c : m_calls) {
         const std::uint64_t t = c.call->start;
         std::size_t w = std::size_t(std::upper_bound(chosen.begin(), chosen.end(), t,
@@ -208,7 +237,7 @@ std::vector<Piece> Matcher::byRanges(const std::vector<Range>& ranges, std::stri
         bool placed = false;
         while (w-- > 0 && reach[w] >= t) {
             const Range& r = *chosen[w];
-            if (r.pid != c.call->pid || t > r.to)
+            if (t > r.to)
                 continue;
             if (r.thread == c.call->thread || r.thread == 0) {
                 pieces[w].calls.push_back(&c);
@@ -224,245 +253,229 @@ std::vector<Piece> Matcher::byRanges(const std::vector<Range>& ranges, std::stri
     for (Piece& p : pieces) {
         std::stable_sort(p.calls.begin(), p.calls.end(),
             [](const Call* a, const Call* b) { return a->call->start < b->call->start; });
-        if (p.lane == m_lanes.size() && !p.calls.empty())
+        if (p.lane == UINT32_MAX && !p.calls.empty())
             p.lane = p.calls.front()->lane;  // a range marked where no call was made: its calls' thread
     }
+    if (m_everything)
+        m_state.unendedRanges += std::size_t(std::count_if(chosen.begin(), chosen.end(),
+            [](const Range* r) { return !r->ended; }));
     return pieces;
 }
 
-void Matcher::takeOperations(std::vector<Piece>& pieces, const std::unordered_map<std::uint64_t, std::size_t>& pieceOf)
+// The operations and events of the pieces' calls. One that carries no time, or that no call at hand issued and whose
+// call would have come by now, is counted and taken.
+void Matcher::takeOperations(std::vector<Piece>& pieces)
 {
-    for (const RecordedOperation& op : m_recording.operations) {
-        if (!mine(op.pid))
+    for (std::size_t i = 0; i < m_recording.operations.size(); ++i) {
+        const RecordedOperation& op = m_recording.operations[i];
+        if (op.pid != m_pid)
             continue;
         if (op.start == 0 || op.end < op.start) {
-            ++m_untimed;
+            ++m_state.untimed;
+            m_taken.operations[i] = true;
             continue;
         }
-        const auto found = pieceOf.find(key(op.pid, resolve(op.pid, op.correlation)));
-        if (found == pieceOf.end()) {
-            ++m_unmatched;
-            continue;
+        const auto found = m_issuers.find(key(op.pid, resolve(m_aliases, op.pid, op.correlation)));
+        if (found != m_issuers.end() && found->second.piece != SIZE_MAX) {
+            pieces[found->second.piece].ops.push_back(&op);
+        } else if (over(op.end)) {
+            ++m_state.unmatched;
+            m_taken.operations[i] = true;
         }
-        pieces[found->second].ops.push_back(&op);
     }
-    for (const RecordedEvent& e : m_recording.events) {
-        if (!mine(e.pid))
+    for (std::size_t i = 0; i < m_recording.events.size(); ++i) {
+        const RecordedEvent& e = m_recording.events[i];
+        if (e.pid != m_pid)
             continue;
-        if (const auto found = pieceOf.find(key(e.pid, resolve(e.pid, e.correlation))); found != pieceOf.end())
-            pieces[found->second].events.push_back(&e);
+        const auto found = m_issuers.find(key(e.pid, resolve(m_aliases, e.pid, e.correlation)));
+        if (found != m_issuers.end() && found->second.piece != SIZE_MAX)
+            pieces[found->second.piece].events.push_back(&e);
+        else if (over(e.timestamp))
+            m_taken.events[i] = true;
     }
 }
 
-RecordedRuns Matcher::split(const IterationRule& rule)
+// Which pieces are over: every one at the end; before it, one closed whose every record is older than `settled`,
+// after every earlier piece of its thread (by synchronizations); one a synchronous copy ended only once the piece
+// after it is over too (a wait on events after the copy may yet join it).
+std::vector<bool> Matcher::finished(const std::vector<Piece>& pieces) const
+{
+    std::vector<bool> done(pieces.size(), m_everything);
+    if (m_everything)
+        return done;
+    const auto candidate = [&](const Piece& p) {
+        if (!p.closed)
+            return false;
+        std::uint64_t last = 0;
+        for (const Call* c : p.calls)
+            last = std::max(last, c->call->end);
+        for (const RecordedOperation* op : p.ops)
+            last = std::max(last, op->end);
+        for (const RecordedEvent* e : p.events)
+            last = std::max(last, e->timestamp);
+        return over(last);
+    };
+    if (!m_state.range.empty()) {
+        for (std::size_t p = 0; p < pieces.size(); ++p)
+            done[p] = candidate(pieces[p]);
+        return done;
+    }
+    std::unordered_map<std::uint32_t, std::vector<std::size_t>> lanes;
+    for (std::size_t p = 0; p < pieces.size(); ++p)
+        lanes[pieces[p].lane].push_back(p);
+    for (const auto& [lane, order] : lanes) {
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const Piece& p = pieces[order[k]];
+            const bool next = k + 1 < order.size() && candidate(pieces[order[k + 1]]);
+            if (!candidate(p) || (p.endedByCopy && !next))
+                break;
+            done[order[k]] = true;
+        }
+    }
+    return done;
+}
+
+// A piece over: its run kept (where it issued GPU work), its records taken.
+void Matcher::keep(Piece& piece)
+{
+    std::uint64_t t0 = 0;
+    if (std::optional<RunResult> run = runOfPiece(piece, m_aliases, m_state.tally, t0)) {
+        if (m_state.tally.copies.defaultStream) {
+            const std::uint64_t onDefault = defaultStreamWork(piece, m_streamFlags, m_issuers, m_aliases);
+            *m_state.tally.copies.defaultStream += onDefault;
+            m_state.tally.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
+        }
+        m_state.runs.push_back(*run);
+        m_state.t0.push_back(t0);
+        m_state.lane.push_back(piece.lane);
+        m_state.kernel.push_back(run->has(SpanKind::Kernel));
+        m_state.unfinished.push_back(piece.unfinished);
+    }
+    for (const Call* c : piece.calls)
+        take(c->call);
+    for (const RecordedOperation* op : piece.ops)
+        m_taken.operations[std::size_t(op - m_recording.operations.data())] = true;
+    for (const RecordedEvent* e : piece.events)
+        m_taken.events[std::size_t(e - m_recording.events.data())] = true;
+}
+
+// The marks of ranges that ended before `before`, and instants before it: no piece to come needs them.
+void Matcher::takeMarks(std::uint64_t before)
+{
+    std::unordered_map<std::uint32_t, std::size_t> open;  // id: its start's place
+    for (std::size_t i = 0; i < m_recording.marks.size(); ++i) {
+        const RecordedMark& m = m_recording.marks[i];
+        if (m.pid != m_pid)
+            continue;
+        const bool old = m_everything || m.timestamp < before;
+        if (m.kind == MarkKind::Start) {
+            open[m.id] = i;
+        } else if (m.kind == MarkKind::End) {
+            const auto start = open.find(m.id);
+            if (start != open.end()) {
+                m_taken.marks[start->second] = m_taken.marks[start->second] || old;
+                open.erase(start);
+            }
+            m_taken.marks[i] = old;
+        } else {
+            m_taken.marks[i] = old;
+        }
+    }
+    if (m_everything)
+        for (const auto& [id, at] : open)
+            m_taken.marks[at] = true;
+}
+
+void Matcher::pass(const IterationRule& rule)
 {
     takeCalls();
     std::uint64_t lastTime = 0;
     for (const Call& c : m_calls)
         lastTime = std::max(lastTime, c.call->end);
-
-    // The iterations, by the rule asked for.
     const std::vector<Range> ranges = rangesOf(m_recording, m_pid, lastTime);
-    std::string range = rule.range;
-    if (rule.by != IterationRule::By::Sync && range.empty())
-        range = outermostRepeated(ranges);
-    if (rule.by == IterationRule::By::Nvtx && range.empty())
-        m_out.notes.push_back(ranges.empty() ? "The program marked no NVTX ranges: the runs are split at host "
-                                               "synchronizations instead."
-                                             : "No NVTX range repeats: the runs are split at host synchronizations "
-                                               "instead.");
-    std::vector<Piece> pieces;
-    if (rule.by != IterationRule::By::Sync && !range.empty()) {
-        const std::size_t unended = std::size_t(std::count_if(ranges.begin(), ranges.end(),
-            [&](const Range& r) { return r.name == range && !r.ended; }));
-        pieces = byRanges(ranges, range);
-        m_out.how = "NVTX range '" + cutText(range, 80) + "'";
-        if (pieces.empty())
-            m_out.notes.push_back("No NVTX range is named '" + cutText(range, 80) + "'.");
-        if (unended > 0)
-            m_out.notes.push_back(std::to_string(unended) + " range(s) '" + cutText(range, 80) +
-                "' never ended: each runs to the end of the recording.");
-    }
-    if (pieces.empty() && (rule.by != IterationRule::By::Nvtx || range.empty() || ranges.empty())) {
-        pieces = bySync();
-        m_out.how = "host synchronizations";
-    }
-    std::unordered_map<std::uint64_t, std::size_t> pieceOf;  // (pid, correlation): the piece its call is in
-    pieceOf.reserve(m_calls.size());
+    if (!decide(rule, ranges))
+        return;  // ranges are marked and none repeats yet: the next pass decides
+    for (const Call& c : m_calls)
+        m_state.waited = m_state.waited || c.name->role == CallRole::Wait || c.name->role == CallRole::SyncCopy ||
+            c.name->role == CallRole::Poll;
+    std::vector<Piece> pieces = m_state.range.empty() ? bySync() : byRanges(ranges);
     for (std::size_t p = 0; p < pieces.size(); ++p)
         for (const Call* c : pieces[p].calls)
-            pieceOf.emplace(key(c->call->pid, c->call->correlation), p);
-    takeOperations(pieces, pieceOf);
-    if (m_out.how == "host synchronizations")
+            m_issuers.emplace(key(c->call->pid, c->call->correlation), Issuer { c, p });
+    takeOperations(pieces);
+    if (m_state.range.empty())
         mergeEventWaits(pieces);
 
-    // A program that never waits: each thread's whole recording one run.
-    const bool waited = m_out.how != "host synchronizations" ||
-        std::any_of(m_calls.begin(), m_calls.end(), [](const Call& c) {
-            return c.name->role == CallRole::Wait || c.name->role == CallRole::SyncCopy || c.name->role == CallRole::Poll;
-        });
-    if (!waited) {
-        m_out.how = "the whole recording";
-        m_out.notes.push_back("The program neither repeats an NVTX range nor waits for the GPU: its whole recording is "
-                              "one run.");
-    }
-
     // Each stream's kind as the program made it: which one is the legacy default stream.
-    StreamFlags streamFlags;
     for (const RecordedStream& st : m_recording.streams)
-        if (mine(st.pid))
-            streamFlags[{ st.pid, st.context, st.stream }] = st.flag;
-    if (!streamFlags.empty())
-        m_tally.copies.defaultStream = 0;
+        if (st.pid == m_pid)
+            m_streamFlags[{ st.pid, st.context, st.stream }] = st.flag;
+    if (!m_streamFlags.empty() && !m_state.tally.copies.defaultStream)
+        m_state.tally.copies.defaultStream = 0;
 
-    struct Made {
-        std::uint64_t t0;
-        std::uint32_t lane;
-        RunResult run;
-        bool unfinished;
-    };
-    std::vector<Made> made;
-    for (Piece& piece : pieces) {
-        std::uint64_t t0 = 0;
-        std::optional<RunResult> run = runOfPiece(piece, m_aliases, m_tally, t0);
-        if (!run)
-            continue;
-        if (m_tally.copies.defaultStream) {
-            const std::uint64_t onDefault = defaultStreamWork(piece, streamFlags, m_issuers);
-            *m_tally.copies.defaultStream += onDefault;
-            m_tally.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
-        }
-        made.push_back({ t0, piece.lane, std::move(*run), piece.unfinished });
+    const std::vector<bool> done = finished(pieces);
+    std::uint64_t firstOpen = m_everything ? ~std::uint64_t(0) : m_settled;  // where the pieces still open begin
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+        if (done[p])
+            keep(pieces[p]);
+        else if (pieces[p].byRange)
+            firstOpen = std::min(firstOpen, pieces[p].from);
+        else if (!pieces[p].calls.empty())
+            firstOpen = std::min(firstOpen, pieces[p].calls.front()->call->start);
     }
-    std::stable_sort(made.begin(), made.end(), [](const Made& a, const Made& b) { return a.t0 < b.t0; });
+    // Calls in no range (outside every iteration), and the driver calls within runtime calls taken.
+    std::unordered_map<const RecordedCall*, std::size_t> inPiece;
+    for (std::size_t p = 0; p < pieces.size(); ++p)
+        for (const Call* c : pieces[p].calls)
+            inPiece.emplace(c->call, p);
+    for (const Call& c : m_calls)
+        if (inPiece.count(c.call) == 0 && over(c.call->end) && c.call->start < firstOpen)
+            take(c.call);
+    for (const auto& [driver, runtime] : m_folded)
+        if (m_taken.calls[std::size_t(runtime - m_recording.calls.data())])
+            take(driver);
+    takeMarks(firstOpen);
+}
 
-    // The lanes that made runs, numbered in the order their first run began; a run's CPU spans on its lane's number.
-    // Iterations of a lane before its first that runs a kernel are its set-up (allocations, memsets, first copies)
-    // where the lane runs kernels later: kept and shown as warm-up runs, left out of the statistics.
-    std::vector<bool> laneKernels(m_lanes.size(), false);
-    for (const Made& m : made)
-        laneKernels[m.lane] = laneKernels[m.lane] || m.run.has(SpanKind::Kernel);
-    std::vector<int> laneNumber(m_lanes.size(), -1);
-    std::vector<bool> kernelSeen;
-    std::size_t setUp = 0, unfinished = 0;
-    if (!made.empty()) {
-        m_out.originNs = made.front().t0;
-        m_out.originPid = m_lanes[made.front().lane].first;
-    }
-    m_out.runs.reserve(made.size());
-    for (Made& m : made) {
-        int& number = laneNumber[m.lane];
-        if (number < 0) {
-            number = int(m_out.threads.size());
-            m_out.threads.push_back({ m_lanes[m.lane].first, m_lanes[m.lane].second, 0 });
-            kernelSeen.push_back(false);
-        }
-        ++m_out.threads[std::size_t(number)].runs;
-        for (std::vector<Span>* list : { &m.run.spans, &m.run.traced })
-            for (Span& s : *list)
-                if (!onGpu(s.kind))
-                    s.stream = number;
-        kernelSeen[std::size_t(number)] = kernelSeen[std::size_t(number)] || m.run.has(SpanKind::Kernel);
-        if (laneKernels[m.lane] && !kernelSeen[std::size_t(number)]) {
-            m.run.warmup = true;
-            ++setUp;
-        }
-        if (m.unfinished && !m.run.warmup) {
-            m.run.warmup = true;
-            ++unfinished;
-        }
-        m.run.index = int(m_out.runs.size());
-        m.run.startMs = double(m.t0 - m_out.originNs) / 1e6;
-        m_out.runs.push_back(std::move(m.run));
-    }
-    if (unfinished > 0)
-        m_out.notes.push_back(std::to_string(unfinished) + " iteration(s) never ended with a wait (the program ended, "
-            "died or was stopped first): shown as warm-up runs and left out of the statistics.");
-    if (setUp > 0)
-        m_out.notes.push_back("The first " + std::to_string(setUp) + " iteration(s) ran no kernel (the program's "
-            "set-up): shown as warm-up runs and left out of the statistics.");
-    if (m_out.threads.size() > 1 && m_out.how == "host synchronizations")
-        m_out.how = "host synchronizations, thread by thread";
-
-    if (m_out.threads.size() > 1) {
-        std::string each;
-        for (const ProgramThread& t : m_out.threads)
-            each += (each.empty() ? "" : ", ") + std::to_string(t.runs) + " of thread " + std::to_string(t.thread) +
-                (m_pid ? std::string() : " of process " + std::to_string(t.pid));
-        m_out.notes.push_back("Iterations were found thread by thread (a wait ends only its own thread's): " + each +
-            ".");
-    }
-    if (m_untimed > 0)
-        m_out.notes.push_back(std::to_string(m_untimed) + " GPU operation(s) carried no time and are left out.");
-    if (m_unmatched > 0)
-        m_out.notes.push_back(std::to_string(m_unmatched) + " GPU operation(s) were issued by calls outside every "
-            "iteration (or not recorded) and are left out.");
-    if (!m_tally.undrawn.empty()) {
-        std::string each;
-        for (const auto& [what, count] : m_tally.undrawn)
-            each += (each.empty() ? "" : ", ") + std::to_string(count) + " " + what;
-        m_out.notes.push_back("Operations that count in GPU time but have no span of their own: " + each + ".");
-    }
-    for (const RecordedProcess& p : m_recording.processes) {
-        if (!mine(p.pid) || p.exited)
-            continue;
-        m_out.notes.push_back("Process " + std::to_string(p.pid) + " (" + cutText(p.executable, 120) +
-            (p.signal != 0 ? ") died on signal " + std::to_string(p.signal) +
-                    ": every record until then was handed over."
-                           : ") did not exit normally: records of its last 100 ms may be missing."));
-    }
-    if (m_recording.unkept > 0)
-        m_out.notes.push_back(std::to_string(m_recording.unkept) + " record(s) past the recorder's budget were counted, "
-            "not kept: the runs end where the budget was reached. Record fewer iterations (--duration) to keep them all.");
-    for (const std::string& note : m_recording.notes)
-        m_out.notes.push_back("The recording says: " + cutText(note, 300));
-    m_out.copies = m_tally.copies;
-    return std::move(m_out);
+template <typename T>
+void erase(std::vector<T>& records, const std::vector<bool>& taken)
+{
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < records.size(); ++i)
+        if (!taken[i])
+            records[kept++] = std::move(records[i]);
+    records.resize(kept);
 }
 
 }  // namespace
 
-Result<IterationRule> parseIterationRule(std::string_view text)
-{
-    if (text == "auto")
-        return IterationRule {};
-    if (text == "sync")
-        return IterationRule { IterationRule::By::Sync, {} };
-    if (text == "nvtx")
-        return IterationRule { IterationRule::By::Nvtx, {} };
-    if (text.rfind("nvtx:", 0) == 0 && text.size() > 5)
-        return IterationRule { IterationRule::By::Nvtx, std::string(text.substr(5)) };
-    return makeError(ErrorKind::Usage, "--iteration '" + cutText(text, 60) + "' is not a way to find iterations",
-        "Give nvtx:NAME (each NVTX range NAME is one), nvtx (the outermost repeated range), sync (host "
-        "synchronizations end them) or auto.");
-}
+IterationSplitter::IterationSplitter(IterationRule rule) : m_rule(std::move(rule)) {}
+IterationSplitter::~IterationSplitter() = default;
 
-int threadPlaceOf(const RunResult& run)
+void IterationSplitter::take(Recording& recording, bool everything)
 {
-    for (const Span& s : run.spans)
-        if (s.kind == SpanKind::Submit)
-            return s.stream;
-    return 0;
-}
-
-RecordedRuns splitIterations(const Recording& recording, const IterationRule& rule, std::optional<std::uint32_t> pid)
-{
-    return Matcher(recording, pid).split(rule);
-}
-
-std::vector<std::uint32_t> processesWithWork(const Recording& recording)
-{
-    std::unordered_set<std::uint32_t> working;
-    for (const RecordedOperation& op : recording.operations)
-        working.insert(op.pid);
-    std::vector<std::uint32_t> pids;
-    for (const RecordedProcess& p : recording.processes)
-        if (working.erase(p.pid) > 0)
-            pids.push_back(p.pid);
-    std::vector<std::uint32_t> rest(working.begin(), working.end());  // operations of a process with no process line
-    std::sort(rest.begin(), rest.end());
-    pids.insert(pids.end(), rest.begin(), rest.end());
-    return pids;
+    Taken taken { std::vector<bool>(recording.calls.size()), std::vector<bool>(recording.operations.size()),
+        std::vector<bool>(recording.events.size()), std::vector<bool>(recording.marks.size()) };
+    for (const auto& [pid, latest] : recording.latestNs) {
+        std::unique_ptr<ProcessSplit>& state = m_processes[pid];
+        if (!state)
+            state = std::make_unique<ProcessSplit>();
+        const std::uint64_t settled = latest > kSettleNs ? latest - kSettleNs : 0;
+        Matcher(recording, pid, *state, taken, settled, everything).pass(m_rule);
+    }
+    erase(recording.calls, taken.calls);
+    erase(recording.operations, taken.operations);
+    erase(recording.events, taken.events);
+    erase(recording.marks, taken.marks);
+    // Waits on the GPU's side are read, not split: let them go with the rest.
+    std::size_t kept = 0;
+    for (RecordedSync& s : recording.syncs) {
+        const auto latest = recording.latestNs.find(s.pid);
+        const bool old = everything || latest == recording.latestNs.end() || s.end + kSettleNs <= latest->second;
+        if (!old)
+            recording.syncs[kept++] = s;
+    }
+    recording.syncs.resize(kept);
 }
 
 }  // namespace asyncscope

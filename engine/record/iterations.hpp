@@ -23,14 +23,25 @@
 // its stream (numbered 0, 1, … by first use within the run), and its CPU spans on its lane (the thread's number in
 // RecordedRuns::threads); `traced` adds every call as an Api span. Times in ms from the iteration's beginning; a
 // run's startMs from the earliest run's beginning, so never below 0.
+//
+// Split as the records come (IterationSplitter): an iteration is split off as soon as its records are all in (those
+// of a process's iteration that ended kSettleNs before its latest record: CUPTI hands records over at least every
+// 100 ms), its records dropped and its run kept compactly, so that a long program's recording takes memory for its
+// runs, not for every record. The choices that need the whole recording are made on what has come: auto and nvtx
+// take the outermost repeated range of the records at hand once a range repeats (waiting while ranges are marked but
+// none repeats yet); a thread's synchronous copies stop ending its iterations once it has waited otherwise. A thread
+// that never waits, and a range that never ends, keep their records until the recording ends.
 #pragma once
 
 #include "engine/model/error.hpp"
 #include "engine/model/program_info.hpp"
 #include "engine/model/run_result.hpp"
+#include "engine/model/run_store.hpp"
 #include "engine/record/call_names.hpp"
 #include "engine/record/recording.hpp"
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,7 +59,7 @@ struct IterationRule {
 Result<IterationRule> parseIterationRule(std::string_view text);
 
 struct RecordedRuns {
-    std::vector<RunResult> runs;  // in the order they began, over every lane
+    RunStore runs;                // in the order they began, over every lane
     std::uint64_t originNs = 0;   // CUPTI's clock where the first run starts: the runs' startMs count from it
     std::uint32_t originPid = 0;  // the process the first run's calls are of
     std::string how;                 // "NVTX range 'step'", "host synchronizations", "the whole recording"
@@ -62,7 +73,35 @@ struct RecordedRuns {
 // its CPU spans carry it; 0 for a run without them.
 int threadPlaceOf(const RunResult& run);
 
-// The iterations of process `pid`, or of every process together where none is named.
+namespace iteration {
+struct ProcessSplit;
+}
+
+// A process's iteration is split off once its latest record is this much later than the iteration's end.
+inline constexpr std::uint64_t kSettleNs = 300'000'000;
+
+// Splits a recording's iterations as its records come (RecordingReader::splitAsRead).
+class IterationSplitter {
+public:
+    explicit IterationSplitter(IterationRule rule);
+    ~IterationSplitter();
+    IterationSplitter(const IterationSplitter&) = delete;
+    IterationSplitter& operator=(const IterationSplitter&) = delete;
+
+    // Splits off every iteration of `recording` whose records are all in, and takes those records out of it. With
+    // `everything` (the recording is over) every record is taken, and the iterations left open are ended there.
+    void take(Recording& recording, bool everything);
+    // The runs of process `pid`, or of every process together where none is named; `recording` is what is left of it
+    // (its processes, notes and counts). Once take(…, true) has been called; the runs are handed over, not copied:
+    // each process's are given once.
+    RecordedRuns runsOf(const Recording& recording, std::optional<std::uint32_t> pid = std::nullopt);
+
+private:
+    IterationRule m_rule;
+    std::map<std::uint32_t, std::unique_ptr<iteration::ProcessSplit>> m_processes;
+};
+
+// The iterations of process `pid`, or of every process together where none is named, of a whole recording.
 RecordedRuns splitIterations(
     const Recording& recording, const IterationRule& rule, std::optional<std::uint32_t> pid = std::nullopt);
 

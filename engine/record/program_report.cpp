@@ -28,12 +28,12 @@ std::string uuidText(const std::string& hex)
 // The device the most operations of the processes `pids` ran on (of any process where none is named).
 const RecordedDevice* busiestDevice(const Recording& recording, const std::set<std::uint32_t>& pids)
 {
-    std::map<std::uint32_t, std::size_t> operations;
-    for (const RecordedOperation& op : recording.operations)
-        if (pids.empty() || pids.count(op.pid) > 0)
-            ++operations[op.device];
+    std::map<std::uint32_t, std::uint64_t> operations;
+    for (const auto& [where, count] : recording.operationCounts)
+        if (pids.empty() || pids.count(where.first) > 0)
+            operations[where.second] += count;
     const RecordedDevice* best = recording.devices.empty() ? nullptr : &recording.devices.front();
-    std::size_t most = 0;
+    std::uint64_t most = 0;
     for (const RecordedDevice& d : recording.devices) {
         if (!pids.empty() && pids.count(d.pid) == 0)
             continue;
@@ -69,19 +69,20 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
         report.config.device = int(d->id);
     }
     report.machine = machine ? machine->stateOf(report.device.uuid, recording, split) : unsampledMachine();
-    const auto warmups =
-        int(std::count_if(split.runs.begin(), split.runs.end(), [](const RunResult& r) { return r.warmup; }));
+    int warmups = 0;
+    for (std::size_t i = 0; i < split.runs.size(); ++i) {
+        warmups += split.runs.warmup(i) ? 1 : 0;
+        const RunStore::SpanView spans = split.runs.spans(i);
+        for (std::size_t k = 0; k < spans.size(); ++k)
+            if (onGpu(spans.kind(k)))
+                report.config.streams = std::max(report.config.streams, spans[k].stream + 1);
+    }
     report.config.runs = std::max(1, int(split.runs.size()) - warmups);
     report.config.warmupRuns = warmups;
-    report.runs.reserve(split.runs.size());
-    for (const RunResult& run : split.runs) {
-        report.runs.push_back(run);
-        for (const Span& s : run.spans)
-            report.config.streams = std::max(report.config.streams, onGpu(s.kind) ? s.stream + 1 : 1);
-    }
     report.config.chunks = report.config.streams;  // a configuration holds a chunk or more per stream
     SeriesOutcome outcome;
     outcome.measuredRuns = int(split.runs.size()) - warmups;
+    report.runs = std::move(split.runs);
     outcome.reason = StopReason::RunCount;
     report.outcome = outcome;
     program.iterations = split.how;
@@ -127,7 +128,7 @@ std::string processLabel(const Recording& recording, std::uint32_t pid)
 
 }  // namespace
 
-Result<std::vector<ProgramSeries>> programSeries(const Recording& recording, const IterationRule& rule,
+Result<std::vector<ProgramSeries>> programSeries(const Recording& recording, IterationSplitter& splitter,
     const ProcessChoice& choice, const ProgramInfo& program, ProgramMachine* machine)
 {
     const std::vector<std::uint32_t> working = processesWithWork(recording);
@@ -148,7 +149,7 @@ Result<std::vector<ProgramSeries>> programSeries(const Recording& recording, con
     }
     std::vector<ProgramSeries> series;
     for (const std::optional<std::uint32_t>& pid : chosen) {
-        RecordedRuns split = splitIterations(recording, rule, pid);
+        RecordedRuns split = splitter.runsOf(recording, pid);
         if (split.runs.empty() && chosen.size() > 1)
             continue;
         std::string label = pid ? processLabel(recording, *pid)
@@ -158,6 +159,15 @@ Result<std::vector<ProgramSeries>> programSeries(const Recording& recording, con
         series.push_back({ std::move(label), programReport(recording, std::move(split), program, machine) });
     }
     return series;
+}
+
+Result<std::vector<ProgramSeries>> programSeries(const Recording& recording, const IterationRule& rule,
+    const ProcessChoice& choice, const ProgramInfo& program, ProgramMachine* machine)
+{
+    Recording rest = recording;
+    IterationSplitter splitter(rule);
+    splitter.take(rest, true);
+    return programSeries(rest, splitter, choice, program, machine);
 }
 
 PlanReport processComparison(std::vector<ProgramSeries> series)
@@ -184,7 +194,8 @@ void programEndFrom(const Recording& recording, ProgramInfo& program)
     program.signal = first ? first->signal : 0;
 }
 
-Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, const std::atomic<bool>& stop)
+Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, IterationSplitter& splitter,
+    const std::atomic<bool>& stop)
 {
     auto injection = findInjectionLibrary();
     if (!injection)
@@ -195,6 +206,7 @@ Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& m
     request.injectionLibrary = *injection;
     request.cuptiLibrary = *cupti;
     RecordingReader reader(request.recordingPath.empty() ? "the record stream" : request.recordingPath);
+    reader.splitAsRead(&splitter);
     machine.start();
     auto outcome = recordProgram(request, stop, &reader);
     machine.stop();

@@ -36,9 +36,13 @@ struct ProgramSeries {
     std::string label;  // "process 4242 (app)"; "all processes"
     Report report;
 };
-// The step after recording, for the CLI and the window alike: the recording's iterations by `rule`, a report for
-// each series `choice` asks for (a program whose one process ran GPU work gives one whatever the choice). A PID that
-// ran no GPU work is a usage error naming the processes that did. No series where the recording holds no GPU work.
+// The step after recording, for the CLI and the window alike: the iterations `splitter` split off as the recording
+// was read (what is left of `recording` its processes, devices and notes), a report for each series `choice` asks
+// for (a program whose one process ran GPU work gives one whatever the choice). A PID that ran no GPU work is a usage
+// error naming the processes that did. No series where the recording holds no GPU work.
+Result<std::vector<ProgramSeries>> programSeries(const Recording& recording, IterationSplitter& splitter,
+    const ProcessChoice& choice, const ProgramInfo& program, ProgramMachine* machine = nullptr);
+// The same of a whole recording, its iterations split by `rule`.
 Result<std::vector<ProgramSeries>> programSeries(const Recording& recording, const IterationRule& rule,
     const ProcessChoice& choice, const ProgramInfo& program, ProgramMachine* machine = nullptr);
 // Several series of one program as a comparison of its processes, which every writer and the window take.
@@ -59,8 +63,10 @@ struct RecordedProgram {
     Result<Recording> recording;
 };
 // Finds the injection and CUPTI libraries (into `request`), then runs the program under the recorder while `machine`
-// samples the GPUs. Errors: a library is missing, the recorder fails, no process of the program initialised CUDA.
-Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, const std::atomic<bool>& stop);
+// samples the GPUs, its iterations split by `splitter` as they come. Errors: a library is missing, the recorder
+// fails, no process of the program initialised CUDA.
+Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, IterationSplitter& splitter,
+    const std::atomic<bool>& stop);
 
 // The program block of the program `request` ran, as it ended (`outcome`): the program as it was found, its
 // arguments, folder and end.

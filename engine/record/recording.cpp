@@ -1,5 +1,7 @@
 #include "engine/record/recording.hpp"
 
+#include "engine/record/iterations.hpp"
+
 #include "engine/io/input_file.hpp"
 #include "engine/model/display_text.hpp"
 #include "engine/record/record_stream.hpp"
@@ -173,6 +175,18 @@ std::string_view RecordingReader::nameOf(const Line& line, std::uint32_t pid, st
     return found->second;
 }
 
+std::size_t RecordingReader::held() const
+{
+    const Recording& r = m_recording;
+    return r.operations.size() + r.calls.size() + r.syncs.size() + r.events.size() + r.marks.size() + m_nameIds.size();
+}
+
+void RecordingReader::seen(std::uint32_t pid, std::uint64_t ns)
+{
+    std::uint64_t& latest = m_recording.latestNs[pid];
+    latest = std::max(latest, ns);
+}
+
 bool RecordingReader::line(std::string_view text)
 {
     if (m_failed)
@@ -181,6 +195,11 @@ bool RecordingReader::line(std::string_view text)
     m_failed = text.size() >= record::kMaxLineBytes
         ? failure("longer than " + std::to_string(record::kMaxLineBytes) + " bytes: not a line of a recording")
         : parse(text);
+    // Every so many records, the iterations that are over are split off and their records let go.
+    if (m_splitter && !m_failed && m_sinceSplit >= m_splitEvery) {
+        m_splitter->take(m_recording, false);
+        m_sinceSplit = 0;
+    }
     return !m_failed;
 }
 
@@ -214,10 +233,11 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
     const std::string_view kind = layout->type;
     const bool bulky = kind == "name" || kind == "copy" || kind == "peer" || kind == "set" || kind == "kernel" || kind == "sync" ||
         kind == "event" || kind == "api" || kind == "mark";
-    if (bulky && ++m_records > m_budget) {
+    if (bulky && held() >= m_budget) {
         ++m_recording.unkept;
         return std::nullopt;
     }
+    m_sinceSplit += bulky ? 1 : 0;
     const Line line(m_file, m_number, *layout, m_words, name);
     std::optional<Error> failed;
     const std::string_view type = layout->type;
@@ -279,6 +299,10 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
             op.threadsPerBlock = line.big(9, failed);
             op.name = nameOf(line, op.pid, failed);
         }
+        if (!failed) {
+            ++m_recording.operationCounts[{ op.pid, op.device }];
+            seen(op.pid, op.end);
+        }
         m_recording.operations.push_back(std::move(op));
     } else if (type == "peer") {
         RecordedOperation op;
@@ -294,13 +318,19 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         op.bytes = line.big(8, failed);
         op.copyKind = line.small(9, failed);
         op.graphNode = line.big(10, failed);
+        if (!failed) {
+            ++m_recording.operationCounts[{ op.pid, op.device }];
+            seen(op.pid, op.end);
+        }
         m_recording.operations.push_back(std::move(op));
     } else if (type == "sync") {
         m_recording.syncs.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
             line.small(3, failed), line.big(4, failed), line.big(5, failed), line.small(6, failed) });
+        seen(m_recording.syncs.back().pid, m_recording.syncs.back().end);
     } else if (type == "event") {
         m_recording.events.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
             line.small(3, failed), line.small(4, failed), line.big(5, failed) });
+        seen(m_recording.events.back().pid, m_recording.events.back().timestamp);
     } else if (type == "stream") {
         RecordedStream st { line.small(0, failed), line.small(1, failed), line.small(2, failed),
             line.small(3, failed) };
@@ -313,6 +343,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
             line.big(4, failed), line.small(5, failed), line.big(6, failed), nameOf(line, pid, failed) });
         if (!failed && m_recording.calls.back().calls == 0)
             return line.wrong("CALLS", "is 0: a line stands for at least one call");
+        seen(pid, m_recording.calls.back().end);
     } else if (type == "mark") {
         const std::string_view kind = line.word(3);
         if (kind != "start" && kind != "end" && kind != "instant")
@@ -321,6 +352,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         m_recording.marks.push_back({ pid, line.small(1, failed), line.small(2, failed),
             kind == "start" ? MarkKind::Start : kind == "end" ? MarkKind::End : MarkKind::Instant,
             line.big(4, failed), nameOf(line, pid, failed) });
+        seen(pid, m_recording.marks.back().timestamp);
     } else if (type == "dropped") {
         line.small(0, failed);
         const std::uint64_t count = line.big(1, failed);
@@ -354,12 +386,15 @@ Result<Recording> RecordingReader::finish()
     if (m_number == 0)
         return makeError(ErrorKind::Io, shownPath(m_file) + " is empty: not a recording",
             "A program that never initialised CUDA leaves no recording.");
+    if (m_splitter)
+        m_splitter->take(m_recording, true);
     return std::move(m_recording);
 }
 
-Result<Recording> readRecording(std::istream& in, const std::string& file)
+Result<Recording> readRecording(std::istream& in, const std::string& file, IterationSplitter* splitter)
 {
     RecordingReader reader(file);
+    reader.splitAsRead(splitter);
     std::vector<char> buffer(record::kMaxLineBytes + 1);
     while (in.getline(buffer.data(), std::streamsize(buffer.size()))) {
         if (!reader.line(std::string_view(buffer.data(), std::size_t(in.gcount()) - (in.eof() ? 0 : 1))))
@@ -373,14 +408,14 @@ Result<Recording> readRecording(std::istream& in, const std::string& file)
     return reader.finish();
 }
 
-Result<Recording> readRecordingFile(const std::string& path)
+Result<Recording> readRecordingFile(const std::string& path, IterationSplitter* splitter)
 {
     if (Status unreadable = checkReadableFile(path))
         return *unreadable;
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return makeError(ErrorKind::Io, shownPath(path) + ": cannot be opened: " + systemErrorText(errno));
-    return readRecording(in, path);
+    return readRecording(in, path, splitter);
 }
 
 }  // namespace asyncscope

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <optional>
@@ -132,17 +133,25 @@ struct Recording {
     std::vector<std::string> notes;  // what the injection library said went wrong ("CUPTI could not be loaded …")
     std::uint64_t dropped = 0;       // records CUPTI dropped for want of buffer room
     std::uint64_t unkept = 0;        // records past kMaxRecordedRecords, counted and not kept
+    // Counted as the records are read, and kept when a splitter has taken the records out (IterationSplitter):
+    // the GPU operations of each (pid, device), and the latest time any record of each process gives.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> operationCounts;
+    std::map<std::uint32_t, std::uint64_t> latestNs;
 };
 
-// At most this many records of GPU work, calls and marks are kept from one recording (about 6 GB of them): those past
-// it are counted (Recording::unkept) rather than read until memory ends, and the runs end where the budget did.
+class IterationSplitter;
+
+// At most this many records of GPU work, calls and marks are held at once (about 6 GB of them; a splitter lets those
+// of each iteration go once it is split off): those past it are counted (Recording::unkept) rather than read until
+// memory ends, and the runs end where the budget did.
 inline constexpr std::size_t kMaxRecordedRecords = std::size_t(64) << 20;
 
 // Reads a record stream; `name` is what errors call it ("app.record"). Errors name the line and the field: "app.record:
 // line 12: copy: END is '12x', not a whole number". Records of one process come after its `process` line; a
 // stream may hold several processes' lines, interleaved line by line.
-Result<Recording> readRecording(std::istream& in, const std::string& name);
-Result<Recording> readRecordingFile(const std::string& path);
+// With `splitter`, the iterations are split as the lines are read (RecordingReader::splitAsRead).
+Result<Recording> readRecording(std::istream& in, const std::string& name, IterationSplitter* splitter = nullptr);
+Result<Recording> readRecordingFile(const std::string& path, IterationSplitter* splitter = nullptr);
 
 // The same reading a line at a time, as the recorder receives the stream, so that the recording is read by the time
 // the program ends.
@@ -154,6 +163,15 @@ class RecordingReader {
 public:
     // `budget`: the records of GPU work, calls and marks kept (kMaxRecordedRecords but in tests).
     explicit RecordingReader(std::string name, std::size_t budget = kMaxRecordedRecords);
+    // Gives the recording to `splitter` every `every` records, and at finish(): what it takes out (the records of
+    // iterations it has split off) is no longer in the recording.
+    void splitAsRead(IterationSplitter* splitter, std::size_t every = std::size_t(1) << 18)
+    {
+        m_splitter = splitter;
+        m_splitEvery = every;
+    }
+    // The records of GPU work, calls, marks and names held now.
+    std::size_t held() const;
     // One line, without its newline; false once a line has been refused (what follows is not read).
     bool line(std::string_view text);
     std::size_t lines() const { return m_number; }
@@ -166,13 +184,17 @@ private:
     // A NAME field: in full (version 1, or ":TEXT"), or the name an earlier `name` line of the process gave ("=ID").
     std::string_view nameOf(const recording_detail::Line& line, std::uint32_t pid, std::optional<Error>& failed);
     static std::uint64_t key(std::uint32_t pid, std::uint32_t id) { return std::uint64_t(pid) << 32 | id; }
+    void seen(std::uint32_t pid, std::uint64_t ns);
 
     std::string m_file;
     Recording m_recording;
     std::vector<std::string_view> m_words;
-    std::size_t m_number = 0, m_records = 0, m_budget = kMaxRecordedRecords;
+    std::size_t m_number = 0, m_budget = kMaxRecordedRecords;
     std::optional<Error> m_failed;
     int m_version = 0;  // the stream's, from its first line
+    IterationSplitter* m_splitter = nullptr;
+    std::size_t m_splitEvery = 0;
+    std::size_t m_sinceSplit = 0;  // records kept since the splitter last took
     std::unordered_map<std::uint64_t, std::string_view> m_nameIds;  // (pid, id): the name a `name` line gave
 };
 

@@ -39,14 +39,15 @@ Outcome recordAndReport(RecordingPlan plan, const std::atomic<bool>& stop)
         return Outcome { {}, QFileInfo::exists(outputPath) ? text + " (" + output + ")" : text };
     };
     ProgramMachine machine([] { return std::make_unique<NvmlProbe>(); });
-    auto recorded = recordForReport(request, machine, stop);
+    IterationSplitter splitter(plan.rule);  // the iterations split off as the records come
+    auto recorded = recordForReport(request, machine, splitter, stop);
     if (!recorded)
         return problem(recorded.error());
     const std::string& shown = recorded->shown;
     const Result<Recording>& recording = recorded->recording;
     if (!recording)
         return problem(recording.error());
-    auto series = programSeries(*recording, plan.rule, ProcessChoice {}, recorded->program, &machine);
+    auto series = programSeries(*recording, splitter, ProcessChoice {}, recorded->program, &machine);
     if (!series)
         return problem(series.error());
     std::size_t runs = 0;

@@ -37,12 +37,12 @@ std::string printedBy(const std::string& name)
     return text.str();
 }
 
-std::vector<const RunResult*> measured(const RecordedRuns& split)
+std::vector<RunResult> measured(const RecordedRuns& split)
 {
-    std::vector<const RunResult*> runs;
+    std::vector<RunResult> runs;
     for (const RunResult& r : split.runs)
         if (!r.warmup)
-            runs.push_back(&r);
+            runs.push_back(r);
     return runs;
 }
 
@@ -98,8 +98,8 @@ TEST(RecordedPrograms, FourThreadsGiveTwentyFiveIterationsEach)
     for (const ProgramThread& t : split.threads)
         EXPECT_EQ(t.runs, 25u);
     EXPECT_EQ(measured(split).size(), 100u);
-    for (const RunResult* run : measured(split))
-        EXPECT_TRUE(wholePipeline(*run));
+    for (const RunResult& run : measured(split))
+        EXPECT_TRUE(wholePipeline(run));
     EXPECT_EQ(notesOf(split).find("left out"), std::string::npos) << notesOf(split);
 }
 
@@ -132,9 +132,9 @@ TEST(RecordedPrograms, ALoopOfSynchronousPageableCopiesIsTwentyIterationsAdvised
     const Recording recording = recordingOf("sync_copy");
     const RecordedRuns split = splitIterations(recording, {});
     ASSERT_EQ(measured(split).size(), 20u) << notesOf(split);
-    for (const RunResult* run : measured(split)) {
-        EXPECT_TRUE(wholePipeline(*run));
-        EXPECT_GT(run->waitMs(), 10 * run->cpuSubmitMs()) << "its host time is waiting in its copies";
+    for (const RunResult& run : measured(split)) {
+        EXPECT_TRUE(wholePipeline(run));
+        EXPECT_GT(run.waitMs(), 10 * run.cpuSubmitMs()) << "its host time is waiting in its copies";
     }
     const Advice advice = adviceOf(recording, split);
     EXPECT_NE(findingOf(advice, rules::kSynchronousCopies), nullptr);
@@ -146,10 +146,10 @@ TEST(RecordedPrograms, DriverApiIterationsAreTimedAsTheProgramTimedThem)
 {
     const RecordedRuns split = splitIterations(recordingOf("driver_api"), {});
     ASSERT_EQ(measured(split).size(), 20u) << notesOf(split);
-    for (const RunResult* run : measured(split)) {
-        EXPECT_TRUE(wholePipeline(*run));
-        EXPECT_GT(run->cpuSubmitMs(), 0.0) << "cuMemcpyHtoDAsync, cuLaunchKernel, cuMemcpyDtoHAsync";
-        EXPECT_GT(run->waitMs(), 0.0) << "cuStreamSynchronize";
+    for (const RunResult& run : measured(split)) {
+        EXPECT_TRUE(wholePipeline(run));
+        EXPECT_GT(run.cpuSubmitMs(), 0.0) << "cuMemcpyHtoDAsync, cuLaunchKernel, cuMemcpyDtoHAsync";
+        EXPECT_GT(run.waitMs(), 0.0) << "cuStreamSynchronize";
     }
     EXPECT_EQ(printedFound(split, printedBy("driver_api"), "(iteration [0-9]+): ([0-9.]+) ms"), 20);
     EXPECT_EQ(notesOf(split).find("left out"), std::string::npos) << notesOf(split);
@@ -159,8 +159,8 @@ TEST(RecordedPrograms, AGraphsLaunchesAreItsIterations)
 {
     const RecordedRuns split = splitIterations(recordingOf("graph"), {});
     ASSERT_EQ(measured(split).size(), 20u) << notesOf(split);
-    for (const RunResult* run : measured(split))
-        EXPECT_TRUE(wholePipeline(*run));
+    for (const RunResult& run : measured(split))
+        EXPECT_TRUE(wholePipeline(run));
     EXPECT_EQ(printedFound(split, printedBy("graph"), "(iteration [0-9]+): ([0-9.]+) ms"), 20);
 }
 

@@ -327,9 +327,10 @@ TEST(Iterations, TheOutermostRepeatedNvtxRangeIsAnIteration)
     ASSERT_EQ(split.runs.size(), 4u);
     EXPECT_DOUBLE_EQ(split.runs[0].gpuMs, 2.502);
     // Times from the range's start.
-    const auto first = std::find_if(split.runs[0].spans.begin(), split.runs[0].spans.end(),
-        [](const Span& s) { return s.kind == SpanKind::H2D; });
-    ASSERT_NE(first, split.runs[0].spans.end());
+    const RunResult run = split.runs[0];
+    const auto first =
+        std::find_if(run.spans.begin(), run.spans.end(), [](const Span& s) { return s.kind == SpanKind::H2D; });
+    ASSERT_NE(first, run.spans.end());
     EXPECT_DOUBLE_EQ(first->beginMs, 0.021);
     for (const std::string& note : split.notes)
         EXPECT_EQ(note.find("never ended"), std::string::npos) << note;  // 'setup' is no iteration: not said
