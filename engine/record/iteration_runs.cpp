@@ -109,8 +109,9 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
     out.runs.shrink_to_fit();
 
     // What the runs leave out or could not tell.
-    std::size_t untimed = 0, unmatched = 0;
+    std::size_t untimed = 0, unmatched = 0, summarized = 0;
     for (const auto& [p, s] : chosen) {
+        summarized += s->summarized;
         if (s->noRanges || s->noneRepeats)
             out.notes.push_back(s->noRanges ? "The program marked no NVTX ranges: the runs are split at host "
                                               "synchronizations instead."
@@ -166,6 +167,9 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
                     ": every record until then was handed over."
                            : ") did not exit normally: records of its last 100 ms may be missing."));
     }
+    if (summarized > 0)
+        out.notes.push_back(std::to_string(summarized) + " run(s) past the recorder's memory budget keep their totals "
+            "alone (GPU time, CPU submit time, waits), not their operations: the timeline shows them as such.");
     if (recording.unkept > 0)
         out.notes.push_back(std::to_string(recording.unkept) + " record(s) past the recorder's budget were counted, "
             "not kept: the runs end where the budget was reached. Record fewer iterations (--duration) to keep them all.");

@@ -38,6 +38,8 @@ struct ProcessSplit {
 
     PieceTally tally;
     std::size_t untimed = 0, unmatched = 0;
+    // The spans its runs keep, against the budget; the runs past it, kept as their totals alone.
+    std::size_t spans = 0, spanBudget = 0, summarized = 0;
 };
 
 }  // namespace asyncscope::iteration

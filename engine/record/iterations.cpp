@@ -345,6 +345,20 @@ void Matcher::keep(Piece& piece)
             *m_state.tally.copies.defaultStream += onDefault;
             m_state.tally.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
         }
+        if (m_state.spans + run->spans.size() + run->traced.size() > m_state.spanBudget) {
+            // Past the budget: the run's totals alone, as the statistics take them.
+            Span submit, wait;
+            submit.kind = SpanKind::Submit;
+            submit.stream = int(piece.lane);
+            submit.endMs = run->cpuSubmitMs();
+            wait.kind = SpanKind::Wait;
+            wait.stream = int(piece.lane);
+            wait.endMs = run->waitMs();
+            run->spans = { submit, wait };
+            run->traced.clear();
+            ++m_state.summarized;
+        }
+        m_state.spans += run->spans.size() + run->traced.size();
         m_state.runs.push_back(*run);
         m_state.t0.push_back(t0);
         m_state.lane.push_back(piece.lane);
@@ -449,7 +463,10 @@ void erase(std::vector<T>& records, const std::vector<bool>& taken)
 
 }  // namespace
 
-IterationSplitter::IterationSplitter(IterationRule rule) : m_rule(std::move(rule)) {}
+IterationSplitter::IterationSplitter(IterationRule rule, std::size_t spanBudget)
+    : m_rule(std::move(rule)), m_spanBudget(spanBudget)
+{
+}
 IterationSplitter::~IterationSplitter() = default;
 
 void IterationSplitter::take(Recording& recording, bool everything)
@@ -458,8 +475,10 @@ void IterationSplitter::take(Recording& recording, bool everything)
         std::vector<bool>(recording.events.size()), std::vector<bool>(recording.marks.size()) };
     for (const auto& [pid, latest] : recording.latestNs) {
         std::unique_ptr<ProcessSplit>& state = m_processes[pid];
-        if (!state)
+        if (!state) {
             state = std::make_unique<ProcessSplit>();
+            state->spanBudget = m_spanBudget;
+        }
         const std::uint64_t settled = latest > kSettleNs ? latest - kSettleNs : 0;
         Matcher(recording, pid, *state, taken, settled, everything).pass(m_rule);
     }

@@ -79,11 +79,15 @@ struct ProcessSplit;
 
 // A process's iteration is split off once its latest record is this much later than the iteration's end.
 inline constexpr std::uint64_t kSettleNs = 300'000'000;
+// The spans the runs of one process keep (about 0.9 GB of them): past it, a run keeps its totals alone (its GPU time,
+// CPU submit time and waits as one span each), and the report says how many.
+inline constexpr std::size_t kMaxKeptSpans = std::size_t(64) << 20;
 
 // Splits a recording's iterations as its records come (RecordingReader::splitAsRead).
 class IterationSplitter {
 public:
-    explicit IterationSplitter(IterationRule rule);
+    // `spanBudget`: kMaxKeptSpans but in tests.
+    explicit IterationSplitter(IterationRule rule, std::size_t spanBudget = kMaxKeptSpans);
     ~IterationSplitter();
     IterationSplitter(const IterationSplitter&) = delete;
     IterationSplitter& operator=(const IterationSplitter&) = delete;
@@ -98,6 +102,7 @@ public:
 
 private:
     IterationRule m_rule;
+    std::size_t m_spanBudget;
     std::map<std::uint32_t, std::unique_ptr<iteration::ProcessSplit>> m_processes;
 };
 

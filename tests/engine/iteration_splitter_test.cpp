@@ -226,5 +226,33 @@ TEST(IterationSplitter, ARunKeepsAtMost64BytesAGpuOperation)
         << split.runs.bytesUsed() << " bytes for " << operations << " operations";
 }
 
+TEST(IterationSplitter, PastItsMemoryBudgetARunKeepsItsTotalsAndTheReportSaysSo)
+{
+    const std::vector<std::string> lines = Program().threads(1, 100, 10.0).lines();
+    IterationSplitter splitter({}, 200);  // each run keeps 5 spans (3 operations, a wait, its submit) and 7 traced
+    RecordingReader reader("app.record");
+    reader.splitAsRead(&splitter, 64);
+    for (const std::string& line : lines)
+        ASSERT_TRUE(reader.line(line));
+    auto recording = reader.finish();
+    ASSERT_TRUE(recording.ok());
+    const RecordedRuns split = splitter.runsOf(*recording);
+    const RecordedRuns whole = splitWhole(lines, {});
+    ASSERT_EQ(split.runs.size(), 100u);
+    std::size_t summarized = 0;
+    for (std::size_t i = 0; i < split.runs.size(); ++i) {
+        const RunResult a = split.runs[i], b = whole.runs[i];
+        EXPECT_DOUBLE_EQ(a.gpuMs, b.gpuMs);
+        EXPECT_DOUBLE_EQ(a.cpuSubmitMs(), b.cpuSubmitMs());
+        EXPECT_DOUBLE_EQ(a.waitMs(), b.waitMs());
+        summarized += a.traced.empty() && !b.traced.empty() ? 1 : 0;
+    }
+    EXPECT_EQ(summarized, 100u - 200u / 12u);
+    const bool said = std::any_of(split.notes.begin(), split.notes.end(), [&](const std::string& n) {
+        return n.find(std::to_string(summarized) + " run(s) past the recorder's memory budget") == 0;
+    });
+    EXPECT_TRUE(said);
+}
+
 }  // namespace
 }  // namespace asyncscope
