@@ -55,6 +55,8 @@ struct RecordOptions {
 // gate's).
 int writeOutputs(const RecordOptions& options, const Report& report, std::ostream& out, std::ostream& err)
 {
+    if (options.trace.empty() && options.output.empty() && options.baseline.empty())
+        return kExitOk;  // nothing to write
     const Assessment assessed = assessSeries(report);
     if (!options.trace.empty()) {
         auto file = AtomicOutputFile::open(options.trace);
@@ -110,17 +112,19 @@ void printSummary(const ProgramSeries& series, const std::string& source, bool s
     if (runs.empty()) {
         out << "No iteration issued GPU work: nothing to time.\n";
     } else {
+        // Read column by column: a long program's runs are many, each of many spans.
         std::vector<double> gpu, submit, wait;
         int streams = 0;
         for (std::size_t i = 0; i < runs.size(); ++i) {
-            const RunResult r = runs[i];
-            if (r.warmup)  // set-up before its first kernel, said in the notes
+            if (runs.warmup(i))  // set-up before its first kernel, said in the notes
                 continue;
-            gpu.push_back(r.gpuMs);
-            submit.push_back(r.cpuSubmitMs());
-            wait.push_back(r.waitMs());
-            for (const Span& s : r.spans)
-                streams = std::max(streams, onGpu(s.kind) ? s.stream + 1 : 0);
+            gpu.push_back(runs.gpuMs(i));
+            submit.push_back(runs.totalMs(i, SpanKind::Submit));
+            wait.push_back(runs.totalMs(i, SpanKind::Wait));
+            const RunStore::SpanView spans = runs.spans(i);
+            for (std::size_t k = 0; k < spans.size(); ++k)
+                if (onGpu(spans.kind(k)))
+                    streams = std::max(streams, spans[k].stream + 1);
         }
         out << "                      median        min        p95        max  (ms)\n";
         for (const auto& [name, values] : { std::pair { "GPU time", &gpu }, std::pair { "CPU submit time", &submit },

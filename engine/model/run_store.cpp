@@ -285,6 +285,15 @@ void RunStore::set(std::size_t i, const RunResult& run)
     m_firstWrongValue[i] = run.firstWrongValue;
 }
 
+void RunStore::setPlace(std::size_t i, int index, bool warmup, double startMs)
+{
+    if (i >= size())
+        throw std::out_of_range("run " + std::to_string(i) + " of a series of " + std::to_string(size()));
+    m_index[i] = index;
+    m_flags[i] = std::uint8_t((m_flags[i] & ~kWarmup) | (warmup ? kWarmup : 0));
+    m_startMs[i] = startMs;
+}
+
 // --- accounting and comparing ---
 
 std::size_t RunStore::bytesUsed() const

@@ -224,6 +224,8 @@ public:
     // Replaces run i. Cheap when its spans are as many as before (or it is the last run); otherwise the spans of the
     // runs after it move.
     void set(std::size_t i, const RunResult& run);
+    // A run's place in its series alone (its index, whether it is a warm-up, its start), its spans untouched.
+    void setPlace(std::size_t i, int index, bool warmup, double startMs);
     // Calls change(run) with run i, then stores what it made of it.
     template <class Change>
     void update(std::size_t i, Change&& change)

@@ -72,7 +72,7 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
     if (!inPlace)
         out.runs.reserve(made.size());
     for (const Made& m : made) {
-        const ProcessSplit& s = *chosen[m.process].second;
+        ProcessSplit& s = *chosen[m.process].second;
         const std::pair<std::size_t, std::uint32_t> lane { m.process, s.lane[m.at] };
         const auto [at, fresh] = laneNumber.emplace(lane, int(out.threads.size()));
         if (fresh) {
@@ -81,24 +81,32 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
         }
         const int number = at->second;
         ++out.threads[std::size_t(number)].runs;
+        kernelSeen[std::size_t(number)] = kernelSeen[std::size_t(number)] || s.kernel[m.at];
+        bool warmup = false;
+        if (laneKernels[lane] && !kernelSeen[std::size_t(number)]) {
+            warmup = true;
+            ++setUp;
+        }
+        if (s.unfinished[m.at] && !warmup) {
+            warmup = true;
+            ++unfinished;
+        }
+        const int index = int(inPlace ? m.at : out.runs.size());
+        const double startMs = double(m.t0 - out.originNs) / 1e6;
+        if (inPlace && std::uint32_t(number) == lane.second) {  // its CPU spans already on their lane's number
+            s.runs.setPlace(m.at, index, warmup, startMs);
+            continue;
+        }
         RunResult run = s.runs[m.at];
         for (std::vector<Span>* list : { &run.spans, &run.traced })
             for (Span& span : *list)
                 if (!onGpu(span.kind))
                     span.stream = number;
-        kernelSeen[std::size_t(number)] = kernelSeen[std::size_t(number)] || s.kernel[m.at];
-        if (laneKernels[lane] && !kernelSeen[std::size_t(number)]) {
-            run.warmup = true;
-            ++setUp;
-        }
-        if (s.unfinished[m.at] && !run.warmup) {
-            run.warmup = true;
-            ++unfinished;
-        }
-        run.index = int(inPlace ? m.at : out.runs.size());
-        run.startMs = double(m.t0 - out.originNs) / 1e6;
+        run.warmup = warmup;
+        run.index = index;
+        run.startMs = startMs;
         if (inPlace)
-            chosen[m.process].second->runs.set(m.at, run);
+            s.runs.set(m.at, run);
         else
             out.runs.push_back(run);
     }
