@@ -93,15 +93,43 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceT
         const auto [at, added] = streams.emplace(std::pair { op->device, op->stream }, int(streams.size()));
         run.spans.push_back(spanOf(*op, t0, at->second));
     }
-    // The events a program times its work with: the last the GPU passed before the work began and the first after it
-    // ended. An earlier one (the last iteration's stop, recorded after its synchronous copy) times something else.
-    std::optional<std::uint64_t> startEvent, stopEvent;
-    for (const RecordedEvent* e : piece.events) {
-        if (e->timestamp <= gpuFrom && (!startEvent || e->timestamp > *startEvent))
-            startEvent = e->timestamp;
-        if (e->timestamp >= gpuTo && (!stopEvent || e->timestamp < *stopEvent))
-            stopEvent = e->timestamp;
+    // The events a program times its work with: the last it recorded before it issued the work and the first it
+    // recorded after, in the order its thread made the calls (what its cudaEventElapsedTime measures between). An
+    // earlier one (the last iteration's stop, recorded after its synchronous copy) times something else. The order of
+    // the calls, not CUPTI's times: under busy streams a copy's recorded end can come after the event that follows it
+    // on its stream.
+    std::unordered_map<std::uint64_t, std::size_t> place;  // (pid, correlation): its call's place in the piece
+    for (std::size_t k = 0; k < piece.calls.size(); ++k)
+        place.emplace(key(piece.calls[k]->call->pid, piece.calls[k]->call->correlation), k);
+    const auto placeOf = [&](std::uint32_t pid, std::uint32_t correlation) {
+        const auto found = place.find(key(pid, resolve(aliases, pid, correlation)));
+        return found == place.end() ? SIZE_MAX : found->second;
+    };
+    std::size_t firstIssue = SIZE_MAX, lastIssue = 0;
+    for (const RecordedOperation* op : ops) {
+        const std::size_t at = placeOf(op->pid, op->correlation);
+        if (at != SIZE_MAX) {
+            firstIssue = std::min(firstIssue, at);
+            lastIssue = std::max(lastIssue, at);
+        }
     }
+    std::optional<std::uint64_t> startEvent, stopEvent;
+    std::size_t startAt = 0, stopAt = SIZE_MAX;
+    for (const RecordedEvent* e : piece.events) {
+        const std::size_t at = placeOf(e->pid, e->correlation);
+        if (at == SIZE_MAX || firstIssue == SIZE_MAX)
+            continue;
+        if (at < firstIssue && (!startEvent || at >= startAt)) {
+            startEvent = e->timestamp;
+            startAt = at;
+        }
+        if (at > lastIssue && (!stopEvent || at < stopAt)) {
+            stopEvent = e->timestamp;
+            stopAt = at;
+        }
+    }
+    if (startEvent && stopEvent && *stopEvent < *startEvent)
+        startEvent = stopEvent = std::nullopt;  // not a pair that times anything
     gpuFrom = startEvent.value_or(gpuFrom);
     gpuTo = stopEvent.value_or(gpuTo);
     run.gpuMs = double(gpuTo - gpuFrom) / 1e6;

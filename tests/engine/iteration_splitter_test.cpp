@@ -226,6 +226,21 @@ TEST(IterationSplitter, ARunKeepsAtMost64BytesAGpuOperation)
         << split.runs.bytesUsed() << " bytes for " << operations << " operations";
 }
 
+TEST(IterationSplitter, TheEventsRecordedAroundTheWorkTimeItWhereverCuptiEndsItsCopies)
+{
+    // Under busy streams a copy's recorded end can come after the stop event that follows it on its stream: the run's
+    // GPU time is still the program's, from its start event to its stop event (0.877 ms), not to the copy's end.
+    const std::vector<std::string> lines { std::string(record::kMagic) + " 1", "process 5 1 app",
+        "api 5 1 1 1000 2000 0 1 cudaEventRecord_v3020", "event 5 0 1 13 1 3000",
+        "api 5 1 2 2100 3000 0 1 cudaMemcpyAsync_v3020", "copy 5 0 1 13 2 4000 500000 1048576 1 2 3 0 1",
+        "api 5 1 3 3100 4000 0 1 cudaMemcpyAsync_v3020", "copy 5 0 1 13 3 500100 900000 1048576 2 3 2 0 1",
+        "api 5 1 4 4100 5000 0 1 cudaEventRecord_v3020", "event 5 0 1 13 4 880000",
+        "api 5 1 5 5100 950000 0 1 cudaStreamSynchronize_v3020", "exit 5" };
+    const RecordedRuns split = splitWhole(lines, {});
+    ASSERT_EQ(split.runs.size(), 1u);
+    EXPECT_DOUBLE_EQ(split.runs[0].gpuMs, 0.877);
+}
+
 TEST(IterationSplitter, PastItsMemoryBudgetARunKeepsItsTotalsAndTheReportSaysSo)
 {
     const std::vector<std::string> lines = Program().threads(1, 100, 10.0).lines();
