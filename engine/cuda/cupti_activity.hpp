@@ -242,7 +242,8 @@ inline bool decode(const CUpti_Activity* record, Activity& a)
         a.kind = ActivityKind::Migration;
         a.copyKind = std::uint8_t(r->counterKind);
         // To the device: the device is where the pages went; to the host: where they came from.
-        a.device = r->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD ? r->dstId : r->srcId;
+        const bool toDevice = r->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
+        a.device = toDevice ? r->dstId : r->srcId;
         a.start = r->start;
         a.end = r->end;
         a.bytes = r->value;

@@ -35,7 +35,7 @@ struct Piece {
     std::uint64_t from = 0;  // a range's start; 0 for one between waits (it begins at its first issuing call)
     bool byRange = false;
     bool closed = false;       // a wait ended it, or its range did: nothing more of its thread joins it
-    bool unfinished = false;   // the last of a thread that waited before, never ended by a wait (the program ended first)
+    bool unfinished = false;   // the last of a thread that waited before, never ended by a wait (the program ended)
     bool endedByCopy = false;  // a synchronous copy ended it, not a synchronize or a poll loop
     std::vector<const Call*> calls;
     std::vector<const RecordedOperation*> ops;

@@ -180,7 +180,8 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
             "alone (GPU time, CPU submit time, waits), not their operations: the timeline shows them as such.");
     if (recording.unkept > 0)
         out.notes.push_back(std::to_string(recording.unkept) + " record(s) past the recorder's budget were counted, "
-            "not kept: the runs end where the budget was reached. Record fewer iterations (--duration) to keep them all.");
+            "not kept: the runs end where the budget was reached. Record fewer iterations (--duration) to keep them "
+            "all.");
     for (const std::string& note : recording.notes)
         out.notes.push_back("The recording says: " + cutText(note, 300));
     for (const auto& [p, s] : chosen) {

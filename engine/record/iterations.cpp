@@ -92,7 +92,8 @@ void Matcher::takeCalls()
         }
         kept.push_back(c);
     }
-    std::stable_sort(kept.begin(), kept.end(), [](const RecordedCall* a, const RecordedCall* b) { return a->start < b->start; });
+    std::stable_sort(kept.begin(), kept.end(),
+        [](const RecordedCall* a, const RecordedCall* b) { return a->start < b->start; });
     m_calls.reserve(kept.size());
     for (const RecordedCall* c : kept) {
         const auto [at, fresh] = m_state.laneOf.emplace(c->thread, std::uint32_t(m_state.threads.size()));

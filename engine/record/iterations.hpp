@@ -14,9 +14,9 @@
 // iteration are those its calls issued (matched by process and correlation id). Between two waits, an iteration
 // begins with its first call that gives the GPU work (an operation or an event): the calls before it (reading the
 // last iteration's results, freeing, creating the context) are the host's time between iterations and are left out;
-// an NVTX range begins where it does. A run's GPU time is its first operation's start to its last one's end, widened
-// to the CUDA events its calls recorded where the GPU passed them (a program that times itself with events measures
-// between those); its CPU submit time the time spent in calls that launch or enqueue GPU work (launches, asynchronous
+// an NVTX range begins where it does. A run's GPU time is its first operation's start to its last one's end, or where
+// its thread recorded CUDA events before it issued the work and after, from the last of those before to the first
+// after, where the GPU passed them (what a program that times itself with events measures); its CPU submit time the time spent in calls that launch or enqueue GPU work (launches, asynchronous
 // copies and memsets, event records, stream waits, graph launches); its waits (Wait spans) the time spent in
 // synchronizations, synchronous copies and poll loops (from a loop's first busy answer to its end); other calls
 // (allocations, frees, queries) are neither. Its spans are its copies to and from the device and its kernels, each on

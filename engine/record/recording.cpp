@@ -231,7 +231,8 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
     // Past the budget, the records of GPU work and calls are counted, not kept: what came before stays readable, and
     // the processes' ends are still read.
     const std::string_view kind = layout->type;
-    const bool bulky = kind == "name" || kind == "copy" || kind == "peer" || kind == "set" || kind == "kernel" || kind == "sync" ||
+    const bool bulky = kind == "name" || kind == "copy" || kind == "peer" || kind == "set" || kind == "kernel" ||
+        kind == "sync" ||
         kind == "event" || kind == "api" || kind == "mark";
     if (bulky && held() >= m_budget) {
         ++m_recording.unkept;

@@ -107,8 +107,10 @@ TEST(RecordStream, ABadNameOrReferenceIsRefusedNamingItsLineAndField)
 {
     const std::string head = std::string(record::kMagic) + " 2\nprocess 7 1 app\nname 7 1 cudaFree\n";
     const std::vector<std::pair<std::string, std::string>> cases {
-        { head + "api 7 1 1 10 20 0 1 =2\n", "line 4: api: NAME refers to name 2, which no earlier name line of process 7" },
-        { head + "api 8 1 1 10 20 0 1 =1\n", "line 4: api: NAME refers to name 1, which no earlier name line of process 8" },
+        { head + "api 7 1 1 10 20 0 1 =2\n",
+            "line 4: api: NAME refers to name 2, which no earlier name line of process 7" },
+        { head + "api 8 1 1 10 20 0 1 =1\n",
+            "line 4: api: NAME refers to name 1, which no earlier name line of process 8" },
         { head + "api 7 1 1 10 20 0 1 cudaFree\n", "line 4: api: NAME is 'cudaFree', neither =ID nor :TEXT" },
         { head + "api 7 1 1 10 20 0 1 =1x\n", "line 4: api: NAME is '=1x', neither" },
         { head + "kernel 7 0 1 13 5 10 20 0 1 32 \n", "line 4: kernel: NAME is '', neither" },
