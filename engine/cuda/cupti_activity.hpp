@@ -106,7 +106,18 @@ struct Activity {
     const CUpti_ActivityDevice5* deviceRecord = nullptr;  // Device: the rest of its properties
 };
 
-// Decodes one record; false for a kind AsyncScope does not read (or a copy record CUPTI left untimed).
+// The fields the records of work on a stream share.
+template <typename Record>
+void onStream(const Record& r, Activity& a)
+{
+    a.context = r.contextId;
+    a.stream = r.streamId;
+    a.correlation = r.correlationId;
+    a.start = r.start;
+    a.end = r.end;
+}
+
+// Decodes one record; false for a kind AsyncScope does not read (or an event CUPTI did not time on the device).
 inline bool decode(const CUpti_Activity* record, Activity& a)
 {
     a = Activity {};
@@ -115,11 +126,7 @@ inline bool decode(const CUpti_Activity* record, Activity& a)
         const auto* r = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
         a.kind = ActivityKind::Copy;
         a.device = a.dstDevice = r->deviceId;
-        a.context = r->contextId;
-        a.stream = r->streamId;
-        a.correlation = r->correlationId;
-        a.start = r->start;
-        a.end = r->end;
+        onStream(*r, a);
         a.bytes = r->bytes;
         a.copyKind = r->copyKind;
         a.srcKind = r->srcKind;
@@ -133,11 +140,7 @@ inline bool decode(const CUpti_Activity* record, Activity& a)
         a.kind = ActivityKind::Peer;
         a.device = r->srcDeviceId;
         a.dstDevice = r->dstDeviceId;
-        a.context = r->contextId;
-        a.stream = r->streamId;
-        a.correlation = r->correlationId;
-        a.start = r->start;
-        a.end = r->end;
+        onStream(*r, a);
         a.bytes = r->bytes;
         a.copyKind = r->copyKind;
         a.graphNode = r->graphNodeId;
@@ -147,11 +150,7 @@ inline bool decode(const CUpti_Activity* record, Activity& a)
         const auto* r = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
         a.kind = ActivityKind::Set;
         a.device = a.dstDevice = r->deviceId;
-        a.context = r->contextId;
-        a.stream = r->streamId;
-        a.correlation = r->correlationId;
-        a.start = r->start;
-        a.end = r->end;
+        onStream(*r, a);
         a.bytes = r->bytes;
         a.dstKind = std::uint8_t(r->memoryKind);
         a.graphNode = r->graphNodeId;
@@ -162,11 +161,7 @@ inline bool decode(const CUpti_Activity* record, Activity& a)
         const auto* r = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         a.kind = ActivityKind::Kernel;
         a.device = a.dstDevice = r->deviceId;
-        a.context = r->contextId;
-        a.stream = r->streamId;
-        a.correlation = r->correlationId;
-        a.start = r->start;
-        a.end = r->end;
+        onStream(*r, a);
         a.graphNode = r->graphNodeId;
         a.count = std::uint64_t(r->gridX) * r->gridY * r->gridZ;
         a.threadsPerBlock = std::uint64_t(r->blockX) * r->blockY * r->blockZ;
@@ -176,11 +171,7 @@ inline bool decode(const CUpti_Activity* record, Activity& a)
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
         const auto* r = reinterpret_cast<const CUpti_ActivitySynchronization2*>(record);
         a.kind = ActivityKind::Sync;
-        a.context = r->contextId;
-        a.stream = r->streamId;
-        a.correlation = r->correlationId;
-        a.start = r->start;
-        a.end = r->end;
+        onStream(*r, a);
         a.copyKind = std::uint8_t(r->type);
         return true;
     }
