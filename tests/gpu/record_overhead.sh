@@ -14,7 +14,8 @@
 #   100 empty kernels and a stream synchronisation) with libasyncscope-cupti-floor.so, both from the folder
 #   ASYNCSCOPE_RECORD_PROGRAMS names (by default the build's tests folder beside the CLI's); CUPTI is the library
 #   ASYNCSCOPE_RECORD_CUPTI names, else the first of the toolkit's libcupti.so.13 found. Its second row is the
-#   program's own time for its launch loop (CUDA's start and exit left out). The exit status is 1 when a run of it
+#   program's own time for its launch loop (CUDA's start and exit left out), and below it how soon the recorder's
+#   report was ready after the program's exit (its last line). The exit status is 1 when a run of it
 #   failed or the floor did not count.
 set -u
 samples=${1:?SAMPLES_DIR}
@@ -69,7 +70,7 @@ measure_floor() {  # APP LABEL PROGRAM ARGUMENTS…
         failures=$((failures + 1))
         return 0
     fi
-    local plain=() floor=() recorded=() loop_plain=() loop_floor=() loop_recorded=() iterations=0 records="" i kind
+    local plain=() floor=() recorded=() loop_plain=() loop_floor=() loop_recorded=() ready=() iterations=0 records="" i kind
     for ((i = 0; i < pairs; ++i)); do
         for kind in plain $([ $((i % 2)) = 0 ] && echo floor recorded || echo recorded floor); do
             local t0 t1 status
@@ -100,7 +101,8 @@ measure_floor() {  # APP LABEL PROGRAM ARGUMENTS…
                         failures=$((failures + 1))
                     fi ;;
                 recorded) recorded+=("$wall"); loop_recorded+=("$loop")
-                    iterations=$(sed -n 's/^Recorded .*: \([0-9]*\) run(s).*/\1/p' "$work/out.txt" | head -1) ;;
+                    iterations=$(sed -n 's/^Recorded .*: \([0-9]*\) run(s).*/\1/p' "$work/out.txt" | head -1)
+                    ready+=("$(sed -n 's/.*report ready \([0-9.]*\) s after.*/\1/p' "$work/err.txt" | awk '{printf "%d", $1 * 1e6}')") ;;
             esac
         done
     done
@@ -109,6 +111,7 @@ measure_floor() {  # APP LABEL PROGRAM ARGUMENTS…
         "$(median "${loop_floor[@]}")" "$(median "${loop_recorded[@]}")"
     echo "    plain µs: ${plain[*]}; floor µs: ${floor[*]}; recorded µs: ${recorded[*]}" >&2
     echo "    launch loop µs: plain ${loop_plain[*]}; floor ${loop_floor[*]}; recorded ${loop_recorded[*]}" >&2
+    echo "    the recorder's report ready after the program's exit, µs: ${ready[*]} (median $(median "${ready[@]:-0}"))" >&2
     echo "    CUPTI: $cupti; the floor's last count: ${records:-none} records" >&2
 }
 programs=${ASYNCSCOPE_RECORD_PROGRAMS:-}
