@@ -217,4 +217,26 @@ std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, co
     return count;
 }
 
+// A wait on nothing but events recorded after a synchronous copy to the host (cudaEventRecord(stop);
+// cudaEventSynchronize(stop)) belongs to the iteration that copy ended: the events time it.
+void mergeEventWaits(std::vector<Piece>& pieces)
+{
+    std::unordered_map<std::uint32_t, std::size_t> last;  // each lane's piece before
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+        Piece& piece = pieces[p];
+        const auto before = last.find(piece.lane);
+        if (before != last.end() && pieces[before->second].endedByCopy && piece.ops.empty() && !piece.events.empty() &&
+            !piece.unfinished && piece.closed) {
+            Piece& into = pieces[before->second];
+            into.calls.insert(into.calls.end(), piece.calls.begin(), piece.calls.end());
+            into.events.insert(into.events.end(), piece.events.begin(), piece.events.end());
+            into.endedByCopy = false;
+            piece.calls.clear();
+            piece.events.clear();
+            continue;
+        }
+        last[piece.lane] = p;
+    }
+}
+
 }  // namespace asyncscope::iteration

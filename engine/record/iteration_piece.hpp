@@ -73,4 +73,7 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceT
 std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, const Issuers& issuers,
     const Aliases& aliases);
 
+// A wait on nothing but events recorded after a synchronous copy to the host joins the iteration that copy ended.
+void mergeEventWaits(std::vector<Piece>& pieces);
+
 }  // namespace asyncscope::iteration
