@@ -205,7 +205,7 @@ bool RecordingReader::line(std::string_view text)
 
 std::optional<Error> RecordingReader::parse(std::string_view text)
 {
-    const std::string magic = std::string(record::kMagic) + " ";
+    static const std::string magic = std::string(record::kMagic) + " ";  // not made anew for every line
     if (m_number == 1) {
         for (const int version : { record::kInlineNamesVersion, record::kVersion })
             if (text == magic + std::to_string(version))
