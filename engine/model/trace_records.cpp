@@ -1,5 +1,6 @@
 #include "engine/model/trace_records.hpp"
 
+#include "engine/model/correlation_matcher.hpp"
 #include "engine/model/names.hpp"
 #include "engine/model/operation_order.hpp"
 
@@ -7,7 +8,6 @@
 #include <array>
 #include <limits>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 
 namespace asyncscope {
@@ -115,12 +115,12 @@ ApiCall apiCallNamed(std::string name)
 RunRecords runRecords(const std::vector<TraceRecord>& records, const TraceWindow& window)
 {
     RunRecords run;
-    std::unordered_map<std::uint32_t, ApiCall> calls;
+    CorrelationMatcher<ApiCall> calls;  // the records are the pipeline's own process's: all of pid 0
     for (const TraceRecord& r : records) {
         if (r.kind == SpanKind::Api && r.thread == window.thread && r.start >= window.fromNs &&
             r.start <= window.toNs) {
             run.calls.push_back(r);
-            calls.emplace(r.correlation, r.call);
+            calls.issued(0, r.correlation, r.call);
         }
     }
     for (const TraceRecord& r : records) {
@@ -131,8 +131,8 @@ RunRecords runRecords(const std::vector<TraceRecord>& records, const TraceWindow
                 run.migrations.push_back(r);
             continue;
         }
-        const auto call = calls.find(r.correlation);
-        if (call != calls.end() && canStart(call->second, r.kind))
+        const ApiCall* call = calls.issuerOf(0, r.correlation);
+        if (call && canStart(*call, r.kind))
             run.operations.push_back(r);
         else
             ++run.unmatched;
@@ -149,15 +149,15 @@ std::vector<Span> tracedSpans(const RunRecords& run, int device, std::uint64_t f
 {
     auto ms = [fromNs](std::uint64_t ns) { return (static_cast<double>(ns) - static_cast<double>(fromNs)) / 1e6; };
     const auto streamCount = static_cast<std::size_t>(std::max(1, streams));
-    std::unordered_map<std::uint32_t, ApiCall> calls;
+    CorrelationMatcher<ApiCall> calls;
     for (const TraceRecord& r : run.calls)
-        calls.emplace(r.correlation, r.call);
+        calls.issued(0, r.correlation, r.call);
     std::vector<Span> spans;
     spans.reserve(run.calls.size() + run.operations.size() + run.migrations.size());
     ChunkMatcher matcher(streamCount);
     for (const TraceRecord& r : run.operations) {
-        const auto call = calls.find(r.correlation);
-        const auto [stage, chunk] = matcher.match(r, call == calls.end() ? ApiCall::Other : call->second);
+        const ApiCall* call = calls.issuerOf(0, r.correlation);
+        const auto [stage, chunk] = matcher.match(r, call ? *call : ApiCall::Other);
         if (chunk >= chunks.size() || r.end < r.start)
             continue;  // beyond the run's chunks, or a record CUPTI could not time: no span
         Span s;

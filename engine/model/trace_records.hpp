@@ -1,5 +1,6 @@
 // CUPTI's activity records as plain values, and which of them are one run's: the runtime calls the run's thread made
-// while it ran, and the GPU operations those calls started, matched by correlation id. No CUPTI header here: the
+// while it ran, and the GPU operations those calls started, matched by correlation id (by the matcher a recorded
+// program's iterations take too: correlation_matcher.hpp). No CUPTI header here: the
 // collector in engine/cuda/cupti_trace copies each record into a TraceRecord, and the matching is tested without it.
 #pragma once
 

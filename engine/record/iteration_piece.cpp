@@ -47,7 +47,7 @@ bool drawn(const RecordedOperation& op)
 
 }  // namespace
 
-std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceTally& tally, std::uint64_t& t0)
+std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceTally& tally, std::uint64_t& t0)
 {
     std::vector<const RecordedOperation*>& ops = piece.ops;
     if (ops.empty() || piece.calls.empty())
@@ -64,9 +64,9 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceT
     } else {
         std::unordered_set<std::uint64_t> issuing;
         for (const RecordedOperation* op : ops)
-            issuing.insert(key(op->pid, resolve(aliases, op->pid, op->correlation)));
+            issuing.insert(key(op->pid, issuers.resolved(op->pid, op->correlation)));
         for (const RecordedEvent* e : piece.events)
-            issuing.insert(key(e->pid, resolve(aliases, e->pid, e->correlation)));
+            issuing.insert(key(e->pid, issuers.resolved(e->pid, e->correlation)));
         const auto first = std::find_if(piece.calls.begin(), piece.calls.end(),
             [&issuing](const Call* c) { return issuing.count(key(c->call->pid, c->call->correlation)) > 0; });
         if (first != piece.calls.end())
@@ -102,7 +102,7 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceT
     for (std::size_t k = 0; k < piece.calls.size(); ++k)
         place.emplace(key(piece.calls[k]->call->pid, piece.calls[k]->call->correlation), k);
     const auto placeOf = [&](std::uint32_t pid, std::uint32_t correlation) {
-        const auto found = place.find(key(pid, resolve(aliases, pid, correlation)));
+        const auto found = place.find(key(pid, issuers.resolved(pid, correlation)));
         return found == place.end() ? SIZE_MAX : found->second;
     };
     std::size_t firstIssue = SIZE_MAX, lastIssue = 0;
@@ -193,8 +193,7 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceT
     return run;
 }
 
-std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, const Issuers& issuers,
-    const Aliases& aliases)
+std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, const Issuers& issuers)
 {
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> onDefault;  // (pid, context): operations
     std::set<std::pair<std::uint32_t, std::uint32_t>> blocking;                   // (pid, context) with such a stream
@@ -203,8 +202,8 @@ std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, co
         if (flag == flags.end())
             continue;
         if (flag->second == kNullStreamFlag) {
-            const auto issuer = issuers.find(key(op->pid, resolve(aliases, op->pid, op->correlation)));
-            const bool perThread = issuer != issuers.end() && issuer->second.call->name->perThread;
+            const Issuer* issuer = issuers.issuerOf(op->pid, op->correlation);
+            const bool perThread = issuer && issuer->call->name->perThread;
             if (!perThread)
                 ++onDefault[{ op->pid, op->context }];
         } else if (flag->second != kNonBlockingStreamFlag) {

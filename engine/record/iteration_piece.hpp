@@ -2,6 +2,7 @@
 // that turns one iteration's calls, operations and events into a RunResult. Internal to engine/record.
 #pragma once
 
+#include "engine/model/correlation_matcher.hpp"
 #include "engine/model/program_info.hpp"
 #include "engine/model/run_result.hpp"
 #include "engine/record/call_names.hpp"
@@ -42,19 +43,12 @@ struct Piece {
     std::vector<const RecordedEvent*> events;
 };
 
-// (pid, a runtime call's own driver call's correlation): the runtime call's correlation.
-using Aliases = std::unordered_map<std::uint64_t, std::uint32_t>;
-inline std::uint32_t resolve(const Aliases& aliases, std::uint32_t pid, std::uint32_t correlation)
-{
-    const auto alias = aliases.find(key(pid, correlation));
-    return alias == aliases.end() ? correlation : alias->second;
-}
-// (pid, correlation): the call, and the piece it is in.
+// The call that issued a record, and the piece it is in.
 struct Issuer {
     const Call* call = nullptr;
     std::size_t piece = SIZE_MAX;
 };
-using Issuers = std::unordered_map<std::uint64_t, Issuer>;
+using Issuers = CorrelationMatcher<Issuer>;
 // (pid, context, stream): the stream's CUpti_ActivityStreamFlag.
 using StreamFlags = std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>;
 
@@ -65,13 +59,12 @@ struct PieceTally {
 };
 
 // The run a piece is, `t0` set to where it begins; none where it issued no GPU work.
-std::optional<RunResult> runOfPiece(Piece& piece, const Aliases& aliases, PieceTally& tally, std::uint64_t& t0);
+std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceTally& tally, std::uint64_t& t0);
 
 // The operations of one iteration on the legacy default stream, where the iteration also used a blocking stream of
 // the same context (the two then wait for each other); 0 otherwise. Work a per-thread default stream build issued
 // (calls named …_ptsz, …_ptds) waits for no other stream and is not counted.
-std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, const Issuers& issuers,
-    const Aliases& aliases);
+std::uint64_t defaultStreamWork(const Piece& piece, const StreamFlags& flags, const Issuers& issuers);
 
 // A wait on nothing but events recorded after a synchronous copy to the host joins the iteration that copy ended.
 void mergeEventWaits(std::vector<Piece>& pieces);

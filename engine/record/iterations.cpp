@@ -60,7 +60,6 @@ private:
     CallNames m_names;
     std::vector<Call> m_calls;  // in order of start, driver calls within a runtime call's left out
     std::vector<std::pair<const RecordedCall*, const RecordedCall*>> m_folded;  // such a driver call, its runtime call
-    Aliases m_aliases;
     Issuers m_issuers;
     StreamFlags m_streamFlags;
 };
@@ -85,8 +84,7 @@ void Matcher::takeCalls()
             runtime = c;
         } else if (runtime && c->start >= runtime->start && c->end <= runtime->end) {
             // The runtime call's own work in the driver: its operations are the runtime call's.
-            if (c->correlation != runtime->correlation)
-                m_aliases.emplace(key(c->pid, c->correlation), runtime->correlation);
+            m_issuers.within(c->pid, c->correlation, runtime->correlation);
             m_folded.emplace_back(c, runtime);
             continue;
         }
@@ -141,7 +139,7 @@ std::vector<Piece> Matcher::bySync()
     std::unordered_map<std::uint64_t, std::uint32_t> copyKinds;  // (pid, correlation): its first copy's kind
     for (const RecordedOperation& op : m_recording.operations)
         if (op.pid == m_pid && op.kind == OperationKind::Copy)
-            copyKinds.emplace(key(op.pid, resolve(m_aliases, op.pid, op.correlation)), op.copyKind);
+            copyKinds.emplace(key(op.pid, m_issuers.resolved(op.pid, op.correlation)), op.copyKind);
     const auto endsByItself = [&](const Call& c) {
         if (c.name->role == CallRole::Wait)
             return true;
@@ -254,9 +252,9 @@ void Matcher::takeOperations(std::vector<Piece>& pieces)
             m_taken.operations[i] = true;
             continue;
         }
-        const auto found = m_issuers.find(key(op.pid, resolve(m_aliases, op.pid, op.correlation)));
-        if (found != m_issuers.end() && found->second.piece != SIZE_MAX) {
-            pieces[found->second.piece].ops.push_back(&op);
+        const Issuer* issuer = m_issuers.issuerOf(op.pid, op.correlation);
+        if (issuer && issuer->piece != SIZE_MAX) {
+            pieces[issuer->piece].ops.push_back(&op);
         } else if (over(op.end)) {
             ++m_state.unmatched;
             m_taken.operations[i] = true;
@@ -266,9 +264,9 @@ void Matcher::takeOperations(std::vector<Piece>& pieces)
         const RecordedEvent& e = m_recording.events[i];
         if (e.pid != m_pid)
             continue;
-        const auto found = m_issuers.find(key(e.pid, resolve(m_aliases, e.pid, e.correlation)));
-        if (found != m_issuers.end() && found->second.piece != SIZE_MAX)
-            pieces[found->second.piece].events.push_back(&e);
+        const Issuer* issuer = m_issuers.issuerOf(e.pid, e.correlation);
+        if (issuer && issuer->piece != SIZE_MAX)
+            pieces[issuer->piece].events.push_back(&e);
         else if (over(e.timestamp))
             m_taken.events[i] = true;
     }
@@ -318,9 +316,9 @@ std::vector<bool> Matcher::finished(const std::vector<Piece>& pieces) const
 void Matcher::keep(Piece& piece)
 {
     std::uint64_t t0 = 0;
-    if (std::optional<RunResult> run = runOfPiece(piece, m_aliases, m_state.tally, t0)) {
+    if (std::optional<RunResult> run = runOfPiece(piece, m_issuers, m_state.tally, t0)) {
         if (m_state.tally.copies.defaultStream) {
-            const std::uint64_t onDefault = defaultStreamWork(piece, m_streamFlags, m_issuers, m_aliases);
+            const std::uint64_t onDefault = defaultStreamWork(piece, m_streamFlags, m_issuers);
             *m_state.tally.copies.defaultStream += onDefault;
             m_state.tally.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
         }
@@ -394,7 +392,7 @@ void Matcher::pass(const IterationRule& rule)
     std::vector<Piece> pieces = m_state.range.empty() ? bySync() : byRanges(ranges);
     for (std::size_t p = 0; p < pieces.size(); ++p)
         for (const Call* c : pieces[p].calls)
-            m_issuers.emplace(key(c->call->pid, c->call->correlation), Issuer { c, p });
+            m_issuers.issued(c->call->pid, c->call->correlation, Issuer { c, p });
     takeOperations(pieces);
     if (m_state.range.empty())
         mergeEventWaits(pieces);
