@@ -34,7 +34,7 @@ void writeDocument(std::ostream& out, const Report& report, ordered_json header,
     RunLineWriter line(layout);
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
         text += i ? ",\n    " : "\n    ";
-        line.append(text, report.runs, i);
+        line.append(text, report.runs, i, ",\n    ");
         if (text.size() >= kFlushBytes)
             flush(out, text);
     }
@@ -51,7 +51,7 @@ void writeJson(std::ostream& out, const Report& report, const Assessment& assess
     text += '\n';
     RunLineWriter line(layout);
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
-        line.append(text, report.runs, i);
+        line.append(text, report.runs, i, "\n");
         text += '\n';
         if (text.size() >= kFlushBytes)
             flush(out, text);

@@ -36,6 +36,13 @@ constexpr std::size_t kWrittenRunFields = std::size_t(RunKey::Traced) + 1;
 enum class SpanField : std::uint8_t { Kind, Device, Stream, Chunk, Bytes, BeginMs, EndMs, Call, Unknown };
 constexpr std::size_t kSpanFieldCount = std::size_t(SpanField::Unknown);
 
+// A run with more spans than one line takes goes on over lines of its own right after it, each with at most
+// kSpansPerLine spans of each list (a line then stays well within a reader's line limit at any span's length):
+// {"run":N,"more_spans":[…],"more_traced_spans":[…]}, the run's number and the spans that follow, in order.
+constexpr std::size_t kSpansPerLine = 16384;
+constexpr const char* kMoreSpansKey = "more_spans";
+constexpr const char* kMoreTracedKey = "more_traced_spans";
+
 // The fields a report's arrays hold, in order.
 struct Layout {
     std::vector<RunKey> run;

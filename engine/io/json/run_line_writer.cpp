@@ -2,9 +2,11 @@
 
 #include "engine/io/json/run_fields.hpp"
 
+#include <algorithm>
+
 namespace asyncscope::json_fields {
 
-void RunLineWriter::append(std::string& out, const RunStore& r, std::size_t i)
+void RunLineWriter::append(std::string& out, const RunStore& r, std::size_t i, const char* lineBreak)
 {
     out += '{';
     for (std::size_t k = 0; k < std::size_t(RunKey::Spans); ++k) {
@@ -12,13 +14,30 @@ void RunLineWriter::append(std::string& out, const RunStore& r, std::size_t i)
         key(out, rule.name, k == 0);
         rule.write(out, r, i);
     }
+    const RunStore::SpanView spanList = r.spans(i);
+    const RunStore::SpanView traced = r.traced(i);
     key(out, ruleOf(RunKey::Spans).name, false);
-    spans(out, r.spans(i));
-    if (const RunStore::SpanView traced = r.traced(i); !traced.empty()) {
+    spans(out, spanList, 0);
+    if (!traced.empty()) {
         key(out, ruleOf(RunKey::Traced).name, false);
-        spans(out, traced);
+        spans(out, traced, 0);
     }
     out += '}';
+    for (std::size_t from = kSpansPerLine; from < std::max(spanList.size(), traced.size()); from += kSpansPerLine) {
+        out += lineBreak;
+        out += '{';
+        key(out, ruleOf(RunKey::Run).name, true);
+        ruleOf(RunKey::Run).write(out, r, i);
+        if (from < spanList.size()) {
+            key(out, kMoreSpansKey, false);
+            spans(out, spanList, from);
+        }
+        if (from < traced.size()) {
+            key(out, kMoreTracedKey, false);
+            spans(out, traced, from);
+        }
+        out += '}';
+    }
 }
 
 void RunLineWriter::key(std::string& out, const char* name, bool first)
@@ -28,14 +47,14 @@ void RunLineWriter::key(std::string& out, const char* name, bool first)
     out += "\":";
 }
 
-void RunLineWriter::spans(std::string& out, const RunStore::SpanView& list)
+void RunLineWriter::spans(std::string& out, const RunStore::SpanView& list, std::size_t from)
 {
     out += '[';
-    bool first = true;
-    for (const Span s : list) {
-        if (!first)
+    const std::size_t to = std::min(list.size(), from + kSpansPerLine);
+    for (std::size_t k = from; k < to; ++k) {
+        const Span s = list[k];
+        if (k != from)
             out += ',';
-        first = false;
         // Each field writes a comma before its value: the first one's opens the span instead.
         const std::size_t open = out.size();
         for (const SpanField f : m_layout.span)

@@ -13,13 +13,15 @@ class RunLineWriter {
 public:
     explicit RunLineWriter(const Layout& layout) : m_layout(layout) {}
 
-    // Appends run `i` of `runs` to `out` without a line break, read from the store's columns:
-    // {"run":0,"warmup":true,…,"spans":[["h2d",0,67108864,0,1.2],…]} and "traced_spans" where there are any.
-    void append(std::string& out, const RunStore& runs, std::size_t i);
+    // Appends run `i` of `runs` to `out` without a line break after it, read from the store's columns:
+    // {"run":0,"warmup":true,…,"spans":[["h2d",0,67108864,0,1.2],…]} and "traced_spans" where there are any. A run
+    // of more than kSpansPerLine spans goes on over lines of its own, each after `lineBreak`.
+    void append(std::string& out, const RunStore& runs, std::size_t i, const char* lineBreak);
 
 private:
     static void key(std::string& out, const char* name, bool first);
-    void spans(std::string& out, const RunStore::SpanView& list);
+    // The spans [from, from + kSpansPerLine) of `list` as a JSON list.
+    void spans(std::string& out, const RunStore::SpanView& list, std::size_t from);
 
     const Layout& m_layout;
 };

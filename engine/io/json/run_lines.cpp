@@ -34,6 +34,8 @@ struct Part {
     const char* begin = nullptr;
     const char* end = nullptr;
     std::vector<RunResult> runs;
+    std::vector<char> continues;      // runs[i] is a line going on with the spans of the run before it
+    std::vector<std::size_t> lineOf;  // runs[i]'s line, counted from the part's first
     std::size_t count = 0;
     std::size_t lines = 0;       // lines read whole; at a problem, those before its line
     std::string error;           // empty when every line read
@@ -90,16 +92,21 @@ void parsePart(Part& part, RunParser& parser, LongLines& longLines, LineShape sh
             RunResult& run = part.runs[part.count];
             reuse(run);
             bool parsed = false;
+            bool continues = false;
             if (line.size() < kShortLineBytes) {
-                parsed = parser.parse(line, run, part.error);
+                parsed = parser.parse(line, run, part.error, continues);
             } else {
                 std::lock_guard lock(longLines.mutex);
-                parsed = longLines.parser.parse(line, run, part.error);
+                parsed = longLines.parser.parse(line, run, part.error, continues);
             }
             if (!parsed) {
                 part.unendedLine = newline == nullptr;
                 return;
             }
+            part.continues.resize(part.count + 1);
+            part.lineOf.resize(part.count + 1);
+            part.continues[part.count] = continues;
+            part.lineOf[part.count] = part.lines;
             ++part.count;
         }
         ++part.lines;
@@ -215,6 +222,8 @@ public:
 
             if (auto last = store(parsed, parsedEndsFile, report))
                 return last;
+            if (m_pending)
+                report.runs.push_back(m_last);
             if (listEnd != std::string_view::npos)
                 return checkTail(std::string(text.substr(listEnd + kListEnd.size() - 1)));
             if (m_shape == LineShape::JsonLines)
@@ -283,16 +292,34 @@ private:
         for (std::size_t k = 0; k < parts.size(); ++k) {
             Part& part = parts[k];
             if (!part.error.empty()) {
-                const std::size_t run = m_runs + part.count;
+                const std::size_t run = m_runs + std::size_t(std::count(part.continues.begin(),
+                    part.continues.begin() + std::ptrdiff_t(part.count), 0));
                 if (endsFile && k + 1 == parts.size() && part.unendedLine)
                     return makeError(ErrorKind::Io, "the file ends inside run " + std::to_string(run) + " (line " +
                             std::to_string(m_line + part.lines) + "): it is cut short");
                 return makeError(ErrorKind::Io, "run " + std::to_string(run) + " (line " +
                         std::to_string(m_line + part.lines) + "): " + part.error);
             }
-            for (std::size_t i = 0; i < part.count; ++i)
-                report.runs.push_back(part.runs[i]);
-            m_runs += part.count;
+            for (std::size_t i = 0; i < part.count; ++i) {
+                const RunResult& run = part.runs[i];
+                if (part.continues[i]) {
+                    // More spans of the run before: it is stored once its last line is read.
+                    if (!m_pending || run.index != m_last.index)
+                        return makeError(ErrorKind::Io, "line " + std::to_string(m_line + part.lineOf[i]) +
+                                ": it goes on with the spans of run " + std::to_string(run.index) + ", but the " +
+                                (m_pending ? "run before it is run " + std::to_string(m_last.index)
+                                           : std::string("runs have not begun")) +
+                                "; accepted: such a line right after its run's line (or another such line)");
+                    m_last.spans.insert(m_last.spans.end(), run.spans.begin(), run.spans.end());
+                    m_last.traced.insert(m_last.traced.end(), run.traced.begin(), run.traced.end());
+                    continue;
+                }
+                if (m_pending)
+                    report.runs.push_back(m_last);
+                m_last = run;  // a copy into the room the last run's spans had
+                m_pending = true;
+                ++m_runs;
+            }
             m_line += part.lines;
             m_spare.push_back(std::move(part.runs));  // room for a part of the next block
         }
@@ -324,7 +351,10 @@ private:
     ReadMeter& m_meter;
     LineShape m_shape;
     std::size_t m_line;  // of the first line whose runs are not stored yet
-    std::size_t m_runs = 0;
+    std::size_t m_runs = 0;  // runs read, m_last among them
+    // The last run read, not stored yet while lines of more of its spans may follow.
+    RunResult m_last;
+    bool m_pending = false;
     std::size_t m_threads;
     std::vector<RunParser> m_parsers;  // one a helper
     LongLines m_longLines;

@@ -67,15 +67,31 @@ class RunReader {
 public:
     explicit RunReader(const Layout& layout) : m_layout(layout) {}
 
-    void run(dom::element doc, RunResult& run)
+    // `continues`: the line is one of the spans that go on from the run before it.
+    void run(dom::element doc, RunResult& run, bool& continues)
     {
         m_seen = 0;
+        continues = false;
         if (doc.is_object()) {
             std::size_t next = 0;  // the key the writer's order puts next: most lookups are one comparison
             for (const dom::key_value_pair field : dom::object(doc)) {
                 const RunKey key = next < kKeys.size() && field.key == kKeys[next] ? RunKey(next) : runKeyOf(field.key);
                 next = std::size_t(key) + 1;
+                if (key == RunKey::Unknown && (field.key == kMoreSpansKey || field.key == kMoreTracedKey)) {
+                    const bool traced = field.key == kMoreTracedKey;
+                    if (!field.value.is_array())
+                        throw Problem { std::string(traced ? kMoreTracedKey : kMoreSpansKey) + " is not a list" };
+                    spans(dom::array(field.value), traced, traced ? run.traced : run.spans);
+                    continues = true;
+                    continue;
+                }
                 runField(key, field.value, run);
+            }
+            if (continues) {
+                if (m_seen != bit(RunKey::Run))
+                    throw Problem { std::string("a line that goes on with a run's spans (") + kMoreSpansKey + ", " +
+                        kMoreTracedKey + ") holds the run's number and nothing else of a run" };
+                return;
             }
         } else if (doc.is_array()) {
             std::size_t position = 0;
@@ -207,8 +223,9 @@ RunParser::~RunParser() = default;
 RunParser::RunParser(RunParser&&) noexcept = default;
 RunParser& RunParser::operator=(RunParser&&) noexcept = default;
 
-bool RunParser::parse(std::string_view line, RunResult& run, std::string& error)
+bool RunParser::parse(std::string_view line, RunResult& run, std::string& error, bool& continues)
 {
+    continues = false;
     if (line.size() > kMaxLineBytes) {  // before simdjson allocates for it
         error = "the line is longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB: it is not a run";
         return false;
@@ -231,7 +248,7 @@ bool RunParser::parse(std::string_view line, RunResult& run, std::string& error)
         return false;
     }
     try {
-        RunReader(m_impl->layout).run(doc, run);
+        RunReader(m_impl->layout).run(doc, run, continues);
     } catch (const Problem& p) {
         error = p.text;
         return false;

@@ -37,8 +37,9 @@ public:
 
     // Parses `line` (kLinePadding readable bytes after its end) into `run`; one thread at a time. False with `error`
     // saying what is wrong ("gpu_time_ms is not a number", "end_ms missing in span 3", "not valid JSON: …",
-    // "gpu_time_ms is -1; accepted: …").
-    bool parse(std::string_view line, RunResult& run, std::string& error);
+    // "gpu_time_ms is -1; accepted: …"). `continues`: the line goes on with the spans of the run before it
+    // (json_fields::kMoreSpansKey): `run` holds its index and those spans alone.
+    bool parse(std::string_view line, RunResult& run, std::string& error, bool& continues);
 
 private:
     struct Impl;
