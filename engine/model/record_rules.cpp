@@ -1,6 +1,7 @@
 #include "engine/model/record_rules.hpp"
 
 #include "engine/model/display_text.hpp"
+#include "engine/model/program_info.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -37,9 +38,10 @@ FieldCheck checkSpan(const Span& s, const char* name, std::size_t index, const P
             return problem(field() + ".chunk", std::to_string(s.chunk),
                 "a chunk from 0 to " + std::to_string(config.chunks - 1) + " (the configuration's chunks)");
     } else {
-        if (s.stream < 0 || s.stream > kMaxCheckThreads)
+        // The pipeline's check threads, or a recorded program's threads (its lanes).
+        if (s.stream < 0 || s.stream >= int(kMaxProgramThreads))
             return problem(field() + ".stream", std::to_string(s.stream),
-                "a host thread from 0 to " + std::to_string(kMaxCheckThreads));
+                "a host thread from 0 to " + std::to_string(kMaxProgramThreads - 1));
         if (s.chunk < 0 || s.chunk >= std::max(config.chunks, 1))
             return problem(field() + ".chunk", std::to_string(s.chunk),
                 "a chunk from 0 to " + std::to_string(std::max(config.chunks, 1) - 1));

@@ -20,6 +20,7 @@ namespace asyncscope {
 
 constexpr int kMaxStreams = kMaxChunks;          // streams take at least one chunk each
 constexpr std::size_t kMaxNameBytes = 256;       // a device's name, UUID or bus id; longer is refused
+constexpr int kMaxComputeCapabilityPart = 99;    // each of a compute capability's two numbers, "99.99" at most
 constexpr std::size_t kMaxQuotedChars = 80;      // what a message quotes of a value it refuses
 constexpr std::size_t kMaxNoteBytes = 4096;      // a note a record carries (why CUPTI was not used, topology gaps)
 constexpr int kMaxNestingDepth = 64;             // lists and objects within each other in a JSON record

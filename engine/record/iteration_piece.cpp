@@ -22,8 +22,8 @@ Span spanOf(const RecordedOperation& op, std::uint64_t t0, int stream)
     s.device = int(op.device);
     s.stream = stream;
     s.bytes = op.bytes;
-    s.beginMs = (double(op.start) - double(t0)) / 1e6;
-    s.endMs = (double(op.end) - double(t0)) / 1e6;
+    s.beginMs = std::max(0.0, (double(op.start) - double(t0)) / 1e6);  // within kClockSlackNs before t0: at it
+    s.endMs = std::max(s.beginMs, (double(op.end) - double(t0)) / 1e6);
     return s;
 }
 
@@ -72,6 +72,23 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceT
         if (first != piece.calls.end())
             t0 = (*first)->call->start;
     }
+    // A record whose times lie outside its iteration's (a clock gone wrong, a damaged recording) is left out and
+    // counted: it begins at or after the iteration's beginning (kClockSlackNs before it is taken as at it: CUPTI
+    // converts the GPU's timestamps to its clock) and ends within kMaxTimeMs of it, as a report's times must.
+    const auto outOfTime = [t0](std::uint64_t start, std::uint64_t end) {
+        return (start < t0 && t0 - start > kClockSlackNs) || end < start ||
+            double(end - std::min(t0, end)) / 1e6 > kMaxTimeMs;
+    };
+    const std::size_t before = ops.size() + piece.events.size();
+    ops.erase(std::remove_if(ops.begin(), ops.end(),
+                  [&](const RecordedOperation* op) { return outOfTime(op->start, op->end); }),
+        ops.end());
+    piece.events.erase(std::remove_if(piece.events.begin(), piece.events.end(),
+                           [&](const RecordedEvent* e) { return outOfTime(e->timestamp, e->timestamp); }),
+        piece.events.end());
+    tally.outOfTime += before - ops.size() - piece.events.size();
+    if (ops.empty())
+        return std::nullopt;
     RunResult run;
     // No element is checked in a program: none is known wrong (the report's program block says none was checked).
     run.verified = true;
@@ -130,8 +147,10 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceT
     }
     if (startEvent && stopEvent && *stopEvent < *startEvent)
         startEvent = stopEvent = std::nullopt;  // not a pair that times anything
-    gpuFrom = startEvent.value_or(gpuFrom);
-    gpuTo = stopEvent.value_or(gpuTo);
+    if (startEvent.value_or(gpuFrom) <= stopEvent.value_or(gpuTo)) {  // else events that time nothing of this
+        gpuFrom = startEvent.value_or(gpuFrom);
+        gpuTo = stopEvent.value_or(gpuTo);
+    }
     run.gpuMs = double(gpuTo - gpuFrom) / 1e6;
     double submitNs = 0.0;
     std::optional<Span> polled;  // the polls that found the GPU busy, to the one that found it done: a wait
@@ -139,6 +158,10 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceT
         const RecordedCall& call = *c->call;
         if (call.start < t0)
             continue;  // before the iteration's first issuing call
+        if (outOfTime(call.start, call.end)) {
+            ++tally.outOfTime;
+            continue;
+        }
         const double ns = double(call.end >= call.start ? call.end - call.start : 0);
         Span api;
         api.kind = SpanKind::Api;

@@ -4,6 +4,7 @@
 
 #include "engine/model/correlation_matcher.hpp"
 #include "engine/model/program_info.hpp"
+#include "engine/model/record_rules.hpp"
 #include "engine/model/run_result.hpp"
 #include "engine/record/call_names.hpp"
 #include "engine/record/recording.hpp"
@@ -52,9 +53,13 @@ using Issuers = CorrelationMatcher<Issuer>;
 // (pid, context, stream): the stream's CUpti_ActivityStreamFlag.
 using StreamFlags = std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint32_t>;
 
+// How far before its iteration's beginning a GPU record may begin and be taken as beginning at it.
+inline constexpr std::uint64_t kClockSlackNs = 1'000'000;
+
 // What the runs of a split add up as they are made.
 struct PieceTally {
     ProgramCopies copies;
+    std::size_t outOfTime = 0;  // records whose times lie outside their iteration's, left out
     std::map<std::string, std::size_t> undrawn;  // what an operation with no span of its own is: how many
 };
 

@@ -3,6 +3,7 @@
 // and the notes that say what the runs leave out.
 #include "engine/record/iterations.hpp"
 
+#include "engine/model/record_rules.hpp"
 #include "engine/record/iteration_split.hpp"
 
 #include "engine/model/display_text.hpp"
@@ -67,11 +68,16 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
     }
     // One process's runs made in the order they began are numbered and marked where they are; others are copied in
     // order.
-    const bool inPlace = chosen.size() == 1 &&
+    // Iterations that began later than a report's times reach (kMaxTimeMs after the first) are left out.
+    const auto tooLate = [&](const Made& m) { return double(m.t0 - out.originNs) / 1e6 > kMaxTimeMs; };
+    const std::size_t late = std::size_t(std::count_if(made.begin(), made.end(), tooLate));
+    const bool inPlace = chosen.size() == 1 && late == 0 &&
         std::all_of(made.begin(), made.end(), [&](const Made& m) { return m.at == std::size_t(&m - made.data()); });
     if (!inPlace)
         out.runs.reserve(made.size());
     for (const Made& m : made) {
+        if (tooLate(m))
+            continue;
         ProcessSplit& s = *chosen[m.process].second;
         const std::pair<std::size_t, std::uint32_t> lane { m.process, s.lane[m.at] };
         const auto [at, fresh] = laneNumber.emplace(lane, int(out.threads.size()));
@@ -117,9 +123,10 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
     out.runs.shrink_to_fit();
 
     // What the runs leave out or could not tell.
-    std::size_t untimed = 0, unmatched = 0, summarized = 0;
+    std::size_t untimed = 0, unmatched = 0, summarized = 0, wide = 0;
     for (const auto& [p, s] : chosen) {
         summarized += s->summarized;
+        wide += s->wide;
         if (s->noRanges || s->noneRepeats)
             out.notes.push_back(s->noRanges ? "The program marked no NVTX ranges: the runs are split at host "
                                               "synchronizations instead."
@@ -154,6 +161,12 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
     }
     if (untimed > 0)
         out.notes.push_back(std::to_string(untimed) + " GPU operation(s) carried no time and are left out.");
+    std::size_t outOfTime = 0;
+    for (const auto& [p, s] : chosen)
+        outOfTime += s->tally.outOfTime;
+    if (outOfTime > 0)
+        out.notes.push_back(std::to_string(outOfTime) + " record(s) carried times outside their iteration's (a clock "
+            "gone wrong, or a damaged recording) and are left out.");
     if (unmatched > 0)
         out.notes.push_back(std::to_string(unmatched) + " GPU operation(s) were issued by calls outside every "
             "iteration (or not recorded) and are left out.");
@@ -178,6 +191,13 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
     if (summarized > 0)
         out.notes.push_back(std::to_string(summarized) + " run(s) past the recorder's memory budget keep their totals "
             "alone (GPU time, CPU submit time, waits), not their operations: the timeline shows them as such.");
+    if (wide > 0)
+        out.notes.push_back(std::to_string(wide) + " run(s) used more than " + std::to_string(kMaxStreams) +
+            " streams (or more than 1e9 ms of one kind of GPU work), more than a report holds: they keep their "
+            "totals alone (GPU time, CPU submit time, waits).");
+    if (late > 0)
+        out.notes.push_back(std::to_string(late) + " iteration(s) began more than 1e9 ms (11.6 days) after the "
+            "first, later than a report's times reach: left out.");
     if (recording.unkept > 0)
         out.notes.push_back(std::to_string(recording.unkept) + " record(s) past the recorder's budget were counted, "
             "not kept: the runs end where the budget was reached. Record fewer iterations (--duration) to keep them "

@@ -40,6 +40,9 @@ struct ProcessSplit {
     std::size_t untimed = 0, unmatched = 0;
     // The spans its runs keep, against the budget; the runs past it, kept as their totals alone.
     std::size_t spans = 0, spanBudget = 0, summarized = 0;
+    // Runs over more streams than a report holds (kMaxStreams), or more ms of one kind of GPU work (kMaxTimeMs):
+    // kept as their totals alone.
+    std::size_t wide = 0;
 };
 
 }  // namespace asyncscope::iteration

@@ -2,6 +2,7 @@
 // all in made runs, and their records taken out of the recording. The runs become a report's in iteration_runs.cpp.
 #include "engine/record/iterations.hpp"
 
+#include "engine/model/record_rules.hpp"
 #include "engine/record/iteration_piece.hpp"
 #include "engine/record/iteration_split.hpp"
 #include "engine/record/nvtx_ranges.hpp"
@@ -322,8 +323,14 @@ void Matcher::keep(Piece& piece)
             *m_state.tally.copies.defaultStream += onDefault;
             m_state.tally.copies.defaultStreamIterations += onDefault > 0 ? 1 : 0;
         }
-        if (m_state.spans + run->spans.size() + run->traced.size() > m_state.spanBudget) {
-            // Past the budget: the run's totals alone, as the statistics take them.
+        int streams = 0;
+        for (const Span& s : run->spans)
+            streams = onGpu(s.kind) ? std::max(streams, s.stream + 1) : streams;
+        const bool wide = streams > kMaxStreams || run->totalMs(SpanKind::Kernel) > kMaxTimeMs ||
+            run->totalMs(SpanKind::H2D) > kMaxTimeMs || run->totalMs(SpanKind::D2H) > kMaxTimeMs;
+        if (wide || m_state.spans + run->spans.size() + run->traced.size() > m_state.spanBudget) {
+            // Past the budget, or more streams or GPU time of a kind than a report holds: the run's totals alone, as
+            // the statistics take them.
             Span submit, wait;
             submit.kind = SpanKind::Submit;
             submit.stream = int(piece.lane);
@@ -333,7 +340,7 @@ void Matcher::keep(Piece& piece)
             wait.endMs = run->waitMs();
             run->spans = { submit, wait };
             run->traced.clear();
-            ++m_state.summarized;
+            ++(wide ? m_state.wide : m_state.summarized);
         }
         m_state.spans += run->spans.size() + run->traced.size();
         m_state.runs.push_back(*run);

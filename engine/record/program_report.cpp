@@ -67,6 +67,10 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
         report.device.uuid = uuidText(d->uuid);
         report.driverVersion = int(d->driverVersion);
         report.config.device = int(d->id);
+    } else {
+        // A recording cut before its device line (the recorder writes one as each process's context is made).
+        report.device.name = "a GPU the recording does not describe";
+        split.notes.push_back("The recording does not describe the GPU the runs ran on (its device line is missing).");
     }
     report.machine = machine ? machine->stateOf(report.device.uuid, recording, split) : unsampledMachine();
     int warmups = 0;

@@ -4,6 +4,7 @@
 
 #include "engine/io/input_file.hpp"
 #include "engine/model/display_text.hpp"
+#include "engine/model/record_rules.hpp"
 #include "engine/record/record_stream.hpp"
 
 #include <array>
@@ -89,6 +90,11 @@ public:
     std::uint32_t small(std::size_t i, std::optional<Error>& failed) const
     {
         return std::uint32_t(number(i, std::numeric_limits<std::uint32_t>::max(), failed));
+    }
+    // A device's number: at most what a report's device index holds.
+    std::uint32_t deviceId(std::size_t i, std::optional<Error>& failed) const
+    {
+        return std::uint32_t(number(i, std::uint64_t(std::numeric_limits<int>::max()), failed));
     }
     std::uint64_t big(std::size_t i, std::optional<Error>& failed) const
     {
@@ -253,11 +259,20 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
             if (p.pid == pid && !failed)
                 p.steadyMinusCuptiNs = std::int64_t(steady) - std::int64_t(cupti);
     } else if (type == "device") {
-        RecordedDevice d { line.small(0, failed), line.small(1, failed), line.small(2, failed),
-            line.small(3, failed), line.big(4, failed), line.small(5, failed), line.small(6, failed),
-            line.small(7, failed), line.small(8, failed), std::string(line.word(9)), line.name() };
+        // Within what a report's device record takes (record_rules.hpp), so that what is written of it reads back.
+        const std::uint64_t anInt = std::uint64_t(std::numeric_limits<int>::max());
+        const std::uint64_t ccPart = kMaxComputeCapabilityPart;
+        RecordedDevice d { line.small(0, failed), line.deviceId(1, failed),
+            std::uint32_t(line.number(2, ccPart, failed)), std::uint32_t(line.number(3, ccPart, failed)),
+            line.number(4, std::uint64_t(std::numeric_limits<std::int64_t>::max()), failed),
+            std::uint32_t(line.number(5, anInt, failed)), std::uint32_t(line.number(6, anInt, failed)),
+            std::uint32_t(line.number(7, anInt, failed)), std::uint32_t(line.number(8, anInt, failed)),
+            std::string(line.word(9)), line.name() };
         if (!failed && (d.uuid.size() != 32 || d.uuid.find_first_not_of("0123456789abcdef") != std::string::npos))
             return line.wrong("UUID", "is '" + cutText(d.uuid, 40) + "', not 32 hex digits");
+        if (!failed && d.name.size() > kMaxNameBytes)
+            return line.wrong("NAME", "is " + std::to_string(d.name.size()) + " bytes long, above a device name's " +
+                std::to_string(kMaxNameBytes));
         m_recording.devices.push_back(std::move(d));
     } else if (type == "name") {
         if (m_version == record::kInlineNamesVersion)
@@ -276,7 +291,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         RecordedOperation op;
         op.kind = type == "copy" ? OperationKind::Copy : type == "set" ? OperationKind::Set : OperationKind::Kernel;
         op.pid = line.small(0, failed);
-        op.device = line.small(1, failed);
+        op.device = line.deviceId(1, failed);
         op.context = line.small(2, failed);
         op.stream = line.small(3, failed);
         op.correlation = line.small(4, failed);
@@ -309,8 +324,8 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         RecordedOperation op;
         op.kind = OperationKind::Copy;
         op.pid = line.small(0, failed);
-        op.device = line.small(1, failed);
-        op.dstDevice = line.small(2, failed);
+        op.device = line.deviceId(1, failed);
+        op.dstDevice = line.deviceId(2, failed);
         op.context = line.small(3, failed);
         op.stream = line.small(4, failed);
         op.correlation = line.small(5, failed);
@@ -329,7 +344,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
             line.small(3, failed), line.big(4, failed), line.big(5, failed), line.small(6, failed) });
         seen(m_recording.syncs.back().pid, m_recording.syncs.back().end);
     } else if (type == "event") {
-        m_recording.events.push_back({ line.small(0, failed), line.small(1, failed), line.small(2, failed),
+        m_recording.events.push_back({ line.small(0, failed), line.deviceId(1, failed), line.small(2, failed),
             line.small(3, failed), line.small(4, failed), line.big(5, failed) });
         seen(m_recording.events.back().pid, m_recording.events.back().timestamp);
     } else if (type == "stream") {

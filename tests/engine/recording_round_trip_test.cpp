@@ -6,6 +6,7 @@
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/model/advice.hpp"
+#include "engine/model/record_rules.hpp"
 #include "engine/record/program_report.hpp"
 #include "engine/record/recording.hpp"
 #include "engine/run/plan_advice.hpp"
@@ -103,6 +104,52 @@ TEST(RecordingRoundTrip, EveryKeptRecordingsReportsReadBackAsWritten)
                 expectSameRuns(plan.variants[v].report, back->variants[v].report, name + " as a comparison");
         }
     }
+}
+
+// A recording of `iterations` iterations of one thread, iteration `wideOne` launching a kernel on each of `streams`
+// streams, the others on one.
+std::string recordingOverStreams(int iterations, int wideOne, int streams)
+{
+    std::string text = "asyncscope-record 1\nprocess 100 1 /bin/prog\nclock 100 1000000000000 1000000000000\n"
+                       "device 100 0 9 0 85017493504 132 3 1980000 13000 cb6fc5b3ba88f8efa907237bddf90e04 H100\n";
+    std::uint64_t t = 1'000'000'100'000, correlation = 1;
+    for (int i = 0; i < iterations; ++i) {
+        for (int s = 0; s < (i == wideOne ? streams : 1); ++s, ++correlation, t += 1100) {
+            text += "api 100 7 " + std::to_string(correlation) + " " + std::to_string(t) + " " +
+                std::to_string(t + 1000) + " 0 1 cudaLaunchKernel_v7000\n";
+            text += "kernel 100 0 1 " + std::to_string(10 + s) + " " + std::to_string(correlation) + " " +
+                std::to_string(t + 2000) + " " + std::to_string(t + 3000) + " 0 1 1 _Z1kv\n";
+        }
+        text += "api 100 7 " + std::to_string(correlation++) + " " + std::to_string(t) + " " +
+            std::to_string(t + 50000) + " 0 1 cudaDeviceSynchronize_v3020\n";
+        t += 60000;
+    }
+    return text + "exit 100\n";
+}
+
+TEST(RecordingRoundTrip, ARunOverMoreStreamsThanAReportHoldsKeepsItsTotalsAndReadsBack)
+{
+    std::istringstream in(recordingOverStreams(3, 1, kMaxStreams + 4));
+    auto recording = readRecording(in, "wide.record");
+    ASSERT_TRUE(recording.ok()) << recording.error().message();
+    ProgramInfo program;
+    program.command = { "prog" };
+    auto series = programSeries(*recording, {}, ProcessChoice {}, program);
+    ASSERT_TRUE(series.ok()) << series.error().message();
+    ASSERT_EQ(series->size(), 1u);
+    const Report& report = series->front().report;
+    ASSERT_EQ(report.runs.size(), 3u);
+    EXPECT_FALSE(report.runs.has(1, SpanKind::Kernel));  // its totals alone
+    EXPECT_GT(report.runs.gpuMs(1), 4.0);                  // 4100 kernels 1.1 µs apart
+    EXPECT_TRUE(report.runs.has(2, SpanKind::Kernel));
+    const auto& notes = report.program->notes;
+    EXPECT_TRUE(std::any_of(notes.begin(), notes.end(),
+        [](const std::string& n) { return n.find("1 run(s) used more than 4096 streams") != std::string::npos; }));
+    std::stringstream json;
+    writeJson(json, report, assessSeries(report));
+    auto back = readJson(json);
+    ASSERT_TRUE(back.ok()) << back.error().message();
+    expectSameRuns(report, *back, "wide.record as JSON");
 }
 
 }  // namespace

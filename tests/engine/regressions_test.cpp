@@ -1,9 +1,10 @@
-// The inputs that once broke the host-record, copy-peak cache and CSV readers (tests/data/regressions: *.host.json,
-// *.cache.json, *.csv), each read again: refused, or its entry left out, with the message expected_refusals.tsv
-// gives, and never a library's text.
+// The inputs that once broke the host-record, copy-peak cache, CSV and recording readers (tests/data/regressions:
+// *.host.json, *.cache.json, *.csv, *.record), each read again: refused, or its entry left out, with the message
+// expected_refusals.tsv gives, and never a library's text.
 #include "engine/io/copy_peak_cache.hpp"
 #include "engine/io/input_file.hpp"
 #include "engine/io/result_file.hpp"
+#include "engine/record/recording.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,7 +26,8 @@ bool endsWith(const std::string& text, const std::string& end)
 
 bool ours(const std::string& name)
 {
-    return endsWith(name, ".host.json") || endsWith(name, ".cache.json") || endsWith(name, ".csv");
+    return endsWith(name, ".host.json") || endsWith(name, ".cache.json") || endsWith(name, ".csv") ||
+        endsWith(name, ".record");
 }
 
 std::map<std::string, std::string> expectedRefusals()
@@ -39,6 +41,13 @@ std::map<std::string, std::string> expectedRefusals()
         expected[line.substr(0, tab)] = line.substr(tab + 1);
     }
     return expected;
+}
+
+// What the read was refused with; empty where it read.
+template <class T>
+std::string messageOf(const Result<T>& read)
+{
+    return read.ok() ? std::string() : read.error().message();
 }
 
 void expectNoLibraryText(const std::string& message)
@@ -70,9 +79,9 @@ TEST(Regressions, EveryInputThatBrokeAReaderIsRefusedAsExpected)
             expectNoLibraryText(cache->skipped[0]);
             continue;
         }
-        const auto result = readResultFile(entry.path().string());
-        ASSERT_FALSE(result.ok());
-        const std::string message = result.error().message();
+        const std::string message = endsWith(name, ".record") ? messageOf(readRecordingFile(entry.path().string()))
+                                                              : messageOf(readResultFile(entry.path().string()));
+        ASSERT_FALSE(message.empty()) << "read";
         EXPECT_EQ(message.rfind(shownPath(entry.path().string()) + ": ", 0), 0u) << message;  // with its folder
         EXPECT_NE(message.find(want->second), std::string::npos) << message;
         EXPECT_LT(message.size(), 600u) << message;

@@ -8,14 +8,19 @@
 #include "fuzz_loop.hpp"
 
 #include "engine/io/copy_peak_cache.hpp"
+#include "engine/io/csv/csv_report.hpp"
+#include "engine/io/json/json_report.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/record/program_report.hpp"
+#include "engine/run/plan_advice.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <stdexcept>
 
 using namespace asyncscope;
@@ -111,10 +116,37 @@ TEST(Fuzz, CopyPeakCache)
     expectNothingFound(target);
 }
 
+// What the tool writes of `series` (JSON format 4, CSV, a comparison of processes), read back by its own readers:
+// a refusal is a finding. Where no series has a run the recorder writes nothing (it says nothing issued GPU work).
+void readBackEveryOutput(std::vector<ProgramSeries> series)
+{
+    if (std::all_of(series.begin(), series.end(), [](const ProgramSeries& s) { return s.report.runs.empty(); }))
+        return;
+    const auto refused = [](const char* what, const auto& read) {
+        if (!read)
+            throw std::logic_error(std::string("the ") + what + " written of an accepted recording is refused: " +
+                read.error().message());
+    };
+    for (const ProgramSeries& one : series) {
+        std::stringstream json;
+        writeJson(json, one.report, assessSeries(one.report));
+        refused("JSON report", readJson(json));
+        std::stringstream csv;
+        writeCsv(csv, one.report);
+        refused("CSV report", readCsv(csv));
+    }
+    if (series.size() > 1) {
+        const PlanReport plan = processComparison(std::move(series));
+        std::stringstream json;
+        writeComparisonJson(json, plan, assessPlan(plan));
+        refused("comparison of processes", readComparisonJson(json));
+    }
+}
+
 TEST(Fuzz, Recordings)
 {
     // A record stream is read, split into iterations both ways and made a report, as `record --from` does: the
-    // splitting and the report take whatever the reader lets through.
+    // splitting and the report take whatever the reader lets through, and every file written of it reads back.
     fuzz::Target target;
     target.name = "recording";
     target.fileName = "input.record";
@@ -133,7 +165,12 @@ TEST(Fuzz, Recordings)
                     throw std::logic_error("run " + std::to_string(run.index) + ": GPU time " +
                         std::to_string(run.gpuMs) + " ms, CPU submit " + std::to_string(run.cpuSubmitMs()) + " ms");
             }
-            programReport(*recording, split, ProgramInfo {});
+            ProgramInfo program;
+            program.command = { "input" };
+            programEndFrom(*recording, program);
+            Result<std::vector<ProgramSeries>> series = programSeries(*recording, rule, ProcessChoice {}, program);
+            if (series)
+                readBackEveryOutput(std::move(*series));
         }
         return std::nullopt;
     };
