@@ -1,8 +1,9 @@
-// The inputs that once broke the host-record, copy-peak cache and CSV readers (tests/data/regressions: *.host.json,
-// *.cache.json, *.csv), each read again: refused, or its entry left out, with the message expected_refusals.tsv
+// The inputs that once broke the host-record, copy-peak cache, comparison and CSV readers (tests/data/regressions:
+// *.host.json, *.cache.json, *.comparison.json, *.csv), each read again: refused, or its entry left out, with the message expected_refusals.tsv
 // gives, and never a library's text.
 #include "engine/io/copy_peak_cache.hpp"
 #include "engine/io/input_file.hpp"
+#include "engine/io/report_file.hpp"
 #include "engine/io/result_file.hpp"
 
 #include <gtest/gtest.h>
@@ -25,7 +26,8 @@ bool endsWith(const std::string& text, const std::string& end)
 
 bool ours(const std::string& name)
 {
-    return endsWith(name, ".host.json") || endsWith(name, ".cache.json") || endsWith(name, ".csv");
+    return endsWith(name, ".host.json") || endsWith(name, ".cache.json") || endsWith(name, ".comparison.json") ||
+        endsWith(name, ".csv");
 }
 
 std::map<std::string, std::string> expectedRefusals()
@@ -72,7 +74,12 @@ TEST(Regressions, EveryInputThatBrokeAReaderIsRefusedAsExpected)
         }
         const auto result = readResultFile(entry.path().string());
         ASSERT_FALSE(result.ok());
-        const std::string message = result.error().message();
+        const auto comparison = readComparisonFile(entry.path().string());
+        if (endsWith(name, ".comparison.json")) {
+            ASSERT_FALSE(comparison.ok());
+        }
+        const std::string message =
+            endsWith(name, ".comparison.json") ? comparison.error().message() : result.error().message();
         EXPECT_EQ(message.rfind(shownPath(entry.path().string()) + ": ", 0), 0u) << message;  // with its folder
         EXPECT_NE(message.find(want->second), std::string::npos) << message;
         EXPECT_LT(message.size(), 600u) << message;

@@ -36,6 +36,7 @@ struct Part {
     std::vector<RunResult> runs;
     std::size_t count = 0;
     std::size_t lines = 0;       // lines read whole; at a problem, those before its line
+    std::size_t firstRunLine = 0;  // the lines before its first run's (blank ones)
     std::string error;           // empty when every line read
     bool unendedLine = false;    // the line at fault has no line break after it
 };
@@ -59,6 +60,14 @@ struct LongLines {
     RunParser parser;
     std::mutex mutex;
 };
+
+// A run whose index is not above the run's before it (`before`): a series' runs come each once and in order (a file
+// may hold some of them only, as `split` leaves it).
+std::string outOfOrder(int index, int before)
+{
+    return "run is " + std::to_string(index) + "; accepted: more than " + std::to_string(before) +
+        ", the run before it: each run once, in order";
+}
 
 void parsePart(Part& part, RunParser& parser, LongLines& longLines, LineShape shape)
 {
@@ -98,6 +107,12 @@ void parsePart(Part& part, RunParser& parser, LongLines& longLines, LineShape sh
             }
             if (!parsed) {
                 part.unendedLine = newline == nullptr;
+                return;
+            }
+            if (part.count == 0) {
+                part.firstRunLine = part.lines;
+            } else if (const int before = part.runs[part.count - 1].index; run.index <= before) {
+                part.error = outOfOrder(run.index, before);  // the first is held to the runs before the stretch's
                 return;
             }
             ++part.count;
@@ -282,6 +297,10 @@ private:
     {
         for (std::size_t k = 0; k < parts.size(); ++k) {
             Part& part = parts[k];
+            if (part.count > 0 && m_runs > 0 && part.runs[0].index <= m_lastIndex)
+                return makeError(ErrorKind::Io, "run " + std::to_string(m_runs) + " (line " +
+                        std::to_string(m_line + part.firstRunLine) + "): " +
+                        outOfOrder(part.runs[0].index, m_lastIndex));
             if (!part.error.empty()) {
                 const std::size_t run = m_runs + part.count;
                 if (endsFile && k + 1 == parts.size() && part.unendedLine)
@@ -293,6 +312,8 @@ private:
             for (std::size_t i = 0; i < part.count; ++i)
                 report.runs.push_back(part.runs[i]);
             m_runs += part.count;
+            if (part.count > 0)
+                m_lastIndex = part.runs[part.count - 1].index;
             m_line += part.lines;
             m_spare.push_back(std::move(part.runs));  // room for a part of the next block
         }
@@ -325,6 +346,7 @@ private:
     LineShape m_shape;
     std::size_t m_line;  // of the first line whose runs are not stored yet
     std::size_t m_runs = 0;
+    int m_lastIndex = -1;  // the index of the last run stored
     std::size_t m_threads;
     std::vector<RunParser> m_parsers;  // one a helper
     LongLines m_longLines;
