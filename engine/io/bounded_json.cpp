@@ -29,6 +29,12 @@ struct TooDeep {
 struct TooBig {
     std::string where;
 };
+// Thrown to stop a parse at a key its object gave before, which would take the first one's place: the key (with the
+// place of its object) and where the key ends.
+struct GivenTwice {
+    std::string field;
+    std::size_t at;
+};
 
 
 // Line and column (both from 1) of byte `at` of `text`.
@@ -242,7 +248,10 @@ public:
             passed.push_back(name);
         if (m_skipped == 0 && !leftOut(depth()) && !m_passNext) {
             spend(TreeCost::member + TreeCost::text(name.size()));
-            m_slot = &(*m_open.back())[name];
+            const auto [at, fresh] = m_open.back()->emplace(name, nullptr);
+            if (!fresh)  // the path ends with the key: "devices[…].device"
+                throw GivenTwice { m_path.text(depth()), given(std::size_t(m_cursor - m_text.data())) };
+            m_slot = &at.value();
         }
         return true;
     }
@@ -370,6 +379,14 @@ FieldProblem holdsTooMuch(std::string field, std::size_t maxBytes)
 
 namespace {
 
+// "line 3, column 14: device is given twice; accepted: each key once in its object".
+std::string givenTwiceText(std::string_view text, const GivenTwice& twice)
+{
+    const auto [line, column] = lineAndColumn(text, twice.at);
+    return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + twice.field +
+        " is given twice; accepted: each key once in its object";
+}
+
 // parseBounded of `text`, places in it moved by `shifts` (where text was cut out of the text given).
 BoundedJson parseAs(std::string_view text, const std::vector<std::string>& keptAsText, const TreeLimits& limits,
     const Shifts* shifts)
@@ -388,6 +405,10 @@ BoundedJson parseAs(std::string_view text, const std::vector<std::string>& keptA
         tree.root = json();  // what was built goes before anything else is
         out.value = json::value_t::discarded;
         out.tooBig = holdsTooMuch(big.where, limits.maxBytes);
+    } catch (const GivenTwice& twice) {
+        tree.root = json();
+        out.value = json::value_t::discarded;
+        out.syntaxError = givenTwiceText(text, twice);
     } catch (const json::exception& error) {
         out.value = json::value_t::discarded;
         out.syntaxError = jsonErrorText(text, error);
@@ -425,6 +446,9 @@ BoundedJson parseShallow(std::string_view text, int keepDepth)
     try {
         json::sax_parse(Cursor(text.data(), &cursor), Cursor(text.data() + text.size(), &cursor), &tree);
         out.value = std::move(tree.root);
+    } catch (const GivenTwice& twice) {
+        out.value = json::value_t::discarded;
+        out.syntaxError = givenTwiceText(text, twice);
     } catch (const json::exception& error) {
         out.value = json::value_t::discarded;
         out.syntaxError = jsonErrorText(text, error);

@@ -4,15 +4,19 @@
 
 namespace asyncscope {
 
+namespace {
+
+constexpr std::string_view kPlain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+%@";
+
+}  // namespace
+
 std::string commandText(const std::vector<std::string>& command)
 {
     std::string text;
     for (const std::string& word : command) {
         if (!text.empty())
             text += ' ';
-        const bool plain = !word.empty() &&
-            word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+%@") ==
-                std::string::npos;
+        const bool plain = !word.empty() && word.find_first_not_of(kPlain) == std::string::npos;
         if (plain) {
             text += word;
             continue;
@@ -23,6 +27,43 @@ std::string commandText(const std::vector<std::string>& command)
         text += '\'';
     }
     return text;
+}
+
+std::optional<std::vector<std::string>> commandWords(std::string_view text, std::size_t most)
+{
+    std::vector<std::string> words;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (words.size() == most)
+            return std::nullopt;
+        std::string word;
+        bool quotedOnce = false;
+        while (i < text.size() && text[i] != ' ') {
+            if (text.substr(i, 2) == "\\'") {  // a quote between quoted parts
+                word += '\'';
+                i += 2;
+            } else if (text[i] == '\'') {
+                const std::size_t close = text.find('\'', i + 1);
+                if (close == std::string_view::npos)
+                    return std::nullopt;
+                word.append(text.substr(i + 1, close - i - 1));
+                quotedOnce = true;
+                i = close + 1;
+            } else if (kPlain.find(text[i]) != std::string_view::npos) {
+                word += text[i++];
+            } else {
+                return std::nullopt;
+            }
+        }
+        if (word.empty() && !quotedOnce)
+            return std::nullopt;  // two spaces, or one at an end
+        words.push_back(std::move(word));
+        if (i < text.size() && ++i == text.size())
+            return std::nullopt;  // a space after the last word
+    }
+    if (words.empty())
+        return std::nullopt;
+    return words;
 }
 
 std::string programLabel(const ProgramInfo& program, std::size_t most)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace asyncscope {
@@ -64,6 +65,10 @@ inline constexpr std::size_t kMaxProgramThreads = 4096;
 
 // "./app --size 4" as a shell would take it back: each word quoted where it needs to be.
 std::string commandText(const std::vector<std::string>& command);
+// The words of a command as commandText wrote them: words parted by one space, each plain (letters, digits and
+// -_./=:,+%@) or quoted in single quotes, a quote inside written '\''. Nothing for a text commandText does not write
+// (a quote left open, two spaces, a character outside quotes that it would have quoted) or for more than `most` words.
+std::optional<std::vector<std::string>> commandWords(std::string_view text, std::size_t most = kMaxProgramArguments);
 // What a view names the program by: its file name and arguments ("async --size 4"), cut to `most` bytes with "…".
 std::string programLabel(const ProgramInfo& program, std::size_t most = 60);
 

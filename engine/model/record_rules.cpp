@@ -48,6 +48,9 @@ FieldCheck checkSpan(const Span& s, const char* name, std::size_t index, const P
     }
     if (s.device < 0)
         return problem(field() + ".device", std::to_string(s.device), "a device index, 0 or more");
+    if (s.bytes > kMaxCopyBytes)
+        return problem(field() + ".bytes", std::to_string(s.bytes),
+            "a whole number of bytes from 0 to " + std::to_string(kMaxCopyBytes) + " (64 TiB: more than any memory)");
     return std::nullopt;
 }
 

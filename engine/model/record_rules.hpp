@@ -36,6 +36,14 @@ constexpr std::size_t kMaxPlanVariants = 64;
 // Host memory a series registers: its two host buffers together, each at most the largest byte count a configuration
 // can have; 2^50 bytes (a pebibyte) is far above any host's memory.
 constexpr std::uint64_t kMaxRegisteredBytes = std::uint64_t(1) << 50;
+// The bytes one copy or set moves: 2^46 (64 TiB), more than any GPU's or host's memory. A run's spans (at most 2^17 a
+// reader takes) then add up below 2^63: a sum of a run's bytes never wraps past 2^64 to a small number.
+constexpr std::uint64_t kMaxCopyBytes = std::uint64_t(1) << 46;
+// A count or a byte total added up from a record's values: at most 2^64 - 1, never wrapped round to a small number.
+constexpr std::uint64_t addCounts(std::uint64_t total, std::uint64_t more)
+{
+    return total > ~std::uint64_t(0) - more ? ~std::uint64_t(0) : total + more;
+}
 
 // A value a reader refuses: the field, what was found and what the field accepts.
 struct FieldProblem {

@@ -1,5 +1,7 @@
 #include "engine/record/iteration_piece.hpp"
 
+#include "engine/model/record_rules.hpp"
+
 #include <algorithm>
 #include <set>
 #include <unordered_set>
@@ -100,7 +102,7 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceT
         gpuTo = std::max(gpuTo, op->end);
         if (op->kind == OperationKind::Copy && (op->srcKind == kPageable || op->dstKind == kPageable)) {
             ++tally.copies.pageable;
-            tally.copies.pageableBytes += op->bytes;
+            tally.copies.pageableBytes = addCounts(tally.copies.pageableBytes, op->bytes);
             tally.copies.pageableMs += double(op->end - op->start) / 1e6;
         }
         if (!drawn(*op)) {

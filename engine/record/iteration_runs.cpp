@@ -7,6 +7,7 @@
 #include "engine/record/iteration_split.hpp"
 
 #include "engine/model/display_text.hpp"
+#include "engine/model/record_rules.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -207,7 +208,7 @@ RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional
     for (const auto& [p, s] : chosen) {
         const ProgramCopies& c = s->tally.copies;
         out.copies.pageable += c.pageable;
-        out.copies.pageableBytes += c.pageableBytes;
+        out.copies.pageableBytes = addCounts(out.copies.pageableBytes, c.pageableBytes);
         out.copies.pageableMs += c.pageableMs;
         out.copies.synchronous += c.synchronous;
         out.copies.synchronousMs += c.synchronousMs;

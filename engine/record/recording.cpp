@@ -299,14 +299,14 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         op.end = line.big(6, failed);
         op.dstDevice = op.device;
         if (op.kind == OperationKind::Copy) {
-            op.bytes = line.big(7, failed);
+            op.bytes = line.number(7, kMaxCopyBytes, failed);
             op.copyKind = line.small(8, failed);
             op.srcKind = line.small(9, failed);
             op.dstKind = line.small(10, failed);
             op.graphNode = line.big(11, failed);
             op.copies = line.big(12, failed);
         } else if (op.kind == OperationKind::Set) {
-            op.bytes = line.big(7, failed);
+            op.bytes = line.number(7, kMaxCopyBytes, failed);
             op.dstKind = line.small(8, failed);
             op.graphNode = line.big(9, failed);
         } else {
@@ -331,7 +331,7 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
         op.correlation = line.small(5, failed);
         op.start = line.big(6, failed);
         op.end = line.big(7, failed);
-        op.bytes = line.big(8, failed);
+        op.bytes = line.number(8, kMaxCopyBytes, failed);
         op.copyKind = line.small(9, failed);
         op.graphNode = line.big(10, failed);
         if (!failed) {

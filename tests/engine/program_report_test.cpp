@@ -1,6 +1,7 @@
 // A recorded program as a report (engine/record/program_report): its program block written and read back in format
 // 4, a hostile program block refused by field, the configuration check between programs and the pipeline, and the
 // text that says elements were not checked.
+#include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/text_report.hpp"
 #include "engine/model/advice.hpp"
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <future>
 #include <sstream>
+#include <tuple>
 
 namespace asyncscope {
 namespace {
@@ -173,6 +175,109 @@ TEST(ProgramReport, AProgramIsComparedWithTheSameProgramOnly)
     EXPECT_TRUE(anyBlocking(againstPipeline));
     EXPECT_NE(differencesText(againstPipeline).find("the built-in pipeline"), std::string::npos)
         << differencesText(againstPipeline);
+}
+
+// A CSV of a program's iterations says it is that program: read back, it is compared with that program only, never
+// with the built-in pipeline as "the same" configuration.
+TEST(ProgramReport, ACsvOfAProgramReadsBackAsThatProgram)
+{
+    Report a = reportOf(12, { "/opt/app/bin/app", "--steps", "it's", "", "a b" });
+    a.program->iterations = "host synchronizations";
+    a.program->exitCode = 3;
+    std::ostringstream out;
+    writeCsv(out, a);
+    std::istringstream in(out.str());
+    const auto read = readCsv(in);
+    ASSERT_TRUE(read.ok()) << read.error().message();
+    ASSERT_TRUE(read->program.has_value()) << "read back as the built-in pipeline";
+    EXPECT_EQ(read->program->command, a.program->command);
+    EXPECT_EQ(read->program->workingFolder, "/work");
+    EXPECT_EQ(read->program->iterations, "host synchronizations");
+    EXPECT_EQ(read->program->exitCode, 3);
+    EXPECT_FALSE(anyBlocking(configDifferences(a, *read)));
+    Report pipeline;
+    pipeline.device = a.device;
+    pipeline.driverVersion = a.driverVersion;
+    const auto againstPipeline = configDifferences(pipeline, *read);
+    EXPECT_TRUE(anyBlocking(againstPipeline)) << differencesText(againstPipeline);
+    EXPECT_TRUE(anyBlocking(configDifferences(*read, reportOf(12, { "/opt/app/bin/app", "--steps", "8" }))));
+}
+
+// The commands commandText writes read back word for word; a text it does not write is refused.
+TEST(ProgramReport, ACommandReadsBackAsItsWords)
+{
+    for (const std::vector<std::string>& words : std::vector<std::vector<std::string>> {
+             { "./app" }, { "/opt/a b/app", "--name=it's", "", "'", "x'y'z", "\\n" }, { "a", "b,c", "%@+" } }) {
+        const auto back = commandWords(commandText(words));
+        ASSERT_TRUE(back.has_value()) << commandText(words);
+        EXPECT_EQ(*back, words) << commandText(words);
+    }
+    for (const char* text : { "", " app", "app ", "app  x", "'app", "app\"x", "a\\b", "app;rm", "app 'x" })
+        EXPECT_FALSE(commandWords(text).has_value()) << text;
+}
+
+// A program's column in a CSV that does not hold what the writer writes is refused, naming the line and the column.
+TEST(ProgramReport, AProgramColumnNotAsWrittenIsRefused)
+{
+    std::ostringstream out;
+    writeCsv(out, reportOf(6));
+    const std::string text = out.str();
+    const std::size_t at = text.find("/opt/app/bin/app --steps");
+    ASSERT_NE(at, std::string::npos);
+    for (const auto& [from, to, words] : std::vector<std::tuple<std::string, std::string, std::string>> {
+             { "/opt/app/bin/app --steps", "/opt/app/bin/app --st;eps", "column 'Program'" },
+             { "/opt/app/bin/app --steps", "/opt/app/bin/app  --steps", "column 'Program'" },
+             { ",/work,", ",,", "" } }) {
+        std::string spoilt = text;
+        for (std::size_t p = spoilt.find(from); p != std::string::npos; p = spoilt.find(from, p + to.size()))
+            spoilt.replace(p, from.size(), to);
+        std::istringstream in(spoilt);
+        const auto read = readCsv(in);
+        if (words.empty()) {  // no working folder: where the recorder ran
+            ASSERT_TRUE(read.ok()) << read.error().message();
+            EXPECT_TRUE(read->program->workingFolder.empty());
+            continue;
+        }
+        ASSERT_FALSE(read.ok());
+        EXPECT_NE(read.error().message().find("line 2, " + words), std::string::npos) << read.error().message();
+    }
+    // A program's own column without a program: not a row the writer writes.
+    std::ostringstream pipelineOut;
+    Report pipeline = reportOf(6);
+    pipeline.program.reset();
+    writeCsv(pipelineOut, pipeline);
+    std::string spoilt = pipelineOut.str();
+    const std::size_t header = spoilt.find('\n');
+    const std::size_t column = spoilt.substr(0, header).find("Working Folder");
+    ASSERT_NE(column, std::string::npos);
+    const std::size_t commas = std::size_t(std::count(spoilt.begin(), spoilt.begin() + std::ptrdiff_t(column), ','));
+    std::size_t cell = header + 1;
+    for (std::size_t k = 0; k < commas; ++k)
+        cell = spoilt.find(',', cell) + 1;
+    spoilt.insert(cell, "/elsewhere");
+    std::istringstream in(spoilt);
+    const auto read = readCsv(in);
+    ASSERT_FALSE(read.ok());
+    EXPECT_NE(read.error().message().find("column 'Working Folder': '/elsewhere' is not"), std::string::npos)
+        << read.error().message();
+}
+
+// A copy or a set of more bytes than any memory holds is refused where the recording gives it: the bytes of a run's
+// copies, and of all the program's pageable copies, are added up and must not wrap past 2^64.
+TEST(ProgramReport, ACopyOfMoreBytesThanAnyMemoryIsRefused)
+{
+    std::string text = recordingText(2);
+    const std::size_t at = text.find(" 1048576 1 2 3 0 1");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 8, " 18446744073709551615");
+    std::istringstream in(text);
+    const auto recording = readRecording(in, "app.record");
+    ASSERT_FALSE(recording.ok());
+    EXPECT_NE(recording.error().message().find("18446744073709551615, above its limit of 70368744177664"),
+        std::string::npos)
+        << recording.error().message();
+    EXPECT_EQ(addCounts(~std::uint64_t(0) - 1, 5), ~std::uint64_t(0));
+    EXPECT_EQ(addCounts(2, 5), 7u);
 }
 
 TEST(ProgramReport, FiguresComeFromTheProgramsOwnCopies)

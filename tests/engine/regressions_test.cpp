@@ -1,8 +1,9 @@
-// The inputs that once broke the host-record, copy-peak cache, CSV and recording readers (tests/data/regressions:
-// *.host.json, *.cache.json, *.csv, *.record), each read again: refused, or its entry left out, with the message
-// expected_refusals.tsv gives, and never a library's text.
+// The inputs that once broke the host-record, copy-peak cache, comparison, CSV and recording readers
+// (tests/data/regressions: *.host.json, *.cache.json, *.comparison.json, *.csv, *.record), each read again: refused,
+// or its entry left out, with the message expected_refusals.tsv gives, and never a library's text.
 #include "engine/io/copy_peak_cache.hpp"
 #include "engine/io/input_file.hpp"
+#include "engine/io/report_file.hpp"
 #include "engine/io/result_file.hpp"
 #include "engine/record/recording.hpp"
 
@@ -26,8 +27,8 @@ bool endsWith(const std::string& text, const std::string& end)
 
 bool ours(const std::string& name)
 {
-    return endsWith(name, ".host.json") || endsWith(name, ".cache.json") || endsWith(name, ".csv") ||
-        endsWith(name, ".record");
+    return endsWith(name, ".host.json") || endsWith(name, ".cache.json") || endsWith(name, ".comparison.json") ||
+        endsWith(name, ".csv") || endsWith(name, ".record");
 }
 
 std::map<std::string, std::string> expectedRefusals()
@@ -79,8 +80,10 @@ TEST(Regressions, EveryInputThatBrokeAReaderIsRefusedAsExpected)
             expectNoLibraryText(cache->skipped[0]);
             continue;
         }
-        const std::string message = endsWith(name, ".record") ? messageOf(readRecordingFile(entry.path().string()))
-                                                              : messageOf(readResultFile(entry.path().string()));
+        const std::string path = entry.path().string();
+        const std::string message = endsWith(name, ".record") ? messageOf(readRecordingFile(path))
+            : endsWith(name, ".comparison.json")             ? messageOf(readComparisonFile(path))
+                                                              : messageOf(readResultFile(path));
         ASSERT_FALSE(message.empty()) << "read";
         EXPECT_EQ(message.rfind(shownPath(entry.path().string()) + ": ", 0), 0u) << message;  // with its folder
         EXPECT_NE(message.find(want->second), std::string::npos) << message;

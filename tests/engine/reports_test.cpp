@@ -153,7 +153,8 @@ TEST(CsvReport, HeaderAndOneRowPerRunWithDeviceAndConfiguration)
     EXPECT_EQ(lines[0].rfind("Device Index,Device,UUID,PCI Bus Id,Compute Capability,Driver Version,Runtime Version,"
                              "Elements,Size (B),Value,Threads/Block,Chunks,Streams,Issue Order,Submission,Host Memory,Wait,Check,"
                              "Copy,Managed Migration,Managed Advice,Prefer Overlap,Host Register (ms),Host Unregister (ms),"
-                             "Host Registered (B),Machine State,Run,Warm-up,GPU Time (ms),"
+                             "Host Registered (B),Machine State,Program,Working Folder,Iterations Found By,Exit Code,"
+                             "Signal,Stopped,Run,Warm-up,GPU Time (ms),"
                              "CPU Time (ms),Poll Iterations",
                   0),
         0u)
@@ -162,7 +163,7 @@ TEST(CsvReport, HeaderAndOneRowPerRunWithDeviceAndConfiguration)
     for (const auto& l : lines)
         EXPECT_EQ(columns(l), columns(lines[0])) << l;
     EXPECT_EQ(lines[1].rfind("0,Test GPU,GPU-01234567-89ab-cdef-0123-456789abcdef,0000:19:00.0,9.0,13000,13000,16777216,"
-                             "67108864,26,512,1,1,chunk,stream,pinned,spin,overlapped,ce,prefetch,none,0,,,,,0,1,2.5,0.02,12345,",
+                             "67108864,26,512,1,1,chunk,stream,pinned,spin,overlapped,ce,prefetch,none,0,,,,,,,,,,,0,1,2.5,0.02,12345,",
                   0),
         0u)
         << lines[1];

@@ -60,6 +60,36 @@ CsvColumn registration(const char* name, std::optional<double> SeriesOutcome::*f
         "a finite number of ms, 0 or more, or empty", false);
 }
 
+// What the columns of a recorded program take besides being empty (the built-in pipeline's runs).
+constexpr const char* kNoProgram = "empty where 'Program' is (the built-in pipeline)";
+
+// A column of a recorded program's: empty for the built-in pipeline; read into the program 'Program' named (read
+// before it: the table's order), and refused without one.
+CsvColumn programColumn(const char* name, std::function<std::string(const ProgramInfo&)> write,
+    std::function<bool(std::string_view, ProgramInfo&)> read, const std::string& accepted)
+{
+    return fixed(
+        name, [write](const Report& r) { return r.program ? write(*r.program) : std::string(); },
+        [read](std::string_view t, Report& r) { return t.empty() || (r.program && read(t, *r.program)); },
+        accepted + ", or " + kNoProgram, false);
+}
+
+template <class T>
+bool wholeIn(std::string_view t, T& out, T least, T most)
+{
+    T value {};
+    if (!parseNumber(t, value) || value < least || value > most)
+        return false;
+    out = value;
+    return true;
+}
+
+bool noteIn(std::string_view t, std::string& out)
+{
+    out = std::string(t);
+    return !checkNote({}, out);
+}
+
 // A run's own columns.
 template <class Write, class Read>
 CsvColumn run(const char* name, Write write, Read read, std::string accepted = {}, bool required = true)
@@ -103,7 +133,12 @@ CsvColumn rate(const char* name, SpanKind kind)
             if (r.runs.has(i, kind))
                 appendNumber(out, gigabytesPerSecond(double(r.runs.totalBytes(i, kind)), r.runs.totalMs(i, kind)));
         },
-        nullptr);
+        // Derived from the stage's bytes and time, so not taken; but a cell no writer writes is refused.
+        [](std::string_view t, Report&, Row&) {
+            double gbps = 0.0;
+            return t.empty() || (parseNumber(t, gbps) && std::isfinite(gbps) && gbps >= 0.0);
+        },
+        "empty or a finite number of GB/s, 0 or more", false);
 }
 
 // The machine's reading in force when run i started: the last taken at or before its start, else the first.
@@ -278,6 +313,35 @@ const std::vector<CsvColumn>& runColumns()
                 return true;
             },
             "empty, the source of the readings or why none were taken", false),
+        // A recorded program's: what a comparison tells programs apart by (its command, where it ran), how its
+        // iterations were found and how it ended; empty for the built-in pipeline. Files from before have none.
+        fixed("Program", [](R r) { return r.program ? commandText(r.program->command) : std::string(); },
+            [](std::string_view t, Report& r) {
+                if (t.empty())
+                    return true;
+                auto words = commandWords(t);
+                if (!words || std::any_of(words->begin(), words->end(),
+                                  [](const std::string& w) { return bool(checkNote({}, w)); }))
+                    return false;
+                r.program.emplace().command = std::move(*words);
+                return !r.program->command.front().empty();
+            },
+            "the program and its arguments, a word quoted in single quotes where it needs it, or empty (the built-in "
+            "pipeline)",
+            false),
+        programColumn("Working Folder", [](const ProgramInfo& p) { return p.workingFolder; },
+            [](std::string_view t, ProgramInfo& p) { return noteIn(t, p.workingFolder); }, "the folder it ran in"),
+        programColumn("Iterations Found By", [](const ProgramInfo& p) { return p.iterations; },
+            [](std::string_view t, ProgramInfo& p) { return noteIn(t, p.iterations); },
+            "how its iterations were found"),
+        programColumn("Exit Code", [](const ProgramInfo& p) { return std::to_string(p.exitCode); },
+            [](std::string_view t, ProgramInfo& p) { return wholeIn(t, p.exitCode, -1, 255); },
+            "a whole number from -1 to 255"),
+        programColumn("Signal", [](const ProgramInfo& p) { return std::to_string(p.signal); },
+            [](std::string_view t, ProgramInfo& p) { return wholeIn(t, p.signal, 0, 128); },
+            "a whole number from 0 to 128"),
+        programColumn("Stopped", [](const ProgramInfo& p) { return std::string(p.stopped ? "1" : "0"); },
+            [](std::string_view t, ProgramInfo& p) { return parseFlag(t, p.stopped); }, "0 or 1"),
         runWhole("Run", &RunStore::index, &RunResult::index),
         runFlag("Warm-up", &RunStore::warmup, &RunResult::warmup),
         run("GPU Time (ms)", [](R r, std::size_t i, std::string& out) { appendNumber(out, r.runs.gpuMs(i)); },

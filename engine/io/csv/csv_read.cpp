@@ -247,7 +247,8 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
     if (control.totalBytes > 0 && line.size() > 0)
         report.runs.reserve(std::size_t(std::min<std::uintmax_t>(control.totalBytes / (line.size() + 1), 1u << 28)));
     RowSplitter splitter;
-    std::string repaired;  // a cell made well-formed UTF-8
+    std::string repaired;    // a cell made well-formed UTF-8
+    std::size_t firstRow = 0;  // the line of the first row, whose device and configuration every row has
     for (std::size_t lineNumber = 2;; ++lineNumber) {
         got = nextLine(line);
         if (got == Got::Cancelled)
@@ -258,6 +259,8 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
             break;
         if (line.empty())
             continue;
+        if (firstRow == 0)
+            firstRow = lineNumber;
         if (!splitter.split(line)) {
             if (!lastLineEnded)
                 return makeError(ErrorKind::Io,
@@ -280,7 +283,12 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
             std::string_view text = fields[f.at];
             if (!f.column->perRun) {
                 if (f.read && text == f.last)
-                    continue;  // as on the row before: read already
+                    continue;  // as on the first row: read already
+                if (f.read)  // one series a file: a row of another device or configuration is not one of its runs
+                    return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ", column '" +
+                            f.column->name + "': '" + quotedValue(text) + "' is not '" + quotedValue(f.last) +
+                            "', as on line " + std::to_string(firstRow) + "; accepted: the device and the "
+                            "configuration of the first row on every row (a file holds one series)");
                 f.last = text;
                 f.read = true;
                 fixedRead = true;
@@ -335,6 +343,11 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
                         (bad->found.empty() ? std::string("empty") : quotedValue(bad->found)) + ")");
             return rowError(lineNumber, *bad);
         }
+        if (!report.runs.empty() && row.run.index <= report.runs.index(report.runs.size() - 1))
+            return makeError(ErrorKind::Io, "line " + std::to_string(lineNumber) + ", column 'Run': '" +
+                    std::to_string(row.run.index) + "' is not more than " +
+                    std::to_string(report.runs.index(report.runs.size() - 1)) +
+                    ", the run before it; accepted: each run once, in order");
         report.runs.push_back(row.run);
     }
     if (report.runs.empty())

@@ -65,9 +65,13 @@ public:
     {
         if (m_depth == 1) {
             m_key = name;
-            topLines[name] = m_source.line();
+            if (!topLines.emplace(name, m_source.line()).second)
+                return givenTwice("\"" + quotedValue(name) + "\"");
         } else if (m_depth == 3 && m_inVariants) {
             m_key = name;
+            const bool kept = std::find(std::begin(kVariantKeys), std::end(kVariantKeys), name) != std::end(kVariantKeys);
+            if (kept && variants.back().fields.count(name) > 0)
+                return givenTwice(variantName() + "'s \"" + name + "\"");
         }
         return true;
     }
@@ -140,6 +144,12 @@ private:
             variants.back().fields[m_key] = value.get<std::string>();
         }
         return true;
+    }
+
+    // A key its object gave before, which would take the first one's place.
+    bool givenTwice(const std::string& field)
+    {
+        return fail(at() + ": " + field + " is given twice; accepted: each key once in its object");
     }
 
     bool notAVariant(const std::string& found)

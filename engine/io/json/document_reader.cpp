@@ -79,6 +79,25 @@ std::optional<std::string> nulByteAt(std::string_view text, std::size_t firstLin
         ", column " + std::to_string(at - lineStart + 1);
 }
 
+Status checkMeasuredRuns(const Report& report, std::size_t lastRunLine)
+{
+    if (!report.outcome)
+        return std::nullopt;
+    std::size_t measured = 0;
+    for (std::size_t i = 0; i < report.runs.size(); ++i)
+        measured += report.runs.warmup(i) ? 0 : 1;
+    const std::size_t said = std::size_t(report.outcome->measuredRuns);
+    if (measured < said)
+        return makeError(ErrorKind::Io, "the file ends after " + std::to_string(measured) + " of the " +
+                std::to_string(said) + " measured runs its header counts (its last run on line " +
+                std::to_string(lastRunLine) + "): it is cut short");
+    if (measured > said)
+        return makeError(ErrorKind::Io, "the file holds " + std::to_string(measured) + " measured runs and its "
+                "header counts " + std::to_string(said) + ": outcome.measured_runs is " + std::to_string(said) +
+                "; accepted: the measured runs the file holds");
+    return std::nullopt;
+}
+
 Error cancelled()
 {
     return makeError(ErrorKind::Cancelled, "reading was cancelled");

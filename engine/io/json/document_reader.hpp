@@ -26,6 +26,10 @@ inline constexpr const char* kNulByte = "a NUL byte, which no JSON text holds: t
 
 Error cancelled();
 
+// The runs `report` holds against the measured runs its header's outcome counts, where it has one: fewer is a file cut
+// short after a whole run (its last on line `lastRunLine`), more a run given twice or a count that is not the file's.
+Status checkMeasuredRuns(const Report& report, std::size_t lastRunLine);
+
 // The problem of a document whose "format" is `found` ("missing", "\"other\"", "a list"): not a report.
 FieldProblem notAReport(std::string found);
 

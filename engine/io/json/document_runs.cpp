@@ -27,17 +27,22 @@ bool DocumentRuns::field(RunKey key, const FieldValue& value)
     if (key == RunKey::Unknown)
         return true;
     const RunFieldRule& rule = ruleOf(key);
+    if (m_seen & bit(key))
+        return fail(givenTwice(rule.name));
     if (rule.kind == RunFieldKind::SpanList || !rule.read(value, m_run, m_v1))
         return fail(notExpected(key));
     m_seen |= bit(key);
     return true;
 }
 
-void DocumentRuns::beginSpans(RunKey key)
+bool DocumentRuns::beginSpans(RunKey key)
 {
+    if (m_seen & bit(key))
+        return fail(givenTwice(ruleOf(key).name));
     m_traced = key == RunKey::Traced;
     m_seen |= bit(key);
     m_spanIndex = 0;
+    return true;
 }
 
 void DocumentRuns::beginSpan()
@@ -50,6 +55,8 @@ bool DocumentRuns::spanField(SpanField field, const FieldValue& value)
 {
     if (field == SpanField::Unknown)
         return true;
+    if (m_spanSeen & bit(field))
+        return fail(json_fields::spanPlace(m_spanIndex, m_traced) + givenTwice(ruleOf(field).name));
     if (const SpanRead read = ruleOf(field).read(value, m_span); read != SpanRead::Taken)
         return fail(spanProblem(field, read, value, m_spanIndex, m_traced));
     m_spanSeen |= bit(field);
@@ -98,6 +105,11 @@ bool DocumentRuns::endRun(const PipelineConfig* config, std::size_t line)
     } else {
         return missing(ruleOf(RunKey::Spans).name);
     }
+    // A series' runs come each once and in order (some of them only, as `split` leaves a file): a run given again or
+    // out of its place is not one of them.
+    if (!m_out.runs.empty() && m_run.index <= m_out.runs.back().index)
+        return fail("run is " + std::to_string(m_run.index) + "; accepted: more than " +
+            std::to_string(m_out.runs.back().index) + ", the run before it: each run once, in order");
     if (config) {
         if (auto bad = checkRun(m_run, *config))
             return failField(*bad);

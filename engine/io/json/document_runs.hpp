@@ -34,8 +34,8 @@ public:
 
     void beginRun();
     bool field(json_fields::RunKey key, const json_fields::FieldValue& value);
-    // The run's list of spans under `key` (spans or traced_spans) begins.
-    void beginSpans(json_fields::RunKey key);
+    // The run's list of spans under `key` (spans or traced_spans) begins; false where the run gave it before.
+    bool beginSpans(json_fields::RunKey key);
     void beginSpan();
     bool spanField(json_fields::SpanField field, const json_fields::FieldValue& value);
     bool endSpan();

@@ -170,6 +170,17 @@ private:
         return failField({ "the document", std::move(found), "an object: an AsyncScope report" });
     }
 
+    // A key given a second time in an object whose values are kept: a reader would take the last and never see the
+    // first. `key` is in the document's own object, or in its block m_rootKey (a level in or deeper).
+    bool givenTwice(const std::string& key, bool inBlock)
+    {
+        std::string field = quotedValue(key);
+        if (inBlock)
+            field = m_domStack.size() == 1 ? quotedValue(m_rootKey) + "." + field
+                                           : field + " in " + quotedValue(m_rootKey);
+        return failField({ std::move(field), "given twice", "each key once in its object" });
+    }
+
     // A problem with the run that has just ended.
     bool failAtRun(std::string text) { return fail(std::move(text), true); }
 
@@ -207,6 +218,8 @@ private:
             }
             if (!readBlock(m_domKey))
                 return skip();
+            if (m_header.contains(m_domKey))
+                return givenTwice(m_domKey, false);
             if (!spend(TreeCost::value + TreeCost::container))
                 return false;
             m_domStack.push_back(&(m_header[m_domKey] = object ? json::object() : json::array()));
@@ -217,6 +230,8 @@ private:
                 return false;
             json& parent = *m_domStack.back();
             json child = object ? json::object() : json::array();
+            if (parent.is_object() && parent.contains(m_domKey))
+                return givenTwice(m_domKey, true);
             if (parent.is_array()) {
                 parent.push_back(std::move(child));
                 m_domStack.push_back(&parent.back());
@@ -239,7 +254,8 @@ private:
             if (m_key == RunKey::Unknown)
                 return skip();
             if (ruleOf(m_key).kind == RunFieldKind::SpanList && !object) {
-                m_runs.beginSpans(m_key);
+                if (!m_runs.beginSpans(m_key))
+                    return fail(m_runs.problem());
                 m_stack.push_back(Ctx::SpanList);
                 return true;
             }
@@ -316,6 +332,8 @@ private:
             m_domKey = k;
             return true;
         }
+        if (m_sawRuns)
+            return givenTwice(k, false);
         // Before the runs: is it a report, and one this version reads? Its span fields, where it named them.
         const json_header::WhereOf where = [this](std::string_view key) { return whereIn(m_keyLines, key); };
         if (m_header.contains("format") && m_header.at("format") != kReportFormatName) {
@@ -352,8 +370,11 @@ private:
         case Ctx::Root:
             if (m_runsNext)
                 return fail("'runs' is not a list of runs");
-            if (readBlock(m_domKey))
+            if (readBlock(m_domKey)) {
+                if (m_header.contains(m_domKey))
+                    return givenTwice(m_domKey, false);
                 m_header[m_domKey] = toJson(v);
+            }
             return true;
         case Ctx::Dom: {
             if (!spend(TreeCost::value + (v.kind == FieldValue::Text ? TreeCost::text(v.text.size()) : 0)))
@@ -361,6 +382,8 @@ private:
             json& parent = *m_domStack.back();
             if (parent.is_array())
                 parent.push_back(toJson(v));
+            else if (parent.contains(m_domKey))
+                return givenTwice(m_domKey, true);
             else
                 parent[m_domKey] = toJson(v);
             return true;

@@ -261,6 +261,11 @@ std::string notExpected(RunKey key)
     return std::string(ruleOf(key).name) + " is not " + ruleOf(key).expected;
 }
 
+std::string givenTwice(std::string_view name)
+{
+    return std::string(name) + " is given twice; accepted: each field once";
+}
+
 std::string spanPlace(std::size_t index, bool traced)
 {
     return std::string(traced ? "traced span " : "span ") + std::to_string(index) + ": ";

@@ -140,6 +140,9 @@ std::string spanPlace(std::size_t index, bool traced);
 std::string spanProblem(SpanField field, SpanRead read, const FieldValue& value, std::size_t index, bool traced);
 // "end_ms missing in traced span 3".
 std::string missingInSpan(const char* field, std::size_t index, bool traced);
+// "gpu_time_ms is given twice; accepted: each field once": a field a run or a span gives again, which would otherwise
+// take the place of the first.
+std::string givenTwice(std::string_view name);
 // "spans holds more than 131072 spans: more than a run has".
 std::string tooManySpans(bool traced, std::size_t most);
 

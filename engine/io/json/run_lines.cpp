@@ -62,6 +62,14 @@ struct LongLines {
     std::mutex mutex;
 };
 
+// A run whose index is not above the run's before it (`before`): a series' runs come each once and in order (a file
+// may hold some of them only, as `split` leaves it).
+std::string outOfOrder(int index, int before)
+{
+    return "run is " + std::to_string(index) + "; accepted: more than " + std::to_string(before) +
+        ", the run before it: each run once, in order";
+}
+
 void parsePart(Part& part, RunParser& parser, LongLines& longLines, LineShape shape)
 {
     std::size_t lines = 1;
@@ -291,15 +299,6 @@ private:
     {
         for (std::size_t k = 0; k < parts.size(); ++k) {
             Part& part = parts[k];
-            if (!part.error.empty()) {
-                const std::size_t run = m_runs + std::size_t(std::count(part.continues.begin(),
-                    part.continues.begin() + std::ptrdiff_t(part.count), 0));
-                if (endsFile && k + 1 == parts.size() && part.unendedLine)
-                    return makeError(ErrorKind::Io, "the file ends inside run " + std::to_string(run) + " (line " +
-                            std::to_string(m_line + part.lines) + "): it is cut short");
-                return makeError(ErrorKind::Io, "run " + std::to_string(run) + " (line " +
-                        std::to_string(m_line + part.lines) + "): " + part.error);
-            }
             for (std::size_t i = 0; i < part.count; ++i) {
                 const RunResult& run = part.runs[i];
                 if (part.continues[i]) {
@@ -314,11 +313,21 @@ private:
                     m_last.traced.insert(m_last.traced.end(), run.traced.begin(), run.traced.end());
                     continue;
                 }
+                if (m_pending && run.index <= m_last.index)
+                    return makeError(ErrorKind::Io, "run " + std::to_string(m_runs) + " (line " +
+                            std::to_string(m_line + part.lineOf[i]) + "): " + outOfOrder(run.index, m_last.index));
                 if (m_pending)
                     report.runs.push_back(m_last);
                 m_last = run;  // a copy into the room the last run's spans had
                 m_pending = true;
                 ++m_runs;
+            }
+            if (!part.error.empty()) {  // at the line after the part's runs read
+                if (endsFile && k + 1 == parts.size() && part.unendedLine)
+                    return makeError(ErrorKind::Io, "the file ends inside run " + std::to_string(m_runs) + " (line " +
+                            std::to_string(m_line + part.lines) + "): it is cut short");
+                return makeError(ErrorKind::Io, "run " + std::to_string(m_runs) + " (line " +
+                        std::to_string(m_line + part.lines) + "): " + part.error);
             }
             m_line += part.lines;
             m_spare.push_back(std::move(part.runs));  // room for a part of the next block

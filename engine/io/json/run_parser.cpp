@@ -115,6 +115,8 @@ private:
         if (key == RunKey::Unknown)
             return;  // a field this reader does not know
         const RunFieldRule& rule = ruleOf(key);
+        if (m_seen & bit(key))
+            throw Problem { givenTwice(rule.name) };
         bool ok = true;
         switch (rule.kind) {
         case RunFieldKind::Value: ok = rule.read(valueOf(v), r, m_durations); break;
@@ -145,11 +147,11 @@ private:
                 for (const dom::element v : dom::array(s)) {
                     const SpanField f = position < m_layout.span.size() ? m_layout.span[position] : SpanField::Unknown;
                     ++position;
-                    seen |= spanField(f, v, span, index, traced);
+                    seen |= spanField(f, v, span, index, traced, seen);
                 }
             } else if (s.is_object()) {
                 for (const dom::key_value_pair field : dom::object(s))
-                    seen |= spanField(spanFieldOf(field.key), field.value, span, index, traced);
+                    seen |= spanField(spanFieldOf(field.key), field.value, span, index, traced, seen);
             } else {
                 throw Problem { spanPlace(index, traced) + "it is not a list or an object" };
             }
@@ -161,10 +163,13 @@ private:
     }
 
     // The bit of the field read, 0 for one passed over.
-    static std::uint32_t spanField(SpanField f, dom::element v, Span& s, std::size_t index, bool traced)
+    static std::uint32_t spanField(
+        SpanField f, dom::element v, Span& s, std::size_t index, bool traced, std::uint32_t seen)
     {
         if (f == SpanField::Unknown)
             return 0;
+        if (seen & bit(f))
+            throw Problem { spanPlace(index, traced) + givenTwice(ruleOf(f).name) };
         const FieldValue value = valueOf(v);
         const SpanRead read = ruleOf(f).read(value, s);
         if (read != SpanRead::Taken)

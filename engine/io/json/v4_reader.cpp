@@ -38,20 +38,8 @@ Result<Report> readJsonLines(std::istream& in, const json& header, std::string r
     // A file cut where a line ends reads as whole lines: only the header's count of runs tells.
     if (report->runs.empty())
         return makeError(ErrorKind::Io, "the file ends after its header (line 1) and holds no runs: it is cut short");
-    if (report->outcome) {
-        std::size_t measured = 0;
-        for (std::size_t i = 0; i < report->runs.size(); ++i)
-            measured += report->runs.warmup(i) ? 0 : 1;
-        const std::size_t said = std::size_t(report->outcome->measuredRuns);
-        if (measured < said)
-            return makeError(ErrorKind::Io, "the file ends after " + std::to_string(measured) + " of the " +
-                    std::to_string(said) + " measured runs its header counts (its last run on line " +
-                    std::to_string(report->runs.size() + 1) + "): it is cut short");
-        if (measured > said)
-            return makeError(ErrorKind::Io, "the file holds " + std::to_string(measured) + " measured runs and its "
-                    "header (line 1) counts " + std::to_string(said) + ": outcome.measured_runs is " +
-                    std::to_string(said) + "; accepted: the measured runs the file holds");
-    }
+    if (auto problem = checkMeasuredRuns(*report, report->runs.size() + 1))
+        return *problem;
     return report;
 }
 
