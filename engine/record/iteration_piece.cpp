@@ -64,15 +64,18 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceT
     if (piece.byRange) {
         t0 = std::min(piece.from, t0);
     } else {
-        std::unordered_set<std::uint64_t> issuing;
+        // The piece's calls are in the matcher's order (by start), so the earliest issuer is the first.
+        const Call* first = nullptr;
+        const auto earliest = [&](std::uint32_t pid, std::uint32_t correlation) {
+            if (const Issuer* issuer = issuers.issuerOf(pid, correlation); issuer && (!first || issuer->call < first))
+                first = issuer->call;
+        };
         for (const RecordedOperation* op : ops)
-            issuing.insert(key(op->pid, issuers.resolved(op->pid, op->correlation)));
+            earliest(op->pid, op->correlation);
         for (const RecordedEvent* e : piece.events)
-            issuing.insert(key(e->pid, issuers.resolved(e->pid, e->correlation)));
-        const auto first = std::find_if(piece.calls.begin(), piece.calls.end(),
-            [&issuing](const Call* c) { return issuing.count(key(c->call->pid, c->call->correlation)) > 0; });
-        if (first != piece.calls.end())
-            t0 = (*first)->call->start;
+            earliest(e->pid, e->correlation);
+        if (first)
+            t0 = first->call->start;
     }
     // A record whose times lie outside its iteration's (a clock gone wrong, a damaged recording) is left out and
     // counted: it begins at or after the iteration's beginning (kClockSlackNs before it is taken as at it: CUPTI
@@ -117,26 +120,24 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceT
     // earlier one (the last iteration's stop, recorded after its synchronous copy) times something else. The order of
     // the calls, not CUPTI's times: under busy streams a copy's recorded end can come after the event that follows it
     // on its stream.
-    std::unordered_map<std::uint64_t, std::size_t> place;  // (pid, correlation): its call's place in the piece
-    for (std::size_t k = 0; k < piece.calls.size(); ++k)
-        place.emplace(key(piece.calls[k]->call->pid, piece.calls[k]->call->correlation), k);
+    // A record's call's place in the thread's order: the matcher's calls are in that order, so its address.
     const auto placeOf = [&](std::uint32_t pid, std::uint32_t correlation) {
-        const auto found = place.find(key(pid, issuers.resolved(pid, correlation)));
-        return found == place.end() ? SIZE_MAX : found->second;
+        const Issuer* issuer = issuers.issuerOf(pid, correlation);
+        return issuer ? std::uintptr_t(issuer->call) : UINTPTR_MAX;
     };
-    std::size_t firstIssue = SIZE_MAX, lastIssue = 0;
+    std::uintptr_t firstIssue = UINTPTR_MAX, lastIssue = 0;
     for (const RecordedOperation* op : ops) {
-        const std::size_t at = placeOf(op->pid, op->correlation);
-        if (at != SIZE_MAX) {
+        const std::uintptr_t at = placeOf(op->pid, op->correlation);
+        if (at != UINTPTR_MAX) {
             firstIssue = std::min(firstIssue, at);
             lastIssue = std::max(lastIssue, at);
         }
     }
     std::optional<std::uint64_t> startEvent, stopEvent;
-    std::size_t startAt = 0, stopAt = SIZE_MAX;
+    std::uintptr_t startAt = 0, stopAt = UINTPTR_MAX;
     for (const RecordedEvent* e : piece.events) {
-        const std::size_t at = placeOf(e->pid, e->correlation);
-        if (at == SIZE_MAX || firstIssue == SIZE_MAX)
+        const std::uintptr_t at = placeOf(e->pid, e->correlation);
+        if (at == UINTPTR_MAX || firstIssue == UINTPTR_MAX)
             continue;
         if (at < firstIssue && (!startEvent || at >= startAt)) {
             startEvent = e->timestamp;

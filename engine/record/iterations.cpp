@@ -455,6 +455,15 @@ IterationSplitter::~IterationSplitter() = default;
 
 void IterationSplitter::take(Recording& recording, bool everything)
 {
+    // A pass goes over every record at hand. Where most of them stay (a thread that never waits, a long stretch
+    // without a wait), a pass at every call would make the splitting quadratic: the next pass waits until the records
+    // at hand have doubled since the last one left them, so that they are gone over a few times in all.
+    const auto held = [&recording] {
+        return recording.calls.size() + recording.operations.size() + recording.events.size() +
+            recording.marks.size();
+    };
+    if (!everything && held() < 2 * m_heldAfterPass)
+        return;
     Taken taken { std::vector<bool>(recording.calls.size()), std::vector<bool>(recording.operations.size()),
         std::vector<bool>(recording.events.size()), std::vector<bool>(recording.marks.size()) };
     for (const auto& [pid, latest] : recording.latestNs) {
@@ -479,6 +488,7 @@ void IterationSplitter::take(Recording& recording, bool everything)
             recording.syncs[kept++] = s;
     }
     recording.syncs.resize(kept);
+    m_heldAfterPass = held();
 }
 
 }  // namespace asyncscope

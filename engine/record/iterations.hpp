@@ -103,6 +103,7 @@ public:
 private:
     IterationRule m_rule;
     std::size_t m_spanBudget;
+    std::size_t m_heldAfterPass = 0;  // the records the last pass left at hand
     std::map<std::uint32_t, std::unique_ptr<iteration::ProcessSplit>> m_processes;
 };
 

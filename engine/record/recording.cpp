@@ -249,6 +249,9 @@ std::optional<Error> RecordingReader::parse(std::string_view text)
     std::optional<Error> failed;
     const std::string_view type = layout->type;
     if (type == "process") {
+        if (m_recording.processes.size() >= kMaxProgramProcesses)  // as many as a report's program block holds
+            return line.wrong("PID", "begins process " + std::to_string(kMaxProgramProcesses + 1) + ": a recording "
+                "holds at most " + std::to_string(kMaxProgramProcesses) + " processes");
         m_recording.processes.push_back({ line.small(0, failed), line.small(1, failed), line.name(), false, 0, {} });
     } else if (type == "clock") {
         const std::uint32_t pid = line.small(0, failed);

@@ -6,6 +6,8 @@
 #include "engine/io/input_file.hpp"
 #include "engine/io/report_file.hpp"
 #include "engine/io/result_file.hpp"
+#include "engine/record/program_report.hpp"
+#include "engine/record/recording.hpp"
 
 #include "temp_dir.hpp"
 
@@ -180,4 +182,62 @@ TEST(ReaderMemory, ABlockThatHoldsMoreThanAsyncScopeWritesIsRefused)
     ASSERT_TRUE(read.refused);
     EXPECT_NE(read.message.find("line 1: machine.samples is larger than AsyncScope writes"), std::string::npos)
         << read.message.substr(0, 300);
+}
+
+// Recordings as `record --from` reads them (split as they are read, each process a series): iterations of two
+// processes, each with a thread that calls during the other's waits; a million notes; more processes than a report
+// holds. Each within four times its file and 64 MiB.
+TEST(ReaderMemory, RecordingsAreReadWithinTheSameBound)
+{
+    asyncscope::testing::TempDir dir("reader-memory");
+    std::string processes;
+    for (int pid : { 7, 8 })
+        processes += "process " + std::to_string(pid) + " 1 /bin/app\nclock " + std::to_string(pid) +
+            " 1000000000 5000\ndevice " + std::to_string(pid) +
+            " 0 9 0 85017493504 132 3 1980000 13000 f31abc149048f8a7084e603ef0e1c33b NVIDIA H100\nname " +
+            std::to_string(pid) + " 1 cudaLaunchKernel_v7000\nname " + std::to_string(pid) + " 2 _Z1kv\nname " +
+            std::to_string(pid) + " 3 cudaStreamSynchronize_v3020\nname " + std::to_string(pid) +
+            " 4 cudaGetLastError_v3020\n";
+    std::string iterations;
+    std::uint64_t t = 2'000'000'000, c = 10;
+    for (int i = 0; i < 100000; ++i, t += 1100) {
+        for (const std::string pid : { "7", "8" }) {
+            const auto at = [&](std::uint64_t ns) { return std::to_string(t + ns); };
+            iterations += "kernel " + pid + " 0 1 13 " + std::to_string(c) + " " + at(600) + " " + at(900) +
+                " 0 1 1 =2\napi " + pid + " 99 " + std::to_string(c) + " " + at(0) + " " + at(500) + " 0 1 =1\n";
+            ++c;
+            iterations += "api " + pid + " 98 " + std::to_string(c++) + " " + at(520) + " " + at(540) + " 0 1 =4\n";
+            iterations += "sync " + pid + " 1 13 " + std::to_string(c) + " " + at(600) + " " + at(950) + " 3\napi " +
+                pid + " 99 " + std::to_string(c) + " " + at(520) + " " + at(1000) + " 0 1 =3\n";
+            ++c;
+        }
+    }
+    std::string notes, ranks;
+    for (int i = 0; i < 1000000; ++i)
+        notes += "note 7 n\n";
+    for (int pid = 1; pid <= 5000; ++pid)
+        ranks += "process " + std::to_string(pid) + " 1 /bin/rank\n";
+    const std::string magic = "asyncscope-record 2\n";
+    const std::pair<const char*, std::string> files[] = {
+        { "iterations.record", magic + processes + iterations + "exit 7\nexit 8\n" },
+        { "notes.record", magic + processes + notes + "exit 7\n" },
+        { "ranks.record", magic + ranks },
+    };
+    for (const auto& [name, text] : files) {
+        SCOPED_TRACE(name);
+        const std::string path = dir.file(name);
+        write(path, text);
+        const ChildRead read = readInChild([&]() -> std::optional<std::string> {
+            IterationSplitter splitter(IterationRule {});
+            auto recording = readRecordingFile(path, &splitter);
+            if (!recording)
+                return recording.error().message();
+            ProgramInfo program;
+            program.command = { "app" };
+            auto series = programSeries(*recording, splitter, ProcessChoice {}, program);
+            return series ? std::nullopt : std::optional(series.error().message());
+        });
+        expectWithinBounds(read, text.size());
+        EXPECT_EQ(read.refused, std::string(name) == "ranks.record") << read.message.substr(0, 300);
+    }
 }
