@@ -294,11 +294,8 @@ int runRecordCommand(int argc, const char* const argv[], const std::atomic<bool>
     if (!*read)
         return options.from.empty() ? reportFailure(read->error(), err) : cli::refuseInput(read->error().message(), err);
     const Recording& recording = **read;
-    if (program.command.empty()) {  // a kept recording: its first process is the program
-        const RecordedProcess* first = recording.processes.empty() ? nullptr : &recording.processes.front();
-        program.command = { first && !first->executable.empty() ? first->executable : options.from };
-        programEndFrom(recording, program);
-    }
+    if (program.command.empty())  // a kept recording: its first process is the program
+        program = keptProgram(recording, options.from);
     auto series = programSeries(recording, splitter, *choice, program, machine.get());
     if (!series)
         return reportFailure(series.error(), err);

@@ -4,11 +4,13 @@
 #include "engine/io/input_file.hpp"
 #include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
+#include "engine/record/record_stream.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -67,7 +69,7 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
         report.device.uuid = uuidText(d->uuid);
         report.driverVersion = int(d->driverVersion);
         report.config.device = int(d->id);
-    } else {
+    } else if (!split.runs.empty()) {
         // A recording cut before its device line (the recorder writes one as each process's context is made).
         report.device.name = "a GPU the recording does not describe";
         split.notes.push_back("The recording does not describe the GPU the runs ran on (its device line is missing).");
@@ -196,6 +198,38 @@ void programEndFrom(const Recording& recording, ProgramInfo& program)
     // ended is not known (a kill no handler sees, a recording cut short).
     program.exitCode = first && first->exited ? 0 : -1;
     program.signal = first ? first->signal : 0;
+}
+
+ProgramInfo keptProgram(const Recording& recording, const std::string& path)
+{
+    ProgramInfo program;
+    const RecordedProcess* first = recording.processes.empty() ? nullptr : &recording.processes.front();
+    program.command = { first && !first->executable.empty() ? first->executable : path };
+    programEndFrom(recording, program);
+    return program;
+}
+
+Result<std::vector<ProgramSeries>> readKeptRecording(
+    const std::string& path, const IterationRule& rule, const ProcessChoice& choice)
+{
+    IterationSplitter splitter(rule);
+    Result<Recording> recording = readRecordingFile(path, &splitter);
+    if (!recording)
+        return recording.error();
+    auto series = programSeries(*recording, splitter, choice, keptProgram(*recording, path));
+    if (series && std::all_of(series->begin(), series->end(),
+                      [](const ProgramSeries& s) { return s.report.runs.empty(); }))
+        return makeError(ErrorKind::Io, shownPath(path) + ": no iteration of the recorded program issued GPU work",
+            "Record the program again, letting it run its GPU work.");
+    return series;
+}
+
+bool isRecordingFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char start[32] = {};
+    in.read(start, sizeof start);
+    return std::string_view(start, std::size_t(in.gcount())).rfind(record::kMagic, 0) == 0;
 }
 
 Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, IterationSplitter& splitter,

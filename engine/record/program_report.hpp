@@ -53,6 +53,15 @@ PlanReport processComparison(std::vector<ProgramSeries> series);
 bool programFailed(const ProgramInfo& program);
 // How the program ended, for a report made from a kept recording: its first process's exit or fatal signal.
 void programEndFrom(const Recording& recording, ProgramInfo& program);
+// The program of a kept recording read from `path`: its first process's executable (the file's path where the
+// recording names none), and how it ended.
+ProgramInfo keptProgram(const Recording& recording, const std::string& path);
+// What `record --from PATH` makes of a kept recording, for the window: read (split as it is read, iterations found
+// by `rule`), a series for each process with GPU work (an error where none has a run), as `choice` asks.
+Result<std::vector<ProgramSeries>> readKeptRecording(
+    const std::string& path, const IterationRule& rule, const ProcessChoice& choice);
+// Whether the file at `path` begins as a recording does (false where it cannot be read).
+bool isRecordingFile(const std::string& path);
 
 // A program run under the recorder: how it ended, its program block, the program as messages name it, and its
 // recording as read while it ran (or the line refused).

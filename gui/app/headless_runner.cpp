@@ -59,12 +59,11 @@ HeadlessRunner::HeadlessRunner(AppOptions options, SessionModel* session, QWidge
     // Queued: the views lay out what the plan's end, or the saved run read, changed (legend, ticks, the comparison
     // tab) in events posted as it ended, and the screenshot must show them.
     connect(session, &SessionModel::savedLoaded, this, &HeadlessRunner::proceed, Qt::QueuedConnection);
+    // A saved comparison: its comparison chart, as the window's Comparison tab draws it (queued, as a saved series
+    // is: the tab lays out what it changed first).
     connect(session, &SessionModel::comparisonOpened, this, [this](const QString& path) {
-        m_fileProblems << tr("%1: a comparison of several variants; without a window only one series is shown and "
-                             "exported: open it in the window (File › Open saved run…)")
-                              .arg(QDir::toNativeSeparators(path));
-        m_openFailed = true;
-        proceed();
+        m_comparisonPath = path;
+        QMetaObject::invokeMethod(this, &HeadlessRunner::proceed, Qt::QueuedConnection);
     });
     connect(session, &SessionModel::planFinished, this, &HeadlessRunner::onPlanFinished, Qt::QueuedConnection);
     QMetaObject::invokeMethod(this, &HeadlessRunner::proceed, Qt::QueuedConnection);  // once the window is built
@@ -84,6 +83,10 @@ void HeadlessRunner::proceed()
         return finish(1, text(*m_searchFailure));
     if (!m_options.open.isEmpty() && !m_options.screenshot.isEmpty() && !m_searchEnded)
         return;  // the window is pictured with its GPU list filled in, or saying why it is empty
+    if (!m_comparisonPath.isEmpty()) {
+        m_started = true;
+        return saveComparison();
+    }
     if (!m_options.open.isEmpty()) {
         m_started = true;
         return saveShown(tr("%1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source()));
@@ -122,6 +125,23 @@ void HeadlessRunner::saveShown(const QString& summary)
         return finish(1, problem);
     keepAdvice();
     finish(0, summary + baselineSummary() + tr("; chart saved to %1").arg(m_options.exportPng));
+}
+
+void HeadlessRunner::saveComparison()
+{
+    const QString path = QDir::toNativeSeparators(m_comparisonPath);
+    const std::optional<PlanReport>& plan = m_session->lastComparison();
+    if (!plan)
+        return finish(1, tr("%1: no comparison to draw").arg(path));
+    if (const QString failure = savePictures(); !failure.isEmpty())
+        return finish(1, failure);
+    if (const QString problem = exportComparisonChart(*plan, m_options.exportPng, m_options.exportSize);
+        !problem.isEmpty())
+        return finish(1, problem);
+    QString summary = tr("%1, a comparison of %n variant(s)", nullptr, int(plan->variants.size())).arg(path);
+    if (plan->ranCount() < plan->planned)
+        summary += "; " + QString::fromStdString(plan->notRunText());
+    finish(0, summary + tr("; chart saved to %1").arg(m_options.exportPng));
 }
 
 QString HeadlessRunner::baselineSummary() const

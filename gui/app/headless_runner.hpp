@@ -49,6 +49,7 @@ private:
     void proceed();  // starts the plan, or saves the saved series' chart, once what it waits for is there
     void start();
     void saveShown(const QString& summary);
+    void saveComparison();  // the saved comparison opened (m_comparisonPath): its chart
     QString savePictures();  // the screenshot and the timeline asked for; empty, or why one could not be written
     void onPlanFinished(const PlanReport& plan);
     void onHostFinished(const HostReport& host);
@@ -63,6 +64,7 @@ private:
     std::function<QString(const QString&, QSize)> m_exportTimeline;
     QStringList m_fileProblems;  // the saved runs asked for that could not be read, each with why
     bool m_openFailed = false;   // the one --open names among them
+    QString m_comparisonPath;     // --open named a comparison of several variants, now opened
     std::optional<Error> m_searchFailure;  // why no device was found, where none was
     QString m_advice;  // printed after the summary
     AllGpusPanel* m_allGpus = nullptr;

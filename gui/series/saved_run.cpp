@@ -7,6 +7,8 @@
 #include "engine/io/result_file.hpp"
 #include "engine/model/baseline.hpp"
 #include "engine/model/big_vector.hpp"
+#include "engine/model/display_text.hpp"
+#include "engine/record/program_report.hpp"
 
 #include <QDir>
 #include <QFile>
@@ -17,17 +19,20 @@
 #include <algorithm>
 #include <map>
 #include <thread>
+#include <variant>
 
 namespace asyncscope {
 
 namespace {
 
-// "CSV", or "JSON format 2" as the header says it ("format_version" near its start; format 1 had none). A host's
+// "CSV", "recording", or "JSON format 2" as the header says it ("format_version" near its start; format 1 had none). A host's
 // record has a version of its own before its series': "host record, JSON format 4" names the series'.
 QString formatOf(const QString& path)
 {
     if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
         return QStringLiteral("CSV");
+    if (isRecordingFile(path.toStdString()))
+        return QStringLiteral("recording");
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return QStringLiteral("JSON");
@@ -47,27 +52,97 @@ QString formatOf(const QString& path)
                             : QStringLiteral("JSON format 1");
 }
 
+// A file of several series opened as a comparison of them.
+Result<SavedRun> savedComparison(const QString& path, PlanReport plan, const QString& format)
+{
+    if (plan.ranCount() == 0)
+        return makeError(ErrorKind::Io, shownPath(path.toStdString()) + ": a comparison none of whose variants ran",
+            "Open a comparison with variants that ran.");
+    SavedRun saved;
+    saved.label = saved.fileLabel = QFileInfo(path).completeBaseName();
+    saved.path = path;
+    saved.format = format;
+    saved.comparison = std::move(plan);
+    return saved;
+}
+
+// The series of a host's record, as a merge reads it: one, or a comparison of its GPUs' (and their variants').
+Result<std::variant<Report, PlanReport>> hostSeries(const std::string& path)
+{
+    auto host = readResultFile(path);
+    if (!host)
+        return host.error();
+    if (host->error)
+        return makeError(ErrorKind::Io,
+            shownPath(path) + ": a record of host " + cutText(host->host, 80) + ", where nothing ran (" +
+                cutText(host->error->detail, kMaxShownMessageChars) + ")",
+            "Open a record of a host that ran a series.");
+    PlanReport plan;
+    for (DeviceResult& d : host->devices)
+        for (VariantResult& v : d.plan.variants) {
+            if (!v.ran() || v.report.runs.empty())
+                continue;
+            v.label = "GPU " + std::to_string(d.device.index) + " (" + cutText(d.device.name, 60) + ")" +
+                (d.plan.variants.size() > 1 ? ": " + v.label : std::string());
+            plan.variants.push_back(std::move(v));
+        }
+    plan.planned = plan.variants.size();
+    if (plan.variants.size() == 1)
+        return std::variant<Report, PlanReport>(std::move(plan.variants.front().report));
+    if (plan.variants.size() > 1 && host->comparison && host->devices.size() == 1)
+        plan.comparison = host->comparison;
+    return std::variant<Report, PlanReport>(std::move(plan));
+}
+
+// "asyncscope-host" near a JSON file's start: a host's record (what a merge reads), not a series report.
+bool isHostRecord(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    static const QRegularExpression hostRecord(QStringLiteral("\"format\"\\s*:\\s*\"asyncscope-host\""));
+    return hostRecord.match(QString::fromUtf8(file.read(qint64(64) << 10))).hasMatch();
+}
+
 }  // namespace
 
 Result<SavedRun> readSavedRun(
     const QString& path, const ReadProgress& progress, const std::atomic<bool>* cancel, SavedRunUse use)
 {
-    if (use == SavedRunUse::Series && isComparisonFile(path.toStdString())) {
-        auto plan = readComparisonFile(path.toStdString(), progress, cancel);
+    const std::string file = path.toStdString();
+    if (use == SavedRunUse::Series && isComparisonFile(file)) {
+        auto plan = readComparisonFile(file, progress, cancel);
         if (!plan)
             return plan.error();
-        if (plan->ranCount() == 0)
-            return makeError(ErrorKind::Io, shownPath(path.toStdString()) + ": a comparison none of whose variants ran",
-                "Open a comparison with variants that ran.");
-        SavedRun saved;
-        saved.label = saved.fileLabel = QFileInfo(path).completeBaseName();
-        saved.path = path;
-        saved.format = QStringLiteral("comparison");
-        saved.comparison = std::move(*plan);
-        return saved;
+        return savedComparison(path, std::move(*plan), QStringLiteral("comparison"));
     }
-    auto report = use == SavedRunUse::Baseline ? readSeriesFile(path.toStdString(), progress, cancel)
-                                               : readReportFile(path.toStdString(), progress, cancel);
+    Result<Report> report = makeError(ErrorKind::Io, file + ": not read");
+    if (isRecordingFile(file)) {
+        // A kept recording, made a report as `asyncscope-cli record --from` makes it: a series a process.
+        auto series = readKeptRecording(file, IterationRule {}, ProcessChoice {});
+        if (!series)
+            return series.error();
+        if (series->size() > 1) {
+            if (use == SavedRunUse::Series)
+                return savedComparison(path, processComparison(std::move(*series)), QStringLiteral("recording"));
+            return makeError(ErrorKind::Io,
+                shownPath(file) + ": a recording of " + std::to_string(series->size()) +
+                    " processes, and a baseline is one series",
+                "Make a report of one process (asyncscope-cli record --from FILE --process PID --output x.json) and "
+                "compare with that.");
+        }
+        report = std::move(series->front().report);
+    } else if (use == SavedRunUse::Series && isHostRecord(path)) {
+        auto series = hostSeries(file);
+        if (!series)
+            return series.error();
+        if (auto* plan = std::get_if<PlanReport>(&*series))
+            return savedComparison(path, std::move(*plan), QStringLiteral("host record"));
+        report = std::move(std::get<Report>(*series));
+    } else {
+        report = use == SavedRunUse::Baseline ? readSeriesFile(file, progress, cancel)
+                                              : readReportFile(file, progress, cancel);
+    }
     if (!report)
         return report.error();
     // A header without runs (a series saved before its first run ended, or cut after its header) has nothing to show.
