@@ -93,6 +93,11 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
     report.outcome = outcome;
     program.iterations = split.how;
     program.notes = std::move(split.notes);
+    if (program.notes.size() > kMaxProgramNotes) {  // as many as a report holds, the last saying how many more
+        const std::size_t more = program.notes.size() - (kMaxProgramNotes - 1);
+        program.notes.resize(kMaxProgramNotes - 1);
+        program.notes.push_back(std::to_string(more) + " more notes are left out.");
+    }
     program.copies = split.copies;
     program.threads = std::move(split.threads);
     program.pids.clear();

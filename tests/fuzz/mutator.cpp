@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <string_view>
 
 namespace asyncscope::fuzz {
 
@@ -44,9 +45,100 @@ std::string Mutator::next(std::string& how)
     std::string text = m_seeds.empty() ? std::string() : m_seeds[which];
     how = "seed " + std::to_string(which);
     const std::size_t count = 1 + below(4);
-    for (std::size_t k = 0; k < count; ++k)
-        mutate(text, how);
+    const bool recording = text.rfind("asyncscope-record", 0) == 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        if (recording && below(2) == 0)
+            mutateRecording(text, how);
+        else
+            mutate(text, how);
+    }
     return text;
+}
+
+void Mutator::mutateRecording(std::string& text, std::string& how)
+{
+    // A whole line of the recording at random (past its first).
+    const auto lineAt = [&](std::size_t& from, std::size_t& end) {
+        const std::size_t at = below(text.size() + 1);
+        const std::size_t begin = text.rfind('\n', std::min(at, text.size() ? text.size() - 1 : 0));
+        from = begin == std::string::npos ? 0 : begin + 1;
+        end = text.find('\n', from);
+        return end != std::string::npos && from > 0;
+    };
+    std::size_t from = 0, end = 0;
+    switch (below(5)) {
+    case 0: {  // a field of a record: a huge count, an id out of range, a time gone backwards
+        if (!lineAt(from, end))
+            break;
+        std::vector<std::pair<std::size_t, std::size_t>> words;  // the numbers after the record's type
+        for (std::size_t i = text.find(' ', from); i != std::string::npos && i < end; i = text.find(' ', i + 1)) {
+            const std::size_t next = std::min(text.find(' ', i + 1), end);
+            if (next > i + 1 && std::isdigit(static_cast<unsigned char>(text[i + 1])))
+                words.emplace_back(i + 1, next);
+        }
+        if (words.empty())
+            break;
+        const auto [begin, stop] = words[below(words.size())];
+        const std::string old = text.substr(begin, stop - begin);
+        static constexpr std::array kCounts { "18446744073709551615", "18446744073709551616", "9223372036854775808",
+            "4294967296", "4294967295", "2147483648", "0", "1" };
+        std::string value = kCounts[below(kCounts.size())];
+        if (below(2) == 0 && old.size() > 6)  // a time (or a correlation id) gone backwards
+            value = below(2) == 0 ? old.substr(0, old.size() - 1) : old.substr(0, old.size() - 6) + "000000";
+        text.replace(begin, stop - begin, value);
+        how += "; record field at " + std::to_string(begin) + " -> " + value;
+        break;
+    }
+    case 1: {  // a name reference to no name
+        const std::size_t i = text.find(" =", below(text.size() + 1));
+        if (i == std::string::npos)
+            break;
+        const std::size_t stop = std::min(text.find_first_of(" \n", i + 2), text.size());
+        const char* value = below(2) == 0 ? "4294967295" : "999999";
+        text.replace(i + 2, stop - i - 2, value);
+        how += std::string("; name reference at ") + std::to_string(i) + " -> =" + value;
+        break;
+    }
+    case 2: {  // processes without their exit (or their fatal signal)
+        std::string kept;  // one pass: a million of them erased one by one would take minutes
+        kept.reserve(text.size());
+        std::size_t removed = 0;
+        for (std::size_t i = 0; i < text.size();) {
+            const std::size_t stop = std::min(text.find('\n', i), text.size());
+            const std::string_view line(text.data() + i, stop - i);
+            if (i > 0 && (line.rfind("exit ", 0) == 0 || line.rfind("signal ", 0) == 0))
+                ++removed;
+            else
+                kept.append(text, i, std::min(stop + 1, text.size()) - i);
+            i = stop + 1;
+        }
+        text = std::move(kept);
+        how += "; " + std::to_string(removed) + " exit and signal lines removed";
+        break;
+    }
+    case 3: {  // a line repeated with its times going backwards
+        if (!lineAt(from, end))
+            break;
+        std::string line = text.substr(from, end - from + 1);
+        text.insert(end + 1, line);
+        text.insert(from, line);  // the same record before itself: its times come again, earlier in the stream
+        how += "; line at " + std::to_string(from) + " given before and after itself";
+        break;
+    }
+    case 4: {  // a million tiny records
+        static constexpr std::array kTiny { "dropped 1 1\n", "exit 7\n", "note 1 n\n", "stream 1 1 1 1\n" };
+        const std::string tiny = kTiny[below(kTiny.size())];
+        const std::size_t count = below(8) == 0 ? 1000000 : 100 + below(10000);
+        std::string lines;
+        lines.reserve(tiny.size() * count);
+        for (std::size_t k = 0; k < count; ++k)
+            lines += tiny;
+        const std::size_t at = text.find('\n');
+        text.insert(at == std::string::npos ? text.size() : at + 1, lines);
+        how += "; " + std::to_string(count) + " tiny records (" + tiny.substr(0, tiny.size() - 1) + ")";
+        break;
+    }
+    }
 }
 
 void Mutator::mutate(std::string& text, std::string& how)
