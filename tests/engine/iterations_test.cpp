@@ -423,5 +423,21 @@ TEST(RecordExitStatus, AProgramThatDiedFailsAndARefusedRecordingIsAUsageError)
     EXPECT_EQ(recordFrom(finePath, { "--process", "nine" }, printed), kExitUsage) << printed;
 }
 
+// A recording of a program that issued no GPU work: it says so on standard error and exits 1; a file name with
+// control characters is shown escaped on every line, the "Recorded" one too.
+TEST(RecordExitStatus, ARecordingWithoutGpuWorkSaysSoAndNamesAreShownEscaped)
+{
+    testing::TempDir dir("iterations-test");
+    Lines idle;
+    idle.process(4242).line("api 4242 7 1 1000 2000 0 1 cudaGetDeviceCount_v3020").line("exit 4242");
+    const std::string path = dir.file("idle\x1b[2J.record");
+    std::ofstream(path) << idle.text();
+    std::string printed;
+    EXPECT_EQ(recordFrom(path, {}, printed), kExitFailure) << printed;
+    EXPECT_NE(printed.find("no iteration issued GPU work"), std::string::npos) << printed;
+    EXPECT_EQ(printed.find('\x1b'), std::string::npos) << "a control character printed as it is";
+    EXPECT_NE(printed.find("Recorded " + dir.file("idle\\x1b[2J.record")), std::string::npos) << printed;
+}
+
 }  // namespace
 }  // namespace asyncscope
