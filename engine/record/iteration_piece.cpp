@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <set>
-#include <unordered_set>
+#include <unordered_map>
 
 namespace asyncscope::iteration {
 
