@@ -113,6 +113,11 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         QStringLiteral("AsyncScope: see asynchronous CUDA execution, GPU time against CPU submit time."));
     const Definitions d;
     parser.addOptions(d.listed());
+    // Files as a desktop hands them over (the .desktop file's %F, "Open With", a file dropped on the launcher).
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+        QStringLiteral("Files to open, as --open takes the first and --overlay the others: a saved series, a "
+                       "comparison, a host's record or a kept recording."),
+        QStringLiteral("[FILE…]"));
     // Qt's own options (-style Adwaita-Dark, -platform offscreen …) are for QApplication, which takes them after this
     // parser has run; they are accepted here and left alone. --help lists the app's options, --help-all these too.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -167,8 +172,6 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
         options.earlyExitText = QCoreApplication::applicationName() + ' ' + QCoreApplication::applicationVersion() + '\n';
         return options;
     }
-    if (!parser.positionalArguments().isEmpty())
-        return usage("unexpected argument '" + parser.positionalArguments().first() + "'");
 
     bool ok = false;
     if (parser.isSet(d.device)) {
@@ -222,6 +225,14 @@ Result<AppOptions> parseAppOptions(const QStringList& arguments)
     options.exportSize = QSize(w, h);
     options.open = parser.value(d.open);
     options.overlays = parser.values(d.overlay);
+    QStringList files = parser.positionalArguments();
+    if (!files.isEmpty()) {
+        if (!options.open.isEmpty())
+            return usage("'" + files.first() + "' and --open " + options.open +
+                " both name the file to open; give one (more files overlay it: --overlay)");
+        options.open = files.takeFirst();
+        options.overlays = files + options.overlays;
+    }
     options.baseline = parser.value(d.baseline);
     for (auto [option, bytes] : { std::pair { &d.sweepMin, &options.sweepMinBytes }, std::pair { &d.sweepMax, &options.sweepMaxBytes } }) {
         auto elements = parseElementCount(parser.value(*option).toStdString());

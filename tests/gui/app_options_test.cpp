@@ -23,6 +23,21 @@ private slots:
         QCOMPARE(o->overlays, QStringList({ "h200.csv", "a100.json" }));  // in order, each one
     }
 
+    // Files given as a desktop gives them (`asyncscope FILE…`, the .desktop file's %F): the first opened as --open
+    // opens it, the others overlaid on it.
+    void opensFilesGivenAsArguments()
+    {
+        const auto one = parseAppOptions({ "asyncscope", "run.record" });
+        QVERIFY2(one.ok(), one.ok() ? "" : one.error().message().c_str());
+        QCOMPARE(one->open, QString("run.record"));
+        QVERIFY(one->overlays.isEmpty());
+        QVERIFY(!one->headless());
+        const auto three = parseAppOptions({ "asyncscope", "a.json", "b.csv", "--overlay", "c.json", "d.json" });
+        QVERIFY2(three.ok(), three.ok() ? "" : three.error().message().c_str());
+        QCOMPARE(three->open, QString("a.json"));
+        QCOMPARE(three->overlays, (QStringList { "b.csv", "d.json", "c.json" }));
+    }
+
     // --open: a saved series in place of a run, headless or not; it does not go with a run.
     void parsesOpen()
     {
@@ -149,7 +164,7 @@ private slots:
         QTest::newRow("timeline of a comparison")
             << QStringList { "--export-png", "x.png", "--export-timeline", "t.png", "--compare", "wait" };
         QTest::newRow("unknown option") << QStringList { "--frobnicate" };
-        QTest::newRow("stray argument") << QStringList { "extra" };
+        QTest::newRow("a file and --open") << QStringList { "a.json", "--open", "b.json" };
         QTest::newRow("chunks 0") << QStringList { "--chunks", "0" };
         QTest::newRow("streams word") << QStringList { "--streams", "four" };
         QTest::newRow("order unknown") << QStringList { "--order", "random" };
