@@ -132,4 +132,6 @@ TEST(LongRuns, MoreSpansAnywhereButAfterTheirRunAreRefusedNamingTheLine)
         std::string::npos);
     EXPECT_EQ(problemOf(lines[0] + "\n" + lines[2] + "\n{\"run\":1,\"more_spans\":7}\n"),
         "run 1 (line 3): more_spans is not a list");
+    EXPECT_EQ(problemOf(lines[0] + "\n" + lines[2] + "\n{\"run\":1,\"more_spans\":[],\"more_spans\":[]}\n"),
+        "run 1 (line 3): more_spans is given twice; accepted: each field once");
 }

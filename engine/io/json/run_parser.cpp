@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace asyncscope::json_read {
@@ -72,6 +73,7 @@ public:
     {
         m_seen = 0;
         continues = false;
+        bool moreSpans = false, moreTraced = false;  // a line going on with the run's spans gives each list once
         if (doc.is_object()) {
             std::size_t next = 0;  // the key the writer's order puts next: most lookups are one comparison
             for (const dom::key_value_pair field : dom::object(doc)) {
@@ -79,8 +81,11 @@ public:
                 next = std::size_t(key) + 1;
                 if (key == RunKey::Unknown && (field.key == kMoreSpansKey || field.key == kMoreTracedKey)) {
                     const bool traced = field.key == kMoreTracedKey;
+                    const char* name = traced ? kMoreTracedKey : kMoreSpansKey;
                     if (!field.value.is_array())
-                        throw Problem { std::string(traced ? kMoreTracedKey : kMoreSpansKey) + " is not a list" };
+                        throw Problem { std::string(name) + " is not a list" };
+                    if (std::exchange(traced ? moreTraced : moreSpans, true))
+                        throw Problem { givenTwice(name) };
                     spans(dom::array(field.value), traced, traced ? run.traced : run.spans);
                     continues = true;
                     continue;
