@@ -233,6 +233,9 @@ void defineOptions(CLI::App& app, CliOptions& options, OptionText& t)
         ->check(CLI::IsMember(runnableComparisonNames()));
     app.add_option("--sweep-min", t.sweepMin, "Smallest size of --compare size")->type_name("SIZE");
     app.add_option("--sweep-max", t.sweepMax, "Largest size of --compare size")->type_name("SIZE");
+    app.add_flag("--try-advice", options.tryAdvice, "After the series, run the shape its advice suggests (--chunks, "
+                                                    "--streams) on the same GPU and report both as an overlap "
+                                                    "comparison, the model's prediction beside what the shape achieved");
     app.add_option("--merge", options.mergeFiles, "Run nothing: read these result files (JSON this CLI wrote: host "
                                                   "records, series reports, error records) and print one table, a "
                                                   "row per host and GPU, outliers marked against each host's median "
@@ -383,6 +386,18 @@ Result<CliOptions> parseWithDefaults(int argc, const char* const argv[], const P
     if (options.devices.several() && !options.tracePath.empty())
         return makeError(ErrorKind::Usage, "--trace writes one device's series, and --device names several",
             "Give --device best or one index with --trace.");
+    if (options.tryAdvice) {
+        const char* conflict = !options.mergeFiles.empty() ? "--merge"
+            : options.comparison                           ? "--compare"
+            : !options.baselineFiles.empty()               ? "--baseline"
+            : options.devices.several()                    ? "--device with several devices"
+                                                           : nullptr;
+        if (conflict)
+            return makeError(ErrorKind::Usage,
+                std::string("--try-advice runs one series and the shape its advice suggests: it cannot go with ") +
+                    conflict,
+                "Run one series on one device with --try-advice.");
+    }
     return options;
 }
 

@@ -42,6 +42,9 @@ struct CliOptions {
     BaselineSettings baselineSettings;
     bool allowDifferent = false;  // compare across configurations
     std::string savePath;         // with a baseline and a run: also keep the run's series here (JSON)
+    // Run the shape the advice suggests after the series, on the same device, and report the two as an overlap
+    // comparison with the model's prediction beside what the shape achieved.
+    bool tryAdvice = false;
 };
 
 // Usage errors come back as ErrorKind::Usage with CLI11's or our own message. With one --baseline file the file is

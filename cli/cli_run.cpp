@@ -1,6 +1,7 @@
 #include "cli/cli_commands.hpp"
 
 #include "cli/cli_outputs.hpp"
+#include "cli/cli_try_advice.hpp"
 #include "cli/output_pattern.hpp"
 
 #include "engine/host/host_name.hpp"
@@ -255,16 +256,22 @@ int runPlan(const CliOptions& options, Backend& backend, const Platform& platfor
         const int ranCode = verdict({ &result.devices.front() }, true, false, err);
         return ranCode != kExitOk ? ranCode : compared != kExitOk ? compared : traceFailed ? reportFailure(*traceFailed, err) : kExitOk;
     }
-    const std::vector<std::vector<Assessment>> assessed = assessHost(result);
+    std::vector<std::vector<Assessment>> assessed = assessHost(result);
+    Status triedFailed;
+    if (options.tryAdvice && series && !several && !result.devices.front().plan.variants.front().report.runs.empty()
+        && !result.devices.front().plan.failure())
+        triedFailed = tryAdvice(backend, platform, cancel, runner, result.devices.front().plan, assessed.front(), err);
     if (!several) {
         const PlanReport& only = result.devices.front().plan;
         std::ostream& to = outputs.at(std::to_string(devices->front()));
-        if (series && !only.variants.front().report.runs.empty())
+        if (only.comparison)  // --try-advice: the series and the advised shape
+            writeComparison(to, options.format, only, assessed.front());
+        else if (series && !only.variants.front().report.runs.empty())
             writeSeries(to, options.format, only.variants.front().report, assessed.front().front());
         else if (!series && only.ranCount() > 0)
             writeComparison(to, options.format, only, assessed.front());
         if (trace)
-            traceFailed = writeTrace(*trace, series, only, assessed.front());
+            traceFailed = writeTrace(*trace, series && !only.comparison, only, assessed.front());
     } else {
         const std::vector<SideBySideRow> rows = sideBySideRows(result);
         if (namesDevice(options.outputPath)) {
@@ -284,6 +291,8 @@ int runPlan(const CliOptions& options, Backend& backend, const Platform& platfor
     if (writeFailed)
         return reportFailure(*writeFailed, err);
     const int code = verdict(ran, series, several, err);
+    if (code == kExitOk && triedFailed)
+        return reportFailure(*triedFailed, err);
     return code != kExitOk ? code : traceCode;
 }
 

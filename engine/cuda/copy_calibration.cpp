@@ -3,10 +3,12 @@
 #include "engine/cuda/cuda_error.hpp"
 #include "engine/cuda/cuda_resources.hpp"
 #include "engine/cuda/host_buffer.hpp"
+#include "engine/cuda/increment_kernel.hpp"
 #include "engine/cuda/sm_copy_kernel.hpp"
 #include "engine/model/statistics.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <vector>
@@ -109,6 +111,45 @@ cudaError_t prefetch(const int* p, std::size_t bytes, bool toHost, int device, c
 #endif
 }
 
+// The operations' fixed costs are timed over this many bytes, kCostBatch operations back to back.
+constexpr std::size_t kCostBytes = std::size_t(64) << 10;
+constexpr int kCostBatch = 64;
+
+struct BatchTime {
+    double gpuUs = 0.0;   // GPU time of one operation: the batch's, best of the repeats, over the count
+    double callUs = 0.0;  // CPU time of one enqueue call: the least of the repeats' means
+};
+
+// `count` enqueues of `step` back to back on the first stream, between two events, after `reset`: one warm-up, then
+// the clock's repeats.
+Result<BatchTime> batchTime(const std::vector<Step>& reset, const Step& step, int count, const Clock& clock)
+{
+    BatchTime best;
+    for (int i = 0; i <= clock.repeats; ++i) {  // i == 0 is the warm-up
+        for (const Step& r : reset) {
+            if (auto failed = enqueue(r, clock.first))
+                return *failed;
+        }
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(clock.start.get(), clock.first));
+        const auto began = std::chrono::steady_clock::now();
+        for (int j = 0; j < count; ++j) {
+            if (auto failed = enqueue(step, clock.first))
+                return *failed;
+        }
+        const std::chrono::duration<double, std::micro> calls = std::chrono::steady_clock::now() - began;
+        ASYNCSCOPE_CUDA_TRY(cudaEventRecord(clock.stop.get(), clock.first));
+        ASYNCSCOPE_CUDA_TRY(cudaEventSynchronize(clock.stop.get()));
+        float ms = 0.0f;
+        ASYNCSCOPE_CUDA_TRY(cudaEventElapsedTime(&ms, clock.start.get(), clock.stop.get()));
+        const double gpuUs = 1e3 * static_cast<double>(ms) / count, callUs = calls.count() / count;
+        if (i == 1 || (i > 1 && gpuUs < best.gpuUs))
+            best.gpuUs = gpuUs;
+        if (i == 1 || (i > 1 && callUs < best.callUs))
+            best.callUs = callUs;
+    }
+    return best;
+}
+
 }  // namespace
 
 Result<CopyPeak> measureCopyPeak(int device, CopyPath path, std::size_t bytes, int repeats)
@@ -153,66 +194,73 @@ Result<CopyPeak> measureCopyPeak(int device, CopyPath path, std::size_t bytes, i
     ASYNCSCOPE_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     clock.joined.reset(e);
 
-    Moves moves;
-    int* in = host[0].host();
-    int* out = host[1].host();
-    switch (path) {
-    case CopyPath::Pinned:
-    case CopyPath::Pageable:
-    case CopyPath::WriteCombined:
-    case CopyPath::Registered: {
-        int* toDevice = onDevice[0].get();
-        const int* fromDevice = onDevice[1].get();
-        moves.inbound = { "cudaMemcpyAsync (to the device)", [=](cudaStream_t s) {
-                             return cudaMemcpyAsync(toDevice, in, bytes, cudaMemcpyHostToDevice, s);
-                         } };
-        moves.outbound = { "cudaMemcpyAsync (to the host)", [=](cudaStream_t s) {
-                              return cudaMemcpyAsync(out, fromDevice, bytes, cudaMemcpyDeviceToHost, s);
-                          } };
-        break;
-    }
-    case CopyPath::Sm: {
-        const std::size_t n = bytes / sizeof(int);
-        const int threads = config.threadsPerBlock;
-        int* toDevice = onDevice[0].get();
-        const int* fromDevice = onDevice[1].get();
-        const int* mappedIn = host[0].device();
-        int* mappedOut = host[1].device();
-        // Side by side, each copy gets half of the blocks the device holds at once, so that neither waits for the
-        // other's blocks to drain.
-        int sms = 0, threadsPerSm = 0;
+    int sms = 0, threadsPerSm = 0;
+    if (path == CopyPath::Sm) {
         ASYNCSCOPE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         ASYNCSCOPE_CUDA_TRY(cudaDeviceGetAttribute(&threadsPerSm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-        const std::size_t half = std::max<std::size_t>(1, std::size_t(sms) * std::size_t(threadsPerSm / threads) / 2);
-        auto inboundWith = [=](std::size_t blocks) {
-            return [=](cudaStream_t s) { return launchSmCopy(toDevice, mappedIn, n, threads, s, blocks); };
-        };
-        auto outboundWith = [=](std::size_t blocks) {
-            return [=](cudaStream_t s) { return launchSmCopy(mappedOut, fromDevice, n, threads, s, blocks); };
-        };
-        moves.inbound = { "launchSmCopy (to the device)", inboundWith(0) };
-        moves.outbound = { "launchSmCopy (to the host)", outboundWith(0) };
-        moves.pairedInbound = { "launchSmCopy (to the device, beside a copy to the host)", inboundWith(half) };
-        moves.pairedOutbound = { "launchSmCopy (to the host, beside a copy to the device)", outboundWith(half) };
-        break;
     }
-    case CopyPath::ManagedPrefetch:
-        moves.inbound = { "cudaMemPrefetchAsync (to the device)",
-            [=](cudaStream_t s) { return prefetch(in, bytes, false, device, s); } };
-        moves.outbound = { "cudaMemPrefetchAsync (to the host)",
-            [=](cudaStream_t s) { return prefetch(out, bytes, true, device, s); } };
-        moves.reset = { { "cudaMemPrefetchAsync (back to the host)",
-                            [=](cudaStream_t s) { return prefetch(in, bytes, true, device, s); } },
-            { "cudaMemPrefetchAsync (back to the device)",
-                [=](cudaStream_t s) { return prefetch(out, bytes, false, device, s); } } };
-        break;
-    }
+    const int threads = config.threadsPerBlock;
+    int* in = host[0].host();
+    int* out = host[1].host();
+    // The path's moves over the first `count` bytes of the buffers.
+    const auto movesOver = [&](std::size_t count) {
+        Moves moves;
+        switch (path) {
+        case CopyPath::Pinned:
+        case CopyPath::Pageable:
+        case CopyPath::WriteCombined:
+        case CopyPath::Registered: {
+            int* toDevice = onDevice[0].get();
+            const int* fromDevice = onDevice[1].get();
+            moves.inbound = { "cudaMemcpyAsync (to the device)", [=](cudaStream_t s) {
+                                 return cudaMemcpyAsync(toDevice, in, count, cudaMemcpyHostToDevice, s);
+                             } };
+            moves.outbound = { "cudaMemcpyAsync (to the host)", [=](cudaStream_t s) {
+                                  return cudaMemcpyAsync(out, fromDevice, count, cudaMemcpyDeviceToHost, s);
+                              } };
+            break;
+        }
+        case CopyPath::Sm: {
+            const std::size_t n = count / sizeof(int);
+            int* toDevice = onDevice[0].get();
+            const int* fromDevice = onDevice[1].get();
+            const int* mappedIn = host[0].device();
+            int* mappedOut = host[1].device();
+            // Side by side, each copy gets half of the blocks the device holds at once, so that neither waits for
+            // the other's blocks to drain.
+            const std::size_t half =
+                std::max<std::size_t>(1, std::size_t(sms) * std::size_t(threadsPerSm / threads) / 2);
+            auto inboundWith = [=](std::size_t blocks) {
+                return [=](cudaStream_t s) { return launchSmCopy(toDevice, mappedIn, n, threads, s, blocks); };
+            };
+            auto outboundWith = [=](std::size_t blocks) {
+                return [=](cudaStream_t s) { return launchSmCopy(mappedOut, fromDevice, n, threads, s, blocks); };
+            };
+            moves.inbound = { "launchSmCopy (to the device)", inboundWith(0) };
+            moves.outbound = { "launchSmCopy (to the host)", outboundWith(0) };
+            moves.pairedInbound = { "launchSmCopy (to the device, beside a copy to the host)", inboundWith(half) };
+            moves.pairedOutbound = { "launchSmCopy (to the host, beside a copy to the device)", outboundWith(half) };
+            break;
+        }
+        case CopyPath::ManagedPrefetch:
+            moves.inbound = { "cudaMemPrefetchAsync (to the device)",
+                [=](cudaStream_t s) { return prefetch(in, count, false, device, s); } };
+            moves.outbound = { "cudaMemPrefetchAsync (to the host)",
+                [=](cudaStream_t s) { return prefetch(out, count, true, device, s); } };
+            moves.reset = { { "cudaMemPrefetchAsync (back to the host)",
+                                [=](cudaStream_t s) { return prefetch(in, count, true, device, s); } },
+                { "cudaMemPrefetchAsync (back to the device)",
+                    [=](cudaStream_t s) { return prefetch(out, count, false, device, s); } } };
+            break;
+        }
+        if (!moves.pairedInbound.enqueue) {
+            moves.pairedInbound = moves.inbound;
+            moves.pairedOutbound = moves.outbound;
+        }
+        return moves;
+    };
 
-    if (!moves.pairedInbound.enqueue) {
-        moves.pairedInbound = moves.inbound;
-        moves.pairedOutbound = moves.outbound;
-    }
-
+    const Moves moves = movesOver(bytes);
     const double b = static_cast<double>(bytes);
     CopyPeak peak;
     peak.bytes = bytes;
@@ -229,6 +277,44 @@ Result<CopyPeak> measureCopyPeak(int device, CopyPath path, std::size_t bytes, i
     peak.h2dGBps = gigabytesPerSecond(b, *h2d);
     peak.d2hGBps = gigabytesPerSecond(b, *d2h);
     peak.bidirectionalGBps = gigabytesPerSecond(2.0 * b, *both);
+
+    // The operations' fixed costs: small moves back to back, and the kernel at two sizes.
+    const std::size_t small = std::min(kCostBytes, bytes);
+    const Moves few = movesOver(small);
+    auto inbound = batchTime(few.reset, few.inbound, kCostBatch, clock);
+    if (!inbound)
+        return inbound.error();
+    auto outbound = batchTime(few.reset, few.outbound, kCostBatch, clock);
+    if (!outbound)
+        return outbound.error();
+    const double smallB = static_cast<double>(small);
+    const double inUs = inbound->gpuUs - smallB / (peak.h2dGBps * 1e3);
+    const double outUs = outbound->gpuUs - smallB / (peak.d2hGBps * 1e3);
+    peak.costs.copyUs = std::max(0.0, 0.5 * (inUs + outUs));
+    double callUs = 0.5 * (inbound->callUs + outbound->callUs);
+    if (path != CopyPath::ManagedPrefetch) {
+        int* data = onDevice[0].get();
+        const Step smallKernel { "the kernel's launch", [=](cudaStream_t s) {
+                                    return launchIncrement(data, 1, small / sizeof(int), threads, s);
+                                } };
+        const Step wholeKernel { "the kernel's launch", [=](cudaStream_t s) {
+                                    return launchIncrement(data, 1, bytes / sizeof(int), threads, s);
+                                } };
+        auto launches = batchTime({}, smallKernel, kCostBatch, clock);
+        if (!launches)
+            return launches.error();
+        auto one = batchTime({}, wholeKernel, 1, clock);
+        if (!one)
+            return one.error();
+        // A launch over s bytes takes launchUs + s / rate: two sizes give both.
+        if (one->gpuUs > launches->gpuUs && bytes > small) {
+            const double bytesPerUs = (b - smallB) / (one->gpuUs - launches->gpuUs);
+            peak.costs.kernelGBps = bytesPerUs / 1e3;
+            peak.costs.launchUs = std::max(0.0, launches->gpuUs - smallB / bytesPerUs);
+        }
+        callUs = (callUs + launches->callUs) / 2.0;
+    }
+    peak.costs.callUs = callUs;
     return peak;
 }
 
@@ -241,7 +327,8 @@ Result<CopyPeak> cachedCopyPeak(const DeviceInfo& device, const std::string& cac
         // A cache that cannot be read only costs a measurement: it is then written anew.
         if (auto read = readCopyPeakCache(file)) {
             cache = std::move(*read);
-            if (const CachedCopyPeak* found = cache.find(device.uuid, path))
+            // An entry an earlier version wrote has no operation costs: the path is measured again for them.
+            if (const CachedCopyPeak* found = cache.find(device.uuid, path); found && found->peak.costs.measured())
                 return found->peak;
         }
     }

@@ -26,6 +26,10 @@ constexpr std::size_t kCalibrationBytes = std::size_t(256) << 20;
 //     pointer: the copy engines take no part.
 //   ManagedPrefetch: cudaMemPrefetchAsync of a managed buffer to the device and of another back to the host; before
 //     each timed move the buffers are put back where the move starts from, outside the timing.
+// Then the operations' fixed costs (OperationCosts): 64 moves of 64 KiB back to back each way, whose time beyond
+// their bytes at the peaks is each copy's cost; 64 launches of the pipeline's kernel over 64 KiB and one over
+// `bytes`, which give its launch cost and its rate; and the CPU time of each enqueue call. Managed prefetches have no
+// device buffer for the kernel: their kernel figures stay 0.
 // Needs two host buffers of the path's kind and two device buffers of `bytes` (managed: two managed buffers). A path
 // this device cannot take (no mapped memory, no concurrent managed access, no host registration: checkHostAccess)
 // is ErrorKind::Unsupported with the reason, before anything is allocated.
@@ -33,7 +37,7 @@ Result<CopyPeak> measureCopyPeak(int device, CopyPath path, std::size_t bytes = 
 
 // The cached figure for this device (by UUID) and path from `cacheDir`/copy-peaks.json (engine/io/copy_peak_cache),
 // or a fresh measurement that is then stored there beside the other paths' entries. An entry the reader left out (an
-// earlier version's without the bidirectional peak, a hand edit) is measured again. A cache that cannot be read or
+// earlier version's without the bidirectional peak or the operations' costs, a hand edit) is measured again. A cache that cannot be read or
 // written only costs a new measurement. An empty `cacheDir` measures without a cache.
 Result<CopyPeak> cachedCopyPeak(const DeviceInfo& device, const std::string& cacheDir, CopyPath path);
 

@@ -2,6 +2,7 @@
 
 #include "engine/io/bounded_json.hpp"
 #include "engine/io/input_file.hpp"
+#include "engine/io/operation_costs_json.hpp"
 #include "engine/model/record_rules.hpp"
 
 #include <nlohmann/json.hpp>
@@ -103,6 +104,13 @@ std::optional<CachedCopyPeak> readEntry(const nlohmann::json& entry, std::string
     cached.peak.h2dGBps = *h2d;
     cached.peak.d2hGBps = *d2h;
     cached.peak.bidirectionalGBps = *both;
+    // An earlier version's entry has no operation costs (cachedCopyPeak measures the path again for them).
+    if (const auto costs = entry.find("costs"); costs != entry.end()) {
+        if (const auto problem = readOperationCosts(*costs, "costs", cached.peak.costs)) {
+            why = problem->field + " is " + problem->found + "; accepted: " + problem->accepted;
+            return std::nullopt;
+        }
+    }
     cached.peak.bytes = static_cast<std::size_t>(bytes->get<std::uint64_t>());
     cached.peak.fromCache = true;
     return cached;
@@ -195,7 +203,8 @@ Status writeCopyPeakCache(const std::string& path, const CopyPeakCache& cache)
         root[keyText(key)] = { { "uuid", key.first }, { "path", nameOf(key.second) }, { "name", cached.name },
             { "pci_bus_id", cached.pciBusId }, { "h2d_gbps", cached.peak.h2dGBps }, { "d2h_gbps", cached.peak.d2hGBps },
             { "bidirectional_gbps", cached.peak.bidirectionalGBps },
-            { "bytes", static_cast<std::uint64_t>(cached.peak.bytes) } };
+            { "bytes", static_cast<std::uint64_t>(cached.peak.bytes) },
+            { "costs", operationCostsJson(cached.peak.costs) } };
     }
     const fs::path file(path);
     std::error_code error;

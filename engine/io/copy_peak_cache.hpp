@@ -45,7 +45,9 @@ std::string defaultCacheDir();
 // kMaxCopyPeakCacheBytes, is not JSON or not a JSON object is an ErrorKind::Io error naming the file (and, for JSON
 // errors, the line and column); the caller treats it as absent. Entries whose figures are missing or no bandwidth a
 // host link has (checkCopyGBps: 1e308, 5e-324, negative), whose path is not a CopyPath name, or that repeat a device
-// and path an entry before them holds are skipped, so those devices' paths are measured again.
+// and path an entry before them holds are skipped, so those devices' paths are measured again. An entry's "costs"
+// (operation_costs_json) may be left out (an earlier version's: read with none, and measured again when asked for);
+// costs that are not costs skip the entry.
 Result<CopyPeakCache> readCopyPeakCache(const std::string& path);
 
 // Writes every entry of `cache` to `path` (through a file beside it, renamed over it), creating the folder.

@@ -326,7 +326,7 @@ std::string formatComparisonText(const PlanReport& plan, const std::vector<Asses
         text += labels[i] + ":\n";
         if (plan.variants[i].report.machine)
             text += wrapped("  " + formatMachineText(*plan.variants[i].report.machine), kTextWidth, 4) + "\n";
-        text += formatAdviceText(Advice { advice.findings, {} });
+        text += formatAdviceText(Advice { advice.findings, {}, {} });
     }
     return text + formatAdviceText(unchecked, 0);
 }

@@ -75,9 +75,22 @@ struct NotChecked {
     std::string why;
 };
 
+// The shape a finding suggests, with the time the overlap model predicts for it: what --try-advice runs.
+struct SuggestedShape {
+    std::string rule;  // the finding's
+    int chunks = 1;
+    int streams = 1;
+    Submission submission = Submission::Stream;
+    double predictedMs = 0.0;  // the model's time for the shape
+    double nowMs = 0.0;        // the series' median GPU time
+};
+
 struct Advice {
     std::vector<Finding> findings;  // most severe first, then in the rules' order
     std::vector<NotChecked> notChecked;
+    // The one shape the advice suggests, where it suggests one: faster in the model than the series by more than the
+    // series' noise and the model's own error.
+    std::optional<SuggestedShape> suggestion;
 
     // The most severe finding's severity; empty when there is none.
     std::optional<Severity> worst() const;
@@ -111,9 +124,9 @@ inline constexpr std::size_t kManyLaunches = 8;                // kernels per it
 inline constexpr double kSubmitBoundShare = 0.30;              // CPU submit over GPU time, at least
 inline constexpr double kNoisyPercent = 5.0;                   // a fixed series' noise above this is noisy
 inline constexpr double kInterferenceSlowdown = 1.10;          // runs beside another process this much slower: severe
-// The shapes a transfer-bound series is offered, as the overlap comparison runs them.
-inline constexpr int kModelMaxChunks = 64;
-inline constexpr int kModelMaxStreams = 4;
+// A shape is suggested only where the model has it faster than the series by more than this share and the series'
+// noise: the model's error across shapes is held under 3 % (tests/bench/model_table.sh measures it).
+inline constexpr double kModelErrorShare = 0.03;
 }  // namespace advice_limits
 
 // Judges one series: `summary` is summarizeSeries(report) (or a comparison's summary of it).

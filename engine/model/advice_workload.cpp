@@ -13,32 +13,37 @@ using namespace advice_limits;
 
 namespace {
 
-// The shape to offer: among the overlap comparison's shapes, the one with the fewest chunks whose modelled time is
-// within 5 % of the least (more chunks cost each copy's fixed time, which the model leaves out), with the most streams
-// (the model gives 2 and 4 streams the same time; more streams absorb the engines' uneven pace).
-struct BestShape {
-    int chunks = 1;
-    int streams = 1;
-    double ms = 0.0;
-};
-std::optional<BestShape> bestShape(const PipelineConfig& c, const CopyPeak& peak, double kernelMs)
+// The kernel's time for the whole buffer, as the series measured it (its kernel stage), else 0 (the model then takes
+// the calibration's).
+double measuredKernelMs(const Facts& f)
 {
-    std::vector<BestShape> shapes;
-    for (int k = 1; k <= kModelMaxChunks && static_cast<std::size_t>(k) <= c.elements; k *= 2) {
-        for (int s = std::min(k, kModelMaxStreams); s >= 1; s /= 2) {
-            const double bound = overlapBoundMs(c.bytes(), k, s, peak, kernelMs);
-            if (bound > 0.0)
-                shapes.push_back({ k, s, bound });
-        }
-    }
-    if (shapes.empty())
+    return wholeKernelMs(f.summary.median("kernel_ms"), f.config.chunks, f.report.peak->costs);
+}
+
+// The shape the overlap model has fastest for this series' bytes and submission, where it is another shape than the
+// series' and faster than its GPU time by more than the series' noise and the model's error.
+std::optional<SuggestedShape> fasterShape(const Facts& f, const std::string& rule)
+{
+    // Without the operations' costs (a calibration an earlier version made) the model knows only the link: it would
+    // promise every extra chunk for free.
+    if (!f.report.peak || !f.report.peak->costs.measured() || !hasCopies(f.config) || f.gpuMs <= 0.0)
         return std::nullopt;
-    const double least = std::min_element(shapes.begin(), shapes.end(), [](auto& a, auto& b) { return a.ms < b.ms; })->ms;
-    for (const BestShape& s : shapes) {
-        if (s.ms <= least * 1.05)
-            return s;
-    }
-    return std::nullopt;
+    const auto best = bestModelledShape(f.config.bytes(), f.config.elements, f.config.submission, *f.report.peak,
+        measuredKernelMs(f), kModelMaxChunks, kModelMaxStreams);
+    if (!best || (best->chunks == f.config.chunks && best->streams == f.config.streams))
+        return std::nullopt;
+    const double margin = std::max(kModelErrorShare, f.noisePercent / 100.0);
+    if (best->ms >= f.gpuMs * (1.0 - margin))
+        return std::nullopt;
+    return SuggestedShape { rule, best->chunks, best->streams, f.config.submission, best->ms, f.gpuMs };
+}
+
+// "--chunks 16 --streams 3 takes 1.476 ms in the overlap model, 1.69 × faster than now": the suggestion's words.
+std::string shapeText(const SuggestedShape& shape)
+{
+    return "--chunks " + std::to_string(shape.chunks) + " --streams " + std::to_string(shape.streams) + " takes " +
+        ms(shape.predictedMs) + " in the overlap model, " + times(shape.nowMs / shape.predictedMs) +
+        " faster than now (--try-advice runs it)";
 }
 
 }  // namespace
@@ -65,17 +70,20 @@ void transferBound(const Facts& f, Advice& advice)
             + gbps(peak.h2dGBps) + " to the device, " + gbps(peak.d2hGBps) + " back, " + copyPathLabel(peak.path)
             + ")",
         {}, {}, false };
-    const auto best = zeroCopy ? std::nullopt : bestShape(f.config, peak, f.summary.median("kernel_ms"));
-    if (best && best->ms < f.gpuMs * 0.95 && (best->chunks != f.config.chunks || best->streams != f.config.streams)) {
-        finding.action = "Overlap the copies with each other and the kernel: --chunks " + std::to_string(best->chunks)
-            + " --streams " + std::to_string(best->streams) + " takes " + ms(best->ms)
-            + " in the overlap model, " + times(f.gpuMs / best->ms)
-            + " faster than now (each chunk's copies and kernel on one of the streams, round-robin).";
+    const auto shape = zeroCopy ? std::nullopt : fasterShape(f, finding.rule);
+    if (shape) {
+        finding.action = "Overlap the copies with each other and the kernel: " + shapeText(*shape)
+            + "; each chunk's copies and kernel on one of the streams, round-robin.";
+        advice.suggestion = shape;
     } else {
         finding.action = zeroCopy
             ? "The kernel waits on the link: only fewer bytes over PCIe (keep data on the device) make it shorter."
-            : "The copies already run at the link's peak: only fewer bytes, or data kept on the device between "
-              "kernels, make it shorter.";
+            : !peak.costs.measured()
+            ? "Overlap the copies with each other and the kernel (--chunks, --streams): the overlap comparison "
+              "(--compare overlap) measures the shapes; this calibration has no operation costs to predict them "
+              "(delete the copy-peak cache to measure them)."
+            : "No shape is faster in the overlap model by more than the series' noise: only fewer bytes, or data kept "
+              "on the device between kernels, make it shorter.";
     }
     advice.findings.push_back(std::move(finding));
 }
@@ -83,8 +91,23 @@ void transferBound(const Facts& f, Advice& advice)
 void overlapHeadroom(const Facts& f, Advice& advice)
 {
     const double modelled = f.summary.value(keys::kModelled);
-    if (modelled <= 0.0 || f.gpuMs <= kOverlapHeadroomRatio * modelled)
+    if (modelled <= 0.0)
         return;
+    if (f.gpuMs <= kOverlapHeadroomRatio * modelled) {
+        // Near its own model, but an overlapping shape that the model has faster by more than the noise.
+        const auto shape = f.config.chunks > 1 && f.config.streams > 1 && !advice.suggestion
+            ? fasterShape(f, std::string(rules::kOverlapHeadroom))
+            : std::nullopt;
+        if (shape) {
+            advice.findings.push_back({ std::string(rules::kOverlapHeadroom), "A faster shape", Severity::Suggestion,
+                "GPU time " + ms(f.gpuMs) + " for K=" + std::to_string(f.config.chunks) + " S="
+                    + std::to_string(f.config.streams) + ", " + times(f.gpuMs / modelled) + " the overlap model's "
+                    + ms(modelled) + " for it",
+                "Change the shape: " + shapeText(*shape) + ".", {}, false });
+            advice.suggestion = shape;
+        }
+        return;
+    }
     // Another process that slowed the runs explains the distance to the model: no shape would.
     if (std::any_of(advice.findings.begin(), advice.findings.end(), [](const Finding& x) {
             return x.rule == rules::kInterference && x.severity == Severity::Severe;
@@ -115,6 +138,10 @@ void overlapHeadroom(const Facts& f, Advice& advice)
         action = "One stream runs its chunks one after the other: spread them over 2 to 4 streams (--streams).";
     else
         action = "Look at the timeline for gaps between a stream's operations: something between them waits.";
+    if (const auto shape = fasterShape(f, std::string(rules::kOverlapHeadroom)); shape && !advice.suggestion) {
+        action += " In the model: " + shapeText(*shape) + ".";
+        advice.suggestion = shape;
+    }
     advice.findings.push_back({ std::string(rules::kOverlapHeadroom), "Overlap headroom", Severity::Suggestion,
         "GPU time " + ms(f.gpuMs) + " is " + times(f.gpuMs / modelled) + " the overlap model's " + ms(modelled)
             + " for " + shape,

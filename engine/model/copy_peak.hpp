@@ -44,6 +44,18 @@ inline std::optional<CopyPath> copyPathOf(const PipelineConfig& c)
     }
 }
 
+// What each operation costs beyond its bytes, timed with the peaks (operations back to back on one stream): the
+// overlap model charges it once per copy and per kernel launch, and once per call the CPU makes submitting a run on
+// streams. 0: not measured (an earlier version's cache or report, or a path without that operation).
+struct OperationCosts {
+    double copyUs = 0.0;      // GPU time a copy of the path takes beyond its bytes at the one-way peak
+    double launchUs = 0.0;    // GPU time a launch of the pipeline's kernel takes beyond its work
+    double kernelGBps = 0.0;  // the kernel's rate: bytes of the buffer it increments per second, decimal GB/s
+    double callUs = 0.0;      // CPU time of one enqueue call (a copy or a launch) on a stream
+
+    bool measured() const { return copyUs > 0.0 || launchUs > 0.0 || kernelGBps > 0.0 || callUs > 0.0; }
+};
+
 struct CopyPeak {
     double h2dGBps = 0.0;  // decimal GB/s, best of the timed copies
     double d2hGBps = 0.0;
@@ -51,6 +63,7 @@ struct CopyPeak {
     bool fromCache = false;
     double bidirectionalGBps = 0.0;  // H2D and D2H running at once, both directions together; 0 when unknown
     CopyPath path = CopyPath::Pinned;  // what was measured
+    OperationCosts costs {};
 };
 
 // bytes / H2D peak + bytes / D2H peak, in ms; 0 when a peak is unknown.

@@ -166,6 +166,14 @@ FieldCheck checkCopyGBps(std::string_view field, double gbps)
         "a finite number of GB/s from " + quotedNumber(kMinCopyGBps) + " to " + quotedNumber(kMaxCopyGBps));
 }
 
+FieldCheck checkCalibrationAmount(std::string_view field, double value, double most, const char* unit)
+{
+    if (std::isfinite(value) && value >= 0.0 && value <= most)
+        return std::nullopt;
+    return problem(field, quotedNumber(value), std::string("a finite number of ") + unit + " from 0 to " +
+        quotedNumber(most));
+}
+
 FieldCheck checkName(std::string_view field, std::string_view text)
 {
     if (text.size() <= kMaxNameBytes)

@@ -31,6 +31,10 @@ constexpr double kMaxTimeMs = 1e9;
 // measurement) and below 10 000 (ten times the fastest host link there is).
 constexpr double kMinCopyGBps = 1e-3;
 constexpr double kMaxCopyGBps = 1e4;
+// An operation's fixed cost a calibration gives (OperationCosts), in µs: at most a second, far above any copy's or
+// launch's; the pipeline kernel's rate in GB/s at most 10^5, far above any GPU memory's.
+constexpr double kMaxOperationCostUs = 1e6;
+constexpr double kMaxKernelGBps = 1e5;
 // The variants a plan can hold: a size sweep over every power of two a size_t has, the longest plan there is.
 constexpr std::size_t kMaxPlanVariants = 64;
 // Host memory a series registers: its two host buffers together, each at most the largest byte count a configuration
@@ -73,6 +77,8 @@ FieldCheck checkFormatVersion(double version, int newest);
 FieldCheck parseComputeCapability(std::string_view field, std::string_view text, int& major, int& minor);
 // A copy bandwidth in GB/s: finite, from kMinCopyGBps to kMaxCopyGBps.
 FieldCheck checkCopyGBps(std::string_view field, double gbps);
+// A calibration's operation cost or rate (OperationCosts' fields): finite, from 0 to `most` (of `unit`).
+FieldCheck checkCalibrationAmount(std::string_view field, double value, double most, const char* unit);
 // A name, UUID or bus id: at most kMaxNameBytes bytes.
 FieldCheck checkName(std::string_view field, std::string_view text);
 

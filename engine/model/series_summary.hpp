@@ -82,6 +82,10 @@ inline constexpr std::string_view kCopyRate = "copy_gbps";          // both copi
 inline constexpr std::string_view kModelled = "modelled_ms";        // the overlap model's bound for the shape
 inline constexpr std::string_view kSpeedup = "speedup_over_k1";     // a comparison's: K = 1's GPU time over this one's
 inline constexpr std::string_view kOverSerialBound = "gpu_time_over_serial_bound";
+// Both directions at once plus one chunk's fill and drain, at the series' shape (or the model's fastest), and the
+// series' GPU time over it.
+inline constexpr std::string_view kOverlappedBound = "overlapped_bound_ms";
+inline constexpr std::string_view kOverOverlappedBound = "gpu_time_over_overlapped_bound";
 // A series whose host buffers were registered (cudaHostRegister), summed over its buffers.
 inline constexpr std::string_view kHostRegisterMs = "host_register_ms";
 inline constexpr std::string_view kHostRegisterRate = "host_register_gbps";

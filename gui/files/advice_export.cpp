@@ -44,7 +44,7 @@ QString plainText(const ShownAdvice& a)
         out += p.label + QLatin1String(":\n");
         if (!p.machine.isEmpty())
             out += QLatin1String("  ") + p.machine + QLatin1Char('\n');
-        out += text(formatAdviceText(Advice { p.advice.findings, {} }, 2));
+        out += text(formatAdviceText(Advice { p.advice.findings, {}, {} }, 2));
     }
     if (!a.worst())
         out += QObject::tr("no findings on any variant") + QLatin1Char('\n');

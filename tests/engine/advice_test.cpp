@@ -3,6 +3,7 @@
 // link trained down).
 #include "engine/io/text_report.hpp"
 #include "engine/model/advice.hpp"
+#include "engine/model/overlap_model.hpp"
 #include "engine/run/plan_advice.hpp"
 #include "engine/run/plan_summary.hpp"
 
@@ -42,6 +43,7 @@ CopyPeak pinnedPeak()
     p.d2hGBps = 55.1;
     p.bidirectionalGBps = 97.0;
     p.bytes = std::size_t(256) << 20;
+    p.costs = { 2.0, 2.5, 2500.0, 2.0 };
     return p;
 }
 
@@ -149,6 +151,56 @@ TEST(Advice, TransferBoundNamesTheBound_AndTheModelsBestShape)
     EXPECT_NE(f->action.find("--chunks"), std::string::npos) << f->action;
     EXPECT_NE(f->action.find("--streams"), std::string::npos) << f->action;
     EXPECT_EQ(a.worst(), Severity::Info);
+}
+
+TEST(Advice, TheSuggestedShapeIsTheModelsFastest_FasterThanNowByMoreThanTheNoise)
+{
+    Report r = makeReport(classicConfig(), {});
+    r.peak = pinnedPeak();
+    const SeriesSummary summary = summarizeSeries(r);
+    const Advice a = judgeSeries(r, summary);
+    ASSERT_TRUE(a.suggestion) << formatAdviceText(a);
+    const SuggestedShape& s = *a.suggestion;
+    EXPECT_EQ(s.rule, rules::kTransferBound);
+    const double predicted =
+        modelledMs(r.config.bytes(), s.chunks, s.streams, r.config.submission, *r.peak, summary.median("kernel_ms"));
+    EXPECT_DOUBLE_EQ(s.predictedMs, predicted);
+    EXPECT_DOUBLE_EQ(s.nowMs, summary.median(keys::kGpuTime));
+    EXPECT_LT(s.predictedMs, s.nowMs * (1.0 - advice_limits::kModelErrorShare));
+    // The finding's words give the same shape and figure.
+    const Finding* f = find(a, rules::kTransferBound);
+    ASSERT_NE(f, nullptr);
+    EXPECT_NE(f->action.find("--chunks " + std::to_string(s.chunks) + " --streams " + std::to_string(s.streams)),
+        std::string::npos)
+        << f->action;
+    EXPECT_NE(f->action.find("--try-advice"), std::string::npos) << f->action;
+}
+
+TEST(Advice, NoShapeIsSuggestedWhereTheModelGainsLessThanTheNoiseOrTheModelsError)
+{
+    PipelineConfig c = classicConfig();
+    c.chunks = 16;
+    c.streams = 4;
+    Report r = makeReport(c, {});
+    r.peak = pinnedPeak();
+    const double best = bestModelledShape(c.bytes(), c.elements, c.submission, *r.peak, 0.0, kModelMaxChunks,
+        kModelMaxStreams)->ms;
+    const double now = summarizeSeries(r).median(keys::kGpuTime);
+    // 2 % slower than the model's fastest shape: within the model's error.
+    Report near = makeReport(c, {}, [&](int i) { return (1.0 + 0.001 * (i % 3)) * 1.02 * best / now; });
+    near.peak = r.peak;
+    EXPECT_FALSE(judge(near).suggestion) << formatAdviceText(judge(near));
+    // 10 % slower, but the runs spread by ±20 %: the gain is within the noise.
+    Report noisy = makeReport(c, {}, [&](int i) { return (i % 2 ? 0.8 : 1.2) * 1.10 * best / now; });
+    noisy.peak = r.peak;
+    EXPECT_FALSE(judge(noisy).suggestion) << formatAdviceText(judge(noisy));
+    // 10 % slower with little noise: the shape is suggested.
+    Report far = makeReport(c, {}, [&](int i) { return (1.0 + 0.001 * (i % 3)) * 1.10 * best / now; });
+    far.peak = r.peak;
+    EXPECT_TRUE(judge(far).suggestion) << formatAdviceText(judge(far));
+    // A calibration without operation costs predicts no shape.
+    far.peak->costs = {};
+    EXPECT_FALSE(judge(far).suggestion);
 }
 
 TEST(Advice, TransferBoundStaysSilentWhereTheKernelTakesMostOfTheTime)

@@ -321,3 +321,32 @@ TEST(CliApp, AnOutputTheSystemRefusesSaysWhatTheSystemSaid)
     EXPECT_TRUE(systemWords) << run.err;
     EXPECT_EQ(run.err.find("Check free disk space"), std::string::npos) << run.err;
 }
+
+TEST(CliApp, TryAdviceRunsTheSuggestedShapeAndReportsBothAsAnOverlapComparison)
+{
+    FakeBackend backend;
+    const CliRun run = runWith(backend, { "--runs", "20", "--try-advice", "--format", "json" });
+    ASSERT_EQ(run.code, 0) << run.err;
+    const auto doc = nlohmann::json::parse(run.out);
+    EXPECT_EQ(doc.at("comparison"), "overlap") << run.out.substr(0, 400);
+    const auto& variants = doc.at("variants");
+    ASSERT_EQ(variants.size(), 2u);
+    EXPECT_EQ(variants[0].at("label"), "now K=1");
+    EXPECT_EQ(variants[1].at("label").get<std::string>().rfind("advised K=", 0), 0u) << variants[1].at("label");
+    EXPECT_GT(variants[1].at("config").at("chunks").get<int>(), 1);
+    // The prediction beside what the shape achieved.
+    EXPECT_NE(run.err.find("--try-advice: advised K="), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(": predicted "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("x the prediction"), std::string::npos) << run.err;
+}
+
+TEST(CliApp, TryAdviceGoesWithOneSeriesOnly)
+{
+    for (const char* other : { "--compare", "--baseline" }) {
+        const char* value = std::string(other) == "--compare" ? "overlap" : "a.json";
+        const char* args[] = { "asyncscope-cli", "--try-advice", other, value };
+        const auto options = parseCommandLine(4, args);
+        ASSERT_FALSE(options.ok()) << other;
+        EXPECT_NE(options.error().message().find("--try-advice"), std::string::npos) << options.error().message();
+    }
+}

@@ -95,7 +95,7 @@ public:
     // Each path's own invented figures (H2D, D2H, both at once), so that a test can tell which one a variant got.
     static CopyPeak copyPeakValue(CopyPath path = CopyPath::Pinned)
     {
-        CopyPeak p { 55.0, 55.0, std::size_t(256) << 20, true, 100.0, path };
+        CopyPeak p { 55.0, 55.0, std::size_t(256) << 20, true, 100.0, path, { 2.0, 2.5, 2500.0, 2.0 } };
         switch (path) {
         case CopyPath::Pinned: break;
         case CopyPath::Pageable: p.h2dGBps = 7.0, p.d2hGBps = 13.0, p.bidirectionalGBps = 15.0; break;

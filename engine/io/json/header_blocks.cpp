@@ -5,6 +5,7 @@
 #include "engine/io/json/machine_block.hpp"
 #include "engine/io/json/program_block.hpp"
 #include "engine/io/json/run_fields.hpp"
+#include "engine/io/operation_costs_json.hpp"
 #include "engine/model/advice.hpp"
 
 #include <algorithm>
@@ -65,8 +66,11 @@ json summaryJson(const SeriesSummary& s)
 
 json peakJson(const CopyPeak& p)
 {
-    return { { "h2d_gbps", p.h2dGBps }, { "d2h_gbps", p.d2hGBps }, { "bidirectional_gbps", p.bidirectionalGBps },
+    json j = { { "h2d_gbps", p.h2dGBps }, { "d2h_gbps", p.d2hGBps }, { "bidirectional_gbps", p.bidirectionalGBps },
         { "bytes", p.bytes }, { "cached", p.fromCache }, { "path", nameOf(p.path) } };
+    if (p.costs.measured())
+        j["costs"] = operationCostsJson(p.costs);
+    return j;
 }
 
 // The fields a list of names gives, in its order; a name this version does not know is a field it passes over.
@@ -103,6 +107,8 @@ CopyPeak peakFrom(const Block& k)
     k.getOr("bidirectional_gbps", peak.bidirectionalGBps);
     checkAmount(k, "bidirectional_gbps", peak.bidirectionalGBps, "GB/s");
     peak.path = k.choiceOr("path", CopyPath::Pinned);  // reports from before each path had its peak: pinned
+    if (k.has("costs"))  // reports from before the operations' costs were calibrated have none
+        json_header::refuseIf(readOperationCosts(k.object().at("costs"), k.path("costs"), peak.costs));
     return peak;
 }
 
