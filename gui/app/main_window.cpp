@@ -70,6 +70,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
     connect(m_files, &FileActions::notice, this, &MainWindow::showProblem);
     connect(m_files, &FileActions::done, this, saved);
     connect(m_files, &FileActions::progress, m_status, &RunStatus::showUnderWay);
+    connect(m_files, &FileActions::shown, m_status, &RunStatus::showMessage);  // stays while the series is shown
     m_files->connectTabs(*m_tabs);
     m_record = new RecordActions(m_files, this);  // says how it went as the file actions do
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);

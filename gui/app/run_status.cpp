@@ -188,14 +188,22 @@ void RunStatus::showStart(const Plan& plan, const QString& device)
 
 void RunStatus::showDevices(const Platform& platform)
 {
-    showMessage(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
-                    .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
+    showDeviceLine(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
+                       .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
 }
 
 void RunStatus::showNoDevice(bool noDriver)
 {
-    showMessage(
+    showDeviceLine(
         noDriver ? tr("No GPU can run here; saved runs still open (File menu).") : tr("No CUDA device answers."));
+}
+
+void RunStatus::showDeviceLine(const QString& text)
+{
+    m_text->setToolTip(text);
+    if (m_session->showsSaved() && !m_lasting.isEmpty())
+        return;  // the saved series shown stays named; the pipeline panel says what the GPUs answered
+    showMessage(text);
 }
 
 void RunStatus::showTransient(const QString& text, int ms)

@@ -37,7 +37,8 @@ public:
     void showMessage(const QString& text);
     // "Running 64.0 MiB (K = 16, S = 4, by chunk, graph) on H200…": the plan's first variant, shape and all.
     void showStart(const Plan& plan, const QString& device);
-    // "2 CUDA devices, driver CUDA 13.0", or why no GPU can run here.
+    // "2 CUDA devices, driver CUDA 13.0", or why no GPU can run here: in the line's tooltip always, in the line
+    // itself unless a saved series is shown, whose line ("Showing …") stays.
     void showDevices(const Platform& platform);
     void showNoDevice(bool noDriver);
     // A message that gives way to the one before it after `ms` ("Saved …").
@@ -63,6 +64,7 @@ private:
     void showProgress();
     void showAdvice();
     void showBaseline();
+    void showDeviceLine(const QString& text);
 
     const SessionModel* m_session;
     QLabel* m_text = nullptr;
