@@ -89,6 +89,9 @@ QStringList baselineForms(const SessionModel& session)
     switch (session.baselineState()) {
     case State::None: break;
     case State::NoSeries: return { QObject::tr("Baseline %1: run a series or open one to compare with it").arg(name) };
+    case State::TooFewRuns:
+        return { QObject::tr("Baseline %1: not compared, %2")
+                     .arg(name, QString::fromStdString(session.baselineRefusal())) };
     case State::Measuring: return { QObject::tr("Baseline %1: compared when the series ends").arg(name) };
     case State::NeedsConsent:
         return { QObject::tr("Baseline %1: the configurations differ (%2); compare anyway?").arg(name, blocking) };

@@ -38,7 +38,9 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     , m_baselines(new BaselineController([this] {
         const SavedRun* base = baseline();
         return BaselineController::Subject { base ? &base->report : nullptr,
-            base && base->prepared.summary ? &*base->prepared.summary : nullptr, &report(), &summary(), m_ownsPlan };
+            base && base->prepared.summary ? &*base->prepared.summary : nullptr, &report(), &summary(), m_ownsPlan,
+            base ? QFileInfo(base->path).fileName().toStdString() : std::string(),
+            showsSaved() ? QFileInfo(m_saved.path).fileName().toStdString() : std::string("the series shown") };
     }, this))
 {
     connect(m_advice, &AdviceScheduler::changed, this, &SessionModel::adviceChanged);
@@ -352,7 +354,7 @@ void SessionModel::onLoaded(const LoadQueue::Load& load, Result<SavedRun> saved)
     if (!saved->prepared.summary)
         saved->prepared.summary = summarizeSeries(saved->report);
     if (load.baseline) {
-        if (Status few = checkBaselineRuns(load.path, saved->prepared.summary->measuredRuns))
+        if (Status few = checkBaselineRuns(load.path, saved->report))
             return emit loadFailed(load.path, true, *few);
         takeBaseline(std::move(*saved));
     } else if (load.overlay) {
