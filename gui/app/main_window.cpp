@@ -281,6 +281,7 @@ void MainWindow::onDiscoveryFailed(const Error& error)
     const bool noDriver = error.kind == ErrorKind::NoDriver || error.kind == ErrorKind::DriverTooOld;
     m_panel->setNoDevices(noDriver ? tr("No NVIDIA driver") : tr("No CUDA device"),
         QString::fromStdString(plainSentence(error)), QString::fromStdString(error.message()));
+    m_record->setDeviceProblem(QString::fromStdString(plainSentence(error)));  // said before a program is recorded
     updateActions();
     m_status->showNoDevice(noDriver);
 }

@@ -51,6 +51,7 @@ void RecordActions::recordInteractive(const QString& reportFolder)
         return;
     }
     RecordDialog dialog(reportFolder, m_window);
+    dialog.setDeviceProblem(m_deviceProblem);
     if (dialog.exec() == QDialog::Accepted)
         start(dialog.plan());
 }

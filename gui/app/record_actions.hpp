@@ -28,6 +28,9 @@ public:
     // Starts recording `plan` (the dialog's, or a test's); false, with problem(), while one is under way.
     bool start(RecordingPlan plan);
     ProgramRecording& recording() { return m_recording; }
+    // Why no GPU can run here (no driver, no device), for the dialog to say before anything is recorded; empty: a
+    // GPU answered, or the search has not ended.
+    void setDeviceProblem(const QString& sentence) { m_deviceProblem = sentence; }
 
     // Where reports are suggested: the user's data folder for AsyncScope, recordings/.
     static QString defaultFolder();
@@ -40,6 +43,7 @@ private:
     FileActions* m_files;
     QWidget* m_window;
     ProgramRecording m_recording;
+    QString m_deviceProblem;
     QPointer<QProgressDialog> m_progress;
 };
 
