@@ -204,8 +204,9 @@ void RunStatus::showNoDevice(bool noDriver)
 void RunStatus::showDeviceLine(const QString& text)
 {
     m_text->setToolTip(text);
-    if (m_session->showsSaved() && !m_lasting.isEmpty())
-        return;  // the saved series shown stays named; the pipeline panel says what the GPUs answered
+    // A saved series shown stays named; the pipeline panel says what the GPUs answered.
+    if (!m_session->sourceFormat().isEmpty() && !m_lasting.isEmpty())
+        return;
     showMessage(text);
 }
 

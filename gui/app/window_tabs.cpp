@@ -117,10 +117,8 @@ void WindowTabs::sayWhatToDo()
         const QString record = tr("File › Record a program… (Ctrl+Shift+R) runs a CUDA program of your own under the "
                                   "recorder and shows its iterations as runs.");
         text = m_session->platform().devices.empty()
-            ? tr("No series yet. Without a GPU that can run here, %1
-%2").arg(open, record)
-            : tr("No series yet. Run (Ctrl+R) measures the pipeline on the GPU chosen on the left; or %1
-%2")
+            ? tr("No series yet. Without a GPU that can run here, %1\n%2").arg(open, record)
+            : tr("No series yet. Run (Ctrl+R) measures the pipeline on the GPU chosen on the left; or %1\n%2")
                   .arg(open, record);
     }
     for (ChartView* view : m_views)

@@ -91,10 +91,14 @@ RefusingDoubleSpinBox::RefusingDoubleSpinBox(double low, double high, QString wh
 
 QValidator::State RefusingDoubleSpinBox::validate(QString& text, int& pos) const
 {
-    const QValidator::State state = QDoubleSpinBox::validate(text, pos);
+    QValidator::State state = QDoubleSpinBox::validate(text, pos);
+    // A sign where no value below 0 is taken: QDoubleSpinBox lets it stand as a start, to be dropped at the end.
+    if (minimum() >= 0.0 && text.trimmed().startsWith(locale().negativeSign()))
+        state = QValidator::Invalid;
     auto* self = const_cast<RefusingDoubleSpinBox*>(this);
+    const QString typed = !suffix().isEmpty() && text.endsWith(suffix()) ? text.chopped(suffix().size()) : text;
     if (state == QValidator::Invalid)
-        m_refuse(self, tr("%1: '%2' is not one, so it stays '%3'.").arg(rule(), text, kept()));
+        m_refuse(self, tr("%1: '%2' is not one, so it stays '%3'.").arg(rule(), typed.trimmed(), kept()));
     else if (state == QValidator::Acceptable)
         m_refuse(self, {});
     return state;

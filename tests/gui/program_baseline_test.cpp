@@ -21,6 +21,7 @@
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -140,6 +141,8 @@ private slots:
         QVERIFY(difference.rows().empty());
         QVERIFY2(difference.message().contains(cli), qPrintable(difference.message()));
         QVERIFY(!difference.message().contains("same"));
+        window.tabs().setCurrentWidget(const_cast<SummaryTable*>(&window.summary()));
+        QVERIFY(QTest::qWaitFor([&] { return window.summary().rowCount() > 0; }, 5000));
         const QStringList cells = tableTexts(window.summary());
         QVERIFY(!cells.isEmpty());
         for (const QString& cell : cells)

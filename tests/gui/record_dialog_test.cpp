@@ -58,7 +58,8 @@ bool withRecordDialog(MainWindow& window, const std::function<void(RecordDialog&
 {
     bool opened = false;
     QTimer::singleShot(0, &window, [&] {
-        QTest::qWaitFor([&] { return window.findChild<RecordDialog*>() != nullptr; }, 5000);
+        if (!QTest::qWaitFor([&] { return window.findChild<RecordDialog*>() != nullptr; }, 5000))
+            return;
         if (auto* dialog = window.findChild<RecordDialog*>()) {
             opened = true;
             look(*dialog);

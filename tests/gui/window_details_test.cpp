@@ -168,8 +168,8 @@ private slots:
         options.open = QStringLiteral(ASYNCSCOPE_TEST_DATA "/h200/h200-noise.json");
         MainWindow window(noGpu, options);
         window.show();
-        QVERIFY(QTest::qWaitFor([&] { return window.session().showsSaved() && !window.session().isLoading(); },
-            30000));
+        const SessionModel& session = window.session();
+        QVERIFY(QTest::qWaitFor([&] { return !session.sourceFormat().isEmpty() && !session.isLoading(); }, 30000));
         QVERIFY(waitForDevices(window));
         QVERIFY(!window.deviceMessage().isEmpty());
         QVERIFY2(window.statusText().startsWith("Showing "), qPrintable(window.statusText()));
