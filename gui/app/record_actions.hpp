@@ -15,11 +15,13 @@ class QWidget;
 namespace asyncscope {
 
 class FileActions;
+class SessionModel;
 
 class RecordActions : public QObject {
     Q_OBJECT
 public:
-    RecordActions(FileActions* files, QWidget* window);
+    // Says why no GPU can run, where `session`'s search for GPUs found none, in the dialog before recording.
+    RecordActions(const SessionModel* session, FileActions* files, QWidget* window);
 
     // File › Record a program…: recordInteractive() in the default folder.
     void connectTo(QAction* record);
@@ -28,9 +30,6 @@ public:
     // Starts recording `plan` (the dialog's, or a test's); false, with problem(), while one is under way.
     bool start(RecordingPlan plan);
     ProgramRecording& recording() { return m_recording; }
-    // Why no GPU can run here (no driver, no device), for the dialog to say before anything is recorded; empty: a
-    // GPU answered, or the search has not ended.
-    void setDeviceProblem(const QString& sentence) { m_deviceProblem = sentence; }
 
     // Where reports are suggested: the user's data folder for AsyncScope, recordings/.
     static QString defaultFolder();
@@ -43,7 +42,7 @@ private:
     FileActions* m_files;
     QWidget* m_window;
     ProgramRecording m_recording;
-    QString m_deviceProblem;
+    QString m_deviceProblem;  // why no GPU can run here; empty: one answered, or the search has not ended
     QPointer<QProgressDialog> m_progress;
 };
 

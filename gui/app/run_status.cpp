@@ -1,6 +1,7 @@
 #include "gui/app/run_status.hpp"
 
 #include "gui/advice/advice_panel.hpp"
+#include "gui/app/file_actions.hpp"
 #include "gui/series/shown_name.hpp"
 #include "gui/session/plan_verdict.hpp"
 #include "gui/session/session_model.hpp"
@@ -176,6 +177,13 @@ void RunStatus::showMessage(const QString& text)
 {
     m_lasting = text;
     m_text->setText(text);
+}
+
+void RunStatus::followFiles(const FileActions& files)
+{
+    connect(&files, &FileActions::problem, this, &RunStatus::showLasting);
+    connect(&files, &FileActions::progress, this, &RunStatus::showUnderWay);
+    connect(&files, &FileActions::shown, this, &RunStatus::showMessage);
 }
 
 void RunStatus::showStart(const Plan& plan, const QString& device)

@@ -1,6 +1,7 @@
 #include "gui/session/session_model.hpp"
 
 #include "gui/session/advice_scheduler.hpp"
+#include "gui/session/baseline_subject.hpp"
 #include "gui/session/plan_controller.hpp"
 
 #include "engine/io/input_file.hpp"  // shownPath
@@ -35,13 +36,8 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
         onLoaded(load, std::move(saved));
     }, this))
     , m_advice(new AdviceScheduler(this))
-    , m_baselines(new BaselineController([this] {
-        const SavedRun* base = baseline();
-        return BaselineController::Subject { base ? &base->report : nullptr,
-            base && base->prepared.summary ? &*base->prepared.summary : nullptr, &report(), &summary(), m_ownsPlan,
-            base ? QFileInfo(base->path).fileName().toStdString() : std::string(),
-            showsSaved() ? QFileInfo(m_saved.path).fileName().toStdString() : std::string("the series shown") };
-    }, this))
+    , m_baselines(new BaselineController(
+          [this] { return baselineSubject(*this, showsSaved() ? m_saved.path : QString()); }, this))
 {
     connect(m_advice, &AdviceScheduler::changed, this, &SessionModel::adviceChanged);
     connect(m_baselines, &BaselineController::changed, this, &SessionModel::baselineChanged);
