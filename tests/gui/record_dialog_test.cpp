@@ -435,7 +435,8 @@ private slots:
             QVERIFY(asyncscope::testing::waitForDevices(window));
             auto* view = qobject_cast<ChartView*>(window.tabs().currentWidget());
             QVERIFY(view);
-            QVERIFY2(view->whatToDo().contains("File › Record a program… (Ctrl+Shift+R)"), qPrintable(view->whatToDo()));
+            const QString said = view->whatToDo();
+            QVERIFY2(said.contains("File › Record a program… (Ctrl+Shift+R)"), qPrintable(said));
             QVERIFY(guidePage(gpu).contains("<b>File › Record a program</b> (Ctrl+Shift+R)"));
         }
         MainWindow window(std::make_shared<FakeBackend>());
