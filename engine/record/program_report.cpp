@@ -238,7 +238,7 @@ bool isRecordingFile(const std::string& path)
 }
 
 Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, IterationSplitter& splitter,
-    const std::atomic<bool>& stop)
+    const std::atomic<bool>& stop, RecordOutcome* ended)
 {
     auto injection = findInjectionLibrary();
     if (!injection)
@@ -255,6 +255,8 @@ Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& m
     machine.stop();
     if (!outcome)
         return outcome.error();
+    if (ended)
+        *ended = *outcome;
     RecordedProgram recorded { *outcome, programInfoOf(request, *outcome), shownPath(outcome->program),
         reader.finish() };
     if (Status nothing = nothingRecorded(recorded.shown, *outcome))

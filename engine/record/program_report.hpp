@@ -73,9 +73,10 @@ struct RecordedProgram {
 };
 // Finds the injection and CUPTI libraries (into `request`), then runs the program under the recorder while `machine`
 // samples the GPUs, its iterations split by `splitter` as they come. Errors: a library is missing, the recorder
-// fails, no process of the program initialised CUDA.
+// fails, no process of the program initialised CUDA. `ended`, where given, gets how the program ended whenever it
+// ran, an error or not (what the window says of a program that recorded nothing).
 Result<RecordedProgram> recordForReport(RecordRequest request, ProgramMachine& machine, IterationSplitter& splitter,
-    const std::atomic<bool>& stop);
+    const std::atomic<bool>& stop, RecordOutcome* ended = nullptr);
 
 // The program block of the program `request` ran, as it ended (`outcome`): the program as it was found, its
 // arguments, folder and end.

@@ -220,6 +220,7 @@ void FileActions::onLoaded(const QString& path, bool overlay)
     if (const QStringList& dropped = m_session->overlaysDroppedByOpen(); !dropped.isEmpty())
         message += tr("; no longer overlaid, as it is the series shown: %1").arg(shortNames(dropped).join(", "));
     finish(path, QString(), message);
+    emit shown(message);
     if (m_session->showsBaseline())
         emit notice(selfComparisonText(path));
 }

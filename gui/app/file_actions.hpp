@@ -90,6 +90,7 @@ signals:
     void problem(const QString& message);  // nothing was written or read
     void progress(const QString& message);  // a file is being written
     void notice(const QString& message);  // what was read was taken, but the user should know something of it
+    void shown(const QString& message);   // a saved series is shown now: what it is, for as long as it is shown
 
 protected:
     // The window's drags and drops of local files.

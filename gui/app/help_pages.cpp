@@ -93,6 +93,19 @@ QString guideSaved()
         "as JSON</b>) opens into the Comparison tab the same way, the memory lab's charts included.</p>");
 }
 
+QString guideRecording()
+{
+    return QObject::tr(
+        "<h3>Your own program</h3>"
+        "<p><b>File › Record a program</b> (Ctrl+Shift+R) runs a CUDA program of yours under the recorder, with no "
+        "rebuild: its copies, kernels and CUDA calls are recorded, and its iterations (an NVTX range that repeats, or "
+        "the work between two host synchronizations) become runs, shown as a saved series is: the Time chart, the "
+        "timeline of its streams, the advice, and a baseline to compare with. The dialog keeps the program, its "
+        "arguments, environment and folder for the next time. The report, its recording and the program's output "
+        "are kept side by side; <tt>asyncscope-cli record</tt> does the same from a terminal, and "
+        "<tt>asyncscope FILE</tt> opens its report. Recording needs a GPU that can run here.</p>");
+}
+
 QString guideCommandLine()
 {
     return QObject::tr(
@@ -110,8 +123,8 @@ QString guidePage(bool canRun)
             QObject::tr("<p><b>No GPU can run here</b>: saved runs and comparisons, from this app or the CLI on "
                         "another machine, open without one. <b>File › Open saved run</b> (Ctrl+O), or drop a file "
                         "on the window.</p>") +
-            guideSaved() + guideRunning() + guideCommandLine();
-    return guideIntro() + guideRunning() + guideSaved() + guideCommandLine();
+            guideSaved() + guideRunning() + guideRecording() + guideCommandLine();
+    return guideIntro() + guideRunning() + guideSaved() + guideRecording() + guideCommandLine();
 }
 
 QString memoryLabPage()

@@ -65,13 +65,12 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         saveSettingsNow();
         m_status->showTransient(message, kTransientMs);
     };
-    connect(m_files, &FileActions::problem, m_status, &RunStatus::showLasting);  // no "Writing …" left behind
+    m_status->followFiles(*m_files);  // before the problem's box: no "Writing …" left behind it
     connect(m_files, &FileActions::problem, this, &MainWindow::showProblem);
     connect(m_files, &FileActions::notice, this, &MainWindow::showProblem);
     connect(m_files, &FileActions::done, this, saved);
-    connect(m_files, &FileActions::progress, m_status, &RunStatus::showUnderWay);
     m_files->connectTabs(*m_tabs);
-    m_record = new RecordActions(m_files, this);  // says how it went as the file actions do
+    m_record = new RecordActions(m_session, m_files, this);  // says how it went as the file actions do
     connect(m_allGpus, &AllGpusPanel::runRequested, this, &MainWindow::startAllGpus);
     connect(m_allGpus, &AllGpusPanel::runningChanged, this, [this](bool running) {
         if (running)

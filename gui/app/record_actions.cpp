@@ -2,6 +2,9 @@
 
 #include "gui/app/file_actions.hpp"
 #include "gui/app/record_dialog.hpp"
+#include "gui/session/session_model.hpp"
+
+#include "engine/model/cuda_versions.hpp"
 
 #include "engine/model/program_info.hpp"
 
@@ -13,11 +16,14 @@
 
 namespace asyncscope {
 
-RecordActions::RecordActions(FileActions* files, QWidget* window)
+RecordActions::RecordActions(const SessionModel* session, FileActions* files, QWidget* window)
     : QObject(window)
     , m_files(files)
     , m_window(window)
 {
+    connect(session, &SessionModel::discoveryFailed, this,
+        [this](const Error& error) { m_deviceProblem = QString::fromStdString(plainSentence(error)); });
+    connect(session, &SessionModel::devicesAvailable, this, [this] { m_deviceProblem.clear(); });
     connect(this, &RecordActions::done, files, &FileActions::done);
     connect(this, &RecordActions::problem, files, &FileActions::problem);
     connect(&m_recording, &ProgramRecording::finished, this, [this](const QString& path, const QString& summary) {
@@ -51,6 +57,7 @@ void RecordActions::recordInteractive(const QString& reportFolder)
         return;
     }
     RecordDialog dialog(reportFolder, m_window);
+    dialog.setDeviceProblem(m_deviceProblem);
     if (dialog.exec() == QDialog::Accepted)
         start(dialog.plan());
 }

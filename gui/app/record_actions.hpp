@@ -15,11 +15,13 @@ class QWidget;
 namespace asyncscope {
 
 class FileActions;
+class SessionModel;
 
 class RecordActions : public QObject {
     Q_OBJECT
 public:
-    RecordActions(FileActions* files, QWidget* window);
+    // Says why no GPU can run, where `session`'s search for GPUs found none, in the dialog before recording.
+    RecordActions(const SessionModel* session, FileActions* files, QWidget* window);
 
     // File › Record a program…: recordInteractive() in the default folder.
     void connectTo(QAction* record);
@@ -40,6 +42,7 @@ private:
     FileActions* m_files;
     QWidget* m_window;
     ProgramRecording m_recording;
+    QString m_deviceProblem;  // why no GPU can run here; empty: one answered, or the search has not ended
     QPointer<QProgressDialog> m_progress;
 };
 

@@ -1,6 +1,9 @@
 #include "gui/app/record_dialog.hpp"
 
-#include "engine/io/input_file.hpp"
+#include "gui/app/report_path_check.hpp"
+#include "gui/charts/kind_colours.hpp"
+#include "gui/config/panel_fields.hpp"
+
 #include "engine/record/program_recorder.hpp"
 
 #include <QComboBox>
@@ -15,10 +18,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <functional>
@@ -79,6 +84,12 @@ RecordDialog::RecordDialog(const QString& reportFolder, QWidget* parent)
                                 "runs: an NVTX range that repeats, or the work between two host synchronizations."));
     intro->setWordWrap(true);
     form->addRow(intro);
+    m_device = new QLabel;
+    m_device->setObjectName(QStringLiteral("deviceProblem"));
+    m_device->setWordWrap(true);
+    m_device->setTextFormat(Qt::PlainText);
+    m_device->hide();
+    form->addRow(m_device);
 
     m_program = new QLineEdit;
     m_program->setPlaceholderText(tr("./app, or a name on PATH"));
@@ -87,6 +98,13 @@ RecordDialog::RecordDialog(const QString& reportFolder, QWidget* parent)
         if (!chosen.isEmpty())
             m_program->setText(QDir::toNativeSeparators(chosen));
     });
+    m_recent = new QToolButton;
+    m_recent->setObjectName(QStringLiteral("recentPrograms"));
+    m_recent->setText(tr("Recent"));
+    m_recent->setToolTip(tip(tr("The programs recorded lately, the latest first")));
+    m_recent->setPopupMode(QToolButton::InstantPopup);
+    m_recent->setMenu(new QMenu(m_recent));
+    static_cast<QHBoxLayout*>(programRow->layout())->insertWidget(1, m_recent);
     form->addRow(tr("&Program:"), programRow);
     m_arguments = new QLineEdit;
     m_arguments->setObjectName(QStringLiteral("arguments"));
@@ -119,9 +137,9 @@ RecordDialog::RecordDialog(const QString& reportFolder, QWidget* parent)
     form->addRow(tr("NVTX &range:"), m_rangeName);
     connect(m_iterations, &QComboBox::currentIndexChanged, this,
         [this] { m_rangeName->setEnabled(m_iterations->currentData().toString() == QLatin1String("nvtx")); });
-    m_duration = new QDoubleSpinBox;
+    m_duration = new RefusingDoubleSpinBox(0.0, 24 * 3600.0, tr("Stop after"),
+        [this](QWidget* control, const QString& reason) { m_problems.setTyped(control, reason); });
     m_duration->setObjectName(QStringLiteral("duration"));
-    m_duration->setRange(0.0, 24 * 3600.0);
     m_duration->setDecimals(1);
     m_duration->setSuffix(tr(" s"));
     m_duration->setSpecialValueText(tr("when it ends"));
@@ -140,26 +158,84 @@ RecordDialog::RecordDialog(const QString& reportFolder, QWidget* parent)
     connect(m_program, &QLineEdit::textChanged, this, &RecordDialog::suggestReportName);
 
     for (QWidget* control : { programRow, static_cast<QWidget*>(m_arguments), folderRow,
-             static_cast<QWidget*>(m_environment), reportRow })
+             static_cast<QWidget*>(m_environment), static_cast<QWidget*>(m_duration), reportRow })
         m_problems.add(control);
     m_problems.applyPalette(palette());
+    // The report path as typed, from the first keystroke; the others again as they change once Record found fault.
+    connect(m_report, &QLineEdit::textChanged, this, &RecordDialog::checkReport);
+    const auto again = [this](bool (RecordDialog::*check)()) {
+        return [this, check] {
+            if (m_checked)
+                (this->*check)();
+        };
+    };
+    connect(m_program, &QLineEdit::textChanged, this, again(&RecordDialog::checkProgram));
+    connect(m_folder, &QLineEdit::textChanged, this, again(&RecordDialog::checkFolder));
+    connect(m_folder, &QLineEdit::textChanged, this, again(&RecordDialog::checkProgram));  // looked for in the folder
+    connect(m_arguments, &QLineEdit::textChanged, this, again(&RecordDialog::checkArguments));
+    connect(m_environment, &QPlainTextEdit::textChanged, this, again(&RecordDialog::checkEnvironment));
 
     // Parented before setDefault(): a button is the dialog's default only once it sits in the dialog.
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    QPushButton* record = buttons->addButton(tr("&Record"), QDialogButtonBox::AcceptRole);
-    record->setDefault(true);
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        if (check())
-            accept();
-    });
+    QPushButton* recordButton = buttons->addButton(tr("&Record"), QDialogButtonBox::AcceptRole);
+    recordButton->setDefault(true);
+    connect(buttons, &QDialogButtonBox::accepted, this, &RecordDialog::record);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(fields);
     layout->addStretch(1);
     layout->addWidget(buttons);
+    fill(loadRecordSettings());
     suggestReportName();
     m_program->setFocus();
     resize(sizeHint().expandedTo(QSize(560, 0)));
+}
+
+void RecordDialog::fill(const RecordSettings& s)
+{
+    m_program->setText(s.program);
+    m_arguments->setText(s.arguments);
+    m_folder->setText(s.folder);
+    m_environment->setPlainText(s.environment);
+    m_iterations->setCurrentIndex(std::max(0, m_iterations->findData(s.iterations)));
+    m_rangeName->setText(s.rangeName);
+    m_duration->setValue(s.stopAfterSeconds);
+    m_recentPrograms = s.recentPrograms;
+    QMenu* menu = m_recent->menu();
+    menu->clear();
+    for (const QString& program : m_recentPrograms)
+        menu->addAction(program, this, [this, program] { m_program->setText(program); });
+    m_recent->setEnabled(!m_recentPrograms.isEmpty());
+}
+
+RecordSettings RecordDialog::remembered() const
+{
+    RecordSettings s;
+    s.program = m_program->text().trimmed();
+    s.arguments = m_arguments->text();
+    s.folder = m_folder->text().trimmed();
+    s.environment = m_environment->toPlainText();
+    s.iterations = m_iterations->currentData().toString();
+    s.rangeName = m_rangeName->text().trimmed();
+    s.stopAfterSeconds = m_duration->value();
+    s.recentPrograms = withRecent(m_recentPrograms, s.program);
+    return s;
+}
+
+void RecordDialog::setDeviceProblem(const QString& sentence)
+{
+    m_device->setText(sentence.isEmpty() ? QString()
+                                         : tr("%1 A program's CUDA calls will fail here: recording it shows how it "
+                                              "failed, not its GPU work. Record on a computer with a GPU and open the "
+                                              "report here (File › Open saved run…).")
+                                               .arg(sentence));
+    m_device->setVisible(!sentence.isEmpty());
+    showAsProblem(*m_device, palette());
+}
+
+QString RecordDialog::deviceProblem() const
+{
+    return m_device->isHidden() ? QString() : m_device->text();
 }
 
 void RecordDialog::suggestReportName()
@@ -174,45 +250,73 @@ void RecordDialog::suggestReportName()
     m_report->setText(QDir::toNativeSeparators(QDir(m_reportFolder).filePath(base + "-" + stamp + ".json")));
 }
 
+bool RecordDialog::checkFolder()
+{
+    const QString folder = m_folder->text().trimmed();
+    QString problem;
+    if (!folder.isEmpty() && !QFileInfo(folder).isDir())
+        problem = tr("%1 is not a folder").arg(folder);
+    m_problems.setChecked(m_folder->parentWidget(), problem);
+    return problem.isEmpty();
+}
+
+bool RecordDialog::checkProgram()
+{
+    const QString folder = m_folder->text().trimmed();
+    const QString program = m_program->text().trimmed();
+    QString problem;
+    if (program.isEmpty()) {
+        problem = tr("Name the program to record");
+    } else if (folder.isEmpty() || QFileInfo(folder).isDir()) {
+        if (auto found = findProgram(program.toStdString(), folder.toStdString()); !found)
+            problem = QString::fromStdString(found.error().message());
+    }
+    m_problems.setChecked(m_program->parentWidget(), problem);
+    return problem.isEmpty();
+}
+
+bool RecordDialog::checkArguments()
+{
+    const bool closed = m_arguments->text().count(QLatin1Char('"')) % 2 == 0;
+    m_problems.setChecked(m_arguments, closed ? QString() : tr("A quotation mark (\") is not closed"));
+    return closed;
+}
+
+bool RecordDialog::checkEnvironment()
+{
+    QString problem;
+    environmentOf(m_environment->toPlainText(), &problem);
+    m_problems.setChecked(m_environment, problem);
+    return problem.isEmpty();
+}
+
+bool RecordDialog::checkReport()
+{
+    const QString problem = reportPathProblem(m_report->text());
+    m_problems.setChecked(m_report->parentWidget(), problem);
+    return problem.isEmpty();
+}
+
 bool RecordDialog::check()
 {
-    QWidget* programRow = m_program->parentWidget();
-    QWidget* folderRow = m_folder->parentWidget();
-    QWidget* reportRow = m_report->parentWidget();
-    const QString folder = m_folder->text().trimmed();
-    QString folderProblem;
-    if (!folder.isEmpty() && !QFileInfo(folder).isDir())
-        folderProblem = tr("%1 is not a folder").arg(folder);
-    m_problems.setChecked(folderRow, folderProblem);
+    m_checked = true;
+    // Each checked, whatever the others found: every problem shows at once. A keystroke a field refused is said
+    // under it but keeps nothing from Record: the field kept its value, as the line says.
+    const bool folder = checkFolder();
+    const bool program = checkProgram();
+    const bool arguments = checkArguments();
+    const bool environment = checkEnvironment();
+    const bool report = checkReport();
+    return folder && program && arguments && environment && report;
+}
 
-    QString programProblem;
-    const QString program = m_program->text().trimmed();
-    if (program.isEmpty()) {
-        programProblem = tr("Name the program to record");
-    } else if (folderProblem.isEmpty()) {
-        if (auto found = findProgram(program.toStdString(), folder.toStdString()); !found)
-            programProblem = QString::fromStdString(found.error().message());
-    }
-    m_problems.setChecked(programRow, programProblem);
-
-    m_problems.setChecked(m_arguments,
-        m_arguments->text().count(QLatin1Char('"')) % 2 != 0 ? tr("A quotation mark (\") is not closed") : QString());
-
-    QString environmentProblem;
-    environmentOf(m_environment->toPlainText(), &environmentProblem);
-    m_problems.setChecked(m_environment, environmentProblem);
-
-    QString reportProblem;
-    const QString report = m_report->text().trimmed();
-    if (report.isEmpty() || !report.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
-        reportProblem = tr("Name a .json file: the report is saved as JSON, its recording and output beside it");
-    } else {
-        QDir().mkpath(QFileInfo(report).absolutePath());  // the suggested folder, made on first use
-        if (Status unwritable = checkWritableFile(report.toStdString()))
-            reportProblem = QString::fromStdString(unwritable->message());
-    }
-    m_problems.setChecked(reportRow, reportProblem);
-    return m_problems.text().isEmpty();
+void RecordDialog::record()
+{
+    if (!check())
+        return;
+    QDir().mkpath(QFileInfo(m_report->text().trimmed()).absolutePath());  // the suggested folder, made on first use
+    saveRecordSettings(remembered());
+    accept();
 }
 
 RecordingPlan RecordDialog::plan() const
@@ -237,8 +341,10 @@ RecordingPlan RecordDialog::plan() const
 
 void RecordDialog::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange) {
         m_problems.applyPalette(palette());
+        showAsProblem(*m_device, palette());
+    }
     QDialog::changeEvent(event);
 }
 

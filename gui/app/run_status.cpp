@@ -1,6 +1,7 @@
 #include "gui/app/run_status.hpp"
 
 #include "gui/advice/advice_panel.hpp"
+#include "gui/app/file_actions.hpp"
 #include "gui/series/shown_name.hpp"
 #include "gui/session/plan_verdict.hpp"
 #include "gui/session/session_model.hpp"
@@ -89,6 +90,9 @@ QStringList baselineForms(const SessionModel& session)
     switch (session.baselineState()) {
     case State::None: break;
     case State::NoSeries: return { QObject::tr("Baseline %1: run a series or open one to compare with it").arg(name) };
+    case State::TooFewRuns:
+        return { QObject::tr("Baseline %1: not compared, %2")
+                     .arg(name, QString::fromStdString(session.baselineRefusal())) };
     case State::Measuring: return { QObject::tr("Baseline %1: compared when the series ends").arg(name) };
     case State::NeedsConsent:
         return { QObject::tr("Baseline %1: the configurations differ (%2); compare anyway?").arg(name, blocking) };
@@ -175,6 +179,13 @@ void RunStatus::showMessage(const QString& text)
     m_text->setText(text);
 }
 
+void RunStatus::followFiles(const FileActions& files)
+{
+    connect(&files, &FileActions::problem, this, &RunStatus::showLasting);
+    connect(&files, &FileActions::progress, this, &RunStatus::showUnderWay);
+    connect(&files, &FileActions::shown, this, &RunStatus::showMessage);
+}
+
 void RunStatus::showStart(const Plan& plan, const QString& device)
 {
     if (plan.variants.empty())
@@ -188,14 +199,23 @@ void RunStatus::showStart(const Plan& plan, const QString& device)
 
 void RunStatus::showDevices(const Platform& platform)
 {
-    showMessage(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
-                    .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
+    showDeviceLine(tr("%n CUDA device(s), driver CUDA %1", nullptr, int(platform.devices.size()))
+                       .arg(QString::fromStdString(formatCudaVersion(platform.driverVersion))));
 }
 
 void RunStatus::showNoDevice(bool noDriver)
 {
-    showMessage(
+    showDeviceLine(
         noDriver ? tr("No GPU can run here; saved runs still open (File menu).") : tr("No CUDA device answers."));
+}
+
+void RunStatus::showDeviceLine(const QString& text)
+{
+    m_text->setToolTip(text);
+    // A saved series shown stays named; the pipeline panel says what the GPUs answered.
+    if (!m_session->sourceFormat().isEmpty() && !m_lasting.isEmpty())
+        return;
+    showMessage(text);
 }
 
 void RunStatus::showTransient(const QString& text, int ms)

@@ -18,6 +18,7 @@ class QStatusBar;
 namespace asyncscope {
 
 class ElidedButton;
+class FileActions;
 class SessionModel;
 
 // "Baseline a.json: GPU time slower by 4.81 % (interval 4.62 to 5.03 %)", or what keeps the series from being compared
@@ -35,9 +36,13 @@ class RunStatus : public QWidget {
 public:
     explicit RunStatus(const SessionModel* session, QWidget* parent = nullptr);
     void showMessage(const QString& text);
+    // What `files` do, said here: work under way, the lasting line again where one failed, and the saved series
+    // shown ("Showing …"), which stays while it is.
+    void followFiles(const FileActions& files);
     // "Running 64.0 MiB (K = 16, S = 4, by chunk, graph) on H200…": the plan's first variant, shape and all.
     void showStart(const Plan& plan, const QString& device);
-    // "2 CUDA devices, driver CUDA 13.0", or why no GPU can run here.
+    // "2 CUDA devices, driver CUDA 13.0", or why no GPU can run here: in the line's tooltip always, in the line
+    // itself unless a saved series is shown, whose line ("Showing …") stays.
     void showDevices(const Platform& platform);
     void showNoDevice(bool noDriver);
     // A message that gives way to the one before it after `ms` ("Saved …").
@@ -63,6 +68,7 @@ private:
     void showProgress();
     void showAdvice();
     void showBaseline();
+    void showDeviceLine(const QString& text);
 
     const SessionModel* m_session;
     QLabel* m_text = nullptr;

@@ -36,7 +36,12 @@ void setColours(QPalette& p, QPalette::ColorGroup group, const QColor& window, c
     p.setColor(group, QPalette::HighlightedText, QColor(255, 255, 255));
     p.setColor(group, QPalette::ToolTipBase, base);
     p.setColor(group, QPalette::ToolTipText, text);
-    p.setColor(group, QPalette::PlaceholderText, text.lightness() > 128 ? text.darker(160) : text.lighter(220));
+    // A placeholder stands back from the text, towards the field's background, in every group: a disabled field's
+    // is dimmer than its disabled text, never brighter.
+    const auto towardBase = [&](int textPart, int basePart) { return (textPart * 13 + basePart * 7) / 20; };
+    p.setColor(group, QPalette::PlaceholderText,
+        QColor(towardBase(text.red(), base.red()), towardBase(text.green(), base.green()),
+            towardBase(text.blue(), base.blue())));
     p.setColor(group, QPalette::Light, button.lighter(150));
     p.setColor(group, QPalette::Midlight, button.lighter(125));
     p.setColor(group, QPalette::Mid, button.darker(130));

@@ -55,7 +55,8 @@ WindowActions::WindowActions(QMenuBar* bar, QObject* parent)
         tr("Show result files of asyncscope-cli (hosts, GPUs, series) merged in one table, a row per host and GPU"));
     recordProgram = add(file, m_all, tr("Record a &program…"),
         tr("Run a CUDA program of your own under the recorder (no rebuild) and show its iterations as runs: "
-           "timeline of its streams, advice, baseline"));
+           "timeline of its streams, advice, baseline"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     file->addSeparator();
     exportPng = add(file, m_all, tr("&Export picture as PNG…"),
         tr("Save what the current tab shows (a chart, the timeline, the distributions) as a picture"),

@@ -114,9 +114,12 @@ void WindowTabs::sayWhatToDo()
     if (m_session->report().runs.empty() && m_session->overlays().empty()) {
         const QString open = tr("open a saved run or comparison (File › Open saved run…, Ctrl+O), or drop a JSON or "
                                 "CSV file here.");
+        const QString record = tr("File › Record a program… (Ctrl+Shift+R) runs a CUDA program of your own under the "
+                                  "recorder and shows its iterations as runs.");
         text = m_session->platform().devices.empty()
-            ? tr("No series yet. Without a GPU that can run here, %1").arg(open)
-            : tr("No series yet. Run (Ctrl+R) measures the pipeline on the GPU chosen on the left; or %1").arg(open);
+            ? tr("No series yet. Without a GPU that can run here, %1\n%2").arg(open, record)
+            : tr("No series yet. Run (Ctrl+R) measures the pipeline on the GPU chosen on the left; or %1\n%2")
+                  .arg(open, record);
     }
     for (ChartView* view : m_views)
         view->setWhatToDo(text);

@@ -131,6 +131,11 @@ void DifferenceView::refresh()
     case State::NoSeries:
         shown.message = tr("Run a series or open a saved one to compare it with %1.").arg(base);
         break;
+    case State::TooFewRuns:
+        shown.message = tr("Not compared with %1: %2. Differences are told from noise only where both series hold "
+                           "enough runs; record or run more of them.")
+                            .arg(base, text(m_session->baselineRefusal()));
+        break;
     case State::Measuring: shown.message = tr("The series is compared with %1 when it ends.").arg(base); break;
     case State::NeedsConsent:
         shown.message = tr("The configurations differ (%1): compare anyway?").arg(blocking);

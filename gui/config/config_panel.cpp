@@ -3,6 +3,7 @@
 #include "gui/charts/kind_colours.hpp"
 #include "gui/config/panel_fields.hpp"
 #include "gui/config/pipeline_form.hpp"
+#include "gui/config/wheel_with_focus.hpp"
 #include "gui/config/workload_shape_box.hpp"
 
 #include "engine/model/size_parse.hpp"
@@ -101,6 +102,7 @@ ConfigPanel::ConfigPanel(QWidget* parent)
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFocusPolicy(Qt::NoFocus);  // Tab goes from control to control inside it: the area is no stop itself
+    takeWheelOnlyWithFocus(fields);  // the wheel scrolls the fields; it changes a value only with its focus
     // As narrow as the fields allow, their scroll bar beside them and a little room for the choices' texts.
     scroll->setMinimumWidth(fields->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() +
         fontMetrics().averageCharWidth());

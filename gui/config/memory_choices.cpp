@@ -21,11 +21,12 @@ void MemoryChoices::addRows(QFormLayout* form)
             Qt::ToolTipRole);
     form->addRow(QObject::tr("Host &memory:"), hostMemory);
     copy = choiceBox<CopyMechanism>("copy");
-    form->addRow(QObject::tr("Copie&s:"), copy);
+    // Alt and a menu's letter (File, Compare, View, Settings, Help) opens that menu: no control here takes one.
+    form->addRow(QObject::tr("Copies b&y:"), copy);
     managedMigration = choiceBox<ManagedMigration>("managedMigration");
     form->addRow(QObject::tr("Manage&d migration:"), managedMigration);
     managedAdvice = choiceBox<ManagedAdvice>("managedAdvice");
-    form->addRow(QObject::tr("Managed ad&vice:"), managedAdvice);
+    form->addRow(QObject::tr("Managed advice:"), managedAdvice);  // every letter of it is taken: Tab reaches it
 }
 
 void MemoryChoices::show(const PipelineConfig& c)

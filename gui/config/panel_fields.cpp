@@ -82,4 +82,45 @@ QString RefusingSpinBox::rule() const
         .arg(m_what, locale().toString(minimum()), locale().toString(maximum()));
 }
 
+RefusingDoubleSpinBox::RefusingDoubleSpinBox(double low, double high, QString what, RefuseInput refuse)
+    : m_what(std::move(what))
+    , m_refuse(std::move(refuse))
+{
+    setRange(low, high);
+}
+
+QValidator::State RefusingDoubleSpinBox::validate(QString& text, int& pos) const
+{
+    QValidator::State state = QDoubleSpinBox::validate(text, pos);
+    // A sign where no value below 0 is taken: QDoubleSpinBox lets it stand as a start, to be dropped at the end.
+    if (minimum() >= 0.0 && text.trimmed().startsWith(locale().negativeSign()))
+        state = QValidator::Invalid;
+    auto* self = const_cast<RefusingDoubleSpinBox*>(this);
+    const QString typed = !suffix().isEmpty() && text.endsWith(suffix()) ? text.chopped(suffix().size()) : text;
+    if (state == QValidator::Invalid)
+        m_refuse(self, tr("%1: '%2' is not one, so it stays '%3'.").arg(rule(), typed.trimmed(), kept()));
+    else if (state == QValidator::Acceptable)
+        m_refuse(self, {});
+    return state;
+}
+
+void RefusingDoubleSpinBox::fixup(QString& text) const
+{
+    m_refuse(const_cast<RefusingDoubleSpinBox*>(this), tr("%1, not '%2'; it stays '%3'.").arg(rule(), text, kept()));
+    QDoubleSpinBox::fixup(text);
+}
+
+QString RefusingDoubleSpinBox::rule() const
+{
+    const QString range = tr("%1 takes numbers from %2 to %3")
+                              .arg(m_what, locale().toString(minimum()), locale().toString(maximum()));
+    return specialValueText().isEmpty() ? range : tr("%1 (%2: %3)").arg(range, locale().toString(minimum()),
+                                                      specialValueText());
+}
+
+QString RefusingDoubleSpinBox::kept() const
+{
+    return value() == minimum() && !specialValueText().isEmpty() ? specialValueText() : text();
+}
+
 }  // namespace asyncscope

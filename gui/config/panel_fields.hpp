@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFontMetrics>
 #include <QSpinBox>
 #include <QString>
@@ -63,6 +64,24 @@ protected:
 
 private:
     QString rule() const;
+
+    QString m_what;
+    RefuseInput m_refuse;
+};
+
+// The same for a number with decimals ("Stop after", in seconds): a keystroke refused (a minus sign, a letter, a value
+// beyond the range) is said with the field's rule and what the field keeps, never dropped without a word.
+class RefusingDoubleSpinBox final : public QDoubleSpinBox {
+public:
+    RefusingDoubleSpinBox(double low, double high, QString what, RefuseInput refuse);
+
+protected:
+    QValidator::State validate(QString& text, int& pos) const override;
+    void fixup(QString& text) const override;
+
+private:
+    QString rule() const;
+    QString kept() const;  // the value as the field shows it: its special text ("when it ends") at the minimum
 
     QString m_what;
     RefuseInput m_refuse;

@@ -43,6 +43,7 @@ void BaselineController::compare()
     ++m_ticket;  // a comparison under way is of what was shown before
     m_comparison.reset();
     m_differences.clear();
+    m_refusal.clear();
     const Subject subject = m_subject();
     if (!subject.baseline || !subject.baselineSummary) {
         m_consent.clear();
@@ -54,6 +55,15 @@ void BaselineController::compare()
         return say(State::Measuring);
     if (!subject.shown || !subject.shownSummary || subject.shownSummary->measuredRuns == 0)
         return say(State::NoSeries);
+    // What asyncscope-cli refuses to compare (exit 2), refused in its words and before any question of consent: a
+    // series of one run (a program recorded once) has no spread to tell a difference from.
+    for (const auto& [series, name] : { std::pair { subject.baseline, "the baseline " + subject.baselineName },
+             std::pair { subject.shown, subject.shownName } }) {
+        if (auto few = tooFewRunsToCompare(*series, name)) {
+            m_refusal = *few;
+            return say(State::TooFewRuns);
+        }
+    }
     m_differences = configDifferences(*subject.baseline, *subject.shown);
     if (anyBlocking(m_differences) && differencesText(m_differences) != m_consent) {
         say(State::NeedsConsent);
@@ -131,16 +141,14 @@ Error baselineProblem(const QString& path, const Error& error, bool read)
     return makeError(error.kind, "cannot use " + name + " as a baseline: " + why, advice);
 }
 
-Status checkBaselineRuns(const QString& path, std::size_t measured)
+Status checkBaselineRuns(const QString& path, const Report& baseline)
 {
-    if (measured >= kMinComparedRuns)
+    // As asyncscope-cli refuses it (exit 2), in its words.
+    auto few = tooFewRunsToCompare(baseline, "the baseline " + QFileInfo(path).fileName().toStdString());
+    if (!few)
         return std::nullopt;
-    return baselineProblem(path,
-        makeError(ErrorKind::Io,
-            measured == 0 ? std::string("it has no measured runs to compare with")
-                          : "it holds " + std::to_string(measured) + " measured run" + (measured == 1 ? "" : "s") +
-                    ": a comparison needs at least " + std::to_string(kMinComparedRuns)),
-        false);
+    return makeError(ErrorKind::Io, *few,
+        "Use a series of more runs as the baseline: run it again, or record the program over more iterations.");
 }
 
 }  // namespace asyncscope

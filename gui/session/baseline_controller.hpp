@@ -25,6 +25,7 @@ public:
     enum class State {
         None,          // no baseline
         NoSeries,      // no series with measured runs is shown to compare with it
+        TooFewRuns,    // one of the two holds fewer measured runs than a comparison needs: refusal() says which
         Measuring,     // the series shown is being measured: compared once it ends
         NeedsConsent,  // the two configurations differ (blocking differences): consentNeeded() asks
         Declined,      // the user would not compare across these configurations
@@ -39,6 +40,8 @@ public:
         const Report* shown = nullptr;
         const SeriesSummary* shownSummary = nullptr;
         bool measuring = false;  // the series shown is being measured
+        std::string baselineName;  // the baseline's file name, as a refusal names it ("a.json")
+        std::string shownName;     // the series shown, as a refusal names it ("b.json", "the series shown")
     };
 
     explicit BaselineController(std::function<Subject()> subject, QObject* parent = nullptr);
@@ -47,6 +50,8 @@ public:
     const std::optional<BaselineComparison>& comparison() const { return m_comparison; }
     const std::vector<ConfigDifference>& differences() const { return m_differences; }
     bool comparedUnasked() const { return m_unasked; }
+    // Why the two cannot be compared, in asyncscope-cli's words for the same files (TooFewRuns); empty otherwise.
+    const std::string& refusal() const { return m_refusal; }
 
     // A new baseline: nothing allowed across its configuration yet, and never compared (see consentNeeded()).
     void renew();
@@ -74,6 +79,7 @@ private:
     State m_state = State::None;
     std::optional<BaselineComparison> m_comparison;
     std::vector<ConfigDifference> m_differences;
+    std::string m_refusal;
     std::string m_consent;  // the blocking differences the user allowed the comparison across
     bool m_unasked = false;  // allowed with nobody asked
     bool m_fresh = false;    // not yet compared with anything
@@ -84,7 +90,7 @@ private:
 // several variants or a host's record of several GPUs rather than one series, or it holds no measured runs to compare
 // with. `read`: the reader refused the file (not the check before it, which refuses what is no regular file).
 Error baselineProblem(const QString& path, const Error& error, bool read = true);
-// A baseline's file with fewer measured runs than a comparison needs, said as baselineProblem() says it.
-Status checkBaselineRuns(const QString& path, std::size_t measuredRuns);
+// A baseline's file with fewer measured runs than a comparison needs, said as asyncscope-cli says it.
+Status checkBaselineRuns(const QString& path, const Report& baseline);
 
 }  // namespace asyncscope

@@ -1,5 +1,7 @@
 #include "gui/session/program_recording.hpp"
 
+#include "gui/session/recording_failure.hpp"
+
 #include "engine/host/nvml_probe.hpp"
 #include "engine/io/atomic_output_file.hpp"
 #include "engine/io/json/json_report.hpp"
@@ -40,7 +42,10 @@ Outcome recordAndReport(RecordingPlan plan, const std::atomic<bool>& stop)
     };
     ProgramMachine machine([] { return std::make_unique<NvmlProbe>(); });
     IterationSplitter splitter(plan.rule);  // the iterations split off as the records come
-    auto recorded = recordForReport(request, machine, splitter, stop);
+    RecordOutcome outcome;
+    auto recorded = recordForReport(request, machine, splitter, stop, &outcome);
+    if (!recorded && !outcome.program.empty() && !outcome.connected)  // it ran, and none of it reached CUDA
+        return { {}, nothingRecordedText(outcome, QString::fromStdString(shownPath(outcome.program)), outputPath) };
     if (!recorded)
         return problem(recorded.error());
     const std::string& shown = recorded->shown;

@@ -1,6 +1,7 @@
 #include "gui/session/session_model.hpp"
 
 #include "gui/session/advice_scheduler.hpp"
+#include "gui/session/baseline_subject.hpp"
 #include "gui/session/plan_controller.hpp"
 
 #include "engine/io/input_file.hpp"  // shownPath
@@ -35,11 +36,8 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
         onLoaded(load, std::move(saved));
     }, this))
     , m_advice(new AdviceScheduler(this))
-    , m_baselines(new BaselineController([this] {
-        const SavedRun* base = baseline();
-        return BaselineController::Subject { base ? &base->report : nullptr,
-            base && base->prepared.summary ? &*base->prepared.summary : nullptr, &report(), &summary(), m_ownsPlan };
-    }, this))
+    , m_baselines(new BaselineController(
+          [this] { return baselineSubject(*this, showsSaved() ? m_saved.path : QString()); }, this))
 {
     connect(m_advice, &AdviceScheduler::changed, this, &SessionModel::adviceChanged);
     connect(m_baselines, &BaselineController::changed, this, &SessionModel::baselineChanged);
@@ -352,7 +350,7 @@ void SessionModel::onLoaded(const LoadQueue::Load& load, Result<SavedRun> saved)
     if (!saved->prepared.summary)
         saved->prepared.summary = summarizeSeries(saved->report);
     if (load.baseline) {
-        if (Status few = checkBaselineRuns(load.path, saved->prepared.summary->measuredRuns))
+        if (Status few = checkBaselineRuns(load.path, saved->report))
             return emit loadFailed(load.path, true, *few);
         takeBaseline(std::move(*saved));
     } else if (load.overlay) {

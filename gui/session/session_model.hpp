@@ -138,6 +138,8 @@ public:
     void declineBaseline() { m_baselines->decline(); }
     // The comparison across configurations was made without asking (a headless run).
     bool baselineComparedUnasked() const { return m_baselines->comparedUnasked(); }
+    // Why the series shown and the baseline are not compared (BaselineState::TooFewRuns), as asyncscope-cli says it.
+    const std::string& baselineRefusal() const { return m_baselines->refusal(); }
     // Waits for the comparison under way, so that baselineComparison() is there (the headless driver saves it).
     void settleBaseline() { m_baselines->settle(); }
     // Stops the read in progress (loadFailed, ErrorKind::Cancelled) and forgets the files waiting their turn.

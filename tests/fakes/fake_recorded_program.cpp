@@ -10,6 +10,8 @@
 //                  (5 s at most), then the exit line: a window for another process to connect to the socket
 //   forever        an iteration every 10 ms until a signal ends it (the recorder's --duration)
 //   nocuda         never connects, as a program that never initialises CUDA
+//   nodriver       never connects, prints what a CUDA sample prints where no driver answers, and exits 1
+//   idle           never connects, prints a line and waits (20 s at most) for a signal, as a program still loading
 //   exit N         one iteration, then exits N
 #include "engine/record/record_stream.hpp"
 
@@ -138,6 +140,20 @@ int main(int argc, char** argv)
     const int count = argc > 2 ? std::atoi(argv[2]) : 3;
     if (mode == "nocuda")
         return 0;
+    if (mode == "nodriver") {
+        std::printf("[asyncAPI] - Starting...\n");
+        std::fflush(stdout);
+        std::fprintf(stderr, "CUDA error at asyncAPI.cu:107 code=35(cudaErrorInsufficientDriver) "
+                             "\"cudaGetDeviceCount(&count)\"\n");
+        return 1;
+    }
+    if (mode == "idle") {
+        std::printf("loading the model...\n");
+        std::fflush(stdout);
+        for (int waited = 0; waited < 2000; ++waited)
+            ::usleep(10'000);
+        return 0;
+    }
     if (mode == "fork") {
         const pid_t child = ::fork();
         if (!connectToRecorder())

@@ -546,8 +546,8 @@ private slots:
             { dataFile("h200-compare-size.json"), "comparison of several variants" },
             { dataFile("h200-compare-size.csv"), "comparison of several variants" },
             { QStringLiteral(ASYNCSCOPE_TEST_DATA "/machine_record.host.json"), "comparison of several variants" },
-            { warmupOnly, "it has no measured runs" },
-            { threeRuns, "it holds 3 measured runs: a comparison needs at least 5" },
+            { warmupOnly, "holds 0 measured runs (and 3 warm-ups): a comparison needs at least 5 measured runs" },
+            { threeRuns, "holds 3 measured runs (and 1 warm-up): a comparison needs at least 5 measured runs in each" },
         };
         for (const auto& file : refused) {
             problems.clear();
