@@ -42,6 +42,10 @@ struct CliOptions {
     BaselineSettings baselineSettings;
     bool allowDifferent = false;  // compare across configurations
     std::string savePath;         // with a baseline and a run: also keep the run's series here (JSON)
+    // --runs auto (with one baseline file): measure block after block, each of config.runs runs, until the
+    // comparison's verdict is decided or autoMostBlocks blocks have run (--blocks gives it).
+    bool autoRuns = false;
+    int autoMostBlocks = 20;
 };
 
 // Usage errors come back as ErrorKind::Usage with CLI11's or our own message. With one --baseline file the file is
