@@ -146,7 +146,8 @@ TEST(BlockCoverage, HierarchicalIntervalIsPlacedOnTheDifferenceOfMedians)
     std::mt19937_64 rng(15);
     const Report a = blockedSeries(rng, 8, 30, kMedianMs);
     const Report b = blockedSeries(rng, 8, 30, kMedianMs * 1.05);
-    const QuantityComparison& q = gpuTime(compareWithBaseline(a, b, settings(0.5)));
+    const BaselineComparison c = compareWithBaseline(a, b, settings(0.5));
+    const QuantityComparison& q = gpuTime(c);
     EXPECT_DOUBLE_EQ(q.difference, q.current - q.baseline);
     EXPECT_LT(q.low, q.difference);
     EXPECT_GT(q.high, q.difference);
@@ -184,8 +185,10 @@ TEST(DetectionNeed, MoreBlocksForSmallerDifferencesAndRunsAloneWithoutBlocks)
     std::mt19937_64 rng(16);
     const Report a = blockedSeries(rng, 10, 40, kMedianMs);
     const Report b = blockedSeries(rng, 10, 40, kMedianMs);
-    const QuantityComparison& coarse = gpuTime(compareWithBaseline(a, b, settings(1.0)));
-    const QuantityComparison& fine = gpuTime(compareWithBaseline(a, b, settings(0.1)));
+    const BaselineComparison atOne = compareWithBaseline(a, b, settings(1.0));
+    const BaselineComparison atTenth = compareWithBaseline(a, b, settings(0.1));
+    const QuantityComparison& coarse = gpuTime(atOne);
+    const QuantityComparison& fine = gpuTime(atTenth);
     ASSERT_TRUE(coarse.need && fine.need);
     ASSERT_TRUE(coarse.need->blockNoisePercent);
     EXPECT_NEAR(*coarse.need->blockNoisePercent, kBlockNoise * 100.0, 0.15);
@@ -195,7 +198,8 @@ TEST(DetectionNeed, MoreBlocksForSmallerDifferencesAndRunsAloneWithoutBlocks)
     EXPECT_GE(fine.need->blocks, 20u) << "0.1 % against 0.2 % between blocks takes many blocks";
 
     const Report one = blockedSeries(rng, 1, 400, kMedianMs);
-    const QuantityComparison& runsOnly = gpuTime(compareWithBaseline(one, one, settings(0.5)));
+    const BaselineComparison alone = compareWithBaseline(one, one, settings(0.5));
+    const QuantityComparison& runsOnly = gpuTime(alone);
     ASSERT_TRUE(runsOnly.need);
     EXPECT_FALSE(runsOnly.need->blockNoisePercent);
     EXPECT_EQ(runsOnly.need->blocks, 1u);
