@@ -77,6 +77,8 @@ HostReport runUntilDecided(const CliOptions& options, Backend& backend, const Pl
     Report& report = all.devices.front().plan.variants.front().report;
     report.config.blocks = std::max(1, blocks);
     report.config.runs = int(measuredRunsOf(report));
+    if (report.outcome)  // the first block's, for every block together
+        report.outcome->measuredRuns = report.config.runs;
     if (blocks >= options.autoMostBlocks)
         err << "asyncscope-cli: --runs auto: the verdict is not decided after " << options.autoMostBlocks
             << " blocks (the most --blocks allows); the comparison below is of what ran\n";

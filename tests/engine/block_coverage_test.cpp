@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 
 namespace asyncscope {
@@ -94,6 +95,9 @@ Counts countPairs(std::uint64_t seed, int blocks, int runs, double shift, const 
         counts.faster += q.verdict == Verdict::Faster ? 1 : 0;
         counts.gateFailed += c.gateFailed() ? 1 : 0;
     }
+    std::printf("%d blocks of %d runs, %+.1f %%: interval holds the truth %d/%d, slower %d, faster %d, gate "
+                "failed %d\n",
+        blocks, runs, shift * 100.0, counts.covered, kPairs, counts.slower, counts.faster, counts.gateFailed);
     return counts;
 }
 
