@@ -5,6 +5,7 @@
 #include "cli/cli_app.hpp"
 
 #include "engine/model/advice.hpp"
+#include "engine/run/device_plan_runner.hpp"
 
 #include <atomic>
 #include <optional>
@@ -46,6 +47,14 @@ struct ComparedSeries {
 // to compare, or when a gate was asked for and none of its quantities is in both series.
 int writeBaselineComparison(
     const CliOptions& options, const ComparedSeries& baseline, const ComparedSeries& current, std::ostream& out,
+    std::ostream& err);
+
+// --runs auto: `plan` (one series of one block) run again and again, each time as the next block, until the
+// comparison of the blocks so far with the baseline is decided (verdictDecided, from two blocks on) or
+// options.autoMostBlocks blocks have run. Each block's progress is said on `err`. The blocks' runs together, as one
+// series of as many blocks, in the first round's report; a round that fails or cannot run ends it.
+HostReport runUntilDecided(const CliOptions& options, Backend& backend, const Platform& platform,
+    const DevicePlan& plan, const std::atomic<bool>& cancel, DevicePlanSink& sink, const RunnerOptions& runner,
     std::ostream& err);
 
 // The plan the options ask for, on the devices they name of `platform`, run and reported (runCli once the devices

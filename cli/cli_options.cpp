@@ -85,6 +85,30 @@ Status checkBaselineOptions(const CliOptions& options)
     return std::nullopt;
 }
 
+// --runs N or --runs auto into the options; with auto, --blocks is the most blocks measured.
+Status takeRuns(const std::string& runs, bool blocksGiven, CliOptions& options)
+{
+    PipelineConfig& c = options.config;
+    if (runs.empty())
+        return std::nullopt;
+    if (runs != "auto") {
+        CLI::detail::lexical_cast(runs, c.runs);
+        return std::nullopt;
+    }
+    if (options.baselineFiles.size() != 1)
+        return makeError(ErrorKind::Usage, "--runs auto measures until a comparison with one baseline is decided",
+            "Give --baseline FILE with --runs auto, or a number of runs.");
+    if (c.stopRule != StopRule::Fixed)
+        return makeError(ErrorKind::Usage, "--runs auto has its own stop rule and cannot go with --stop noise");
+    options.autoRuns = true;
+    options.autoMostBlocks = blocksGiven ? c.blocks : 20;
+    if (options.autoMostBlocks < 2 || options.autoMostBlocks > kMaxBlocks)
+        return makeError(ErrorKind::Usage, "--blocks with --runs auto is the most blocks measured: from 2 to " +
+                std::to_string(kMaxBlocks) + ", not " + std::to_string(options.autoMostBlocks));
+    c.blocks = 1;  // one block a round
+    return std::nullopt;
+}
+
 // What the command line gives as text or flags, before it is checked and put into CliOptions.
 struct OptionText {
     std::string device = "best";
@@ -108,6 +132,7 @@ struct OptionText {
     std::string sweepMax = "1GiB";
     std::string gate;
     std::optional<double> maxSlowdown;
+    std::string runs;  // a count, or "auto"; empty: the default (or the baseline's)
 };
 
 // The exit status, as --help's footer says it (the man page's EXIT STATUS says the same at length).
@@ -176,7 +201,16 @@ void defineOptions(CLI::App& app, CliOptions& options, OptionText& t)
         ->check(CLI::IsMember(allNames<Submission>()));
     app.add_flag("--prefer-overlap", c.preferOverlap, "With --submit batch: ask the copies to overlap with compute "
                                                       "(cudaMemcpyFlagPreferOverlapWithCompute)");
-    app.add_option("--runs", c.runs, "Measured runs (with --stop fixed)");
+    app.add_option("--runs", t.runs, "Measured runs (with --stop fixed); auto with one --baseline file: measure a "
+                                     "block at a time (the baseline's runs per block each) until the comparison's "
+                                     "verdict is decided, or --blocks blocks (20 unless given) have run")
+        ->check(CLI::TypeValidator<int>() | CLI::IsMember({ "auto" }))
+        ->default_str(std::to_string(c.runs))
+        ->type_name("N|auto");
+    app.add_option("--blocks", c.blocks, "Measure the series as this many blocks, the pipeline's buffers, streams and "
+                                         "events made anew for each (with its own warm-up runs), so that a comparison "
+                                         "holds the variation between them, not only between runs; the runs are "
+                                         "shared out among the blocks");
     app.add_option("--warmup", c.warmupRuns, "Warm-up runs, shown but left out of statistics");
     app.add_option("--host-memory", t.hostMemory, "Host buffer: pinned (cudaMallocHost), pageable (malloc, staged by "
                                                   "the driver), write-combined (cudaHostAlloc write-combined), "
@@ -334,6 +368,8 @@ Result<CliOptions> parseWithDefaults(int argc, const char* const argv[], const P
     if (t.noStages)
         c.stageEvents = false;
     options.format = *parseName<ReportFormat>(t.format);
+    if (auto bad = takeRuns(t.runs, app.count("--blocks") > 0, options))
+        return *bad;
     if (!t.compare.empty())
         options.comparison = parseRunnableComparison(t.compare);
     for (auto [text, bytes] : { std::pair { &t.sweepMin, &options.sweepMinBytes }, std::pair { &t.sweepMax, &options.sweepMaxBytes } }) {
@@ -417,6 +453,10 @@ Result<CliOptions> parseCommandLine(int argc, const char* const argv[])
     if (!over)
         return over;
     over->baseline = std::make_shared<const Report>(std::move(*baseline));
+    if (over->autoRuns) {  // each block as many runs as a block of the baseline
+        const std::size_t blocks = std::max<std::size_t>(1, blocksOf(*over->baseline));
+        over->config.runs = int(std::max(kMinComparedRuns, measuredRunsOf(*over->baseline) / blocks));
+    }
     return over;
 }
 

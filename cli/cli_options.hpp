@@ -45,6 +45,10 @@ struct CliOptions {
     // Run the shape the advice suggests after the series, on the same device, and report the two as an overlap
     // comparison with the model's prediction beside what the shape achieved.
     bool tryAdvice = false;
+    // --runs auto (with one baseline file): measure block after block, each of config.runs runs, until the
+    // comparison's verdict is decided or autoMostBlocks blocks have run (--blocks gives it).
+    bool autoRuns = false;
+    int autoMostBlocks = 20;
 };
 
 // Usage errors come back as ErrorKind::Usage with CLI11's or our own message. With one --baseline file the file is

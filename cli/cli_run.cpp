@@ -224,7 +224,9 @@ int runPlan(const CliOptions& options, Backend& backend, const Platform& platfor
         several);
     RunnerOptions runner;
     runner.machine = machine;
-    HostReport result = runDevicePlan(backend, platform, devicePlan, cancel, sink, runner);
+    HostReport result = options.autoRuns
+        ? runUntilDecided(options, backend, platform, devicePlan, cancel, sink, runner, err)
+        : runDevicePlan(backend, platform, devicePlan, cancel, sink, runner);
     result.slurm = slurmTaskHere();
 
     // Whatever ran is reported, also after an error or a cancel.

@@ -41,6 +41,40 @@ std::string intervalText(const QuantityComparison& q)
     return "[" + fixedText(q.low, places) + ", " + fixedText(q.high, places) + "] " + unitOf(q.kind);
 }
 
+std::string needText(const QuantityComparison& q)
+{
+    if (!q.need)
+        return {};
+    const DetectionNeed& n = *q.need;
+    const auto runs = [](std::size_t count) { return std::to_string(count) + (count == 1 ? " run" : " runs"); };
+    std::string text = "to tell " + fixedText(n.percent, 2) + " % from noise (" +
+        fixedText(kDetectionPower * 100.0, 0) + " % of the time): ";
+    if (n.blockNoisePercent)
+        text += std::to_string(n.blocks) + (n.blocks == 1 ? " block of " : " blocks of ") + runs(n.runsPerBlock) +
+            " a side (" + runs(n.runs()) + ")";
+    else
+        text += runs(n.runsPerBlock) + " a side, and the blocks that the variation between processes needs (unknown "
+                                       "with one block a side)";
+    text += "; this comparison has " + std::to_string(q.baselineBlocks) + " and " + std::to_string(q.currentBlocks) +
+        (q.baselineBlocks == 1 && q.currentBlocks == 1 ? " block" : " blocks") + " of " + runs(q.baselineRuns) +
+        " and " + std::to_string(q.currentRuns) + "; noise " + fixedText(n.runNoisePercent, 2) + " % a run";
+    if (n.blockNoisePercent)
+        text += ", " + fixedText(*n.blockNoisePercent, 2) + " % between blocks";
+    return text;
+}
+
+std::string methodText(const BaselineComparison& c)
+{
+    const bool blocks = std::any_of(c.quantities.begin(), c.quantities.end(),
+        [](const QuantityComparison& q) { return q.distribution && (q.baselineBlocks > 1 || q.currentBlocks > 1); });
+    const std::string resamples =
+        std::to_string(c.settings.resamples) + " resamples, seed " + std::to_string(c.settings.seed);
+    if (blocks)
+        return "hierarchical bootstrap of the difference of medians (blocks, then runs within them), " + resamples +
+            "; p: that bootstrap's, two-sided";
+    return "bootstrap of the difference of medians, " + resamples + "; p: Mann-Whitney U, two-sided";
+}
+
 namespace {
 
 std::string differenceText(const QuantityComparison& q)
@@ -151,13 +185,18 @@ std::string formatBaselineText(const BaselineComparison& c, const BaselineSide& 
     text += render(headers);
     for (const auto& row : rows)
         text += render(row);
-    text += "intervals: bootstrap of the difference of medians, " + std::to_string(c.settings.resamples) +
-        " resamples, seed " + std::to_string(c.settings.seed) + "; p: Mann-Whitney U, two-sided; a difference under " +
+    text += "intervals: " + methodText(c) + "; a difference under " +
         fixedText(c.settings.minDifferencePercent, 2) + " % counts as the same" +
         (c.settings.maxSlowdownPercent && *c.settings.maxSlowdownPercent < c.settings.minDifferencePercent
                 ? " (under " + fixedText(*c.settings.maxSlowdownPercent, 2) + " % for a gated quantity, as the gate's)"
                 : std::string()) +
         "\n";
+    if (c.singleBlock())
+        text += "note: " + std::string(kSingleBlockNote) + "\n";
+    for (const QuantityComparison& q : c.quantities) {
+        if (q.need)
+            text += q.name + ": " + needText(q) + "\n";
+    }
     text += gateText(c);
     text += "verdict: " + c.headline() + "\n";
     for (const BaselineSide* side : { &baseline, &current }) {
@@ -178,7 +217,7 @@ void writeBaselineCsv(std::ostream& out, const BaselineComparison& c, const Base
 {
     out << "Quantity,Key,Unit,Baseline,Current,Difference,Difference (%),Interval Low,Interval High,"
            "Interval Low (%),Interval High (%),p,Verdict,Baseline Runs,Current Runs,Gated,Gate Failed,"
-           "Baseline File,Current File,Configuration\n";
+           "Baseline File,Current File,Configuration,Baseline Blocks,Current Blocks\n";
     const std::string configuration = c.acrossConfigurations
         ? "across configurations: " + differencesText(c.differences)
         : std::string("same");
@@ -195,7 +234,7 @@ void writeBaselineCsv(std::ostream& out, const BaselineComparison& c, const Base
             << (q.distribution ? pValueNumber(q.p) : "") << ',' << csvField(verdictName(q.verdict)) << ','
             << q.baselineRuns << ',' << q.currentRuns << ',' << (q.gated ? "yes" : "no") << ','
             << (q.gateFailed ? "yes" : "no") << ',' << csvField(baseline.name) << ',' << csvField(current.name) << ','
-            << csvField(configuration) << '\n';
+            << csvField(configuration) << ',' << q.baselineBlocks << ',' << q.currentBlocks << '\n';
     }
 }
 
@@ -237,6 +276,13 @@ void writeBaselineJson(std::ostream& out, const BaselineComparison& c, const Bas
         j["verdict"] = verdictName(q.verdict);
         j["gated"] = q.gated;
         j["gate_failed"] = q.gateFailed;
+        j["baseline_blocks"] = q.baselineBlocks;
+        j["current_blocks"] = q.currentBlocks;
+        if (q.need)
+            j["need"] = { { "difference_percent", q.need->percent }, { "power", kDetectionPower },
+                { "blocks", q.need->blocks }, { "runs_per_block", q.need->runsPerBlock },
+                { "run_noise_percent", q.need->runNoisePercent },
+                { "block_noise_percent", optional(q.need->blockNoisePercent) }, { "text", needText(q) } };
         quantities.push_back(std::move(j));
     }
     ordered_json j;
@@ -246,10 +292,17 @@ void writeBaselineJson(std::ostream& out, const BaselineComparison& c, const Bas
     j["current"] = side(current);
     j["configuration"] = { { "same", !c.acrossConfigurations }, { "across_configurations", c.acrossConfigurations },
         { "differences", std::move(differences) } };
-    j["method"] = { { "interval", "percentile bootstrap of the difference of medians" },
+    const bool blocked = methodText(c).rfind("hierarchical", 0) == 0;
+    j["method"] = { { "interval",
+                        blocked ? "hierarchical percentile bootstrap of the difference of medians: blocks, then runs "
+                                  "within them"
+                                : "percentile bootstrap of the difference of medians" },
         { "confidence", c.settings.confidence }, { "resamples", c.settings.resamples }, { "seed", c.settings.seed },
-        { "test", "Mann-Whitney U, two-sided, normal approximation with tie and continuity corrections" },
-        { "alpha", c.settings.alpha }, { "min_difference_percent", c.settings.minDifferencePercent } };
+        { "test", blocked ? "the hierarchical bootstrap's two-sided p-value"
+                          : "Mann-Whitney U, two-sided, normal approximation with tie and continuity corrections" },
+        { "alpha", c.settings.alpha }, { "min_difference_percent", c.settings.minDifferencePercent },
+        { "single_block", c.singleBlock() },
+        { "single_block_note", c.singleBlock() ? ordered_json(kSingleBlockNote) : ordered_json(nullptr) } };
     ordered_json gateKeys = c.settings.gateKeys;
     j["gate"] = { { "max_slowdown_percent", optional(c.settings.maxSlowdownPercent) }, { "quantities", gateKeys },
         { "failed", c.gateFailed() } };

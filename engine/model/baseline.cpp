@@ -1,5 +1,6 @@
 #include "engine/model/baseline.hpp"
 
+#include "engine/model/block_bootstrap.hpp"
 #include "engine/model/cuda_versions.hpp"
 #include "engine/model/display_text.hpp"
 #include "engine/model/number_text.hpp"
@@ -155,6 +156,19 @@ std::size_t measuredRunsOf(const Report& series)
     return measured;
 }
 
+std::size_t blocksOf(const Report& series)
+{
+    std::size_t blocks = 0;
+    std::optional<int> last;
+    for (std::size_t i = 0; i < series.runs.size(); ++i) {
+        if (series.runs.warmup(i) || (last && *last == series.runs.block(i)))
+            continue;
+        last = series.runs.block(i);
+        ++blocks;
+    }
+    return blocks;
+}
+
 std::optional<std::string> tooFewRunsToCompare(const Report& series, const std::string& name)
 {
     const std::size_t measured = measuredRunsOf(series);
@@ -177,6 +191,37 @@ Direction directionOf(std::string_view key, ValueKind kind)
     case ValueKind::Rate: return Direction::HigherIsBetter;
     default: return Direction::Neutral;
     }
+}
+
+bool BaselineComparison::singleBlock() const
+{
+    return std::any_of(quantities.begin(), quantities.end(), [](const QuantityComparison& q) {
+        return q.distribution && (q.baselineBlocks < 2 || q.currentBlocks < 2);
+    });
+}
+
+bool verdictDecided(const QuantityComparison& q, const BaselineSettings& settings)
+{
+    if (!q.distribution || !q.lowPercent || !q.highPercent)
+        return false;
+    const double low = shownPercent(*q.lowPercent), high = shownPercent(*q.highPercent);
+    if (q.gated && settings.maxSlowdownPercent) {
+        const double gate = *settings.maxSlowdownPercent;
+        switch (directionOf(q.key, q.kind)) {
+        case Direction::HigherIsWorse:
+            if (low > gate || high <= gate)
+                return true;
+            break;
+        case Direction::HigherIsBetter:
+            if (high < -gate || low >= -gate)
+                return true;
+            break;
+        case Direction::Neutral: break;
+        }
+        return false;
+    }
+    const double same = q.sameUnderPercent;
+    return low >= same || high <= -same || (low > -same && high < same);
 }
 
 bool BaselineComparison::gateFailed() const
@@ -221,21 +266,24 @@ std::string BaselineComparison::headline() const
 
 namespace {
 
-// The measured runs' values of one measure, sorted; empty when a measured run lacks it (the summary leaves it out).
-std::vector<double> measuredValues(const RunStore& runs, const RunMeasure& m)
+// The measured runs' values of one measure, grouped by block and sorted in each; empty when a measured run lacks it
+// (the summary leaves it out).
+BlockedSample measuredValues(const RunStore& runs, const RunMeasure& m)
 {
     std::vector<double> values;
+    std::vector<int> blocks;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         if (runs.warmup(i))
             continue;
         if (!m.present(runs, i))
             return {};
         const double v = m.read(runs, i);
-        if (std::isfinite(v))
+        if (std::isfinite(v)) {
             values.push_back(v);
+            blocks.push_back(runs.block(i));
+        }
     }
-    sortValues(values);
-    return values;
+    return blockedSample(values, blocks);
 }
 
 std::optional<double> percentOf(double value, double baseline)
@@ -281,32 +329,53 @@ bool failsGate(const QuantityComparison& q, double maxSlowdownPercent)
 std::optional<QuantityComparison> compareMeasure(const RunStore& baseline, const RunStore& current,
     const RunMeasure& m, const BaselineSettings& settings, bool gated)
 {
-    const std::vector<double> a = measuredValues(baseline, m);
-    if (a.empty())
+    const BlockedSample blockedA = measuredValues(baseline, m);
+    if (blockedA.values.empty())
         return std::nullopt;
-    const std::vector<double> b = measuredValues(current, m);
-    if (b.empty())
+    const BlockedSample blockedB = measuredValues(current, m);
+    if (blockedB.values.empty())
         return std::nullopt;
+    std::vector<double> a = blockedA.values;
+    std::vector<double> b = blockedB.values;
+    if (blockedA.blocks() > 1)
+        sortValues(a);
+    if (blockedB.blocks() > 1)
+        sortValues(b);
     QuantityComparison q;
     q.key = std::string(m.key);
     q.name = m.name;
     q.kind = m.kind;
     q.baselineRuns = a.size();
     q.currentRuns = b.size();
+    q.baselineBlocks = blockedA.blocks();
+    q.currentBlocks = blockedB.blocks();
     q.baseline = sortedMedian(a);
     q.current = sortedMedian(b);
-    const MedianShift shift = bootstrapMedianShift(a, b, settings.confidence, settings.resamples, settings.seed);
-    q.difference = shift.difference;
-    q.low = shift.low;
-    q.high = shift.high;
+    if (q.baselineBlocks > 1 || q.currentBlocks > 1) {
+        const BlockShift blocked = hierarchicalMedianShift(
+            blockedA, blockedB, q.current - q.baseline, settings.confidence, settings.resamples, settings.seed);
+        q.difference = blocked.shift.difference;
+        q.low = blocked.shift.low;
+        q.high = blocked.shift.high;
+        q.p = blocked.p;
+    } else {
+        const MedianShift shift = bootstrapMedianShift(a, b, settings.confidence, settings.resamples, settings.seed);
+        q.difference = shift.difference;
+        q.low = shift.low;
+        q.high = shift.high;
+        q.p = mannWhitneyP(a, b);
+    }
     q.differencePercent = percentOf(q.difference, q.baseline);
     q.lowPercent = percentOf(q.low, q.baseline);
     q.highPercent = percentOf(q.high, q.baseline);
-    q.p = mannWhitneyP(a, b);
     q.gated = gated;
     q.sameUnderPercent = q.gated && settings.maxSlowdownPercent
         ? std::min(settings.minDifferencePercent, *settings.maxSlowdownPercent)
         : settings.minDifferencePercent;
+    if (q.gated || q.key == keys::kGpuTime)
+        q.need = detectionNeed(blockedA, blockedB, q.baseline,
+            q.gated && settings.maxSlowdownPercent ? *settings.maxSlowdownPercent : q.sameUnderPercent,
+            settings.confidence, settings.seed);
     judge(q, settings);
     q.gateFailed = q.gated && settings.maxSlowdownPercent && failsGate(q, *settings.maxSlowdownPercent);
     return q;

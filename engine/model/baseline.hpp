@@ -3,6 +3,7 @@
 // compared first; and a gate a CI job can fail on.
 #pragma once
 
+#include "engine/model/detection_need.hpp"
 #include "engine/model/report.hpp"
 #include "engine/model/series_summary.hpp"
 
@@ -65,6 +66,8 @@ double shownPercent(double percent);
 inline constexpr std::size_t kMinComparedRuns = 5;
 // A series' measured runs (its warm-ups left out).
 std::size_t measuredRunsOf(const Report& series);
+// The blocks its measured runs came in (1 for a series of one block and for files from before blocks; 0 for none).
+std::size_t blocksOf(const Report& series);
 // Nothing when `series` can be compared; otherwise why not, naming it as `name` gives it ("the baseline a.json"):
 // "the baseline a.json holds 0 measured runs (and 3 warm-ups): a comparison needs at least 10 in each series".
 std::optional<std::string> tooFewRunsToCompare(const Report& series, const std::string& name);
@@ -85,6 +88,15 @@ struct QuantityComparison {
     std::optional<double> lowPercent;
     std::optional<double> highPercent;
     double p = 1.0;
+    // The blocks each side's runs came in (--blocks; 1 for a series of one block and for files from before blocks).
+    // Where either side has several, the interval is the hierarchical bootstrap's (resampling blocks, then runs in
+    // them) and p is that bootstrap's, so that the verdict rests on blocks; otherwise the runs' bootstrap and the
+    // Mann–Whitney test.
+    std::size_t baselineBlocks = 1;
+    std::size_t currentBlocks = 1;
+    // The blocks and runs a side needs to tell sameUnderPercent from this noise (distributions that are gated, or GPU
+    // time); empty where it cannot be worked out.
+    std::optional<DetectionNeed> need;
     Verdict verdict = Verdict::Unmeasured;
     // Under this difference, in %, it counts as the same: --min-difference, or the gate's --max-slowdown where the
     // quantity is gated and that is lower (a gate at 0.1 % asks for differences of 0.1 % to count).
@@ -100,6 +112,9 @@ struct BaselineComparison {
     std::vector<QuantityComparison> quantities;
 
     bool gateFailed() const;
+    // Either series is one block: its interval holds the variation between runs of one process (one pipeline's
+    // resources) and leaves the variation from one process to the next out.
+    bool singleBlock() const;
     const QuantityComparison* quantity(std::string_view key) const;
     // "GPU time slower by 4.81 % [4.62, 5.03]": the gated quantities' verdicts (or GPU time's) in one line.
     std::string headline() const;
@@ -111,6 +126,16 @@ BaselineComparison compareWithBaseline(const Report& baseline, const Report& cur
 // The same, with each series' summary (summarizeSeries) already made: a million-run series is summarized once.
 BaselineComparison compareWithBaseline(const Report& baseline, const SeriesSummary& baselineSummary,
     const Report& current, const SeriesSummary& currentSummary, const BaselineSettings& settings);
+
+// What a comparison whose series are of one block says of its interval (BaselineComparison::singleBlock).
+inline constexpr const char* kSingleBlockNote =
+    "a series of one block: the interval holds the variation between its runs and leaves out the variation from one "
+    "process (or pipeline) to the next, which is often larger; measure with --blocks N for an interval that holds it";
+
+// Whether a quantity's verdict is settled by its interval, so that measuring more would not change it: the whole
+// interval beyond the difference that counts (sameUnderPercent) either way, or the whole interval within it; with a
+// gate, the whole interval above the gate or below it.
+bool verdictDecided(const QuantityComparison& q, const BaselineSettings& settings);
 
 // Whether higher values of a kind are worse (durations), better (rates), or neither (counts, ratios, percentages).
 enum class Direction { HigherIsWorse, HigherIsBetter, Neutral };

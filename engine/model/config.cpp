@@ -34,6 +34,15 @@ Status validate(const PipelineConfig& config)
             "Each stream takes at least one chunk.");
     if (config.runs < 1)
         return makeError(ErrorKind::Usage, "runs must be at least 1, not " + std::to_string(config.runs));
+    if (config.blocks < 1 || config.blocks > kMaxBlocks)
+        return makeError(ErrorKind::Usage,
+            "blocks must be between 1 and " + std::to_string(kMaxBlocks) + ", not " + std::to_string(config.blocks));
+    if (config.blocks > 1 && config.stopRule != StopRule::Fixed)
+        return makeError(ErrorKind::Usage, "a series of blocks needs a fixed run count",
+            "Give --runs N with --blocks, or --runs auto beside --baseline.");
+    if (config.blocks > config.runs)
+        return makeError(ErrorKind::Usage,
+            std::to_string(config.blocks) + " blocks need at least as many runs, not " + std::to_string(config.runs));
     if (config.checkThreads < 0 || config.checkThreads > kMaxCheckThreads)
         return makeError(ErrorKind::Usage,
             "check threads must be between 0 (chosen from the hardware) and " + std::to_string(kMaxCheckThreads) +

@@ -119,6 +119,10 @@ struct PipelineConfig {
     Submission submission = Submission::Stream;
     int runs = 1;
     int warmupRuns = 1;
+    // The series measured as `blocks` blocks of about runs / blocks measured runs each: the pipeline's resources
+    // (buffers, streams, events, graphs) are freed and made again before each block, and each block has its own
+    // warm-up runs. A comparison then sees the variation between blocks, not only between runs.
+    int blocks = 1;
     HostMemory hostMemory = HostMemory::Pinned;
     CopyMechanism copy = CopyMechanism::CopyEngine;  // for the kinds that copy: pageable, pinned, write-combined, registered
     ManagedMigration managedMigration = ManagedMigration::Prefetch;  // for managed memory
@@ -143,6 +147,7 @@ struct PipelineConfig {
 constexpr int kMaxThreadsPerBlock = 1024;
 constexpr int kMaxCheckThreads = 64;
 constexpr int kMaxChunks = 4096;
+constexpr int kMaxBlocks = 1000;
 
 // Where chunk i of a buffer of n elements split into k chunks begins and how many elements it holds. Chunks hold
 // whole 256-byte multiples where they can, and the last may be smaller; where that would leave a chunk empty, the

@@ -251,6 +251,8 @@ FieldCheck checkRun(const RunResult& run, const PipelineConfig& config)
 {
     if (run.index < 0)
         return problem("run", std::to_string(run.index), "a run index, 0 or more");
+    if (run.block < 0 || run.block >= kMaxBlocks)
+        return problem("block", std::to_string(run.block), "a block from 0 to " + std::to_string(kMaxBlocks - 1));
     if (auto bad = checkDurationMs("gpu_time_ms", run.gpuMs))
         return bad;
     if (auto bad = checkDurationMs("wait_cpu_ms", run.waitCpuMs))
@@ -264,6 +266,14 @@ FieldCheck checkRun(const RunResult& run, const PipelineConfig& config)
     if (auto bad = checkSpans(run.spans, "spans", config))
         return bad;
     return checkSpans(run.traced, "traced", config);
+}
+
+FieldCheck checkBlockOrder(int block, int before)
+{
+    if (block >= before)
+        return std::nullopt;
+    return problem("block", std::to_string(block),
+        std::to_string(before) + " or more, the block of the run before it: a series' blocks in order");
 }
 
 }  // namespace asyncscope

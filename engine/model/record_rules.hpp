@@ -94,6 +94,10 @@ FieldCheck checkHostRegistration(const SeriesOutcome& outcome, std::string_view 
 FieldCheck checkDevice(const DeviceInfo& device);
 // One run of a series run with `config`: index not negative, times finite and 0 or more, every span's end at or
 // after its begin, its stream below config.streams (GPU spans) and its chunk below config.chunks.
+// Its block from 0 to kMaxBlocks - 1.
 FieldCheck checkRun(const RunResult& run, const PipelineConfig& config);
+// A run's block against the block of the run before it in the file: a series' blocks come in order, so it is not
+// below it.
+FieldCheck checkBlockOrder(int block, int before);
 
 }  // namespace asyncscope

@@ -81,6 +81,9 @@ struct Span {
 
 struct RunResult {
     int index = 0;                // 0-based, counting warm-up runs
+    // The block the run belongs to, 0-based: a series measured as blocks (--blocks) re-creates the pipeline's
+    // resources between them, and runs of one block share what differs from one block (or process) to the next.
+    int block = 0;
     bool warmup = false;          // warm-up runs are kept and shown but left out of statistics
     double startMs = 0.0;         // when submission began, host clock, ms from the series' first run's (0: unknown)
     // When submission began on this process's steady clock, in ns since its epoch: lines up the runs of devices that

@@ -47,6 +47,7 @@ void RunStore::reserve(std::size_t runs)
 {
     m_runCapacity = std::max(m_runCapacity, runs);
     m_index.reserve(runs);
+    m_block.reserve(runs);
     m_flags.reserve(runs);
     m_startMs.reserve(runs);
     m_hostClockNs.reserve(runs);
@@ -63,6 +64,7 @@ void RunStore::reserve(std::size_t runs)
 void RunStore::clear()
 {
     m_index.clear();
+    m_block.clear();
     m_flags.clear();
     m_startMs.clear();
     m_hostClockNs.clear();
@@ -82,6 +84,7 @@ void RunStore::clear()
 void RunStore::shrink_to_fit()
 {
     m_index.shrink_to_fit();
+    m_block.shrink_to_fit();
     m_flags.shrink_to_fit();
     m_startMs.shrink_to_fit();
     m_hostClockNs.shrink_to_fit();
@@ -114,6 +117,7 @@ void RunStore::push_back(const RunResult& run)
         throw;
     }
     m_index.push_back(run.index);
+    m_block.push_back(run.block);
     m_flags.push_back(std::uint8_t((run.warmup ? kWarmup : 0) | (run.verified ? kVerified : 0)));
     m_startMs.push_back(run.startMs);
     m_hostClockNs.push_back(run.hostClockNs);
@@ -185,6 +189,7 @@ void RunStore::append(const RunStore& runs, std::size_t first, std::size_t last)
         to.insert(to.end(), from.begin() + std::ptrdiff_t(first), from.begin() + std::ptrdiff_t(last));
     };
     extend(m_index, runs.m_index);
+    extend(m_block, runs.m_block);
     extend(m_flags, runs.m_flags);
     extend(m_startMs, runs.m_startMs);
     extend(m_hostClockNs, runs.m_hostClockNs);
@@ -202,6 +207,7 @@ void RunStore::pop_back()
     m_spans.truncateRuns(runs);
     m_traced.truncateRuns(runs);
     m_index.pop_back();
+    m_block.pop_back();
     m_flags.pop_back();
     m_startMs.pop_back();
     m_hostClockNs.pop_back();
@@ -229,6 +235,7 @@ const RunResult RunStore::operator[](std::size_t i) const
 {
     RunResult r;
     r.index = m_index[i];
+    r.block = m_block[i];
     r.warmup = warmup(i);
     r.verified = verified(i);
     r.startMs = m_startMs[i];
@@ -274,6 +281,7 @@ void RunStore::set(std::size_t i, const RunResult& run)
     rebuildSpans(&RunStore::m_spans, { { i, run.spans } });
     rebuildSpans(&RunStore::m_traced, { { i, run.traced } });
     m_index[i] = run.index;
+    m_block[i] = run.block;
     m_flags[i] = std::uint8_t((run.warmup ? kWarmup : 0) | (run.verified ? kVerified : 0));
     m_startMs[i] = run.startMs;
     m_hostClockNs[i] = run.hostClockNs;
@@ -300,10 +308,11 @@ std::size_t RunStore::bytesUsed() const
 {
     // A node of the shape table: the key and number, the next pointer and the cached hash.
     const std::size_t node = sizeof(std::pair<const Shape, std::uint32_t>) + 2 * sizeof(void*);
-    return sizeof(*this) + capacityBytes(m_index) + capacityBytes(m_flags) + capacityBytes(m_startMs) +
-        capacityBytes(m_hostClockNs) + capacityBytes(m_gpuMs) + capacityBytes(m_pollIterations) +
-        capacityBytes(m_waitCpuMs) + capacityBytes(m_expectedValue) + capacityBytes(m_firstWrongIndex) +
-        capacityBytes(m_firstWrongValue) + m_spans.bytesUsed() + m_traced.bytesUsed() + capacityBytes(m_shapes) +
+    return sizeof(*this) + capacityBytes(m_index) + capacityBytes(m_block) + capacityBytes(m_flags) +
+        capacityBytes(m_startMs) + capacityBytes(m_hostClockNs) + capacityBytes(m_gpuMs) +
+        capacityBytes(m_pollIterations) + capacityBytes(m_waitCpuMs) + capacityBytes(m_expectedValue) +
+        capacityBytes(m_firstWrongIndex) + capacityBytes(m_firstWrongValue) + m_spans.bytesUsed() +
+        m_traced.bytesUsed() + capacityBytes(m_shapes) +
         m_shapeNumbers.bucket_count() * sizeof(void*) + m_shapeNumbers.size() * node + capacityBytes(m_exact);
 }
 
@@ -314,8 +323,9 @@ bool operator==(const RunStore& a, const RunStore& b)
     const auto sameDoubles = [](const BigVector<double>& x, const BigVector<double>& y) {
         return std::equal(x.begin(), x.end(), y.begin(), y.end(), sameBits);
     };
-    if (a.m_index != b.m_index || a.m_flags != b.m_flags || !sameDoubles(a.m_startMs, b.m_startMs) ||
-        a.m_hostClockNs != b.m_hostClockNs || !sameDoubles(a.m_gpuMs, b.m_gpuMs) ||
+    if (a.m_index != b.m_index || a.m_block != b.m_block || a.m_flags != b.m_flags ||
+        !sameDoubles(a.m_startMs, b.m_startMs) || a.m_hostClockNs != b.m_hostClockNs ||
+        !sameDoubles(a.m_gpuMs, b.m_gpuMs) ||
         a.m_pollIterations != b.m_pollIterations || !sameDoubles(a.m_waitCpuMs, b.m_waitCpuMs) ||
         a.m_expectedValue != b.m_expectedValue || a.m_firstWrongIndex != b.m_firstWrongIndex ||
         a.m_firstWrongValue != b.m_firstWrongValue || a.m_spans.runEnd != b.m_spans.runEnd ||

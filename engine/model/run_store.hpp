@@ -201,6 +201,7 @@ public:
 
     // One field of run i, read in place.
     int index(std::size_t i) const { return m_index[i]; }
+    int block(std::size_t i) const { return m_block[i]; }
     bool warmup(std::size_t i) const { return (m_flags[i] & kWarmup) != 0; }
     bool verified(std::size_t i) const { return (m_flags[i] & kVerified) != 0; }
     double startMs(std::size_t i) const { return m_startMs[i]; }
@@ -296,6 +297,7 @@ private:
         SpanColumns RunStore::*which, const std::vector<std::pair<std::size_t, std::vector<Span>>>& byRun);
 
     BigVector<int> m_index;
+    BigVector<int> m_block;
     BigVector<std::uint8_t> m_flags;
     BigVector<double> m_startMs;
     BigVector<std::int64_t> m_hostClockNs;

@@ -17,42 +17,41 @@ double betaDraw(std::mt19937_64& rng, double a, double b)
 }
 
 // The sample's quantile function: the value a uniform draw u in (0, 1) picks from n sorted values.
-double quantileAt(const std::vector<double>& sorted, double u)
+double quantileAt(const double* sorted, std::size_t size, double u)
 {
-    const double n = static_cast<double>(sorted.size());
+    const double n = static_cast<double>(size);
     const double rank = std::ceil(u * n);  // 1-based
-    const std::size_t i = rank < 1.0 ? 0 : std::min(sorted.size() - 1, static_cast<std::size_t>(rank) - 1);
+    const std::size_t i = rank < 1.0 ? 0 : std::min(size - 1, static_cast<std::size_t>(rank) - 1);
     return sorted[i];
 }
 
-// The median of one resample of `sorted`, with replacement. With n odd it is the quantile function at the middle
-// order statistic of n uniform draws, Beta(m, m) with m = (n + 1) / 2. With n even it is the mean of the function at
-// order statistics k = n / 2 and k + 1: the k-th is Beta(k, n - k + 1), and the next, given it, lies the smallest
-// of n - k uniform draws into the rest of the interval.
-double resampledMedian(std::mt19937_64& rng, const std::vector<double>& sorted)
+}  // namespace
+
+// With n odd the median of a resample is the quantile function at the middle order statistic of n uniform draws,
+// Beta(m, m) with m = (n + 1) / 2. With n even it is the mean of the function at order statistics k = n / 2 and
+// k + 1: the k-th is Beta(k, n - k + 1), and the next, given it, lies the smallest of n - k uniform draws into the
+// rest of the interval.
+double resampledMedian(std::mt19937_64& rng, const double* sorted, std::size_t n)
 {
-    const std::size_t n = sorted.size();
     if (n == 1)
-        return sorted.front();
+        return sorted[0];
     if (n % 2 == 1) {
         const double m = static_cast<double>((n + 1) / 2);
-        return quantileAt(sorted, betaDraw(rng, m, m));
+        return quantileAt(sorted, n, betaDraw(rng, m, m));
     }
     const double k = static_cast<double>(n / 2);
     const double uk = betaDraw(rng, k, static_cast<double>(n) - k + 1.0);
     const double v = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
     const double smallest = 1.0 - std::pow(1.0 - v, 1.0 / (static_cast<double>(n) - k));
     const double next = uk + (1.0 - uk) * smallest;
-    return 0.5 * (quantileAt(sorted, uk) + quantileAt(sorted, next));
+    return 0.5 * (quantileAt(sorted, n, uk) + quantileAt(sorted, n, next));
 }
 
-double medianOfSorted(const std::vector<double>& sorted)
+double medianOfSorted(const double* sorted, std::size_t n)
 {
-    const std::size_t n = sorted.size();
     return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
 }
 
-// The value at fraction q of sorted values, interpolated between neighbours (the usual percentile of a bootstrap).
 double interpolatedQuantile(const std::vector<double>& sorted, double q)
 {
     const double at = q * static_cast<double>(sorted.size() - 1);
@@ -62,18 +61,17 @@ double interpolatedQuantile(const std::vector<double>& sorted, double q)
     return sorted[below] * (1.0 - w) + sorted[above] * w;
 }
 
-}  // namespace
-
 MedianShift bootstrapMedianShift(const std::vector<double>& sortedBaseline, const std::vector<double>& sortedCurrent,
     double confidence, int resamples, std::uint64_t seed)
 {
     MedianShift shift;
-    shift.difference = medianOfSorted(sortedCurrent) - medianOfSorted(sortedBaseline);
+    shift.difference = medianOfSorted(sortedCurrent.data(), sortedCurrent.size()) -
+        medianOfSorted(sortedBaseline.data(), sortedBaseline.size());
     std::mt19937_64 rng(seed);
     std::vector<double> differences(static_cast<std::size_t>(std::max(resamples, 2)));
     for (double& d : differences) {
-        const double baseline = resampledMedian(rng, sortedBaseline);
-        d = resampledMedian(rng, sortedCurrent) - baseline;
+        const double baseline = resampledMedian(rng, sortedBaseline.data(), sortedBaseline.size());
+        d = resampledMedian(rng, sortedCurrent.data(), sortedCurrent.size()) - baseline;
     }
     std::sort(differences.begin(), differences.end());
     const double tail = (1.0 - confidence) / 2.0;

@@ -2,7 +2,9 @@
 // Mann–Whitney U test's p-value: what a baseline comparison rests on.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 namespace asyncscope {
@@ -25,6 +27,14 @@ struct MedianShift {
 // an approximation of it.
 MedianShift bootstrapMedianShift(const std::vector<double>& sortedBaseline, const std::vector<double>& sortedCurrent,
     double confidence, int resamples, std::uint64_t seed);
+
+// The median of one resample, with replacement, of the n sorted values at `sorted` (n at least 1), drawn in constant
+// time as bootstrapMedianShift draws it.
+double resampledMedian(std::mt19937_64& rng, const double* sorted, std::size_t n);
+// The median of n sorted values (n at least 1).
+double medianOfSorted(const double* sorted, std::size_t n);
+// The value at fraction q of sorted values (not empty), interpolated between neighbours: a bootstrap's percentile.
+double interpolatedQuantile(const std::vector<double>& sorted, double q);
 
 // Two-sided p-value of the Mann–Whitney U test that the current sample comes from the baseline's distribution, by the
 // normal approximation with the correction for ties and for continuity (as Google Benchmark's compare.py and SciPy's

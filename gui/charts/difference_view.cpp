@@ -153,6 +153,8 @@ void DifferenceView::refresh()
         shown.subtitle = tr("%1  →  %2").arg(base, current);
         if (c.acrossConfigurations)
             shown.across = tr("Across configurations: %1").arg(text(differencesText(c.differences)));
+        if (c.singleBlock())
+            shown.blocks = tr("Note: %1.").arg(text(kSingleBlockNote));
         for (const QuantityComparison& q : c.quantities) {
             if (!q.distribution || !q.differencePercent || !q.lowPercent || !q.highPercent)
                 continue;
@@ -211,6 +213,7 @@ QStringList DifferenceView::paint(QPainter& painter, const QRectF& area, const Q
     line(shown.title, bold, ink);
     line(shown.subtitle, plain, ink);
     line(shown.across, bold, verdictColour(Verdict::Slower, palette));
+    line(shown.blocks, plain, faint);
     y += lh * 0.4;
 
     // Columns: the names and verdicts at the left, the figures at the right, the plot between them.

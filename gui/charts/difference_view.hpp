@@ -38,6 +38,7 @@ public:
         QString title;
         QString subtitle;  // "baseline · a · H200 → saved: b · H200"
         QString across;    // the blocking differences, where it is a comparison across configurations
+        QString blocks;    // where either series is one block: what its interval leaves out
         QString message;   // shown where there are no rows
         double band = 0.0;        // ±minDifferencePercent
         double confidence = 0.95;

@@ -425,6 +425,10 @@ const std::vector<CsvColumn>& runColumns()
                 return true;
             },
             "empty, none, or PIDs each with an optional name, separated by '; ' (this process's starred)", false),
+        // The run's block (--blocks), 0-based; files from before it hold one block.
+        run("Block", [](R r, std::size_t i, std::string& out) { appendWhole(out, r.runs.block(i)); },
+            [](std::string_view t, Report&, Row& row) { return parseNumber(t, row.run.block); },
+            "a whole number, the run's block", false),
     };
     return all;
 }

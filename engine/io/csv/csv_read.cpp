@@ -348,6 +348,10 @@ Result<Report> readCsv(std::istream& in, const ReadControl& control)
                     std::to_string(row.run.index) + "' is not more than " +
                     std::to_string(report.runs.index(report.runs.size() - 1)) +
                     ", the run before it; accepted: each run once, in order");
+        if (!report.runs.empty()) {
+            if (auto bad = checkBlockOrder(row.run.block, report.runs.block(report.runs.size() - 1)))
+                return rowError(lineNumber, *bad);
+        }
         report.runs.push_back(row.run);
     }
     if (report.runs.empty())

@@ -61,6 +61,10 @@ Result<Report> readDocument(std::istream& in, std::string first, ReadMeter& mete
                     *bad);
         }
     }
+    for (std::size_t i = 1; i < runs.runs.size(); ++i) {
+        if (auto bad = checkBlockOrder(runs.runs[i].block, runs.runs[i - 1].block))
+            return fieldError("", "run " + std::to_string(i) + " (line " + std::to_string(runs.lines[i]) + ")", *bad);
+    }
     layOutDurations(*read, runs);
     read->runs.reserve(runs.runs.size());
     for (RunResult& run : runs.runs)

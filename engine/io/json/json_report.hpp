@@ -4,8 +4,10 @@
 // "binding", "config", "summary", "calibration", "outcome", and "fields": {"run": […], "span": […]}. Then one run a
 // line, each an object that stands alone: {"run":0,"warmup":true,"start_ms":…,"gpu_time_ms":…,"poll_iterations":…,
 // "wait_cpu_ms":…,"expected_value":…,"verified":…,"first_wrong_index":…,"first_wrong_value":…,"spans":[…]} and
-// "traced_spans" where the run has traced spans; a span is an array of the fields "fields": {"span": …} names (kind,
-// begin_ms, end_ms, and device, stream, chunk, bytes where some span has them other than 0; call last, on api spans).
+// "traced_spans" where the run has traced spans, and last "block" where the run's block (--blocks) is not 0 (a file
+// without it is one block; a block is from 0 to 999 and never lower than the run's before it); a span is an array of
+// the fields "fields": {"span": …} names (kind, begin_ms, end_ms, and device, stream, chunk, bytes where some span has
+// them other than 0; call last, on api spans).
 // So `jq`, `split` and `pandas.read_json(path, lines=True)` take the file line by line (pandas reads the header as
 // one odd row).
 //

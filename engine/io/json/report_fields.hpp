@@ -23,10 +23,11 @@ namespace json_fields {
 // A run's fields, in the order of their rows in run_fields.hpp (which holds their names and rules). Version 4 writes
 // the first twelve as an object's keys in this order (traced_spans only where the run has traced spans); version 3
 // as an array in the order "fields": {"run": …} names them; version 2 as an object; version 1 had no spans but the
-// last five fields.
+// last five fields. Block, the run's block (RunResult::block), is version 4's alone: written last, and only where it
+// is not 0, so a series of one block reads and writes as before and a file without it is one block.
 enum class RunKey : std::uint8_t {
     Run, Warmup, StartMs, GpuMs, Polls, WaitCpuMs, Expected, Verified, FirstWrongIndex, FirstWrongValue, Spans,
-    Traced, CpuSubmitMs, WaitMs, H2dMs, KernelMs, D2hMs, Unknown
+    Traced, CpuSubmitMs, WaitMs, H2dMs, KernelMs, D2hMs, Block, Unknown
 };
 constexpr std::size_t kWrittenRunFields = std::size_t(RunKey::Traced) + 1;
 

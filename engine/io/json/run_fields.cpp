@@ -211,6 +211,7 @@ constexpr std::array<RunFieldRule, kRunFieldCount> kRunFields = { {
     duration("h2d_ms", readDuration<&SerialDurations::h2dMs>),
     duration("kernel_ms", readDuration<&SerialDurations::kernelMs>),
     duration("d2h_ms", readDuration<&SerialDurations::d2hMs>),
+    value("block", kWhole, false, readWhole<&RunResult::block>, writeWhole<&RunStore::block>),
 } };
 
 constexpr std::array<SpanFieldRule, kSpanFieldCount> kSpanFields = { {

@@ -22,6 +22,10 @@ void RunLineWriter::append(std::string& out, const RunStore& r, std::size_t i, c
         key(out, ruleOf(RunKey::Traced).name, false);
         spans(out, traced, 0);
     }
+    if (r.block(i) != 0) {
+        key(out, ruleOf(RunKey::Block).name, false);
+        ruleOf(RunKey::Block).write(out, r, i);
+    }
     out += '}';
     for (std::size_t from = kSpansPerLine; from < std::max(spanList.size(), traced.size()); from += kSpansPerLine) {
         out += lineBreak;

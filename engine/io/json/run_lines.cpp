@@ -316,8 +316,12 @@ private:
                 if (m_pending && run.index <= m_last.index)
                     return makeError(ErrorKind::Io, "run " + std::to_string(m_runs) + " (line " +
                             std::to_string(m_line + part.lineOf[i]) + "): " + outOfOrder(run.index, m_last.index));
-                if (m_pending)
+                if (m_pending) {
+                    if (auto bad = checkBlockOrder(run.block, m_last.block))
+                        return fieldError("", "run " + std::to_string(m_runs) + " (line " +
+                                std::to_string(m_line + part.lineOf[i]) + ")", *bad);
                     report.runs.push_back(m_last);
+                }
                 m_last = run;  // a copy into the room the last run's spans had
                 m_pending = true;
                 ++m_runs;
