@@ -18,20 +18,17 @@ Status tryAdvice(Backend& backend, const Platform& platform, const std::atomic<b
                "more was run\n";
         return std::nullopt;
     }
-    PipelineConfig advised = now.config;
-    advised.chunks = suggestion->chunks;
-    advised.streams = suggestion->streams;
-    advised.submission = suggestion->submission;
+    const Plan both = tryAdvicePlan(now.config, *suggestion);
     DevicePlan second;
     second.devices = { now.config.device };
-    second.plan = seriesPlan(advised);
+    second.plan = Plan { std::nullopt, { both.variants.back() } };
     DevicePlanSink quiet;
     HostReport tried = runDevicePlan(backend, platform, second, cancel, quiet, runner);
     VariantResult result = std::move(tried.devices.front().plan.variants.front());
 
-    plan.comparison = Comparison::Overlap;
-    plan.variants.front().label = "now " + shapeLabel(now.config.chunks, now.config.streams);
-    result.label = "advised " + shapeLabel(advised.chunks, advised.streams);
+    plan.comparison = both.comparison;
+    plan.variants.front().label = both.variants.front().label;
+    result.label = both.variants.back().label;
     const std::optional<Error> failed = result.notRun ? result.notRun : result.failure;
     plan.variants.push_back(std::move(result));
     plan.planned = plan.variants.size();

@@ -127,6 +127,10 @@ inline constexpr double kInterferenceSlowdown = 1.10;          // runs beside an
 // A shape is suggested only where the model has it faster than the series by more than this share and the series'
 // noise: the model's error across shapes is held under 3 % (tests/bench/model_table.sh measures it).
 inline constexpr double kModelErrorShare = 0.03;
+// A recorded program's iteration of copies and kernels in sequence is modelled in this many chunks over as many
+// streams: the shape NVIDIA's overlap sample streams its work in, against whose streamed versions the prediction is
+// checked on the GPU (tests/gpu/record_gpu_test.cpp).
+inline constexpr int kProgramModelChunks = 4;
 }  // namespace advice_limits
 
 // Judges one series: `summary` is summarizeSeries(report) (or a comparison's summary of it).

@@ -4,6 +4,7 @@
 #include "engine/model/advice_rules.hpp"
 
 #include "engine/model/number_text.hpp"
+#include "engine/model/overlap_model.hpp"
 #include "engine/model/program_info.hpp"
 #include "engine/model/size_parse.hpp"
 
@@ -30,26 +31,24 @@ bool isCopy(SpanKind kind)
     return kind == SpanKind::H2D || kind == SpanKind::D2H;
 }
 
-// The chunks the model splits a serialized iteration's work into.
-constexpr int kModelChunks = 8;
-
-void serializedCopies(const RunResult& run, Advice& advice)
+void serializedCopies(const Facts& f, const RunResult& run, Advice& advice)
 {
     const double h2d = run.totalMs(SpanKind::H2D), kernel = run.totalMs(SpanKind::Kernel),
                  d2h = run.totalMs(SpanKind::D2H);
     if (h2d + d2h <= 0.0 || kernel <= 0.0 || run.copiesOverlapKernels())
         return;
-    // Copies in chunks over streams: each chunk's copy in runs under the one before's kernel, its copy out under the
-    // next one's; the longest stage then sets the pace and the others add one chunk's share (two copy engines).
-    const double longest = std::max({ h2d, kernel, d2h });
-    const double modelled = longest + (h2d + kernel + d2h - longest) / kModelChunks;
+    // The overlap model the pipeline's figures come from, on the iteration's own stages: each chunk's copy in runs
+    // under the one before's kernel, its copy out under the next one's.
+    const CopyPeak* peak = f.report.peak ? &*f.report.peak : nullptr;
+    const double modelled = chunkedMs(iterationStages(run, peak), kProgramModelChunks, kProgramModelChunks,
+        peak ? peak->costs : OperationCosts {});
     if (run.gpuMs <= kOverlapHeadroomRatio * modelled)
         return;
     advice.findings.push_back({ std::string(rules::kSerializedCopies), "Copies and kernels in sequence",
         Severity::Suggestion,
         "No copy of the median iteration runs beside a kernel: H2D " + ms(h2d) + ", kernels " + ms(kernel) + ", D2H " +
             ms(d2h) + " one after another; this iteration's " + ms(run.gpuMs) + " could be ~" + ms(modelled) +
-            " with its copies in " + std::to_string(kModelChunks) + " chunks over streams",
+            " with its copies in " + std::to_string(kProgramModelChunks) + " chunks over as many streams",
         "Split the data into chunks and issue each chunk's copy in, kernel and copy out on its own stream "
         "(cudaMemcpyAsync from pinned memory), so that one chunk's copies run under another's kernel; the memory lab's "
         "overlap comparison (--compare overlap) measures the shapes on this GPU.",
@@ -179,7 +178,7 @@ void programWork(const Facts& f, Advice& advice)
     if (f.measured.empty() || !f.report.program)
         return;
     const RunResult run = medianRun(f);
-    serializedCopies(run, advice);
+    serializedCopies(f, run, advice);
     smallCopies(run, advice);
     launchBound(f, run, advice);
     pageableCopies(*f.report.program, f.report.runs.size(), advice);

@@ -26,6 +26,18 @@ double chunkedMs(const StageTimes& whole, int chunks, int streams, const Operati
     return chunk + (k - 1.0) * step;
 }
 
+StageTimes iterationStages(const RunResult& run, const CopyPeak* peak)
+{
+    StageTimes t;
+    t.h2dMs = run.totalMs(SpanKind::H2D);
+    t.kernelMs = run.totalMs(SpanKind::Kernel);
+    t.d2hMs = run.totalMs(SpanKind::D2H);
+    if (peak && peak->bidirectionalGBps > 0.0)
+        t.bothWaysMs = static_cast<double>(run.totalBytes(SpanKind::H2D) + run.totalBytes(SpanKind::D2H)) /
+            (peak->bidirectionalGBps * 1e6);
+    return t;
+}
+
 StageTimes pipelineStages(std::size_t bytes, const CopyPeak& peak, double kernelMs)
 {
     StageTimes t;

@@ -3,6 +3,7 @@
 
 #include "engine/model/config.hpp"
 #include "engine/model/copy_peak.hpp"
+#include "engine/model/run_result.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -17,6 +18,10 @@ struct StageTimes {
     double d2hMs = 0.0;
     double bothWaysMs = 0.0;  // the two copies' bytes at the bidirectional peak, fixed costs left out
 };
+
+// A recorded iteration's stages: the time its copies to the device, its kernels and its copies back took in all
+// (RunResult::totalMs), and, where `peak` is given with a bidirectional peak, both directions' bytes through it.
+StageTimes iterationStages(const RunResult& run, const CopyPeak* peak);
 
 // That work in `chunks` chunks over `streams` streams, each chunk's copy in, kernel and copy out on one stream
 // (round-robin). Each chunk's operation takes its share of the stage and pays the operation's fixed cost

@@ -26,6 +26,17 @@ Plan seriesPlan(const PipelineConfig& config)
     return Plan { std::nullopt, { Variant { formatBytes(config.bytes()), config } } };
 }
 
+Plan tryAdvicePlan(const PipelineConfig& now, const SuggestedShape& shape)
+{
+    PipelineConfig advised = now;
+    advised.chunks = shape.chunks;
+    advised.streams = shape.streams;
+    advised.submission = shape.submission;
+    return Plan { Comparison::Overlap,
+        { Variant { "now " + shapeLabel(now.chunks, now.streams), now },
+            Variant { "advised " + shapeLabel(advised.chunks, advised.streams), advised } } };
+}
+
 std::vector<std::string> runnableComparisonNames()
 {
     std::vector<std::string> names;

@@ -3,6 +3,7 @@
 // a plan of several.
 #pragma once
 
+#include "engine/model/advice.hpp"
 #include "engine/model/config.hpp"
 #include "engine/model/error.hpp"
 #include "engine/model/names.hpp"
@@ -58,6 +59,10 @@ struct Plan {
 
 // One series of `config`.
 Plan seriesPlan(const PipelineConfig& config);
+
+// The advice tried (--try-advice, the window's "Try it"): an overlap comparison of `now` ("now K=1") and the same
+// configuration in the suggestion's chunks, streams and submission ("advised K=16 S=3"), in that order.
+Plan tryAdvicePlan(const PipelineConfig& now, const SuggestedShape& shape);
 
 // The variants of `base` for a comparison. A size sweep runs powers of two from minBytes to maxBytes (both rounded
 // down to whole ints); a range that is empty or upside down is a usage error. Every variant is validated.

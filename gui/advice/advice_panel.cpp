@@ -119,6 +119,21 @@ public:
         grid->setColumnStretch(1, 1);
     }
 
+    // A "Try it" button under the finding that suggests a shape: `tried` runs it.
+    void offerTry(const SuggestedShape& shape, std::function<void()> tried)
+    {
+        auto* button = new QPushButton(AdvicePanel::tr("Try it: run K=%1 S=%2 beside this shape (predicted %3 ms)")
+                                           .arg(shape.chunks)
+                                           .arg(shape.streams)
+                                           .arg(shape.predictedMs, 0, 'f', 3));
+        button->setObjectName(QStringLiteral("adviceTry"));
+        button->setToolTip(AdvicePanel::tr("Runs an overlap comparison of this shape and the advised one on this "
+                                           "GPU, with the model's prediction beside what each achieves "
+                                           "(asyncscope-cli --try-advice)"));
+        connect(button, &QPushButton::clicked, this, std::move(tried));
+        static_cast<QGridLayout*>(layout())->addWidget(button, 4, 1, Qt::AlignLeft);
+    }
+
     const QString& title() const { return m_title; }
     std::function<void()> activated;
     std::function<void(FindingRow*)> focused;
@@ -359,6 +374,8 @@ void AdvicePanel::rebuild()
             const Jump jump = jumpFor(a, f);
             auto* row = new FindingRow(f, jumpText(jump, f), marksWidth);
             row->activated = [this, jump] { emit jumpRequested(jump); };
+            if (const auto& shape = part.advice.suggestion; shape && !a.comparison && shape->rule == f.rule)
+                row->offerTry(*shape, [this, shape = *shape] { emit tryRequested(shape); });
             row->focused = [this](FindingRow* r) { m_scroll->ensureWidgetVisible(r, 0, 12); };
             row->arrowed = [this](FindingRow* r, int step) { moveFocus(r, step); };
             list->addWidget(row);

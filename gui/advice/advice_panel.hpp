@@ -5,6 +5,7 @@
 // name. A click on a row, or Enter on it (Tab, or the arrow keys between rows), asks the window to show what the
 // finding concerns: its runs in the Time chart, the stages of a run on the timeline, the summary, or the comparison.
 // Copy puts the advice on the clipboard as text; Save… asks the window's file actions to write it (text or Markdown).
+// The finding that suggests a shape has a "Try it" button: the window runs that shape beside the series'.
 #pragma once
 
 #include "gui/series/shown_advice.hpp"
@@ -63,6 +64,8 @@ public:
 signals:
     void jumpRequested(const asyncscope::AdvicePanel::Jump& jump);
     void saveRequested();  // Save…: the window asks where, as File › Export advice does
+    // "Try it" on the finding that suggests a shape: the window runs the series' shape beside it (tryAdvicePlan).
+    void tryRequested(const asyncscope::SuggestedShape& shape);
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -9,6 +9,7 @@
 #include "gui/app/theme.hpp"
 #include "gui/app/window_actions.hpp"
 #include "gui/app/window_placement.hpp"
+#include "gui/advice/advice_panel.hpp"
 #include "gui/app/window_tabs.hpp"
 #include "gui/charts/chart_view.hpp"
 #include "gui/charts/comparison_view.hpp"
@@ -154,6 +155,8 @@ void MainWindow::buildViews()
     m_status = new RunStatus(m_session);
     statusBar()->addWidget(m_status, 1);
     connect(m_status, &RunStatus::adviceRequested, this, [this] { m_tabs->showAndFocus(m_tabs->advice()); });
+    connect(m_tabs->advice(), &AdvicePanel::tryRequested, this,
+        [this](const SuggestedShape& shape) { startPlan(tryAdvicePlan(m_session->report().config, shape)); });
     connect(m_status, &RunStatus::baselineRequested, this, [this] {
         if (!m_consent->askAgain())  // a question closed unanswered is asked again
             m_tabs->showAndFocus(m_tabs->difference());

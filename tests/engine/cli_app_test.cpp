@@ -331,8 +331,8 @@ TEST(CliApp, TryAdviceRunsTheSuggestedShapeAndReportsBothAsAnOverlapComparison)
     EXPECT_EQ(doc.at("comparison"), "overlap") << run.out.substr(0, 400);
     const auto& variants = doc.at("variants");
     ASSERT_EQ(variants.size(), 2u);
-    EXPECT_EQ(variants[0].at("label"), "now K=1");
-    EXPECT_EQ(variants[1].at("label").get<std::string>().rfind("advised K=", 0), 0u) << variants[1].at("label");
+    EXPECT_EQ(variants[0].at("variant"), "now K=1");
+    EXPECT_EQ(variants[1].at("variant").get<std::string>().rfind("advised K=", 0), 0u) << variants[1].at("variant");
     EXPECT_GT(variants[1].at("config").at("chunks").get<int>(), 1);
     // The prediction beside what the shape achieved.
     EXPECT_NE(run.err.find("--try-advice: advised K="), std::string::npos) << run.err;

@@ -12,6 +12,8 @@
 #include "engine/model/statistics.hpp"
 #include "engine/host/nvml_probe.hpp"
 #include "engine/model/advice.hpp"
+#include "engine/model/overlap_model.hpp"
+#include "engine/cuda/copy_calibration.hpp"
 #include "engine/record/iterations.hpp"
 #include "engine/record/program_recorder.hpp"
 #include "engine/record/program_report.hpp"
@@ -276,6 +278,33 @@ TEST_F(RecordGpu, AsyncOverlapSampleTimesAgreeAndItsStreamedVersionsOverlap)
     EXPECT_FALSE(r.runs.runs[0].copiesOverlapKernels()) << "the sequential version";
     EXPECT_TRUE(r.runs.runs[1].copiesOverlapKernels()) << "V1";
     EXPECT_TRUE(r.runs.runs[2].copiesOverlapKernels()) << "V2";
+}
+
+TEST_F(RecordGpu, TheModelFromTheSequentialVersionPredictsTheStreamedOnesWithinFivePercent)
+{
+    // The overlap sample runs the same work one copy after the other and then streamed in 4 chunks over 4 streams:
+    // the model the advice applies to the sequential iteration (4 chunks over 4 streams, both directions through this
+    // GPU's bidirectional peak) must predict the streamed versions' recorded times.
+    const fs::path app = sample("async");
+    if (app.empty())
+        FAIL() << "ASYNCSCOPE_SAMPLES names no folder of samples: tests/gpu/run_gpu_checks.sh builds them "
+                  "(tests/gpu/build_samples.sh SOURCES FOLDER) and names it";
+    TempDir dir("record-gpu");
+    const Recorded r = recordOrFail(dir, { app.string() });
+    ASSERT_EQ(r.outcome.exitCode, 0) << r.output;
+    ASSERT_EQ(r.runs.runs.size(), 3u);
+    const auto peak = measureCopyPeak(0, CopyPath::Pinned, std::size_t(64) << 20, 3);
+    ASSERT_TRUE(peak.ok()) << peak.error().message();
+    const RunResult& sequential = r.runs.runs[0];
+    const double predicted = chunkedMs(iterationStages(sequential, &*peak), advice_limits::kProgramModelChunks,
+        advice_limits::kProgramModelChunks, {});
+    std::printf("  sequential %.4f ms (H2D %.4f, kernels %.4f, D2H %.4f); predicted in %d chunks %.4f ms; V1 %.4f ms "
+                "(%.3f x), V2 %.4f ms (%.3f x)\n",
+        sequential.gpuMs, sequential.totalMs(SpanKind::H2D), sequential.totalMs(SpanKind::Kernel),
+        sequential.totalMs(SpanKind::D2H), advice_limits::kProgramModelChunks, predicted, r.runs.runs[1].gpuMs,
+        r.runs.runs[1].gpuMs / predicted, r.runs.runs[2].gpuMs, r.runs.runs[2].gpuMs / predicted);
+    EXPECT_NEAR(r.runs.runs[1].gpuMs / predicted, 1.0, 0.05) << "V1";
+    EXPECT_NEAR(r.runs.runs[2].gpuMs / predicted, 1.0, 0.05) << "V2";
 }
 
 TEST_F(RecordGpu, SimpleStreamsPrintedTimesAreRecordedRuns)

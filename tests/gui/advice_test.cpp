@@ -428,6 +428,38 @@ private slots:
         QVERIFY2(text.contains("\n    [suggestion] Pageable copies: "), qPrintable(text));
     }
 
+    void tryItRunsTheAdvisedShapeBesideTheSeriesShape()
+    {
+        auto backend = std::make_shared<FakeBackend>();
+        backend->copyGBps = { { 0, 55.0 }, { 1, 55.0 } };  // transfer-bound: the model has a faster shape
+        auto window = windowWith(backend, std::make_shared<FakeMachineProbe>());
+        QVERIFY(runSeries(*window, 30));
+        const ShownAdvice& advice = window->session().advice();
+        QVERIFY(!advice.parts.empty());
+        const auto shape = advice.parts.front().advice.suggestion;
+        QVERIFY2(shape.has_value(), qPrintable(adviceText(advice, AdviceFormat::Text)));
+        AdvicePanel& panel = showAdvice(*window);
+        const QList<QPushButton*> tries = panel.findChildren<QPushButton*>("adviceTry");
+        QCOMPARE(tries.size(), 1);  // on the finding that suggests the shape, and no other
+        QVERIFY2(tries.front()->text().contains(QStringLiteral("K=%1 S=%2").arg(shape->chunks).arg(shape->streams)),
+            qPrintable(tries.front()->text()));
+        QSignalSpy ended(window.get(), &MainWindow::planEnded);
+        tries.front()->click();
+        QVERIFY(ended.wait(60000));
+        const auto& comparison = window->session().lastComparison();
+        QVERIFY(comparison.has_value());
+        QCOMPARE(comparison->comparison, std::optional(Comparison::Overlap));
+        QCOMPARE(comparison->variants.size(), std::size_t(2));
+        QCOMPARE(comparison->variants[0].label, std::string("now K=1"));
+        QCOMPARE(comparison->variants[1].report.config.chunks, shape->chunks);
+        QCOMPARE(comparison->variants[1].report.config.streams, shape->streams);
+        QVERIFY(!comparison->variants[1].report.runs.empty());
+        // A comparison's advice offers nothing to try.
+        const_cast<SessionModel&>(window->session()).settleAdvice();
+        showAdvice(*window);
+        QVERIFY(panel.findChildren<QPushButton*>("adviceTry").isEmpty());
+    }
+
     void theAdviceIsCopiedAndSaved_AsTextAndMarkdown()
     {
         auto backend = std::make_shared<FakeBackend>();
