@@ -33,6 +33,15 @@ QString differenceText(const QuantityComparison& q)
     return (q.difference > 0 ? QStringLiteral("+") : QString()) + value + ' ' + QString::fromUtf8(unitOf(q.kind));
 }
 
+// A row's name inside a sentence: "Host check" → "host check"; a name that starts with an abbreviation ("GPU time",
+// "H2D copy") as it is.
+QString inSentence(QString name)
+{
+    if (name.size() > 1 && name[0].isUpper() && name[1].isLower())
+        name[0] = name[0].toLower();
+    return name;
+}
+
 }  // namespace
 
 SummaryTable::SummaryTable(QWidget* parent)
@@ -73,7 +82,8 @@ void SummaryTable::refresh()
         const auto& comparison = m_session->baselineComparison();
         baseline = Baseline { std::size_t(b - m_session->overlays().data()), comparison ? &*comparison : nullptr };
     }
-    setReport(m_session->report(), m_session->overlays(), &m_session->summary(), baseline, m_session->sourceFormat());
+    setReport(
+        m_session->report(), m_session->overlays(), &m_session->summary(), baseline, m_session->source().format());
 }
 
 void SummaryTable::showEvent(QShowEvent* event)
@@ -104,8 +114,11 @@ int SummaryTable::columnNamed(const QString& name) const
 void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays, const SeriesSummary* known,
     std::optional<Baseline> baseline, const QString& format)
 {
-    // An empty cell of a file's series: its format does not record the quantity (an older format, or the CSV).
-    const auto unrecorded = [this](const QString& format) {
+    // An empty cell of a file's series: a recorded program has no such part (a host check is the pipeline's), or its
+    // format does not record the quantity (an older format, or the CSV).
+    const auto unrecorded = [this](const Report& series, const QString& format, const QString& row) {
+        if (series.program)
+            return tr("a program has no %1").arg(inSentence(row));
         return format.isEmpty() ? QString() : tr("not recorded (%1)").arg(format);
     };
     std::vector<SeriesSummary> summaries { known ? *known : summarizeSeries(report) };
@@ -196,12 +209,13 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
         } else if (const Figure* f = s.figure(value.key)) {
             cell(row, kMedianColumn, QString::number(f->value, 'f', places));
         } else {
-            cell(row, kMedianColumn, unrecorded(format));
+            cell(row, kMedianColumn, unrecorded(report, format, text(value.name)));
         }
         for (std::size_t m = 0; m < medianOf.size(); ++m) {
             const auto v = headlineValue(summaries[medianOf[m] + 1], value.key);
             cell(row, firstMedian + static_cast<int>(m),
-                v ? QString::number(*v, 'f', places) : unrecorded(overlays[medianOf[m]].format));
+                v ? QString::number(*v, 'f', places)
+                  : unrecorded(overlays[medianOf[m]].report, overlays[medianOf[m]].format, text(value.name)));
         }
         if (!comparison)
             continue;
