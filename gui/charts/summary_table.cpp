@@ -114,11 +114,14 @@ int SummaryTable::columnNamed(const QString& name) const
 void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays, const SeriesSummary* known,
     std::optional<Baseline> baseline, const QString& format)
 {
-    // An empty cell of a file's series: a recorded program has no such part (a host check is the pipeline's), or its
-    // format does not record the quantity (an older format, or the CSV).
-    const auto unrecorded = [this](const Report& series, const QString& format, const QString& row) {
+    // An empty cell of a file's series: a recorded program has no such part (the host check and the increment kernel
+    // are the pipeline's), or nothing measures it for a program (the host's copy peaks, the bounds and the model
+    // made of the pipeline's configuration); or its format does not record the quantity (an older format, the CSV).
+    const auto unrecorded = [this](const Report& series, const QString& format, const Column& row) {
+        if (series.program && (row.key == "check_ms" || row.key == "kernel_effective_gbps"))
+            return tr("a program has no %1").arg(inSentence(text(row.name)));
         if (series.program)
-            return tr("a program has no %1").arg(inSentence(row));
+            return tr("not measured for a program");
         return format.isEmpty() ? QString() : tr("not recorded (%1)").arg(format);
     };
     std::vector<SeriesSummary> summaries { known ? *known : summarizeSeries(report) };
@@ -209,13 +212,13 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
         } else if (const Figure* f = s.figure(value.key)) {
             cell(row, kMedianColumn, QString::number(f->value, 'f', places));
         } else {
-            cell(row, kMedianColumn, unrecorded(report, format, text(value.name)));
+            cell(row, kMedianColumn, unrecorded(report, format, value));
         }
         for (std::size_t m = 0; m < medianOf.size(); ++m) {
             const auto v = headlineValue(summaries[medianOf[m] + 1], value.key);
             cell(row, firstMedian + static_cast<int>(m),
                 v ? QString::number(*v, 'f', places)
-                  : unrecorded(overlays[medianOf[m]].report, overlays[medianOf[m]].format, text(value.name)));
+                  : unrecorded(overlays[medianOf[m]].report, overlays[medianOf[m]].format, value));
         }
         if (!comparison)
             continue;

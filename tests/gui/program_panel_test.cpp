@@ -216,8 +216,9 @@ private slots:
         QCOMPARE(QProcess::splitCommand(argumentsText(command)), split);
     }
 
-    // With a series of the pipeline overlaid, the rows a program has not (the host check) say so, not that the
-    // program's file format does not record them.
+    // With a series of the pipeline overlaid, the rows a program has not (the host check) say so, and those nothing
+    // measures for a program (the host's copy peaks) say that, not that the program's file format does not record
+    // them.
     void summaryRowsAProgramHasNotSaySo()
     {
         auto window = windowWithoutGpu();
@@ -228,15 +229,18 @@ private slots:
         window->tabs().setCurrentWidget(const_cast<SummaryTable*>(&window->summary()));
         const SummaryTable& table = window->summary();
         QVERIFY(QTest::qWaitFor([&] { return table.rowCount() > 0 && table.columnCount() > 7; }, 5000));
-        int checkRow = -1;
+        int checkRow = -1, peakRow = -1;
         for (int row = 0; row < table.rowCount(); ++row) {
             const QString cell = table.item(row, 1) ? table.item(row, 1)->text() : QString();
             QVERIFY2(!cell.startsWith("not recorded"), qPrintable(cell));
             if (table.verticalHeaderItem(row)->text().startsWith("Host check"))
                 checkRow = row;
+            if (table.verticalHeaderItem(row)->text().startsWith("Host peak H2D"))
+                peakRow = row;
         }
-        QVERIFY(checkRow >= 0);
+        QVERIFY(checkRow >= 0 && peakRow >= 0);
         QCOMPARE(table.item(checkRow, 1)->text(), QStringLiteral("a program has no host check"));
+        QCOMPARE(table.item(peakRow, 1)->text(), QStringLiteral("not measured for a program"));
     }
 };
 
