@@ -206,7 +206,8 @@ void FileActions::onLoaded(const QString& path, bool overlay)
     }
     // A saved run opened leaves the overlays where they were: said, with the way to take them away.
     QString message =
-        tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source());
+        tr("Showing %1, %n run(s)", nullptr, int(m_session->report().runs.size()))
+            .arg(m_session->source().label());
     if (!overlays.empty()) {
         QStringList names;
         for (const SavedRun& kept : overlays)

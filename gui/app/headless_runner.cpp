@@ -89,7 +89,8 @@ void HeadlessRunner::proceed()
     }
     if (!m_options.open.isEmpty()) {
         m_started = true;
-        return saveShown(tr("%1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source()));
+        return saveShown(
+            tr("%1, %n run(s)", nullptr, int(m_session->report().runs.size())).arg(m_session->source().label()));
     }
     if (m_devicesKnown) {
         m_started = true;
@@ -119,7 +120,7 @@ void HeadlessRunner::saveShown(const QString& summary)
 {
     if (const QString failure = savePictures(); !failure.isEmpty())
         return finish(1, failure);
-    const QString problem = exportChart(m_session->report(), m_session->source(), m_session->prepared().points,
+    const QString problem = exportChart(m_session->report(), m_session->source().label(), m_session->prepared().points,
         m_session->drawnOverlays(), RunCharts::Time, m_options.exportPng, m_options.exportSize);
     if (!problem.isEmpty())
         return finish(1, problem);
@@ -185,8 +186,8 @@ void HeadlessRunner::onPlanFinished(const PlanReport& plan)
         return finish(1, failure);
     const QString problem = plan.comparison
         ? exportComparisonChart(plan, m_options.exportPng, m_options.exportSize)
-        : exportChart(m_session->report(), m_session->source(), m_session->prepared().points, m_session->drawnOverlays(),
-              RunCharts::Time, m_options.exportPng, m_options.exportSize);
+        : exportChart(m_session->report(), m_session->source().label(), m_session->prepared().points,
+              m_session->drawnOverlays(), RunCharts::Time, m_options.exportPng, m_options.exportSize);
     if (!problem.isEmpty())
         return finish(1, problem);
     QString summary = verdict.summary;

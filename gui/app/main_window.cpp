@@ -15,6 +15,7 @@
 #include "gui/charts/comparison_view.hpp"
 #include "gui/charts/difference_view.hpp"
 #include "gui/config/config_panel.hpp"
+#include "gui/config/panel_stack.hpp"
 #include "gui/gpus/all_gpus_panel.hpp"
 #include "gui/session/plan_controller.hpp"
 #include "gui/session/session_model.hpp"
@@ -146,7 +147,7 @@ void MainWindow::buildViews()
     m_panel = new ConfigPanel;  // its fields scroll at small window sizes rather than being cut
     m_tabs = new WindowTabs(m_session, *m_charts);
     auto* splitter = new QSplitter;
-    splitter->addWidget(m_panel);
+    splitter->addWidget(m_side = new PanelStack(m_panel, m_session->source()));  // the pipeline, or a program
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
     const int panelWidth = m_panel->minimumSizeHint().width();
@@ -168,7 +169,7 @@ void MainWindow::wireActions()
 {
     WindowActions& a = *m_actions;
     m_files->connectActions(a, [this] { return m_tabs->currentWidget() == m_tabs->comparison(); });
-    m_record->connectTo(a.recordProgram);
+    m_record->connectTo(a.recordProgram, m_side->program());
     connect(a.runAllGpus, &QAction::triggered, this, &MainWindow::startAllGpus);
     connect(a.removeOverlays, &QAction::triggered, m_session, &SessionModel::clearOverlays);
     connect(a.clearBaseline, &QAction::triggered, m_session, &SessionModel::clearBaseline);
@@ -255,9 +256,9 @@ void MainWindow::cancelRun()
 
 void MainWindow::refreshViews()
 {
-    m_charts->setRuns(m_session->report(), m_session->source(), m_session->prepared().points);
-    setWindowTitle(m_session->source().isEmpty() ? QStringLiteral("AsyncScope")
-                                                 : QStringLiteral("AsyncScope — %1").arg(m_session->source()));
+    m_charts->setRuns(m_session->report(), m_session->source().label(), m_session->prepared().points);
+    const QString& label = m_session->source().label();
+    setWindowTitle(label.isEmpty() ? QStringLiteral("AsyncScope") : QStringLiteral("AsyncScope — %1").arg(label));
     updateActions();
 }
 

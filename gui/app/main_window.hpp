@@ -24,6 +24,7 @@ class AllGpusPanel;
 class BaselineConsent;
 class DifferenceView;
 class HeadlessRunner;
+class PanelStack;
 class RecordActions;
 class SessionModel;
 class SummaryTable;
@@ -50,6 +51,7 @@ public:
     QString adviceBadge() const { return m_status->adviceBadge(); }
     QTabWidget& tabs() const { return *m_tabs; }
     const SummaryTable& summary() const { return *m_tabs->summary(); }
+    const PanelStack& leftPanel() const { return *m_side; }
     const DifferenceView& difference() const { return *m_tabs->difference(); }
     // The status line's comparison with the baseline, whole; empty without a baseline.
     QString baselineStatus() const { return m_status->baselineText(); }
@@ -97,6 +99,7 @@ private:
     BaselineConsent* m_consent = nullptr;  // the question across configurations
 
     ConfigPanel* m_panel = nullptr;
+    PanelStack* m_side = nullptr;  // m_panel, or the recorded program shown
     WindowTabs* m_tabs = nullptr;
     RunStatus* m_status = nullptr;
     AllGpusPanel* m_allGpus = nullptr;

@@ -2,6 +2,7 @@
 
 #include "gui/app/file_actions.hpp"
 #include "gui/app/record_dialog.hpp"
+#include "gui/config/program_panel.hpp"
 #include "gui/session/session_model.hpp"
 
 #include "engine/model/cuda_versions.hpp"
@@ -45,18 +46,22 @@ QString RecordActions::defaultFolder()
         .filePath(QStringLiteral("recordings"));
 }
 
-void RecordActions::connectTo(QAction* record)
+void RecordActions::connectTo(QAction* record, ProgramPanel* program)
 {
     connect(record, &QAction::triggered, this, [this] { recordInteractive(defaultFolder()); });
+    connect(program, &ProgramPanel::recordAgainRequested, this,
+        [this](const RecordSettings& settings) { recordInteractive(defaultFolder(), settings); });
 }
 
-void RecordActions::recordInteractive(const QString& reportFolder)
+void RecordActions::recordInteractive(const QString& reportFolder, const std::optional<RecordSettings>& fields)
 {
     if (m_recording.busy()) {
         emit problem(tr("A program is being recorded: stop it first."));
         return;
     }
     RecordDialog dialog(reportFolder, m_window);
+    if (fields)
+        dialog.startFrom(*fields);
     dialog.setDeviceProblem(m_deviceProblem);
     if (dialog.exec() == QDialog::Accepted)
         start(dialog.plan());

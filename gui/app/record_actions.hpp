@@ -3,10 +3,13 @@
 // advice). The status line says how the program ended, how many iterations it gave and where its output is.
 #pragma once
 
+#include "gui/config/record_settings.hpp"
 #include "gui/session/program_recording.hpp"
 
 #include <QObject>
 #include <QPointer>
+
+#include <optional>
 
 class QAction;
 class QProgressDialog;
@@ -15,6 +18,7 @@ class QWidget;
 namespace asyncscope {
 
 class FileActions;
+class ProgramPanel;
 class SessionModel;
 
 class RecordActions : public QObject {
@@ -23,10 +27,12 @@ public:
     // Says why no GPU can run, where `session`'s search for GPUs found none, in the dialog before recording.
     RecordActions(const SessionModel* session, FileActions* files, QWidget* window);
 
-    // File › Record a program…: recordInteractive() in the default folder.
-    void connectTo(QAction* record);
-    // Asks what to record (reports suggested in `reportFolder`) and starts it.
-    void recordInteractive(const QString& reportFolder);
+    // File › Record a program… and a program panel's "Record again…": recordInteractive() in the default folder, the
+    // dialog filled as it was left, or with the program shown.
+    void connectTo(QAction* record, ProgramPanel* program);
+    // Asks what to record (reports suggested in `reportFolder`; the fields as `fields` has them, else as the dialog
+    // was left) and starts it.
+    void recordInteractive(const QString& reportFolder, const std::optional<RecordSettings>& fields = std::nullopt);
     // Starts recording `plan` (the dialog's, or a test's); false, with problem(), while one is under way.
     bool start(RecordingPlan plan);
     ProgramRecording& recording() { return m_recording; }

@@ -208,6 +208,12 @@ void RecordDialog::fill(const RecordSettings& s)
     m_recent->setEnabled(!m_recentPrograms.isEmpty());
 }
 
+void RecordDialog::startFrom(const RecordSettings& settings)
+{
+    fill(settings);
+    suggestReportName();
+}
+
 RecordSettings RecordDialog::remembered() const
 {
     RecordSettings s;

@@ -29,6 +29,8 @@ public:
     // recording left them (loadRecordSettings()).
     RecordDialog(const QString& reportFolder, QWidget* parent = nullptr);
 
+    // The fields as `settings` has them (a recorded program's, to record it again), the report named for its program.
+    void startFrom(const RecordSettings& settings);
     // Why a program's CUDA calls will fail here (no driver, no GPU), shown above the fields; empty: hidden.
     void setDeviceProblem(const QString& sentence);
     QString deviceProblem() const;

@@ -213,7 +213,7 @@ void RunStatus::showDeviceLine(const QString& text)
 {
     m_text->setToolTip(text);
     // A saved series shown stays named; the pipeline panel says what the GPUs answered.
-    if (!m_session->sourceFormat().isEmpty() && !m_lasting.isEmpty())
+    if (!m_session->source().format().isEmpty() && !m_lasting.isEmpty())
         return;
     showMessage(text);
 }

@@ -22,8 +22,8 @@ FileActions::Picture pictureOfTab(const PictureTabs& tabs)
         const auto kind = RunCharts::Kind(tabs.tabs->indexOf(chart));  // the first tabs, in the order of their kinds
         return { QObject::tr("Export chart"), QStringLiteral("asyncscope-chart"),
             [s, kind, look = tabs.look](const QString& path, QSize pixels) {
-                return exportChart(
-                    s->report(), s->source(), s->prepared().points, s->drawnOverlays(), kind, path, pixels, look);
+                return exportChart(s->report(), s->source().label(), s->prepared().points, s->drawnOverlays(), kind,
+                    path, pixels, look);
             } };
     }
     if (shown == tabs.comparison && s->lastComparison())

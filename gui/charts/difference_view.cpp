@@ -115,9 +115,9 @@ void DifferenceView::refresh()
 {
     Shown shown;
     const SavedRun* baseline = m_session->baseline();
-    const QString wholeCurrent = m_session->source().isEmpty()
+    const QString wholeCurrent = m_session->source().label().isEmpty()
         ? tr("this series (%1)").arg(text(m_session->report().device.name))
-        : m_session->source();
+        : m_session->source().label();
     // Whole names: the subtitle wraps.
     const QString base = baseline ? baseline->label : QString();
     const QString current = wholeCurrent;

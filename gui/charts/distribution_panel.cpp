@@ -83,7 +83,7 @@ void DistributionPanel::catchUp()
     }
     if (m_runsStale) {
         m_runsStale = false;
-        m_charts.setRuns(m_session->report(), m_session->source(), m_session->prepared().times);
+        m_charts.setRuns(m_session->report(), m_session->source().label(), m_session->prepared().times);
     }
 }
 
@@ -104,7 +104,7 @@ QString DistributionPanel::exportPicture(const QString& path, QSize pixels) cons
 {
     DistributionCharts charts;  // off-screen, every run and overlay as they are now
     charts.setOverlays(m_session->drawnOverlays());
-    charts.setRuns(m_session->report(), m_session->source(), m_session->prepared().times);
+    charts.setRuns(m_session->report(), m_session->source().label(), m_session->prepared().times);
     return saveChartsPicture({ charts.chart(DistributionCharts::GpuTime), charts.chart(DistributionCharts::CpuSubmit) },
         tr("AsyncScope distributions"), path, pixels);
 }

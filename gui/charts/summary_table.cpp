@@ -33,6 +33,15 @@ QString differenceText(const QuantityComparison& q)
     return (q.difference > 0 ? QStringLiteral("+") : QString()) + value + ' ' + QString::fromUtf8(unitOf(q.kind));
 }
 
+// A row's name inside a sentence: "Host check" → "host check"; a name that starts with an abbreviation ("GPU time",
+// "H2D copy") as it is.
+QString inSentence(QString name)
+{
+    if (name.size() > 1 && name[0].isUpper() && name[1].isLower())
+        name[0] = name[0].toLower();
+    return name;
+}
+
 }  // namespace
 
 SummaryTable::SummaryTable(QWidget* parent)
@@ -73,7 +82,8 @@ void SummaryTable::refresh()
         const auto& comparison = m_session->baselineComparison();
         baseline = Baseline { std::size_t(b - m_session->overlays().data()), comparison ? &*comparison : nullptr };
     }
-    setReport(m_session->report(), m_session->overlays(), &m_session->summary(), baseline, m_session->sourceFormat());
+    setReport(
+        m_session->report(), m_session->overlays(), &m_session->summary(), baseline, m_session->source().format());
 }
 
 void SummaryTable::showEvent(QShowEvent* event)
@@ -104,8 +114,14 @@ int SummaryTable::columnNamed(const QString& name) const
 void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& overlays, const SeriesSummary* known,
     std::optional<Baseline> baseline, const QString& format)
 {
-    // An empty cell of a file's series: its format does not record the quantity (an older format, or the CSV).
-    const auto unrecorded = [this](const QString& format) {
+    // An empty cell of a file's series: a recorded program has no such part (the host check and the increment kernel
+    // are the pipeline's), or nothing measures it for a program (the host's copy peaks, the bounds and the model
+    // made of the pipeline's configuration); or its format does not record the quantity (an older format, the CSV).
+    const auto unrecorded = [this](const Report& series, const QString& format, const Column& row) {
+        if (series.program && (row.key == "check_ms" || row.key == "kernel_effective_gbps"))
+            return tr("a program has no %1").arg(inSentence(text(row.name)));
+        if (series.program)
+            return tr("not measured for a program");
         return format.isEmpty() ? QString() : tr("not recorded (%1)").arg(format);
     };
     std::vector<SeriesSummary> summaries { known ? *known : summarizeSeries(report) };
@@ -196,12 +212,13 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
         } else if (const Figure* f = s.figure(value.key)) {
             cell(row, kMedianColumn, QString::number(f->value, 'f', places));
         } else {
-            cell(row, kMedianColumn, unrecorded(format));
+            cell(row, kMedianColumn, unrecorded(report, format, value));
         }
         for (std::size_t m = 0; m < medianOf.size(); ++m) {
             const auto v = headlineValue(summaries[medianOf[m] + 1], value.key);
             cell(row, firstMedian + static_cast<int>(m),
-                v ? QString::number(*v, 'f', places) : unrecorded(overlays[medianOf[m]].format));
+                v ? QString::number(*v, 'f', places)
+                  : unrecorded(overlays[medianOf[m]].report, overlays[medianOf[m]].format, value));
         }
         if (!comparison)
             continue;

@@ -38,6 +38,7 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     , m_advice(new AdviceScheduler(this))
     , m_baselines(new BaselineController(
           [this] { return baselineSubject(*this, showsSaved() ? m_saved.path : QString()); }, this))
+    , m_source(new ShownSource(this))
 {
     connect(m_advice, &AdviceScheduler::changed, this, &SessionModel::adviceChanged);
     connect(m_baselines, &BaselineController::changed, this, &SessionModel::baselineChanged);
@@ -138,7 +139,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     m_summary = {};
     m_previousShown = {};
     m_unseen = 0;
-    m_source.clear();
+    m_source->clear();
     m_clock.start();
     m_advice->forget();
     compareShownWithBaseline();  // compared once the series ends
@@ -390,6 +391,7 @@ void SessionModel::showSaved(SavedRun saved)
     m_retired.retire(m_saved);
     m_retired.retire(m_record.report());  // the series shown before; the last comparison stays
     m_saved = std::move(saved);
+    m_source->showFile(m_saved);
     // An overlay of the file now shown would stand beside itself: it goes.
     m_droppedByOpen = m_overlays.dropFile(m_saved.path);
     const bool renamed = nameShown() || !m_droppedByOpen.isEmpty();
@@ -464,13 +466,13 @@ bool SessionModel::nameShown()
     const ShownLabel saved { m_saved.label, m_saved.path, &m_saved.report };
     QString name;
     const bool renamed = m_overlays.name(&saved, &name);
-    m_source = tr("saved: %1").arg(name);
+    m_source->setLabel(tr("saved: %1").arg(name));
     return renamed;
 }
 
 void SessionModel::judgeShown(bool measuring)
 {
-    const QString subject = m_source.isEmpty() ? tr("this series") : m_source;
+    const QString subject = m_source->label().isEmpty() ? tr("this series") : m_source->label();
     AdviceJudge::Work work = [series = &report(), summary = summary(), subject, measuring] {
         return judgeShownSeries(*series, summary, subject, measuring);
     };

@@ -9,7 +9,8 @@
 // one at a time (LoadQueue); the overlays, the baseline among them by its index, and their names (OverlayList); the
 // advice on the series shown and when it is judged, off the GUI thread, with the plan's news held while a judgement
 // reads the series (AdviceScheduler); the comparison with the baseline and its consent across configurations
-// (BaselineController); a replaced series freed off the GUI thread (Retirer).
+// (BaselineController); a replaced series freed off the GUI thread (Retirer); where the series shown comes from, a
+// recorded program's among them (ShownSource).
 #pragma once
 
 #include "gui/session/advice_scheduler.hpp"
@@ -20,6 +21,7 @@
 #include "gui/session/plan_record.hpp"
 #include "gui/session/plan_verdict.hpp"
 #include "gui/session/retirer.hpp"
+#include "gui/session/shown_source.hpp"
 #include "gui/series/saved_run.hpp"
 #include "gui/series/shown_advice.hpp"
 
@@ -63,10 +65,8 @@ public:
     const Platform& platform() const { return m_platform; }
     // The variant running now, or the last one that ran, or a saved run opened in its place.
     const Report& report() const { return reportAt(m_shown); }
-    // Where report() comes from when it was not measured here: the saved run's label; empty otherwise.
-    const QString& source() const { return m_source; }
-    // The format of the saved series' file ("JSON format 2", "CSV"); empty while a series measured here is shown.
-    const QString& sourceFormat() const { return m_saved.format; }
+    // Where report() comes from: its file, the name views title it with, its format, the program recorded.
+    const ShownSource& source() const { return *m_source; }
     // What the views make of report()'s runs where it was made off the GUI thread (a saved series, as it was read);
     // empty while a series is measured: the views make it as its runs arrive.
     const PreparedViews& prepared() const { return m_saved.prepared; }
@@ -209,6 +209,7 @@ private:
     LoadQueue* m_loads;
     AdviceScheduler* m_advice;
     BaselineController* m_baselines;
+    ShownSource* m_source;
     Platform m_platform;
     bool m_devicesKnown = false;
     bool m_ownsPlan = false;  // the plan on the run thread is this session's
@@ -224,7 +225,6 @@ private:
     std::size_t m_batches = 0;
     std::size_t m_unseen = 0;  // runs come since the views last heard of them
     PlanVerdict m_verdict;
-    QString m_source;
     std::thread m_writing;  // writing the series shown; joined when it ends and on destruction
     Retirer m_retired;  // frees a replaced series
     std::optional<PlanReport> m_lastComparison;    // measured here; a variant of it may be the series shown

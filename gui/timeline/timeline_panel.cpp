@@ -169,11 +169,11 @@ void TimelinePanel::refresh()
         }
         return;
     }
-    setTitleText(titleOf(report, *run, m_session->source()));
+    setTitleText(titleOf(report, *run, m_session->source().label()));
     const PipelineConfig& config = report.config;
     const QString note = report.outcome ? shownName(report.outcome->traceNote) : QString();  // a file's, cut
     // A file of an older format (JSON 1 and 2, CSV) holds no host check: its empty row says so.
-    const QString& format = m_session->sourceFormat();
+    const QString& format = m_session->source().format();
     const QString unrecorded = format.isEmpty() ? QString() : tr("not recorded (%1)").arg(format);
     if (m_shownIndex && sameMemory(config, m_shownConfig) && note == m_shownNote && unrecorded == m_shownUnrecorded &&
         sameRun(m_shown, *run))

@@ -217,7 +217,7 @@ private slots:
         QVERIFY2(session.overlays().front().label.startsWith("baseline · h200-series"),
             qPrintable(session.overlays().front().label));
         const QStringList legend = window->charts().at(RunCharts::Time).legendNames();
-        QVERIFY2(legend.contains(shortNames({ session.source(), session.overlays().front().label })[1]),
+        QVERIFY2(legend.contains(shortNames({ session.source().label(), session.overlays().front().label })[1]),
             qPrintable(legend.join(" | ")));  // cut in the middle where long
 
         // The Summary: five columns more, in place of the baseline's median column, with the engine's words.

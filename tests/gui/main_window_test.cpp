@@ -1199,7 +1199,7 @@ private slots:
         QVERIFY2(labels.contains("a100-run · Fake Big GPU") && labels.contains("h200-run.csv · Fake Big GPU") &&
                 labels.contains("other/h200-run.json · Fake Big GPU"),
             qPrintable(labels.join(" | ")));
-        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · Fake Big GPU"));
+        QCOMPARE(window.session().source().label(), QStringLiteral("saved: h200-run · Fake Big GPU"));
         // In the legend, a name longer than it has room for is cut in the middle; one that fits is whole.
         const QStringList legend = window.charts().at(RunCharts::Time).legendNames();
         QVERIFY2(legend.contains("a100-run · Fake Big GPU") && legend.contains("h200-run.csv · Fake Big GPU") &&
@@ -1239,7 +1239,7 @@ private slots:
         QVERIFY(window.files().openSaved(k1));
         QVERIFY(window.files().addOverlay(k16));
         QVERIFY(loaded(window));
-        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · K=1 S=1"));
+        QCOMPARE(window.session().source().label(), QStringLiteral("saved: h200-run · K=1 S=1"));
         QCOMPARE(window.session().overlays().size(), std::size_t(1));
         QCOMPARE(window.session().overlays()[0].label, QStringLiteral("h200-run · K=16 S=4"));
         QStringList legend = window.charts().at(RunCharts::Time).legendNames();
@@ -1252,7 +1252,7 @@ private slots:
         // Another GPU: named too, beside what else differs.
         QVERIFY(window.files().addOverlay(other));
         QVERIFY(loaded(window));
-        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200 · K=1 S=1"));
+        QCOMPARE(window.session().source().label(), QStringLiteral("saved: h200-run · H200 · K=1 S=1"));
         QCOMPARE(window.session().overlays()[0].label, QStringLiteral("h200-run · H200 · K=16 S=4"));
         QCOMPARE(window.session().overlays()[1].label, QStringLiteral("h200-run · A100 · K=1 S=1"));
         legend = window.charts().at(RunCharts::Time).legendNames();
@@ -1263,7 +1263,7 @@ private slots:
         QVERIFY(loaded(window));
         QCOMPARE(window.session().overlays().size(), std::size_t(1));
         QCOMPARE(window.session().overlays()[0].path, other);
-        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200 · K=16 S=4"));
+        QCOMPARE(window.session().source().label(), QStringLiteral("saved: h200-run · H200 · K=16 S=4"));
         const QString status = window.statusText();
         QVERIFY2(status.contains("1 overlay kept: h200-run · A100 · K=1 S=1") &&
                 status.contains("File › Remove overlays") && status.contains("no longer overlaid"),
@@ -1272,7 +1272,8 @@ private slots:
         window.tabs().setCurrentWidget(table);
         QCOMPARE(table->columnCount(), 7 + 1);  // one median column: the overlay kept
         window.actions().removeOverlays->trigger();
-        QCOMPARE(window.session().source(), QStringLiteral("saved: h200-run · H200"));  // nothing to tell apart
+        // Nothing to tell apart.
+        QCOMPARE(window.session().source().label(), QStringLiteral("saved: h200-run · H200"));
     }
 
     // Long names keep what tells them apart: cut in the middle, not at the end, in the legends, the Summary's column

@@ -171,7 +171,7 @@ private slots:
         QCOMPARE(session.report().runs.size(), std::size_t(300));
         QVERIFY(session.prepared().points && session.prepared().points->isOf(session.report().runs));
         QVERIFY(session.prepared().times && session.prepared().times->isOf(session.report().runs));
-        QCOMPARE(session.source(), QString("saved: shown · H200"));
+        QCOMPARE(session.source().label(), QString("saved: shown · H200"));
         QCOMPARE(session.overlays().size(), std::size_t(1));
         QCOMPARE(session.overlays().front().report.runs.size(), std::size_t(200));
     }

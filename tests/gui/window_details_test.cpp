@@ -169,7 +169,7 @@ private slots:
         MainWindow window(noGpu, options);
         window.show();
         const SessionModel& session = window.session();
-        QVERIFY(QTest::qWaitFor([&] { return !session.sourceFormat().isEmpty() && !session.isLoading(); }, 30000));
+        QVERIFY(QTest::qWaitFor([&] { return !session.source().format().isEmpty() && !session.isLoading(); }, 30000));
         QVERIFY(waitForDevices(window));
         QVERIFY(!window.deviceMessage().isEmpty());
         QVERIFY2(window.statusText().startsWith("Showing "), qPrintable(window.statusText()));
