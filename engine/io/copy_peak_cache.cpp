@@ -169,8 +169,9 @@ Result<CopyPeakCache> readCopyPeakCache(const std::string& path)
     if (text.size() > kMaxCopyPeakCacheBytes)
         return cacheError(path, "grew past " + std::to_string(kMaxCopyPeakCacheBytes) + " bytes while being read");
 
-    // Nothing deeper than an entry's fields is kept: depth 0 is the file's object, 1 the entries, 2 their fields.
-    BoundedJson parsed = parseShallow(text, 2);
+    // Nothing deeper than an entry's fields is kept: depth 0 is the file's object, 1 the entries, 2 their fields, 3
+    // the fields of their costs.
+    BoundedJson parsed = parseShallow(text, 3);
     if (!parsed.syntaxError.empty())  // a parse error, or a number beyond a double's range
         return cacheError(path, "is not JSON: " + parsed.syntaxError);
     const nlohmann::json root = std::move(parsed.value);

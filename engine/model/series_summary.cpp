@@ -255,14 +255,17 @@ SeriesSummary summarizeSeries(const Report& report)
 namespace {
 
 // The least time the link allows an overlapping shape (both directions at once, one chunk's fill and drain): the
-// series' own shape where it overlaps, else the shape the model has fastest. None for zero-copy and on-demand
-// managed memory (no copies) or without a bidirectional peak.
+// series' own shape where it overlaps, else the shape the model has fastest (where the calibration has the
+// operations' costs). None for zero-copy and on-demand managed memory (no copies) or without a bidirectional peak.
 void addOverlappedBound(SeriesSummary& s, const PipelineConfig& c, const CopyPeak& p, double kernelMs, double gpuMs)
 {
     if (!hasCopies(c) || p.bidirectionalGBps <= 0.0)
         return;
     int chunks = c.chunks, streams = c.streams;
     if (chunks == 1 || streams == 1) {
+        // Without the operations' costs the model's fastest shape is the most chunks, for free: no shape to name.
+        if (!p.costs.measured())
+            return;
         const auto best = bestModelledShape(c.bytes(), c.elements, c.submission, p, kernelMs,
             kModelMaxChunks, kModelMaxStreams);
         if (!best || best->chunks == 1 || best->streams == 1)

@@ -210,15 +210,10 @@ void MainWindow::updateActions()
     m_tabs->sayWhatToDo();
 }
 
-void MainWindow::startRun()
+void MainWindow::startComparison(
+    std::optional<Comparison> comparison, std::size_t sweepMinBytes, std::size_t sweepMaxBytes)
 {
     m_panel->showOwnSettings();  // a saved series' configuration shown is not what runs
-    startPlan(m_panel->plan(std::nullopt));
-}
-
-void MainWindow::startComparison(Comparison comparison, std::size_t sweepMinBytes, std::size_t sweepMaxBytes)
-{
-    m_panel->showOwnSettings();
     startPlan(m_panel->plan(comparison, sweepMinBytes, sweepMaxBytes));
 }
 

@@ -58,8 +58,9 @@ public:
     QString baselineStatusShown() const { return m_status->baselineShown(); }
 
 public slots:
-    void startRun();
-    void startComparison(asyncscope::Comparison comparison, std::size_t sweepMinBytes = kSweepMinBytes,
+    void startRun() { startComparison(std::nullopt); }
+    // A comparison's variants, or without one the series the panel sets.
+    void startComparison(std::optional<asyncscope::Comparison> comparison, std::size_t sweepMinBytes = kSweepMinBytes,
         std::size_t sweepMaxBytes = kSweepMaxBytes);
     void cancelRun();
 

@@ -221,7 +221,7 @@ struct ShapeResult {
     std::size_t bytes = 0;
     double speedup = 0.0;   // over K = 1; 0 when that baseline did not run
     double copyRate = 0.0;  // both copies' bytes over the median GPU time, GB/s
-    double modelled = 0.0;  // the overlap model's bound, ms; 0 without a calibrated peak
+    double modelled = 0.0;  // the overlap model's time, ms; 0 without a calibrated peak
 };
 
 std::vector<ShapeResult> shapeResults(const PlanReport& c, const std::vector<SeriesSummary>& summaries)
@@ -255,8 +255,7 @@ QCategoryAxis* chunkAxis(const std::set<int>& chunkCounts, const QString& worklo
 }
 
 // Speed-up over K = 1 (or copy throughput) against K: one line per stream count from the medians, and dashed, what the
-// overlap model gives at each K for the streams it bounds lowest (any S of 2 or more: it bounds them alike), over its
-// own bound at K = 1. The throughput chart adds the calibrated peak of both directions at once.
+// overlap model gives at each K for the stream count it models fastest, over its own time at K = 1. The throughput chart adds the calibrated peak of both directions at once.
 std::unique_ptr<QChart> overlapChart(const PlanReport& c, const std::vector<SeriesSummary>& summaries, bool throughput)
 {
     auto chart = std::make_unique<QChart>();

@@ -25,6 +25,20 @@ namespace asyncscope {
 
 namespace {
 
+// A file's first 64 KiB, as text: a header's first block, where it names its format; empty where it cannot be read.
+QString headerStart(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.read(qint64(64) << 10)) : QString();
+}
+
+// "asyncscope-host" as a header's format: a host's record (what a merge reads), not a series report.
+const QRegularExpression& hostRecordFormat()
+{
+    static const QRegularExpression format(QStringLiteral("\"format\"\\s*:\\s*\"asyncscope-host\""));
+    return format;
+}
+
 // "CSV", "recording", or "JSON format 2" as the header says it ("format_version" near its start; format 1 had none). A host's
 // record has a version of its own before its series': "host record, JSON format 4" names the series'.
 QString formatOf(const QString& path)
@@ -33,14 +47,12 @@ QString formatOf(const QString& path)
         return QStringLiteral("CSV");
     if (isRecordingFile(path.toStdString()))
         return QStringLiteral("recording");
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    if (!QFile(path).open(QIODevice::ReadOnly))
         return QStringLiteral("JSON");
-    const QString start = QString::fromUtf8(file.read(qint64(64) << 10));  // the header's first block
+    const QString start = headerStart(path);
     static const QRegularExpression version(QStringLiteral("\"format_version\"\\s*:\\s*([0-9]{1,3})\\b"));
-    static const QRegularExpression hostRecord(QStringLiteral("\"format\"\\s*:\\s*\"asyncscope-host\""));
     static const QRegularExpression report(QStringLiteral("\"report\"\\s*:\\s*\\{"));
-    if (const QRegularExpressionMatch host = hostRecord.match(start); host.hasMatch()) {
+    if (const QRegularExpressionMatch host = hostRecordFormat().match(start); host.hasMatch()) {
         const QRegularExpressionMatch series = report.match(start, host.capturedEnd());
         const QRegularExpressionMatch found = series.hasMatch() ? version.match(start, series.capturedEnd())
                                                                 : QRegularExpressionMatch();
@@ -94,14 +106,9 @@ Result<std::variant<Report, PlanReport>> hostSeries(const std::string& path)
     return std::variant<Report, PlanReport>(std::move(plan));
 }
 
-// "asyncscope-host" near a JSON file's start: a host's record (what a merge reads), not a series report.
 bool isHostRecord(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    static const QRegularExpression hostRecord(QStringLiteral("\"format\"\\s*:\\s*\"asyncscope-host\""));
-    return hostRecord.match(QString::fromUtf8(file.read(qint64(64) << 10))).hasMatch();
+    return hostRecordFormat().match(headerStart(path)).hasMatch();
 }
 
 }  // namespace

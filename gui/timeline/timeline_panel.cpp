@@ -1,5 +1,7 @@
 #include "gui/timeline/timeline_panel.hpp"
 
+#include "gui/timeline/run_walk.hpp"
+
 #include "gui/files/file_dialogs.hpp"
 #include "gui/series/shown_name.hpp"
 #include "gui/session/session_model.hpp"
@@ -11,6 +13,8 @@
 #include <QEvent>
 #include <QLabel>
 #include <QPushButton>
+#include <QShortcut>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -87,7 +91,41 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     m_reset->setToolTip(tr("Show the whole run (also a double click or Home on the timeline)."));
     m_view = new TimelineView;
 
-    // The title on a line of its own, the whole width; the buttons under it, at the right.
+    // The title, wrapped, with the walk through the runs at its right; the other buttons under them, at the right.
+    // The walk's buttons take no keyboard focus: their keys ([, ], S, F, M) do what they do from anywhere in the tab.
+    auto* heading = new QHBoxLayout;
+    heading->addWidget(m_title, 1);
+    const struct {
+        RunStep step;
+        const char* name;
+        QString text;
+        QKeySequence key;
+        QString tip;
+    } walks[] = {
+        { RunStep::Previous, "walkPrevious", QStringLiteral("◀"), QKeySequence(Qt::Key_BracketLeft),
+            tr("Show the run before this one ([)") },
+        { RunStep::Next, "walkNext", QStringLiteral("▶"), QKeySequence(Qt::Key_BracketRight),
+            tr("Show the run after this one (])") },
+        { RunStep::Slowest, "walkSlowest", tr("Slowest"), QKeySequence(Qt::Key_S),
+            tr("Show the measured run of the longest GPU time (S)") },
+        { RunStep::Fastest, "walkFastest", tr("Fastest"), QKeySequence(Qt::Key_F),
+            tr("Show the measured run of the shortest GPU time (F)") },
+        { RunStep::Median, "walkMedian", tr("Median"), QKeySequence(Qt::Key_M),
+            tr("Show the measured run of the median GPU time (M)") },
+    };
+    for (const auto& walk : walks) {
+        auto* button = new QToolButton;
+        button->setText(walk.text);
+        button->setObjectName(QString::fromLatin1(walk.name));
+        button->setToolTip(walk.tip);
+        button->setFocusPolicy(Qt::NoFocus);
+        const auto go = [this, step = walk.step] { walkTo(step); };
+        connect(button, &QToolButton::clicked, this, go);
+        auto* key = new QShortcut(walk.key, this);
+        key->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(key, &QShortcut::activated, this, go);
+        heading->addWidget(button, 0, Qt::AlignTop);
+    }
     auto* bar = new QHBoxLayout;
     bar->addStretch(1);
     for (QPushButton* button : { m_latest, m_reset }) {
@@ -99,7 +137,7 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
              [this](const QString& format) { emit exportRequested(format); }))
         bar->addWidget(button);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_title);
+    layout->addLayout(heading);
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
 
@@ -137,6 +175,12 @@ void TimelinePanel::showRun(int index)
 {
     m_chosen = index;
     refresh();
+}
+
+void TimelinePanel::walkTo(RunStep step)
+{
+    if (const auto index = runAfterStep(m_session->report().runs, m_shownIndex, step))
+        showRun(*index);
 }
 
 void TimelinePanel::followLatest()

@@ -7,6 +7,7 @@
 
 #include "engine/model/config.hpp"
 #include "engine/model/run_result.hpp"
+#include "gui/timeline/run_walk.hpp"
 
 #include <QSize>
 #include <QWidget>
@@ -40,6 +41,9 @@ public slots:
     void showRun(int index);
     // Shows the latest run, and each new one as it arrives.
     void followLatest();
+    // Shows the run a step from the one shown leads to (run_walk: previous, next, slowest, fastest, median) and stays
+    // on it; nothing where there is none. Its buttons and keys ([, ], S, F, M) do this.
+    void walkTo(RunStep step);
     // The session's report changed: redraws only when the run to show is another.
     void refresh();
 

@@ -203,6 +203,39 @@ TEST(Advice, NoShapeIsSuggestedWhereTheModelGainsLessThanTheNoiseOrTheModelsErro
     EXPECT_FALSE(judge(far).suggestion);
 }
 
+TEST(SeriesBounds, TheSummaryGivesTheOverlappedBoundAndTheDistanceToIt)
+{
+    // An overlapping shape: the bound at its own shape, both directions at once plus one chunk's fill and drain.
+    PipelineConfig c = classicConfig();
+    c.chunks = 16;
+    c.streams = 4;
+    Report chunked = makeReport(c, {});
+    chunked.peak = pinnedPeak();
+    const SeriesSummary s = summarizeSeries(chunked);
+    const Figure* bound = s.figure(keys::kOverlappedBound);
+    ASSERT_NE(bound, nullptr);
+    EXPECT_EQ(bound->name, "Overlapped bound, K=16 S=4");
+    const double kernelMs = wholeKernelMs(s.median("kernel_ms"), 16, chunked.peak->costs);
+    EXPECT_DOUBLE_EQ(bound->value, overlapBoundMs(c.bytes(), 16, 4, *chunked.peak, kernelMs));
+    EXPECT_DOUBLE_EQ(s.value(keys::kOverOverlappedBound), s.median(keys::kGpuTime) / bound->value);
+    // A serial shape: the bound at the shape the model has fastest, named; without the operations' costs, none.
+    Report serial = makeReport(classicConfig(), {});
+    serial.peak = pinnedPeak();
+    const SeriesSummary serialSummary = summarizeSeries(serial);
+    const Figure* best = serialSummary.figure(keys::kOverlappedBound);
+    ASSERT_NE(best, nullptr);
+    EXPECT_NE(best->name.find("Overlapped bound, K="), std::string::npos) << best->name;
+    EXPECT_NE(best->name, "Overlapped bound, K=1 S=1");
+    serial.peak->costs = {};
+    EXPECT_EQ(summarizeSeries(serial).figure(keys::kOverlappedBound), nullptr);
+    // Zero-copy memory has no copies to overlap.
+    PipelineConfig mapped = classicConfig();
+    mapped.hostMemory = HostMemory::Mapped;
+    Report zeroCopy = makeReport(mapped, {});
+    zeroCopy.peak = pinnedPeak();
+    EXPECT_EQ(summarizeSeries(zeroCopy).figure(keys::kOverlappedBound), nullptr);
+}
+
 TEST(Advice, TransferBoundStaysSilentWhereTheKernelTakesMostOfTheTime)
 {
     Shape s;

@@ -5,6 +5,7 @@
 #include "engine/run/plan_advice.hpp"
 
 #include "classic_runs.hpp"
+#include "json_text.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,8 @@
 #include <vector>
 
 using namespace asyncscope;
+using asyncscope::testing::linesOf;
+using asyncscope::testing::problemOf;
 
 namespace {
 
@@ -34,29 +37,9 @@ std::string written(const Report& report)
     return out.str();
 }
 
-std::vector<std::string> linesOf(const std::string& text)
-{
-    std::istringstream in(text);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
-}
-
 Result<Report> read(const std::string& text)
 {
-    std::istringstream in(text);
-    return readJson(in);
-}
-
-// What a read of `text` says went wrong; empty when it read.
-std::string problemOf(const std::string& text)
-{
-    const auto report = read(text);
-    if (report.ok())
-        return {};
-    EXPECT_EQ(report.error().kind, ErrorKind::Io) << report.error().message();
-    return report.error().detail;
+    return asyncscope::testing::readJsonText(text);
 }
 
 Report classicWithTrace(std::size_t runs)

@@ -6,6 +6,7 @@
 #include "engine/io/json/run_parser.hpp"
 
 #include "classic_runs.hpp"
+#include "json_text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,8 @@
 #include <vector>
 
 using namespace asyncscope;
+using asyncscope::testing::linesOf;
+using asyncscope::testing::problemOf;
 
 namespace {
 
@@ -47,21 +50,6 @@ Report withLongRun(std::size_t kernels, std::size_t calls)
     return report;
 }
 
-std::vector<std::string> linesOf(const std::string& text)
-{
-    std::istringstream in(text);
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
-}
-
-std::string problemOf(const std::string& text)
-{
-    std::istringstream in(text);
-    const auto report = readJson(in);
-    return report.ok() ? std::string() : report.error().detail;
-}
 
 }  // namespace
 

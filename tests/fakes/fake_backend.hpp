@@ -224,8 +224,8 @@ public:
                 ? (0.044 + 0.002 * (2 * config.streams + config.chunks)) + 0.001 * (i % 5)
                 : (0.044 + 0.002 * 3 * config.chunks) + 0.001 * (i % 5);
             if (config.chunks > 1) {
-                r.gpuMs *= overlapBoundMs(bytes, config.chunks, config.streams, copyPeakValue(), 0.06) /
-                    overlapBoundMs(bytes, 1, 1, copyPeakValue(), 0.06) * 1.05;
+                r.gpuMs *= modelledMs(bytes, config.chunks, config.streams, config.submission, copyPeakValue(), 0.06) /
+                    modelledMs(bytes, 1, 1, config.submission, copyPeakValue(), 0.06) * 1.05;
                 r.spans = chunkedSpans(config, r.gpuMs);
                 r.spans.push_back({ SpanKind::Submit, config.device, 0, 0, 0, 0.0, submitMs });
                 r.spans.push_back({ SpanKind::Wait, config.device, 0, 0, 0, submitMs, r.gpuMs });

@@ -24,6 +24,7 @@
 #include <QSpinBox>
 #include <QSvgRenderer>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
@@ -726,6 +727,54 @@ private slots:
         QCOMPARE(requested.size(), 2);
         QCOMPARE(requested.at(0).at(0).toString(), QString("svg"));
         QCOMPARE(requested.at(1).at(0).toString(), QString("png"));
+    }
+
+    void runsAreWalkedByButtonsAndKeys()
+    {
+        // The fake's run i takes 2.5 + 0.01 (i mod 7) ms: measured runs 1 to 6 grow, the warm-up (run 0) is slowest.
+        auto backend = std::make_shared<FakeBackend>();
+        MainWindow window(backend, AppOptions {});
+        window.show();
+        QVERIFY(QTest::qWaitFor([&] { return window.runEnabled(); }, 5000));
+        window.findChild<QSpinBox*>("runs")->setValue(6);
+        window.findChild<QSpinBox*>("warmup")->setValue(1);
+        QSignalSpy ended(&window, &MainWindow::planEnded);
+        window.startRun();
+        QVERIFY(ended.wait(60000));
+        auto* tabs = window.findChild<QTabWidget*>();
+        auto* panel = window.findChild<TimelinePanel*>();
+        tabs->setCurrentWidget(panel);
+        QCOMPARE(panel->shownRun(), std::optional<int>(6));
+        const auto click = [&](const char* name) { panel->findChild<QToolButton*>(name)->click(); };
+        click("walkFastest");
+        QCOMPARE(panel->shownRun(), std::optional<int>(1));  // the warm-up is not among the measured runs
+        QVERIFY(!panel->following());
+        click("walkSlowest");
+        QCOMPARE(panel->shownRun(), std::optional<int>(6));
+        click("walkMedian");
+        QCOMPARE(panel->shownRun(), std::optional<int>(3));  // the lower middle of six
+        click("walkPrevious");
+        QCOMPARE(panel->shownRun(), std::optional<int>(2));
+        click("walkNext");
+        QCOMPARE(panel->shownRun(), std::optional<int>(3));
+        QVERIFY2(panel->title().startsWith("Run 3 of 0–6"),
+            qPrintable(panel->title()));
+        // The keys, with the focus in the tab: [ and ] walk, S, F and M jump.
+        panel->findChild<QWidget*>("timelineView")->setFocus();
+        QTest::keyClick(panel, Qt::Key_BracketLeft);
+        QCOMPARE(panel->shownRun(), std::optional<int>(2));
+        QTest::keyClick(panel, Qt::Key_S);
+        QCOMPARE(panel->shownRun(), std::optional<int>(6));
+        QTest::keyClick(panel, Qt::Key_BracketRight);  // the last run: nowhere further
+        QCOMPARE(panel->shownRun(), std::optional<int>(6));
+        QTest::keyClick(panel, Qt::Key_F);
+        QCOMPARE(panel->shownRun(), std::optional<int>(1));
+        QTest::keyClick(panel, Qt::Key_BracketLeft);  // the warm-up before it
+        QCOMPARE(panel->shownRun(), std::optional<int>(0));
+        QTest::keyClick(panel, Qt::Key_BracketLeft);
+        QCOMPARE(panel->shownRun(), std::optional<int>(0));
+        QTest::keyClick(panel, Qt::Key_M);
+        QCOMPARE(panel->shownRun(), std::optional<int>(3));
     }
 
     void windowTabShowsTheLastRunAndATimeChartClickPicksOne()
