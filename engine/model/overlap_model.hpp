@@ -54,10 +54,11 @@ double modelledMs(std::size_t bytes, int chunks, int streams, Submission submiss
     double kernelMs);
 
 // The least the overlap model (modelledMs) gives any shape of `bytes` (chunks a power of two up to `maxChunks` and
-// `elements`, streams up to `maxStreams` and the chunks), with the shape that gives it; a shape of more chunks or
-// streams only where it saves more than 1 %. Empty when there is none (no copy peaks).
+// `elements`, streams up to `maxStreams` and the chunks), with the shape that gives it; a shape of more chunks only
+// where it saves more than 1 %, and of its chunk count the most streams unless fewer save more than 1 %. Empty when
+// there is none (no copy peaks).
 inline constexpr int kModelMaxChunks = 64;  // the shapes the advice and the summary's bound look among
-inline constexpr int kModelMaxStreams = 8;
+inline constexpr int kModelMaxStreams = 4;  // as the overlap comparison runs them
 struct ModelledShape {
     int chunks = 1;
     int streams = 1;

@@ -180,7 +180,7 @@ TEST(Advice, NoShapeIsSuggestedWhereTheModelGainsLessThanTheNoiseOrTheModelsErro
 {
     PipelineConfig c = classicConfig();
     c.chunks = 16;
-    c.streams = 4;
+    c.streams = 2;  // the model's fastest shape is another (it takes 4 streams where they time alike)
     Report r = makeReport(c, {});
     r.peak = pinnedPeak();
     const double best = bestModelledShape(c.bytes(), c.elements, c.submission, *r.peak, 0.0, kModelMaxChunks,

@@ -94,6 +94,6 @@ TEST(OverlapModel, TheFastestShapeBalancesTheLinkAgainstTheOperationsCosts)
         for (int s = 1; s <= std::min(k, kModelMaxStreams); ++s)
             EXPECT_GE(modelledMs(std::size_t(64) << 20, k, s, Submission::Graph, peak, 0.0), 0.99 * atBest) << k << s;
     }
-    // A shape is taken over a simpler one only for more than 1 %: the fewest streams that keep the engines busy.
-    EXPECT_LE(best->streams, 3);
+    // Streams the model times alike: the most of them (here every count from 2 on keeps the engines busy).
+    EXPECT_EQ(best->streams, std::min(best->chunks, kModelMaxStreams));
 }
