@@ -10,17 +10,18 @@ namespace asyncscope::cli {
 Status tryAdvice(Backend& backend, const Platform& platform, const std::atomic<bool>& cancel,
     const RunnerOptions& runner, PlanReport& plan, std::vector<Assessment>& assessed, std::ostream& err)
 {
-    const Report& now = plan.variants.front().report;
-    const std::optional<SuggestedShape>& suggestion = assessed.front().advice.suggestion;
+    // Copies: the plan's variants and the assessments are replaced below.
+    const PipelineConfig now = plan.variants.front().report.config;
+    const std::optional<SuggestedShape> suggestion = assessed.front().advice.suggestion;
     if (!suggestion) {
         err << "asyncscope-cli: --try-advice: the advice suggests no shape for this series (none is faster in the "
                "overlap model by more than the series' noise, or the calibration has no operation costs): nothing "
                "more was run\n";
         return std::nullopt;
     }
-    const Plan both = tryAdvicePlan(now.config, *suggestion);
+    const Plan both = tryAdvicePlan(now, *suggestion);
     DevicePlan second;
-    second.devices = { now.config.device };
+    second.devices = { now.device };
     second.plan = Plan { std::nullopt, { both.variants.back() } };
     DevicePlanSink quiet;
     HostReport tried = runDevicePlan(backend, platform, second, cancel, quiet, runner);

@@ -69,8 +69,8 @@ double overlapBoundMs(std::size_t bytes, int chunks, int streams, const CopyPeak
         return 0.0;
     if (chunks > 1 && streams > 1 && peak.bidirectionalGBps <= 0.0)
         return 0.0;
-    CopyPeak bandwidthOnly = peak;
-    bandwidthOnly.costs = {};
+    CopyPeak bandwidthOnly = peak;  // the kernel's calibrated rate stays: it is work, not an operation's fixed cost
+    bandwidthOnly.costs = { 0.0, 0.0, peak.costs.kernelGBps, 0.0 };
     return chunkedMs(pipelineStages(bytes, bandwidthOnly, std::max(0.0, kernelMs)), chunks, streams, {});
 }
 

@@ -43,7 +43,7 @@ double wholeKernelMs(double kernelMs, int chunks, const OperationCosts& costs);
 
 // The least time, in ms, for `bytes` to go to the device, through the kernel and back in `chunks` chunks over
 // `streams` streams: chunkedMs of the stages at the peaks with no operation's fixed cost (bandwidth only; the kernel
-// `kernelMs`, 0 when unknown). Returns 0 when a peak the shape needs is unknown (no bidirectional peak: no bound for
+// `kernelMs`, else at the calibration's kernel rate, else none). Returns 0 when a peak the shape needs is unknown (no bidirectional peak: no bound for
 // overlapping shapes).
 double overlapBoundMs(std::size_t bytes, int chunks, int streams, const CopyPeak& peak, double kernelMs);
 
