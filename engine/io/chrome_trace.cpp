@@ -5,6 +5,8 @@
 
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/model/advice.hpp"
+#include "engine/model/call_names.hpp"
+#include "engine/model/kernel_names.hpp"
 #include "engine/model/size_parse.hpp"
 #include "engine/model/trace_labels.hpp"
 
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace asyncscope {
@@ -185,10 +188,34 @@ json spanArgs(const RunStore& runs, std::size_t i, const Span& s, const Pipeline
     return args;
 }
 
+// A recorded program's names for its spans, each worked out once: a kernel's demangled, a call's without suffixes.
+class GivenNames {
+public:
+    explicit GivenNames(const Report& report) : m_program(report.program ? &*report.program : nullptr) {}
+
+    const std::string* of(const Span& s)
+    {
+        if (!m_program || s.name == 0 || (s.kind != SpanKind::Kernel && s.kind != SpanKind::Api))
+            return nullptr;
+        const auto known = m_names.find(s.name);
+        if (known != m_names.end())
+            return known->second.empty() ? nullptr : &known->second;
+        const std::string_view name = spanNameIn(*m_program, s.name);
+        std::string& given = m_names[s.name];
+        given = name.empty() ? std::string() : s.kind == SpanKind::Kernel ? demangledName(name) : callBaseName(name);
+        return given.empty() ? nullptr : &given;
+    }
+
+private:
+    const ProgramInfo* m_program;
+    std::unordered_map<std::uint32_t, std::string> m_names;
+};
+
 // Every run of the series in process `pid`, `shiftMs` added to every time so that none is below 0.
 void writeRuns(TraceWriter& writer, const Report& report, int pid, double shiftMs)
 {
     const PipelineConfig& config = report.config;
+    GivenNames names(report);
     forEachPlacedRun(report, [&](const RunSpans& spans, const Extent& extent, double at) {
         const RunStore& runs = spans.runs;
         const std::size_t i = spans.i;
@@ -202,8 +229,9 @@ void writeRuns(TraceWriter& writer, const Report& report, int pid, double shiftM
         writer.complete(name.c_str(), "run", origin + extent.runBegin, origin + extent.runEnd, pid, kRunsTid,
             std::move(args));
         spans.forEach([&](const Span& s, int tid) {
-            writer.complete(spanName(s, config).c_str(), nameOf(s.kind), origin + s.beginMs, origin + s.endMs, pid,
-                tid, spanArgs(runs, i, s, config));
+            const std::string* given = names.of(s);
+            writer.complete(given ? given->c_str() : spanName(s, config).c_str(), nameOf(s.kind), origin + s.beginMs,
+                origin + s.endMs, pid, tid, spanArgs(runs, i, s, config));
         });
     });
 }

@@ -10,11 +10,15 @@ namespace asyncscope {
 
 std::string runRangesText(const std::vector<RunRange>& ranges)
 {
+    constexpr std::size_t kMostNamed = 10;  // past these, how many more
     std::string text;
-    for (const RunRange& r : ranges) {
+    for (std::size_t k = 0; k < ranges.size() && k < kMostNamed; ++k) {
+        const RunRange& r = ranges[k];
         text += text.empty() ? "" : ", ";
         text += r.first == r.last ? std::to_string(r.first) : std::to_string(r.first) + "-" + std::to_string(r.last);
     }
+    if (ranges.size() > kMostNamed)
+        text += " and " + std::to_string(ranges.size() - kMostNamed) + " more ranges";
     return (ranges.size() == 1 && ranges.front().first == ranges.front().last ? "run " : "runs ") + text;
 }
 

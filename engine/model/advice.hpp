@@ -55,7 +55,7 @@ struct RunRange {
     std::size_t last = 0;
 };
 
-// "runs 3-17, 40" (indices as the runs are numbered in tables and charts).
+// "runs 3-17, 40" (indices as the runs are numbered in tables and charts); past 10 ranges, "and N more ranges".
 std::string runRangesText(const std::vector<RunRange>& ranges);
 
 struct Finding {

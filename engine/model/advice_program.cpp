@@ -3,6 +3,7 @@
 // memory) a program does not have, so these read the run's spans instead.
 #include "engine/model/advice_rules.hpp"
 
+#include "engine/model/call_names.hpp"
 #include "engine/model/number_text.hpp"
 #include "engine/model/overlap_model.hpp"
 #include "engine/model/program_info.hpp"
@@ -26,6 +27,39 @@ RunResult medianRun(const Facts& f)
     return f.report.runs[order[middle]];
 }
 
+// The median iteration as findings name it, and the run range they concern.
+std::string iterationText(const RunResult& run)
+{
+    return "the median iteration (run " + std::to_string(run.index) + ")";
+}
+
+std::vector<RunRange> only(const RunResult& run)
+{
+    return { { std::size_t(run.index), std::size_t(run.index) } };
+}
+
+// The measured runs in which the program waited in a synchronous copy or memset, by the names its waits give (empty
+// where the report names none: recorded before names were kept).
+std::vector<RunRange> runsWithSynchronousCopies(const Facts& f)
+{
+    std::vector<RunRange> ranges;
+    const RunStore& runs = f.report.runs;
+    for (const std::size_t i : f.measured) {
+        bool synchronous = false;
+        for (const Span s : runs.spans(i))
+            synchronous = synchronous ||
+                (s.kind == SpanKind::Wait && s.name != 0 && isSynchronousCopy(spanNameIn(*f.report.program, s.name)));
+        if (!synchronous)
+            continue;
+        const auto index = std::size_t(runs.index(i));
+        if (!ranges.empty() && ranges.back().last + 1 == index)
+            ranges.back().last = index;
+        else
+            ranges.push_back({ index, index });
+    }
+    return ranges;
+}
+
 bool isCopy(SpanKind kind)
 {
     return kind == SpanKind::H2D || kind == SpanKind::D2H;
@@ -46,13 +80,13 @@ void serializedCopies(const Facts& f, const RunResult& run, Advice& advice)
         return;
     advice.findings.push_back({ std::string(rules::kSerializedCopies), "Copies and kernels in sequence",
         Severity::Suggestion,
-        "No copy of the median iteration runs beside a kernel: H2D " + ms(h2d) + ", kernels " + ms(kernel) + ", D2H " +
-            ms(d2h) + " one after another; this iteration's " + ms(run.gpuMs) + " could be ~" + ms(modelled) +
-            " with its copies in " + std::to_string(kProgramModelChunks) + " chunks over as many streams",
+        "No copy of " + iterationText(run) + " runs beside a kernel: H2D " + ms(h2d) + ", kernels " + ms(kernel) +
+            ", D2H " + ms(d2h) + " one after another; this iteration's " + ms(run.gpuMs) + " could be ~" +
+            ms(modelled) + " with its copies in " + std::to_string(kProgramModelChunks) + " chunks over as many streams",
         "Split the data into chunks and issue each chunk's copy in, kernel and copy out on its own stream "
         "(cudaMemcpyAsync from pinned memory), so that one chunk's copies run under another's kernel; the memory lab's "
-        "overlap comparison (--compare overlap) measures the shapes on this GPU.",
-        {}, true });
+        "overlap comparison (--compare overlap; in the window, Compare › Overlap) measures the shapes on this GPU.",
+        only(run), true });
 }
 
 void smallCopies(const RunResult& run, Advice& advice)
@@ -72,9 +106,10 @@ void smallCopies(const RunResult& run, Advice& advice)
     if (median >= kSmallCopyBytes)
         return;
     advice.findings.push_back({ std::string(rules::kSmallCopies), "Many small copies", Severity::Suggestion,
-        std::to_string(bytes.size()) + " copies in the median iteration, half of them " + formatBytes(median) +
+        std::to_string(bytes.size()) + " copies in " + iterationText(run) + ", half of them " + formatBytes(median) +
             " or less, " + ms(copyMs) + " in all: each pays a copy's fixed cost of a few µs",
-        "Gather them into one buffer and copy it once, or hand them to one cudaMemcpyBatchAsync call.", {}, true });
+        "Gather them into one buffer and copy it once, or hand them to one cudaMemcpyBatchAsync call.", only(run),
+        true });
 }
 
 void launchBound(const Facts& f, const RunResult& run, Advice& advice)
@@ -86,10 +121,10 @@ void launchBound(const Facts& f, const RunResult& run, Advice& advice)
     advice.findings.push_back({ std::string(rules::kSubmitBound), "Launch-bound", Severity::Suggestion,
         "CPU submit time " + ms(*f.submitMs) + " (launch and enqueue calls alone: waits, synchronous copies and "
             "allocations are not counted) is " + percent(*f.submitMs / f.gpuMs) + " of the GPU time " + ms(f.gpuMs) +
-            ", for " + std::to_string(kernels) + " kernels in the median iteration",
+            ", for " + std::to_string(kernels) + " kernels in " + iterationText(run),
         "Capture the iteration in a CUDA Graph (cudaStreamBeginCapture … cudaGraphInstantiate once, then one "
         "cudaGraphLaunch per iteration).",
-        {}, false });
+        only(run), true });
 }
 
 // Copies from pageable memory: the driver stages each through a pinned buffer of its own, at a fraction of the
@@ -116,21 +151,22 @@ void pageableCopies(const ProgramInfo& program, std::size_t iterations, Advice& 
 
 // Calls that return only when their copy or set is done: the host waits in each, and on the legacy default stream
 // every other stream of the program waits for it too.
-void synchronousCopies(const ProgramInfo& program, std::size_t iterations, int streams, Advice& advice)
+void synchronousCopies(const Facts& f, std::size_t iterations, int streams, Advice& advice)
 {
-    const ProgramCopies& c = program.copies;
+    const ProgramCopies& c = f.report.program->copies;
     if (c.synchronous == 0 || iterations == 0)
         return;
     const double each = double(iterations);
+    const std::vector<RunRange> where = runsWithSynchronousCopies(f);
     advice.findings.push_back({ std::string(rules::kSynchronousCopies), "Synchronous copies", Severity::Suggestion,
         std::to_string(c.synchronous) + " synchronous copy or memset calls (cudaMemcpy, cudaMemset…) in " +
-            std::to_string(iterations) + " iterations, the host held in them " + ms(c.synchronousMs / each) +
-            " an iteration" +
+            std::to_string(iterations) + " iterations" + (where.empty() ? "" : " (" + runRangesText(where) + ")") +
+            ", the host held in them " + ms(c.synchronousMs / each) + " an iteration" +
             (streams > 1 ? "; on the default stream each also waits for the program's other streams"
                          : ": nothing else is issued while they run"),
         "Use cudaMemcpyAsync / cudaMemsetAsync on a stream of your own (created with cudaStreamNonBlocking), from "
         "pinned memory, and wait once where the result is needed.",
-        {}, false });
+        where, !where.empty() });
 }
 
 // Work on the legacy default stream beside the program's own blocking streams: the default stream waits for all of
@@ -166,8 +202,9 @@ void droppedRecords(const ProgramInfo& program, Advice& advice)
         "CUPTI dropped " + std::to_string(program.droppedRecords) +
             " activity record(s) for want of buffer room while the program ran: iterations may lack operations, and "
             "their GPU times may be short",
-        "Record again; if records are dropped again, record fewer iterations (--duration) or mark iterations with "
-        "NVTX ranges so that fewer calls are traced between them.",
+        "Record again; if records are dropped again, record fewer iterations (--duration; in the Record dialog, "
+        "Stop after) or mark iterations with NVTX ranges (--iterations nvtx; the dialog's Iterations: NVTX range) so "
+        "that fewer calls are traced between them.",
         {}, false });
 }
 
@@ -182,7 +219,7 @@ void programWork(const Facts& f, Advice& advice)
     smallCopies(run, advice);
     launchBound(f, run, advice);
     pageableCopies(*f.report.program, f.report.runs.size(), advice);
-    synchronousCopies(*f.report.program, f.report.runs.size(), f.config.streams, advice);
+    synchronousCopies(f, f.report.runs.size(), f.config.streams, advice);
     defaultStreamWork(*f.report.program, f.report.runs.size(), advice);
     droppedRecords(*f.report.program, advice);
 }

@@ -81,4 +81,9 @@ std::string programLabel(const ProgramInfo& program, std::size_t most)
     return label.substr(0, end) + "…";
 }
 
+std::string_view spanNameIn(const ProgramInfo& program, std::uint32_t name)
+{
+    return name == 0 || name > program.names.size() ? std::string_view() : std::string_view(program.names[name - 1]);
+}
+
 }  // namespace asyncscope

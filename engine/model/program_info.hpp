@@ -55,6 +55,9 @@ struct ProgramInfo {
     std::vector<std::uint32_t> pids;        // the processes whose runs the report holds (empty: unknown, older files)
     std::vector<ProgramThread> threads;     // a run's CPU spans' stream is its thread's place here (empty: older files)
     std::uint64_t droppedRecords = 0;       // records CUPTI dropped for want of buffer room
+    // The names the runs' spans give by number (Span::name): kernels' as compiled (mangled), calls' as CUPTI names
+    // them ("cudaMemcpy_v3020"). Empty: none named (older files, the built-in pipeline).
+    std::vector<std::string> names;
 };
 
 // What a reader takes: arguments and notes beyond these are refused (a command line is at most a few MB on Linux).
@@ -62,6 +65,9 @@ inline constexpr std::size_t kMaxProgramArguments = 4096;
 inline constexpr std::size_t kMaxProgramNotes = 1000;
 inline constexpr std::size_t kMaxProgramProcesses = 4096;
 inline constexpr std::size_t kMaxProgramThreads = 4096;
+inline constexpr std::size_t kMaxProgramNames = 65536;  // a name past these is not kept: its spans have none
+// The name span `name` gives (Span::name), or an empty view where it gives none or one past the list.
+std::string_view spanNameIn(const ProgramInfo& program, std::uint32_t name);
 
 // "./app --size 4" as a shell would take it back: each word quoted where it needs to be.
 std::string commandText(const std::vector<std::string>& command);

@@ -188,6 +188,13 @@ FieldCheck checkNote(std::string_view field, std::string_view text)
     return problem(field, quotedValue(text), "at most " + std::to_string(kMaxNoteBytes) + " bytes");
 }
 
+FieldCheck checkSpanName(std::string_view field, std::string_view text)
+{
+    if (!text.empty() && text.size() <= kMaxSpanNameBytes)
+        return std::nullopt;
+    return problem(field, quotedValue(text), "a name of 1 to " + std::to_string(kMaxSpanNameBytes) + " bytes");
+}
+
 FieldCheck checkConfig(const PipelineConfig& c)
 {
     if (auto invalid = validate(c))

@@ -84,6 +84,9 @@ FieldCheck checkName(std::string_view field, std::string_view text);
 
 // A note a record carries, shown as it is: at most kMaxNoteBytes bytes.
 FieldCheck checkNote(std::string_view field, std::string_view text);
+// A name a recorded program's spans give (a kernel's, mangled: templates make long ones): at most kMaxSpanNameBytes.
+constexpr std::size_t kMaxSpanNameBytes = 16384;
+FieldCheck checkSpanName(std::string_view field, std::string_view text);
 
 // The configuration as the CLI and the window would take it (validate()), and its numbers finite.
 FieldCheck checkConfig(const PipelineConfig& config);

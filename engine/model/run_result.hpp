@@ -65,7 +65,8 @@ constexpr bool onGpu(SpanKind kind)
 // clock reading taken as submission began for CPU spans, and for traced spans (RunResult::traced) the CUPTI clock
 // reading taken at that same moment. `stream` is the CUDA stream's number within the run (CPU spans: the host
 // thread's, 0 for the thread that submits and waits, 1 for the check threads); `bytes` what the operation moved
-// (a kernel: read plus written); `call` the runtime call of an Api span.
+// (a kernel: read plus written); `call` the runtime call of an Api span; `name`, in a recorded program's runs, 1 + the
+// place in its ProgramInfo::names of a kernel's name or of an Api span's call's (0: none).
 struct Span {
     SpanKind kind = SpanKind::H2D;
     int device = 0;
@@ -75,6 +76,7 @@ struct Span {
     double beginMs = 0.0;
     double endMs = 0.0;
     ApiCall call = ApiCall::None;
+    std::uint32_t name = 0;
 
     double ms() const { return endMs - beginMs; }
 };

@@ -218,6 +218,8 @@ public:
     bool has(std::size_t i, SpanKind kind) const;
     double totalMs(std::size_t i, SpanKind kind) const;
     std::uint64_t totalBytes(std::size_t i, SpanKind kind) const;
+    // The highest Span::name of the spans stored (0: none is named), read from the few shapes they share.
+    std::uint32_t mostName() const;
     bool stagesTimed(std::size_t i) const { return has(i, SpanKind::H2D); }
     double cpuSubmitMs(std::size_t i) const { return totalMs(i, SpanKind::Submit); }
     double waitMs(std::size_t i) const { return totalMs(i, SpanKind::Wait); }
@@ -252,13 +254,14 @@ private:
     struct Shape {
         SpanKind kind;
         ApiCall call;
+        std::uint32_t name;
         int device;
         int stream;
         int chunk;
         std::uint64_t bytes;
         bool operator==(const Shape& o) const
         {
-            return kind == o.kind && call == o.call && device == o.device && stream == o.stream && chunk == o.chunk &&
+            return kind == o.kind && call == o.call && name == o.name && device == o.device && stream == o.stream && chunk == o.chunk &&
                 bytes == o.bytes;
         }
     };

@@ -84,7 +84,7 @@ void RunStore::SpanColumns::truncateRuns(std::size_t runs)
 
 std::size_t RunStore::ShapeHash::operator()(const Shape& s) const
 {
-    std::uint64_t h = std::uint64_t(s.kind) | std::uint64_t(s.call) << 8;
+    std::uint64_t h = std::uint64_t(s.kind) | std::uint64_t(s.call) << 8 | std::uint64_t(s.name) << 16;
     auto mix = [&h](std::uint64_t v) {
         h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
     };
@@ -177,7 +177,7 @@ void RunStore::pushSpans(SpanColumns& columns, const std::vector<Span>& spans, s
         for (std::size_t k = 0; k < spans.size(); ++k) {
             const Span& s = spans[k];
             const std::uint32_t shape =
-                shapeOf({ s.kind, s.call, s.device, s.stream, s.chunk, s.bytes }, columns, runsBefore, k);
+                shapeOf({ s.kind, s.call, s.name, s.device, s.stream, s.chunk, s.bytes }, columns, runsBefore, k);
             std::uint8_t beginTag = 0, endTag = 0;
             const std::uint32_t begin = encode(s.beginMs, beginTag);
             const std::uint32_t end = encode(s.endMs, endTag);
@@ -202,6 +202,7 @@ Span RunStore::spanAt(const SpanColumns& columns, std::size_t k) const
     Span s;
     s.kind = shape.kind;
     s.call = shape.call;
+    s.name = shape.name;
     s.device = shape.device;
     s.stream = shape.stream;
     s.chunk = shape.chunk;
@@ -219,6 +220,14 @@ RunStore::SpanView RunStore::spans(std::size_t i) const
 RunStore::SpanView RunStore::traced(std::size_t i) const
 {
     return { this, &m_traced, m_traced.firstOf(i), m_traced.countOf(i) };
+}
+
+std::uint32_t RunStore::mostName() const
+{
+    std::uint32_t most = 0;
+    for (const Shape& shape : m_shapes)
+        most = std::max(most, shape.name);
+    return most;
 }
 
 bool RunStore::has(std::size_t i, SpanKind kind) const
@@ -288,7 +297,7 @@ void RunStore::rebuildSpans(SpanColumns RunStore::*which,
                 const Span& s = spans[k];
                 std::uint8_t beginTag = 0, endTag = 0;
                 columns.shape[first + k] =
-                    shapeOf({ s.kind, s.call, s.device, s.stream, s.chunk, s.bytes }, columns, 0, k);
+                    shapeOf({ s.kind, s.call, s.name, s.device, s.stream, s.chunk, s.bytes }, columns, 0, k);
                 columns.begin[first + k] = encode(s.beginMs, beginTag);
                 columns.end[first + k] = encode(s.endMs, endTag);
                 columns.tags[first + k] = std::uint8_t(beginTag | endTag << 2);

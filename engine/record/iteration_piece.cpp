@@ -49,7 +49,24 @@ bool drawn(const RecordedOperation& op)
 
 }  // namespace
 
-std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceTally& tally, std::uint64_t& t0)
+std::uint32_t SpanNames::numberOf(std::string_view name)
+{
+    if (name.empty())
+        return 0;
+    m_key.assign(name);
+    const auto known = m_numbers.find(m_key);
+    if (known != m_numbers.end())
+        return known->second;
+    if (m_names.size() >= kMaxProgramNames)
+        return 0;
+    m_names.push_back(m_key);
+    const auto number = std::uint32_t(m_names.size());
+    m_numbers.emplace(m_key, number);
+    return number;
+}
+
+std::optional<RunResult> runOfPiece(
+    Piece& piece, const Issuers& issuers, PieceTally& tally, SpanNames& names, std::uint64_t& t0)
 {
     std::vector<const RecordedOperation*>& ops = piece.ops;
     if (ops.empty() || piece.calls.empty())
@@ -114,6 +131,8 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceT
         }
         const auto [at, added] = streams.emplace(std::pair { op->device, op->stream }, int(streams.size()));
         run.spans.push_back(spanOf(*op, t0, at->second));
+        if (op->kind == OperationKind::Kernel)
+            run.spans.back().name = names.numberOf(op->name);
     }
     // The events a program times its work with: the last it recorded before it issued the work and the first it
     // recorded after, in the order its thread made the calls (what its cudaEventElapsedTime measures between). An
@@ -170,6 +189,7 @@ std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceT
         api.kind = SpanKind::Api;
         api.stream = lane;
         api.call = c->name->call;
+        api.name = names.numberOf(call.name);
         api.beginMs = (double(call.start) - double(t0)) / 1e6;
         api.endMs = api.beginMs + ns / 1e6;
         if (c->name->role == CallRole::Poll) {  // thousands in a wait: not one span each

@@ -6,7 +6,7 @@
 #include "engine/model/program_info.hpp"
 #include "engine/model/record_rules.hpp"
 #include "engine/model/run_result.hpp"
-#include "engine/record/call_names.hpp"
+#include "engine/model/call_names.hpp"
 #include "engine/record/recording.hpp"
 
 #include <cstdint>
@@ -63,8 +63,24 @@ struct PieceTally {
     std::map<std::string, std::size_t> undrawn;  // what an operation with no span of its own is: how many
 };
 
-// The run a piece is, `t0` set to where it begins; none where it issued no GPU work.
-std::optional<RunResult> runOfPiece(Piece& piece, const Issuers& issuers, PieceTally& tally, std::uint64_t& t0);
+// The names the runs' spans give by number (Span::name: 1 + the place here), each kept once, in the order they came:
+// kernels' as compiled, calls' as CUPTI names them. Shared by every process of a recording.
+class SpanNames {
+public:
+    // 0 for an empty name, or a new one past kMaxProgramNames (its spans then name nothing).
+    std::uint32_t numberOf(std::string_view name);
+    const std::vector<std::string>& names() const { return m_names; }
+
+private:
+    std::vector<std::string> m_names;
+    std::unordered_map<std::string, std::uint32_t> m_numbers;
+    std::string m_key;  // the name looked up, in a buffer kept between lookups
+};
+
+// The run a piece is, `t0` set to where it begins; none where it issued no GPU work. Its kernels and calls are named
+// from `names`.
+std::optional<RunResult> runOfPiece(
+    Piece& piece, const Issuers& issuers, PieceTally& tally, SpanNames& names, std::uint64_t& t0);
 
 // The operations of one iteration on the legacy default stream, where the iteration also used a blocking stream of
 // the same context (the two then wait for each other); 0 otherwise. Work a per-thread default stream build issued

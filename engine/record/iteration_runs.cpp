@@ -37,6 +37,7 @@ std::string howOf(const std::vector<std::pair<std::uint32_t, ProcessSplit*>>& ch
 RecordedRuns IterationSplitter::runsOf(const Recording& recording, std::optional<std::uint32_t> pid)
 {
     RecordedRuns out;
+    out.names = m_names->names();
     std::vector<std::pair<std::uint32_t, ProcessSplit*>> chosen;
     for (const auto& [p, state] : m_processes)
         if (!pid || *pid == p)

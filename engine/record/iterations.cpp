@@ -31,10 +31,10 @@ struct Taken {
 // `everything`) become runs in `state`, and the records they used are marked taken.
 class Matcher {
 public:
-    Matcher(const Recording& recording, std::uint32_t pid, ProcessSplit& state, Taken& taken, std::uint64_t settled,
-        bool everything)
-        : m_recording(recording), m_pid(pid), m_state(state), m_taken(taken), m_settled(settled),
-          m_everything(everything)
+    Matcher(const Recording& recording, std::uint32_t pid, ProcessSplit& state, SpanNames& spanNames, Taken& taken,
+        std::uint64_t settled, bool everything)
+        : m_recording(recording), m_pid(pid), m_state(state), m_spanNames(spanNames), m_taken(taken),
+          m_settled(settled), m_everything(everything)
     {
     }
 
@@ -55,6 +55,7 @@ private:
     const Recording& m_recording;
     std::uint32_t m_pid;
     ProcessSplit& m_state;
+    SpanNames& m_spanNames;
     Taken& m_taken;
     std::uint64_t m_settled;
     bool m_everything;
@@ -317,7 +318,7 @@ std::vector<bool> Matcher::finished(const std::vector<Piece>& pieces) const
 void Matcher::keep(Piece& piece)
 {
     std::uint64_t t0 = 0;
-    if (std::optional<RunResult> run = runOfPiece(piece, m_issuers, m_state.tally, t0)) {
+    if (std::optional<RunResult> run = runOfPiece(piece, m_issuers, m_state.tally, m_spanNames, t0)) {
         if (m_state.tally.copies.defaultStream) {
             const std::uint64_t onDefault = defaultStreamWork(piece, m_streamFlags, m_issuers);
             *m_state.tally.copies.defaultStream += onDefault;
@@ -448,7 +449,7 @@ void erase(std::vector<T>& records, const std::vector<bool>& taken)
 }  // namespace
 
 IterationSplitter::IterationSplitter(IterationRule rule, std::size_t spanBudget)
-    : m_rule(std::move(rule)), m_spanBudget(spanBudget)
+    : m_rule(std::move(rule)), m_spanBudget(spanBudget), m_names(std::make_unique<SpanNames>())
 {
 }
 IterationSplitter::~IterationSplitter() = default;
@@ -473,7 +474,7 @@ void IterationSplitter::take(Recording& recording, bool everything)
             state->spanBudget = m_spanBudget;
         }
         const std::uint64_t settled = latest > kSettleNs ? latest - kSettleNs : 0;
-        Matcher(recording, pid, *state, taken, settled, everything).pass(m_rule);
+        Matcher(recording, pid, *state, *m_names, taken, settled, everything).pass(m_rule);
     }
     erase(recording.calls, taken.calls);
     erase(recording.operations, taken.operations);

@@ -37,7 +37,7 @@
 #include "engine/model/program_info.hpp"
 #include "engine/model/run_result.hpp"
 #include "engine/model/run_store.hpp"
-#include "engine/record/call_names.hpp"
+#include "engine/model/call_names.hpp"
 #include "engine/record/recording.hpp"
 
 #include <map>
@@ -67,6 +67,7 @@ struct RecordedRuns {
     ProgramCopies copies;            // the runs' copies from pageable memory and synchronous calls
     // The lanes: a run's CPU spans' `stream` is its thread's place here. Only threads with runs are listed.
     std::vector<ProgramThread> threads;
+    std::vector<std::string> names;  // the names the runs' spans give by number (ProgramInfo::names)
 };
 
 // The thread a recorded run's calls are of: its place in RecordedRuns::threads (and a report's program threads), as
@@ -75,6 +76,7 @@ int threadPlaceOf(const RunResult& run);
 
 namespace iteration {
 struct ProcessSplit;
+class SpanNames;
 }
 
 // A process's iteration is split off once its latest record is this much later than the iteration's end.
@@ -105,6 +107,7 @@ private:
     std::size_t m_spanBudget;
     std::size_t m_heldAfterPass = 0;  // the records the last pass left at hand
     std::map<std::uint32_t, std::unique_ptr<iteration::ProcessSplit>> m_processes;
+    std::unique_ptr<iteration::SpanNames> m_names;  // every process's
 };
 
 // The iterations of process `pid`, or of every process together where none is named, of a whole recording.

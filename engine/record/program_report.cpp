@@ -100,6 +100,7 @@ Report programReport(const Recording& recording, RecordedRuns split, ProgramInfo
     }
     program.copies = split.copies;
     program.threads = std::move(split.threads);
+    program.names = std::move(split.names);
     program.pids.clear();
     for (const ProgramThread& t : program.threads)
         if (std::find(program.pids.begin(), program.pids.end(), t.pid) == program.pids.end())

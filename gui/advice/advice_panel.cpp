@@ -209,38 +209,6 @@ private:
     QString m_title;
 };
 
-AdvicePanel::Jump AdvicePanel::jumpFor(const ShownAdvice& advice, const Finding& finding)
-{
-    Jump jump;
-    if (advice.comparison) {
-        jump.to = Jump::To::Comparison;
-    } else if (finding.stages) {
-        jump.to = Jump::To::Timeline;
-        if (!finding.runs.empty())
-            jump.run = int(finding.runs.front().first);
-        else if (!advice.parts.empty() && advice.parts.front().medianRun)
-            jump.run = *advice.parts.front().medianRun;
-    } else if (!finding.runs.empty()) {
-        jump.to = Jump::To::Runs;
-        jump.first = finding.runs.front().first;
-        jump.last = finding.runs.back().last;
-    }
-    return jump;
-}
-
-QString AdvicePanel::jumpText(const Jump& jump, const Finding& finding)
-{
-    switch (jump.to) {
-    case Jump::To::Runs:
-        return tr("Show %1 in the Time chart").arg(QString::fromStdString(runRangesText(finding.runs)));
-    case Jump::To::Timeline:
-        return jump.run >= 0 ? tr("Open run %1 on the timeline").arg(jump.run) : tr("Open the timeline");
-    case Jump::To::Comparison: return tr("Show the comparison");
-    case Jump::To::Summary: break;
-    }
-    return tr("Show the summary");
-}
-
 AdvicePanel::AdvicePanel(QWidget* parent)
     : QWidget(parent)
 {

@@ -39,9 +39,11 @@ public:
         std::size_t first = 0;  // Runs: the first and last run concerned (RunResult::index)
         std::size_t last = 0;
         int run = -1;  // Timeline: the run to open (the first concerned, else the median run); -1: none known
+        std::string figure;  // Summary: the key of the figure the finding is about (SeriesSummary's); empty: none
+        QString figureName;  // … as the summary names it ("CPU submit time")
     };
     // A finding of a comparison leads to the comparison; one about the stages within runs to the timeline; one about
-    // some runs to them in the Time chart; any other to the summary.
+    // some runs to them in the Time chart; any other to the summary, at the row of the figure it is about.
     static Jump jumpFor(const ShownAdvice& advice, const Finding& finding);
     // "Show runs 60-120 in the Time chart": what a row's click does, in words.
     static QString jumpText(const Jump& jump, const Finding& finding);

@@ -95,6 +95,8 @@ void WindowTabs::showFinding(const AdvicePanel::Jump& jump)
     case To::Summary: break;
     }
     showAndFocus(shown);  // the keyboard goes on there: + and - zoom the chart, arrows scroll
+    if (jump.to == To::Summary && !jump.figure.empty())
+        m_summary->selectFigure(jump.figure);
 }
 
 void WindowTabs::showEnded(const PlanReport& plan, const QString& named)

@@ -9,6 +9,8 @@
 #include "engine/model/series_summary.hpp"
 
 #include <QEvent>
+
+#include <algorithm>
 #include <QHeaderView>
 
 namespace asyncscope {
@@ -187,6 +189,9 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
     // Rows: every value the current report or an overlay has.
     const std::vector<Column> rows = comparisonColumns(summaries);
     setRowCount(static_cast<int>(rows.size()));
+    m_keys.clear();
+    for (const Column& value : rows)
+        m_keys.push_back(value.key);
     QStringList names;
     auto cell = [this](int row, int column, const QString& text) {
         QTableWidgetItem* it = item(row, column);
@@ -249,6 +254,24 @@ void SummaryTable::setReport(const Report& report, const std::vector<SavedRun>& 
         }
     }
     setVerticalHeaderLabels(names);
+}
+
+bool SummaryTable::selectFigure(const std::string& key)
+{
+    refresh();  // a hidden table catches up first
+    const auto at = std::find(m_keys.begin(), m_keys.end(), key);
+    if (at == m_keys.end())
+        return false;
+    const int row = int(at - m_keys.begin());
+    setCurrentCell(row, kMedianColumn);
+    selectRow(row);
+    scrollToItem(item(row, kMedianColumn), QAbstractItemView::PositionAtCenter);
+    return true;
+}
+
+std::string SummaryTable::figureAt(int row) const
+{
+    return row >= 0 && std::size_t(row) < m_keys.size() ? m_keys[std::size_t(row)] : std::string();
 }
 
 }  // namespace asyncscope

@@ -41,6 +41,11 @@ public:
         const QString& format = {});
     // The column of a header's first line ("Verdict"), or -1.
     int columnNamed(const QString& name) const;
+    // Selects the row of the figure `key` (SeriesSummary's: "cpu_submit_ms") and scrolls to it; false where the table
+    // has no such row.
+    bool selectFigure(const std::string& key);
+    // The key of the figure in `row`; empty past the rows.
+    std::string figureAt(int row) const;
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -50,6 +55,7 @@ private:
     void refresh();
 
     const SessionModel* m_session = nullptr;
+    std::vector<std::string> m_keys;  // each row's figure
     bool m_stale = false;  // the session changed while the table was hidden
 };
 

@@ -1,9 +1,13 @@
 #include "gui/timeline/timeline_layout.hpp"
 
+#include "gui/timeline/span_namer.hpp"
+
 #include "engine/model/record_rules.hpp"
 #include "engine/model/size_parse.hpp"
 #include "engine/model/statistics.hpp"
 #include "engine/model/trace_labels.hpp"
+#include "engine/model/call_names.hpp"
+#include "engine/record/iterations.hpp"
 
 #include <QObject>
 #include <QStringList>
@@ -11,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace asyncscope {
 
@@ -64,6 +69,16 @@ QString gpuLabel(const Span& span, bool chunked, const QString& copyMechanism)
     return QStringLiteral("%1 (%2)").arg(numbered, copyMechanism);
 }
 
+TimelineBlock blockOf(const Span& span, int row, QString label, QString kindName = {})
+{
+    TimelineBlock block;
+    block.span = span;
+    block.row = row;
+    block.label = std::move(label);
+    block.kindName = std::move(kindName);
+    return block;
+}
+
 QString cpuLabel(const Span& span)
 {
     switch (span.kind) {
@@ -107,8 +122,12 @@ QString blockToolTip(const TimelineBlock& block)
     QStringList lines;
     if (block.gpuTime) {
         lines << QObject::tr("GPU time, start event to stop event (stage events off)");
+    } else if (s.kind == SpanKind::Api && !block.name.isEmpty()) {
+        lines << (block.role.isEmpty() ? block.name : QObject::tr("%1 · %2").arg(block.name, block.role));
     } else if (s.kind == SpanKind::Api) {
         lines << QObject::tr("%1 · runtime call").arg(QString::fromLatin1(nameOf(s.call)));
+    } else if (s.kind == SpanKind::Kernel && !block.name.isEmpty()) {
+        lines << QObject::tr("kernel · stream %1").arg(s.stream) << block.name;
     } else if (isMigration(s.kind)) {
         lines << QObject::tr("%1 · unified memory (CUPTI)").arg(kind);
     } else if (onGpu(s.kind)) {
@@ -138,6 +157,8 @@ void TimelineLayout::clear()
 {
     m_rows.clear();
     m_blocks.clear();
+    m_bands.clear();
+    m_order.clear();
     m_gpuTraced = m_cpuTraced = m_stagesOff = m_migrations = false;
     m_copyMechanism.clear();
     m_fullBegin = m_begin = 0.0;
@@ -152,7 +173,7 @@ void TimelineLayout::setRun(const RunResult& run, int streams)
     setRun(run, config);
 }
 
-void TimelineLayout::setRun(const RunResult& run, const PipelineConfig& config)
+void TimelineLayout::setRun(const RunResult& run, const PipelineConfig& config, const ProgramInfo* program)
 {
     const int streams = config.streams;
     m_copyMechanism = QString::fromStdString(copyMechanismText(config));
@@ -178,9 +199,16 @@ void TimelineLayout::setRun(const RunResult& run, const PipelineConfig& config)
         chunked = chunked || s.chunk > 0;
     }
 
-    m_rows.push_back({ TimelineRow::Cpu, 0, QObject::tr("CPU · submit & wait") });
-    m_rows.push_back({ TimelineRow::Check, 0, QObject::tr("CPU · check threads") });
-    constexpr int kFirstGpuRow = 2;
+    // A program's run is its thread's: its CPU spans on the thread's lane; it has no host check.
+    const int lane = program ? threadPlaceOf(run) : 0;
+    if (program && std::size_t(lane) < program->threads.size() && program->threads.size() > 1)
+        m_rows.push_back({ TimelineRow::Cpu, 0,
+            QObject::tr("CPU · thread %1 · pid %2").arg(lane + 1).arg(program->threads[std::size_t(lane)].pid) });
+    else
+        m_rows.push_back({ TimelineRow::Cpu, 0, QObject::tr("CPU · submit & wait") });
+    if (!program)
+        m_rows.push_back({ TimelineRow::Check, 0, QObject::tr("CPU · check threads") });
+    const int kFirstGpuRow = int(m_rows.size());
     if (m_stagesOff) {
         m_rows.push_back({ TimelineRow::GpuTime, 0, QObject::tr("GPU (start → stop event)") });
     } else {
@@ -192,40 +220,49 @@ void TimelineLayout::setRun(const RunResult& run, const PipelineConfig& config)
         m_rows.push_back({ TimelineRow::Migrations, 0, QObject::tr("Unified memory · page migrations") });
 
     m_blocks.reserve(gpu.size() + run.traced.size() + 4);
+    SpanNamer named(program);
     if (m_cpuTraced) {
         for (const Span& s : run.traced) {
-            if (s.kind == SpanKind::Api && placeable(s))
-                m_blocks.push_back({ s, 0, false, cpuLabel(s), {}, {} });
+            if (s.kind == SpanKind::Api && placeable(s)) {
+                TimelineBlock block = blockOf(s, 0, cpuLabel(s));
+                named.call(block);
+                m_blocks.push_back(std::move(block));
+            }
         }
     }
     for (const Span& s : run.spans) {
         if (!placeable(s))
             continue;
-        const bool cpuRow = s.stream == 0 && (s.kind == SpanKind::Wait || (s.kind == SpanKind::Submit && !m_cpuTraced));
+        const bool cpuRow =
+            s.stream == lane && (s.kind == SpanKind::Wait || (s.kind == SpanKind::Submit && !m_cpuTraced));
         if (cpuRow)
-            m_blocks.push_back({ s, 0, false, cpuLabel(s), {}, {} });
-        else if (s.kind == SpanKind::Check)
-            m_blocks.push_back({ s, 1, false, cpuLabel(s), {}, {} });
+            m_blocks.push_back(blockOf(s, 0, cpuLabel(s)));
+        else if (s.kind == SpanKind::Check && !program)
+            m_blocks.push_back(blockOf(s, 1, cpuLabel(s)));
     }
     if (m_stagesOff) {
         if (run.gpuMs > 0.0 && std::isfinite(run.gpuMs)) {
             Span total;
             total.kind = SpanKind::Kernel;  // stands for the whole pipeline; TimelineBlock::gpuTime says so
             total.endMs = run.gpuMs;
-            m_blocks.push_back({ total, kFirstGpuRow, true, QObject::tr("GPU %1").arg(formatDuration(run.gpuMs)), {}, {} });
+            TimelineBlock whole = blockOf(total, kFirstGpuRow, QObject::tr("GPU %1").arg(formatDuration(run.gpuMs)));
+            whole.gpuTime = true;
+            m_blocks.push_back(std::move(whole));
         }
     } else {
         for (const Span& s : gpu) {
-            if (onGpu(s.kind) && !isMigration(s.kind) && placeable(s))
-                m_blocks.push_back(
-                    { s, kFirstGpuRow + s.stream, false, gpuLabel(s, chunked, m_copyMechanism), {}, kindName(s.kind) });
+            if (onGpu(s.kind) && !isMigration(s.kind) && placeable(s)) {
+                TimelineBlock block =
+                    blockOf(s, kFirstGpuRow + s.stream, gpuLabel(s, chunked, m_copyMechanism), kindName(s.kind));
+                named.kernel(block);
+                m_blocks.push_back(std::move(block));
+            }
         }
     }
     if (m_migrations) {
         for (const Span& s : gpu) {
             if (isMigration(s.kind) && placeable(s))
-                m_blocks.push_back({ s, migrationRow, false, gpuLabel(s, chunked, m_copyMechanism), {},
-                    kindName(s.kind) });
+                m_blocks.push_back(blockOf(s, migrationRow, gpuLabel(s, chunked, m_copyMechanism), kindName(s.kind)));
         }
     }
 
@@ -238,6 +275,13 @@ void TimelineLayout::setRun(const RunResult& run, const PipelineConfig& config)
         end = begin + 1.0;
     m_fullBegin = begin;
     m_fullEnd = end + kRightMargin * (end - begin);
+    m_order.resize(m_blocks.size());
+    std::iota(m_order.begin(), m_order.end(), std::size_t(0));
+    std::stable_sort(m_order.begin(), m_order.end(), [this](std::size_t a, std::size_t b) {
+        const Span& x = m_blocks[a].span;
+        const Span& y = m_blocks[b].span;
+        return m_blocks[a].row != m_blocks[b].row ? m_blocks[a].row < m_blocks[b].row : x.beginMs < y.beginMs;
+    });
     // A zoom the user chose stays while it shows part of the run; otherwise the run fits.
     if (!m_zoomed || m_end <= m_fullBegin || m_begin >= m_fullEnd)
         resetZoom();
@@ -331,6 +375,7 @@ void TimelineLayout::place()
         const double right = xOf(b.span.endMs);
         b.rect = QRectF(left, m_plot.top() + b.row * height + inset, std::max(1.0, right - left), height - 2.0 * inset);
     }
+    band();
 }
 
 int TimelineLayout::blockAt(const QPointF& point) const
@@ -339,7 +384,7 @@ int TimelineLayout::blockAt(const QPointF& point) const
     double bestDistance = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < m_blocks.size(); ++i) {
         const QRectF& r = m_blocks[i].rect;
-        if (point.y() < r.top() || point.y() > r.bottom())
+        if (m_blocks[i].banded || point.y() < r.top() || point.y() > r.bottom())
             continue;
         const double slack = std::max(0.0, (kThinHit - r.width()) / 2.0);
         const double distance = point.x() < r.left() ? r.left() - point.x()

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/model/config.hpp"
+#include "engine/model/program_info.hpp"
 #include "engine/model/run_result.hpp"
 
 #include <QRectF>
@@ -27,6 +28,19 @@ struct TimelineBlock {
     QString label;         // what the block says where it is wide enough: "H2D #3", "cudaMemcpyAsync"
     QRectF rect;           // where it lies in the plot as placed last (see TimelineLayout::setPlot)
     QString kindName;      // what its kind is in this run: "H2D copy (SM copy kernel)"; empty: spanKindName's
+    QString name;          // a recorded program's kernel (demangled) or call ("cudaMemcpy"); empty where none is given
+    QString role;          // what a call does to the iteration: "synchronous copy: the host waits until it is done"
+    bool banded = false;   // drawn in a band with its neighbours, too narrow to draw one by one (TimelineBand)
+};
+
+// Blocks next to each other on a row, each too narrow to draw (under kBandBlockPixels, closer than kBandGapPixels):
+// drawn as one band that says how many it holds.
+struct TimelineBand {
+    int row = 0;
+    QRectF rect;
+    std::vector<std::size_t> blocks;   // the blocks it holds: their places in blocks(), by begin
+    double busyMs = 0.0;               // their durations summed
+    QString label;                     // "37 kernels", "120 operations"
 };
 
 struct TimelineTicks {
@@ -45,8 +59,10 @@ public:
     // one GPU time row instead, its block from 0 to the GPU time. Managed memory's page migrations, where CUPTI
     // traced them, have a row of their own below the streams. The range in view is fitted to the run unless the user
     // zoomed. With `config`, the copies are named by what makes them ("H2D (SM copy kernel)", "H2D (prefetch)").
+    // With `program` (a recorded program's run): its kernels and calls named from the program's names, the CPU row
+    // the run's thread's (its CPU spans' stream), and no host check row.
     void setRun(const RunResult& run, int streams = 1);
-    void setRun(const RunResult& run, const PipelineConfig& config);
+    void setRun(const RunResult& run, const PipelineConfig& config, const ProgramInfo* program = nullptr);
     void clear();
 
     bool empty() const { return m_rows.empty(); }
@@ -82,20 +98,31 @@ public:
     QRectF rowRect(int row) const;
     double xOf(double ms) const;
     double msAt(double x) const;
-    // The index of the block under `point`, or -1. Blocks narrower than a few pixels are hit across that width.
+    // The index of the block under `point`, or -1. Blocks narrower than a few pixels are hit across that width;
+    // blocks in a band are not (bandAt).
     int blockAt(const QPointF& point) const;
+    // The bands as placed last, by row and time; the index of the one under `point`, or -1.
+    const std::vector<TimelineBand>& bands() const { return m_bands; }
+    int bandAt(const QPointF& point) const;
     // Round ticks (1, 2 or 5 times a power of ten) about `pixelsPerTick` apart over the range in view.
     TimelineTicks ticks(double pixelsPerTick = 90.0) const;
 
     static constexpr double kLeastVisibleMs = 1e-4;  // zooming stops at 0.1 µs across the plot
     static constexpr double kMaxRowHeight = 64.0;     // a row's most height in the window
+    static constexpr double kBandBlockPixels = 2.0;   // a block narrower than this may go into a band
+    static constexpr double kBandGapPixels = 2.0;     // … with its neighbour when they are closer than this
 
 private:
     void setVisible(double begin, double end);
     void place();
+    void band();  // the bands of the blocks as placed
+
+    static constexpr std::size_t kLeastBanded = 3;  // fewer thin blocks are drawn as they are
 
     std::vector<TimelineRow> m_rows;
     std::vector<TimelineBlock> m_blocks;
+    std::vector<TimelineBand> m_bands;
+    std::vector<std::size_t> m_order;  // the blocks by row, then by begin
     bool m_gpuTraced = false;
     bool m_cpuTraced = false;
     bool m_stagesOff = false;
@@ -115,5 +142,7 @@ QString spanKindName(SpanKind kind);
 QString formatDuration(double ms);
 // Kind, chunk, stream, bytes, duration, GB/s (copies, kernels and migrations), the runtime call (Api), begin and end.
 QString blockToolTip(const TimelineBlock& block);
+// How many operations of which kinds, their names (the commonest first), their time summed, and the range they span.
+QString bandToolTip(const TimelineBand& band, const std::vector<TimelineBlock>& blocks);
 
 }  // namespace asyncscope

@@ -204,7 +204,7 @@ void paintTimeline(QPainter& p, const QPalette& pal, const TimelineLayout& layou
     p.setClipRect(QRectF(plot.left(), plot.top(), plot.width(), rowsBottom - plot.top()));
     for (const TimelineBlock& b : layout.blocks()) {
         const QRectF& r = b.rect;
-        if (r.right() < plot.left() || r.left() > plot.right())
+        if (b.banded || r.right() < plot.left() || r.left() > plot.right())
             continue;
         const QColor fill = blockColour(b);
         p.fillRect(r, fill);
@@ -217,6 +217,28 @@ void paintTimeline(QPainter& p, const QPalette& pal, const TimelineLayout& layou
             if (fm.horizontalAdvance(b.label) <= visible.width()) {
                 p.setPen(textOn(fill));
                 p.drawText(visible, Qt::AlignCenter, b.label);
+            }
+        }
+    }
+    // Bands of blocks too narrow to draw one by one: their colour, hatched, and how many where it fits.
+    for (const TimelineBand& band : layout.bands()) {
+        const QRectF& r = band.rect;
+        if (r.right() < plot.left() || r.left() > plot.right())
+            continue;
+        const QColor fill = blockColour(layout.blocks()[band.blocks.front()]);
+        QColor light = fill;
+        light.setAlpha(110);
+        p.fillRect(r, light);
+        p.fillRect(r, QBrush(fill.darker(130), Qt::BDiagPattern));
+        p.setPen(QPen(fill.darker(150), 1.0));
+        p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+        const QRectF visible = r.intersected(plot).adjusted(3.0, 0.0, -3.0, 0.0);
+        if (r.height() >= fm.height()) {
+            const QString count = QStringLiteral("×%1").arg(band.blocks.size());
+            const QString& shown = fm.horizontalAdvance(band.label) <= visible.width() ? band.label : count;
+            if (fm.horizontalAdvance(shown) <= visible.width()) {
+                p.setPen(text);
+                p.drawText(visible, Qt::AlignCenter, shown);
             }
         }
     }

@@ -9,6 +9,7 @@
 
 #include "engine/model/size_parse.hpp"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QEvent>
 #include <QLabel>
@@ -27,7 +28,7 @@ bool sameSpans(const std::vector<Span>& a, const std::vector<Span>& b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Span& x, const Span& y) {
         return x.kind == y.kind && x.stream == y.stream && x.chunk == y.chunk && x.bytes == y.bytes &&
-            x.beginMs == y.beginMs && x.endMs == y.endMs && x.call == y.call;
+            x.beginMs == y.beginMs && x.endMs == y.endMs && x.call == y.call && x.name == y.name;
     });
 }
 
@@ -95,6 +96,12 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     // The walk's buttons take no keyboard focus: their keys ([, ], S, F, M) do what they do from anywhere in the tab.
     auto* heading = new QHBoxLayout;
     heading->addWidget(m_title, 1);
+    m_thread = new QComboBox;
+    m_thread->setObjectName(QStringLiteral("walkThread"));
+    m_thread->setToolTip(tr("Walk the iterations of one thread of the program, or of all of them"));
+    m_thread->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_thread->setVisible(false);
+    heading->addWidget(m_thread, 0, Qt::AlignTop);
     const struct {
         RunStep step;
         const char* name;
@@ -142,6 +149,17 @@ TimelinePanel::TimelinePanel(const SessionModel* session, QWidget* parent)
     layout->addWidget(m_view, 1);
 
     connect(m_latest, &QPushButton::clicked, this, &TimelinePanel::followLatest);
+    connect(m_thread, QOverload<int>::of(&QComboBox::activated), this, [this] {
+        // A thread chosen: its latest run, unless the run shown is already its.
+        const QVariant lane = m_thread->currentData();
+        const RunStore& runs = m_session->report().runs;
+        for (std::size_t i = 0; i < runs.size() && lane.isValid(); ++i)
+            if (m_shownIndex && runs.index(i) == *m_shownIndex && laneOfRun(runs, i) == lane.toInt())
+                return;
+        if (lane.isValid())
+            if (const auto index = runAfterStep(runs, std::nullopt, RunStep::Next, lane.toInt()))
+                showRun(*index);
+    });
     connect(m_reset, &QPushButton::clicked, m_view, &TimelineView::resetZoom);
     connect(m_view, &TimelineView::zoomChanged, m_reset, &QWidget::setEnabled);
     const auto changed = [this] {
@@ -179,8 +197,32 @@ void TimelinePanel::showRun(int index)
 
 void TimelinePanel::walkTo(RunStep step)
 {
-    if (const auto index = runAfterStep(m_session->report().runs, m_shownIndex, step))
+    const QVariant lane = m_thread->isVisible() ? m_thread->currentData() : QVariant();
+    const std::optional<int> only = lane.isValid() ? std::optional(lane.toInt()) : std::nullopt;
+    if (const auto index = runAfterStep(m_session->report().runs, m_shownIndex, step, only))
         showRun(*index);
+}
+
+void TimelinePanel::listThreads()
+{
+    const Report& report = m_session->report();
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> threads;
+    if (report.program)
+        for (const ProgramThread& t : report.program->threads)
+            threads.emplace_back(t.pid, t.thread);
+    if (threads == m_threadsListed)
+        return;
+    m_threadsListed = threads;
+    m_thread->clear();
+    m_thread->addItem(tr("All threads"));
+    for (std::size_t k = 0; k < threads.size(); ++k) {
+        const ProgramThread& t = report.program->threads[k];
+        m_thread->addItem(tr("Thread %1 · pid %2 (%n runs)", nullptr, int(std::min<std::uint64_t>(t.runs, INT32_MAX)))
+                              .arg(k + 1)
+                              .arg(t.pid),
+            int(k));
+    }
+    m_thread->setVisible(threads.size() > 1);
 }
 
 void TimelinePanel::followLatest()
@@ -191,6 +233,7 @@ void TimelinePanel::followLatest()
 
 void TimelinePanel::refresh()
 {
+    listThreads();
     const Report& report = m_session->report();
     std::optional<RunResult> run;
     if (m_chosen) {
@@ -219,8 +262,10 @@ void TimelinePanel::refresh()
     // A file of an older format (JSON 1 and 2, CSV) holds no host check: its empty row says so.
     const QString& format = m_session->source().format();
     const QString unrecorded = format.isEmpty() ? QString() : tr("not recorded (%1)").arg(format);
+    const ProgramInfo* program = report.program ? &*report.program : nullptr;
     if (m_shownIndex && sameMemory(config, m_shownConfig) && note == m_shownNote && unrecorded == m_shownUnrecorded &&
-        sameRun(m_shown, *run))
+        sameRun(m_shown, *run) && (program ? program->names : std::vector<std::string>()) == m_shownNames &&
+        (program != nullptr) == m_shownProgram)
         return;  // the same run as drawn: nothing to lay out or paint
     m_shown = *run;
     m_blank = false;
@@ -228,8 +273,10 @@ void TimelinePanel::refresh()
     m_shownConfig = config;
     m_shownNote = note;
     m_shownUnrecorded = unrecorded;
+    m_shownNames = program ? program->names : std::vector<std::string>();
+    m_shownProgram = program != nullptr;
     m_view->setTitle(m_titleText);
-    m_view->setRun(*run, config, note, unrecorded);
+    m_view->setRun(*run, config, note, unrecorded, program);
 }
 
 QString TimelinePanel::exportPicture(const QString& path, QSize pixels)

@@ -13,7 +13,10 @@
 #include <QWidget>
 
 #include <optional>
+#include <string>
+#include <vector>
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 
@@ -42,7 +45,8 @@ public slots:
     // Shows the latest run, and each new one as it arrives.
     void followLatest();
     // Shows the run a step from the one shown leads to (run_walk: previous, next, slowest, fastest, median) and stays
-    // on it; nothing where there is none. Its buttons and keys ([, ], S, F, M) do this.
+    // on it; nothing where there is none. Its buttons and keys ([, ], S, F, M) do this. Where a recorded program has
+    // several threads, the walk keeps to the thread chosen beside the buttons (all threads at first).
     void walkTo(RunStep step);
     // The session's report changed: redraws only when the run to show is another.
     void refresh();
@@ -55,6 +59,7 @@ signals:
 
 private:
     void setTitleText(const QString& text);
+    void listThreads();  // the thread chooser's entries: the program's threads, shown only where it has several
 
     const SessionModel* m_session;
     TimelineView* m_view = nullptr;
@@ -62,6 +67,8 @@ private:
     QString m_titleText;  // whole, as the label shows it, wrapped to its width
     QPushButton* m_latest = nullptr;
     QPushButton* m_reset = nullptr;
+    QComboBox* m_thread = nullptr;    // all threads, or one lane of a recorded program
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_threadsListed;  // (pid, thread) of each lane listed
     std::optional<int> m_chosen;      // a run picked elsewhere; empty while following the latest
     std::optional<int> m_shownIndex;  // what the view shows, to tell whether a refresh brings another run
     RunResult m_shown;
@@ -69,6 +76,8 @@ private:
     PipelineConfig m_shownConfig;
     QString m_shownNote;
     QString m_shownUnrecorded;  // what the empty host check row says of the run drawn
+    std::vector<std::string> m_shownNames;  // the program's names the run drawn was named from
+    bool m_shownProgram = false;
 };
 
 }  // namespace asyncscope

@@ -50,11 +50,11 @@ void TimelineView::setRun(const RunResult& run, int streams, const QString& trac
     setRun(run, config, traceNote);
 }
 
-void TimelineView::setRun(
-    const RunResult& run, const PipelineConfig& config, const QString& traceNote, const QString& unrecorded)
+void TimelineView::setRun(const RunResult& run, const PipelineConfig& config, const QString& traceNote,
+    const QString& unrecorded, const ProgramInfo* program)
 {
     const bool wasZoomed = m_layout.zoomed();
-    m_layout.setRun(run, config);
+    m_layout.setRun(run, config, program);
     const bool checked =
         std::any_of(run.spans.begin(), run.spans.end(), [](const Span& s) { return s.kind == SpanKind::Check; });
     m_texts.checkRow = checked ? QString() : unrecorded;
@@ -153,7 +153,11 @@ bool TimelineView::event(QEvent* event)
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int at = m_layout.blockAt(help->pos());
-        if (at < 0) {
+        const int band = at < 0 ? m_layout.bandAt(help->pos()) : -1;
+        if (band >= 0) {
+            const TimelineBand& b = m_layout.bands()[std::size_t(band)];
+            QToolTip::showText(help->globalPos(), bandToolTip(b, m_layout.blocks()), this, b.rect.toAlignedRect());
+        } else if (at < 0) {
             QToolTip::hideText();
             event->ignore();
         } else {

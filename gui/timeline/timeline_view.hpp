@@ -32,9 +32,9 @@ public:
     // inside other spans (mapped memory: the kernel reads and writes host memory over the bus; managed memory on
     // demand without traced migrations: the migrations are inside the kernel's span).
     // `unrecorded`, where not empty, fills the host check's row of a run that holds no check: why ("not recorded
-    // (JSON format 2)").
+    // (JSON format 2)"). With `program`, a recorded program's run: TimelineLayout::setRun says what it changes.
     void setRun(const RunResult& run, const PipelineConfig& config, const QString& traceNote = {},
-        const QString& unrecorded = {});
+        const QString& unrecorded = {}, const ProgramInfo* program = nullptr);
     // No run: `message` in place of the rows.
     void clear(const QString& message);
     // Named at the top of exported pictures ("Run 12 of 50 · …"); the window shows it in a label instead.

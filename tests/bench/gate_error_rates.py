@@ -8,7 +8,8 @@ Usage (one command, from the repository root of a built tree, on a machine with 
 Options: --pairs N (20 A/A pairs and N slowdown pairs), --runs R (measured runs a series, 200), --blocks B (blocks a
 series, 10), --elements E (the size in elements of int, 16777216 = 64 MiB), --slowdown F (the slower side's size
 factor, 1.02), --device D, --single (also measure single-block pairs, to show what an interval of one block
-misses), --keep DIR (keep the series files there).
+misses), --keep DIR (keep the series files there), --seconds S (start no pair after S seconds: the table then holds
+the pairs measured, and says so).
 
 What it does: every series is its own process of asyncscope-cli, run back to back, as a user's CI job runs them.
 - A/A pairs: two series of one configuration. Each pair is compared (asyncscope-cli --baseline A B --format json) at
@@ -26,6 +27,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def measure(cli, path, elements, runs, blocks, device):
@@ -92,7 +94,10 @@ def main():
     parser.add_argument("--device", type=int)
     parser.add_argument("--single", action="store_true")
     parser.add_argument("--keep")
+    parser.add_argument("--seconds", type=float)
     args = parser.parse_args()
+    began = time.monotonic()
+    stopped = None  # the pairs of a kind measured where the time ran out
 
     folder = args.keep or tempfile.mkdtemp(prefix="gate-error-rates-")
     os.makedirs(folder, exist_ok=True)
@@ -103,6 +108,9 @@ def main():
         aa = {0.5: Tally(f"A/A, {label}, min-difference 0.5"), 0.1: Tally(f"A/A, {label}, min-difference 0.1")}
         slow = Tally(f"{args.slowdown:.2f} x size, {label}, max-slowdown 1")
         for pair in range(args.pairs):
+            if args.seconds is not None and time.monotonic() - began > args.seconds:
+                stopped = f"stopped by --seconds {args.seconds:g} after {pair} of {args.pairs} {label} pairs"
+                break
             a, b, c = (os.path.join(folder, f"{label.replace(' ', '-')}-{pair}-{side}.json") for side in "abc")
             measure(args.cli, a, args.elements, args.runs, blocks, args.device)
             measure(args.cli, b, args.elements, args.runs, blocks, args.device)
@@ -114,6 +122,8 @@ def main():
                                                str(pair + 1)]))
             print(f"{label}: pair {pair + 1} of {args.pairs} measured", file=sys.stderr, flush=True)
         tallies += list(aa.values()) + [slow]
+        if stopped:
+            break
 
     header = ["pairs", "n", "interval covers 0", "slower", "faster", "gate failed", "difference % (range)",
               "need (blocks x runs)"]
@@ -123,6 +133,8 @@ def main():
         print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip())
     print(f"\n{args.runs} measured runs a series in {args.blocks} blocks, {args.elements} elements "
           f"({args.elements * 4 / 2**20:.1f} MiB), slower side {slower_elements} elements; files in {folder}")
+    if stopped:
+        print(stopped)
 
 
 if __name__ == "__main__":

@@ -281,6 +281,10 @@ TEST(HostileReports, EveryRunIsCheckedNamingTheRunTheLineAndTheField)
         { runLine(1, "2", span + ",\"chunk\":3"),
             "run 1 (line 3): spans[0].chunk is 3; accepted: a chunk from 0 to 0" },
         { runLine(-1, "2", span), "run 1 (line 3): run is -1; accepted: a run index, 0 or more" },
+        { runLine(1, "2", span + ",\"name\":65537"),
+            "run 1 (line 3): span 0: name is not 0 (none) or a place from 1 to 65536 in program.names" },
+        { runLine(1, "2", span + ",\"name\":1"),
+            "runs: spans' name is 1; accepted: a place in program.names, which holds 0 names" },
         { runLine(1, "2", "\"kind\":\"" + std::string(5000, 'k') + "\",\"begin_ms\":0,\"end_ms\":1"),
             "run 1 (line 3): span 0: kind 'kkkk" },
     };

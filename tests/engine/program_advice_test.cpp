@@ -171,8 +171,11 @@ TEST(ProgramAdvice, ManySmallCopiesAreBatched)
     const Advice advice = adviceOn(recordingOf(6, ops));
     const Finding* f = findingOf(advice, rules::kSmallCopies);
     ASSERT_NE(f, nullptr) << rulesOf(advice);
-    EXPECT_EQ(f->evidence.rfind("20 copies in the median iteration, half of them 4.0 KiB or less", 0), 0u)
+    EXPECT_EQ(f->evidence.rfind("20 copies in the median iteration (run 4), half of them 4.0 KiB or less", 0), 0u)
         << f->evidence;
+    ASSERT_EQ(f->runs.size(), 1u);  // the iteration it was judged on: the timeline opens it
+    EXPECT_EQ(f->runs.front().first, 4u);
+    EXPECT_TRUE(f->stages);
     // 16 copies of 1 MiB are not small.
     std::vector<Op> large;
     for (int i = 0; i < 16; ++i)

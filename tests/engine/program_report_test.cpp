@@ -1,6 +1,7 @@
 // A recorded program as a report (engine/record/program_report): its program block written and read back in format
 // 4, a hostile program block refused by field, the configuration check between programs and the pipeline, and the
 // text that says elements were not checked.
+#include "engine/io/chrome_trace.hpp"
 #include "engine/io/csv/csv_report.hpp"
 #include "engine/io/json/json_report.hpp"
 #include "engine/io/text_report.hpp"
@@ -37,7 +38,7 @@ std::string recordingText(int runs)
              << "copy 77 0 1 13 " << correlation << ' ' << t + 20'000 << ' ' << t + 1'220'000
              << " 1048576 1 2 3 0 1\n"
              << "kernel 77 0 1 13 " << correlation + 1 << ' ' << t + 1'221'000 << ' ' << t + 1'321'000
-             << " 0 2048 512 k\n"
+             << " 0 2048 512 _Z9incrementPii\n"
              << "copy 77 0 1 13 " << correlation + 2 << ' ' << t + 1'322'000 << ' ' << t + 2'522'000
              << " 1048576 2 3 2 0 1\n"
              << "api 77 7 " << correlation + 3 << ' ' << t + 15'000 << ' ' << t + 2'530'000
@@ -117,6 +118,73 @@ TEST(ProgramReport, TheProgramBlockAndTheRunsComeBack)
     EXPECT_NE(text.find("program: /opt/app/bin/app --steps 'it'\\''s' (in /work)"), std::string::npos) << text;
     EXPECT_NE(text.find("elements are the program's to check"), std::string::npos) << text;
     EXPECT_EQ(text.find("verified"), std::string::npos) << text;
+}
+
+// Names as the spans give them, for the tests' comparisons.
+std::vector<std::string> namesOf(const Report& report, const std::vector<Span>& spans)
+{
+    std::vector<std::string> names;
+    for (const Span& s : spans)
+        names.emplace_back(spanNameIn(*report.program, s.name));
+    return names;
+}
+
+TEST(ProgramReport, KernelsAndCallsAreNamedAndTheNamesComeBack)
+{
+    const Report report = reportOf(3);
+    ASSERT_EQ(report.runs.size(), 3u);
+    const std::vector<std::string> calls { "cudaMemcpyAsync_v3020", "cudaLaunchKernel_v7000", "cudaMemcpyAsync_v3020",
+        "cudaStreamSynchronize_v3020" };
+    for (const std::string& name : calls)
+        EXPECT_NE(std::find(report.program->names.begin(), report.program->names.end(), name),
+            report.program->names.end()) << name;
+    const RunResult run = report.runs[1];
+    std::vector<std::string> kernels, apis;
+    for (const Span& s : run.traced) {
+        if (s.kind == SpanKind::Kernel)
+            kernels.emplace_back(spanNameIn(*report.program, s.name));
+        if (s.kind == SpanKind::Api)
+            apis.emplace_back(spanNameIn(*report.program, s.name));
+    }
+    EXPECT_EQ(kernels, std::vector<std::string> { "_Z9incrementPii" });
+    EXPECT_EQ(apis, calls);
+
+    std::istringstream in(jsonOf(report));
+    auto back = readJson(in);
+    ASSERT_TRUE(back.ok()) << back.error().message();
+    EXPECT_EQ(back->program->names, report.program->names);
+    for (std::size_t i = 0; i < report.runs.size(); ++i) {
+        EXPECT_EQ(namesOf(*back, back->runs[i].traced), namesOf(report, report.runs[i].traced)) << "run " << i;
+        EXPECT_EQ(namesOf(*back, back->runs[i].spans), namesOf(report, report.runs[i].spans)) << "run " << i;
+    }
+    // The trace shows a kernel by its name in the source and a call by its name without suffixes.
+    std::ostringstream trace;
+    writeChromeTrace(trace, report, assessSeries(report));
+    EXPECT_NE(trace.str().find("\"increment(int*, int)\""), std::string::npos);
+    EXPECT_NE(trace.str().find("\"cudaStreamSynchronize\""), std::string::npos);
+}
+
+TEST(ProgramReport, ASpanNamingNoNameOfTheProgramIsRefused)
+{
+    const std::string good = jsonOf(reportOf(3));
+    const std::size_t from = good.find("\"names\":[");
+    ASSERT_NE(from, std::string::npos);
+    const std::size_t to = good.find(']', from) + 1;
+    std::string fewer = good;
+    fewer.replace(from, to - from, "\"names\":[\"k\"]");
+    std::istringstream in(fewer);
+    const auto read = readJson(in);
+    ASSERT_FALSE(read.ok());
+    EXPECT_NE(read.error().message().find("accepted: a place in program.names, which holds 1 name"), std::string::npos)
+        << read.error().message();
+
+    std::string none = good;
+    none.replace(from, to - from, "\"names\":[\"\"]");
+    std::istringstream empty(none);
+    const auto unnamed = readJson(empty);
+    ASSERT_FALSE(unnamed.ok());
+    EXPECT_NE(unnamed.error().message().find("program.names[0] is empty"), std::string::npos)
+        << unnamed.error().message();
 }
 
 TEST(ProgramReport, AHostileProgramBlockIsRefusedByField)

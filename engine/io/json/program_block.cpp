@@ -44,13 +44,16 @@ json programJson(const ProgramInfo& p)
     }
     if (p.droppedRecords > 0)
         j["dropped_records"] = p.droppedRecords;
+    if (!p.names.empty())
+        j["names"] = p.names;
     return j;
 }
 
 namespace {
 
-// The texts of the list under `key`: at most `most`, each a text of at most kMaxNoteBytes.
-std::vector<std::string> textsAt(const Block& b, const char* key, std::size_t most, const char* what)
+// The texts of the list under `key`: at most `most`, each one `check` takes (a text of at most kMaxNoteBytes).
+std::vector<std::string> textsAt(const Block& b, const char* key, std::size_t most, const char* what,
+    FieldCheck (*check)(std::string_view, std::string_view) = checkNote)
 {
     const json& list = listAt(b, key, most, what);
     std::vector<std::string> texts;
@@ -60,7 +63,7 @@ std::vector<std::string> textsAt(const Block& b, const char* key, std::size_t mo
         if (!list[i].is_string())
             refuse(field, b.quoted(list[i]), "a text");
         texts.push_back(list[i].get<std::string>());
-        refuseIf(checkNote(field, texts.back()));
+        refuseIf(check(field, texts.back()));
     }
     return texts;
 }
@@ -139,6 +142,8 @@ ProgramInfo programFrom(const Block& b)
         }
     }
     b.getOr("dropped_records", p.droppedRecords);
+    if (b.has("names"))
+        p.names = textsAt(b, "names", kMaxProgramNames, "names", checkSpanName);
     return p;
 }
 

@@ -6,6 +6,7 @@
 #include "engine/io/json/document_reader.hpp"
 #include "engine/io/json/header_blocks.hpp"
 #include "engine/io/json/line_readers.hpp"
+#include "engine/model/record_rules.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -20,9 +21,21 @@ constexpr std::size_t kFirstBlock = std::size_t(1) << 20;  // a header is a few 
 // processes) take about 40 MB. A first line longer than this is no format-4 header.
 constexpr std::size_t kMaxHeaderBytes = std::size_t(64) << 20;
 
-}  // namespace
+// A span's name is a place in the program's names: a report whose spans name one past them is refused.
+Result<Report> namesChecked(Result<Report> read)
+{
+    if (!read)
+        return read;
+    const std::size_t names = read->program ? read->program->names.size() : 0;
+    const std::uint32_t most = read->runs.mostName();
+    if (most <= names)
+        return read;
+    return fieldError("", "runs",
+        { "spans' name", std::to_string(most),
+            "a place in program.names, which holds " + std::to_string(names) + (names == 1 ? " name" : " names") });
+}
 
-Result<Report> readJson(std::istream& in, const ReadControl& control)
+Result<Report> readAnyLayout(std::istream& in, const ReadControl& control)
 {
     ReadMeter meter(control);
     if (!meter.advance(0))
@@ -66,6 +79,13 @@ Result<Report> readJson(std::istream& in, const ReadControl& control)
         return json_read::readLaidOutDocument(in, *document, std::move(first), control, meter);
     // Any other layout, and formats 1 and 2.
     return json_read::readDocument(in, std::move(first), meter);
+}
+
+}  // namespace
+
+Result<Report> readJson(std::istream& in, const ReadControl& control)
+{
+    return namesChecked(readAnyLayout(in, control));
 }
 
 }  // namespace asyncscope

@@ -27,7 +27,7 @@ bool Layout::has(SpanField f) const
 
 Layout layoutOf(const Report& report)
 {
-    bool device = false, stream = false, chunk = false, bytes = false, call = false;
+    bool device = false, stream = false, chunk = false, bytes = false, call = false, name = false;
     for (std::size_t i = 0; i < report.runs.size(); ++i) {
         for (const RunStore::SpanView& list : { report.runs.spans(i), report.runs.traced(i) }) {
             for (const Span s : list) {
@@ -36,6 +36,7 @@ Layout layoutOf(const Report& report)
                 chunk |= s.chunk != 0;
                 bytes |= s.bytes != 0;
                 call |= s.kind == SpanKind::Api;
+                name |= s.name != 0;
             }
         }
     }
@@ -48,6 +49,8 @@ Layout layoutOf(const Report& report)
     }
     l.span.push_back(SpanField::BeginMs);
     l.span.push_back(SpanField::EndMs);
+    if (name)  // before the call, which spans that are no calls leave out
+        l.span.push_back(SpanField::Name);
     if (call)
         l.span.push_back(SpanField::Call);
     return l;

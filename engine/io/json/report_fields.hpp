@@ -34,7 +34,7 @@ constexpr std::size_t kWrittenRunFields = std::size_t(RunKey::Traced) + 1;
 // A span's fields, likewise. Versions 3 and 4 write a span as an array of those "fields": {"span": …} names: kind,
 // begin_ms, end_ms always, the others only where some span of the report has them other than 0 (call: where there
 // are api spans, and then on api spans only, last). A field an array leaves out is 0. Version 2 wrote span objects.
-enum class SpanField : std::uint8_t { Kind, Device, Stream, Chunk, Bytes, BeginMs, EndMs, Call, Unknown };
+enum class SpanField : std::uint8_t { Kind, Device, Stream, Chunk, Bytes, BeginMs, EndMs, Call, Name, Unknown };
 constexpr std::size_t kSpanFieldCount = std::size_t(SpanField::Unknown);
 
 // A run with more spans than one line takes goes on over lines of its own right after it, each with at most

@@ -1,5 +1,6 @@
 #include "engine/io/json/run_fields.hpp"
 
+#include "engine/model/program_info.hpp"
 #include "engine/model/record_rules.hpp"
 
 #include <charconv>
@@ -18,6 +19,7 @@ constexpr const char* kNumber = "a number";
 constexpr const char* kFlag = "true or false";
 constexpr const char* kSpans = "a list of spans";
 constexpr const char* kName = "a name";
+constexpr const char* kNameNumber = "0 (none) or a place from 1 to 65536 in program.names";
 
 // ---- the writer's values
 
@@ -179,6 +181,23 @@ void writeCall(std::string& out, const Span& s)
     appendName(out, nameOf(s.call));
 }
 
+SpanRead readSpanName(const FieldValue& v, Span& s)
+{
+    std::uint64_t name = 0;
+    if (!v.toWhole(name) || name > kMaxProgramNames)
+        return SpanRead::NotExpected;
+    s.name = std::uint32_t(name);
+    return SpanRead::Taken;
+}
+
+// Every span where the layout holds it (0 where the span names nothing): the call, after it, is left out of spans
+// that are no calls.
+void writeSpanName(std::string& out, const Span& s)
+{
+    out += ',';
+    appendWhole(out, s.name);
+}
+
 constexpr SpanFieldRule spanWholeField(const char* name, SpanRead (*read)(const FieldValue&, Span&),
     void (*write)(std::string&, const Span&))
 {
@@ -223,6 +242,7 @@ constexpr std::array<SpanFieldRule, kSpanFieldCount> kSpanFields = { {
     { "begin_ms", kNumber, true, spanNumber<&Span::beginMs>, nullptr, writeSpanNumber<&Span::beginMs> },
     { "end_ms", kNumber, true, spanNumber<&Span::endMs>, nullptr, writeSpanNumber<&Span::endMs> },
     { "call", kName, false, spanName<&Span::call>, acceptedNames<ApiCall>, writeCall },
+    { "name", kNameNumber, false, readSpanName, nullptr, writeSpanName },
 } };
 // clang-format on
 

@@ -1,4 +1,4 @@
-#include "engine/record/call_names.hpp"
+#include "engine/model/call_names.hpp"
 
 #include "engine/model/trace_records.hpp"
 
