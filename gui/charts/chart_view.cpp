@@ -6,6 +6,7 @@
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QPointer>
 #include <QRubberBand>
 #include <QToolTip>
 #include <QValueAxis>
@@ -59,6 +60,11 @@ ChartView::ChartView(RunChart& chart, QWidget* parent)
     m_whatToDo->setAttribute(Qt::WA_TransparentForMouseEvents);
     m_whatToDo->hide();
     connect(chart.chart(), &QChart::plotAreaChanged, this, &ChartView::placeWhatToDo);
+    setLegendListing([&chart] { return chart.legendNames(); });
+    chart.onLegendChanged([self = QPointer<ChartView>(this)] {  // the chart may outlive its view
+        if (self)
+            self->legendChanged();
+    });
     setRenderHint(QPainter::Antialiasing);
     // The view drags its own rectangle: the chart's points get every click (the time chart's pick a run for the
     // timeline), and the zoom is the run chart's, which fits the values to the runs in view.

@@ -5,6 +5,7 @@
 #include <QAreaSeries>
 #include <QGraphicsScene>
 #include <QLabel>
+#include <QTimer>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QPainter>
@@ -56,6 +57,18 @@ FramedChartView::FramedChartView(QChart* chart, int rowsBelowPx, QWidget* parent
     m_legendRows->hide();
     // The legend's entries change with the chart (runs arriving, overlays, names): the rows follow each redraw.
     connect(scene(), &QGraphicsScene::changed, this, &FramedChartView::updateLegendRows);
+}
+
+void FramedChartView::setLegendListing(std::function<QStringList()> listed)
+{
+    m_listed = std::move(listed);
+}
+
+void FramedChartView::legendChanged()
+{
+    // A legend out of the chart's layout (narrow) changes nothing the scene draws: no scene change tells the rows.
+    if (m_narrow)
+        QTimer::singleShot(0, this, &FramedChartView::updateLegendRows);
 }
 
 void FramedChartView::focusInEvent(QFocusEvent* event)
@@ -110,8 +123,11 @@ void FramedChartView::updateLegendRows()
         return;
     QStringList entries;
     m_rowNames.clear();
+    // What the owner says the legend lists, each name taken once: a marker's own visibility also follows the
+    // legend's, which a legend hidden while the chart had no runs leaves false until it is laid out again.
+    QStringList listed = m_listed ? m_listed() : QStringList();
     for (QLegendMarker* marker : chart()->legend()->markers()) {
-        if (!marker->isVisible() || marker->label().isEmpty())
+        if (marker->label().isEmpty() || (m_listed ? !listed.removeOne(marker->label()) : !marker->isVisible()))
             continue;
         const auto [mark, colour] = markOf(marker->series(), m_legendRows->palette().color(QPalette::Window));
         if (mark.isEmpty())

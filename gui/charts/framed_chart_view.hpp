@@ -8,6 +8,8 @@
 #include <QChartView>
 #include <QStringList>
 
+#include <functional>
+
 class QLabel;
 
 namespace asyncscope {
@@ -20,8 +22,13 @@ public:
 
     // The names the rows below the chart list in place of its legend, in order; empty while the legend is shown.
     QStringList legendRowNames() const;
+    // The entries the legend lists, by name, as its owner keeps them: the rows list those (without it, the markers
+    // that are visible).
+    void setLegendListing(std::function<QStringList()> listed);
 
 protected:
+    // The chart's legend lists other entries, or names them anew: the rows follow once the legend has laid them out.
+    void legendChanged();
     void focusInEvent(QFocusEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;
@@ -33,6 +40,7 @@ private:
     int m_rowsBelowPx;
     QLabel* m_legendRows = nullptr;
     QStringList m_rowNames;
+    std::function<QStringList()> m_listed;
     bool m_narrow = false;
 };
 

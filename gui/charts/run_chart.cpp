@@ -206,11 +206,12 @@ void RunChart::setOverlays(const QStringList& labels, const QStringList& keyName
 
 std::pair<double, double> RunChart::allRuns() const
 {
-    // From run 0 to the last run of any line, warm-ups included.
+    // From run 0 to the last run of any line, warm-ups included, and half a run beyond each: the first run's mark is
+    // drawn whole, off the value axis's line (a program's single run in the middle).
     double last = 0.0;
     for (std::size_t run = 0; run < m_lines.size(); ++run)
         last = std::max(last, pointsOf(run).maxX);
-    return { 0.0, std::max(1.0, last) };
+    return { -0.5, last + 0.5 };
 }
 
 void RunChart::update()

@@ -117,6 +117,8 @@ public:
     // A click on a point of the current runs (on the time chart: GPU time, CPU submit time, a warm-up mark) calls
     // `handler` with that run's RunResult::index.
     void onRunClicked(std::function<void(int)> handler);
+    // Calls `listener` each time the legend's entries are set anew (what it lists, or their names).
+    void onLegendChanged(std::function<void()> listener) { m_legendChanged = std::move(listener); }
 
     int pointCount() const;  // runs of the chart's first quantity, warm-ups with them (every one, not only those drawn)
     int drawnCount() const;  // points the chart's first series was handed: a few per pixel column at most
@@ -124,6 +126,7 @@ public:
 
 private:
     class Context;
+    std::function<void()> m_legendChanged;
 
     // What the chart's series were last drawn from: drawing again for the same is skipped.
     struct Drawn {

@@ -101,6 +101,8 @@ void RunChart::updateLegend()
     for (std::size_t run = 0; run < m_lines.size(); ++run)
         warmupShown = warmupShown || !pointsOf(run).warmupPoints[0].empty();
     m_legend.update(m_chart, m_lines, currentShown, warmupShown, m_density, m_dark, m_pixelScale);
+    if (m_legendChanged)
+        m_legendChanged();
 }
 
 }  // namespace asyncscope

@@ -453,9 +453,16 @@ TEST_F(RecordGpu, AForkedChildIsASeriesOfItsOwnAndNeverAnotherProcessOnTheGpu)
         EXPECT_EQ(one.report.runs.size() - std::size_t(one.report.config.warmupRuns), 10u) << one.label;
         for (std::size_t i = 0; i < one.report.runs.size(); ++i)
             EXPECT_GE(one.report.runs.startMs(i), 0.0);
+        // This test's own process holds a context on the GPU (the tests before it ran CUDA): it may be named, as
+        // another process it is; the program's processes never are.
         const Assessment assessed = assessSeries(one.report);
-        for (const Finding& f : assessed.advice.findings)
-            EXPECT_NE(f.rule, rules::kInterference) << one.label << ": " << f.evidence;
+        for (const Finding& f : assessed.advice.findings) {
+            if (f.rule != rules::kInterference)
+                continue;
+            for (const std::uint32_t pid : pids)
+                EXPECT_EQ(f.evidence.find("PID " + std::to_string(pid) + " "), std::string::npos)
+                    << one.label << ": " << f.evidence;
+        }
         if (one.report.machine && one.report.machine->read()) {
             for (const MachineSample& s : one.report.machine->samples) {
                 for (const GpuProcess& p : otherProcesses(s, one.report.machine->selfPid).processes) {

@@ -128,7 +128,7 @@ private slots:
         // A double click shows every run again.
         QTest::mouseDClick(f.view.viewport(), Qt::LeftButton, Qt::NoModifier, f.at(700, 1.0));
         QVERIFY(!f.time.isZoomed());
-        QCOMPARE(f.x->max(), 2000.0);
+        QCOMPARE(f.x->max(), 2000.5);
     }
 
     void theWheelAndTheKeysZoomTheRunsDownToSingleRuns()
@@ -165,7 +165,7 @@ private slots:
         for (int key = 0; key < 40 && f.time.isZoomed(); ++key)
             QTest::keyClick(&f.view, Qt::Key_Minus);
         QVERIFY(!f.time.isZoomed());
-        QCOMPARE(f.x->max(), 200000.0);
+        QCOMPARE(f.x->max(), 200000.5);
         QCOMPARE(f.y->max(), top);
     }
 

@@ -166,6 +166,33 @@ private slots:
         QVERIFY(time->legendRowNames().isEmpty());
     }
 
+    void aNarrowWindowListsTheLegendOfTheFirstFileItOpens()
+    {
+        // Small from the start, one file and no overlays: the rows below the chart name what the legend lists.
+        auto window = std::make_unique<MainWindow>(std::make_shared<FakeBackend>());
+        window->resize(800, 540);
+        window->show();
+        QVERIFY(waitForDevices(*window));
+        window->files().openFromCommandLine(kData + QStringLiteral("/h200/h200-series.json"), {});
+        QVERIFY(QTest::qWaitFor([&] { return !window->session().isLoading(); }, 30000));
+        window->tabs().setCurrentIndex(0);
+        auto* time = qobject_cast<ChartView*>(window->tabs().currentWidget());
+        QVERIFY(time && time->width() < 700);
+        const QStringList names = window->charts().at(RunCharts::Time).legendNames();
+        QVERIFY2(names.contains(QStringLiteral("GPU time")) && names.contains(QStringLiteral("warm-up run")),
+            qPrintable(names.join(" | ")));
+        QTRY_VERIFY2(time->legendRowNames() == names,
+            qPrintable(time->legendRowNames().join(" | ") + " ≠ " + names.join(" | ")));
+
+        // Another file in its place: the warm-up mark keeps its name, and the rows follow.
+        window->files().openFromCommandLine(kData + QStringLiteral("/h200/h200-chunked.json"), {});
+        QVERIFY(QTest::qWaitFor([&] { return !window->session().isLoading(); }, 30000));
+        const QStringList again = window->charts().at(RunCharts::Time).legendNames();
+        QVERIFY2(again.contains(QStringLiteral("warm-up run")), qPrintable(again.join(" | ")));
+        QTRY_VERIFY2(time->legendRowNames() == again,
+            qPrintable(time->legendRowNames().join(" | ") + " ≠ " + again.join(" | ")));
+    }
+
     void everyChartFollowsTheTheme()
     {
         MainWindow window(std::make_shared<FakeBackend>());
