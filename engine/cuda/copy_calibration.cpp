@@ -313,6 +313,22 @@ Result<CopyPeak> measureCopyPeak(int device, CopyPath path, std::size_t bytes, i
             peak.costs.launchUs = std::max(0.0, launches->gpuUs - smallB / bytesPerUs);
         }
         callUs = (callUs + launches->callUs) / 2.0;
+        // A chunk as the pipeline runs one: its copy in, its kernel and its copy out on one stream, each waiting for
+        // the one before, chunk after chunk.
+        const Step chain { "a chunk's copy in, kernel and copy out", [=](cudaStream_t s) {
+                              cudaError_t status = few.inbound.enqueue(s);
+                              if (status == cudaSuccess)
+                                  status = launchIncrement(data, 1, small / sizeof(int), threads, s);
+                              return status == cudaSuccess ? few.outbound.enqueue(s) : status;
+                          } };
+        auto chunks = batchTime(few.reset, chain, kCostBatch, clock);
+        if (!chunks)
+            return chunks.error();
+        if (peak.costs.kernelGBps > 0.0) {
+            const double workUs = smallB / (peak.h2dGBps * 1e3) + smallB / (peak.d2hGBps * 1e3) +
+                smallB / (peak.costs.kernelGBps * 1e3);
+            peak.costs.chainUs = std::max(0.0, chunks->gpuUs - workUs);
+        }
     }
     peak.costs.callUs = callUs;
     return peak;
@@ -328,7 +344,9 @@ Result<CopyPeak> cachedCopyPeak(const DeviceInfo& device, const std::string& cac
         if (auto read = readCopyPeakCache(file)) {
             cache = std::move(*read);
             // An entry an earlier version wrote has no operation costs: the path is measured again for them.
-            if (const CachedCopyPeak* found = cache.find(device.uuid, path); found && found->peak.costs.measured())
+            if (const CachedCopyPeak* found = cache.find(device.uuid, path);
+                found && found->peak.costs.measured() &&
+                (found->peak.costs.chainUs > 0.0 || path == CopyPath::ManagedPrefetch))
                 return found->peak;
         }
     }

@@ -20,6 +20,7 @@ constexpr CostField kFields[] = {
     { "launch_us", &OperationCosts::launchUs, kMaxOperationCostUs, "µs" },
     { "kernel_gbps", &OperationCosts::kernelGBps, kMaxKernelGBps, "GB/s" },
     { "call_us", &OperationCosts::callUs, kMaxOperationCostUs, "µs" },
+    { "chain_us", &OperationCosts::chainUs, kMaxOperationCostUs, "µs" },
 };
 
 }  // namespace

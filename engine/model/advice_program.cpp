@@ -85,7 +85,7 @@ void serializedCopies(const Facts& f, const RunResult& run, Advice& advice)
             ms(modelled) + " with its copies in " + std::to_string(kProgramModelChunks) + " chunks over as many streams",
         "Split the data into chunks and issue each chunk's copy in, kernel and copy out on its own stream "
         "(cudaMemcpyAsync from pinned memory), so that one chunk's copies run under another's kernel; the memory lab's "
-        "overlap comparison (--compare overlap; in the window, Compare › Overlap) measures the shapes on this GPU.",
+        "overlap comparison (--compare overlap) measures the shapes on this GPU.",
         only(run), true });
 }
 
@@ -202,9 +202,8 @@ void droppedRecords(const ProgramInfo& program, Advice& advice)
         "CUPTI dropped " + std::to_string(program.droppedRecords) +
             " activity record(s) for want of buffer room while the program ran: iterations may lack operations, and "
             "their GPU times may be short",
-        "Record again; if records are dropped again, record fewer iterations (--duration; in the Record dialog, "
-        "Stop after) or mark iterations with NVTX ranges (--iterations nvtx; the dialog's Iterations: NVTX range) so "
-        "that fewer calls are traced between them.",
+        "Record again; if records are dropped again, record fewer iterations (--duration) or mark iterations with "
+        "NVTX ranges (--iteration nvtx:NAME) so that fewer calls are traced between them.",
         {}, false });
 }
 

@@ -52,6 +52,10 @@ struct OperationCosts {
     double launchUs = 0.0;    // GPU time a launch of the pipeline's kernel takes beyond its work
     double kernelGBps = 0.0;  // the kernel's rate: bytes of the buffer it increments per second, decimal GB/s
     double callUs = 0.0;      // CPU time of one enqueue call (a copy or a launch) on a stream
+    // GPU time a chunk's copy in, kernel and copy out take beyond their work when each waits for the one before it on
+    // its stream, as a pipeline's do: more than the three back to back (the engines hand over between them). 0: not
+    // measured (a path without a kernel's copies, an earlier calibration).
+    double chainUs = 0.0;
 
     bool measured() const { return copyUs > 0.0 || launchUs > 0.0 || kernelGBps > 0.0 || callUs > 0.0; }
 };

@@ -16,7 +16,14 @@ double chunkedMs(const StageTimes& whole, int chunks, int streams, const Operati
     };
     const double in = share(whole.h2dMs, copyMs), kernel = share(whole.kernelMs, launchMs),
                  out = share(whole.d2hMs, copyMs);
-    const double chunk = in + kernel + out;
+    double chunk = in + kernel + out;
+    if (costs.chainUs > 0.0 && whole.h2dMs > 0.0 && whole.kernelMs > 0.0 && whole.d2hMs > 0.0) {
+        // One after the other on a stream, a chunk's three operations cost the chain's fixed cost, measured so: more
+        // than the three back to back.
+        const auto work = [k](double stage, double fixed) { return std::max(0.0, stage - fixed) / k; };
+        chunk = std::max(chunk, work(whole.h2dMs, copyMs) + work(whole.kernelMs, launchMs) +
+                work(whole.d2hMs, copyMs) + costs.chainUs / 1e3);
+    }
     if (chunks == 1 || streams == 1)
         return k * chunk;
     const double bothWays = whole.bothWaysMs > 0.0 ? (in > 0.0 && out > 0.0 ? copyMs : 0.0) + whole.bothWaysMs / k

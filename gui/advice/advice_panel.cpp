@@ -66,7 +66,7 @@ QLabel* noteLabel(const QString& text, const QString& name, bool heading = false
 // keyboard focus (Tab, or the arrow keys from the next row) and answers a click, Enter or Space.
 class FindingRow : public QWidget {
 public:
-    FindingRow(const Finding& finding, const QString& jump, int marksWidth)
+    FindingRow(const Finding& finding, const QString& jump, int marksWidth, bool program)
         : m_colour(severityColour(finding.severity))
     {
         setObjectName(QStringLiteral("finding"));
@@ -94,7 +94,7 @@ public:
             QStringLiteral("evidence"));
         const QString todo = QString::fromStdString(finding.action).toHtmlEscaped();
         // The CLI's options it names, as the window's controls too.
-        const QString controls = windowControlsOf(QString::fromStdString(finding.action));
+        const QString controls = windowControlsOf(QString::fromStdString(finding.action), program);
         auto* action = new QLabel(QStringLiteral("<b>%1</b> %2").arg(AdvicePanel::tr("Do:"), todo) +
             (controls.isEmpty() ? QString()
                                 : QStringLiteral("<br><b>%1</b> %2")
@@ -340,7 +340,7 @@ void AdvicePanel::rebuild()
         }
         for (const Finding& f : part.advice.findings) {
             const Jump jump = jumpFor(a, f);
-            auto* row = new FindingRow(f, jumpText(jump, f), marksWidth);
+            auto* row = new FindingRow(f, jumpText(jump, f), marksWidth, a.program);
             row->activated = [this, jump] { emit jumpRequested(jump); };
             if (const auto& shape = part.advice.suggestion; shape && !a.comparison && shape->rule == f.rule)
                 row->offerTry(*shape, [this, shape = *shape] { emit tryRequested(shape); });

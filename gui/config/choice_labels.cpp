@@ -141,19 +141,30 @@ QString labelOf(const QString& name)
 
 }  // namespace
 
-QString windowControlsOf(const QString& text)
+QString windowControlsOf(const QString& text, bool program)
 {
-    // The CLI's options the advice names, and the pipeline panel's controls that set the same.
-    static const QRegularExpression option(QStringLiteral("--([a-z-]+)(?:[ =]([A-Za-z0-9.]+))?"));
+    // The CLI's options the advice names, and the window's controls that set the same. A value is taken where it is
+    // one the option takes ("--chunks 16", not the "or" of "fewer --chunks or a larger --size").
+    static const QRegularExpression option(QStringLiteral("--([a-z-]+)(?:[ =]([A-Za-z0-9.:]+))?"));
     QStringList controls;
     for (auto it = option.globalMatch(text); it.hasNext();) {
         const QRegularExpressionMatch m = it.next();
         const QString name = m.captured(1), value = m.captured(2);
+        const QString number = !value.isEmpty() && value.front().isDigit() ? value : QString();
         QString control;
-        if (name == QLatin1String("chunks"))
-            control = QObject::tr("Chunks (K) %1").arg(value);
+        if (name == QLatin1String("iteration") || name == QLatin1String("iterations"))
+            control = value.startsWith(QLatin1String("nvtx")) ? QObject::tr("Record dialog › Iterations: NVTX range")
+                                                               : QObject::tr("Record dialog › Iterations");
+        else if (name == QLatin1String("duration"))
+            control = QObject::tr("Record dialog › Stop after");
+        else if (name == QLatin1String("compare") && value == QLatin1String("overlap"))
+            control = QObject::tr("Compare › Overlap: chunks × streams");
+        else if (program)
+            continue;  // the pipeline panel's options set nothing of a recorded program
+        else if (name == QLatin1String("chunks"))
+            control = QObject::tr("Chunks (K) %1").arg(number);
         else if (name == QLatin1String("streams"))
-            control = QObject::tr("Streams (S) %1").arg(value);
+            control = QObject::tr("Streams (S) %1").arg(number);
         else if (name == QLatin1String("size"))
             control = QObject::tr("Size");
         else if (name == QLatin1String("submit"))

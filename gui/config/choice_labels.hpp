@@ -25,9 +25,11 @@ QString choiceLabel(Submission value);
 QString choiceLabel(TraceSource value);
 QString choiceLabel(StopRule value);
 
-// The pipeline panel's controls that set what the CLI options in `text` set, with their values: "Chunks (K) 16;
-// Streams (S) 4", "Submission: CUDA Graph"; empty where `text` names none the panel has.
-QString windowControlsOf(const QString& text);
+// The window's controls that set what the CLI options in `text` set, with their values: the pipeline panel's
+// ("Chunks (K) 16; Streams (S) 4", "Submission: CUDA Graph"), the Compare menu's ("Compare › Overlap: chunks ×
+// streams"), and for a recorded `program` the Record dialog's instead of the panel's ("Record dialog › Stop after");
+// empty where `text` names none.
+QString windowControlsOf(const QString& text, bool program = false);
 
 // What a kind of host memory is for and what it costs, in a sentence or two: its item's tooltip.
 QString choicePurpose(HostMemory value);

@@ -74,6 +74,7 @@ ShownAdvice judgeShownSeries(const Report& report, const SeriesSummary& summary,
     ShownAdvice shown;
     shown.subject = subject;
     shown.measuring = measuring;
+    shown.program = report.program.has_value();
     shown.runs = report.runs.size();
     if (summary.measuredRuns == 0)
         return shown;  // nothing to judge yet

@@ -28,6 +28,7 @@ struct ShownAdvice {
     QString subject;          // what was judged: "this series", "saved: h200-5runs · H200", "the overlap comparison"
     bool comparison = false;  // the parts are a comparison's variants that ran, in plan order
     bool measuring = false;   // judged while the series was being measured: the machine's state comes with its end
+    bool program = false;     // a recorded program's iterations: what to do is done in the Record dialog, not the panel
     std::size_t runs = 0;     // runs judged, warm-ups included (every variant's in a comparison)
     std::vector<Part> parts;  // none: nothing judged yet
 

@@ -86,8 +86,9 @@ int main(int argc, char** argv)
     std::printf("%s, %d runs per shape, no stage events\n", platform->devices[std::size_t(device)].name.c_str(), runs);
     std::printf("pinned copy peaks: H2D %.1f GB/s, D2H %.1f GB/s, both directions at once %.1f GB/s\n",
         peak->h2dGBps, peak->d2hGBps, peak->bidirectionalGBps);
-    std::printf("operation costs: copy %.2f us, launch %.2f us, kernel %.0f GB/s, call %.2f us (CPU)\n\n", costs.copyUs,
-        costs.launchUs, costs.kernelGBps, costs.callUs);
+    std::printf("operation costs: copy %.2f us, launch %.2f us, kernel %.0f GB/s, call %.2f us (CPU), a chunk's three "
+                "one after another %.2f us\n\n",
+        costs.copyUs, costs.launchUs, costs.kernelGBps, costs.callUs, costs.chainUs);
 
     int failures = 0, wrong = 0, checked = 0;
     struct Tally {

@@ -74,6 +74,32 @@ TEST(OverlapModel, TheKernelComesFromTheSeriesElseFromTheCalibration)
     EXPECT_DOUBLE_EQ(wholeKernelMs(0.0, 16, costs), 0.0);
 }
 
+TEST(OverlapModel, AChunksOperationsOneAfterAnotherCostWhatTheirChainWasMeasuredToCost)
+{
+    // Stages of 10 ms each way and a 1 ms kernel, in 4 chunks: 2.5 + 0.25 + 2.5 ms of work a chunk.
+    StageTimes whole;
+    whole.h2dMs = 10.0;
+    whole.kernelMs = 1.0;
+    whole.d2hMs = 10.0;
+    OperationCosts costs;
+    costs.copyUs = 100.0;
+    costs.launchUs = 50.0;  // back to back: 250 µs a chunk of fixed cost
+    const double backToBack = chunkedMs(whole, 4, 1, costs);
+    EXPECT_NEAR(backToBack, 4.0 * (0.1 + 9.9 / 4 + 0.05 + 0.95 / 4 + 0.1 + 9.9 / 4), 1e-9);
+    costs.chainUs = 1000.0;  // one after the other on a stream: 1 ms a chunk
+    EXPECT_NEAR(chunkedMs(whole, 4, 1, costs), 4.0 * (9.9 / 4 + 0.95 / 4 + 9.9 / 4 + 1.0), 1e-9);
+    // Over four streams the chain is each stream's, once its chunk fills the pipeline.
+    EXPECT_GT(chunkedMs(whole, 4, 4, costs), chunkedMs(whole, 4, 4, OperationCosts { 100.0, 50.0, 0.0, 0.0, 0.0 }));
+    // A chain cheaper than the three back to back changes nothing; a stage missing, and it is not the chain timed.
+    costs.chainUs = 10.0;
+    EXPECT_DOUBLE_EQ(chunkedMs(whole, 4, 1, costs), backToBack);
+    whole.kernelMs = 0.0;
+    costs.chainUs = 0.0;
+    const double noKernel = chunkedMs(whole, 4, 1, costs);
+    costs.chainUs = 1000.0;
+    EXPECT_DOUBLE_EQ(chunkedMs(whole, 4, 1, costs), noKernel);
+}
+
 TEST(OverlapModel, TheFastestShapeBalancesTheLinkAgainstTheOperationsCosts)
 {
     // Without fixed costs more chunks always help a little; with them the model stops where a chunk's cost outweighs

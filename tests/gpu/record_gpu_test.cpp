@@ -284,7 +284,7 @@ TEST_F(RecordGpu, TheModelFromTheSequentialVersionPredictsTheStreamedOnesWithinF
 {
     // The overlap sample runs the same work one copy after the other and then streamed in 4 chunks over 4 streams:
     // the model the advice applies to the sequential iteration (4 chunks over 4 streams, both directions through this
-    // GPU's bidirectional peak) must predict the streamed versions' recorded times.
+    // GPU's bidirectional peak, the calibration's operation costs) must predict the streamed versions' recorded times.
     const fs::path app = sample("async");
     if (app.empty())
         FAIL() << "ASYNCSCOPE_SAMPLES names no folder of samples: tests/gpu/run_gpu_checks.sh builds them "
@@ -297,7 +297,7 @@ TEST_F(RecordGpu, TheModelFromTheSequentialVersionPredictsTheStreamedOnesWithinF
     ASSERT_TRUE(peak.ok()) << peak.error().message();
     const RunResult& sequential = r.runs.runs[0];
     const double predicted = chunkedMs(iterationStages(sequential, &*peak), advice_limits::kProgramModelChunks,
-        advice_limits::kProgramModelChunks, {});
+        advice_limits::kProgramModelChunks, peak->costs);
     std::printf("  sequential %.4f ms (H2D %.4f, kernels %.4f, D2H %.4f); predicted in %d chunks %.4f ms; V1 %.4f ms "
                 "(%.3f x), V2 %.4f ms (%.3f x)\n",
         sequential.gpuMs, sequential.totalMs(SpanKind::H2D), sequential.totalMs(SpanKind::Kernel),

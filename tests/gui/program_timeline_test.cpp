@@ -7,6 +7,7 @@
 #include "gui/advice/advice_panel.hpp"
 #include "gui/app/file_actions.hpp"
 #include "gui/charts/summary_table.hpp"
+#include "gui/config/choice_labels.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/session/session_model.hpp"
 #include "gui/timeline/run_walk.hpp"
@@ -18,6 +19,7 @@
 #include "engine/record/program_report.hpp"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -268,10 +270,28 @@ private slots:
         const auto dropped = std::find_if(assessed.advice.findings.begin(), assessed.advice.findings.end(),
             [](const Finding& f) { return f.rule == "dropped-records"; });
         QVERIFY(dropped != assessed.advice.findings.end());
-        QVERIFY2(dropped->action.find("--duration; in the Record dialog, Stop after") != std::string::npos,
-            dropped->action.c_str());
-        QVERIFY2(dropped->action.find("the dialog's Iterations: NVTX range") != std::string::npos,
-            dropped->action.c_str());
+        QVERIFY2(dropped->action.find("--duration") != std::string::npos, dropped->action.c_str());
+        QCOMPARE(windowControlsOf(QString::fromStdString(dropped->action), true),
+            QString("Record dialog › Stop after; Record dialog › Iterations: NVTX range"));
+        // A program's finding names no control of the pipeline's panel, whose options set nothing of it; the words
+        // after an option are no value of it.
+        const QString tooShort = QStringLiteral("time larger chunks (fewer --chunks or a larger --size).");
+        QCOMPARE(windowControlsOf(tooShort, true), QString());
+        QCOMPARE(windowControlsOf(tooShort), QString("Chunks (K); Size"));
+        QCOMPARE(windowControlsOf(QStringLiteral("--chunks 16 --streams 4")), QString("Chunks (K) 16; Streams (S) 4"));
+
+        // The window shows the Record dialog's controls under a program's finding.
+        QTemporaryDir dir;
+        const auto window = windowShowing(report, dir);
+        QVERIFY(window);
+        QVERIFY(window->session().advice().program);
+        auto* panel = const_cast<AdvicePanel*>(&window->advice());
+        window->tabs().setCurrentWidget(panel);
+        QTRY_VERIFY(!panel->findChildren<QWidget*>("finding").isEmpty());
+        bool shown = false;
+        for (const QLabel* action : panel->findChildren<QLabel*>("action"))
+            shown = shown || action->text().contains("Record dialog › Stop after");
+        QVERIFY(shown);
     }
 };
 
