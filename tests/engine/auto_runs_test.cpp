@@ -7,6 +7,8 @@
 
 #include "fake_backend.hpp"
 
+#include "temp_dir.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -18,7 +20,6 @@
 namespace asyncscope {
 namespace {
 
-namespace fs = std::filesystem;
 
 // A baseline as the fake backend's best device measures the default pipeline: `blocks` blocks of `runs` runs, every
 // other block `spread` slower and the others as much faster.
@@ -46,19 +47,12 @@ Report fakeBaseline(int blocks, int runs, double spread = 0.0)
 
 class AutoRuns : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        m_dir = fs::temp_directory_path() / ("asyncscope-auto-runs-" + std::to_string(::getpid()));
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override { fs::remove_all(m_dir); }
-
     std::string write(const std::string& name, const Report& report)
     {
-        const fs::path path = m_dir / name;
+        const std::string path = m_dir.file(name);
         std::ofstream out(path);
         writeJson(out, report, assessSeries(report));
-        return path.string();
+        return path;
     }
 
     struct Outcome {
@@ -85,7 +79,7 @@ protected:
         return o;
     }
 
-    fs::path m_dir;
+    testing::TempDir m_dir { "auto-runs" };
     testing::FakeBackend m_backend;
 };
 
@@ -116,7 +110,7 @@ TEST_F(AutoRuns, BlocksAreTakenAndBoundedByTheRuns)
 TEST_F(AutoRuns, MeasuresBlocksUntilTheVerdictIsDecided)
 {
     const std::string a = write("a.json", fakeBaseline(2, 20));
-    const std::string kept = (m_dir / "kept.json").string();
+    const std::string kept = m_dir.file("kept.json");
     const int before = m_backend.seriesStarted;
     // The fake's times take few distinct values, so its medians move in steps of 0.4 %: 2 % is what counts here.
     Outcome o = run({ "--baseline", a.c_str(), "--runs", "auto", "--blocks", "6", "--min-difference", "2", "--save",

@@ -7,6 +7,8 @@
 #include "engine/model/baseline.hpp"
 #include "engine/model/advice.hpp"
 
+#include "temp_dir.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -68,10 +70,10 @@ std::string replacedAfter(std::string text, const std::string& after, const std:
 
 std::string readProblem(const std::string& text, const std::string& name)
 {
-    const fs::path path = fs::temp_directory_path() / name;
+    const testing::TempDir dir("block-files");
+    const std::string path = dir.file(name);
     std::ofstream(path, std::ios::binary) << text;
-    const Result<Report> read = readSeriesFile(path.string());
-    fs::remove(path);
+    const Result<Report> read = readSeriesFile(path);
     return read ? std::string() : read.error().detail;
 }
 
