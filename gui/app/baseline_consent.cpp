@@ -14,12 +14,12 @@ BaselineConsent::BaselineConsent(SessionModel* session, QWidget* window, bool he
     , m_window(window)
     , m_headless(headless)
 {
-    connect(m_session, &SessionModel::baselineConsentNeeded, this, &BaselineConsent::ask);
+    connect(&m_session->baselines(), &BaselineController::consentNeeded, this, &BaselineConsent::ask);
 }
 
 bool BaselineConsent::askAgain()
 {
-    if (m_session->baselineState() != SessionModel::BaselineState::NeedsConsent ||
+    if (m_session->baselines().state() != BaselineController::State::NeedsConsent ||
         (m_question && m_question->isVisible()))
         return false;
     ask(m_justSet);
@@ -34,11 +34,11 @@ void BaselineConsent::ask(bool justSet)
         m_question->close();
     }
     if (m_headless)
-        return m_session->allowAcrossConfigurations(false);  // nobody to ask; the status line says so
+        return m_session->baselines().allow(false);  // nobody to ask; the status line says so
     if (!m_window->isVisible()) {
         // Asked as the window is built: asked once it shows, as a problem is.
         QMetaObject::invokeMethod(this, [this, justSet] {
-            if (m_window->isVisible() && m_session->baselineState() == SessionModel::BaselineState::NeedsConsent)
+            if (m_window->isVisible() && m_session->baselines().state() == BaselineController::State::NeedsConsent)
                 ask(justSet);
         }, Qt::QueuedConnection);
         return;
@@ -47,7 +47,7 @@ void BaselineConsent::ask(bool justSet)
     if (!baseline)
         return;
     QStringList blocking, listed;
-    for (const ConfigDifference& d : m_session->baselineDifferences()) {
+    for (const ConfigDifference& d : m_session->baselines().differences()) {
         const QString line = tr("%1: %2 → %3")
                                  .arg(QString::fromStdString(d.field),
                                      d.baseline.empty() ? tr("(none)") : QString::fromStdString(d.baseline),
@@ -69,14 +69,14 @@ void BaselineConsent::ask(bool justSet)
     box->setDefaultButton(cancel);
     box->setEscapeButton(cancel);
     connect(box, &QMessageBox::buttonClicked, this, [this, anyway, justSet](QAbstractButton* clicked) {
-        if (m_session->baselineState() != SessionModel::BaselineState::NeedsConsent)
+        if (m_session->baselines().state() != BaselineController::State::NeedsConsent)
             return;  // the series or the baseline changed meanwhile
         if (clicked == anyway)
-            m_session->allowAcrossConfigurations();
+            m_session->baselines().allow();
         else if (justSet)
             m_session->clearBaseline();  // never compared: Cancel takes it back
         else
-            m_session->declineBaseline();
+            m_session->baselines().decline();
     });
     m_question = box;
     box->open();  // non-modal to the event loop: the run thread's results keep arriving

@@ -1,5 +1,5 @@
 // The window's question when the baseline's configuration differs from the shown series' in ways that make the
-// comparison one across configurations (SessionModel::baselineConsentNeeded): compare anyway, or not. It lists the
+// comparison one across configurations (BaselineController::consentNeeded): compare anyway, or not. It lists the
 // differences, in a box that leaves the event loop running; Cancel takes a baseline not yet compared away, and
 // otherwise declines. A question asked before the window shows is asked once it does; headless, nobody is asked: it
 // is compared anyway, and the status line says so.

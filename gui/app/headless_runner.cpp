@@ -163,7 +163,7 @@ QString HeadlessRunner::savePictures()
     // The screenshot shows the advice on the series as it ended (--tab advice), not a judgement still under way, and
     // its comparison with the baseline.
     m_session->settleAdvice();
-    m_session->settleBaseline();
+    m_session->baselines().settle();
     QCoreApplication::sendPostedEvents();  // layout requests of the charts and widgets
     if (!m_options.screenshot.isEmpty() && !m_window->grab().save(m_options.screenshot))
         return tr("Cannot write the screenshot %1.").arg(m_options.screenshot);

@@ -106,7 +106,7 @@ MainWindow::MainWindow(std::shared_ptr<Backend> backend, AppOptions options, QWi
         m_charts->setOverlays(m_session->drawnOverlays());
         refreshViews();
     });
-    connect(m_session, &SessionModel::baselineChanged, this, &MainWindow::updateActions);
+    connect(&m_session->baselines(), &BaselineController::changed, this, &MainWindow::updateActions);
     connect(m_session, &SessionModel::comparisonOpened, this, [this] {
         m_tabs->showEnded(*m_session->lastComparison(), {});
         updateActions();

@@ -85,14 +85,14 @@ QStringList baselineForms(const SessionModel& session)
     if (!baseline)
         return {};
     const QString name = QFileInfo(baseline->path).fileName();
-    const QString blocking = QString::fromStdString(differencesText(session.baselineDifferences()));
-    using State = SessionModel::BaselineState;
-    switch (session.baselineState()) {
+    const QString blocking = QString::fromStdString(differencesText(session.baselines().differences()));
+    using State = BaselineController::State;
+    switch (session.baselines().state()) {
     case State::None: break;
     case State::NoSeries: return { QObject::tr("Baseline %1: run a series or open one to compare with it").arg(name) };
     case State::TooFewRuns:
         return { QObject::tr("Baseline %1: not compared, %2")
-                     .arg(name, QString::fromStdString(session.baselineRefusal())) };
+                     .arg(name, QString::fromStdString(session.baselines().refusal())) };
     case State::Measuring: return { QObject::tr("Baseline %1: compared when the series ends").arg(name) };
     case State::NeedsConsent:
         return { QObject::tr("Baseline %1: the configurations differ (%2); compare anyway?").arg(name, blocking) };
@@ -100,13 +100,13 @@ QStringList baselineForms(const SessionModel& session)
         return { QObject::tr("Baseline %1: not compared, the configurations differ (%2)").arg(name, blocking) };
     case State::Comparing: return { QObject::tr("Baseline %1: comparing…").arg(name) };
     case State::Compared: {
-        const BaselineComparison& c = *session.baselineComparison();
+        const BaselineComparison& c = *session.baselines().comparison();
         const QString headline = QString::fromStdString(c.headline());
         QString brief = headline;
         brief.remove(QRegularExpression(QStringLiteral(" \\(interval [^)]*\\)")));
         brief.replace(QRegularExpression(QStringLiteral(" \\(across configurations: .*\\)$")),
             QObject::tr(" (across configurations)"));
-        const bool anyway = session.baselineComparedUnasked() && c.acrossConfigurations;
+        const bool anyway = session.baselines().comparedUnasked() && c.acrossConfigurations;
         return { anyway ? QObject::tr("Baseline %1, compared anyway: %2").arg(name, headline)
                         : QObject::tr("Baseline %1: %2").arg(name, headline),
             QObject::tr("Baseline: %1").arg(headline), headline, QObject::tr("Baseline: %1").arg(brief), brief };
@@ -170,7 +170,7 @@ RunStatus::RunStatus(const SessionModel* session, QWidget* parent)
     connect(session, &SessionModel::planFinished, this,
         [this](const PlanReport&) { showMessage(m_session->verdict().summary); });
     connect(session, &SessionModel::adviceChanged, this, &RunStatus::showAdvice);
-    connect(session, &SessionModel::baselineChanged, this, &RunStatus::showBaseline);
+    connect(&session->baselines(), &BaselineController::changed, this, &RunStatus::showBaseline);
 }
 
 void RunStatus::showMessage(const QString& text)

@@ -106,7 +106,7 @@ DifferenceView::DifferenceView(const SessionModel* session, QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(m_plot, 1);
     setFocusProxy(m_plot);  // the tab focused (the status line's comparison) puts the keyboard on the plot
-    connect(session, &SessionModel::baselineChanged, this, &DifferenceView::refresh);
+    connect(&session->baselines(), &BaselineController::changed, this, &DifferenceView::refresh);
     connect(session, &SessionModel::overlayChanged, this, &DifferenceView::refresh);
     refresh();
 }
@@ -121,9 +121,9 @@ void DifferenceView::refresh()
     // Whole names: the subtitle wraps.
     const QString base = baseline ? baseline->label : QString();
     const QString current = wholeCurrent;
-    const QString blocking = text(differencesText(m_session->baselineDifferences()));
-    using State = SessionModel::BaselineState;
-    switch (m_session->baselineState()) {
+    const QString blocking = text(differencesText(m_session->baselines().differences()));
+    using State = BaselineController::State;
+    switch (m_session->baselines().state()) {
     case State::None:
         shown.message = tr("No baseline. File › Compare with baseline… picks a saved series to compare the series "
                            "shown with.");
@@ -134,7 +134,7 @@ void DifferenceView::refresh()
     case State::TooFewRuns:
         shown.message = tr("Not compared with %1: %2. Differences are told from noise only where both series hold "
                            "enough runs; record or run more of them.")
-                            .arg(base, text(m_session->baselineRefusal()));
+                            .arg(base, text(m_session->baselines().refusal()));
         break;
     case State::Measuring: shown.message = tr("The series is compared with %1 when it ends.").arg(base); break;
     case State::NeedsConsent:
@@ -145,7 +145,7 @@ void DifferenceView::refresh()
         break;
     case State::Comparing: shown.message = tr("Comparing with %1…").arg(base); break;
     case State::Compared: {
-        const BaselineComparison& c = *m_session->baselineComparison();
+        const BaselineComparison& c = *m_session->baselines().comparison();
         shown.band = c.settings.minDifferencePercent;
         shown.confidence = c.settings.confidence;
         shown.title = tr("Difference from the baseline: median against median, %1 % interval")

@@ -70,7 +70,7 @@ void SummaryTable::follow(const SessionModel* session)
     };
     connect(session, &SessionModel::reportChanged, this, changed);
     connect(session, &SessionModel::overlayChanged, this, changed);
-    connect(session, &SessionModel::baselineChanged, this, changed);
+    connect(&session->baselines(), &BaselineController::changed, this, changed);
     changed();
 }
 
@@ -81,7 +81,7 @@ void SummaryTable::refresh()
     m_stale = false;
     std::optional<Baseline> baseline;
     if (const SavedRun* b = m_session->baseline()) {
-        const auto& comparison = m_session->baselineComparison();
+        const auto& comparison = m_session->baselines().comparison();
         baseline = Baseline { std::size_t(b - m_session->overlays().data()), comparison ? &*comparison : nullptr };
     }
     setReport(

@@ -58,7 +58,7 @@ public:
     // Compares the series shown with the baseline, or says why not (state()).
     void compare();
     // The answer to consentNeeded(): compare across these configurations (`asked`: the user was asked) or not.
-    void allow(bool asked);
+    void allow(bool asked = true);
     void decline();
     // Waits for the comparison under way, if any, and hands it back.
     void settle();

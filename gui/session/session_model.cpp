@@ -41,8 +41,6 @@ SessionModel::SessionModel(std::shared_ptr<Backend> backend, QObject* parent)
     , m_source(new ShownSource(this))
 {
     connect(m_advice, &AdviceScheduler::changed, this, &SessionModel::adviceChanged);
-    connect(m_baselines, &BaselineController::changed, this, &SessionModel::baselineChanged);
-    connect(m_baselines, &BaselineController::consentNeeded, this, &SessionModel::baselineConsentNeeded);
     connect(m_loads, &LoadQueue::started, this, &SessionModel::loadStarted);
     connect(m_loads, &LoadQueue::progress, this, &SessionModel::loadProgress);
     m_refresh.setSingleShot(true);
@@ -125,7 +123,7 @@ Status SessionModel::start(const Plan& plan, bool bindToLocalCpus)
     devices.bindToLocalCpus = bindToLocalCpus;
     devices.plan = plan;
     settleAdvice();  // before the series it reads goes
-    settleBaseline();
+    m_baselines->settle();
     const bool showedBaseline = showsBaseline();
     if (!m_controller->start(devices, m_platform, PlanController::Delivery::Batches))
         return makeError(ErrorKind::Usage, "the run thread is not available");
@@ -376,7 +374,7 @@ void SessionModel::onLoaded(const LoadQueue::Load& load, Result<SavedRun> saved)
 
 void SessionModel::overlaySaved(SavedRun saved)
 {
-    settleBaseline();  // the comparison under way reads the baseline among the overlays, which may move
+    m_baselines->settle();  // the comparison under way reads the baseline among the overlays, which may move
     m_overlays.add(std::move(saved));
     nameShown();
     emit overlayChanged();
@@ -385,7 +383,7 @@ void SessionModel::overlaySaved(SavedRun saved)
 void SessionModel::showSaved(SavedRun saved)
 {
     settleAdvice();  // nothing reads the series about to go
-    settleBaseline();
+    m_baselines->settle();
     const bool showedBaseline = showsBaseline();
     m_shown = {};
     m_retired.retire(m_saved);
@@ -429,7 +427,7 @@ Status SessionModel::writeInBackground(const QString& path, Writer write)
 
 void SessionModel::clearOverlays()
 {
-    settleBaseline();
+    m_baselines->settle();
     if (m_overlays.clear())
         compareShownWithBaseline();
     nameShown();
@@ -438,7 +436,7 @@ void SessionModel::clearOverlays()
 
 void SessionModel::takeBaseline(SavedRun saved)
 {
-    settleBaseline();  // the comparison under way reads the baseline about to go
+    m_baselines->settle();  // the comparison under way reads the baseline about to go
     // An overlay of the same file would draw it twice under two names: it is the baseline now.
     m_droppedByBaseline = m_overlays.dropFile(saved.path);
     m_overlays.setBaseline(std::move(saved));
@@ -452,7 +450,7 @@ void SessionModel::clearBaseline()
 {
     if (!baseline())
         return;
-    settleBaseline();
+    m_baselines->settle();
     m_overlays.clearBaseline();
     nameShown();
     compareShownWithBaseline();

@@ -126,22 +126,11 @@ public:
     // Takes the baseline off the overlays and forgets its comparison.
     void clearBaseline();
     const SavedRun* baseline() const { return m_overlays.baseline(); }
-    using BaselineState = BaselineController::State;
-    BaselineState baselineState() const { return m_baselines->state(); }
-    // The comparison of the series shown with the baseline, once compared.
-    const std::optional<BaselineComparison>& baselineComparison() const { return m_baselines->comparison(); }
-    // How the baseline's configuration differs from the shown series', where both are there to compare.
-    const std::vector<ConfigDifference>& baselineDifferences() const { return m_baselines->differences(); }
-    // The answer to baselineConsentNeeded(): compare across these configurations (`asked`: the user was asked; false
-    // where nobody was there to ask, which the status line says) or not.
-    void allowAcrossConfigurations(bool asked = true) { m_baselines->allow(asked); }
-    void declineBaseline() { m_baselines->decline(); }
-    // The comparison across configurations was made without asking (a headless run).
-    bool baselineComparedUnasked() const { return m_baselines->comparedUnasked(); }
-    // Why the series shown and the baseline are not compared (BaselineState::TooFewRuns), as asyncscope-cli says it.
-    const std::string& baselineRefusal() const { return m_baselines->refusal(); }
-    // Waits for the comparison under way, so that baselineComparison() is there (the headless driver saves it).
-    void settleBaseline() { m_baselines->settle(); }
+    // The comparison of the series shown with the baseline: its state, the comparison once made, how the two
+    // configurations differ, and the answer to a comparison across configurations (allow(), decline()); views bind to
+    // it and to its signals (changed(), consentNeeded()).
+    const BaselineController& baselines() const { return *m_baselines; }
+    BaselineController& baselines() { return *m_baselines; }
     // Stops the read in progress (loadFailed, ErrorKind::Cancelled) and forgets the files waiting their turn.
     void cancelLoad() { m_loads->cancel(); }
 
@@ -170,12 +159,6 @@ signals:
     void loadFailed(const QString& path, bool overlay, const asyncscope::Error& error);
     // A write asked for by writeInBackground() ended: `failure` is empty, or says what went wrong.
     void writeEnded(const QString& path, const QString& failure);
-    // The baseline, its state or its comparison changed.
-    void baselineChanged();
-    // The baseline's configuration and the shown series' differ in ways that make the comparison one across
-    // configurations (baselineDifferences()): the answer is allowAcrossConfigurations() or declineBaseline().
-    // `justSet`: the baseline has not been compared with anything yet (a refusal may as well take it away).
-    void baselineConsentNeeded(bool justSet);
 
 private:
     // Where the series shown is: the saved run (or the empty report a plan starts with), or a variant of the plan

@@ -44,7 +44,7 @@
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
 using asyncscope::testing::waitForDevices;
-using State = SessionModel::BaselineState;
+using State = BaselineController::State;
 
 namespace {
 
@@ -82,8 +82,8 @@ bool settled(MainWindow& window)
     const SessionModel& s = window.session();
     if (!QTest::qWaitFor([&] { return !s.isLoading() && !s.isRunning(); }, 30000))
         return false;
-    sessionOf(window).settleBaseline();
-    return s.baselineState() != State::Comparing;
+    sessionOf(window).baselines().settle();
+    return s.baselines().state() != State::Comparing;
 }
 
 SummaryTable& showSummary(MainWindow& window)
@@ -209,7 +209,7 @@ private slots:
         QVERIFY(window->files().setBaseline(kBaseline));
         QVERIFY(settled(*window));
         const SessionModel& session = window->session();
-        QCOMPARE(session.baselineState(), State::Compared);
+        QCOMPARE(session.baselines().state(), State::Compared);
 
         // Drawn as an overlay named for what it is.
         QVERIFY(session.baseline());
@@ -221,7 +221,7 @@ private slots:
             qPrintable(legend.join(" | ")));  // cut in the middle where long
 
         // The Summary: five columns more, in place of the baseline's median column, with the engine's words.
-        const BaselineComparison& c = *session.baselineComparison();
+        const BaselineComparison& c = *session.baselines().comparison();
         const QuantityComparison* gpu = c.quantity("gpu_time_ms");
         QVERIFY(gpu);
         QCOMPARE(table.columnCount(), plainColumns + 5);
@@ -304,7 +304,7 @@ private slots:
         QVERIFY(window->actions().clearBaseline->isEnabled());
         window->actions().clearBaseline->trigger();
         QVERIFY(!session.baseline());
-        QCOMPARE(session.baselineState(), State::None);
+        QCOMPARE(session.baselines().state(), State::None);
         QVERIFY(session.overlays().empty());
         showSummary(*window);
         QCOMPARE(table.columnCount(), plainColumns);
@@ -342,13 +342,13 @@ private slots:
         QVERIFY(waitForDevices(*window));
         QVERIFY(window->files().setBaseline(kBaseline));
         QVERIFY(settled(*window));
-        QCOMPARE(window->session().baselineState(), State::NoSeries);
+        QCOMPARE(window->session().baselines().state(), State::NoSeries);
         QVERIFY2(window->baselineStatus().contains("run a series or open one"), qPrintable(window->baselineStatus()));
         QVERIFY(window->difference().rows().empty());
 
         QVERIFY(window->files().openSaved(kSlower));
         QVERIFY(settled(*window));
-        QCOMPARE(window->session().baselineState(), State::Compared);
+        QCOMPARE(window->session().baselines().state(), State::Compared);
         QVERIFY(window->baselineStatus().contains("GPU time slower by"));
 
         // The baseline itself, opened: every quantity the same, and a box says why.
@@ -436,14 +436,14 @@ private slots:
         QMessageBox* box = question(*window);
         QVERIFY(box);
         QVERIFY2(box->text().contains("device: NVIDIA H200 → Fake"), qPrintable(box->text()));
-        QCOMPARE(session.baselineState(), State::NeedsConsent);
+        QCOMPARE(session.baselines().state(), State::NeedsConsent);
         QVERIFY(window->baselineStatus().contains("the configurations differ"));
         QVERIFY(window->difference().rows().empty());
         QCOMPARE(table.columnNamed("Verdict"), -1);
         box->button(QMessageBox::Cancel)->click();
         QVERIFY(!session.baseline());
         QVERIFY(session.overlays().empty());
-        QCOMPARE(session.baselineState(), State::None);
+        QCOMPARE(session.baselines().state(), State::None);
         QVERIFY(window->baselineStatus().isEmpty());
         QVERIFY(!openQuestion(*window));
 
@@ -452,8 +452,8 @@ private slots:
         QVERIFY(box);
         box->findChild<QPushButton*>("compareAnyway")->click();
         QVERIFY(settled(*window));
-        QCOMPARE(session.baselineState(), State::Compared);
-        QVERIFY(session.baselineComparison()->acrossConfigurations);
+        QCOMPARE(session.baselines().state(), State::Compared);
+        QVERIFY(session.baselines().comparison()->acrossConfigurations);
         QVERIFY2(window->baselineStatus().contains("across configurations: device NVIDIA H200 → Fake"),
             qPrintable(window->baselineStatus()));
         QVERIFY(!window->baselineStatus().contains("compared anyway"));  // the user was asked
@@ -465,12 +465,12 @@ private slots:
         QSignalSpy ended(window.get(), &MainWindow::planEnded);
         window->findChild<QPushButton*>("run")->click();
         QVERIFY(session.isRunning());
-        QCOMPARE(session.baselineState(), State::Measuring);
+        QCOMPARE(session.baselines().state(), State::Measuring);
         QVERIFY(window->baselineStatus().contains("compared when the series ends"));
         QCOMPARE(table.columnNamed("Verdict"), -1);
         QVERIFY(ended.wait(60000));
         QVERIFY(settled(*window));
-        QCOMPARE(session.baselineState(), State::Compared);
+        QCOMPARE(session.baselines().state(), State::Compared);
         QVERIFY(!openQuestion(*window));
         QVERIFY(window->baselineStatus().contains("across configurations"));
         QVERIFY(table.columnNamed("Verdict") >= 0);
@@ -484,13 +484,13 @@ private slots:
         QVERIFY(window->files().openSaved(kSlower));
         QVERIFY(window->files().setBaseline(kBaseline));
         QVERIFY(settled(*window));
-        QCOMPARE(window->session().baselineState(), State::Compared);
+        QCOMPARE(window->session().baselines().state(), State::Compared);
         QVERIFY(runSeries(*window, 10));  // the fake GPU: another configuration
         QMessageBox* box = question(*window);
         QVERIFY(box);
         box->button(QMessageBox::Cancel)->click();
         QVERIFY(window->session().baseline());
-        QCOMPARE(window->session().baselineState(), State::Declined);
+        QCOMPARE(window->session().baselines().state(), State::Declined);
         QVERIFY2(window->baselineStatus().contains("not compared, the configurations differ (device"),
             qPrintable(window->baselineStatus()));
         QVERIFY(window->difference().message().contains("Not compared"));
@@ -558,14 +558,14 @@ private slots:
             QVERIFY2(message.contains(QFileInfo(file.path).fileName()) && message.contains(file.why),
                 qPrintable(message));
             QVERIFY(!window->session().baseline());
-            QCOMPARE(window->session().baselineState(), State::None);
+            QCOMPARE(window->session().baselines().state(), State::None);
             QVERIFY(window->session().overlays().empty());
             QVERIFY(window->baselineStatus().isEmpty());
         }
         // The window is still usable: a good baseline is compared.
         QVERIFY(window->files().setBaseline(kBaseline));
         QVERIFY(settled(*window));
-        QCOMPARE(window->session().baselineState(), State::Compared);
+        QCOMPARE(window->session().baselines().state(), State::Compared);
     }
 
     // A host's record of one GPU (asyncscope-cli --output) is a baseline, as asyncscope-cli --baseline takes it: the
@@ -602,7 +602,7 @@ private slots:
         QCOMPARE(window->session().baseline()->path, h200);
         QCOMPARE(window->session().baseline()->report.runs.size(), h200Series->runs.size());
         QCOMPARE(window->session().baseline()->report.host, std::string("vm"));  // the record's host
-        QCOMPARE(window->session().baselineState(), State::NoSeries);
+        QCOMPARE(window->session().baselines().state(), State::NoSeries);
         QVERIFY2(window->baselineStatus().startsWith("Baseline h200-host-record.host.json: run a series"),
             qPrintable(window->baselineStatus()));
         sessionOf(*window).clearBaseline();
@@ -611,7 +611,7 @@ private slots:
         QVERIFY(window->files().setBaseline(record));
         QVERIFY(settled(*window));
         QVERIFY(problems.isEmpty());
-        QCOMPARE(window->session().baselineState(), State::Compared);
+        QCOMPARE(window->session().baselines().state(), State::Compared);
         QVERIFY2(window->baselineStatus().startsWith("Baseline h200-series.host.json: GPU time slower by 89.90 %"),
             qPrintable(window->baselineStatus()));
 
@@ -624,7 +624,7 @@ private slots:
             qPrintable(message));
         QVERIFY(window->session().baseline());
         QCOMPARE(window->session().baseline()->path, record);  // the baseline before stays
-        QCOMPARE(window->session().baselineState(), State::Compared);
+        QCOMPARE(window->session().baselines().state(), State::Compared);
 
         const auto parsed = parseAppOptions(
             { "asyncscope", "--open", kSlower, "--baseline", record, "--export-png", m_dir.filePath("record.png") });

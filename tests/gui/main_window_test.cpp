@@ -1317,7 +1317,7 @@ private slots:
         QVERIFY(window.files().setBaseline(third));
         QVERIFY(loaded(window));
         QVERIFY(QTest::qWaitFor(
-            [&] { return window.session().baselineState() == SessionModel::BaselineState::Compared; }, 30000));
+            [&] { return window.session().baselines().state() == BaselineController::State::Compared; }, 30000));
         window.tabs().setCurrentWidget(const_cast<DifferenceView*>(&window.difference()));
         // The Difference tab's subtitle wraps: the names whole.
         const QString subtitle = window.difference().shown().subtitle;

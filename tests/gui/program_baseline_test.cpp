@@ -33,7 +33,7 @@
 using namespace asyncscope;
 using asyncscope::testing::FakeBackend;
 using asyncscope::testing::waitForDevices;
-using State = SessionModel::BaselineState;
+using State = BaselineController::State;
 
 namespace {
 
@@ -63,8 +63,8 @@ bool settled(MainWindow& window)
     const SessionModel& s = window.session();
     if (!QTest::qWaitFor([&] { return !s.isLoading() && !s.isRunning(); }, 30000))
         return false;
-    const_cast<SessionModel&>(s).settleBaseline();
-    return s.baselineState() != State::Comparing;
+    const_cast<SessionModel&>(s).baselines().settle();
+    return s.baselines().state() != State::Comparing;
 }
 
 QStringList tableTexts(const QTableWidget& table)
@@ -125,17 +125,17 @@ private slots:
         window.resize(1280, 800);
         window.show();
         QVERIFY(waitForDevices(window));
-        QSignalSpy consent(&window.session(), &SessionModel::baselineConsentNeeded);
+        QSignalSpy consent(&window.session().baselines(), &BaselineController::consentNeeded);
         QVERIFY(window.files().openSaved(m_program));
         QVERIFY(settled(window));
         QVERIFY(window.files().setBaseline(m_pipeline));
         QVERIFY(settled(window));
 
-        QCOMPARE(window.session().baselineState(), State::TooFewRuns);
-        QCOMPARE(QString::fromStdString(window.session().baselineRefusal()), cli);
+        QCOMPARE(window.session().baselines().state(), State::TooFewRuns);
+        QCOMPARE(QString::fromStdString(window.session().baselines().refusal()), cli);
         QCOMPARE(consent.size(), 0);  // nothing to consent to: the comparison cannot be made at all
         QVERIFY2(window.baselineStatus().contains(cli), qPrintable(window.baselineStatus()));
-        QVERIFY(!window.session().baselineComparison());
+        QVERIFY(!window.session().baselines().comparison());
 
         const DifferenceView& difference = window.difference();
         QVERIFY(difference.rows().empty());
@@ -169,7 +169,7 @@ private slots:
         QCOMPARE(problems.size(), 1);
         QVERIFY2(problems.first().first().toString().contains(cli), qPrintable(problems.first().first().toString()));
         QVERIFY(!window.session().baseline());
-        QCOMPARE(window.session().baselineState(), State::None);
+        QCOMPARE(window.session().baselines().state(), State::None);
     }
 };
 
