@@ -343,7 +343,7 @@ Result<CopyPeak> cachedCopyPeak(const DeviceInfo& device, const std::string& cac
         // A cache that cannot be read only costs a measurement: it is then written anew.
         if (auto read = readCopyPeakCache(file)) {
             cache = std::move(*read);
-            // An entry an earlier version wrote has no operation costs: the path is measured again for them.
+            // An entry an earlier version wrote has no operation costs, or no chain cost: the path is measured again.
             if (const CachedCopyPeak* found = cache.find(device.uuid, path);
                 found && found->peak.costs.measured() &&
                 (found->peak.costs.chainUs > 0.0 || path == CopyPath::ManagedPrefetch))
