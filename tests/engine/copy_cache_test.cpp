@@ -15,7 +15,7 @@ TEST(CopyCache, ACachedPeakIsUsedWithoutMeasuring)
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "copy-peaks.json")
         << R"({"GPU-cached": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456,
-              "costs": {"copy_us": 1.5, "launch_us": 2.25, "kernel_gbps": 2900, "call_us": 1.75}}})";
+              "costs": {"copy_us": 1.5, "launch_us": 2.25, "kernel_gbps": 2900, "call_us": 1.75, "chain_us": 9.5}}})";
     DeviceInfo device;
     device.index = 0;
     device.uuid = "GPU-cached";
@@ -31,6 +31,7 @@ TEST(CopyCache, ACachedPeakIsUsedWithoutMeasuring)
     EXPECT_DOUBLE_EQ(peak->costs.launchUs, 2.25);
     EXPECT_DOUBLE_EQ(peak->costs.kernelGBps, 2900.0);
     EXPECT_DOUBLE_EQ(peak->costs.callUs, 1.75);
+    EXPECT_DOUBLE_EQ(peak->costs.chainUs, 9.5);
 }
 
 TEST(CopyCache, AnEntryOfAnotherShapeOnlyCostsANewMeasurement)
@@ -40,9 +41,12 @@ TEST(CopyCache, AnEntryOfAnotherShapeOnlyCostsANewMeasurement)
     std::ofstream(dir / "copy-peaks.json") << R"({"GPU-number": 5, "GPU-list": [1, 2], "GPU-text": {"h2d_gbps": "fast"},
         "GPU-one-way-only": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bytes": 268435456},
         "GPU-no-costs": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456},
+        "GPU-no-chain": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456,
+            "costs": {"copy_us": 1.5, "call_us": 1.75}},
         "GPU-good": {"h2d_gbps": 54.9, "d2h_gbps": 55.1, "bidirectional_gbps": 99.7, "bytes": 268435456,
-            "costs": {"copy_us": 1.5, "call_us": 1.75}}})";
-    for (const char* uuid : { "GPU-number", "GPU-list", "GPU-text", "GPU-one-way-only", "GPU-no-costs" }) {
+            "costs": {"copy_us": 1.5, "call_us": 1.75, "chain_us": 9.5}}})";
+    for (const char* uuid :
+        { "GPU-number", "GPU-list", "GPU-text", "GPU-one-way-only", "GPU-no-costs", "GPU-no-chain" }) {
         DeviceInfo device;
         device.uuid = uuid;
         // Valid JSON, but not the entry the reader wants: it must neither throw nor be taken as a figure. Without a
